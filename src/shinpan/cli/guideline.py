@@ -1,0 +1,198 @@
+"""``shinpan rules`` and ``shinpan guideline``: reading and checking guideline files."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from shinpan.cli.output import console, fail, print_json
+from shinpan.engine.decide import dues_of
+from shinpan.engine.explain import deadline_text, ordinal
+from shinpan.guideline import GuidelineError, Rulebook, default_guideline, guideline_schema, load_guideline
+from shinpan.guideline.model import Infraction, Step
+from shinpan.guideline.search import search
+
+
+class Lang(StrEnum):
+    ja = "ja"
+    en = "en"
+
+
+LangOption = Annotated[Lang, typer.Option("--lang", help="Language of the output: ja or en.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
+GuidelineOption = Annotated[
+    Path | None, typer.Option("--guideline", help="A guideline file instead of the built-in one.")
+]
+
+
+def rulebook(path: Path | None) -> Rulebook:
+    """The built-in guideline, or the one in ``path``; a broken file ends the command (exit 1)."""
+    try:
+        return Rulebook(load_guideline(path) if path else default_guideline())
+    except GuidelineError as e:
+        fail(f"{len(e.problems)} problem(s) in the guideline file:\n{e}", 1)
+
+
+def step_text(book: Rulebook, step: Step, lang: str) -> str:
+    codes = [*step.penalties]
+    text = " + ".join(book.label(c, lang) if lang == "en" else (book.components[c].abbr or c) for c in codes)
+    if step.if_same_as_previous:
+        extra = " + ".join(book.label(c, lang) for c in step.if_same_as_previous)
+        text += f" (+ {extra} if the same as before)" if lang == "en" else f"(前と同一なら + {extra})"
+    for e in step.effects:
+        text += f" + {book.label(e, lang)}"
+    return text or ("none" if lang == "en" else "なし")
+
+
+def _ladder_cells(book: Rulebook, inf: Infraction, lang: str) -> list[str]:
+    if inf.all_offenses:
+        every = "every time: " if lang == "en" else "毎回: "
+        return [every + step_text(book, inf.ladder[0], lang), "", ""]
+    cells = [step_text(book, s, lang) for s in inf.ladder[:3]]
+    return cells + [""] * (3 - len(cells))
+
+
+def _infraction_json(book: Rulebook, inf: Infraction, offense: int | None) -> dict[str, Any]:
+    data: dict[str, Any] = inf.model_dump(mode="json")
+    if offense is not None:
+        step = book.step(inf, offense)
+        data["applies"] = {
+            "offense": offense,
+            "step": inf.ladder.index(step) + 1,
+            "penalties": list(step.penalties),
+            "effects": list(dict.fromkeys([*inf.effects, *step.effects])),
+            "if_same_as_previous": list(step.if_same_as_previous),
+            "remedies": [r.text.model_dump() for r in book.remedies(inf, step)],
+            "source": step.source,
+        }
+    return data
+
+
+def show(book: Rulebook, rule_id: str, offense: int | None, lang: str, as_json: bool) -> None:
+    inf = book.infractions.get(rule_id)
+    if inf is None:
+        general = next((r for r in book.guideline.general_rules if r.id == rule_id), None)
+        if general is None:
+            fail(f"unknown infraction {rule_id!r}; try `shinpan rules {rule_id.split('.')[-1]}`", 1)
+        if as_json:
+            print_json(general.model_dump(mode="json"))
+        else:
+            console.print(f"[bold]{general.name.get(lang)}[/] ({general.id})")
+            console.print(general.source, markup=False)
+        return
+    if offense is not None and offense < 1:
+        fail("--offense counts from 1", 1)
+    if as_json:
+        print_json(_infraction_json(book, inf, offense))
+        return
+    en = lang == "en"
+    category = next(c for c in book.guideline.categories if c.id == inf.category)
+    console.print(f"[bold]{inf.name.get(lang)}[/]  {inf.id}")
+    console.print(f"{category.name.get(lang)}", style="dim")
+    for note in inf.notes:
+        console.print(f"  • {note.get(lang)}", markup=False)
+    applies = book.step(inf, offense) if offense is not None else None
+    table = Table("", "offence" if en else "回数", "penalty" if en else "罰則", "guideline" if en else "原文")
+    for n, step in enumerate(inf.ladder, start=1):
+        label = ("every" if en else "毎回") if inf.all_offenses else ordinal(n, lang)
+        if not inf.all_offenses and n == len(inf.ladder):
+            label += "+" if n > 1 or en else ""
+        mark = "▶" if step is applies else ""
+        table.add_row(mark, label, step_text(book, step, lang), step.source)
+    console.print(table)
+    for remedy in inf.remedies:
+        console.print(("→ remedy: " if en else "→ 追加措置: ") + remedy.text.get(lang), markup=False)
+    if offense is not None:
+        assert applies is not None
+        for remedy in applies.remedies:
+            console.print(("→ remedy: " if en else "→ 追加措置: ") + remedy.text.get(lang), markup=False)
+        for due in dues_of(book, inf, offense):
+            miss = " + ".join(book.label(c, lang) for c in (*due.penalties, *due.effects)) or "—"
+            console.print(("deadline: " if en else "期限: ") + f"{deadline_text(due, lang)} → {miss}")
+        console.print(
+            (f"The {ordinal(offense, lang)} offence gets: " if en else f"{ordinal(offense, lang)}の違反: ")
+            + step_text(book, applies, lang)
+        )
+    facts = [q.value for q in inf.questions]
+    if facts:
+        console.print(("questions: " if en else "確認事項: ") + ", ".join(facts), style="dim")
+
+
+def list_rules(book: Rulebook, query: str, lang: str, as_json: bool) -> None:
+    found = search(book, query)
+    if as_json:
+        print_json([_infraction_json(book, inf, None) for inf in found])
+        return
+    if not found:
+        fail(f"no infraction matches {query!r}", 1)
+    en = lang == "en"
+    for category in book.guideline.categories:
+        rows = [inf for inf in found if inf.category == category.id]
+        if not rows:
+            continue
+        table = Table(title=category.name.get(lang), title_justify="left", expand=False)
+        for col in ("id", "name" if en else "名前", "1)", "2)", "3)"):
+            table.add_column(col)
+        for inf in rows:
+            table.add_row(inf.id, inf.name.get(lang), *_ladder_cells(book, inf, lang))
+        console.print(table)
+    if not query:
+        for rule in book.guideline.general_rules:
+            console.print(f"● {rule.name.get(lang)} ({rule.id})", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("rules")
+    def rules(
+        words: Annotated[list[str] | None, typer.Argument(help="QUERY, or: show ID")] = None,
+        offense: Annotated[
+            int | None, typer.Option("--offense", help="With show: this offence's step.")
+        ] = None,
+        lang: LangOption = Lang.ja,
+        as_json: JsonOption = False,
+        guideline: GuidelineOption = None,
+    ) -> None:
+        """The guideline by category; `rules QUERY` searches; `rules show ID` shows one infraction."""
+        book = rulebook(guideline)
+        words = words or []
+        if words and words[0] == "show":
+            if len(words) != 2:
+                fail("usage: shinpan rules show ID [--offense N]", 1)
+            show(book, words[1], offense, lang.value, as_json)
+            return
+        list_rules(book, " ".join(words), lang.value, as_json)
+
+    guideline_app = typer.Typer(help="Check guideline files and print their schema.", no_args_is_help=True)
+    app.add_typer(guideline_app, name="guideline")
+
+    @guideline_app.command("check")
+    def check(
+        file: Annotated[Path, typer.Argument(help="A guideline file (YAML, JSON or TOML).")],
+        as_json: JsonOption = False,
+    ) -> None:
+        """Validate a guideline file: exit 0 when sound, 1 listing every problem."""
+        try:
+            g = load_guideline(file)
+        except GuidelineError as e:
+            if as_json:
+                print_json({"ok": False, "problems": [p.__dict__ for p in e.problems]})
+                raise SystemExit(1) from None
+            fail(f"{len(e.problems)} problem(s):\n{e}", 1)
+        if as_json:
+            print_json({"ok": True, "id": g.id, "version": g.version, "infractions": len(g.infractions)})
+        else:
+            console.print(
+                f"ok: {g.id} {g.version}, {len(g.infractions)} infractions, "
+                f"{len(g.general_rules)} general rules",
+                markup=False,
+            )
+
+    @guideline_app.command("schema")
+    def schema() -> None:
+        """Print the JSON Schema of a guideline file."""
+        typer.echo(json.dumps(guideline_schema(), ensure_ascii=False, indent=2))

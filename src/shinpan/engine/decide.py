@@ -1,0 +1,406 @@
+"""Deciding rulings: the guideline's interpretations D1–D15, here and nowhere else.
+
+:func:`decide` takes the guideline, the live (non-voided) rulings of the players involved
+and a new record, and returns the rulings it produces: one per subject (D8), plus the
+additional rulings they trigger (D3 unrelated warnings, D6 draft exclusion).
+:func:`follow_up` is the ruling when a remedy's deadline passes undone (D7, D9).
+It costs time proportional to the involved players' own histories.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from shinpan.engine.ruling import Deviation, Due, Explanation, Record, Ruling, Trigger
+from shinpan.guideline.model import Counting, Infraction, Question, Subject
+from shinpan.guideline.rulebook import Rulebook
+
+History = Mapping[str, Sequence[Ruling]]
+
+DRAFT_DEFAULT = "draft"
+DRAFT_EXCLUSION = "draft_exclusion"
+DRAFT_EXCLUSION_RULE = "draft.exclusion"
+VENUE_REMOVAL = "venue_removal"
+
+
+class RecordError(ValueError):
+    """A record the engine cannot decide: what is wrong, and in which field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}" if field else message)
+
+
+@dataclass(frozen=True)
+class Facts:
+    """The answers to an infraction's questions, checked."""
+
+    kind: str | None = None
+    same_as_previous: bool | None = None
+    mixed_into: str | None = None
+    recorded_by: str | None = None
+    advisor: str | None = None
+    advisor_only: bool = False
+    intentional: bool = False
+    facts_determined: bool = False
+
+
+_BOOLS = {"same_as_previous", "advisor_only", "intentional", "facts_determined"}
+_NAMES = {"kind", "mixed_into", "recorded_by", "advisor"}
+
+
+def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Collection[str]) -> Facts:
+    """Check the facts against the questions this infraction asks."""
+    asked = {q.value for q in inf.questions}
+    values: dict[str, object] = {}
+    for key, value in facts.items():
+        at = f"facts.{key}"
+        if key not in asked:
+            allowed = ", ".join(sorted(asked)) or "none"
+            raise RecordError(at, f"{inf.id} does not take this fact (it takes: {allowed})")
+        if key in _BOOLS and not isinstance(value, bool):
+            raise RecordError(at, "must be true or false")
+        if key in _NAMES and (not isinstance(value, str) or not value.strip()):
+            raise RecordError(at, "must be a non-empty name")
+        values[key] = value
+    got = Facts(**values)  # type: ignore[arg-type]
+    if got.kind is not None and got.kind not in inf.kinds:
+        raise RecordError("facts.kind", f"unknown kind {got.kind!r} (kinds: {', '.join(inf.kinds)})")
+    if got.mixed_into is not None and got.mixed_into not in participants:
+        raise RecordError("facts.mixed_into", f"{got.mixed_into!r} is not a participant")
+    if got.advisor_only and got.advisor is None:
+        raise RecordError("facts.advisor_only", "name the advisor (facts.advisor)")
+    return got
+
+
+def _check_codes(book: Rulebook, field: str, codes: Sequence[object]) -> tuple[str, ...]:
+    for n, code in enumerate(codes):
+        if not isinstance(code, str) or code not in book.components:
+            raise RecordError(f"{field}[{n}]", f"unknown penalty component {code!r}")
+    return tuple(str(c) for c in codes)
+
+
+def check_deviation(book: Rulebook, deviation: Deviation | None) -> None:
+    if deviation is None:
+        return
+    _check_codes(book, "deviation.penalties", deviation.penalties)
+    if not deviation.reason.strip():
+        raise RecordError("deviation.reason", "a deviation needs a written reason (D11)")
+
+
+def _live_counted(history: Sequence[Ruling], rule: str, draft: str | None) -> list[Ruling]:
+    """D1/D5: the earlier offences of a rule that count; ``draft`` scopes draft counting."""
+    return [r for r in history if r.rule == rule and r.counted and (draft is None or r.draft == draft)]
+
+
+def _warned_rules(book: Rulebook, history: Sequence[Ruling]) -> list[str]:
+    """D3: distinct event-counted infractions for which the player holds a warning1."""
+    component = book.unrelated_warnings.counted_component or "warning1"
+    seen: dict[str, None] = {}
+    for r in history:
+        if _counts_as_unrelated(book, r, component):
+            seen.setdefault(r.rule, None)
+    return list(seen)
+
+
+def _counts_as_unrelated(book: Rulebook, r: Ruling, component: str) -> bool:
+    inf = book.infractions.get(r.rule)
+    return (
+        inf is not None
+        and inf.counting is Counting.event
+        and r.offense is not None
+        and component in r.penalties
+    )
+
+
+def dues_of(book: Rulebook, inf: Infraction, offense: int) -> tuple[Due, ...]:
+    """The deadlines an offence opens, in the order they fall (D7, D9)."""
+    dues = []
+    for remedy in book.remedies(inf, book.step(inf, offense)):
+        d = remedy.deadline
+        if d is None:
+            continue
+        miss = d.on_miss
+        dues.append(
+            Due(
+                when=d.when.value,
+                minutes=d.minutes,
+                remedy=remedy.text.ja,
+                remedy_en=remedy.text.en,
+                penalties=tuple(miss.penalties) if miss else (),
+                effects=tuple(miss.effects) if miss else (),
+                has_consequence=miss is not None,
+            )
+        )
+    return tuple(dues)
+
+
+def _on_ladder(
+    book: Rulebook,
+    inf: Infraction,
+    player: str,
+    history: Sequence[Ruling],
+    facts: Facts,
+    draft: str | None,
+    recorded_as: str | None,
+) -> Ruling:
+    """One subject's ruling from their own offence count (D1, D2, D5, D12)."""
+    scope = (draft or DRAFT_DEFAULT) if inf.counting is Counting.draft else None
+    earlier = _live_counted(history, inf.id, scope)
+    offense = len(earlier) + 1
+    step = book.step(inf, offense)
+    penalties = tuple(step.penalties)
+    reasons = ["ladder"]
+    if inf.all_offenses:
+        reasons.append("all_offenses")
+    elif offense > len(inf.ladder):
+        reasons.append("past_last_step")
+    same: bool | None = None
+    if step.if_same_as_previous:
+        previous = earlier[-1] if earlier else None
+        if facts.same_as_previous is not None:
+            same = facts.same_as_previous
+            reasons.append("same_as_previous_judge")
+        else:
+            same = previous is not None and facts.kind is not None and previous.kind == facts.kind
+            reasons.append("same_as_previous_kind")
+        if same:
+            penalties += tuple(step.if_same_as_previous)
+    if recorded_as is not None:
+        reasons.insert(0, "intent_established")
+    effects = tuple(dict.fromkeys([*inf.effects, *step.effects]))
+    remedies = book.remedies(inf, step)
+    return Ruling(
+        player=player,
+        rule=inf.id,
+        offense=offense,
+        penalties=penalties,
+        effects=effects,
+        needs_head_judge=book.needs_head_judge(penalties),
+        guideline_penalties=penalties,
+        discretion=step.discretion or any(book.effects[e].discretionary for e in effects),
+        recorded_as=recorded_as,
+        draft=scope or draft,
+        kind=facts.kind,
+        dues=dues_of(book, inf, offense),
+        explanation=Explanation(
+            reasons=tuple(reasons),
+            counted=tuple(r.ref or "" for r in earlier),
+            step_source=step.source,
+            source=inf.source,
+            remedies=tuple(r.text.ja for r in remedies),
+            remedies_en=tuple(r.text.en for r in remedies),
+            same_as_previous=same,
+        ),
+    )
+
+
+def _subjects(
+    inf: Infraction, record: Record, facts: Facts, participants: Collection[str]
+) -> tuple[list[str], bool]:
+    """D8: who this record penalises, and whether a non-participant leaves the venue."""
+    player = record.player
+    if Subject.mixed_into in inf.subjects and facts.mixed_into is not None:
+        if facts.mixed_into == player:
+            raise RecordError("facts.mixed_into", "names the same player as the record")
+        return [player, facts.mixed_into], False
+    if Subject.recorded_by in inf.subjects and facts.recorded_by is not None:
+        other = facts.recorded_by
+        return ([player, other] if other != player and other in participants else [player]), False
+    if Subject.advisor in inf.subjects and facts.advisor is not None:
+        advisor = facts.advisor
+        if advisor == player:
+            raise RecordError("facts.advisor", "the advisor cannot be the player who received the advice")
+        if advisor not in participants:
+            return ([] if facts.advisor_only else [player]), True
+        return ([advisor] if facts.advisor_only else [player, advisor]), False
+    return [player], False
+
+
+def _consequences(book: Rulebook, ruling: Ruling, history: list[Ruling]) -> list[Ruling]:
+    """D6 then D3: the additional rulings a ruling triggers, in order."""
+    out: list[Ruling] = []
+    queue = [ruling]
+    while queue:
+        current = queue.pop(0)
+        component = book.unrelated_warnings.counted_component or "warning1"
+        if _counts_as_unrelated(book, current, component):
+            before = _warned_rules(book, [r for r in history if r is not current])
+            rule = book.unrelated_warnings
+            threshold = rule.threshold or 3
+            if current.rule not in before and len(before) + 1 >= threshold:
+                extra = _unrelated_warnings(book, current, history, [*before, current.rule])
+                out.append(extra)
+                history.append(extra)
+        inf = book.infractions.get(current.rule)
+        if inf is not None and inf.counting is not Counting.none and DRAFT_EXCLUSION in current.penalties:
+            exclusion = book.infractions.get(DRAFT_EXCLUSION_RULE)
+            if exclusion is not None:
+                extra = replace(
+                    _on_ladder(book, exclusion, current.player, history, Facts(), current.draft, None),
+                    trigger=Trigger.draft_exclusion,
+                )
+                extra = replace(
+                    extra,
+                    explanation=replace(
+                        extra.explanation, reasons=("draft_exclusion", *extra.explanation.reasons)
+                    ),
+                )
+                out.append(extra)
+                history.append(extra)
+                queue.append(extra)
+    return out
+
+
+def _unrelated_warnings(
+    book: Rulebook, trigger: Ruling, history: Sequence[Ruling], related: list[str]
+) -> Ruling:
+    rule = book.unrelated_warnings
+    offense = sum(1 for r in history if r.rule == rule.id and r.counted) + 1
+    penalties = tuple(rule.penalties)
+    return Ruling(
+        player=trigger.player,
+        rule=rule.id,
+        offense=offense,
+        penalties=penalties,
+        needs_head_judge=book.needs_head_judge(penalties),
+        guideline_penalties=penalties,
+        trigger=Trigger.unrelated_warnings,
+        draft=trigger.draft,
+        explanation=Explanation(
+            reasons=("unrelated_warnings",),
+            step_source=rule.source,
+            source=rule.source,
+            related=tuple(related),
+        ),
+    )
+
+
+def _uncategorized(book: Rulebook, record: Record) -> Ruling:
+    """D4: the judge's penalty; counts toward no counter and no other rule."""
+    if record.penalties is None:
+        raise RecordError("penalties", "general.uncategorized needs the penalties the judge chose")
+    penalties = _check_codes(book, "penalties", record.penalties)
+    rule = book.uncategorized
+    return Ruling(
+        player=record.player,
+        rule=rule.id,
+        offense=None,
+        penalties=penalties,
+        needs_head_judge=book.needs_head_judge(penalties),
+        guideline_penalties=penalties,
+        discretion=True,
+        draft=record.draft,
+        explanation=Explanation(reasons=("uncategorized",), step_source=rule.source, source=rule.source),
+    )
+
+
+def _deviate(book: Rulebook, ruling: Ruling, deviation: Deviation | None) -> Ruling:
+    """D11: the head judge's penalties replace the guideline's; the offence still counts."""
+    if deviation is None:
+        return ruling
+    return replace(
+        ruling,
+        penalties=deviation.penalties,
+        needs_head_judge=book.needs_head_judge(deviation.penalties),
+        deviation=deviation,
+        explanation=replace(ruling.explanation, reasons=(*ruling.explanation.reasons, "deviation")),
+    )
+
+
+def decide(
+    book: Rulebook, record: Record, history: History, participants: Collection[str]
+) -> tuple[Ruling, ...]:
+    """Every ruling a new record produces, given the players' live rulings in the event."""
+    if record.player not in participants:
+        raise RecordError("player", f"{record.player!r} is not a participant")
+    check_deviation(book, record.deviation)
+    if record.infraction == book.uncategorized.id:
+        if record.facts:
+            raise RecordError("facts", "general.uncategorized takes no facts")
+        return (_deviate(book, _uncategorized(book, record), record.deviation),)
+    if record.infraction == book.unrelated_warnings.id:
+        raise RecordError(
+            "infraction", f"{record.infraction} is applied by shinpan itself (D3), not recorded"
+        )
+    inf = book.infractions.get(record.infraction)
+    if inf is None:
+        raise RecordError("infraction", f"unknown infraction {record.infraction!r}")
+    if record.penalties is not None:
+        raise RecordError("penalties", "only general.uncategorized takes chosen penalties; use a deviation")
+    facts = read_facts(inf, record.facts, participants)
+
+    if inf.no_offense_when is not None and getattr(facts, inf.no_offense_when.value):
+        return (_no_offense(inf, record, inf.no_offense_when),)
+    recorded_as = None
+    if facts.intentional and inf.intent_becomes is not None:
+        recorded_as, inf = inf.id, book.infractions[inf.intent_becomes]
+
+    subjects, venue_removal = _subjects(inf, record, facts, participants)
+    rulings: list[Ruling] = []
+    if not subjects:  # the only subject is an advisor from outside the event
+        rulings.append(_outsider_only(inf, record))
+    for n, player in enumerate(subjects):
+        own = list(history.get(player, ()))
+        own += [r for r in rulings if r.player == player]
+        ruling = _on_ladder(book, inf, player, own, facts, record.draft, recorded_as)
+        if n == 0:
+            ruling = _deviate(book, ruling, record.deviation)
+            if venue_removal:
+                ruling = replace(ruling, effects=(*ruling.effects, VENUE_REMOVAL))
+        rulings.append(ruling)
+        own.append(ruling)
+        rulings.extend(_consequences(book, ruling, own))
+    return tuple(rulings)
+
+
+def _no_offense(inf: Infraction, record: Record, why: Question) -> Ruling:
+    """D13: e.g. a disagreement whose facts were determined: no penalty, no offence."""
+    return Ruling(
+        player=record.player,
+        rule=inf.id,
+        offense=None,
+        penalties=(),
+        draft=record.draft,
+        explanation=Explanation(reasons=(why.value,), source=inf.source),
+    )
+
+
+def _outsider_only(inf: Infraction, record: Record) -> Ruling:
+    """D8: advice from a non-participant, with the advisor alone to blame: removal only."""
+    return Ruling(
+        player=record.player,
+        rule=inf.id,
+        offense=None,
+        penalties=(),
+        effects=(VENUE_REMOVAL,),
+        draft=record.draft,
+        explanation=Explanation(reasons=("advisor_outsider_only",), source=inf.source),
+    )
+
+
+def follow_up(book: Rulebook, ruling: Ruling, due: Due) -> Ruling:
+    """D7/D9: a missed deadline's ruling: same rule, same offence number, not counted again."""
+    penalties = due.penalties
+    return Ruling(
+        player=ruling.player,
+        rule=ruling.rule,
+        offense=ruling.offense,
+        penalties=penalties,
+        effects=due.effects,
+        follow_up=True,
+        needs_head_judge=book.needs_head_judge(penalties),
+        trigger=Trigger.deadline_missed,
+        guideline_penalties=penalties,
+        draft=ruling.draft,
+        explanation=Explanation(
+            reasons=("deadline_missed",),
+            counted=(ruling.ref or "",),
+            step_source=ruling.explanation.step_source,
+            source=ruling.explanation.source,
+            remedies=(due.remedy,),
+            remedies_en=(due.remedy_en,),
+        ),
+    )

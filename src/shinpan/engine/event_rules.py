@@ -1,0 +1,135 @@
+"""What rulings do to the event, and who may do what: D10, D11, D14, D15.
+
+Pure decisions the ledger and the web app apply: where a loss lands, a player's status
+after a ruling, who may be paired, who may confirm or deviate, and whether an event may
+run under a guideline at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+
+from shinpan.guideline.model import Guideline
+
+
+class Status(StrEnum):
+    """A player's standing in the event (D14)."""
+
+    active = "active"
+    withdrawn = "withdrawn"
+    ejected = "ejected"
+    disqualified = "disqualified"
+
+
+# The heavier status wins: a disqualified player who also withdrew is disqualified.
+_STATUS_ORDER = (Status.active, Status.withdrawn, Status.ejected, Status.disqualified)
+_STATUS_OF = {
+    "withdrawn": Status.withdrawn,
+    "ejection": Status.ejected,
+    "disqualification": Status.disqualified,
+}
+
+
+def status_after(codes: Iterable[str], current: Status = Status.active) -> Status:
+    """D14: the status once these penalties and effects apply to a player."""
+    status = current
+    for code in codes:
+        new = _STATUS_OF.get(code)
+        if new is not None and _STATUS_ORDER.index(new) > _STATUS_ORDER.index(status):
+            status = new
+    return status
+
+
+def status_of(rulings_codes: Iterable[Iterable[str]]) -> Status:
+    """D14: a player's status from the codes of their live rulings."""
+    status = Status.active
+    for codes in rulings_codes:
+        status = status_after(codes, status)
+    return status
+
+
+def may_be_paired(status: Status) -> bool:
+    """D14: ejected, disqualified and withdrawn players get no further pairings."""
+    return status is Status.active
+
+
+def needs_investigation(codes: Iterable[str]) -> bool:
+    """D14: a disqualification needs an investigation report with statements."""
+    return "disqualification" in codes
+
+
+class Lands(StrEnum):
+    """D10: where a loss lands."""
+
+    current = "current"
+    next = "next"
+
+
+def duel_loss_lands(duel_in_progress: bool) -> Lands:
+    """D10: a duel loss applies to the current duel, or the next one if none is in progress."""
+    return Lands.current if duel_in_progress else Lands.next
+
+
+def match_loss_lands(match_ended: bool) -> Lands:
+    """D10: a match loss applies to the current match, or the next one if it has ended."""
+    return Lands.next if match_ended else Lands.current
+
+
+class Role(StrEnum):
+    """Who works at the event (D11)."""
+
+    head_judge = "head_judge"
+    floor_judge = "floor_judge"
+    scorekeeper = "scorekeeper"
+    viewer = "viewer"
+
+
+# D11: what each role may do. The web app and the services ask here and nowhere else.
+PERMISSIONS: dict[Role, frozenset[str]] = {
+    Role.head_judge: frozenset(
+        {
+            "read",
+            "record",
+            "confirm",
+            "deviate",
+            "void",
+            "appeal",
+            "report",
+            "statement",
+            "manage",
+            "results",
+            "deadline",
+            "export",
+            "invite",
+        }
+    ),
+    Role.floor_judge: frozenset({"read", "record", "deadline", "statement"}),
+    Role.scorekeeper: frozenset({"read", "results", "export"}),
+    Role.viewer: frozenset({"read"}),
+}
+
+
+def may(role: Role, action: str) -> bool:
+    """D11: whether a role may take an action (only the head judge confirms and deviates)."""
+    return action in PERMISSIONS[role]
+
+
+def scope_problems(guideline: Guideline, rel: int, head_judge_level: int | None) -> list[str]:
+    """D15: why an event at ``rel`` with this head judge may not run under ``guideline``."""
+    problems = []
+    if rel != guideline.rel:
+        problems.append(
+            f"the guideline {guideline.id} is for REL {guideline.rel}, the event declares REL {rel}"
+        )
+    if head_judge_level is None:
+        problems.append(
+            f"REL {guideline.rel} under {guideline.id} needs a head judge "
+            f"certified level {guideline.min_head_judge_level} or above"
+        )
+    elif head_judge_level < guideline.min_head_judge_level:
+        problems.append(
+            f"the head judge is certified level {head_judge_level}; REL {guideline.rel} under "
+            f"{guideline.id} needs level {guideline.min_head_judge_level} or above"
+        )
+    return problems

@@ -1,0 +1,196 @@
+"""Replaying a scenario: the conformance contract of ``shinpan replay``.
+
+A scenario lists the participants and, in order, what the judges recorded, which deadlines
+were missed and which records were voided. :func:`replay` decides every ruling and returns
+them as the contract's JSON objects; it stores nothing and reads no clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from shinpan.engine.decide import RecordError, decide, follow_up
+from shinpan.engine.explain import explain
+from shinpan.engine.ruling import Deviation, Due, Record, Ruling
+from shinpan.guideline.rulebook import Rulebook
+
+INFRACTION_KEYS = frozenset({"player", "infraction", "draft", "penalties", "deviation", "facts"})
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be replayed; ``index`` is the event at fault, if any."""
+
+    def __init__(self, index: int | None, message: str) -> None:
+        self.index = index
+        self.message = message
+        where = f"event {index}" if index is not None else "scenario"
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass
+class _Produced:
+    event: int
+    ruling: Ruling
+    voided: bool = False
+
+
+@dataclass
+class _State:
+    participants: frozenset[str]
+    history: dict[str, list[Ruling]] = field(default_factory=dict)
+    produced: list[_Produced] = field(default_factory=list)
+    by_event: dict[int, list[_Produced]] = field(default_factory=dict)
+    dues: dict[int, list[Due]] = field(default_factory=dict)
+    kinds: dict[int, str] = field(default_factory=dict)  # event index -> infraction|missed|void
+    voided: set[int] = field(default_factory=set)
+
+    def add(self, index: int, ruling: Ruling) -> None:
+        ruling = replace(ruling, ref=f"event {index}")
+        p = _Produced(index, ruling)
+        self.produced.append(p)
+        self.by_event.setdefault(index, []).append(p)
+        self.history.setdefault(ruling.player, []).append(ruling)
+
+
+def _players(scenario: Mapping[str, Any]) -> frozenset[str]:
+    players = scenario.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+        raise ScenarioError(None, "'players' must be a list of participant ids (strings)")
+    if len(set(players)) != len(players):
+        dup = next(p for p in players if players.count(p) > 1)
+        raise ScenarioError(None, f"participant {dup!r} is listed twice")
+    return frozenset(players)
+
+
+def _str_list(index: int, key: str, value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ScenarioError(index, f"'{key}' must be a list of penalty codes")
+    return tuple(value)
+
+
+def _record(index: int, event: Mapping[str, Any]) -> Record:
+    unknown = sorted(set(event) - INFRACTION_KEYS)
+    if unknown:
+        raise ScenarioError(index, f"unknown key {unknown[0]!r}")
+    player, infraction = event.get("player"), event.get("infraction")
+    if not isinstance(player, str) or not isinstance(infraction, str):
+        raise ScenarioError(index, "'player' and 'infraction' must be strings")
+    facts = event.get("facts", {})
+    if not isinstance(facts, dict):
+        raise ScenarioError(index, "'facts' must be an object")
+    draft = event.get("draft")
+    if draft is not None and not isinstance(draft, str):
+        raise ScenarioError(index, "'draft' must be a string")
+    penalties = event.get("penalties")
+    deviation = None
+    if "deviation" in event:
+        dev = event["deviation"]
+        if not isinstance(dev, dict) or set(dev) - {"penalties", "reason"}:
+            raise ScenarioError(index, '\'deviation\' must be {"penalties": [...], "reason": "..."}')
+        reason = dev.get("reason")
+        if not isinstance(reason, str):
+            raise ScenarioError(index, "a deviation needs a written reason (D11)")
+        deviation = Deviation(_str_list(index, "deviation.penalties", dev.get("penalties")), reason)
+    return Record(
+        player=player,
+        infraction=infraction,
+        facts=facts,
+        draft=draft,
+        penalties=None if penalties is None else _str_list(index, "penalties", penalties),
+        deviation=deviation,
+    )
+
+
+def _target(state: _State, index: int, key: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScenarioError(index, f"'{key}' must be the index of an earlier event")
+    if not 0 <= value < index:
+        raise ScenarioError(index, f"'{key}' points at event {value}, which is not an earlier event")
+    return value
+
+
+def _missed(book: Rulebook, state: _State, index: int, target: int) -> None:
+    if state.kinds[target] != "infraction":
+        raise ScenarioError(index, f"'missed' points at event {target}, which records no infraction")
+    if target in state.voided:
+        raise ScenarioError(index, f"'missed' points at event {target}, which was voided")
+    dues = state.dues.get(target, [])
+    if not dues:
+        raise ScenarioError(index, f"event {target} has no remedy deadline left to miss")
+    due = dues.pop(0)
+    primary = state.by_event[target][0].ruling
+    state.add(index, follow_up(book, primary, due))
+
+
+def _void(state: _State, index: int, target: int) -> None:
+    if state.kinds[target] == "void":
+        raise ScenarioError(index, f"'void' points at event {target}, which is itself a void")
+    if target in state.voided:
+        raise ScenarioError(index, f"event {target} is already voided")
+    state.voided.add(target)
+    state.dues.pop(target, None)
+    for p in state.by_event.get(target, []):
+        p.voided = True
+        own = state.history[p.ruling.player]
+        own[:] = [r for r in own if r is not p.ruling]
+
+
+def replay(book: Rulebook, scenario: object, *, explanations: bool = True) -> list[dict[str, Any]]:
+    """Decide every ruling of a scenario, in the contract's JSON shape."""
+    if not isinstance(scenario, dict):
+        raise ScenarioError(None, "a scenario must be a JSON object with 'players' and 'events'")
+    state = _State(_players(scenario))
+    events = scenario.get("events")
+    if not isinstance(events, list):
+        raise ScenarioError(None, "'events' must be a list")
+    for index, event in enumerate(events):
+        if not isinstance(event, dict):
+            raise ScenarioError(index, "an event must be a JSON object")
+        if "missed" in event or "void" in event:
+            key = "missed" if "missed" in event else "void"
+            if len(event) != 1:
+                raise ScenarioError(index, f"a '{key}' event takes no other key")
+            state.kinds[index] = key
+            target = _target(state, index, key, event[key])
+            if key == "missed":
+                _missed(book, state, index, target)
+            else:
+                _void(state, index, target)
+            continue
+        state.kinds[index] = "infraction"
+        record = _record(index, event)
+        try:
+            rulings = decide(book, record, state.history, state.participants)
+        except RecordError as e:
+            raise ScenarioError(index, str(e)) from None
+        for ruling in rulings:
+            state.add(index, ruling)
+        if rulings:
+            state.dues[index] = [d for d in rulings[0].dues if d.has_consequence]
+    return [_as_json(book, p, explanations) for p in state.produced]
+
+
+def _as_json(book: Rulebook, p: _Produced, explanations: bool) -> dict[str, Any]:
+    r = p.ruling
+    out: dict[str, Any] = {
+        "event": p.event,
+        "player": r.player,
+        "rule": r.rule,
+        "offense": r.offense,
+        "penalties": list(r.penalties),
+        "effects": list(r.effects),
+        "follow_up": r.follow_up,
+        "needs_head_judge": r.needs_head_judge,
+        "voided": p.voided,
+    }
+    if r.recorded_as is not None:
+        out["recorded_as"] = r.recorded_as
+    if r.deviation is not None:
+        out["guideline_penalties"] = list(r.guideline_penalties)
+        out["deviation_reason"] = r.deviation.reason
+    if explanations:
+        out["explanation"] = explain(book, r, "en")
+        out["source"] = r.explanation.step_source
+    return out

@@ -1,0 +1,102 @@
+"""Reading a guideline file: parse, validate the shape, check the meaning.
+
+Every problem comes back at once as a :class:`Problem` with the file, the path to the field
+and what is wrong; nothing here raises anything but :class:`GuidelineError`.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from shinpan.guideline.check import Problem, check_meaning
+from shinpan.guideline.model import Guideline
+
+DEFAULT_FILE = "rel3-ja-1998.yaml"
+
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class GuidelineError(Exception):
+    """A guideline file that cannot be used, with every problem found in it."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+def _parse(text: str, file: str) -> object:
+    suffix = Path(file).suffix.lower()
+    try:
+        if suffix == ".json":
+            return json.loads(text)
+        if suffix == ".toml":
+            return tomllib.loads(text)
+        return yaml.load(text, Loader=_Loader)
+    except (ValueError, yaml.YAMLError) as e:
+        where = getattr(e, "problem_mark", None)
+        at = f"line {where.line + 1}" if where is not None else ""
+        reason = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise GuidelineError([Problem(file, at, f"cannot be read: {reason}")]) from None
+
+
+def _field_path(loc: tuple[int | str, ...]) -> str:
+    path = ""
+    for part in loc:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path
+
+
+def parse_guideline(text: str, file: str = "<guideline>") -> Guideline:
+    """Turn a guideline file's text into a checked :class:`Guideline`."""
+    raw = _parse(text, file)
+    if not isinstance(raw, dict):
+        raise GuidelineError([Problem(file, "", "a guideline file must be a mapping of fields")])
+    try:
+        guideline = Guideline.model_validate(raw)
+    except ValidationError as e:
+        problems = [Problem(file, _field_path(err["loc"]), err["msg"]) for err in e.errors(include_url=False)]
+        raise GuidelineError(problems) from None
+    problems = check_meaning(guideline, file)
+    if problems:
+        raise GuidelineError(problems)
+    return guideline
+
+
+def load_guideline(path: str | Path) -> Guideline:
+    """Read and check the guideline file at ``path``."""
+    file = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GuidelineError([Problem(file, "", "no such file")]) from None
+    except UnicodeDecodeError:
+        raise GuidelineError([Problem(file, "", "not UTF-8 text")]) from None
+    except OSError as e:
+        raise GuidelineError([Problem(file, "", e.strerror or str(e))]) from None
+    return parse_guideline(text, file)
+
+
+def default_guideline_text() -> str:
+    return resources.files("shinpan.guideline").joinpath("data", DEFAULT_FILE).read_text("utf-8")
+
+
+@cache
+def default_guideline() -> Guideline:
+    """The guideline shipped with shinpan (REL 3)."""
+    return parse_guideline(default_guideline_text(), DEFAULT_FILE)
+
+
+def guideline_schema() -> dict[str, Any]:
+    """The JSON Schema of a guideline file, for editors and organisers."""
+    schema = Guideline.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "shinpan guideline file"
+    return schema

@@ -1,0 +1,75 @@
+"""A guideline indexed for looking things up: infractions by id, components by code."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from shinpan.guideline.model import Component, GeneralRule, Guideline, Infraction, Remedy, Step
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    """The guideline with its lookups built once."""
+
+    guideline: Guideline
+    infractions: dict[str, Infraction] = field(init=False)
+    components: dict[str, Component] = field(init=False)
+    effects: dict[str, Component] = field(init=False)
+    general: dict[str, GeneralRule] = field(init=False)
+
+    def __post_init__(self) -> None:
+        g = self.guideline
+        set_ = object.__setattr__
+        set_(self, "infractions", {i.id: i for i in g.infractions})
+        set_(self, "components", {c.code: c for c in g.components})
+        set_(self, "effects", {e.code: e for e in g.effects})
+        set_(self, "general", {r.kind: r for r in g.general_rules})
+
+    @property
+    def uncategorized(self) -> GeneralRule:
+        return self.general["uncategorized"]
+
+    @property
+    def unrelated_warnings(self) -> GeneralRule:
+        return self.general["unrelated_warnings"]
+
+    def rule_name(self, rule_id: str, lang: str = "ja") -> str:
+        inf = self.infractions.get(rule_id)
+        if inf is not None:
+            return inf.name.get(lang)
+        for rule in self.guideline.general_rules:
+            if rule.id == rule_id:
+                return rule.name.get(lang)
+        return rule_id
+
+    def rule_ids(self) -> list[str]:
+        return [r.id for r in self.guideline.general_rules] + list(self.infractions)
+
+    def severity(self, code: str) -> int | None:
+        c = self.components.get(code)
+        return c.severity if c is not None else None
+
+    def needs_head_judge(self, penalties: tuple[str, ...], threshold: str | None = None) -> bool:
+        """D11: a ruling at or above the threshold (default warning1) waits for confirmation."""
+        limit = self.severity(threshold or self.guideline.confirmation_threshold)
+        if limit is None:
+            return False
+        return any((self.severity(p) or 0) >= limit for p in penalties)
+
+    def step(self, infraction: Infraction, offense: int) -> Step:
+        """D2: the step of this offence number; past the last step, the last one."""
+        return infraction.ladder[min(offense, len(infraction.ladder)) - 1]
+
+    def remedies(self, infraction: Infraction, step: Step) -> list[Remedy]:
+        """The remedies of an offence: those of every offence, then the step's own."""
+        return [*infraction.remedies, *step.remedies]
+
+    def label(self, code: str, lang: str = "ja") -> str:
+        """A component or effect as a judge reads it: abbreviation and full name."""
+        c = self.components.get(code) or self.effects.get(code)
+        if c is None:
+            return code
+        name = c.name.get(lang)
+        if lang == "ja" and c.abbr and c.abbr != name:
+            return f"{c.abbr}({name})"
+        return name
