@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import typer
 
+from shinpan.cli import admin as _admin
+from shinpan.cli import event as _event
 from shinpan.cli import guideline as _guideline
 from shinpan.cli import replay as _replay
+from shinpan.cli import rulings as _rulings
 
 app = typer.Typer(
     name="shinpan",
@@ -16,6 +19,9 @@ app = typer.Typer(
 )
 _guideline.register(app)
 _replay.register(app)
+_event.register(app)
+_rulings.register(app)
+_admin.register(app)
 
 
 def main() -> None:

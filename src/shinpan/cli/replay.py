@@ -45,6 +45,8 @@ def register(app: typer.Typer) -> None:
             data = json.loads(text)
         except ValueError as e:
             _error(f"scenario: not valid JSON: {e}")
+        except RecursionError:
+            _error("scenario: not valid JSON: nested too deeply")
         try:
             rulings = replay(book, data, explanations=explain)
         except ScenarioError as e:

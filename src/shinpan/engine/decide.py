@@ -9,7 +9,7 @@ It costs time proportional to the involved players' own histories.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from shinpan.engine.ruling import Deviation, Due, Explanation, Record, Ruling, Trigger
@@ -51,7 +51,7 @@ _BOOLS = {"same_as_previous", "advisor_only", "intentional", "facts_determined"}
 _NAMES = {"kind", "mixed_into", "recorded_by", "advisor"}
 
 
-def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Collection[str]) -> Facts:
+def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Container[str]) -> Facts:
     """Check the facts against the questions this infraction asks."""
     asked = {q.value for q in inf.questions}
     values: dict[str, object] = {}
@@ -198,7 +198,7 @@ def _on_ladder(
 
 
 def _subjects(
-    inf: Infraction, record: Record, facts: Facts, participants: Collection[str]
+    inf: Infraction, record: Record, facts: Facts, participants: Container[str]
 ) -> tuple[list[str], bool]:
     """D8: who this record penalises, and whether a non-participant leaves the venue."""
     player = record.player
@@ -311,7 +311,7 @@ def _deviate(book: Rulebook, ruling: Ruling, deviation: Deviation | None) -> Rul
 
 
 def decide(
-    book: Rulebook, record: Record, history: History, participants: Collection[str]
+    book: Rulebook, record: Record, history: History, participants: Container[str]
 ) -> tuple[Ruling, ...]:
     """Every ruling a new record produces, given the players' live rulings in the event."""
     if record.player not in participants:

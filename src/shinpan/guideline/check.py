@@ -35,14 +35,22 @@ def _duplicates(values: list[str]) -> set[str]:
 
 
 def unique_ids(g: Guideline) -> Iterator[Finding]:
-    for kind, values in (
-        ("component code", [c.code for c in g.components]),
-        ("effect code", [e.code for e in g.effects]),
-        ("category id", [c.id for c in g.categories]),
-        ("rule id", [r.id for r in g.general_rules] + [i.id for i in g.infractions]),
+    for kind, places in (
+        ("component code", [(f"components[{n}].code", c.code) for n, c in enumerate(g.components)]),
+        ("effect code", [(f"effects[{n}].code", e.code) for n, e in enumerate(g.effects)]),
+        ("category id", [(f"categories[{n}].id", c.id) for n, c in enumerate(g.categories)]),
+        (
+            "rule id",
+            [(f"general_rules[{n}].id", r.id) for n, r in enumerate(g.general_rules)]
+            + [(f"infractions[{n}].id", i.id) for n, i in enumerate(g.infractions)],
+        ),
     ):
-        for dup in sorted(_duplicates(values)):
-            yield "", f"duplicate {kind} {dup!r}"
+        first: dict[str, str] = {}
+        for path, value in places:
+            if value in first:
+                yield path, f"duplicate {kind} {value!r} (first at {first[value]})"
+            else:
+                first[value] = path
     shared = {c.code for c in g.components} & {e.code for e in g.effects}
     for code in sorted(shared):
         yield "effects", f"{code!r} is both a penalty component and an effect"

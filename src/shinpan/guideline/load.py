@@ -40,6 +40,8 @@ def _parse(text: str, file: str) -> object:
         if suffix == ".toml":
             return tomllib.loads(text)
         return yaml.load(text, Loader=_Loader)
+    except RecursionError:
+        raise GuidelineError([Problem(file, "", "cannot be read: nested too deeply")]) from None
     except (ValueError, yaml.YAMLError) as e:
         where = getattr(e, "problem_mark", None)
         at = f"line {where.line + 1}" if where is not None else ""

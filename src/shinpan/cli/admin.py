@@ -1,0 +1,110 @@
+"""``shinpan verify|rebuild|export|import|backup``: the ledger's integrity and copies."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from shinpan.cli.common import DbOption, EventOption, JsonOption, handled, open_db
+from shinpan.cli.output import console, fail, print_json
+from shinpan.services import integrity, transfer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("verify")
+    def verify(
+        event: Annotated[int | None, typer.Option("--event", help="Only this event.")] = None,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Walk every hash chain and compare the tables with the ledger: exit 0 when it holds."""
+        database = open_db(db)
+        with handled():
+            result = integrity.verify(database, event)
+        if as_json:
+            print_json({
+                "ok": result.ok, "events": result.events, "entries": result.entries,
+                "breaks": [str(b) for b in result.breaks],
+                "differences": [str(d) for d in result.differences],
+                "heads": {str(k): v for k, v in result.heads.items()},
+            })  # fmt: skip
+        elif result.ok:
+            console.print(
+                f"ok: {result.events} event(s), {result.entries} entries, every chain holds", markup=False
+            )
+            for event_id, head in result.heads.items():
+                console.print(f"  event {event_id} head {head}", markup=False)
+        else:
+            for b in result.breaks:
+                console.print(f"BROKEN {b}", markup=False, style="bold red")
+            for d in result.differences[:50]:
+                console.print(f"DIFFERS {d}", markup=False, style="bold red")
+        if not result.ok:
+            raise SystemExit(1)
+
+    @app.command("rebuild")
+    def rebuild(
+        event: Annotated[int | None, typer.Option("--event", help="Only this event.")] = None,
+        check: Annotated[bool, typer.Option("--check", help="Compare only; change nothing.")] = False,
+        db: DbOption = None,
+    ) -> None:
+        """Derive players, matches, counters and deadlines again from the ledger."""
+        database = open_db(db)
+        with handled():
+            differences = integrity.rebuild(database, event, check_only=check)
+        for d in differences[:50]:
+            console.print(("DIFFERS " if check else "fixed ") + str(d), markup=False)
+        if not differences:
+            console.print("the tables match the ledger")
+        if check and differences:
+            raise SystemExit(1)
+
+    @app.command("export")
+    def export(
+        event: EventOption,
+        output: Annotated[
+            Path | None, typer.Option("--output", "-o", help="File (default: standard output).")
+        ] = None,
+        db: DbOption = None,
+    ) -> None:
+        """The whole event as JSON: every ledger entry with its hash."""
+        database = open_db(db)
+        with handled():
+            data = transfer.export_event(database, event)
+        text = json.dumps(data, ensure_ascii=False, indent=1)
+        if output:
+            output.write_text(text + "\n", encoding="utf-8")
+            console.print(f"wrote {output} ({len(data['entries'])} entries)", markup=False)
+        else:
+            sys.stdout.write(text + "\n")
+
+    @app.command("import")
+    def import_(
+        file: Annotated[Path, typer.Argument(help="A file written by `shinpan export`.")],
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Load an exported event; its chain is verified before anything is kept."""
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as e:
+            fail(f"cannot read {file}: {e}", 1)
+        database = open_db(db)
+        with handled():
+            event_id = transfer.import_event(database, data)
+        print_json({"event": event_id}) if as_json else console.print(f"imported as event {event_id}")
+
+    @app.command("backup")
+    def backup(
+        file: Annotated[Path, typer.Argument(help="The new file to write.")],
+        db: DbOption = None,
+    ) -> None:
+        """A consistent copy of the live SQLite database."""
+        database = open_db(db)
+        with handled():
+            target = transfer.backup(database, file)
+        console.print(f"backed up to {target}", markup=False)

@@ -1,0 +1,178 @@
+"""``shinpan event|judge|players|pairings|result|round``: setting up and running an event."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from shinpan.cli.common import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, handled, open_db
+from shinpan.cli.output import console, fail, print_json
+from shinpan.csvio import CsvError, parse_pairings, parse_players
+from shinpan.engine.event_rules import Role
+from shinpan.services import events as service
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror}", 1)
+
+
+def register(app: typer.Typer) -> None:
+    event_app = typer.Typer(help="Create and list events.", no_args_is_help=True)
+    app.add_typer(event_app, name="event")
+
+    @event_app.command("create")
+    def create(
+        name: Annotated[str, typer.Option("--name", help="The event's name.")],
+        head_judge: Annotated[str, typer.Option("--head-judge", help="The head judge's name.")] = "",
+        head_judge_level: Annotated[
+            int | None, typer.Option("--head-judge-level", help="The head judge's certification level (D15).")
+        ] = None,
+        date: Annotated[str | None, typer.Option("--date", help="First day, YYYY-MM-DD.")] = None,
+        end_date: Annotated[str | None, typer.Option("--end-date", help="Last day, YYYY-MM-DD.")] = None,
+        venue: Annotated[str | None, typer.Option("--venue")] = None,
+        rel: Annotated[int, typer.Option("--rel", help="Rules Enforcement Level.")] = 3,
+        confirm_from: Annotated[
+            str | None,
+            typer.Option(
+                "--confirm-from", help="Lightest penalty that waits for the head judge (default warning1)."
+            ),
+        ] = None,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Create an event; prints its id. REL 3 needs a head judge certified level 2+ (D15)."""
+        database = open_db(db)
+        with handled():
+            event_id = service.create_event(
+                database, name=name, head_judge=head_judge or "", head_judge_level=head_judge_level,
+                starts_on=date, ends_on=end_date, venue=venue, rel=rel, confirmation_threshold=confirm_from,
+            )  # fmt: skip
+        if as_json:
+            print_json({"event": event_id})
+        else:
+            typer.echo(event_id)
+
+    @event_app.command("list")
+    def list_(db: DbOption = None, as_json: JsonOption = False) -> None:
+        """Every event in the database."""
+        database = open_db(db)
+        with handled():
+            found = service.list_events(database)
+        if as_json:
+            print_json([e.__dict__ for e in found])
+            return
+        table = Table("id", "name", "date", "REL", "head judge", "players", "rulings", "round")
+        for e in found:
+            table.add_row(str(e.id), e.name, e.starts_on or "", str(e.rel), e.head_judge, str(e.players),
+                          str(e.rulings), str(e.current_round))  # fmt: skip
+        console.print(table)
+
+    judge_app = typer.Typer(help="The judges of an event.", no_args_is_help=True)
+    app.add_typer(judge_app, name="judge")
+
+    @judge_app.command("add")
+    def judge_add(
+        event: EventOption,
+        name: Annotated[str, typer.Option("--name")],
+        role: Annotated[Role, typer.Option("--role")] = Role.floor_judge,
+        level: Annotated[int | None, typer.Option("--level", help="Certification level.")] = None,
+        judge: JudgeOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """Add a floor judge, scorekeeper or viewer to the event."""
+        database = open_db(db)
+        with handled():
+            service.add_judge(database, event, name=name, level=level, role=role, actor=judge)
+        console.print(f"added {name} ({role.value})", markup=False)
+
+    players_app = typer.Typer(help="The players of an event.", no_args_is_help=True)
+    app.add_typer(players_app, name="players")
+
+    @players_app.command("import")
+    def players_import(
+        file: Annotated[
+            Path, typer.Argument(help="CSV: id, name, reading (kana), club; UTF-8 or Shift_JIS.")
+        ],
+        event: EventOption,
+        judge: JudgeOption = None,
+        command_id: CommandOption = None,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Import players from CSV; nothing is imported when any row is wrong."""
+        try:
+            rows = parse_players(_read(file))
+        except CsvError as e:
+            fail(f"{file}: nothing imported:\n" + "\n".join(p.text("en") for p in e.problems), 1)
+        database = open_db(db)
+        with handled():
+            n = service.import_players(database, event, rows, actor=judge, command_id=command_id)
+        print_json({"imported": n}) if as_json else console.print(f"imported {n} players")
+
+    pairings_app = typer.Typer(help="Pairings of a round.", no_args_is_help=True)
+    app.add_typer(pairings_app, name="pairings")
+
+    @pairings_app.command("import")
+    def pairings_import(
+        file: Annotated[
+            Path, typer.Argument(help="CSV: table, player a, player b (empty or bye for a bye).")
+        ],
+        event: EventOption,
+        round_no: Annotated[int, typer.Option("--round")],
+        judge: JudgeOption = None,
+        command_id: CommandOption = None,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Pair a round from CSV; ejected, disqualified and withdrawn players are refused (D14)."""
+        try:
+            rows = parse_pairings(_read(file))
+        except CsvError as e:
+            fail(f"{file}: nothing imported:\n" + "\n".join(p.text("en") for p in e.problems), 1)
+        database = open_db(db)
+        with handled():
+            n = service.import_pairings(database, event, round_no, rows, actor=judge, command_id=command_id)
+        print_json({"paired": n}) if as_json else console.print(f"round {round_no}: {n} matches")
+
+    @app.command("result")
+    def result(
+        event: EventOption,
+        round_no: Annotated[int, typer.Option("--round")],
+        table: Annotated[int, typer.Option("--table")],
+        duel: Annotated[int | None, typer.Option("--duel", help="Report one duel (with --winner).")] = None,
+        winner: Annotated[str | None, typer.Option("--winner", help="The duel's winner (player id).")] = None,
+        match: Annotated[str | None, typer.Option("--match", help="The match result: a, b or draw.")] = None,
+        judge: JudgeOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """Report a duel winner or a match result (scorekeeper)."""
+        if (duel is None) == (match is None):
+            fail("give either --duel N --winner P, or --match a|b|draw", 1)
+        database = open_db(db)
+        with handled():
+            service.report_result(
+                database, event, round_no, table, duel=duel, winner=winner, result=match, actor=judge
+            )
+        console.print("recorded")
+
+    round_app = typer.Typer(help="Rounds.", no_args_is_help=True)
+    app.add_typer(round_app, name="round")
+
+    @round_app.command("end")
+    def round_end(
+        event: EventOption,
+        round_no: Annotated[int, typer.Option("--round")],
+        judge: JudgeOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """End a round (its end-of-round deadlines fall due)."""
+        database = open_db(db)
+        with handled():
+            service.end_round(database, event, round_no, actor=judge)
+        console.print(f"round {round_no} ended")

@@ -1,0 +1,253 @@
+"""``shinpan record|confirm|void|deviate|history|deadlines``: the judges' commands."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from shinpan.cli.common import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, handled, open_db
+from shinpan.cli.guideline import Lang, LangOption
+from shinpan.cli.output import console, fail, print_json
+from shinpan.engine import explain
+from shinpan.engine.explain import deadline_text, penalty_text
+from shinpan.guideline import Rulebook, default_guideline
+from shinpan.services import deadlines as deadline_service
+from shinpan.services import queries, recording
+from shinpan.services.commands import new_command_id
+from shinpan.services.context import rulebook_for
+
+
+def parse_fact(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE``; true/false become booleans."""
+    if "=" not in text:
+        fail(f"--fact {text!r}: write KEY=VALUE, e.g. --fact intentional=true", 1)
+    key, value = text.split("=", 1)
+    lowered = value.strip().lower()
+    if lowered in ("true", "yes", "はい"):
+        return key.strip(), True
+    if lowered in ("false", "no", "いいえ"):
+        return key.strip(), False
+    return key.strip(), value.strip()
+
+
+def _show_preview(rulings: list[Any], lang: str) -> None:
+    if not rulings:
+        console.print("no ruling")
+        return
+    book = rulebook_for_default()
+    for r in rulings:
+        en = lang == "en"
+        offense = f"{r.offense}" if r.offense is not None else "—"
+        console.print(
+            f"[bold]{r.player}[/]  {book.rule_name(r.rule, lang)} ({r.rule})  "
+            + (f"offence {offense}: " if en else f"{offense}回目: ")
+            + f"[bold red]{penalty_text(book, r.penalties, lang)}[/]"
+        )
+        console.print("  " + explain(book, r, lang), markup=False, highlight=False)
+        for d in r.dues:
+            what = d.remedy_en if en else d.remedy
+            console.print(f"  ⏱ {deadline_text(d, lang)}: {what}", markup=False)
+        if r.needs_head_judge:
+            console.print(
+                "  waits for the head judge's confirmation (D11)" if en else "  ヘッドジャッジの承認待ち(D11)"
+            )
+
+
+def rulebook_for_default() -> Rulebook:
+    g = default_guideline()
+    return rulebook_for(g.id, g.version)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("record")
+    def record(
+        infraction: Annotated[str, typer.Argument(help="The infraction's id (see `shinpan rules`).")],
+        event: EventOption,
+        player: Annotated[str, typer.Option("--player", help="The player's id in the event.")],
+        fact: Annotated[
+            list[str] | None, typer.Option("--fact", help="KEY=VALUE, e.g. intentional=true.")
+        ] = None,
+        draft: Annotated[str | None, typer.Option("--draft", help="Which draft (draft infractions).")] = None,
+        penalty: Annotated[
+            list[str] | None, typer.Option("--penalty", help="general.uncategorized: the penalty chosen.")
+        ] = None,
+        round_no: Annotated[int | None, typer.Option("--round")] = None,
+        table: Annotated[int | None, typer.Option("--table")] = None,
+        note: Annotated[str, typer.Option("--note")] = "",
+        judge: JudgeOption = None,
+        yes: Annotated[bool, typer.Option("--yes", "-y", help="Save without asking.")] = False,
+        command_id: CommandOption = None,
+        lang: LangOption = Lang.ja,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Record an infraction: shows the ruling, asks, saves (one transaction; retry-safe)."""
+        facts = dict(parse_fact(f) for f in fact or [])
+        inp = recording.RecordInput(
+            player=player, infraction=infraction, facts=facts, draft=draft,
+            penalties=tuple(penalty) if penalty else None, round=round_no, table=table, note=note,
+        )  # fmt: skip
+        database = open_db(db)
+        command_id = command_id or new_command_id()
+        if not yes:
+            with handled():
+                rulings = recording.preview(database, event, inp, judge=judge)
+            _show_preview(rulings, lang.value)
+            if not sys.stdin.isatty():
+                fail("not saved: add --yes to save without a question", 1)
+            if not typer.confirm("Save this ruling?" if lang is Lang.en else "この裁定を記録しますか?"):
+                fail("not saved", 1)
+        with handled():
+            saved = recording.record(database, event, inp, judge=judge, command_id=command_id)
+        if as_json:
+            print_json(saved.as_json())
+            return
+        numbers = ", ".join(f"#{r['number']}" for r in saved.rulings)
+        again = " (already recorded earlier with this command id)" if saved.replayed else ""
+        console.print(f"saved: ruling {numbers}{again}", markup=False)
+        for r in saved.rulings:
+            text = r["explanation_en"] if lang is Lang.en else r["explanation_ja"]
+            console.print(f"  #{r['number']} {r['player']}: {text}", markup=False, highlight=False)
+
+    @app.command("confirm")
+    def confirm(
+        rulings: Annotated[list[int], typer.Argument(help="Ruling numbers.")],
+        event: EventOption,
+        judge: JudgeOption = None,
+        command_id: CommandOption = None,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """The head judge confirms rulings waiting for it (D11)."""
+        database = open_db(db)
+        with handled():
+            done = recording.confirm(database, event, rulings, judge=judge, command_id=command_id)
+        print_json({"confirmed": done}) if as_json else console.print(
+            f"confirmed {', '.join(map(str, done))}"
+        )
+
+    @app.command("void")
+    def void(
+        ruling: Annotated[int, typer.Argument(help="A ruling number; its whole record is voided.")],
+        event: EventOption,
+        reason: Annotated[str, typer.Option("--reason", help="Why (kept in the ledger).")],
+        judge: JudgeOption = None,
+        command_id: CommandOption = None,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Void a ruling's record; what it did to matches and statuses is reversed (D1)."""
+        database = open_db(db)
+        with handled():
+            done = recording.void(database, event, ruling, reason, judge=judge, command_id=command_id)
+        print_json({"voided": done}) if as_json else console.print(f"voided {', '.join(map(str, done))}")
+
+    @app.command("deviate")
+    def deviate(
+        ruling: Annotated[int, typer.Argument(help="A ruling number.")],
+        event: EventOption,
+        reason: Annotated[str, typer.Option("--reason", help="The written reason (required, D11).")],
+        penalty: Annotated[
+            list[str] | None, typer.Option("--penalty", help="Component codes; none for no penalty.")
+        ] = None,
+        judge: JudgeOption = None,
+        command_id: CommandOption = None,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """The head judge deviates from the guideline for one ruling (D11, D12)."""
+        database = open_db(db)
+        with handled():
+            body = recording.deviate(
+                database, event, ruling, penalty or [], reason, judge=judge, command_id=command_id
+            )
+        print_json(body) if as_json else console.print(
+            f"ruling {ruling}: {', '.join(body['penalties']) or 'no penalty'}"
+        )
+
+    @app.command("history")
+    def history(
+        event: EventOption,
+        player: Annotated[str, typer.Option("--player")],
+        lang: LangOption = Lang.ja,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """A player's rulings (voided too), status and matches in this event."""
+        database = open_db(db)
+        with handled():
+            data = queries.player_history(database, event, player)
+        if as_json:
+            print_json(data)
+            return
+        p = data["player"]
+        console.print(f"[bold]{p['name']}[/] ({p['number']}) {p['reading']} — {p['status']}")
+        book = rulebook_for_default()
+        table = Table("#", "round", "rule", "offence", "penalty", "state", "judge")
+        for r in data["rulings"]:
+            table.add_row(
+                str(r["number"]), str(r["round"] or ""), book.rule_name(r["rule"], lang.value),
+                str(r["offense"] or "—") + (" (follow-up)" if r["follow_up"] else ""),
+                penalty_text(book, tuple(r["penalties"]), lang.value), r["state"], r["judge"],
+            )  # fmt: skip
+        console.print(table)
+
+    @app.command("deadlines")
+    def deadlines(
+        event: EventOption,
+        action: Annotated[
+            list[str] | None, typer.Argument(help="done RULING [POSITION] | missed RULING")
+        ] = None,
+        include_closed: Annotated[bool, typer.Option("--all", help="Closed deadlines too.")] = False,
+        judge: JudgeOption = None,
+        lang: LangOption = Lang.ja,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """What is due and overdue; `done RULING` closes one, `missed RULING` records the follow-up."""
+        database = open_db(db)
+        words = action or []
+        if words:
+            if (
+                words[0] not in ("done", "missed")
+                or len(words) not in (2, 3)
+                or not all(w.isdigit() for w in words[1:])
+            ):
+                fail(
+                    "usage: shinpan deadlines --event ID [done RULING [POSITION] | missed RULING [POSITION]]",
+                    1,
+                )
+            number = int(words[1])
+            position = int(words[2]) if len(words) == 3 else None
+            with handled():
+                if words[0] == "done":
+                    deadline_service.mark_done(database, event, number, position or 0, judge=judge)
+                    result: Any = {"done": number}
+                else:
+                    result = {
+                        "follow_up": deadline_service.mark_missed(
+                            database, event, number, position, judge=judge
+                        )
+                    }
+            print_json(result) if as_json else console.print(f"{words[0]}: ruling {number}")
+            return
+        with handled():
+            found = deadline_service.list_deadlines(database, event, include_closed=include_closed)
+        if as_json:
+            print_json([d.as_json() for d in found])
+            return
+        en = lang is Lang.en
+        table = Table("ruling", "pos", "player", "due", "remedy", "state")
+        for d in found:
+            if d.seconds_left is not None and not d.overdue:
+                due = f"{int(d.seconds_left // 60)}:{int(d.seconds_left % 60):02d} left"
+            else:
+                due = d.due_at or d.due_kind
+            state = "OVERDUE" if d.overdue else d.state
+            table.add_row(
+                str(d.ruling), str(d.position), d.player, due, d.remedy_en if en else d.remedy_ja, state
+            )
+        console.print(table)

@@ -1,0 +1,65 @@
+"""Running a command once: the acting judge's role checked, retries made safe.
+
+Every command carries an id chosen by the caller (the CLI makes one; the web app sends
+the phone's). The same id with the same content returns the first result and records
+nothing new; the same id with different content is refused.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import Connection
+
+from shinpan.errors import Conflict
+from shinpan.services.context import Event, load_event, require, stamp
+from shinpan.store.chain import fingerprint
+from shinpan.store.db import Database
+from shinpan.store.ledger import Appender, Entry, entry_by_command
+
+T = TypeVar("T")
+
+
+def new_command_id() -> str:
+    return uuid.uuid4().hex
+
+
+def run_command(
+    db: Database,
+    event_id: int,
+    action: str,
+    actor: str | None,
+    command_id: str | None,
+    payload: Any,
+    act: Callable[[Connection, Appender], T],
+    now: datetime | None = None,
+    replayed: Callable[[Connection, Entry], T] | None = None,
+    *,
+    check: Callable[[Connection, Event, str], None] | None = None,
+) -> T:
+    """Run ``act`` in one write transaction for the event, once per command id."""
+    command_id = command_id or new_command_id()
+    if len(command_id) > 100:
+        raise Conflict("a command id has at most 100 characters")
+    digest = fingerprint({"action": action, "payload": payload})
+    with db.write(event_id) as conn:
+        event = load_event(conn, event_id)
+        name = require(conn, event, actor, action)
+        if check is not None:
+            check(conn, event, name)
+        earlier = entry_by_command(conn, event_id, command_id)
+        if earlier is not None:
+            if earlier.command_hash != digest:
+                raise Conflict("command {id} was already used for something else", id=command_id)
+            if replayed is None:
+                return _default(earlier)  # type: ignore[return-value]
+            return replayed(conn, earlier)
+        ap = Appender(conn, event_id, name, stamp(now), command_id=command_id, command_hash=digest)
+        return act(conn, ap)
+
+
+def _default(entry: Entry) -> dict[str, Any]:
+    return {"replayed": True, "seq": entry.seq}

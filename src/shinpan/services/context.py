@@ -1,0 +1,108 @@
+"""What every service needs: the clock, the event and its guideline, who is acting."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from shinpan.engine.event_rules import Role, may
+from shinpan.errors import Forbidden, NotFound, Refused
+from shinpan.guideline import Rulebook, default_guideline
+from shinpan.store.schema import events, judges, players
+
+TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+
+
+def stamp(moment: datetime | None = None) -> str:
+    """A moment as the ledger writes it: UTC, microseconds, ISO 8601."""
+    return (moment or datetime.now(UTC)).astimezone(UTC).strftime(TIME_FORMAT)
+
+
+def parse_stamp(value: str) -> datetime:
+    return datetime.strptime(value, TIME_FORMAT).replace(tzinfo=UTC)
+
+
+def later(value: str, minutes: int) -> str:
+    return stamp(parse_stamp(value) + timedelta(minutes=minutes))
+
+
+def rulebook_for(guideline_id: str, version: str) -> Rulebook:
+    """The guideline an event runs under (the built-in one; published files never change)."""
+    g = default_guideline()
+    if (g.id, g.version) != (guideline_id, version):
+        raise Refused(
+            "the event runs under guideline {gid} {version}, which this shinpan does not have",
+            gid=guideline_id,
+            version=version,
+        )
+    return _BOOKS.setdefault((g.id, g.version), Rulebook(g))
+
+
+_BOOKS: dict[tuple[str, str], Rulebook] = {}
+
+
+@dataclass(frozen=True)
+class Event:
+    """An event as services need it."""
+
+    id: int
+    name: str
+    rel: int
+    guideline_id: str
+    guideline_version: str
+    head_judge: str
+    confirmation_threshold: str
+    current_round: int
+
+    @property
+    def book(self) -> Rulebook:
+        return rulebook_for(self.guideline_id, self.guideline_version)
+
+
+def load_event(conn: Connection, event_id: int) -> Event:
+    row = conn.execute(select(events).where(events.c.event_id == event_id)).first()
+    if row is None:
+        raise NotFound("no event {event}", event=event_id)
+    return Event(
+        id=row.event_id,
+        name=row.name,
+        rel=row.rel,
+        guideline_id=row.guideline_id,
+        guideline_version=row.guideline_version,
+        head_judge=row.head_judge,
+        confirmation_threshold=row.confirmation_threshold,
+        current_round=row.current_round,
+    )
+
+
+def role_of(conn: Connection, event_id: int, judge: str) -> Role:
+    row = conn.execute(
+        select(judges.c.role).where(judges.c.event_id == event_id, judges.c.name == judge)
+    ).first()
+    if row is None:
+        raise NotFound("{judge} is not a judge of event {event}", judge=judge, event=event_id)
+    return Role(row.role)
+
+
+def require(conn: Connection, event: Event, actor: str | None, action: str) -> str:
+    """The acting judge's name, once their role allows ``action`` (D11); default: head judge."""
+    name = actor or event.head_judge
+    role = role_of(conn, event.id, name)
+    if not may(role, action):
+        raise Forbidden("{judge} ({role}) may not {action}", judge=name, role=role.value, action=action)
+    return name
+
+
+def player_exists(conn: Connection, event_id: int, number: str) -> bool:
+    found = conn.execute(
+        select(players.c.number).where(players.c.event_id == event_id, players.c.number == number)
+    ).first()
+    return found is not None
+
+
+def loads(value: str | None) -> Any:
+    return json.loads(value) if value else None

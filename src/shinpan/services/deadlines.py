@@ -1,0 +1,191 @@
+"""Remedies with deadlines (D7, D9): what is due, what is overdue, done or missed."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from shinpan.engine import Ruling, follow_up
+from shinpan.engine.ruling import Due, Explanation
+from shinpan.errors import Conflict, NotFound
+from shinpan.services.commands import run_command
+from shinpan.services.context import load_event, parse_stamp, stamp
+from shinpan.services.recording import append_rulings
+from shinpan.store.db import Database
+from shinpan.store.ledger import Appender
+from shinpan.store.schema import deadlines, matches, rounds, rulings
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A pending remedy as the head judge's desk shows it."""
+
+    ruling: int
+    position: int
+    player: str
+    rule: str
+    due_kind: str
+    due_at: str | None
+    round: int | None
+    table: int | None
+    remedy_ja: str
+    remedy_en: str
+    on_miss: dict[str, Any]
+    state: str
+    overdue: bool
+    seconds_left: float | None
+
+    def as_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _overdue(conn: Connection, event_id: int, d: Any, now: datetime) -> tuple[bool, float | None]:
+    if d.due_kind == "minutes" and d.due_at:
+        left = (parse_stamp(d.due_at) - now).total_seconds()
+        return left <= 0, left
+    if d.due_kind == "end_of_match" and d.round is not None and d.table_no is not None:
+        m = conn.execute(
+            select(matches.c.result).where(
+                matches.c.event_id == event_id, matches.c.round == d.round, matches.c.table_no == d.table_no
+            )
+        ).first()
+        return bool(m and m.result), None
+    if d.due_kind == "end_of_round" and d.round is not None:
+        r = conn.execute(
+            select(rounds.c.state).where(rounds.c.event_id == event_id, rounds.c.number == d.round)
+        ).first()
+        return bool(r and r.state == "ended"), None
+    if d.due_kind == "before_next_match" and d.round is not None:
+        nxt = conn.execute(
+            select(rounds.c.number).where(rounds.c.event_id == event_id, rounds.c.number > d.round)
+        ).first()
+        return nxt is not None, None
+    return False, None
+
+
+def list_deadlines(
+    db: Database, event_id: int, *, now: datetime | None = None, include_closed: bool = False
+) -> list[Deadline]:
+    """Pending remedies (and, if asked, closed ones), the overdue first."""
+    moment = parse_stamp(stamp(now))
+    with db.read() as conn:
+        load_event(conn, event_id)
+        query = (
+            select(deadlines, rulings.c.rule)
+            .join(
+                rulings,
+                (rulings.c.event_id == deadlines.c.event_id) & (rulings.c.number == deadlines.c.ruling),
+            )
+            .where(deadlines.c.event_id == event_id)
+            .order_by(deadlines.c.ruling, deadlines.c.position)
+        )
+        if not include_closed:
+            query = query.where(deadlines.c.state == "pending")
+        out = []
+        for d in conn.execute(query):
+            overdue, left = _overdue(conn, event_id, d, moment) if d.state == "pending" else (False, None)
+            out.append(
+                Deadline(
+                    d.ruling,
+                    d.position,
+                    d.player,
+                    d.rule,
+                    d.due_kind,
+                    d.due_at,
+                    d.round,
+                    d.table_no,
+                    d.remedy_ja,
+                    d.remedy_en,
+                    json.loads(d.on_miss),
+                    d.state,
+                    overdue,
+                    left,
+                )
+            )
+    return sorted(out, key=lambda d: (not d.overdue, d.seconds_left if d.seconds_left is not None else 1e12))
+
+
+def _pending(conn: Connection, event_id: int, ruling: int, position: int) -> Any:
+    row = conn.execute(
+        select(deadlines).where(
+            deadlines.c.event_id == event_id, deadlines.c.ruling == ruling, deadlines.c.position == position
+        )
+    ).first()
+    if row is None:
+        raise NotFound("ruling {ruling} has no deadline {position}", ruling=ruling, position=position)
+    if row.state != "pending":
+        raise Conflict("that deadline is already {state}", state=row.state)
+    return row
+
+
+def mark_done(
+    db: Database, event_id: int, ruling: int, position: int = 0, *, judge: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> None:  # fmt: skip
+    """The remedy was carried out in time: this deadline and the ruling's later ones close."""
+
+    def act(conn: Connection, ap: Appender) -> None:
+        _pending(conn, event_id, ruling, position)
+        later = conn.execute(
+            select(deadlines.c.position)
+            .where(
+                deadlines.c.event_id == event_id,
+                deadlines.c.ruling == ruling,
+                deadlines.c.position >= position,
+                deadlines.c.state == "pending",
+            )
+            .order_by(deadlines.c.position)
+        ).scalars()
+        for pos in list(later):
+            ap.append("deadline.done", {"ruling": ruling, "position": pos})
+
+    run_command(db, event_id, "deadline", judge, command_id, {"done": [ruling, position]}, act, now)
+
+
+def mark_missed(
+    db: Database, event_id: int, ruling: int, position: int | None = None, *, judge: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """The remedy was not done in time: the follow-up ruling (D7), from the next deadline."""
+
+    def act(conn: Connection, ap: Appender) -> list[dict[str, Any]]:
+        event = load_event(conn, event_id)
+        pos = position
+        if pos is None:
+            pos = conn.execute(
+                select(deadlines.c.position)
+                .where(
+                    deadlines.c.event_id == event_id,
+                    deadlines.c.ruling == ruling,
+                    deadlines.c.state == "pending",
+                )
+                .order_by(deadlines.c.position)
+            ).scalar()
+            if pos is None:
+                raise NotFound("ruling {ruling} has no pending deadline", ruling=ruling)
+        d = _pending(conn, event_id, ruling, pos)
+        r = conn.execute(
+            select(rulings).where(rulings.c.event_id == event_id, rulings.c.number == ruling)
+        ).one()
+        on_miss = json.loads(d.on_miss)
+        primary = Ruling(
+            player=r.player, rule=r.rule, offense=r.offense, penalties=tuple(json.loads(r.penalties)),
+            draft=r.draft, ref=f"#{r.number}", explanation=Explanation(reasons=(), step_source=r.source),
+        )  # fmt: skip
+        due = Due(
+            when=d.due_kind, minutes=d.minutes, remedy=d.remedy_ja, remedy_en=d.remedy_en,
+            penalties=tuple(on_miss["penalties"]), effects=tuple(on_miss["effects"]),
+            has_consequence=bool(on_miss["penalties"] or on_miss["effects"]),
+        )  # fmt: skip
+        made = follow_up(event.book, primary, due)
+        body = {"follow_up_of": {"ruling": ruling, "position": pos}}
+        return append_rulings(ap, event, [made], body, r.round, r.table_no)
+
+    return run_command(
+        db, event_id, "deadline", judge, command_id, {"missed": [ruling, position]}, act, now,
+        lambda _c, e: list(e.body["rulings"]),
+    )  # fmt: skip

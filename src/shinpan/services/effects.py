@@ -1,0 +1,228 @@
+"""What rulings do to the event (D10, D14), written as ledger entries.
+
+A duel loss lands on the player's current duel, or waits for their next match when none is
+in progress; a match loss on the current match, or the next one when it has ended; the
+opponent wins it. ``match_draw``, ``time_extension``, ``withdrawn``, ejection and
+disqualification change the match or the player's status. Undoing a ruling (void,
+deviation) reverses exactly what it did, as new entries.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import Connection, Row, or_, select, text
+
+from shinpan.engine.event_rules import Status, duel_loss_lands, match_loss_lands, status_after, status_of
+from shinpan.store.ledger import Appender
+from shinpan.store.schema import carried_losses, duels, matches, players, rulings
+
+DUELS_TO_WIN = 2
+
+
+def current_match(conn: Connection, event_id: int, player: str) -> Row[Any] | None:
+    """The player's match in the latest round they were paired in."""
+    return conn.execute(
+        select(matches)
+        .where(
+            matches.c.event_id == event_id, or_(matches.c.player_a == player, matches.c.player_b == player)
+        )
+        .order_by(matches.c.round.desc())
+        .limit(1)
+    ).first()
+
+
+def _opponent(match: Row[Any], player: str) -> str | None:
+    other = match.player_b if match.player_a == player else match.player_a
+    return str(other) if other is not None else None
+
+
+def _side(match: Row[Any], player: str) -> str:
+    return "a" if match.player_a == player else "b"
+
+
+def _duel_winners(conn: Connection, m: Row[Any]) -> dict[int, str]:
+    rows = conn.execute(
+        select(duels.c.duel, duels.c.winner).where(
+            duels.c.event_id == m.event_id, duels.c.round == m.round, duels.c.table_no == m.table_no
+        )
+    )
+    return {r.duel: r.winner for r in rows}
+
+
+def _result_from_duels(m: Row[Any], winners: dict[int, str]) -> str | None:
+    for player in (m.player_a, m.player_b):
+        if player is not None and sum(1 for w in winners.values() if w == player) >= DUELS_TO_WIN:
+            return _side(m, player)
+    return None
+
+
+def _in_progress(m: Row[Any] | None) -> bool:
+    return m is not None and m.result is None and m.player_b is not None
+
+
+def land_duel_loss(ap: Appender, ruling: int, position: int, player: str) -> None:
+    """D10: the opponent wins the player's current duel, or the loss waits for the next match."""
+    m = current_match(ap.conn, ap.event_id, player)
+    if m is None or duel_loss_lands(_in_progress(m)).value == "next":
+        _carry(ap, ruling, position, player, "duel_loss")
+        return
+    opponent = _opponent(m, player)
+    winners = _duel_winners(ap.conn, m)
+    duel = next(n for n in range(1, len(winners) + 2) if n not in winners)
+    winners[duel] = str(opponent)
+    body: dict[str, Any] = {
+        "round": m.round, "table": m.table_no, "duel": duel, "winner": opponent, "cause_ruling": ruling,
+    }  # fmt: skip
+    decided = _result_from_duels(m, winners)
+    if decided:
+        body["match_result"] = decided
+    ap.append("duel.result", body)
+
+
+def land_match_loss(ap: Appender, ruling: int, position: int, player: str) -> None:
+    """D10: the opponent wins the current match, or the loss waits for the next one."""
+    m = current_match(ap.conn, ap.event_id, player)
+    if m is None or match_loss_lands(not _in_progress(m)).value == "next":
+        _carry(ap, ruling, position, player, "match_loss")
+        return
+    result = _side(m, str(_opponent(m, player)))
+    ap.append(
+        "match.result", {"round": m.round, "table": m.table_no, "result": result, "cause_ruling": ruling}
+    )
+
+
+def _carry(ap: Appender, ruling: int, position: int, player: str, loss: str) -> None:
+    body = {"ruling": ruling, "position": position, "player": player, "loss": loss}
+    ap.append("loss.carried", body)
+
+
+def apply_ruling(ap: Appender, ruling: int, player: str, codes: Iterable[str]) -> None:
+    """Everything one ruling's penalties and effects do to matches and the player."""
+    conn = ap.conn
+    for position, code in enumerate(codes):
+        if code == "duel_loss":
+            land_duel_loss(ap, ruling, position, player)
+        elif code == "match_loss":
+            land_match_loss(ap, ruling, position, player)
+        elif code == "match_draw":
+            m = current_match(conn, ap.event_id, player)
+            if m is not None:
+                body = {"round": m.round, "table": m.table_no, "result": "draw", "cause_ruling": ruling}
+                ap.append("match.result", body)
+        elif code == "time_extension":
+            m = current_match(conn, ap.event_id, player)
+            if _in_progress(m):
+                assert m is not None
+                body = {"round": m.round, "table": m.table_no, "delta": 1, "cause_ruling": ruling}
+                ap.append("match.extended", body)
+    _update_status(ap, player, lambda current: status_after(codes, current), ruling)
+
+
+def _status(conn: Connection, event_id: int, player: str) -> Status | None:
+    row = conn.execute(
+        select(players.c.status).where(players.c.event_id == event_id, players.c.number == player)
+    ).first()
+    return Status(row.status) if row else None
+
+
+def _update_status(ap: Appender, player: str, change: Any, ruling: int | None) -> None:
+    current = _status(ap.conn, ap.event_id, player)
+    if current is None:
+        return
+    new = change(current)
+    if new != current:
+        ap.append("player.status", {"player": player, "status": new.value, "cause_ruling": ruling})
+
+
+def revert_rulings(ap: Appender, numbers: set[int]) -> None:
+    """Undo what these rulings did to matches, waiting losses and statuses."""
+    conn, event_id = ap.conn, ap.event_id
+    for d in conn.execute(
+        select(duels).where(duels.c.event_id == event_id, duels.c.cause_ruling.in_(numbers))
+    ).all():
+        m = conn.execute(
+            select(matches).where(
+                matches.c.event_id == event_id, matches.c.round == d.round, matches.c.table_no == d.table_no
+            )
+        ).one()
+        winners = _duel_winners(conn, m)
+        winners.pop(d.duel, None)
+        body: dict[str, Any] = {"round": d.round, "table": d.table_no, "duel": d.duel, "winner": None}
+        if m.result_ruling is None:
+            body["match_result"] = _result_from_duels(m, winners)
+        ap.append("duel.result", body)
+    for m in conn.execute(
+        select(matches).where(matches.c.event_id == event_id, matches.c.result_ruling.in_(numbers))
+    ).all():
+        result = _result_from_duels(m, _duel_winners(conn, m))
+        ap.append(
+            "match.result", {"round": m.round, "table": m.table_no, "result": result, "cause_ruling": None}
+        )
+    for ext in _extensions(conn, event_id, numbers):
+        body = {
+            "round": ext["round"],
+            "table": ext["table"],
+            "delta": -1,
+            "cause_ruling": ext["cause_ruling"],
+        }
+        ap.append("match.extended", body)
+    for c in conn.execute(
+        select(carried_losses).where(
+            carried_losses.c.event_id == event_id,
+            carried_losses.c.ruling.in_(numbers),
+            carried_losses.c.state == "waiting",
+        )
+    ).all():
+        ap.append("loss.settled", {"ruling": c.ruling, "position": c.position, "state": "cancelled"})
+    affected = conn.execute(
+        select(rulings.c.player)
+        .where(rulings.c.event_id == event_id, rulings.c.number.in_(numbers))
+        .distinct()
+    ).scalars()
+    for player in list(affected):
+        live = conn.execute(
+            select(rulings.c.penalties, rulings.c.effects).where(
+                rulings.c.event_id == event_id,
+                rulings.c.player == player,
+                rulings.c.state != "voided",
+                rulings.c.number.not_in(numbers),
+            )
+        ).all()
+        status = status_of(json.loads(r.penalties) + json.loads(r.effects) for r in live)
+        _update_status(ap, player, lambda _current, s=status: s, None)
+
+
+def _extensions(conn: Connection, event_id: int, numbers: set[int]) -> list[dict[str, Any]]:
+    rows = conn.execute(
+        text("SELECT body FROM entries WHERE event_id = :e AND kind = 'match.extended' ORDER BY seq"),
+        {"e": event_id},
+    )
+    net: dict[tuple[int, int, int], int] = {}
+    for (body,) in rows:
+        b = json.loads(body)
+        if b.get("cause_ruling") in numbers:
+            key = (b["round"], b["table"], b["cause_ruling"])
+            net[key] = net.get(key, 0) + b["delta"]
+    return [{"round": r, "table": t, "cause_ruling": c} for (r, t, c), n in net.items() for _ in range(n)]
+
+
+def settle_carried(ap: Appender, round_no: int) -> None:
+    """At pairing: losses waiting for a player's next match land on it (D10)."""
+    conn, event_id = ap.conn, ap.event_id
+    waiting = conn.execute(
+        select(carried_losses)
+        .where(carried_losses.c.event_id == event_id, carried_losses.c.state == "waiting")
+        .order_by(carried_losses.c.ruling, carried_losses.c.position)
+    ).all()
+    for c in waiting:
+        m = current_match(conn, event_id, c.player)
+        if m is None or m.round != round_no or not _in_progress(m):
+            continue
+        if c.loss == "duel_loss":
+            land_duel_loss(ap, c.ruling, c.position, c.player)
+        else:
+            land_match_loss(ap, c.ruling, c.position, c.player)
+        ap.append("loss.settled", {"ruling": c.ruling, "position": c.position, "state": "applied"})

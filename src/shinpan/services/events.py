@@ -1,0 +1,260 @@
+"""Setting up an event: create it, add judges, import players and pairings, results."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import Connection, func, select
+
+from shinpan.csvio import PairingRow, PlayerRow
+from shinpan.engine.event_rules import Role, Status, may_be_paired, scope_problems
+from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
+from shinpan.guideline import default_guideline
+from shinpan.services.commands import run_command
+from shinpan.services.context import load_event, stamp
+from shinpan.services.effects import settle_carried
+from shinpan.store.db import Database
+from shinpan.store.ledger import Appender
+from shinpan.store.schema import entries, events, matches, players, rounds
+
+
+@dataclass(frozen=True)
+class EventSummary:
+    id: int
+    name: str
+    starts_on: str | None
+    rel: int
+    head_judge: str
+    players: int
+    rulings: int
+    current_round: int
+
+
+def _date(value: str | None, field: str) -> str | None:
+    if value is None or value == "":
+        return None
+    try:
+        return date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise InvalidInput("{value!r} is not a date (YYYY-MM-DD)", field=field, value=value) from None
+
+
+def create_event(
+    db: Database,
+    *,
+    name: str,
+    head_judge: str,
+    head_judge_level: int | None,
+    starts_on: str | None = None,
+    ends_on: str | None = None,
+    venue: str | None = None,
+    rel: int = 3,
+    confirmation_threshold: str | None = None,
+    now: datetime | None = None,
+) -> int:
+    """A new event under the built-in guideline; refused when D15 does not hold."""
+    name = name.strip()
+    if not name:
+        raise InvalidInput("the event needs a name", field="name")
+    if not head_judge.strip():
+        raise InvalidInput("the event needs a head judge", field="head_judge")
+    g = default_guideline()
+    problems = scope_problems(g, rel, head_judge_level)
+    if problems:
+        raise Refused(
+            "the event cannot be created: {reason}", field="head_judge_level", reason="; ".join(problems)
+        )
+    threshold = confirmation_threshold or g.confirmation_threshold
+    codes = {c.code: c.severity for c in g.components}
+    base = codes[g.confirmation_threshold] or 0
+    if (codes.get(threshold) or 0) < base:
+        raise InvalidInput(
+            "the confirmation threshold may be raised, not lowered, from {base} (D11)",
+            field="confirmation_threshold",
+            base=g.confirmation_threshold,
+        )
+    body = {
+        "uid": str(uuid.uuid4()),
+        "name": name,
+        "starts_on": _date(starts_on, "starts_on"),
+        "ends_on": _date(ends_on, "ends_on") or _date(starts_on, "starts_on"),
+        "venue": venue,
+        "rel": rel,
+        "guideline": {"id": g.id, "version": g.version},
+        "head_judge": {"name": head_judge.strip(), "level": head_judge_level},
+        "confirmation_threshold": threshold,
+    }
+    with db.write(None) as conn:
+        event_id = (conn.execute(select(func.max(entries.c.event_id))).scalar() or 0) + 1
+        Appender(conn, event_id, head_judge.strip(), stamp(now)).append("event.created", body)
+    return event_id
+
+
+def list_events(db: Database) -> list[EventSummary]:
+    from shinpan.store.schema import rulings
+
+    with db.read() as conn:
+        n_players = (
+            select(func.count())
+            .select_from(players)
+            .where(players.c.event_id == events.c.event_id)
+            .scalar_subquery()
+        )
+        n_rulings = (
+            select(func.count())
+            .select_from(rulings)
+            .where(rulings.c.event_id == events.c.event_id)
+            .scalar_subquery()
+        )
+        rows = conn.execute(
+            select(events, n_players.label("np"), n_rulings.label("nr")).order_by(events.c.event_id)
+        )
+        return [
+            EventSummary(r.event_id, r.name, r.starts_on, r.rel, r.head_judge, r.np, r.nr, r.current_round)
+            for r in rows
+        ]
+
+
+def add_judge(
+    db: Database, event_id: int, *, name: str, level: int | None, role: Role, actor: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> None:  # fmt: skip
+    if not name.strip():
+        raise InvalidInput("the judge needs a name", field="name")
+    if role is Role.head_judge:
+        raise InvalidInput("an event has one head judge, named when it is created", field="role")
+    body = {"name": name.strip(), "level": level, "role": role.value}
+
+    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+        ap.append("judge.added", body)
+        return body
+
+    run_command(db, event_id, "invite", actor, command_id, body, act, now)
+
+
+def import_players(
+    db: Database, event_id: int, rows: list[PlayerRow], *, actor: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> int:  # fmt: skip
+    """Add players; nothing is added when any is already registered."""
+    payload = [{"number": r.number, "name": r.name, "reading": r.reading, "club": r.club} for r in rows]
+
+    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+        taken = set(
+            conn.execute(
+                select(players.c.number).where(
+                    players.c.event_id == event_id, players.c.number.in_([r.number for r in rows])
+                )
+            ).scalars()
+        )
+        if taken:
+            raise Conflict("already registered: {numbers}", numbers=", ".join(sorted(taken)[:20]))
+        ap.append("players.imported", {"players": payload})
+        return {"imported": len(payload)}
+
+    result = run_command(
+        db, event_id, "manage", actor, command_id, {"players": payload}, act, now,
+        lambda _conn, entry: {"imported": len(entry.body["players"])},
+    )  # fmt: skip
+    return int(result["imported"])
+
+
+def import_pairings(
+    db: Database, event_id: int, round_no: int, rows: list[PairingRow], *, actor: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> int:  # fmt: skip
+    """Pair a round; refused for unknown players and for those out of the event (D14)."""
+    if round_no < 1:
+        raise InvalidInput("rounds count from 1", field="round")
+    pairings = [{"table": r.table, "a": r.player_a, "b": r.player_b} for r in rows]
+
+    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+        event = load_event(conn, event_id)
+        if conn.execute(
+            select(rounds.c.number).where(rounds.c.event_id == event_id, rounds.c.number == round_no)
+        ).first():
+            raise Conflict("round {round} is already paired", round=round_no)
+        if round_no <= event.current_round:
+            raise Conflict(
+                "round {round} comes before the current round {current}",
+                round=round_no,
+                current=event.current_round,
+            )
+        named = [p for r in rows for p in (r.player_a, r.player_b) if p]
+        known = {
+            row.number: row.status
+            for row in conn.execute(
+                select(players.c.number, players.c.status).where(
+                    players.c.event_id == event_id, players.c.number.in_(named)
+                )
+            )
+        }
+        unknown = [p for p in named if p not in known]
+        if unknown:
+            raise InvalidInput(
+                "not registered in this event: {players}", field="file", players=", ".join(unknown[:20])
+            )
+        out = [f"{p} ({known[p]})" for p in named if not may_be_paired(Status(known[p]))]
+        if out:
+            raise Refused(
+                "out of the event and cannot be paired (D14): {players}", field="file", players=", ".join(out)
+            )
+        ap.append("round.paired", {"round": round_no, "pairings": pairings})
+        settle_carried(ap, round_no)
+        return {"paired": len(pairings)}
+
+    result = run_command(
+        db, event_id, "results", actor, command_id, {"round": round_no, "pairings": pairings}, act, now,
+        lambda _conn, entry: {"paired": len(entry.body["pairings"])},
+    )  # fmt: skip
+    return int(result["paired"])
+
+
+def end_round(
+    db: Database, event_id: int, round_no: int, *, actor: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> None:  # fmt: skip
+    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+        row = conn.execute(
+            select(rounds).where(rounds.c.event_id == event_id, rounds.c.number == round_no)
+        ).first()
+        if row is None:
+            raise NotFound("round {round} is not paired", round=round_no)
+        if row.state == "ended":
+            raise Conflict("round {round} has already ended", round=round_no)
+        ap.append("round.ended", {"round": round_no})
+        return {}
+
+    run_command(db, event_id, "results", actor, command_id, {"end_round": round_no}, act, now)
+
+
+def report_result(
+    db: Database, event_id: int, round_no: int, table: int, *, duel: int | None = None,
+    winner: str | None = None, result: str | None = None, actor: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> None:  # fmt: skip
+    """A scorekeeper's result: one duel's winner, or the match result (a, b or draw)."""
+
+    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+        m = conn.execute(
+            select(matches).where(
+                matches.c.event_id == event_id, matches.c.round == round_no, matches.c.table_no == table
+            )
+        ).first()
+        if m is None:
+            raise NotFound("no match at table {table} in round {round}", table=table, round=round_no)
+        if duel is not None:
+            if winner not in (m.player_a, m.player_b):
+                raise InvalidInput("the winner must be one of the match's players", field="winner")
+            ap.append("duel.result", {"round": round_no, "table": table, "duel": duel, "winner": winner})
+        else:
+            if result not in ("a", "b", "draw"):
+                raise InvalidInput("a match result is a, b or draw", field="result")
+            ap.append("match.result", {"round": round_no, "table": table, "result": result})
+        return {}
+
+    payload = {"round": round_no, "table": table, "duel": duel, "winner": winner, "result": result}
+    run_command(db, event_id, "results", actor, command_id, payload, act, now)

@@ -1,0 +1,385 @@
+"""Recording infractions, and the head judge's confirmations, deviations and voids.
+
+:func:`record` counts the player's earlier offences and appends the new ruling in one
+write transaction for the event (D1, D11), then applies what the ruling does (D10, D14).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, func, select
+
+from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, explain
+from shinpan.engine.explain import penalty_text
+from shinpan.engine.ruling import Due
+from shinpan.errors import Conflict, InvalidInput, NotFound
+from shinpan.guideline import Rulebook
+from shinpan.services.commands import run_command
+from shinpan.services.context import Event, later, load_event, require
+from shinpan.services.effects import apply_ruling, current_match, revert_rulings
+from shinpan.store.db import Database
+from shinpan.store.ledger import Appender, Entry, read_entries
+from shinpan.store.schema import players, rulings
+
+
+@dataclass(frozen=True)
+class RecordInput:
+    """An infraction as a judge enters it."""
+
+    player: str
+    infraction: str
+    facts: dict[str, Any] = field(default_factory=dict)
+    draft: str | None = None
+    penalties: tuple[str, ...] | None = None
+    deviation: Deviation | None = None
+    round: int | None = None
+    table: int | None = None
+    note: str = ""
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "infraction": self.infraction,
+            "facts": self.facts,
+            "draft": self.draft,
+            "penalties": list(self.penalties) if self.penalties is not None else None,
+            "deviation": (
+                {"penalties": list(self.deviation.penalties), "reason": self.deviation.reason}
+                if self.deviation
+                else None
+            ),
+            "round": self.round,
+            "table": self.table,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What a recording did: the ledger entry, the rulings, and whether it was a retry."""
+
+    event_id: int
+    entry: int
+    rulings: list[dict[str, Any]]
+    effects: list[dict[str, Any]]
+    replayed: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "event": self.event_id,
+            "entry": self.entry,
+            "rulings": self.rulings,
+            "effects": self.effects,
+            "replayed": self.replayed,
+        }
+
+
+class _Participants:
+    """Membership in the event, asked of the database only for the names the record uses."""
+
+    def __init__(self, conn: Connection, event_id: int) -> None:
+        self.conn, self.event_id = conn, event_id
+        self.known: dict[str, bool] = {}
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):
+            return False
+        if name not in self.known:
+            row = self.conn.execute(
+                select(players.c.number).where(players.c.event_id == self.event_id, players.c.number == name)
+            ).first()
+            self.known[name] = row is not None
+        return self.known[name]
+
+
+def live_history(conn: Connection, event_id: int, player: str) -> list[Ruling]:
+    """A player's rulings that count (not voided), as the engine reads them."""
+    rows = conn.execute(
+        select(
+            rulings.c.number, rulings.c.rule, rulings.c.offense, rulings.c.penalties,
+            rulings.c.follow_up, rulings.c.draft, rulings.c.kind,
+        )
+        .where(rulings.c.event_id == event_id, rulings.c.player == player, rulings.c.state != "voided")
+        .order_by(rulings.c.number)
+    )  # fmt: skip
+    return [
+        Ruling(
+            player=player,
+            rule=r.rule,
+            offense=r.offense,
+            penalties=tuple(json.loads(r.penalties)),
+            follow_up=bool(r.follow_up),
+            draft=r.draft,
+            kind=r.kind,
+            ref=f"#{r.number}",
+        )
+        for r in rows
+    ]
+
+
+def _named(inp: RecordInput) -> list[str]:
+    names = [inp.player]
+    for key in ("mixed_into", "recorded_by", "advisor"):
+        value = inp.facts.get(key)
+        if isinstance(value, str) and value not in names:
+            names.append(value)
+    return names
+
+
+def _decide(conn: Connection, event: Event, inp: RecordInput) -> tuple[Ruling, ...]:
+    book = event.book
+    participants = _Participants(conn, event.id)
+    if inp.player not in participants:
+        raise NotFound(
+            "no player {player} in event {event}", field="player", player=inp.player, event=event.id
+        )
+    history = {name: live_history(conn, event.id, name) for name in _named(inp) if name in participants}
+    record = Record(
+        player=inp.player, infraction=inp.infraction, facts=inp.facts, draft=inp.draft,
+        penalties=inp.penalties, deviation=inp.deviation,
+    )  # fmt: skip
+    try:
+        return decide(book, record, history, participants)
+    except RecordError as e:
+        raise InvalidInput("{problem}", field=e.field, problem=e.message) from None
+
+
+def with_threshold(event: Event, decided: Sequence[Ruling]) -> list[Ruling]:
+    """D11 with the event's setting: which rulings wait for the head judge."""
+    book = event.book
+    return [
+        replace(r, needs_head_judge=book.needs_head_judge(r.penalties, event.confirmation_threshold))
+        for r in decided
+    ]
+
+
+def _where(conn: Connection, event: Event, inp: RecordInput) -> tuple[int | None, int | None]:
+    if inp.round is not None or inp.table is not None:
+        return inp.round, inp.table
+    m = current_match(conn, event.id, inp.player)
+    if m is None:
+        return (event.current_round or None), None
+    return m.round, m.table_no
+
+
+def _due_json(due: Due, position: int, now: str, round_no: int | None, table: int | None) -> dict[str, Any]:
+    return {
+        "position": position,
+        "due_kind": due.when,
+        "minutes": due.minutes,
+        "due_at": later(now, due.minutes) if due.minutes else None,
+        "round": round_no,
+        "table": table,
+        "remedy_ja": due.remedy,
+        "remedy_en": due.remedy_en,
+        "on_miss": {"penalties": list(due.penalties), "effects": list(due.effects)},
+    }
+
+
+def ruling_json(
+    book: Rulebook, r: Ruling, number: int, now: str, round_no: int | None, table: int | None
+) -> dict[str, Any]:
+    """A ruling as the ledger keeps it: the decision as it was made, with its words."""
+    scope = (r.draft or "") if r.counted and _counts_per_draft(book, r.rule) else ""
+    return {
+        "number": number,
+        "player": r.player,
+        "rule": r.rule,
+        "offense": r.offense,
+        "penalties": list(r.penalties),
+        "guideline_penalties": list(r.guideline_penalties),
+        "effects": list(r.effects),
+        "follow_up": r.follow_up,
+        "needs_head_judge": r.needs_head_judge,
+        "deviation_reason": r.deviation.reason if r.deviation else None,
+        "draft": r.draft,
+        "scope": scope,
+        "kind": r.kind,
+        "trigger": r.trigger.value,
+        "recorded_as": r.recorded_as,
+        "discretion": r.discretion,
+        "source": r.explanation.step_source,
+        "explanation_ja": explain(book, r, "ja"),
+        "explanation_en": explain(book, r, "en"),
+        "dues": [_due_json(d, n, now, round_no, table) for n, d in enumerate(r.dues)],
+    }
+
+
+def _counts_per_draft(book: Rulebook, rule: str) -> bool:
+    inf = book.infractions.get(rule)
+    return inf is not None and inf.counting.value == "draft"
+
+
+def next_number(conn: Connection, event_id: int) -> int:
+    return (
+        int(
+            conn.execute(select(func.max(rulings.c.number)).where(rulings.c.event_id == event_id)).scalar()
+            or 0
+        )
+        + 1
+    )
+
+
+def append_rulings(
+    ap: Appender, event: Event, decided: Sequence[Ruling], body: dict[str, Any], round_no: int | None,
+    table: int | None,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """Append one ``ruling.recorded`` entry for these rulings, then apply their effects."""
+    first = next_number(ap.conn, event.id)
+    made = [
+        ruling_json(event.book, r, first + n, ap.now, round_no, table)
+        for n, r in enumerate(with_threshold(event, decided))
+    ]
+    ap.append("ruling.recorded", {**body, "round": round_no, "table": table, "rulings": made})
+    for r in made:
+        apply_ruling(ap, r["number"], r["player"], [*r["penalties"], *r["effects"]])
+    return made
+
+
+def _recorded(event_id: int, conn: Connection, entry: Entry, replayed: bool) -> Recorded:
+    effects = []
+    for later_entry in read_entries(conn, event_id, after=entry.seq):
+        if later_entry.refs != (entry.seq,):
+            break
+        effects.append({"kind": later_entry.kind, **later_entry.body})
+    return Recorded(event_id, entry.seq, entry.body["rulings"], effects, replayed)
+
+
+def preview(db: Database, event_id: int, inp: RecordInput, *, judge: str | None = None) -> list[Ruling]:
+    """The rulings a record would make now, without saving anything."""
+    with db.read() as conn:
+        event = load_event(conn, event_id)
+        require(conn, event, judge, "record")
+        return with_threshold(event, _decide(conn, event, inp))
+
+
+def record(
+    db: Database, event_id: int, inp: RecordInput, *, judge: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> Recorded:  # fmt: skip
+    """Decide and save a record: one transaction, safe to retry with the same command id."""
+
+    def check(conn: Connection, event: Event, name: str) -> None:
+        if inp.deviation is not None:
+            require(conn, event, name, "deviate")
+
+    def act(conn: Connection, ap: Appender) -> Recorded:
+        event = load_event(conn, event_id)
+        decided = _decide(conn, event, inp)
+        round_no, table = _where(conn, event, inp)
+        guideline = {"id": event.guideline_id, "version": event.guideline_version}
+        append_rulings(ap, event, decided, {"record": inp.payload(), "guideline": guideline}, round_no, table)
+        return _recorded(event_id, conn, ap.appended[0], False)
+
+    return run_command(
+        db, event_id, "record", judge, command_id, inp.payload(), act, now,
+        lambda conn, entry: _recorded(event_id, conn, entry, True), check=check,
+    )  # fmt: skip
+
+
+def _rows(conn: Connection, event_id: int, numbers: Sequence[int]) -> list[Any]:
+    found = conn.execute(
+        select(rulings).where(rulings.c.event_id == event_id, rulings.c.number.in_(list(numbers)))
+    ).all()
+    missing = sorted(set(numbers) - {r.number for r in found})
+    if missing:
+        raise NotFound(
+            "no ruling {numbers} in event {event}", numbers=", ".join(map(str, missing)), event=event_id
+        )
+    return list(found)
+
+
+def confirm(
+    db: Database, event_id: int, numbers: Sequence[int], *, judge: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> list[int]:  # fmt: skip
+    """The head judge confirms rulings that wait for it (D11)."""
+
+    def act(conn: Connection, ap: Appender) -> list[int]:
+        for r in _rows(conn, event_id, numbers):
+            if r.state != "pending":
+                raise Conflict(
+                    "ruling {n} is {state}, not waiting for confirmation", n=r.number, state=r.state
+                )
+        ap.append("ruling.confirmed", {"rulings": sorted(numbers)})
+        return sorted(numbers)
+
+    return run_command(
+        db, event_id, "confirm", judge, command_id, {"confirm": sorted(numbers)}, act, now,
+        lambda _c, e: list(e.body["rulings"]),
+    )  # fmt: skip
+
+
+def deviate(
+    db: Database, event_id: int, number: int, penalties: Sequence[str], reason: str, *,
+    judge: str | None = None, command_id: str | None = None, now: datetime | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """The head judge departs from the guideline, with a written reason (D11, D12)."""
+    if not reason.strip():
+        raise InvalidInput("a deviation needs a written reason (D11)", field="reason")
+    payload = {"deviate": number, "penalties": list(penalties), "reason": reason}
+
+    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+        event = load_event(conn, event_id)
+        book = event.book
+        unknown = [p for p in penalties if p not in book.components]
+        if unknown:
+            raise InvalidInput("unknown penalty component {code!r}", field="penalties", code=unknown[0])
+        (row,) = _rows(conn, event_id, [number])
+        if row.state == "voided":
+            raise Conflict("ruling {n} is voided", n=number)
+        new = tuple(penalties)
+        old_text = {
+            lang: penalty_text(book, tuple(json.loads(row.guideline_penalties)), lang)
+            for lang in ("ja", "en")
+        }
+        body = {
+            "ruling": number,
+            "penalties": list(new),
+            "reason": reason.strip(),
+            "needs_head_judge": book.needs_head_judge(new, event.confirmation_threshold),
+            "explanation_ja": f"{row.explanation_ja} ヘッドジャッジによる逸脱: {penalty_text(book, new, 'ja')}"
+            f"(ガイドラインでは{old_text['ja']}); 理由: {reason.strip()}",
+            "explanation_en": f"{row.explanation_en} Head judge's deviation: {penalty_text(book, new, 'en')} "
+            f"(the guideline gives {old_text['en']}); reason: {reason.strip()}",
+        }
+        ap.append("ruling.deviated", body, refs=[row.entry_seq])
+        revert_rulings(ap, {number})
+        apply_ruling(ap, number, row.player, [*new, *json.loads(row.effects)])
+        return body
+
+    return run_command(db, event_id, "deviate", judge, command_id, payload, act, now, lambda _c, e: e.body)
+
+
+def void(
+    db: Database, event_id: int, number: int, reason: str, *, judge: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> list[int]:  # fmt: skip
+    """Void the record a ruling came from: all its rulings count for nothing from now (D1)."""
+    if not reason.strip():
+        raise InvalidInput("a void needs a reason", field="reason")
+
+    def act(conn: Connection, ap: Appender) -> list[int]:
+        (row,) = _rows(conn, event_id, [number])
+        if row.state == "voided":
+            raise Conflict("ruling {n} is already voided", n=number)
+        numbers = sorted(
+            conn.execute(
+                select(rulings.c.number).where(
+                    rulings.c.event_id == event_id, rulings.c.entry_seq == row.entry_seq
+                )
+            ).scalars()
+        )
+        ap.append("ruling.voided", {"rulings": numbers, "reason": reason.strip()}, refs=[row.entry_seq])
+        revert_rulings(ap, set(numbers))
+        return numbers
+
+    return run_command(
+        db, event_id, "void", judge, command_id, {"void": number, "reason": reason}, act, now,
+        lambda _c, e: list(e.body["rulings"]),
+    )  # fmt: skip

@@ -1,0 +1,121 @@
+"""Getting data in and out: CSV imports, whole-event JSON export and import, backups."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select
+
+from shinpan.errors import Conflict, InvalidInput, NotFound, StorageError
+from shinpan.store import projector
+from shinpan.store.chain import GENESIS, canonical, entry_hash
+from shinpan.store.db import Database
+from shinpan.store.ledger import Entry, read_entries
+from shinpan.store.schema import entries, events
+
+FORMAT = "shinpan-event"
+FORMAT_VERSION = 1
+
+
+def export_event(db: Database, event_id: int) -> dict[str, Any]:
+    """The whole event as its ledger: every entry with its hash; projections are derived."""
+    with db.read() as conn:
+        row = conn.execute(select(events).where(events.c.event_id == event_id)).first()
+        if row is None:
+            raise NotFound("no event {event}", event=event_id)
+        chain = [e.content() for e in read_entries(conn, event_id)]
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "event": {"uid": row.uid, "name": row.name, "id": event_id},
+        "head": chain[-1]["hash"] if chain else GENESIS,
+        "entries": chain,
+    }
+
+
+_FIELDS = (
+    "seq",
+    "kind",
+    "actor",
+    "recorded_at",
+    "body",
+    "refs",
+    "command_id",
+    "command_hash",
+    "prev_hash",
+    "hash",
+)
+
+
+def _check_entry(n: int, item: Any, prev: str) -> dict[str, Any]:
+    if not isinstance(item, dict) or set(item) != set(_FIELDS):
+        raise InvalidInput("entry {n} is not a shinpan ledger entry", n=n)
+    if item["seq"] != n:
+        raise InvalidInput(
+            "entry {n} is numbered {seq}: entries are missing or out of order", n=n, seq=item["seq"]
+        )
+    refs, body = canonical(item["refs"]), canonical(item["body"])
+    digest = entry_hash(
+        seq=item["seq"], kind=item["kind"], command_id=item["command_id"], command_hash=item["command_hash"],
+        actor=item["actor"], recorded_at=item["recorded_at"], refs=refs, body=body, prev_hash=prev,
+    )  # fmt: skip
+    if item["prev_hash"] != prev or digest != item["hash"]:
+        raise InvalidInput("entry {n} does not verify: the file was altered", n=n)
+    return {**item, "refs": refs, "body": body}
+
+
+def import_event(db: Database, data: Any) -> int:
+    """Load an exported event; its chain is checked entry by entry before anything is kept."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InvalidInput("not a shinpan event export (format {format!r})", format=FORMAT)
+    if data.get("version") != FORMAT_VERSION:
+        raise InvalidInput("export version {v} is not supported", v=data.get("version"))
+    items = data.get("entries")
+    if not isinstance(items, list) or not items or not isinstance(items[0], dict):
+        raise InvalidInput("the export has no entries")
+    if items[0].get("kind") != "event.created":
+        raise InvalidInput("the export does not begin with the event's creation")
+    uid = items[0].get("body", {}).get("uid")
+    with db.write(None) as conn:
+        if conn.execute(select(events.c.event_id).where(events.c.uid == uid)).first():
+            raise Conflict("this event (uid {uid}) is already in the database", uid=uid)
+        wanted = data.get("event", {}).get("id")
+        taken = conn.execute(select(entries.c.event_id).where(entries.c.event_id == wanted)).first()
+        event_id = wanted if isinstance(wanted, int) and wanted > 0 and not taken else (
+            (conn.execute(select(func.max(entries.c.event_id))).scalar() or 0) + 1
+        )  # fmt: skip
+        prev = GENESIS
+        for n, item in enumerate(items, start=1):
+            row = _check_entry(n, item, prev)
+            conn.execute(entries.insert(), {**row, "event_id": event_id})
+            entry = Entry(
+                event_id, item["seq"], item["kind"], item["actor"], item["recorded_at"], item["body"],
+                tuple(item["refs"]), item["command_id"], item["command_hash"], item["prev_hash"], item["hash"],
+            )  # fmt: skip
+            projector.apply(conn, entry)
+            prev = item["hash"]
+    return int(event_id)
+
+
+def backup(db: Database, target: Path) -> Path:
+    """A consistent copy of a live SQLite database (SQLite's online backup)."""
+    if db.dialect != "sqlite":
+        raise StorageError("backup copies SQLite databases; for PostgreSQL use pg_dump or shinpan export")
+    target = target.expanduser().resolve()
+    if target.exists():
+        raise Conflict("{path} already exists; choose a new file", path=str(target))
+    source_path = db.engine.url.database
+    if not source_path:
+        raise StorageError("an in-memory database cannot be backed up")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    src = sqlite3.connect(source_path)
+    try:
+        dst = sqlite3.connect(str(target))
+        with dst:
+            src.backup(dst)
+        dst.close()
+    finally:
+        src.close()
+    return target

@@ -1,0 +1,224 @@
+"""The ledger: append an entry, read entries, verify the chain.
+
+Every change to an event is an :class:`Entry` appended here, in the caller's write
+transaction, and applied at once to the projections (:mod:`shinpan.store.projector`).
+Entries are never changed: a correction is a new entry whose ``refs`` point at older ones.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, select, text
+
+from shinpan.store import projector
+from shinpan.store.chain import GENESIS, canonical, entry_hash
+from shinpan.store.schema import entries
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One ledger entry of one event."""
+
+    event_id: int
+    seq: int
+    kind: str
+    actor: str
+    recorded_at: str
+    body: dict[str, Any]
+    refs: tuple[int, ...] = ()
+    command_id: str | None = None
+    command_hash: str | None = None
+    prev_hash: str = GENESIS
+    hash: str = ""
+
+    def content(self) -> dict[str, Any]:
+        """The entry as exported: everything but the local event id."""
+        return {
+            "seq": self.seq,
+            "kind": self.kind,
+            "actor": self.actor,
+            "recorded_at": self.recorded_at,
+            "body": self.body,
+            "refs": list(self.refs),
+            "command_id": self.command_id,
+            "command_hash": self.command_hash,
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+        }
+
+
+_HEAD = text("SELECT seq, hash FROM entries WHERE event_id = :e ORDER BY seq DESC LIMIT 1")
+
+
+class Appender:
+    """Appends entries to one event's chain within one write transaction."""
+
+    def __init__(
+        self,
+        conn: Connection,
+        event_id: int,
+        actor: str,
+        now: str,
+        *,
+        command_id: str | None = None,
+        command_hash: str | None = None,
+    ) -> None:
+        self.command_id = command_id
+        self.command_hash = command_hash
+        self.conn = conn
+        self.event_id = event_id
+        self.actor = actor
+        self.now = now
+        row = conn.execute(_HEAD, {"e": event_id}).first()
+        self.seq: int = int(row[0]) if row else 0
+        self.hash: str = str(row[1]) if row else GENESIS
+        self.appended: list[Entry] = []
+
+    def append(
+        self,
+        kind: str,
+        body: dict[str, Any],
+        *,
+        refs: Sequence[int] | None = None,
+    ) -> Entry:
+        """Append one entry. The command's first entry carries its id; later ones point at it."""
+        command_id = command_hash = None
+        if not self.appended:
+            command_id, command_hash = self.command_id, self.command_hash
+        if refs is None:
+            refs = [self.appended[0].seq] if self.appended else []
+        seq = self.seq + 1
+        refs_json, body_json = canonical(list(refs)), canonical(body)
+        digest = entry_hash(
+            seq=seq,
+            kind=kind,
+            command_id=command_id,
+            command_hash=command_hash,
+            actor=self.actor,
+            recorded_at=self.now,
+            refs=refs_json,
+            body=body_json,
+            prev_hash=self.hash,
+        )
+        self.conn.execute(
+            entries.insert(),
+            {
+                "event_id": self.event_id,
+                "seq": seq,
+                "kind": kind,
+                "command_id": command_id,
+                "command_hash": command_hash,
+                "actor": self.actor,
+                "recorded_at": self.now,
+                "refs": refs_json,
+                "body": body_json,
+                "prev_hash": self.hash,
+                "hash": digest,
+            },
+        )
+        entry = Entry(
+            self.event_id, seq, kind, self.actor, self.now, body, tuple(refs),
+            command_id, command_hash, self.hash, digest,
+        )  # fmt: skip
+        self.seq, self.hash = seq, digest
+        projector.apply(self.conn, entry)
+        self.appended.append(entry)
+        return entry
+
+
+def _entry(row: Any) -> Entry:
+    return Entry(
+        event_id=row.event_id,
+        seq=row.seq,
+        kind=row.kind,
+        actor=row.actor,
+        recorded_at=row.recorded_at,
+        body=json.loads(row.body),
+        refs=tuple(json.loads(row.refs)),
+        command_id=row.command_id,
+        command_hash=row.command_hash,
+        prev_hash=row.prev_hash,
+        hash=row.hash,
+    )
+
+
+def read_entries(conn: Connection, event_id: int, *, after: int = 0) -> Iterator[Entry]:
+    rows = conn.execute(
+        select(entries).where(entries.c.event_id == event_id, entries.c.seq > after).order_by(entries.c.seq)
+    )
+    for row in rows:
+        yield _entry(row)
+
+
+def entry_by_command(conn: Connection, event_id: int, command_id: str) -> Entry | None:
+    row = conn.execute(
+        select(entries).where(entries.c.event_id == event_id, entries.c.command_id == command_id)
+    ).first()
+    return _entry(row) if row is not None else None
+
+
+def entries_after(conn: Connection, event_id: int, seq: int) -> list[Entry]:
+    """The entries a command appended after its first one (its effects)."""
+    return list(read_entries(conn, event_id, after=seq))
+
+
+def event_ids(conn: Connection) -> list[int]:
+    return [r[0] for r in conn.execute(text("SELECT DISTINCT event_id FROM entries ORDER BY event_id"))]
+
+
+@dataclass(frozen=True)
+class Break:
+    """Where an event's chain does not hold."""
+
+    event_id: int
+    seq: int
+    problem: str
+
+    def __str__(self) -> str:
+        return f"event {self.event_id}, entry {self.seq}: {self.problem}"
+
+
+def verify_chain(conn: Connection, event_id: int) -> tuple[Break | None, int, str]:
+    """Walk one event's chain; the first break (or None), the entry count and the head hash."""
+    rows = conn.execute(
+        text(
+            "SELECT seq, kind, command_id, command_hash, actor, recorded_at, refs, body, "
+            "prev_hash, hash FROM entries WHERE event_id = :e ORDER BY seq, id"
+        ),
+        {"e": event_id},
+    )
+    expected_seq, prev = 1, GENESIS
+    count = 0
+    for r in rows:
+        count += 1
+        if r.seq != expected_seq:
+            if r.seq > expected_seq:
+                problem = f"entries {expected_seq}–{r.seq - 1} were removed"
+                return Break(event_id, expected_seq, problem), count, prev
+            return Break(event_id, r.seq, "was inserted (its number is used twice)"), count, prev
+        if r.prev_hash != prev:
+            return Break(event_id, r.seq, "was inserted or the entry before it removed"), count, prev
+        digest = entry_hash(
+            seq=r.seq,
+            kind=r.kind,
+            command_id=r.command_id,
+            command_hash=r.command_hash,
+            actor=r.actor,
+            recorded_at=r.recorded_at,
+            refs=r.refs,
+            body=r.body,
+            prev_hash=r.prev_hash,
+        )
+        if digest != r.hash:
+            return (
+                Break(event_id, r.seq, f"was altered ({r.kind}: its content no longer matches its hash)"),
+                count,
+                prev,
+            )
+        prev = r.hash
+        expected_seq += 1
+    return None, count, prev

@@ -1,0 +1,241 @@
+"""The database's tables: the ledger, and the projections derived from it.
+
+``entries`` is the ledger: append-only (the database refuses UPDATE and DELETE), one
+hash chain per event. Every other table is a projection of the entries, rebuilt by
+:mod:`shinpan.store.projector` and compared by ``shinpan rebuild`` / ``shinpan verify``.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+metadata = MetaData()
+
+# The ledger. ``body`` and ``refs`` are canonical JSON; ``hash`` covers every column but
+# the local ids (``id``, ``event_id``), so an exported chain verifies in another database.
+entries = Table(
+    "entries",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+    Column("event_id", Integer, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("kind", String(40), nullable=False),
+    Column("command_id", String(100)),
+    Column("command_hash", String(64)),
+    Column("actor", String(200), nullable=False),
+    Column("recorded_at", String(32), nullable=False),
+    Column("refs", Text, nullable=False),
+    Column("body", Text, nullable=False),
+    Column("prev_hash", String(64), nullable=False),
+    Column("hash", String(64), nullable=False),
+    UniqueConstraint("event_id", "seq", name="uq_entries_event_seq"),
+    UniqueConstraint("event_id", "command_id", name="uq_entries_event_command"),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("event_id", Integer, primary_key=True, autoincrement=False),
+    Column("uid", String(36), nullable=False, unique=True),
+    Column("name", String(200), nullable=False),
+    Column("starts_on", String(10)),
+    Column("ends_on", String(10)),
+    Column("venue", String(200)),
+    Column("rel", Integer, nullable=False),
+    Column("guideline_id", String(100), nullable=False),
+    Column("guideline_version", String(40), nullable=False),
+    Column("head_judge", String(200), nullable=False),
+    Column("confirmation_threshold", String(40), nullable=False),
+    Column("current_round", Integer, nullable=False, default=0),
+    Column("created_at", String(32), nullable=False),
+)
+
+judges = Table(
+    "judges",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("name", String(200), primary_key=True),
+    Column("level", Integer),
+    Column("role", String(20), nullable=False),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("number", String(40), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("reading", String(200), nullable=False, default=""),
+    Column("club", String(200)),
+    Column("status", String(20), nullable=False, default="active"),
+    Column("status_ruling", Integer),
+    Column("search", Text, nullable=False, default=""),  # name, kana and romaji, normalised
+)
+
+drafts = Table(
+    "drafts",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("name", String(100), primary_key=True),
+    Column("round", Integer),
+)
+
+rounds = Table(
+    "rounds",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("state", String(10), nullable=False),  # paired | ended
+    Column("ended_at", String(32)),
+)
+
+matches = Table(
+    "matches",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("round", Integer, primary_key=True, autoincrement=False),
+    Column("table_no", Integer, primary_key=True, autoincrement=False),
+    Column("player_a", String(40), nullable=False),
+    Column("player_b", String(40)),  # None: a bye
+    Column("result", String(10)),  # a | b | draw | None while playing
+    Column("result_ruling", Integer),  # the ruling that decided the result (match loss, draw)
+    Column("ended_at", String(32)),
+    Column("extensions", Integer, nullable=False, default=0),
+    Index("ix_matches_a", "event_id", "player_a"),
+    Index("ix_matches_b", "event_id", "player_b"),
+)
+
+duels = Table(
+    "duels",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("round", Integer, primary_key=True, autoincrement=False),
+    Column("table_no", Integer, primary_key=True, autoincrement=False),
+    Column("duel", Integer, primary_key=True, autoincrement=False),
+    Column("winner", String(40)),
+    Column("cause_ruling", Integer),  # the ruling whose duel loss decided it, if any
+)
+
+rulings = Table(
+    "rulings",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("entry_seq", Integer, nullable=False),
+    Column("player", String(200), nullable=False),
+    Column("rule", String(80), nullable=False),
+    Column("offense", Integer),
+    Column("penalties", Text, nullable=False),
+    Column("guideline_penalties", Text, nullable=False),
+    Column("effects", Text, nullable=False),
+    Column("follow_up", Boolean, nullable=False),
+    Column("needs_head_judge", Boolean, nullable=False),
+    Column("state", String(12), nullable=False),  # pending | confirmed | recorded | voided
+    Column("deviation_reason", Text),
+    Column("draft", String(100)),
+    Column("scope", String(100), nullable=False),  # what the offence is counted in: "" or a draft
+    Column("kind", String(40)),
+    Column("trigger", String(30), nullable=False),
+    Column("recorded_as", String(80)),
+    Column("round", Integer),
+    Column("table_no", Integer),
+    Column("judge", String(200), nullable=False),
+    Column("recorded_at", String(32), nullable=False),
+    Column("source", Text, nullable=False),
+    Column("explanation_ja", Text, nullable=False),
+    Column("explanation_en", Text, nullable=False),
+    Index("ix_rulings_player", "event_id", "player"),
+    Index("ix_rulings_entry", "event_id", "entry_seq"),
+)
+
+deadlines = Table(
+    "deadlines",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("ruling", Integer, primary_key=True, autoincrement=False),
+    Column("position", Integer, primary_key=True, autoincrement=False),
+    Column("player", String(200), nullable=False),
+    Column("due_kind", String(20), nullable=False),
+    Column("minutes", Integer),
+    Column("due_at", String(32)),
+    Column("round", Integer),
+    Column("table_no", Integer),
+    Column("remedy_ja", Text, nullable=False),
+    Column("remedy_en", Text, nullable=False),
+    Column("on_miss", Text, nullable=False),
+    Column("state", String(10), nullable=False),  # pending | done | missed | cancelled
+    Column("closed_at", String(32)),
+    Index("ix_deadlines_state", "event_id", "state"),
+)
+
+# Losses that found no duel or match in progress wait for the player's next one (D10).
+carried_losses = Table(
+    "carried_losses",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("ruling", Integer, primary_key=True, autoincrement=False),
+    Column("position", Integer, primary_key=True, autoincrement=False),
+    Column("player", String(40), nullable=False),
+    Column("loss", String(20), nullable=False),  # duel_loss | match_loss
+    Column("state", String(10), nullable=False),  # waiting | applied | cancelled
+)
+
+counters = Table(
+    "counters",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("player", String(200), primary_key=True),
+    Column("rule", String(80), primary_key=True),
+    Column("scope", String(100), primary_key=True),  # "" for the event, the draft's name for D5
+    Column("offenses", Integer, nullable=False),
+)
+
+statements = Table(
+    "statements",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("entry_seq", Integer, primary_key=True, autoincrement=False),
+    Column("ruling", Integer),
+    Column("author", String(200), nullable=False),
+    Column("author_role", String(20), nullable=False),  # player | opponent | witness | judge
+    Column("text", Text, nullable=False),
+)
+
+appeals = Table(
+    "appeals",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("entry_seq", Integer, primary_key=True, autoincrement=False),
+    Column("ruling", Integer, nullable=False),
+    Column("by", String(200), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("outcome", String(12)),  # None while open | upheld | overturned | changed
+    Column("decision_reason", Text),
+)
+
+PROJECTIONS = (
+    events,
+    judges,
+    players,
+    drafts,
+    rounds,
+    matches,
+    duels,
+    rulings,
+    deadlines,
+    carried_losses,
+    counters,
+    statements,
+    appeals,
+)
