@@ -9,6 +9,7 @@ from shinpan.cli import event as _event
 from shinpan.cli import guideline as _guideline
 from shinpan.cli import replay as _replay
 from shinpan.cli import rulings as _rulings
+from shinpan.cli import serve as _serve
 
 app = typer.Typer(
     name="shinpan",
@@ -22,6 +23,7 @@ _replay.register(app)
 _event.register(app)
 _rulings.register(app)
 _admin.register(app)
+_serve.register(app)
 
 
 def main() -> None:

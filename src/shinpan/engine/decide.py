@@ -47,12 +47,15 @@ class Facts:
     facts_determined: bool = False
 
 
+NO_FACTS = Facts()
 _BOOLS = {"same_as_previous", "advisor_only", "intentional", "facts_determined"}
 _NAMES = {"kind", "mixed_into", "recorded_by", "advisor"}
 
 
 def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Container[str]) -> Facts:
     """Check the facts against the questions this infraction asks."""
+    if not facts:
+        return NO_FACTS
     asked = {q.value for q in inf.questions}
     values: dict[str, object] = {}
     for key, value in facts.items():
@@ -92,7 +95,14 @@ def check_deviation(book: Rulebook, deviation: Deviation | None) -> None:
 
 def _live_counted(history: Sequence[Ruling], rule: str, draft: str | None) -> list[Ruling]:
     """D1/D5: the earlier offences of a rule that count; ``draft`` scopes draft counting."""
-    return [r for r in history if r.rule == rule and r.counted and (draft is None or r.draft == draft)]
+    return [
+        r
+        for r in history
+        if r.rule == rule
+        and r.offense is not None
+        and not r.follow_up
+        and (draft is None or r.draft == draft)
+    ]
 
 
 def _warned_rules(book: Rulebook, history: Sequence[Ruling]) -> list[str]:
@@ -145,6 +155,7 @@ def _on_ladder(
     facts: Facts,
     draft: str | None,
     recorded_as: str | None,
+    ref: str | None,
 ) -> Ruling:
     """One subject's ruling from their own offence count (D1, D2, D5, D12)."""
     scope = (draft or DRAFT_DEFAULT) if inf.counting is Counting.draft else None
@@ -194,6 +205,7 @@ def _on_ladder(
             remedies_en=tuple(r.text.en for r in remedies),
             same_as_previous=same,
         ),
+        ref=ref,
     )
 
 
@@ -219,7 +231,7 @@ def _subjects(
     return [player], False
 
 
-def _consequences(book: Rulebook, ruling: Ruling, history: list[Ruling]) -> list[Ruling]:
+def _consequences(book: Rulebook, ruling: Ruling, history: list[Ruling], ref: str | None) -> list[Ruling]:
     """D6 then D3: the additional rulings a ruling triggers, in order."""
     out: list[Ruling] = []
     queue = [ruling]
@@ -231,7 +243,7 @@ def _consequences(book: Rulebook, ruling: Ruling, history: list[Ruling]) -> list
             rule = book.unrelated_warnings
             threshold = rule.threshold or 3
             if current.rule not in before and len(before) + 1 >= threshold:
-                extra = _unrelated_warnings(book, current, history, [*before, current.rule])
+                extra = _unrelated_warnings(book, current, history, [*before, current.rule], ref)
                 out.append(extra)
                 history.append(extra)
         inf = book.infractions.get(current.rule)
@@ -239,7 +251,7 @@ def _consequences(book: Rulebook, ruling: Ruling, history: list[Ruling]) -> list
             exclusion = book.infractions.get(DRAFT_EXCLUSION_RULE)
             if exclusion is not None:
                 extra = replace(
-                    _on_ladder(book, exclusion, current.player, history, Facts(), current.draft, None),
+                    _on_ladder(book, exclusion, current.player, history, NO_FACTS, current.draft, None, ref),
                     trigger=Trigger.draft_exclusion,
                 )
                 extra = replace(
@@ -255,7 +267,7 @@ def _consequences(book: Rulebook, ruling: Ruling, history: list[Ruling]) -> list
 
 
 def _unrelated_warnings(
-    book: Rulebook, trigger: Ruling, history: Sequence[Ruling], related: list[str]
+    book: Rulebook, trigger: Ruling, history: Sequence[Ruling], related: list[str], ref: str | None
 ) -> Ruling:
     rule = book.unrelated_warnings
     offense = sum(1 for r in history if r.rule == rule.id and r.counted) + 1
@@ -275,10 +287,11 @@ def _unrelated_warnings(
             source=rule.source,
             related=tuple(related),
         ),
+        ref=ref,
     )
 
 
-def _uncategorized(book: Rulebook, record: Record) -> Ruling:
+def _uncategorized(book: Rulebook, record: Record, ref: str | None) -> Ruling:
     """D4: the judge's penalty; counts toward no counter and no other rule."""
     if record.penalties is None:
         raise RecordError("penalties", "general.uncategorized needs the penalties the judge chose")
@@ -294,6 +307,7 @@ def _uncategorized(book: Rulebook, record: Record) -> Ruling:
         discretion=True,
         draft=record.draft,
         explanation=Explanation(reasons=("uncategorized",), step_source=rule.source, source=rule.source),
+        ref=ref,
     )
 
 
@@ -311,16 +325,24 @@ def _deviate(book: Rulebook, ruling: Ruling, deviation: Deviation | None) -> Rul
 
 
 def decide(
-    book: Rulebook, record: Record, history: History, participants: Container[str]
+    book: Rulebook,
+    record: Record,
+    history: History,
+    participants: Container[str],
+    *,
+    ref: str | None = None,
 ) -> tuple[Ruling, ...]:
-    """Every ruling a new record produces, given the players' live rulings in the event."""
+    """Every ruling a new record produces, given the players' live rulings in the event.
+
+    ``ref`` is how later explanations will cite these rulings (see :attr:`Ruling.ref`).
+    """
     if record.player not in participants:
         raise RecordError("player", f"{record.player!r} is not a participant")
     check_deviation(book, record.deviation)
     if record.infraction == book.uncategorized.id:
         if record.facts:
             raise RecordError("facts", "general.uncategorized takes no facts")
-        return (_deviate(book, _uncategorized(book, record), record.deviation),)
+        return (_deviate(book, _uncategorized(book, record, ref), record.deviation),)
     if record.infraction == book.unrelated_warnings.id:
         raise RecordError(
             "infraction", f"{record.infraction} is applied by shinpan itself (D3), not recorded"
@@ -333,7 +355,7 @@ def decide(
     facts = read_facts(inf, record.facts, participants)
 
     if inf.no_offense_when is not None and getattr(facts, inf.no_offense_when.value):
-        return (_no_offense(inf, record, inf.no_offense_when),)
+        return (_no_offense(inf, record, inf.no_offense_when, ref),)
     recorded_as = None
     if facts.intentional and inf.intent_becomes is not None:
         recorded_as, inf = inf.id, book.infractions[inf.intent_becomes]
@@ -341,22 +363,22 @@ def decide(
     subjects, venue_removal = _subjects(inf, record, facts, participants)
     rulings: list[Ruling] = []
     if not subjects:  # the only subject is an advisor from outside the event
-        rulings.append(_outsider_only(inf, record))
+        rulings.append(_outsider_only(inf, record, ref))
     for n, player in enumerate(subjects):
         own = list(history.get(player, ()))
         own += [r for r in rulings if r.player == player]
-        ruling = _on_ladder(book, inf, player, own, facts, record.draft, recorded_as)
+        ruling = _on_ladder(book, inf, player, own, facts, record.draft, recorded_as, ref)
         if n == 0:
             ruling = _deviate(book, ruling, record.deviation)
             if venue_removal:
                 ruling = replace(ruling, effects=(*ruling.effects, VENUE_REMOVAL))
         rulings.append(ruling)
         own.append(ruling)
-        rulings.extend(_consequences(book, ruling, own))
+        rulings.extend(_consequences(book, ruling, own, ref))
     return tuple(rulings)
 
 
-def _no_offense(inf: Infraction, record: Record, why: Question) -> Ruling:
+def _no_offense(inf: Infraction, record: Record, why: Question, ref: str | None) -> Ruling:
     """D13: e.g. a disagreement whose facts were determined: no penalty, no offence."""
     return Ruling(
         player=record.player,
@@ -365,10 +387,11 @@ def _no_offense(inf: Infraction, record: Record, why: Question) -> Ruling:
         penalties=(),
         draft=record.draft,
         explanation=Explanation(reasons=(why.value,), source=inf.source),
+        ref=ref,
     )
 
 
-def _outsider_only(inf: Infraction, record: Record) -> Ruling:
+def _outsider_only(inf: Infraction, record: Record, ref: str | None) -> Ruling:
     """D8: advice from a non-participant, with the advisor alone to blame: removal only."""
     return Ruling(
         player=record.player,
@@ -378,10 +401,11 @@ def _outsider_only(inf: Infraction, record: Record) -> Ruling:
         effects=(VENUE_REMOVAL,),
         draft=record.draft,
         explanation=Explanation(reasons=("advisor_outsider_only",), source=inf.source),
+        ref=ref,
     )
 
 
-def follow_up(book: Rulebook, ruling: Ruling, due: Due) -> Ruling:
+def follow_up(book: Rulebook, ruling: Ruling, due: Due, *, ref: str | None = None) -> Ruling:
     """D7/D9: a missed deadline's ruling: same rule, same offence number, not counted again."""
     penalties = due.penalties
     return Ruling(
@@ -403,4 +427,5 @@ def follow_up(book: Rulebook, ruling: Ruling, due: Due) -> Ruling:
             remedies=(due.remedy,),
             remedies_en=(due.remedy_en,),
         ),
+        ref=ref,
     )

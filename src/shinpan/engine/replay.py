@@ -8,7 +8,7 @@ them as the contract's JSON objects; it stores nothing and reads no clock.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from shinpan.engine.decide import RecordError, decide, follow_up
@@ -47,7 +47,6 @@ class _State:
     voided: set[int] = field(default_factory=set)
 
     def add(self, index: int, ruling: Ruling) -> None:
-        ruling = replace(ruling, ref=f"event {index}")
         p = _Produced(index, ruling)
         self.produced.append(p)
         self.by_event.setdefault(index, []).append(p)
@@ -121,7 +120,7 @@ def _missed(book: Rulebook, state: _State, index: int, target: int) -> None:
         raise ScenarioError(index, f"event {target} has no remedy deadline left to miss")
     due = dues.pop(0)
     primary = state.by_event[target][0].ruling
-    state.add(index, follow_up(book, primary, due))
+    state.add(index, follow_up(book, primary, due, ref=f"event {index}"))
 
 
 def _void(state: _State, index: int, target: int) -> None:
@@ -162,7 +161,7 @@ def replay(book: Rulebook, scenario: object, *, explanations: bool = True) -> li
         state.kinds[index] = "infraction"
         record = _record(index, event)
         try:
-            rulings = decide(book, record, state.history, state.participants)
+            rulings = decide(book, record, state.history, state.participants, ref=f"event {index}")
         except RecordError as e:
             raise ScenarioError(index, str(e)) from None
         for ruling in rulings:

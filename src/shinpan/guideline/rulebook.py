@@ -16,6 +16,7 @@ class Rulebook:
     components: dict[str, Component] = field(init=False)
     effects: dict[str, Component] = field(init=False)
     general: dict[str, GeneralRule] = field(init=False)
+    confirmed: frozenset[str] = field(init=False, repr=False)  # D11, the default threshold
 
     def __post_init__(self) -> None:
         g = self.guideline
@@ -24,6 +25,7 @@ class Rulebook:
         set_(self, "components", {c.code: c for c in g.components})
         set_(self, "effects", {e.code: e for e in g.effects})
         set_(self, "general", {r.kind: r for r in g.general_rules})
+        set_(self, "confirmed", self._at_or_above(g.confirmation_threshold))
 
     @property
     def uncategorized(self) -> GeneralRule:
@@ -49,12 +51,16 @@ class Rulebook:
         c = self.components.get(code)
         return c.severity if c is not None else None
 
+    def _at_or_above(self, threshold: str) -> frozenset[str]:
+        limit = self.severity(threshold)
+        if limit is None:
+            return frozenset()
+        return frozenset(c.code for c in self.guideline.components if (c.severity or 0) >= limit)
+
     def needs_head_judge(self, penalties: tuple[str, ...], threshold: str | None = None) -> bool:
         """D11: a ruling at or above the threshold (default warning1) waits for confirmation."""
-        limit = self.severity(threshold or self.guideline.confirmation_threshold)
-        if limit is None:
-            return False
-        return any((self.severity(p) or 0) >= limit for p in penalties)
+        at_or_above = self._at_or_above(threshold) if threshold else self.confirmed
+        return not at_or_above.isdisjoint(penalties)
 
     def step(self, infraction: Infraction, offense: int) -> Step:
         """D2: the step of this offence number; past the last step, the last one."""

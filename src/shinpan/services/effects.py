@@ -59,6 +59,13 @@ def _result_from_duels(m: Row[Any], winners: dict[int, str]) -> str | None:
     return None
 
 
+def result_after_duel(conn: Connection, m: Row[Any], duel: int, winner: str) -> str | None:
+    """The match's result once ``winner`` takes ``duel``, when the duels decide it."""
+    winners = _duel_winners(conn, m)
+    winners[duel] = winner
+    return _result_from_duels(m, winners)
+
+
 def _in_progress(m: Row[Any] | None) -> bool:
     return m is not None and m.result is None and m.player_b is not None
 

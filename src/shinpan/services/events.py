@@ -15,7 +15,7 @@ from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.guideline import default_guideline
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, stamp
-from shinpan.services.effects import settle_carried
+from shinpan.services.effects import result_after_duel, settle_carried
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
 from shinpan.store.schema import entries, events, matches, players, rounds
@@ -249,7 +249,11 @@ def report_result(
         if duel is not None:
             if winner not in (m.player_a, m.player_b):
                 raise InvalidInput("the winner must be one of the match's players", field="winner")
-            ap.append("duel.result", {"round": round_no, "table": table, "duel": duel, "winner": winner})
+            body: dict[str, Any] = {"round": round_no, "table": table, "duel": duel, "winner": winner}
+            decided = result_after_duel(conn, m, duel, str(winner)) if m.result is None else None
+            if decided:
+                body["match_result"] = decided  # the second duel won ends the match
+            ap.append("duel.result", body)
         else:
             if result not in ("a", "b", "draw"):
                 raise InvalidInput("a match result is a, b or draw", field="result")

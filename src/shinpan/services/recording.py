@@ -282,7 +282,7 @@ def record(
     )  # fmt: skip
 
 
-def _rows(conn: Connection, event_id: int, numbers: Sequence[int]) -> list[Any]:
+def rows_of(conn: Connection, event_id: int, numbers: Sequence[int]) -> list[Any]:
     found = conn.execute(
         select(rulings).where(rulings.c.event_id == event_id, rulings.c.number.in_(list(numbers)))
     ).all()
@@ -301,7 +301,7 @@ def confirm(
     """The head judge confirms rulings that wait for it (D11)."""
 
     def act(conn: Connection, ap: Appender) -> list[int]:
-        for r in _rows(conn, event_id, numbers):
+        for r in rows_of(conn, event_id, numbers):
             if r.state != "pending":
                 raise Conflict(
                     "ruling {n} is {state}, not waiting for confirmation", n=r.number, state=r.state
@@ -315,45 +315,69 @@ def confirm(
     )  # fmt: skip
 
 
+def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str) -> dict[str, Any]:
+    """Within a command: replace a ruling's penalties and what they did (D11, D12)."""
+    if not reason.strip():
+        raise InvalidInput("a deviation needs a written reason (D11)", field="reason")
+    conn = ap.conn
+    event = load_event(conn, ap.event_id)
+    book = event.book
+    unknown = [p for p in penalties if p not in book.components]
+    if unknown:
+        raise InvalidInput("unknown penalty component {code!r}", field="penalties", code=unknown[0])
+    (row,) = rows_of(conn, ap.event_id, [number])
+    if row.state == "voided":
+        raise Conflict("ruling {n} is voided", n=number)
+    new = tuple(penalties)
+    given = {
+        lang: penalty_text(book, tuple(json.loads(row.guideline_penalties)), lang) for lang in ("ja", "en")
+    }
+    why = reason.strip()
+    body = {
+        "ruling": number,
+        "penalties": list(new),
+        "reason": why,
+        "needs_head_judge": book.needs_head_judge(new, event.confirmation_threshold),
+        "explanation_ja": f"{row.explanation_ja} ヘッドジャッジによる逸脱: {penalty_text(book, new, 'ja')}"
+        f"(ガイドラインでは{given['ja']}); 理由: {why}",
+        "explanation_en": f"{row.explanation_en} Head judge's deviation: {penalty_text(book, new, 'en')} "
+        f"(the guideline gives {given['en']}); reason: {why}",
+    }
+    ap.append("ruling.deviated", body, refs=[row.entry_seq])
+    revert_rulings(ap, {number})
+    apply_ruling(ap, number, row.player, [*new, *json.loads(row.effects)])
+    return body
+
+
+def void_in(ap: Appender, number: int, reason: str) -> list[int]:
+    """Within a command: void the record a ruling came from, reversing what it did (D1)."""
+    if not reason.strip():
+        raise InvalidInput("a void needs a reason", field="reason")
+    (row,) = rows_of(ap.conn, ap.event_id, [number])
+    if row.state == "voided":
+        raise Conflict("ruling {n} is already voided", n=number)
+    numbers = sorted(
+        ap.conn.execute(
+            select(rulings.c.number).where(
+                rulings.c.event_id == ap.event_id, rulings.c.entry_seq == row.entry_seq
+            )
+        ).scalars()
+    )
+    ap.append("ruling.voided", {"rulings": numbers, "reason": reason.strip()}, refs=[row.entry_seq])
+    revert_rulings(ap, set(numbers))
+    return numbers
+
+
 def deviate(
     db: Database, event_id: int, number: int, penalties: Sequence[str], reason: str, *,
     judge: str | None = None, command_id: str | None = None, now: datetime | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """The head judge departs from the guideline, with a written reason (D11, D12)."""
-    if not reason.strip():
-        raise InvalidInput("a deviation needs a written reason (D11)", field="reason")
+    """The head judge departs from the guideline for one ruling, with a written reason."""
     payload = {"deviate": number, "penalties": list(penalties), "reason": reason}
-
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
-        event = load_event(conn, event_id)
-        book = event.book
-        unknown = [p for p in penalties if p not in book.components]
-        if unknown:
-            raise InvalidInput("unknown penalty component {code!r}", field="penalties", code=unknown[0])
-        (row,) = _rows(conn, event_id, [number])
-        if row.state == "voided":
-            raise Conflict("ruling {n} is voided", n=number)
-        new = tuple(penalties)
-        old_text = {
-            lang: penalty_text(book, tuple(json.loads(row.guideline_penalties)), lang)
-            for lang in ("ja", "en")
-        }
-        body = {
-            "ruling": number,
-            "penalties": list(new),
-            "reason": reason.strip(),
-            "needs_head_judge": book.needs_head_judge(new, event.confirmation_threshold),
-            "explanation_ja": f"{row.explanation_ja} ヘッドジャッジによる逸脱: {penalty_text(book, new, 'ja')}"
-            f"(ガイドラインでは{old_text['ja']}); 理由: {reason.strip()}",
-            "explanation_en": f"{row.explanation_en} Head judge's deviation: {penalty_text(book, new, 'en')} "
-            f"(the guideline gives {old_text['en']}); reason: {reason.strip()}",
-        }
-        ap.append("ruling.deviated", body, refs=[row.entry_seq])
-        revert_rulings(ap, {number})
-        apply_ruling(ap, number, row.player, [*new, *json.loads(row.effects)])
-        return body
-
-    return run_command(db, event_id, "deviate", judge, command_id, payload, act, now, lambda _c, e: e.body)
+    return run_command(
+        db, event_id, "deviate", judge, command_id, payload,
+        lambda _conn, ap: deviate_in(ap, number, penalties, reason), now, lambda _c, e: e.body,
+    )  # fmt: skip
 
 
 def void(
@@ -361,25 +385,7 @@ def void(
     command_id: str | None = None, now: datetime | None = None,
 ) -> list[int]:  # fmt: skip
     """Void the record a ruling came from: all its rulings count for nothing from now (D1)."""
-    if not reason.strip():
-        raise InvalidInput("a void needs a reason", field="reason")
-
-    def act(conn: Connection, ap: Appender) -> list[int]:
-        (row,) = _rows(conn, event_id, [number])
-        if row.state == "voided":
-            raise Conflict("ruling {n} is already voided", n=number)
-        numbers = sorted(
-            conn.execute(
-                select(rulings.c.number).where(
-                    rulings.c.event_id == event_id, rulings.c.entry_seq == row.entry_seq
-                )
-            ).scalars()
-        )
-        ap.append("ruling.voided", {"rulings": numbers, "reason": reason.strip()}, refs=[row.entry_seq])
-        revert_rulings(ap, set(numbers))
-        return numbers
-
     return run_command(
-        db, event_id, "void", judge, command_id, {"void": number, "reason": reason}, act, now,
-        lambda _c, e: list(e.body["rulings"]),
+        db, event_id, "void", judge, command_id, {"void": number, "reason": reason},
+        lambda _conn, ap: void_in(ap, number, reason), now, lambda _c, e: list(e.body["rulings"]),
     )  # fmt: skip

@@ -24,7 +24,7 @@ from shinpan.errors import StorageError
 
 # Migrations this code knows, oldest first. A database at any other revision was written
 # by a newer shinpan and is refused.
-REVISIONS = ("0001",)
+REVISIONS = ("0001", "0002")
 HEAD = REVISIONS[-1]
 LOCK_NAMESPACE = 0x5348  # "SH": PostgreSQL advisory locks of shinpan
 GLOBAL_LOCK = 0
@@ -48,6 +48,11 @@ def resolve_url(db: str | None) -> str:
     if value.startswith(("postgresql://", "postgres://")):
         return "postgresql+psycopg://" + value.split("://", 1)[1]
     return value
+
+
+def _reason(e: OperationalError) -> str:
+    """The driver's message on one line (libpq's has hints on further lines)."""
+    return " ".join(str(e.orig).split())
 
 
 def _sqlite_settings(engine: Engine) -> None:
@@ -116,7 +121,7 @@ class Database:
                         )
                     yield conn
         except OperationalError as e:
-            raise StorageError(f"the database could not be written: {e.orig}") from e
+            raise StorageError(f"the database could not be written: {_reason(e)}") from e
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -127,7 +132,7 @@ class Database:
                     conn.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
                 yield conn
         except OperationalError as e:
-            raise StorageError(f"the database could not be read: {e.orig}") from e
+            raise StorageError(f"the database could not be read: {_reason(e)}") from e
 
     # -- migrations -----------------------------------------------------------------
 
@@ -142,7 +147,7 @@ class Database:
             with self.engine.connect() as conn:
                 current = self.revision(conn)
         except OperationalError as e:
-            raise StorageError(f"cannot open the database {self.describe()}: {e.orig}") from None
+            raise StorageError(f"cannot open the database {self.describe()}: {_reason(e)}") from None
         if current == HEAD:
             return
         if current is not None and current not in REVISIONS:

@@ -224,6 +224,37 @@ appeals = Table(
     Column("decision_reason", Text),
 )
 
+# Accounts: the people who sign in. Not event records, so not in the ledger; what they do
+# at an event is (entries carry the acting judge's name).
+users = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(200), nullable=False, unique=True),
+    Column("password_hash", String(200), nullable=False),
+    Column("level", Integer),
+    Column("created_at", String(32), nullable=False),
+)
+
+invitations = Table(
+    "invitations",
+    metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("event_id", Integer, nullable=False),
+    Column("role", String(20), nullable=False),
+    Column("created_by", String(200), nullable=False),
+    Column("expires_at", String(32), nullable=False),
+    Column("used_at", String(32)),
+    Column("used_by", String(200)),
+)
+
+app_settings = Table(
+    "app_settings",
+    metadata,
+    Column("key", String(100), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
 PROJECTIONS = (
     events,
     judges,

@@ -13,6 +13,10 @@ down_revision = None
 branch_labels = None
 depends_on = None
 
+TABLES = (
+    "entries", "events", "judges", "players", "drafts", "rounds", "matches", "duels",
+    "rulings", "deadlines", "carried_losses", "counters", "statements", "appeals",
+)  # fmt: skip
 APPEND_ONLY = "the ledger is append-only: entries cannot be changed or deleted"
 
 
@@ -20,7 +24,7 @@ def upgrade() -> None:
     # 0001 is schema.py as of shinpan 0.1.0; later revisions alter it step by step
     # (tests/test_store.py checks that a migrated database matches schema.py).
     bind = op.get_bind()
-    metadata.create_all(bind)
+    metadata.create_all(bind, tables=[metadata.tables[name] for name in TABLES])
     if bind.dialect.name == "sqlite":
         for action in ("UPDATE", "DELETE"):
             op.execute(

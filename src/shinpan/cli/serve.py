@@ -1,0 +1,65 @@
+"""``shinpan serve`` and ``shinpan user add``: the web app and its accounts."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from shinpan.cli.common import DbOption, handled, open_db
+from shinpan.cli.output import console, fail
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve")
+    def serve(
+        host: Annotated[
+            str, typer.Option("--host", help="Address to listen on (0.0.0.0 for the venue LAN).")
+        ] = "127.0.0.1",
+        port: Annotated[int, typer.Option("--port")] = 8000,
+        demo: Annotated[bool, typer.Option("--demo", help="Load a demo event to look around.")] = False,
+        workers: Annotated[int, typer.Option("--workers", help="Processes (PostgreSQL only).")] = 1,
+        db: DbOption = None,
+    ) -> None:
+        """Start the web app for judges' phones and the head judge's desk."""
+        import uvicorn
+
+        from shinpan.services.demo import FLOOR_JUDGE, SCOREKEEPER, load_demo
+        from shinpan.web.app import create_app
+
+        database = open_db(db)
+        if workers > 1 and not database.is_postgres:
+            fail("several workers need PostgreSQL; SQLite serves from one process", 1)
+        hint = None
+        if demo:
+            with handled():
+                made = load_demo(database)
+            hint = f"{made.head_judge} / {made.password}"
+            console.print(f"demo event {made.event_id}: head judge {made.head_judge} (password {made.password}), "
+                          f"floor judge {FLOOR_JUDGE[0]} (PIN {FLOOR_JUDGE[1]}), "
+                          f"scorekeeper {SCOREKEEPER[0]} (PIN {SCOREKEEPER[1]})", markup=False)  # fmt: skip
+        console.print(f"shinpan on http://{host}:{port}/  (database: {database.describe()})", markup=False)
+        web = create_app(database)
+        web.state.demo_hint = hint
+        uvicorn.run(web, host=host, port=port, log_level="warning", proxy_headers=False)
+
+    user_app = typer.Typer(help="Accounts that sign in to the web app.", no_args_is_help=True)
+    app.add_typer(user_app, name="user")
+
+    @user_app.command("add")
+    def user_add(
+        name: Annotated[str, typer.Option("--name", help="The name shown on rulings.")],
+        level: Annotated[int | None, typer.Option("--level", help="Judge certification level.")] = None,
+        password: Annotated[
+            str | None, typer.Option("--password", help="Asked for when not given (it is never echoed).")
+        ] = None,
+        db: DbOption = None,
+    ) -> None:
+        """Create an account, e.g. the first head judge (then create an event on the web)."""
+        from shinpan.services import accounts
+
+        secret = password or typer.prompt("Password", hide_input=True, confirmation_prompt=True)
+        database = open_db(db)
+        with handled():
+            user = accounts.add_user(database, name, secret, level)
+        console.print(f"user {user.name} created", markup=False)

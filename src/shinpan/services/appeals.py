@@ -1,0 +1,94 @@
+"""Appeals to the head judge, whose decision is final (D11), and statements (D14)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from shinpan.errors import Conflict, InvalidInput, NotFound
+from shinpan.services.commands import run_command
+from shinpan.services.recording import deviate_in, rows_of, void_in
+from shinpan.store.db import Database
+from shinpan.store.ledger import Appender
+from shinpan.store.schema import appeals
+
+OUTCOMES = ("upheld", "overturned", "changed")
+AUTHOR_ROLES = ("player", "opponent", "witness", "judge")
+
+
+def file_appeal(
+    db: Database, event_id: int, ruling: int, by: str, reason: str, *, judge: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> int:  # fmt: skip
+    """A player appeals a ruling; returns the appeal's entry number."""
+    if not by.strip() or not reason.strip():
+        raise InvalidInput("an appeal needs who appeals and why", field="reason")
+
+    def act(conn: Connection, ap: Appender) -> int:
+        (row,) = rows_of(conn, event_id, [ruling])
+        if row.state == "voided":
+            raise Conflict("ruling {n} is voided", n=ruling)
+        entry = ap.append(
+            "appeal.filed",
+            {"ruling": ruling, "by": by.strip(), "reason": reason.strip()},
+            refs=[row.entry_seq],
+        )
+        return entry.seq
+
+    payload = {"appeal": ruling, "by": by, "reason": reason}
+    return run_command(db, event_id, "statement", judge, command_id, payload, act, now, lambda _c, e: e.seq)
+
+
+def decide_appeal(
+    db: Database, event_id: int, appeal: int, outcome: str, reason: str, *,
+    penalties: list[str] | None = None, judge: str | None = None, command_id: str | None = None,
+    now: datetime | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """The head judge's final decision: upheld, overturned (voided) or changed (deviated)."""
+    if outcome not in OUTCOMES:
+        raise InvalidInput("the outcome is upheld, overturned or changed", field="outcome")
+    if not reason.strip():
+        raise InvalidInput("a decision needs a written reason", field="reason")
+    if outcome == "changed" and penalties is None:
+        raise InvalidInput("a changed ruling needs its new penalties", field="penalties")
+
+    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+        row = conn.execute(
+            select(appeals).where(appeals.c.event_id == event_id, appeals.c.entry_seq == appeal)
+        ).first()
+        if row is None:
+            raise NotFound("no appeal {n}", n=appeal)
+        if row.outcome is not None:
+            raise Conflict("appeal {n} was already decided: {outcome}", n=appeal, outcome=row.outcome)
+        body = {"appeal": appeal, "ruling": row.ruling, "outcome": outcome, "reason": reason.strip()}
+        ap.append("appeal.decided", body, refs=[appeal])
+        if outcome == "overturned":
+            void_in(ap, row.ruling, f"appeal upheld: {reason.strip()}")
+        elif outcome == "changed":
+            deviate_in(ap, row.ruling, penalties or [], f"appeal: {reason.strip()}")
+        return body
+
+    payload = {"decide": appeal, "outcome": outcome, "reason": reason, "penalties": penalties}
+    return run_command(db, event_id, "appeal", judge, command_id, payload, act, now, lambda _c, e: e.body)
+
+
+def add_statement(
+    db: Database, event_id: int, author: str, author_role: str, text: str, *, ruling: int | None = None,
+    judge: str | None = None, command_id: str | None = None, now: datetime | None = None,
+) -> int:  # fmt: skip
+    """A statement from someone involved (player, opponent, witness, judge), e.g. for a DQ report."""
+    if author_role not in AUTHOR_ROLES:
+        raise InvalidInput("the author is a player, opponent, witness or judge", field="author_role")
+    if not author.strip() or not text.strip():
+        raise InvalidInput("a statement needs its author and its text", field="text")
+
+    def act(conn: Connection, ap: Appender) -> int:
+        if ruling is not None:
+            rows_of(conn, event_id, [ruling])
+        body = {"ruling": ruling, "author": author.strip(), "author_role": author_role, "text": text.strip()}
+        return ap.append("statement", body).seq
+
+    payload = {"statement": ruling, "author": author, "role": author_role, "text": text}
+    return run_command(db, event_id, "statement", judge, command_id, payload, act, now, lambda _c, e: e.seq)

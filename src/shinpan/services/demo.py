@@ -1,0 +1,159 @@
+"""A demo event, so a newcomer sees shinpan working at once.
+
+64 players, three rounds played (the third still running), a realistic mix of rulings, a
+deadline running and a warning waiting for the head judge. Everything goes through the
+same services as a real event, so the demo's ledger verifies like any other.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from shinpan.csvio import PairingRow, PlayerRow
+from shinpan.engine.event_rules import Role
+from shinpan.errors import Conflict
+from shinpan.services import accounts, deadlines, events, recording
+from shinpan.services.events import list_events
+from shinpan.store.db import Database
+
+DEMO_NAME = "デモ大会 2026 冬 (shinpan demo)"
+HEAD_JUDGE = ("山田 一郎", "shinpan-demo", 3)
+FLOOR_JUDGE = ("佐藤 花子", "1234")
+SCOREKEEPER = ("鈴木 次郎", "1234")
+
+_SURNAMES = [
+    ("佐藤", "さとう"), ("鈴木", "すずき"), ("高橋", "たかはし"), ("田中", "たなか"), ("伊藤", "いとう"),
+    ("渡辺", "わたなべ"), ("山本", "やまもと"), ("中村", "なかむら"), ("小林", "こばやし"), ("加藤", "かとう"),
+    ("吉田", "よしだ"), ("山田", "やまだ"), ("佐々木", "ささき"), ("山口", "やまぐち"), ("松本", "まつもと"),
+    ("井上", "いのうえ"),
+]  # fmt: skip
+_GIVEN = [("翔太", "しょうた"), ("美咲", "みさき"), ("大輔", "だいすけ"), ("陽菜", "ひな")]
+
+
+@dataclass(frozen=True)
+class Demo:
+    event_id: int
+    head_judge: str
+    password: str
+
+
+def _players() -> list[PlayerRow]:
+    rows = []
+    for n, ((family, family_kana), (given, given_kana)) in enumerate(
+        ((s, g) for g in _GIVEN for s in _SURNAMES), start=1
+    ):
+        rows.append(PlayerRow(f"{1000 + n}", f"{family} {given}", f"{family_kana} {given_kana}", None))
+    return rows
+
+
+def _pairings(numbers: list[str], rng: random.Random) -> list[PairingRow]:
+    order = numbers[:]
+    rng.shuffle(order)
+    return [PairingRow(t + 1, order[2 * t], order[2 * t + 1]) for t in range(len(order) // 2)]
+
+
+def find_demo(db: Database) -> int | None:
+    return next((e.id for e in list_events(db) if e.name == DEMO_NAME), None)
+
+
+def load_demo(db: Database, now: datetime | None = None) -> Demo:
+    """Create the demo event (once) and its judges' accounts."""
+    existing = find_demo(db)
+    if existing is not None:
+        return Demo(existing, HEAD_JUDGE[0], HEAD_JUDGE[1])
+    rng = random.Random(2026)
+    clock = now or datetime.now(UTC)
+    start = clock - timedelta(hours=3)
+
+    def at(minutes: float) -> datetime:
+        return start + timedelta(minutes=minutes)
+
+    for name, secret, *level in (HEAD_JUDGE, FLOOR_JUDGE, SCOREKEEPER):
+        with contextlib.suppress(Conflict):  # the account exists from an earlier demo: keep it
+            accounts.add_user(db, name, secret, level[0] if level else None)
+    e = events.create_event(
+        db, name=DEMO_NAME, head_judge=HEAD_JUDGE[0], head_judge_level=HEAD_JUDGE[2],
+        starts_on=clock.date().isoformat(), venue="東京ビッグサイト (demo)", now=at(0),
+    )  # fmt: skip
+    events.add_judge(db, e, name=FLOOR_JUDGE[0], level=1, role=Role.floor_judge, now=at(1))
+    events.add_judge(db, e, name=SCOREKEEPER[0], level=None, role=Role.scorekeeper, now=at(1))
+    players = _players()
+    events.import_players(db, e, players, now=at(2))
+    numbers = [p.number for p in players]
+    floor = FLOOR_JUDGE[0]
+
+    def rec(minutes: float, player: str | None, infraction: str) -> list[int]:
+        assert player is not None
+        saved = recording.record(
+            db, e, recording.RecordInput(player=player, infraction=infraction),
+            judge=floor, now=at(minutes),
+        )  # fmt: skip
+        return [r["number"] for r in saved.rulings]
+
+    for round_no in (1, 2, 3):
+        base = 10 + (round_no - 1) * 55
+        pairs = _pairings(numbers, rng)
+        events.import_pairings(db, e, round_no, pairs, actor=SCOREKEEPER[0], now=at(base))
+        if round_no == 1:
+            rec(base + 3, pairs[4].player_a, "pregame.tardiness")
+            deadlines.mark_done(db, e, 1, 0, judge=floor, now=at(base + 8))
+            rec(base + 12, pairs[7].player_b, "ingame.looking-at-extra-cards")
+            rec(base + 20, pairs[9].player_a, "ingame.extra-cards-drawn")
+            rec(base + 31, pairs[12].player_b, "deck.deck-decklist-mismatch")
+        if round_no == 2:
+            rec(base + 5, pairs[2].player_a, "players.no-life-record")
+            deadlines.mark_done(db, e, 5, 0, judge=floor, now=at(base + 6))
+            rec(base + 15, pairs[5].player_a, "ingame.slow-play")
+            rec(base + 22, pairs[6].player_b, "pregame.shuffle-cut")
+            rec(base + 40, pairs[11].player_a, "ingame.misapplied-card-text")
+        finished = pairs if round_no < 3 else pairs[: len(pairs) - 6]
+        for n, p in enumerate(finished):
+            _play_out(db, e, round_no, p, rng, at(base + 45 + n * 0.1))
+        if round_no < 3:
+            events.end_round(db, e, round_no, actor=SCOREKEEPER[0], now=at(base + 54))
+    # Round 3, still running: a warning waits for the head judge, a deadline runs.
+    late = pairs[-1].player_a
+    rec(170, pairs[-2].player_b, "ingame.slow-play")
+    rec(172, pairs[-3].player_a, "cards.marked-no-pattern")
+    numbers_to_confirm = [int(r["number"]) for r in _all_pending(db, e)]
+    recording.confirm(db, e, numbers_to_confirm, now=at(174))
+    rec(176, pairs[-4].player_b, "ingame.cards-off-table")
+    rec(clock_minutes(start, clock) - 2, late, "pregame.tardiness")
+    return Demo(e, HEAD_JUDGE[0], HEAD_JUDGE[1])
+
+
+def clock_minutes(start: datetime, clock: datetime) -> float:
+    return (clock - start).total_seconds() / 60
+
+
+def _all_pending(db: Database, event_id: int) -> list[dict[str, Any]]:
+    from shinpan.services.queries import rulings_feed
+
+    return rulings_feed(db, event_id, state="pending", limit=1000)
+
+
+def _play_out(
+    db: Database, event_id: int, round_no: int, pairing: PairingRow, rng: random.Random, when: datetime
+) -> None:
+    """Report duels until someone has won two (penalty duel losses already count)."""
+    from shinpan.services.queries import round_matches
+
+    match = next(m for m in round_matches(db, event_id, round_no)["matches"] if m["table"] == pairing.table)
+    if match["result"]:
+        return
+    wins = {pairing.player_a: 0, pairing.player_b or "": 0}
+    for d in match["duels"]:
+        wins[d["winner"]] = wins.get(d["winner"], 0) + 1
+    duel = len(match["duels"]) + 1
+    while max(wins.values()) < 2:
+        winner = pairing.player_a if rng.random() < 0.5 else str(pairing.player_b)
+        events.report_result(db, event_id, round_no, pairing.table, duel=duel, winner=winner,
+                             actor=SCOREKEEPER[0], now=when)  # fmt: skip
+        wins[winner] += 1
+        duel += 1
+    side = "a" if wins[pairing.player_a] >= 2 else "b"
+    events.report_result(db, event_id, round_no, pairing.table, result=side, actor=SCOREKEEPER[0], now=when)

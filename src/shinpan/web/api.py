@@ -1,0 +1,410 @@
+"""The JSON API under /api: thin over the services; every call checks the role (D11).
+
+Every call that records something carries ``command_id`` (made by the page or the
+client): a retry with the same id returns the first result and records nothing new.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, Field
+
+from shinpan.csvio import CsvError, parse_pairings, parse_players
+from shinpan.engine import Deviation
+from shinpan.engine.event_rules import Role
+from shinpan.errors import InvalidInput
+from shinpan.guideline.search import search
+from shinpan.services import accounts, appeals, deadlines, events, queries, recording, transfer
+from shinpan.web import i18n
+from shinpan.web.auth import CSRF_COOKIE, CSRF_HEADER, Signer, check_csrf, role_at, signed_in
+from shinpan.web.render import book
+
+CommandId = Annotated[str, Field(min_length=8, max_length=100, pattern=r"^[A-Za-z0-9_.:-]+$")]
+Name = Annotated[str, Field(min_length=1, max_length=200)]
+Text = Annotated[str, Field(min_length=1, max_length=5000)]
+
+
+async def csrf(request: Request) -> None:
+    """Unsafe calls carry the CSRF token (header ``X-CSRF-Token`` or form ``csrf_token``)."""
+    signer: Signer = request.app.state.signer
+    expected = signer.csrf_token(request.cookies.get(CSRF_COOKIE))
+    given = request.headers.get(CSRF_HEADER)
+    if given is None and request.headers.get("content-type", "").startswith(
+        ("application/x-www-form-urlencoded", "multipart/form-data")
+    ):
+        form = await request.form()
+        value = form.get("csrf_token")
+        given = value if isinstance(value, str) else None
+    check_csrf(expected, given)
+
+
+router = APIRouter(prefix="/api", tags=["api"])
+Unsafe = [Depends(csrf)]
+
+
+def _done(request: Request, event_id: int) -> None:
+    request.app.state.live.publish(event_id)
+
+
+# -- the guideline (public) ---------------------------------------------------------------
+
+
+@router.get("/guideline")
+def guideline(q: str = "") -> dict[str, Any]:
+    """The guideline's infractions, searchable (public)."""
+    g = book().guideline
+    found = search(book(), q)
+    return {
+        "id": g.id,
+        "version": g.version,
+        "infractions": [i.model_dump(mode="json") for i in found],
+        "general_rules": [r.model_dump(mode="json") for r in g.general_rules] if not q else [],
+    }
+
+
+# -- events --------------------------------------------------------------------------------
+
+
+class EventIn(BaseModel):
+    name: Name
+    starts_on: str | None = None
+    venue: str | None = Field(None, max_length=200)
+    rel: int = Field(3, ge=1, le=3)
+
+
+@router.get("/events")
+def list_events(request: Request) -> list[dict[str, Any]]:
+    """The events the signed-in user works at."""
+    user = signed_in(request)
+    mine = dict(accounts.events_of(request.app.state.db, user))
+    return [
+        {**e.__dict__, "role": mine[e.id].value}
+        for e in events.list_events(request.app.state.db)
+        if e.id in mine
+    ]
+
+
+@router.post("/events", status_code=201, dependencies=Unsafe)
+def create_event(request: Request, body: EventIn) -> dict[str, Any]:
+    """Create an event with the signed-in user as its head judge (D15 applies)."""
+    user = signed_in(request)
+    event_id = events.create_event(
+        request.app.state.db, name=body.name, head_judge=user.name, head_judge_level=user.level,
+        starts_on=body.starts_on, venue=body.venue, rel=body.rel,
+    )  # fmt: skip
+    return {"event": event_id}
+
+
+@router.get("/events/{event_id}/players")
+def players(request: Request, event_id: int, q: str = Query("", max_length=100)) -> list[dict[str, Any]]:
+    """Find players by table, id, or name in kanji, kana or romaji."""
+    role_at(request, event_id, "read")
+    return [p.as_json() for p in queries.find_players(request.app.state.db, event_id, q)]
+
+
+@router.get("/events/{event_id}/players/{number}")
+def player(request: Request, event_id: int, number: str) -> dict[str, Any]:
+    """Everything a player has in this event."""
+    role_at(request, event_id, "read")
+    return queries.player_history(request.app.state.db, event_id, number)
+
+
+class DeviationIn(BaseModel):
+    penalties: list[str]
+    reason: Text
+
+
+class RecordIn(BaseModel):
+    command_id: CommandId
+    player: Name
+    infraction: Annotated[str, Field(min_length=1, max_length=80)]
+    facts: dict[str, bool | str] = {}
+    draft: str | None = Field(None, max_length=100)
+    penalties: list[str] | None = None
+    deviation: DeviationIn | None = None
+    round: int | None = Field(None, ge=1)
+    table: int | None = Field(None, ge=1)
+    note: str = Field("", max_length=2000)
+
+    def record_input(self) -> recording.RecordInput:
+        return recording.RecordInput(
+            player=self.player, infraction=self.infraction, facts=dict(self.facts), draft=self.draft or None,
+            penalties=tuple(self.penalties) if self.penalties is not None else None,
+            deviation=Deviation(tuple(self.deviation.penalties), self.deviation.reason) if self.deviation else None,
+            round=self.round, table=self.table, note=self.note,
+        )  # fmt: skip
+
+
+@router.post("/events/{event_id}/rulings/preview", dependencies=Unsafe)
+def preview(request: Request, event_id: int, body: RecordIn) -> dict[str, Any]:
+    """The rulings this record would make now; nothing is saved."""
+    user, _ = role_at(request, event_id, "record")
+    made = recording.preview(request.app.state.db, event_id, body.record_input(), judge=user.name)
+    lang = i18n.current.get()
+    from shinpan.engine import explain
+
+    return {
+        "rulings": [
+            {"player": r.player, "rule": r.rule, "offense": r.offense, "penalties": list(r.penalties),
+             "effects": list(r.effects), "needs_head_judge": r.needs_head_judge,
+             "explanation": explain(book(), r, lang)}
+            for r in made
+        ]
+    }  # fmt: skip
+
+
+@router.post("/events/{event_id}/rulings", status_code=201, dependencies=Unsafe)
+def record(request: Request, event_id: int, body: RecordIn) -> dict[str, Any]:
+    """Record an infraction; a retry with the same command_id records nothing new."""
+    user, _ = role_at(request, event_id, "record")
+    if body.deviation is not None:
+        role_at(request, event_id, "deviate")
+    saved = recording.record(
+        request.app.state.db, event_id, body.record_input(), judge=user.name, command_id=body.command_id
+    )
+    if not saved.replayed:
+        _done(request, event_id)
+    return saved.as_json()
+
+
+@router.get("/events/{event_id}/rulings")
+def rulings(
+    request: Request, event_id: int, state: Literal["pending", "confirmed", "recorded", "voided"] | None = None,
+    limit: int = Query(100, ge=1, le=1000), before: int | None = Query(None, ge=1),
+) -> list[dict[str, Any]]:  # fmt: skip
+    """The newest rulings first; ``state=pending`` is the confirmation queue."""
+    role_at(request, event_id, "read")
+    return queries.rulings_feed(request.app.state.db, event_id, state=state, limit=limit, before=before)
+
+
+@router.get("/events/{event_id}/rulings/{number}")
+def ruling(request: Request, event_id: int, number: int) -> dict[str, Any]:
+    role_at(request, event_id, "read")
+    return queries.get_ruling(request.app.state.db, event_id, number)
+
+
+class CommandIn(BaseModel):
+    command_id: CommandId
+
+
+class ReasonIn(CommandIn):
+    reason: Text
+
+
+class DeviateIn(ReasonIn):
+    penalties: list[str]
+
+
+@router.post("/events/{event_id}/rulings/{number}/confirm", dependencies=Unsafe)
+def confirm(request: Request, event_id: int, number: int, body: CommandIn) -> dict[str, Any]:
+    """The head judge confirms a ruling (D11)."""
+    user, _ = role_at(request, event_id, "confirm")
+    done = recording.confirm(
+        request.app.state.db, event_id, [number], judge=user.name, command_id=body.command_id
+    )
+    _done(request, event_id)
+    return {"confirmed": done}
+
+
+@router.post("/events/{event_id}/rulings/{number}/deviate", dependencies=Unsafe)
+def deviate(request: Request, event_id: int, number: int, body: DeviateIn) -> dict[str, Any]:
+    """The head judge deviates from the guideline, with a reason (D11)."""
+    user, _ = role_at(request, event_id, "deviate")
+    result = recording.deviate(
+        request.app.state.db, event_id, number, body.penalties, body.reason, judge=user.name,
+        command_id=body.command_id,
+    )  # fmt: skip
+    _done(request, event_id)
+    return result
+
+
+@router.post("/events/{event_id}/rulings/{number}/void", dependencies=Unsafe)
+def void(request: Request, event_id: int, number: int, body: ReasonIn) -> dict[str, Any]:
+    """The head judge voids a ruling's record, with a reason (D1)."""
+    user, _ = role_at(request, event_id, "void")
+    done = recording.void(
+        request.app.state.db, event_id, number, body.reason, judge=user.name, command_id=body.command_id
+    )
+    _done(request, event_id)
+    return {"voided": done}
+
+
+@router.get("/events/{event_id}/deadlines")
+def list_deadlines(request: Request, event_id: int) -> list[dict[str, Any]]:
+    role_at(request, event_id, "read")
+    return [d.as_json() for d in deadlines.list_deadlines(request.app.state.db, event_id)]
+
+
+@router.post("/events/{event_id}/deadlines/{ruling}/{position}/{outcome}", dependencies=Unsafe)
+def close_deadline(
+    request: Request, event_id: int, ruling: int, position: int, outcome: Literal["done", "missed"],
+    body: CommandIn,
+) -> dict[str, Any]:  # fmt: skip
+    """The remedy was done in time, or missed (the follow-up ruling, D7)."""
+    user, _ = role_at(request, event_id, "deadline")
+    db = request.app.state.db
+    if outcome == "done":
+        deadlines.mark_done(db, event_id, ruling, position, judge=user.name, command_id=body.command_id)
+        result: dict[str, Any] = {"done": [ruling, position]}
+    else:
+        made = deadlines.mark_missed(
+            db, event_id, ruling, position, judge=user.name, command_id=body.command_id
+        )
+        result = {"rulings": made}
+    _done(request, event_id)
+    return result
+
+
+@router.get("/events/{event_id}/rounds/{round_no}")
+def round_view(request: Request, event_id: int, round_no: int) -> dict[str, Any]:
+    """A round's matches and duels, with the rulings that changed them."""
+    role_at(request, event_id, "read")
+    return queries.round_matches(request.app.state.db, event_id, round_no)
+
+
+def _csv(data: bytes, parse: Any) -> Any:
+    try:
+        return parse(data)
+    except CsvError as e:
+        lang = i18n.current.get()
+        raise InvalidInput(
+            "{problems}", field="file", problems="\n".join(p.text(lang) for p in e.problems)
+        ) from None
+
+
+@router.post("/events/{event_id}/players", dependencies=Unsafe)
+async def import_players(
+    request: Request, event_id: int, file: Annotated[UploadFile, File()],
+    command_id: Annotated[str, Form(min_length=8, max_length=100)],
+) -> dict[str, Any]:  # fmt: skip
+    """Import players from CSV (UTF-8 or Shift_JIS); nothing is imported if any row is wrong."""
+    user, _ = role_at(request, event_id, "manage")
+    rows = _csv(await file.read(20_000_001), parse_players)
+    n = events.import_players(request.app.state.db, event_id, rows, actor=user.name, command_id=command_id)
+    _done(request, event_id)
+    return {"imported": n}
+
+
+@router.post("/events/{event_id}/rounds/{round_no}/pairings", dependencies=Unsafe)
+async def import_pairings(
+    request: Request, event_id: int, round_no: int, file: Annotated[UploadFile, File()],
+    command_id: Annotated[str, Form(min_length=8, max_length=100)],
+) -> dict[str, Any]:  # fmt: skip
+    """Pair a round from CSV; players out of the event are refused (D14)."""
+    user, _ = role_at(request, event_id, "results")
+    rows = _csv(await file.read(20_000_001), parse_pairings)
+    n = events.import_pairings(
+        request.app.state.db, event_id, round_no, rows, actor=user.name, command_id=command_id
+    )
+    _done(request, event_id)
+    return {"paired": n}
+
+
+class ResultIn(CommandIn):
+    round: int = Field(ge=1)
+    table: int = Field(ge=1)
+    duel: int | None = Field(None, ge=1, le=5)
+    winner: str | None = None
+    result: Literal["a", "b", "draw"] | None = None
+
+
+@router.post("/events/{event_id}/results", dependencies=Unsafe)
+def report_result(request: Request, event_id: int, body: ResultIn) -> dict[str, Any]:
+    """A duel's winner or a match's result (scorekeeper)."""
+    user, _ = role_at(request, event_id, "results")
+    if (body.duel is None) == (body.result is None):
+        raise InvalidInput("give a duel and its winner, or a match result", field="result")
+    events.report_result(
+        request.app.state.db, event_id, body.round, body.table, duel=body.duel, winner=body.winner,
+        result=body.result, actor=user.name, command_id=body.command_id,
+    )  # fmt: skip
+    _done(request, event_id)
+    return {"ok": True}
+
+
+class AppealIn(CommandIn):
+    ruling: int
+    by: Name
+    reason: Text
+
+
+class DecisionIn(ReasonIn):
+    outcome: Literal["upheld", "overturned", "changed"]
+    penalties: list[str] | None = None
+
+
+class StatementIn(CommandIn):
+    ruling: int | None = None
+    author: Name
+    author_role: Literal["player", "opponent", "witness", "judge"]
+    text: Text
+
+
+@router.post("/events/{event_id}/appeals", status_code=201, dependencies=Unsafe)
+def file_appeal(request: Request, event_id: int, body: AppealIn) -> dict[str, Any]:
+    user, _ = role_at(request, event_id, "statement")
+    seq = appeals.file_appeal(
+        request.app.state.db, event_id, body.ruling, body.by, body.reason, judge=user.name,
+        command_id=body.command_id,
+    )  # fmt: skip
+    _done(request, event_id)
+    return {"appeal": seq}
+
+
+@router.post("/events/{event_id}/appeals/{appeal}/decision", dependencies=Unsafe)
+def decide_appeal(request: Request, event_id: int, appeal: int, body: DecisionIn) -> dict[str, Any]:
+    """The head judge's decision on an appeal is final (D11)."""
+    user, _ = role_at(request, event_id, "appeal")
+    result = appeals.decide_appeal(
+        request.app.state.db, event_id, appeal, body.outcome, body.reason, penalties=body.penalties,
+        judge=user.name, command_id=body.command_id,
+    )  # fmt: skip
+    _done(request, event_id)
+    return result
+
+
+@router.post("/events/{event_id}/statements", status_code=201, dependencies=Unsafe)
+def add_statement(request: Request, event_id: int, body: StatementIn) -> dict[str, Any]:
+    user, _ = role_at(request, event_id, "statement")
+    seq = appeals.add_statement(
+        request.app.state.db, event_id, body.author, body.author_role, body.text, ruling=body.ruling,
+        judge=user.name, command_id=body.command_id,
+    )  # fmt: skip
+    _done(request, event_id)
+    return {"statement": seq}
+
+
+class InviteIn(BaseModel):
+    role: Literal["floor_judge", "scorekeeper", "viewer"]
+
+
+@router.post("/events/{event_id}/invitations", status_code=201, dependencies=Unsafe)
+def invite(request: Request, event_id: int, body: InviteIn) -> dict[str, Any]:
+    """A one-time join code for a judge, scorekeeper or viewer (head judge)."""
+    user, _ = role_at(request, event_id, "invite")
+    code = accounts.invite(request.app.state.db, event_id, Role(body.role), user.name)
+    return {"code": code, "url": str(request.base_url) + f"join/{code}"}
+
+
+@router.get("/events/{event_id}/export")
+def export(request: Request, event_id: int) -> dict[str, Any]:
+    """The whole event as its ledger, every entry with its hash."""
+    role_at(request, event_id, "export")
+    return transfer.export_event(request.app.state.db, event_id)
+
+
+@router.get("/events/{event_id}/stream")
+async def stream(request: Request, event_id: int) -> StreamingResponse:
+    """Server-sent events: ``changed`` whenever the event's ledger grows."""
+    from starlette.concurrency import run_in_threadpool
+
+    await run_in_threadpool(role_at, request, event_id, "read")
+    live = request.app.state.live
+    return StreamingResponse(
+        live.stream(event_id),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )

@@ -1,0 +1,179 @@
+"""The web app: FastAPI with server-rendered pages, a JSON API under /api, live updates.
+
+Nothing is fetched from outside the server: htmx and every script and style are served
+from ``static/``. ``create_app`` is used by ``shinpan serve`` and by the tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from http.cookies import SimpleCookie
+from importlib import resources
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from shinpan.errors import ShinpanError
+from shinpan.store.db import Database
+from shinpan.web import i18n
+from shinpan.web.auth import (
+    CSRF_COOKIE,
+    CsrfFailed,
+    LoginLimiter,
+    NotAllowed,
+    NotSignedIn,
+    Signer,
+    TooManyAttempts,
+    new_csrf_token,
+)
+from shinpan.web.live import Live
+from shinpan.web.render import render_error
+
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+)
+
+
+class RequestContext:
+    """Pure ASGI middleware: the request's language, a CSRF cookie, security headers."""
+
+    def __init__(self, app: ASGIApp, signer: Signer, secure: bool) -> None:
+        self.app, self.signer, self.secure = app, signer, secure
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        cookies = SimpleCookie()
+        for name, value in scope.get("headers", []):
+            if name == b"cookie":
+                cookies.load(value.decode("latin-1"))
+        lang = cookies.get(i18n.COOKIE)
+        token = i18n.current.set(i18n.choose(lang.value if lang else None))
+        csrf = cookies.get(CSRF_COOKIE)
+        need_csrf = csrf is None or self.signer.csrf_token(csrf.value) is None
+        fresh = new_csrf_token() if need_csrf else None
+        if fresh is not None:
+            scope.setdefault("state", {})["csrf_token"] = fresh
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers.append((b"content-security-policy", CSP.encode()))
+                headers.append((b"x-content-type-options", b"nosniff"))
+                headers.append((b"referrer-policy", b"same-origin"))
+                if fresh is not None:
+                    value = self.signer.csrf_cookie(fresh)
+                    flags = "; Path=/; HttpOnly; SameSite=Strict" + ("; Secure" if self.secure else "")
+                    headers.append((b"set-cookie", f"{CSRF_COOKIE}={value}{flags}".encode()))
+                message["headers"] = headers
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_headers)
+        finally:
+            i18n.current.reset(token)
+
+
+def _is_api(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
+
+
+def _error(request: Request, status: int, message: str, field: str | None = None) -> Response:
+    if _is_api(request):
+        body: dict[str, Any] = {"detail": message}
+        if field:
+            body["field"] = field
+        return JSONResponse(body, status_code=status)
+    return render_error(request, status, message)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ShinpanError)
+    async def shinpan_error(request: Request, exc: ShinpanError) -> Response:
+        return _error(request, exc.status, exc.render(i18n.gettext), exc.field)
+
+    @app.exception_handler(NotSignedIn)
+    async def not_signed_in(request: Request, exc: NotSignedIn) -> Response:
+        if _is_api(request):
+            return _error(request, 401, i18n.gettext("sign in first"))
+        return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
+
+    @app.exception_handler(NotAllowed)
+    async def not_allowed(request: Request, exc: NotAllowed) -> Response:
+        params = {k: i18n.gettext(v) for k, v in exc.params.items()}
+        return _error(request, 403, i18n.gettext(exc.message).format(**params))
+
+    @app.exception_handler(CsrfFailed)
+    async def csrf_failed(request: Request, exc: CsrfFailed) -> Response:
+        return _error(
+            request, 403, i18n.gettext("the form is out of date (CSRF check failed); reload the page")
+        )
+
+    @app.exception_handler(TooManyAttempts)
+    async def too_many(request: Request, exc: TooManyAttempts) -> Response:
+        return _error(request, 429, i18n.gettext("too many failed sign-ins; wait five minutes"))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        errors = [
+            {"field": ".".join(str(p) for p in e.get("loc", ()) if p not in ("body", "query", "path", "form")),
+             "message": str(e.get("msg", ""))}
+            for e in exc.errors()
+        ]  # fmt: skip
+        if _is_api(request):
+            return JSONResponse({"detail": i18n.gettext("some fields are wrong"), "errors": errors}, 422)
+        text = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
+        return render_error(request, 422, text)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> Response:
+        import logging
+
+        logging.getLogger("shinpan.web").exception("unexpected error")
+        return _error(request, 500, i18n.gettext("something went wrong on the server; nothing was saved"))
+
+
+def create_app(db: Database | str | None = None, *, secure_cookies: bool = False) -> FastAPI:
+    database = db if isinstance(db, Database) else Database(db)
+    live = Live(database)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await live.start()
+        yield
+        await live.stop()
+
+    app = FastAPI(
+        title="shinpan",
+        version="0.1.0",
+        description="審判 shinpan: record and decide penalties at card-game tournaments.",
+        openapi_url="/api/openapi.json",
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.db = database
+    app.state.signer = Signer.for_db(database)
+    app.state.live = live
+    app.state.limiter = LoginLimiter()
+    app.state.secure_cookies = secure_cookies
+    app.state.demo_hint = None
+    install_error_handlers(app)
+
+    from shinpan.web import api, pages
+
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    static = resources.files("shinpan.web") / "static"
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    app.add_middleware(GZipMiddleware, minimum_size=800)
+    app.add_middleware(RequestContext, signer=app.state.signer, secure=secure_cookies)
+    return app

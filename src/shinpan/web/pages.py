@@ -1,0 +1,161 @@
+"""Server-rendered pages: sign-in, events, the guideline, joining with a code.
+
+The floor judge's record screen, the head judge's desk and the scorekeeper's pages are
+in :mod:`shinpan.web.floor` and :mod:`shinpan.web.desk`; this module holds the rest.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Annotated
+
+import qrcode
+import qrcode.image.svg
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from shinpan.engine.event_rules import Role
+from shinpan.errors import ShinpanError
+from shinpan.guideline.search import search
+from shinpan.services import accounts, events
+from shinpan.web import desk, floor, i18n
+from shinpan.web.api import csrf
+from shinpan.web.auth import SESSION_COOKIE, SESSION_SECONDS, current_user, role_at, signed_in
+from shinpan.web.render import book, render
+
+router = APIRouter(include_in_schema=False)
+router.include_router(floor.router)
+router.include_router(desk.router)
+
+
+def _safe_next(value: str | None) -> str:
+    return value if value and value.startswith("/") and not value.startswith("//") else "/"
+
+
+def _sign_in(request: Request, user: accounts.User, target: str) -> Response:
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie(
+        SESSION_COOKIE, request.app.state.signer.session(user), max_age=SESSION_SECONDS, httponly=True,
+        samesite="lax", secure=request.app.state.secure_cookies,
+    )  # fmt: skip
+    return response
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(request: Request) -> Response:
+    user = current_user(request)
+    if user is None:
+        return RedirectResponse("/login", status_code=303)
+    db = request.app.state.db
+    mine = dict(accounts.events_of(db, user))
+    found = [(e, mine[e.id]) for e in events.list_events(db) if e.id in mine]
+    return render(request, "index.html", events=found, Role=Role)
+
+
+@router.post("/events", dependencies=[Depends(csrf)])
+def create_event(
+    request: Request, name: Annotated[str, Form(max_length=200)] = "",
+    starts_on: Annotated[str, Form(max_length=10)] = "", venue: Annotated[str, Form(max_length=200)] = "",
+) -> Response:  # fmt: skip
+    user = signed_in(request)
+    try:
+        event_id = events.create_event(
+            request.app.state.db, name=name, head_judge=user.name, head_judge_level=user.level,
+            starts_on=starts_on or None, venue=venue or None,
+        )  # fmt: skip
+    except ShinpanError as e:
+        db = request.app.state.db
+        mine = dict(accounts.events_of(db, user))
+        found = [(ev, mine[ev.id]) for ev in events.list_events(db) if ev.id in mine]
+        return render(request, "index.html", status=e.status, events=found, Role=Role,
+                      errors={e.field or "name": e.render(i18n.gettext)}, form={"name": name})  # fmt: skip
+    return RedirectResponse(f"/events/{event_id}/desk", status_code=303)
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_page(request: Request, next: str = "/") -> Response:
+    return render(request, "login.html", next=_safe_next(next), demo=request.app.state.demo_hint)
+
+
+@router.post("/login", dependencies=[Depends(csrf)])
+def login(
+    request: Request, name: Annotated[str, Form(max_length=200)] = "",
+    password: Annotated[str, Form(max_length=200)] = "", next: Annotated[str, Form(max_length=500)] = "/",
+) -> Response:  # fmt: skip
+    limiter = request.app.state.limiter
+    address = request.client.host if request.client else "?"
+    limiter.check(address, name)
+    user = accounts.authenticate(request.app.state.db, name, password)
+    if user is None:
+        limiter.failed(address, name)
+        return render(request, "login.html", status=401, next=_safe_next(next), form={"name": name},
+                      errors={"password": i18n.gettext("wrong name or password")},
+                      demo=request.app.state.demo_hint)  # fmt: skip
+    limiter.succeeded(address, name)
+    return _sign_in(request, user, _safe_next(next))
+
+
+@router.post("/logout", dependencies=[Depends(csrf)])
+def logout() -> Response:
+    response = RedirectResponse("/login", status_code=303)
+    response.delete_cookie(SESSION_COOKIE)
+    return response
+
+
+@router.get("/lang/{code}")
+def set_language(code: str, next: str = "/") -> Response:
+    response = RedirectResponse(_safe_next(next), status_code=303)
+    response.set_cookie(i18n.COOKIE, i18n.choose(code), max_age=365 * 86400, samesite="lax")
+    return response
+
+
+@router.get("/guideline", response_class=HTMLResponse)
+def guideline(request: Request, q: str = "") -> Response:
+    """The whole guideline, searchable, in both languages (public)."""
+    found = search(book(), q[:100])
+    template = "_guideline_rows.html" if request.headers.get("hx-request") else "guideline.html"
+    return render(request, template, found=found, q=q, g=book().guideline)
+
+
+@router.get("/join/{code}", response_class=HTMLResponse)
+def join_page(request: Request, code: str) -> Response:
+    try:
+        event_id, role, _ = accounts.invitation(request.app.state.db, code)
+    except ShinpanError as e:
+        return render(request, "error.html", status=404, message=e.render(i18n.gettext), status_code=404)
+    return render(request, "join.html", code=code, role=role, event_id=event_id)
+
+
+@router.post("/join/{code}", dependencies=[Depends(csrf)])
+def join(
+    request: Request, code: str, name: Annotated[str, Form(max_length=200)] = "",
+    pin: Annotated[str, Form(max_length=200)] = "",
+) -> Response:  # fmt: skip
+    try:
+        event_id, role, _ = accounts.invitation(request.app.state.db, code)
+        user = accounts.join(request.app.state.db, code, name, pin)
+    except ShinpanError as e:
+        return render(request, "join.html", status=e.status, code=code, role=None, event_id=None,
+                      errors={e.field or "name": e.render(i18n.gettext)}, form={"name": name})  # fmt: skip
+    target = f"/events/{event_id}/record" if role is Role.floor_judge else f"/events/{event_id}"
+    return _sign_in(request, user, target)
+
+
+@router.get("/events/{event_id}/invite", response_class=HTMLResponse)
+def invite_page(request: Request, event_id: int) -> Response:
+    role_at(request, event_id, "invite")
+    return render(request, "invite.html", event_id=event_id, code=None)
+
+
+@router.post("/events/{event_id}/invite", dependencies=[Depends(csrf)])
+def invite(request: Request, event_id: int, role: Annotated[str, Form()] = "floor_judge") -> Response:
+    user, _ = role_at(request, event_id, "invite")
+    chosen = Role(role) if role in ("floor_judge", "scorekeeper", "viewer") else Role.floor_judge
+    code = accounts.invite(request.app.state.db, event_id, chosen, user.name)
+    url = str(request.base_url) + f"join/{code}"
+    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
+    buffer = io.BytesIO()
+    image.save(buffer)
+    svg = buffer.getvalue().decode("utf-8")
+    svg = svg[svg.index("<svg") :]
+    return render(request, "invite.html", event_id=event_id, code=code, url=url, qr=svg, role=chosen)
