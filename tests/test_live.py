@@ -1,0 +1,127 @@
+"""Live views cross processes: a ruling recorded through one app process reaches a page
+watching another (PostgreSQL LISTEN/NOTIFY; SQLite by looking at the ledger's head).
+
+Two ``shinpan serve`` processes share one database; a judge signed in on one is signed in
+on both (the session key lives in the database).
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+import pytest
+from conftest import SHINPAN, Backend, make_event
+
+from shinpan.services import accounts
+from shinpan.store.db import Database
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def _server(url: str) -> Iterator[str]:
+    port = _free_port()
+    proc = subprocess.Popen(
+        [str(SHINPAN), "serve", "--db", url, "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{base}/login", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        else:
+            raise AssertionError(f"server did not start: {proc.stderr.read() if proc.stderr else ''}")
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _sign_in(base: str, name: str, password: str) -> tuple[httpx.Client, str]:
+    client = httpx.Client(base_url=base, timeout=10, follow_redirects=False)
+    page = client.get("/login").text
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert token, "the sign-in form carries a CSRF token"
+    response = client.post("/login", data={"name": name, "password": password, "csrf_token": token[1], "next": "/"})
+    assert response.status_code == 303, response.text
+    return client, token[1]
+
+
+def test_a_ruling_recorded_on_one_process_reaches_a_page_on_another(backend: Backend) -> None:
+    db = Database(backend.url)
+    try:
+        event = make_event(db, players=4)
+        accounts.add_user(db, "FJ", "secret-pin")
+        with _server(backend.url) as a, _server(backend.url) as b:
+            watcher, _ = _sign_in(a, "FJ", "secret-pin")
+            recorder, token = _sign_in(b, "FJ", "secret-pin")
+            seen: list[str] = []
+            ready = threading.Event()
+
+            def watch() -> None:
+                with watcher.stream("GET", f"/api/events/{event.id}/stream", timeout=20) as stream:
+                    for line in stream.iter_lines():
+                        if line.startswith("event: ready"):
+                            ready.set()
+                        if line.startswith("event: changed"):
+                            seen.append(line)
+                            return
+
+            thread = threading.Thread(target=watch, daemon=True)
+            thread.start()
+            assert ready.wait(15), "the stream on process A opened"
+            started = time.monotonic()
+            response = recorder.post(
+                f"/api/events/{event.id}/rulings",
+                json={"command_id": uuid.uuid4().hex, "player": event.players[0], "infraction": "ingame.slow-play"},
+                headers={"X-CSRF-Token": token},
+            )
+            assert response.status_code == 201, response.text
+            thread.join(15)
+            assert seen, "process A's stream told its page about the ruling recorded on process B"
+            assert time.monotonic() - started < 10
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_postgres_notifications_reach_other_processes_at_once(backend: Backend) -> None:
+    """On PostgreSQL the news travels by NOTIFY, not by waiting for a poll."""
+    import psycopg
+
+    db = Database(backend.url)
+    try:
+        event = make_event(db, players=2)
+        got: list[str] = []
+        dsn = db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(dsn, autocommit=True) as listener:
+            listener.execute("LISTEN shinpan_events")
+            from shinpan.web.live import Live
+
+            Live(db).publish(event.id)
+            for note in listener.notifies(timeout=5, stop_after=1):
+                got.append(note.payload)
+        assert got == [str(event.id)]
+    finally:
+        db.close()
