@@ -5,13 +5,21 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Annotated
 
 import typer
 
 from shinpan.cli.common import DbOption, EventOption, JsonOption, handled, open_db
 from shinpan.cli.output import console, fail, print_json
-from shinpan.services import integrity, transfer
+
+
+def _services() -> ModuleType:
+    """The services, loaded when a command needs them (keeps `shinpan` quick to start)."""
+    import shinpan.services.integrity
+    import shinpan.services.transfer
+
+    return shinpan.services
 
 
 def register(app: typer.Typer) -> None:
@@ -24,7 +32,7 @@ def register(app: typer.Typer) -> None:
         """Walk every hash chain and compare the tables with the ledger: exit 0 when it holds."""
         database = open_db(db)
         with handled():
-            result = integrity.verify(database, event)
+            result = _services().integrity.verify(database, event)
         if as_json:
             print_json({
                 "ok": result.ok, "events": result.events, "entries": result.entries,
@@ -55,7 +63,7 @@ def register(app: typer.Typer) -> None:
         """Derive players, matches, counters and deadlines again from the ledger."""
         database = open_db(db)
         with handled():
-            differences = integrity.rebuild(database, event, check_only=check)
+            differences = _services().integrity.rebuild(database, event, check_only=check)
         for d in differences[:50]:
             console.print(("DIFFERS " if check else "fixed ") + str(d), markup=False)
         if not differences:
@@ -74,7 +82,7 @@ def register(app: typer.Typer) -> None:
         """The whole event as JSON: every ledger entry with its hash."""
         database = open_db(db)
         with handled():
-            data = transfer.export_event(database, event)
+            data = _services().transfer.export_event(database, event)
         text = json.dumps(data, ensure_ascii=False, indent=1)
         if output:
             output.write_text(text + "\n", encoding="utf-8")
@@ -95,7 +103,7 @@ def register(app: typer.Typer) -> None:
             fail(f"cannot read {file}: {e}", 1)
         database = open_db(db)
         with handled():
-            event_id = transfer.import_event(database, data)
+            event_id = _services().transfer.import_event(database, data)
         print_json({"event": event_id}) if as_json else console.print(f"imported as event {event_id}")
 
     @app.command("backup")
@@ -106,5 +114,5 @@ def register(app: typer.Typer) -> None:
         """A consistent copy of the live SQLite database."""
         database = open_db(db)
         with handled():
-            target = transfer.backup(database, file)
+            target = _services().transfer.backup(database, file)
         console.print(f"backed up to {target}", markup=False)

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from shinpan.cli.output import fail
 from shinpan.errors import ShinpanError
-from shinpan.store.db import Database
+
+if TYPE_CHECKING:
+    from shinpan.store.db import Database
 
 DbOption = Annotated[
     str | None,
@@ -40,6 +42,8 @@ def handled() -> Iterator[None]:
 
 
 def open_db(url: str | None) -> Database:
+    from shinpan.store.db import Database  # the database layer loads only for commands that use it
+
     with handled():
         return Database(url)
     raise AssertionError("unreachable")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
 from typing import Annotated
 
 import typer
@@ -12,7 +13,13 @@ from shinpan.cli.common import CommandOption, DbOption, EventOption, JsonOption,
 from shinpan.cli.output import console, fail, print_json
 from shinpan.csvio import CsvError, parse_pairings, parse_players
 from shinpan.engine.event_rules import Role
-from shinpan.services import events as service
+
+
+def _events() -> ModuleType:
+    """The event services, loaded when a command needs them (keeps `shinpan` quick to start)."""
+    from shinpan.services import events
+
+    return events
 
 
 def _read(path: Path) -> bytes:
@@ -49,7 +56,7 @@ def register(app: typer.Typer) -> None:
         """Create an event; prints its id. REL 3 needs a head judge certified level 2+ (D15)."""
         database = open_db(db)
         with handled():
-            event_id = service.create_event(
+            event_id = _events().create_event(
                 database, name=name, head_judge=head_judge or "", head_judge_level=head_judge_level,
                 starts_on=date, ends_on=end_date, venue=venue, rel=rel, confirmation_threshold=confirm_from,
             )  # fmt: skip
@@ -63,7 +70,7 @@ def register(app: typer.Typer) -> None:
         """Every event in the database."""
         database = open_db(db)
         with handled():
-            found = service.list_events(database)
+            found = _events().list_events(database)
         if as_json:
             print_json([e.__dict__ for e in found])
             return
@@ -88,7 +95,7 @@ def register(app: typer.Typer) -> None:
         """Add a floor judge, scorekeeper or viewer to the event."""
         database = open_db(db)
         with handled():
-            service.add_judge(database, event, name=name, level=level, role=role, actor=judge)
+            _events().add_judge(database, event, name=name, level=level, role=role, actor=judge)
         console.print(f"added {name} ({role.value})", markup=False)
 
     players_app = typer.Typer(help="The players of an event.", no_args_is_help=True)
@@ -112,7 +119,7 @@ def register(app: typer.Typer) -> None:
             fail(f"{file}: nothing imported:\n" + "\n".join(p.text("en") for p in e.problems), 1)
         database = open_db(db)
         with handled():
-            n = service.import_players(database, event, rows, actor=judge, command_id=command_id)
+            n = _events().import_players(database, event, rows, actor=judge, command_id=command_id)
         print_json({"imported": n}) if as_json else console.print(f"imported {n} players")
 
     pairings_app = typer.Typer(help="Pairings of a round.", no_args_is_help=True)
@@ -137,7 +144,7 @@ def register(app: typer.Typer) -> None:
             fail(f"{file}: nothing imported:\n" + "\n".join(p.text("en") for p in e.problems), 1)
         database = open_db(db)
         with handled():
-            n = service.import_pairings(database, event, round_no, rows, actor=judge, command_id=command_id)
+            n = _events().import_pairings(database, event, round_no, rows, actor=judge, command_id=command_id)
         print_json({"paired": n}) if as_json else console.print(f"round {round_no}: {n} matches")
 
     @app.command("result")
@@ -156,7 +163,7 @@ def register(app: typer.Typer) -> None:
             fail("give either --duel N --winner P, or --match a|b|draw", 1)
         database = open_db(db)
         with handled():
-            service.report_result(
+            _events().report_result(
                 database, event, round_no, table, duel=duel, winner=winner, result=match, actor=judge
             )
         console.print("recorded")
@@ -174,5 +181,5 @@ def register(app: typer.Typer) -> None:
         """End a round (its end-of-round deadlines fall due)."""
         database = open_db(db)
         with handled():
-            service.end_round(database, event, round_no, actor=judge)
+            _events().end_round(database, event, round_no, actor=judge)
         console.print(f"round {round_no} ended")

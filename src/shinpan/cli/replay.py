@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from pathlib import Path
@@ -26,10 +27,13 @@ def register(app: typer.Typer) -> None:
         guideline: GuidelineOption = None,
         explain: Annotated[
             bool,
-            typer.Option("--explain/--no-explain", help="Add each ruling's explanation and source line."),
-        ] = True,
+            typer.Option("--explain/--no-explain", help="Add each ruling's explanation, in words a judge reads aloud."),
+        ] = False,
     ) -> None:
         """Decide every ruling of a scenario and print {"rulings": [...]} as JSON. Stores nothing."""
+        # A batch that makes many small objects and then exits: the cyclic garbage collector
+        # would only rescan them (a third of the run, measured); reference counting frees them.
+        gc.disable()
         try:
             book = Rulebook(load_guideline(guideline) if guideline else default_guideline())
         except GuidelineError as e:

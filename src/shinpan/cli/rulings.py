@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from types import ModuleType
 from typing import Annotated, Any
 
 import typer
@@ -14,10 +15,16 @@ from shinpan.cli.output import console, fail, print_json
 from shinpan.engine import explain
 from shinpan.engine.explain import deadline_text, penalty_text
 from shinpan.guideline import Rulebook, default_guideline
-from shinpan.services import deadlines as deadline_service
-from shinpan.services import queries, recording
-from shinpan.services.commands import new_command_id
-from shinpan.services.context import rulebook_for
+
+
+def _services() -> ModuleType:
+    """The services, loaded when a command needs them (keeps `shinpan` quick to start)."""
+    import shinpan.services.commands
+    import shinpan.services.deadlines
+    import shinpan.services.queries
+    import shinpan.services.recording
+
+    return shinpan.services
 
 
 def parse_fact(text: str) -> tuple[str, Any]:
@@ -57,8 +64,7 @@ def _show_preview(rulings: list[Any], lang: str) -> None:
 
 
 def rulebook_for_default() -> Rulebook:
-    g = default_guideline()
-    return rulebook_for(g.id, g.version)
+    return Rulebook(default_guideline())
 
 
 def register(app: typer.Typer) -> None:
@@ -86,22 +92,22 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Record an infraction: shows the ruling, asks, saves (one transaction; retry-safe)."""
         facts = dict(parse_fact(f) for f in fact or [])
-        inp = recording.RecordInput(
+        inp = _services().recording.RecordInput(
             player=player, infraction=infraction, facts=facts, draft=draft,
             penalties=tuple(penalty) if penalty else None, round=round_no, table=table, note=note,
         )  # fmt: skip
         database = open_db(db)
-        command_id = command_id or new_command_id()
+        command_id = command_id or _services().commands.new_command_id()
         if not yes:
             with handled():
-                rulings = recording.preview(database, event, inp, judge=judge)
+                rulings = _services().recording.preview(database, event, inp, judge=judge)
             _show_preview(rulings, lang.value)
             if not sys.stdin.isatty():
                 fail("not saved: add --yes to save without a question", 1)
             if not typer.confirm("Save this ruling?" if lang is Lang.en else "この裁定を記録しますか?"):
                 fail("not saved", 1)
         with handled():
-            saved = recording.record(database, event, inp, judge=judge, command_id=command_id)
+            saved = _services().recording.record(database, event, inp, judge=judge, command_id=command_id)
         if as_json:
             print_json(saved.as_json())
             return
@@ -124,7 +130,7 @@ def register(app: typer.Typer) -> None:
         """The head judge confirms rulings waiting for it (D11)."""
         database = open_db(db)
         with handled():
-            done = recording.confirm(database, event, rulings, judge=judge, command_id=command_id)
+            done = _services().recording.confirm(database, event, rulings, judge=judge, command_id=command_id)
         print_json({"confirmed": done}) if as_json else console.print(
             f"confirmed {', '.join(map(str, done))}"
         )
@@ -142,7 +148,9 @@ def register(app: typer.Typer) -> None:
         """Void a ruling's record; what it did to matches and statuses is reversed (D1)."""
         database = open_db(db)
         with handled():
-            done = recording.void(database, event, ruling, reason, judge=judge, command_id=command_id)
+            done = _services().recording.void(
+                database, event, ruling, reason, judge=judge, command_id=command_id
+            )
         print_json({"voided": done}) if as_json else console.print(f"voided {', '.join(map(str, done))}")
 
     @app.command("deviate")
@@ -161,7 +169,7 @@ def register(app: typer.Typer) -> None:
         """The head judge deviates from the guideline for one ruling (D11, D12)."""
         database = open_db(db)
         with handled():
-            body = recording.deviate(
+            body = _services().recording.deviate(
                 database, event, ruling, penalty or [], reason, judge=judge, command_id=command_id
             )
         print_json(body) if as_json else console.print(
@@ -179,7 +187,7 @@ def register(app: typer.Typer) -> None:
         """A player's rulings (voided too), status and matches in this event."""
         database = open_db(db)
         with handled():
-            data = queries.player_history(database, event, player)
+            data = _services().queries.player_history(database, event, player)
         if as_json:
             print_json(data)
             return
@@ -224,18 +232,18 @@ def register(app: typer.Typer) -> None:
             position = int(words[2]) if len(words) == 3 else None
             with handled():
                 if words[0] == "done":
-                    deadline_service.mark_done(database, event, number, position or 0, judge=judge)
+                    _services().deadlines.mark_done(database, event, number, position or 0, judge=judge)
                     result: Any = {"done": number}
                 else:
                     result = {
-                        "follow_up": deadline_service.mark_missed(
+                        "follow_up": _services().deadlines.mark_missed(
                             database, event, number, position, judge=judge
                         )
                     }
             print_json(result) if as_json else console.print(f"{words[0]}: ruling {number}")
             return
         with handled():
-            found = deadline_service.list_deadlines(database, event, include_closed=include_closed)
+            found = _services().deadlines.list_deadlines(database, event, include_closed=include_closed)
         if as_json:
             print_json([d.as_json() for d in found])
             return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
@@ -39,6 +40,12 @@ def register(app: typer.Typer) -> None:
                           f"floor judge {FLOOR_JUDGE[0]} (PIN {FLOOR_JUDGE[1]}), "
                           f"scorekeeper {SCOREKEEPER[0]} (PIN {SCOREKEEPER[1]})", markup=False)  # fmt: skip
         console.print(f"shinpan on http://{host}:{port}/  (database: {database.describe()})", markup=False)
+        if workers > 1:  # each worker process opens the same PostgreSQL; live views cross via NOTIFY
+            os.environ["SHINPAN_DATABASE_URL"] = database.url
+            os.environ["SHINPAN_DEMO_HINT"] = hint or ""
+            uvicorn.run("shinpan.web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
+                        log_level="warning", proxy_headers=False)  # fmt: skip
+            return
         web = create_app(database)
         web.state.demo_hint = hint
         uvicorn.run(web, host=host, port=port, log_level="warning", proxy_headers=False)

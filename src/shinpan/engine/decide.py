@@ -56,7 +56,7 @@ def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Conta
     """Check the facts against the questions this infraction asks."""
     if not facts:
         return NO_FACTS
-    asked = {q.value for q in inf.questions}
+    asked = {str(q) for q in inf.questions}
     values: dict[str, object] = {}
     for key, value in facts.items():
         at = f"facts.{key}"
@@ -147,6 +147,43 @@ def dues_of(book: Rulebook, inf: Infraction, offense: int) -> tuple[Due, ...]:
     return tuple(dues)
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """What one step of one infraction gives, worked out once per rulebook."""
+
+    penalties: tuple[str, ...]
+    if_same: tuple[str, ...]
+    effects: tuple[str, ...]
+    discretion: bool
+    dues: tuple[Due, ...]
+    remedies: tuple[str, ...]
+    remedies_en: tuple[str, ...]
+    step_source: str
+
+
+def _plan(book: Rulebook, inf: Infraction, offense: int) -> _Plan:
+    index = min(offense, len(inf.ladder))
+    key = ("plan", inf.id, index)
+    found = book.memo.get(key)
+    if isinstance(found, _Plan):
+        return found
+    step = inf.ladder[index - 1]
+    effects = tuple(dict.fromkeys([*inf.effects, *step.effects]))
+    remedies = book.remedies(inf, step)
+    plan = _Plan(
+        penalties=tuple(step.penalties),
+        if_same=tuple(step.if_same_as_previous),
+        effects=effects,
+        discretion=step.discretion or any(book.effects[e].discretionary for e in effects),
+        dues=dues_of(book, inf, offense),
+        remedies=tuple(r.text.ja for r in remedies),
+        remedies_en=tuple(r.text.en for r in remedies),
+        step_source=step.source,
+    )
+    book.memo[key] = plan
+    return plan
+
+
 def _on_ladder(
     book: Rulebook,
     inf: Infraction,
@@ -161,15 +198,15 @@ def _on_ladder(
     scope = (draft or DRAFT_DEFAULT) if inf.counting is Counting.draft else None
     earlier = _live_counted(history, inf.id, scope)
     offense = len(earlier) + 1
-    step = book.step(inf, offense)
-    penalties = tuple(step.penalties)
+    plan = _plan(book, inf, offense)
+    penalties = plan.penalties
     reasons = ["ladder"]
     if inf.all_offenses:
         reasons.append("all_offenses")
     elif offense > len(inf.ladder):
         reasons.append("past_last_step")
     same: bool | None = None
-    if step.if_same_as_previous:
+    if plan.if_same:
         previous = earlier[-1] if earlier else None
         if facts.same_as_previous is not None:
             same = facts.same_as_previous
@@ -178,31 +215,29 @@ def _on_ladder(
             same = previous is not None and facts.kind is not None and previous.kind == facts.kind
             reasons.append("same_as_previous_kind")
         if same:
-            penalties += tuple(step.if_same_as_previous)
+            penalties += plan.if_same
     if recorded_as is not None:
         reasons.insert(0, "intent_established")
-    effects = tuple(dict.fromkeys([*inf.effects, *step.effects]))
-    remedies = book.remedies(inf, step)
     return Ruling(
         player=player,
         rule=inf.id,
         offense=offense,
         penalties=penalties,
-        effects=effects,
+        effects=plan.effects,
         needs_head_judge=book.needs_head_judge(penalties),
         guideline_penalties=penalties,
-        discretion=step.discretion or any(book.effects[e].discretionary for e in effects),
+        discretion=plan.discretion,
         recorded_as=recorded_as,
         draft=scope or draft,
         kind=facts.kind,
-        dues=dues_of(book, inf, offense),
+        dues=plan.dues,
         explanation=Explanation(
             reasons=tuple(reasons),
             counted=tuple(r.ref or "" for r in earlier),
-            step_source=step.source,
+            step_source=plan.step_source,
             source=inf.source,
-            remedies=tuple(r.text.ja for r in remedies),
-            remedies_en=tuple(r.text.en for r in remedies),
+            remedies=plan.remedies,
+            remedies_en=plan.remedies_en,
             same_as_previous=same,
         ),
         ref=ref,
@@ -354,7 +389,7 @@ def decide(
         raise RecordError("penalties", "only general.uncategorized takes chosen penalties; use a deviation")
     facts = read_facts(inf, record.facts, participants)
 
-    if inf.no_offense_when is not None and getattr(facts, inf.no_offense_when.value):
+    if inf.no_offense_when is not None and getattr(facts, inf.no_offense_when):
         return (_no_offense(inf, record, inf.no_offense_when, ref),)
     recorded_as = None
     if facts.intentional and inf.intent_becomes is not None:

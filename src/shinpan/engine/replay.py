@@ -189,7 +189,7 @@ def _as_json(book: Rulebook, p: _Produced, explanations: bool) -> dict[str, Any]
     if r.deviation is not None:
         out["guideline_penalties"] = list(r.guideline_penalties)
         out["deviation_reason"] = r.deviation.reason
+    out["source"] = r.explanation.step_source
     if explanations:
         out["explanation"] = explain(book, r, "en")
-        out["source"] = r.explanation.step_source
     return out

@@ -17,6 +17,8 @@ class Rulebook:
     effects: dict[str, Component] = field(init=False)
     general: dict[str, GeneralRule] = field(init=False)
     confirmed: frozenset[str] = field(init=False, repr=False)  # D11, the default threshold
+    # What users of the rulebook derive once per infraction or step (e.g. the engine's plans).
+    memo: dict[object, object] = field(init=False, repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         g = self.guideline

@@ -191,16 +191,18 @@ def verify_chain(conn: Connection, event_id: int) -> tuple[Break | None, int, st
         ),
         {"e": event_id},
     )
-    expected_seq, prev = 1, GENESIS
+    expected_seq, prev, before_prev = 1, GENESIS, None
     count = 0
     for r in rows:
         count += 1
         if r.seq != expected_seq:
             if r.seq > expected_seq:
-                problem = f"entries {expected_seq}–{r.seq - 1} were removed"
-                return Break(event_id, expected_seq, problem), count, prev
+                gap = f"entries {expected_seq}–{r.seq - 1} were" if r.seq - 1 > expected_seq else "was"
+                return Break(event_id, expected_seq, f"{gap} removed"), count, prev
             return Break(event_id, r.seq, "was inserted (its number is used twice)"), count, prev
         if r.prev_hash != prev:
+            if r.prev_hash == before_prev:  # this entry links past the one before it
+                return Break(event_id, r.seq - 1, "was inserted"), count, prev
             return Break(event_id, r.seq, "was inserted or the entry before it removed"), count, prev
         digest = entry_hash(
             seq=r.seq,
@@ -219,6 +221,6 @@ def verify_chain(conn: Connection, event_id: int) -> tuple[Break | None, int, st
                 count,
                 prev,
             )
-        prev = r.hash
+        before_prev, prev = prev, r.hash
         expected_seq += 1
     return None, count, prev

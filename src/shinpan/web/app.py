@@ -16,6 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DataError
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -133,6 +134,16 @@ def install_error_handlers(app: FastAPI) -> None:
         text = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
         return render_error(request, 422, text)
 
+    @app.exception_handler(OverflowError)
+    @app.exception_handler(UnicodeEncodeError)
+    @app.exception_handler(DataError)
+    async def unstorable(request: Request, exc: Exception) -> Response:
+        # A number too large for the database, a lone surrogate or a NUL in a text: the
+        # value passed validation but cannot be stored. The transaction rolled back.
+        return _error(
+            request, 422, i18n.gettext("a number is too large or a text has characters that cannot be saved")
+        )
+
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> Response:
         import logging
@@ -176,4 +187,13 @@ def create_app(db: Database | str | None = None, *, secure_cookies: bool = False
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.add_middleware(GZipMiddleware, minimum_size=800)
     app.add_middleware(RequestContext, signer=app.state.signer, secure=secure_cookies)
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """The app for ``uvicorn --factory`` with several workers: the database from the environment."""
+    import os
+
+    app = create_app(os.environ.get("SHINPAN_DATABASE_URL"))
+    app.state.demo_hint = os.environ.get("SHINPAN_DEMO_HINT") or None
     return app
