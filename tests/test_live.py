@@ -18,8 +18,8 @@ from contextlib import contextmanager
 
 import httpx
 import pytest
-from conftest import SHINPAN, Backend, make_event
 
+from conftest import SHINPAN, Backend, make_event
 from shinpan.services import accounts
 from shinpan.store.db import Database
 
@@ -63,7 +63,9 @@ def _sign_in(base: str, name: str, password: str) -> tuple[httpx.Client, str]:
     page = client.get("/login").text
     token = re.search(r'name="csrf_token" value="([^"]+)"', page)
     assert token, "the sign-in form carries a CSRF token"
-    response = client.post("/login", data={"name": name, "password": password, "csrf_token": token[1], "next": "/"})
+    response = client.post(
+        "/login", data={"name": name, "password": password, "csrf_token": token[1], "next": "/"}
+    )
     assert response.status_code == 303, response.text
     return client, token[1]
 
@@ -94,7 +96,11 @@ def test_a_ruling_recorded_on_one_process_reaches_a_page_on_another(backend: Bac
             started = time.monotonic()
             response = recorder.post(
                 f"/api/events/{event.id}/rulings",
-                json={"command_id": uuid.uuid4().hex, "player": event.players[0], "infraction": "ingame.slow-play"},
+                json={
+                    "command_id": uuid.uuid4().hex,
+                    "player": event.players[0],
+                    "infraction": "ingame.slow-play",
+                },
                 headers={"X-CSRF-Token": token},
             )
             assert response.status_code == 201, response.text
