@@ -169,13 +169,19 @@ def rulings_feed(
     """The newest rulings first; ``state='pending'`` is the confirmation queue."""
     with db.read() as conn:
         load_event(conn, event_id)
-        query = select(rulings).where(rulings.c.event_id == event_id)
+        query = (
+            select(rulings, players.c.name.label("player_name"))
+            .outerjoin(
+                players, (players.c.event_id == rulings.c.event_id) & (players.c.number == rulings.c.player)
+            )
+            .where(rulings.c.event_id == event_id)
+        )
         if state:
             query = query.where(rulings.c.state == state)
         if before:
             query = query.where(rulings.c.number < before)
         rows = conn.execute(query.order_by(desc(rulings.c.number)).limit(limit)).all()
-    return [ruling_dict(r) for r in rows]
+    return [{**ruling_dict(r), "player_name": r.player_name} for r in rows]
 
 
 def get_ruling(db: Database, event_id: int, number: int) -> dict[str, Any]:

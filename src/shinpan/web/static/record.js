@@ -168,11 +168,16 @@
     flushing = true;
     var item = items[0];
     send(item).then(function (response) {
-      if (response.ok) return response.json().then(saved);
-      return refused(response, item);
-    }).then(function () {
+      if (response.ok) return response.json().then(saved).then(function () { return true; });
+      // Signed out, an old CSRF token, a server in trouble: say so, keep it, try again later.
+      // Refused for what it says (unknown player…): say why and let it go.
+      var keep = response.status === 401 || response.status === 403 || response.status >= 500;
+      return refused(response, item).then(function () { return !keep; });
+    }).then(function (done) {
+      flushing = false;
+      if (!done) { setQueue(queue()); return; }
       setQueue(queue().filter(function (q) { return q.command_id !== item.command_id; }));
-      flushing = false; flush();
+      flush();
     }, function () { flushing = false; setQueue(queue()); });
   }
   window.addEventListener("online", flush);
