@@ -89,6 +89,21 @@ def role_in(db: Database, event_id: int, user: User) -> Role | None:
     return Role(row.role) if row else None
 
 
+def member(db: Database, user_id: int, event_id: int) -> tuple[User, Role | None] | None:
+    """The user and their role at the event, in one read (every page and API call asks)."""
+    with db.read() as conn:
+        row = conn.execute(
+            select(users.c.id, users.c.name, users.c.level, judges.c.role)
+            .select_from(
+                users.outerjoin(judges, (judges.c.name == users.c.name) & (judges.c.event_id == event_id))
+            )
+            .where(users.c.id == user_id)
+        ).first()
+    if row is None:
+        return None
+    return User(row.id, row.name, row.level), (Role(row.role) if row.role else None)
+
+
 def events_of(db: Database, user: User) -> list[tuple[int, Role]]:
     with db.read() as conn:
         rows = conn.execute(select(judges.c.event_id, judges.c.role).where(judges.c.name == user.name)).all()

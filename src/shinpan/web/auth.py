@@ -143,8 +143,13 @@ def signed_in(request: Request) -> User:
 
 def role_at(request: Request, event_id: int, action: str) -> tuple[User, Role]:
     """The signed-in user's role at the event, once it allows ``action`` (D11)."""
-    user = signed_in(request)
-    role = accounts.role_in(request.app.state.db, event_id, user)
+    signer: Signer = request.app.state.signer
+    uid = signer.user_id(request.cookies.get(SESSION_COOKIE))
+    found = accounts.member(request.app.state.db, uid, event_id) if uid is not None else None
+    if found is None:
+        raise NotSignedIn
+    user, role = found
+    request.state.user = user
     if role is None:
         raise NotAllowed("you are not a judge of this event")
     if not may(role, action):

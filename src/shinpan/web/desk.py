@@ -12,14 +12,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from shinpan.csvio import CsvError, parse_pairings
 from shinpan.errors import ShinpanError
 from shinpan.services import appeals, deadlines, events, queries, recording
 from shinpan.services.context import load_event
 from shinpan.store.schema import appeals as appeals_table
-from shinpan.store.schema import statements
+from shinpan.store.schema import entries, statements
 from shinpan.web import i18n
 from shinpan.web.api import csrf
 from shinpan.web.auth import role_at
@@ -48,10 +48,13 @@ def _panels(request: Request, event_id: int) -> dict[str, Any]:
         said = conn.execute(
             select(statements).where(statements.c.event_id == event_id).order_by(statements.c.entry_seq)
         ).all()
+        head = (
+            conn.execute(select(func.max(entries.c.seq)).where(entries.c.event_id == event_id)).scalar() or 0
+        )
     dq = [r for r in queries.rulings_feed(db, event_id, limit=1000) if "disqualification" in r["penalties"]]
     return {
         "feed": feed, "queue": queue, "deadlines": due, "appeals": open_appeals, "dq": dq,
-        "statements": said, "components": book().guideline.components,
+        "statements": said, "components": book().guideline.components, "head": head,
     }  # fmt: skip
 
 
@@ -187,3 +190,32 @@ async def pairings(
                       command_id=uuid.uuid4().hex)  # fmt: skip
 
     return await run_in_threadpool(work)
+
+
+@router.post("/events/{event_id}/scorekeeper/result", dependencies=Unsafe)
+def result(
+    request: Request, event_id: int, command_id: Cmd, round_no: Annotated[int, Form(ge=1)],
+    table: Annotated[int, Form(ge=1)], winner: Annotated[str, Form(max_length=40)] = "",
+    outcome: Annotated[str, Form(max_length=10)] = "",
+) -> Response:  # fmt: skip
+    """The scorekeeper reports the next duel's winner, or the match result."""
+    user, role = role_at(request, event_id, "results")
+    db = request.app.state.db
+    error = None
+    try:
+        if winner:
+            view = queries.round_matches(db, event_id, round_no)
+            match = next((m for m in view["matches"] if m["table"] == table), None)
+            duel = (len(match["duels"]) + 1) if match else 1
+            events.report_result(db, event_id, round_no, table, duel=duel, winner=winner, actor=user.name,
+                                 command_id=command_id)  # fmt: skip
+        else:
+            events.report_result(db, event_id, round_no, table, result=outcome or None, actor=user.name,
+                                 command_id=command_id)  # fmt: skip
+        request.app.state.live.publish(event_id)
+    except ShinpanError as e:
+        error = e.render(i18n.gettext)
+    data = queries.round_matches(db, event_id, round_no)
+    return render(request, "scorekeeper.html", status=422 if error else 200, event_id=event_id,
+                  event=_event(request, event_id), role=role, data=data, error=error,
+                  command_id=uuid.uuid4().hex)  # fmt: skip

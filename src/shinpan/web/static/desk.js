@@ -21,9 +21,14 @@
 
   function connect() {
     var source = new EventSource("/api/events/" + eventId + "/stream");
-    var first = true;
-    source.addEventListener("ready", function () { live.classList.remove("off"); if (!first) refresh(); first = false; });
-    source.addEventListener("changed", refresh);
+    // "ready" carries the newest ledger entry: refresh if the page was drawn before it
+    // (a ruling saved while the page loaded, or while the connection was lost).
+    function behind(ev) {
+      var panels = document.getElementById("panels");
+      return !panels || String(panels.dataset.head) !== String(ev.data);
+    }
+    source.addEventListener("ready", function (ev) { live.classList.remove("off"); if (behind(ev)) refresh(); });
+    source.addEventListener("changed", function (ev) { if (behind(ev)) refresh(); });
     source.onerror = function () { live.classList.add("off"); };
   }
   connect();

@@ -1,0 +1,206 @@
+"""Reports in the web app: pages, and the same reports under /api as JSON, CSV, HTML or PDF.
+
+Thin over :mod:`shinpan.reports`. Who may see what (D11, ``event_rules.PERMISSIONS``):
+
+- the penalty report and the statistics: ``export`` (head judge, scorekeeper);
+- disqualification reports and a player's history: ``report`` (the head judge);
+- a ruling's page and its slip: ``read`` (everyone working at the event).
+
+Statistics across events cover the events where the signed-in user may export; a player's
+history searches every event, for someone who is head judge of at least one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, Response
+
+from shinpan import reports
+from shinpan.engine.event_rules import Role, may
+from shinpan.reports.common import EventHeader, event_header, local_time
+from shinpan.reports.formats import print_css
+from shinpan.services import accounts, queries
+from shinpan.services.accounts import User
+from shinpan.web import i18n
+from shinpan.web.auth import NotAllowed, role_at, signed_in
+from shinpan.web.render import render
+
+router = APIRouter()
+Format = Literal["csv", "json", "html", "pdf"]
+Grouping = Literal["round", "player", "infraction"]
+STYLESHEET = "/reports/print.css"
+Handler = TypeVar("Handler", bound=Callable[..., Response])
+
+
+def _allowed(request: Request, event_id: int, action: str) -> tuple[User, Role, EventHeader]:
+    """The user, their role and the event; 404 for an unknown event, 403 without the right."""
+    signed_in(request)
+    with request.app.state.db.read() as conn:
+        event = event_header(conn, event_id)
+    user, role = role_at(request, event_id, action)
+    return user, role, event
+
+
+def _events_where(request: Request, action: str) -> list[int]:
+    """The events where the signed-in user may take ``action``; 403 when there are none."""
+    user = signed_in(request)
+    ids = [e for e, role in accounts.events_of(request.app.state.db, user) if may(role, action)]
+    if not ids:
+        raise NotAllowed("you may not {action} at any event", action=action)
+    return sorted(ids)
+
+
+def _file(report: reports.Report, fmt: str) -> Response:
+    out = reports.render(report, fmt, stylesheet=STYLESHEET)
+    disposition = "attachment" if fmt == "csv" else "inline"
+    return Response(
+        out.content,
+        media_type=out.media_type,
+        headers={"Content-Disposition": f'{disposition}; filename="{out.filename}"'},
+    )
+
+
+def _render(request: Request, template: str, **context: Any) -> Response:
+    """A page, with times shown in the reports' zone (``local``)."""
+    return render(request, template, local=local_time, **context)
+
+
+def page(path: str) -> Callable[[Handler], Handler]:
+    """A page of the web app (left out of the API's schema)."""
+    return router.get(path, include_in_schema=False, response_class=HTMLResponse)
+
+
+@router.get("/reports/print.css", include_in_schema=False)
+def stylesheet() -> Response:
+    """The print styles of the reports' HTML documents."""
+    return Response(print_css(), media_type="text/css", headers={"Cache-Control": "max-age=3600"})
+
+
+# -- pages --------------------------------------------------------------------------------
+
+
+@page("/events/{event_id}/reports")
+def index(request: Request, event_id: int) -> Response:
+    _, role, event = _allowed(request, event_id, "export")
+    db = request.app.state.db
+    dq = reports.dq_report(db, event_id).cases if may(role, "report") else ()
+    return _render(request, "reports_index.html", event_id=event_id, event=event, role=role,
+                 may_report=may(role, "report"), dq=dq)  # fmt: skip
+
+
+@page("/events/{event_id}/reports/penalties")
+def penalties_page(request: Request, event_id: int, group: Grouping = "round") -> Response:
+    _, role, event = _allowed(request, event_id, "export")
+    report = reports.penalty_report(request.app.state.db, event_id, group)
+    return _render(
+        request, "reports_penalties.html", event_id=event_id, event=event, role=role, report=report
+    )
+
+
+def _stats_page(request: Request, stats: reports.Statistics, **context: Any) -> Response:
+    from shinpan.reports.charts import charts
+
+    drawn = charts(stats, i18n.current.get())
+    return _render(request, "reports_stats.html", stats=stats, charts=drawn, **context)
+
+
+@page("/events/{event_id}/reports/stats")
+def stats_page(request: Request, event_id: int) -> Response:
+    _, role, event = _allowed(request, event_id, "export")
+    stats = reports.statistics(request.app.state.db, event_id)
+    return _stats_page(request, stats, event_id=event_id, event=event, role=role)
+
+
+@page("/reports/stats")
+def all_stats_page(request: Request) -> Response:
+    stats = reports.statistics(request.app.state.db, event_ids=_events_where(request, "export"))
+    return _stats_page(request, stats, event_id=None)
+
+
+@page("/events/{event_id}/reports/dq")
+def dq_page(request: Request, event_id: int) -> Response:
+    _, role, event = _allowed(request, event_id, "report")
+    report = reports.dq_report(request.app.state.db, event_id)
+    return _render(request, "reports_dq.html", event_id=event_id, event=event, role=role, report=report)
+
+
+@page("/events/{event_id}/reports/history")
+def history_page(
+    request: Request, event_id: int, name: Annotated[str, Query(max_length=200)] = "",
+    reading: Annotated[str, Query(max_length=200)] = "", player: Annotated[str, Query(max_length=40)] = "",
+) -> Response:  # fmt: skip
+    _, role, event = _allowed(request, event_id, "report")
+    db = request.app.state.db
+    history = None
+    if player:
+        history = reports.history_of_player(db, event_id, player)
+    elif name.strip():
+        history = reports.player_history(db, name, reading)
+    return _render(request, "reports_history.html", event_id=event_id, event=event, role=role,
+                 history=history, form={"name": name, "reading": reading})  # fmt: skip
+
+
+@page("/events/{event_id}/rulings/{number}")
+def ruling_page(request: Request, event_id: int, number: int) -> Response:
+    _, role, event = _allowed(request, event_id, "read")
+    db = request.app.state.db
+    slip = reports.penalty_slip(db, event_id, number, str(request.base_url))
+    detail = queries.get_ruling(db, event_id, number)
+    return _render(request, "reports_ruling.html", event_id=event_id, event=event, role=role, slip=slip,
+                 r=slip.ruling, detail=detail)  # fmt: skip
+
+
+# -- the API -------------------------------------------------------------------------------
+
+
+@router.get("/api/events/{event_id}/reports/penalties", tags=["reports"])
+def penalties(
+    request: Request, event_id: int, format: Format = "json", group: Grouping = "round"
+) -> Response:
+    """The event penalty report (head judge, scorekeeper): cautions and draft warnings stay out."""
+    _allowed(request, event_id, "export")
+    return _file(reports.penalty_report(request.app.state.db, event_id, group), format)
+
+
+@router.get("/api/events/{event_id}/reports/stats", tags=["reports"])
+def stats(request: Request, event_id: int, format: Format = "json") -> Response:
+    """Statistics of one event, with charts in the HTML and PDF."""
+    _allowed(request, event_id, "export")
+    return _file(reports.statistics(request.app.state.db, event_id), format)
+
+
+@router.get("/api/reports/stats", tags=["reports"])
+def all_stats(request: Request, format: Format = "json") -> Response:
+    """Statistics across the events where the signed-in user may export."""
+    ids = _events_where(request, "export")
+    return _file(reports.statistics(request.app.state.db, event_ids=ids), format)
+
+
+@router.get("/api/events/{event_id}/reports/dq", tags=["reports"])
+def dq(request: Request, event_id: int, format: Format = "json", ruling: int | None = None) -> Response:
+    """Disqualification reports (head judge): every one, or ``ruling``'s."""
+    _allowed(request, event_id, "report")
+    return _file(reports.dq_report(request.app.state.db, event_id, ruling), format)
+
+
+@router.get("/api/players/history", tags=["reports"])
+def history(
+    request: Request, name: Annotated[str, Query(min_length=1, max_length=200)],
+    reading: Annotated[str, Query(max_length=200)] = "", event: int | None = None, format: Format = "json",
+) -> Response:  # fmt: skip
+    """A person's rulings across every event, by name and reading (a head judge's)."""
+    if event is not None:
+        _allowed(request, event, "report")
+    else:
+        _events_where(request, "report")
+    return _file(reports.player_history(request.app.state.db, name, reading), format)
+
+
+@router.get("/api/events/{event_id}/rulings/{number}/slip", tags=["reports"])
+def slip(request: Request, event_id: int, number: int, format: Format = "pdf") -> Response:
+    """A6 penalty slip of one ruling, with a QR code linking to its page."""
+    _allowed(request, event_id, "read")
+    return _file(reports.penalty_slip(request.app.state.db, event_id, number, str(request.base_url)), format)
