@@ -8,6 +8,7 @@ from shinpan.cli import admin as _admin
 from shinpan.cli import event as _event
 from shinpan.cli import guideline as _guideline
 from shinpan.cli import replay as _replay
+from shinpan.cli import report as _report
 from shinpan.cli import rulings as _rulings
 from shinpan.cli import serve as _serve
 
@@ -23,6 +24,7 @@ _replay.register(app)
 _event.register(app)
 _rulings.register(app)
 _admin.register(app)
+_report.register(app)
 _serve.register(app)
 
 

@@ -1,0 +1,168 @@
+"""``shinpan report penalties|dq|player|stats|slip``: reports as CSV, JSON, HTML or PDF."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from shinpan.cli.common import DbOption, EventOption, handled, open_db
+from shinpan.cli.output import errors, fail
+
+if TYPE_CHECKING:
+    from shinpan.reports import Output, Report
+
+
+class Format(StrEnum):
+    csv = "csv"
+    json = "json"
+    html = "html"
+    pdf = "pdf"
+
+
+class Grouping(StrEnum):
+    round = "round"
+    player = "player"
+    infraction = "infraction"
+
+
+FormatOption = Annotated[Format, typer.Option("--format", "-f", help="csv, json, html or pdf.")]
+OutputOption = Annotated[
+    Path | None, typer.Option("--output", "-o", help="The file to write (default: standard output).")
+]
+STEPS = {"layout": "laying out pages", "write": "writing the PDF", "done": "done"}
+
+
+def _render_with_progress(make: Callable[[], Report], fmt: Format) -> Output:
+    """Gather and render; a PDF shows a progress bar on stderr while WeasyPrint works."""
+    from shinpan.reports import render
+
+    if fmt is not Format.pdf:
+        return render(make(), fmt.value)
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+        console=errors, transient=True,
+    ) as progress:  # fmt: skip
+        task = progress.add_task("reading the ledger", total=len(STEPS) + 1)
+        report = make()
+
+        def step(name: str) -> None:
+            progress.update(task, advance=1, description=STEPS.get(name, name))
+
+        return render(report, fmt.value, progress=step)
+
+
+def _emit(make: Callable[[], Report], fmt: Format, output: Path | None) -> None:
+    if fmt is Format.pdf and output is None and sys.stdout.isatty():
+        fail("a PDF is binary: write it to a file with -o FILE", 1)
+    with handled():
+        out = _render_with_progress(make, fmt)
+    if output is None:
+        sys.stdout.buffer.write(out.content)
+        sys.stdout.flush()
+        return
+    try:
+        output.write_bytes(out.content)
+    except OSError as e:
+        fail(f"cannot write {output}: {e.strerror}", 1)
+    errors.print(f"wrote {output} ({len(out.content):,} bytes)", markup=False, highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    report_app = typer.Typer(
+        help="Reports: the penalty report, disqualifications, a player's history, statistics, slips.",
+        no_args_is_help=True,
+    )
+    app.add_typer(report_app, name="report")
+
+    @report_app.command("penalties")
+    def penalties(
+        event: EventOption,
+        fmt: FormatOption = Format.csv,
+        group: Annotated[
+            Grouping, typer.Option("--group", help="Group by round (default), player or infraction.")
+        ] = Grouping.round,
+        output: OutputOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """The event penalty report: every ruling the guideline reports (no cautions or draft warnings)."""
+        from shinpan.reports import penalty_report
+
+        database = open_db(db)
+        _emit(lambda: penalty_report(database, event, group.value), fmt, output)
+
+    @report_app.command("dq")
+    def dq(
+        event: EventOption,
+        ruling: Annotated[int | None, typer.Option("--ruling", help="Only this disqualification.")] = None,
+        fmt: FormatOption = Format.pdf,
+        output: OutputOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """Disqualification reports: timeline, statements, the player's rulings, the decision (D14)."""
+        from shinpan.reports import dq_report
+
+        database = open_db(db)
+        _emit(lambda: dq_report(database, event, ruling), fmt, output)
+
+    @report_app.command("player")
+    def player(
+        event: Annotated[
+            int | None, typer.Option("--event", help="The event the player is in (with --player).")
+        ] = None,
+        number: Annotated[str | None, typer.Option("--player", help="The player's id in that event.")] = None,
+        name: Annotated[str | None, typer.Option("--name", help="Or: the player's name.")] = None,
+        reading: Annotated[str, typer.Option("--reading", help="With --name: the reading, in kana.")] = "",
+        fmt: FormatOption = Format.json,
+        output: OutputOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """A player's penalties, ejections and disqualifications across every event."""
+        from shinpan.reports import history_of_player, player_history
+
+        if name is None and (event is None or number is None):
+            fail("say who: --event ID --player N, or --name NAME [--reading KANA]", 1)
+        database = open_db(db)
+        if name is not None:
+            _emit(lambda: player_history(database, name, reading), fmt, output)
+        else:
+            assert event is not None and number is not None
+            _emit(lambda: history_of_player(database, event, number), fmt, output)
+
+    @report_app.command("stats")
+    def stats(
+        event: Annotated[
+            int | None, typer.Option("--event", help="One event (default: every event).")
+        ] = None,
+        fmt: FormatOption = Format.json,
+        output: OutputOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """Statistics with charts: rulings by category, infraction, round and judge, and more."""
+        from shinpan.reports import statistics
+
+        database = open_db(db)
+        _emit(lambda: statistics(database, event), fmt, output)
+
+    @report_app.command("slip")
+    def slip(
+        event: EventOption,
+        ruling: Annotated[int, typer.Option("--ruling", help="The ruling's number.")],
+        base_url: Annotated[
+            str, typer.Option("--base-url", help="The web app's address, for the QR code.")
+        ] = "http://127.0.0.1:8000",
+        fmt: FormatOption = Format.pdf,
+        output: OutputOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """A penalty slip (A6) for one ruling, with a QR code linking to it in the web app."""
+        from shinpan.reports import penalty_slip
+
+        database = open_db(db)
+        _emit(lambda: penalty_slip(database, event, ruling, base_url), fmt, output)

@@ -1,0 +1,212 @@
+"""What every report shares: the event's header, the guideline's words, times as people read them.
+
+Reports only read. They take what the ledger and its projections say and put it in the
+order and words an organiser, a head judge or a player reads; nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from functools import cache, lru_cache
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy import Connection, select
+
+from shinpan.errors import NotFound
+from shinpan.guideline import Rulebook
+from shinpan.services.context import rulebook_for
+from shinpan.store.ledger import Entry
+from shinpan.store.schema import entries, events, players
+
+DEFAULT_ZONE = "Asia/Tokyo"
+GENERAL = "general"  # the category of the general rules (D3, D4)
+
+
+@cache
+def report_zone() -> ZoneInfo:
+    """The time zone reports show times in: ``SHINPAN_TIMEZONE``, else Japan's."""
+    name = os.environ.get("SHINPAN_TIMEZONE") or DEFAULT_ZONE
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo(DEFAULT_ZONE)
+
+
+def moment(stamp: str) -> datetime:
+    """A ledger stamp (``2026-12-02T08:43:56.524880Z``, UTC) as a datetime."""
+    return datetime.fromisoformat(stamp)
+
+
+@lru_cache(maxsize=1 << 16)
+def local_time(stamp: str | None, *, short: bool = False) -> str:
+    """A ledger stamp (UTC) as a person at the venue reads it: ``2026-12-02 17:43:56``
+    (``short``: ``12-02 17:43``)."""
+    if not stamp:
+        return ""
+    local = moment(stamp).astimezone(report_zone())
+    return local.strftime("%m-%d %H:%M" if short else "%Y-%m-%d %H:%M:%S")
+
+
+def zone_label() -> str:
+    """The zone's abbreviation (``JST``), for column headers and page footers."""
+    return datetime.now(report_zone()).tzname() or str(report_zone())
+
+
+def minutes_between(start: str, end: str) -> float:
+    return (moment(end) - moment(start)).total_seconds() / 60
+
+
+# -- the event ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EventHeader:
+    """The event a report is about, as its first lines say it."""
+
+    id: int
+    name: str
+    starts_on: str | None
+    ends_on: str | None
+    venue: str | None
+    rel: int
+    head_judge: str
+    guideline_id: str
+    guideline_version: str
+
+    @property
+    def book(self) -> Rulebook:
+        return rulebook_for(self.guideline_id, self.guideline_version)
+
+    @property
+    def dates(self) -> str:
+        if self.starts_on and self.ends_on and self.ends_on != self.starts_on:
+            return f"{self.starts_on} – {self.ends_on}"
+        return self.starts_on or ""
+
+    def as_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def _header(r: Any) -> EventHeader:
+    return EventHeader(
+        id=r.event_id, name=r.name, starts_on=r.starts_on, ends_on=r.ends_on, venue=r.venue, rel=r.rel,
+        head_judge=r.head_judge, guideline_id=r.guideline_id, guideline_version=r.guideline_version,
+    )  # fmt: skip
+
+
+def event_header(conn: Connection, event_id: int) -> EventHeader:
+    row = conn.execute(select(events).where(events.c.event_id == event_id)).first()
+    if row is None:
+        raise NotFound("no event {event}", event=event_id)
+    return _header(row)
+
+
+def event_headers(conn: Connection, event_ids: Sequence[int] | None = None) -> list[EventHeader]:
+    """Every event (or those listed), oldest first."""
+    query = select(events).order_by(events.c.starts_on, events.c.event_id)
+    if event_ids is not None:
+        query = query.where(events.c.event_id.in_(list(event_ids)))
+    return [_header(r) for r in conn.execute(query)]
+
+
+# -- people ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Person:
+    number: str
+    name: str
+    reading: str
+    status: str
+
+
+def people(conn: Connection, event_id: int, numbers: Iterable[str] | None = None) -> dict[str, Person]:
+    """The event's players by number (all of them, or those listed)."""
+    query = select(players.c.number, players.c.name, players.c.reading, players.c.status).where(
+        players.c.event_id == event_id
+    )
+    if numbers is not None:
+        query = query.where(players.c.number.in_(sorted(set(numbers))))
+    return {r.number: Person(r.number, r.name, r.reading, r.status) for r in conn.execute(query)}
+
+
+def player_order(number: str) -> tuple[int, int, str]:
+    """Players in id order, numeric ids by value: 2 before 10."""
+    return (0, int(number), "") if number.isdigit() else (1, 0, number)
+
+
+# -- the guideline's words ------------------------------------------------------------------
+
+
+def is_reported(book: Rulebook, codes: Iterable[str]) -> bool:
+    """Whether the official report lists a ruling with these components (cautions do not)."""
+    return any(c in book.components and book.components[c].reported for c in codes)
+
+
+def abbreviations(book: Rulebook, codes: Sequence[str]) -> str:
+    """The penalty in the source's abbreviations: ``警1+デ敗``."""
+    labels = []
+    for code in codes:
+        c = book.components.get(code) or book.effects.get(code)
+        labels.append((c.abbr or c.name.ja) if c is not None else code)
+    return "+".join(labels)
+
+
+def category(book: Rulebook, rule: str) -> tuple[str, str, str]:
+    """A rule's category: id, Japanese and English name (the general rules are ``general``)."""
+    inf = book.infractions.get(rule)
+    if inf is None:
+        return GENERAL, "一般規定", "General rules"
+    for c in book.guideline.categories:
+        if c.id == inf.category:
+            return c.id, c.name.ja, c.name.en
+    return inf.category, inf.category, inf.category
+
+
+def rule_order(book: Rulebook, rule: str) -> int:
+    """The guideline's own order of its rules: general rules first, then each infraction."""
+    key = (book.guideline.id, book.guideline.version)
+    if key not in _POSITIONS:
+        _POSITIONS[key] = {rule: n for n, rule in enumerate(book.rule_ids())}
+    positions = _POSITIONS[key]
+    return positions.get(rule, len(positions))
+
+
+_POSITIONS: dict[tuple[str, str], dict[str, int]] = {}
+
+
+# -- the ledger -----------------------------------------------------------------------------
+
+
+def _entry(r: Any) -> Entry:
+    return Entry(
+        event_id=r.event_id, seq=r.seq, kind=r.kind, actor=r.actor, recorded_at=r.recorded_at,
+        body=json.loads(r.body), refs=tuple(json.loads(r.refs)), command_id=r.command_id,
+        command_hash=r.command_hash, prev_hash=r.prev_hash, hash=r.hash,
+    )  # fmt: skip
+
+
+def entries_of(conn: Connection, event_id: int, kinds: Sequence[str]) -> list[Entry]:
+    """The event's ledger entries of these kinds, in order (without reading the rest)."""
+    rows = conn.execute(
+        select(entries)
+        .where(entries.c.event_id == event_id, entries.c.kind.in_(list(kinds)))
+        .order_by(entries.c.seq)
+    )
+    return [_entry(r) for r in rows]
+
+
+def entries_at(conn: Connection, event_id: int, seqs: Iterable[int]) -> dict[int, Entry]:
+    """Some entries of the event, by number."""
+    wanted = sorted(set(seqs))
+    found: dict[int, Entry] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        rows = conn.execute(select(entries).where(entries.c.event_id == event_id, entries.c.seq.in_(chunk)))
+        found.update((r.seq, _entry(r)) for r in rows)
+    return found

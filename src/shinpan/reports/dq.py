@@ -1,0 +1,328 @@
+"""The disqualification report: one section per disqualification, ready to send (D14).
+
+For each ruling with the ``disqualification`` component (given, or the guideline's): the
+ledger entries that concern it in order, the statements of the people involved, any
+appeals, the player's rulings in the event, and the head judge's decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import Connection, or_, select
+
+from shinpan.engine.explain import penalty_text
+from shinpan.errors import NotFound
+from shinpan.guideline import Rulebook
+from shinpan.reports.common import EventHeader, Person, event_header, people
+from shinpan.reports.rulings import ReportedRuling, read_rulings
+from shinpan.services.context import stamp
+from shinpan.store.db import Database
+from shinpan.store.ledger import Entry, read_entries
+from shinpan.store.schema import matches
+
+DQ = "disqualification"
+ROLES = {"player": ("選手", "player"), "opponent": ("対戦相手", "opponent"),
+         "witness": ("目撃者", "witness"), "judge": ("ジャッジ", "judge")}  # fmt: skip
+OUTCOMES = {"upheld": ("上訴を退け, 裁定を維持", "appeal denied, the ruling stands"),
+            "overturned": ("上訴を認め, 裁定を取消", "appeal granted, the ruling is voided"),
+            "changed": ("上訴により罰則を変更", "the penalty was changed on appeal")}  # fmt: skip
+STATUS = {"active": ("参加中", "active"), "withdrawn": ("棄権", "withdrawn"),
+          "ejected": ("退場", "ejected"), "disqualified": ("失格", "disqualified")}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    seq: int
+    kind: str
+    actor: str
+    at: str
+    summary_ja: str
+    summary_en: str
+
+    def summary(self, lang: str) -> str:
+        return self.summary_en if lang == "en" else self.summary_ja
+
+
+@dataclass(frozen=True)
+class Statement:
+    seq: int
+    at: str
+    recorded_by: str
+    author: str
+    role: str
+    text: str
+
+    def role_label(self, lang: str) -> str:
+        ja, en = ROLES.get(self.role, (self.role, self.role))
+        return en if lang == "en" else ja
+
+
+@dataclass(frozen=True)
+class Appeal:
+    seq: int
+    at: str
+    by: str
+    reason: str
+    outcome: str | None = None
+    decision_reason: str = ""
+    decided_by: str = ""
+    decided_at: str = ""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The head judge's word on the disqualification, as it stands."""
+
+    outcome: str  # pending | confirmed | deviated | voided | upheld | overturned | changed
+    judge: str
+    at: str
+    reason: str
+    summary_ja: str
+    summary_en: str
+
+    def summary(self, lang: str) -> str:
+        return self.summary_en if lang == "en" else self.summary_ja
+
+
+@dataclass(frozen=True)
+class Disqualification:
+    ruling: ReportedRuling
+    note: str  # what the recording judge wrote
+    opponent: Person | None
+    player_status: str
+    decision: Decision
+    timeline: tuple[TimelineEntry, ...]
+    statements: tuple[Statement, ...]
+    appeals: tuple[Appeal, ...]
+    player_rulings: tuple[ReportedRuling, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["ruling"] = self.ruling.as_json()
+        out["player_rulings"] = [r.as_json() for r in self.player_rulings]
+        return out
+
+
+@dataclass(frozen=True)
+class DisqualificationReport:
+    kind: ClassVar[str] = "dq"
+    event: EventHeader
+    cases: tuple[Disqualification, ...]
+    generated_at: str
+    only: int | None = None
+
+    @property
+    def file_stem(self) -> str:
+        suffix = f"-ruling-{self.only}" if self.only is not None else ""
+        return f"dq-event-{self.event.id}{suffix}"
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "report": self.kind,
+            "event": self.event.as_json(),
+            "generated_at": self.generated_at,
+            "disqualifications": [c.as_json() for c in self.cases],
+        }
+
+    def csv_table(self) -> None:
+        return None
+
+
+def is_disqualification(r: ReportedRuling) -> bool:
+    return DQ in r.penalties or DQ in r.guideline_penalties
+
+
+def dq_report(
+    db: Database, event_id: int, ruling: int | None = None, *, now: datetime | None = None
+) -> DisqualificationReport:
+    """Every disqualification of the event (or the one ruling), with its investigation."""
+    with db.read() as conn:
+        event = event_header(conn, event_id)
+        everything = read_rulings(conn, event)
+        cases = [r for r in everything if is_disqualification(r) and ruling in (None, r.number)]
+        if ruling is not None and not cases:
+            if any(r.number == ruling for r in everything):
+                raise NotFound("ruling {number} of event {event} is not a disqualification", number=ruling,
+                               event=event_id)  # fmt: skip
+            raise NotFound("no ruling {number} in event {event}", number=ruling, event=event_id)
+        names = people(conn, event.id) if cases else {}
+        ledger = list(read_entries(conn, event.id)) if cases else []
+        made = tuple(_case(conn, event, r, everything, names, ledger) for r in cases)
+    return DisqualificationReport(event, made, stamp(now), ruling)
+
+
+def _case(
+    conn: Connection, event: EventHeader, r: ReportedRuling, everything: list[ReportedRuling],
+    names: dict[str, Person], ledger: list[Entry],
+) -> Disqualification:  # fmt: skip
+    book = event.book
+    trail = concerning(ledger, r.number, r.entry)
+    recorded = next((e for e in trail if e.seq == r.entry), None)
+    said = [
+        Statement(e.seq, e.recorded_at, e.actor, e.body["author"], e.body["author_role"], e.body["text"])
+        for e in trail
+        if e.kind == "statement"
+    ]
+    order = list(ROLES)
+    said.sort(key=lambda s: (order.index(s.role) if s.role in order else len(order), s.seq))
+    person = names.get(r.player)
+    appeals = _appeals(trail)
+    return Disqualification(
+        ruling=r,
+        note=str((recorded.body.get("record") or {}).get("note") or "") if recorded else "",
+        opponent=_opponent(conn, event.id, r, names),
+        player_status=person.status if person else "",
+        decision=decision(r, appeals),
+        timeline=tuple(_timeline_entry(book, e, r.number, names) for e in trail),
+        statements=tuple(said),
+        appeals=appeals,
+        player_rulings=tuple(x for x in everything if x.player == r.player),
+    )
+
+
+def _named_rulings(e: Entry) -> set[int]:
+    """The rulings an entry's body names."""
+    b = e.body
+    named: set[int] = set()
+    for key in ("ruling", "cause_ruling"):
+        if isinstance(b.get(key), int):
+            named.add(b[key])
+    for item in b.get("rulings") or []:
+        named.add(item if isinstance(item, int) else item["number"])
+    if isinstance(b.get("follow_up_of"), dict):
+        named.add(b["follow_up_of"]["ruling"])
+    return named
+
+
+def concerning(ledger: list[Entry], number: int, seq: int) -> list[Entry]:
+    """The entries about one ruling: those whose body names it, and those whose refs point at
+    an entry about it (the effects of its recording, of its void, of an appeal's decision)."""
+    found: list[Entry] = []
+    seqs: set[int] = set()
+    for e in ledger:
+        if e.seq < seq:
+            continue
+        named = _named_rulings(e)
+        if (number in named) if named else any(ref in seqs for ref in e.refs):
+            found.append(e)
+            seqs.add(e.seq)
+    return found
+
+
+def _appeals(trail: list[Entry]) -> tuple[Appeal, ...]:
+    filed = {e.seq: e for e in trail if e.kind == "appeal.filed"}
+    decided = {e.body["appeal"]: e for e in trail if e.kind == "appeal.decided"}
+    out = []
+    for seq, e in filed.items():
+        d = decided.get(seq)
+        out.append(
+            Appeal(
+                seq,
+                e.recorded_at,
+                e.body["by"],
+                e.body["reason"],
+                d.body["outcome"] if d else None,
+                d.body["reason"] if d else "",
+                d.actor if d else "",
+                d.recorded_at if d else "",
+            )
+        )
+    return tuple(out)
+
+
+def decision(r: ReportedRuling, appeals: tuple[Appeal, ...]) -> Decision:
+    """The last word: an appeal's decision, else a void, a deviation, a confirmation, or none yet."""
+    final = [a for a in appeals if a.outcome]
+    if final:
+        a = final[-1]
+        ja, en = OUTCOMES.get(a.outcome or "", (a.outcome or "", a.outcome or ""))
+        return Decision(a.outcome or "", a.decided_by, a.decided_at, a.decision_reason, ja, en)
+    if r.void is not None:
+        return Decision(
+            "voided", r.void.judge, r.void.at, r.void.reason, "裁定を取消", "the ruling was voided"
+        )
+    later = [d for d in r.deviations if d.at != r.recorded_at]
+    if later:
+        d = later[-1]
+        return Decision("deviated", d.judge, d.at, d.reason, f"罰則を{d.penalties_ja}に変更",
+                        f"the penalty was changed to {d.penalties_en}")  # fmt: skip
+    if r.confirmation is not None:
+        c = r.confirmation
+        return Decision("confirmed", c.judge, c.at, "", "ヘッドジャッジが失格を確認",
+                        "the head judge confirmed the disqualification")  # fmt: skip
+    return Decision("pending", "", "", "", "ヘッドジャッジの確認待ち", "waiting for the head judge")
+
+
+def _opponent(conn: Connection, event_id: int, r: ReportedRuling, names: dict[str, Person]) -> Person | None:
+    if r.round is None or r.table is None:
+        return None
+    m = conn.execute(
+        select(matches.c.player_a, matches.c.player_b).where(
+            matches.c.event_id == event_id, matches.c.round == r.round, matches.c.table_no == r.table,
+            or_(matches.c.player_a == r.player, matches.c.player_b == r.player),
+        )
+    ).first()  # fmt: skip
+    if m is None:
+        return None
+    other = m.player_b if m.player_a == r.player else m.player_a
+    return names.get(other) if other else None
+
+
+def _who(names: dict[str, Person], number: object) -> str:
+    person = names.get(str(number))
+    return f"{number} {person.name}" if person else str(number)
+
+
+def _timeline_entry(book: Rulebook, e: Entry, number: int, names: dict[str, Person]) -> TimelineEntry:
+    ja, en = describe(book, e, number, names)
+    return TimelineEntry(e.seq, e.kind, e.actor, e.recorded_at, ja, en)
+
+
+def describe(book: Rulebook, e: Entry, number: int, names: dict[str, Person]) -> tuple[str, str]:
+    """One line on what an entry did, in Japanese and English."""
+    b = e.body
+    if e.kind == "ruling.recorded":
+        made = next((m for m in b["rulings"] if m["number"] == number), b["rulings"][0])
+        who, rule = _who(names, made["player"]), made["rule"]
+        return (
+            f"裁定#{made['number']}を記録: {who}, {book.rule_name(rule, 'ja')}",
+            f"ruling #{made['number']} recorded: {who}, {book.rule_name(rule, 'en')}",
+        )
+    if e.kind == "ruling.confirmed":
+        return "ヘッドジャッジが確認", "confirmed by the head judge"
+    if e.kind == "ruling.deviated":
+        new = tuple(b["penalties"])
+        return (
+            f"逸脱: {penalty_text(book, new, 'ja')}; 理由: {b['reason']}",
+            f"deviation: {penalty_text(book, new, 'en')}; reason: {b['reason']}",
+        )
+    if e.kind == "ruling.voided":
+        return f"取消; 理由: {b.get('reason', '')}", f"voided; reason: {b.get('reason', '')}"
+    if e.kind == "statement":
+        ja, en = ROLES.get(b["author_role"], (b["author_role"], b["author_role"]))
+        return f"陳述({ja}): {b['author']}", f"statement ({en}): {b['author']}"
+    if e.kind == "appeal.filed":
+        return f"上訴: {b['by']}; 理由: {b['reason']}", f"appeal by {b['by']}; reason: {b['reason']}"
+    if e.kind == "appeal.decided":
+        ja, en = OUTCOMES.get(b["outcome"], (b["outcome"], b["outcome"]))
+        return f"上訴の裁定: {ja}; 理由: {b['reason']}", f"appeal decided: {en}; reason: {b['reason']}"
+    if e.kind == "player.status":
+        ja, en = STATUS.get(b["status"], (b["status"], b["status"]))
+        who = _who(names, b["player"])
+        return f"{who}の状態: {ja}", f"{who} is now {en}"
+    if e.kind in ("match.result", "duel.result"):
+        where = f"R{b['round']} T{b['table']}"
+        result = b.get("result") or b.get("winner") or "—"
+        return f"{where} の結果: {result}", f"{where} result: {result}"
+    return _PLAIN.get(e.kind, (e.kind, e.kind))
+
+
+_PLAIN = {
+    "deadline.done": ("期限内に追加措置を実行", "the remedy was carried out in time"),
+    "match.extended": ("時間延長", "the match was given extra time"),
+    "loss.carried": ("敗北を次のマッチへ持ち越し", "the loss waits for the next match"),
+    "loss.settled": ("持ち越した敗北を処理", "the waiting loss was settled"),
+}

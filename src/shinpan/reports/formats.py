@@ -1,0 +1,143 @@
+"""Reports as files: CSV for Excel, JSON for programs, HTML to print, PDF to send.
+
+Every report (:class:`Report`) gives its JSON and, where it is a table, its CSV; its HTML
+comes from ``templates/<kind>.html``, Japanese first with English beside it, and its PDF
+is that HTML laid out by WeasyPrint in Noto Sans CJK JP (Debian's ``fonts-noto-cjk``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any, ClassVar, Protocol
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+from shinpan.errors import InvalidInput
+from shinpan.reports.common import local_time, zone_label
+from shinpan.reports.penalties import PenaltyReport
+from shinpan.reports.slip import Slip
+from shinpan.reports.stats import Statistics
+
+FORMATS = ("csv", "json", "html", "pdf")
+MEDIA_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "json": "application/json",
+    "html": "text/html; charset=utf-8",
+    "pdf": "application/pdf",
+}
+BOM = "\ufeff"  # Excel in Japan reads a CSV as UTF-8 only when it starts with this
+COMPACT_ABOVE = 1000  # rulings: above this the penalty report is one line per ruling (layout time)
+
+Progress = Callable[[str], None]
+
+
+class Report(Protocol):
+    kind: ClassVar[str]
+
+    @property
+    def file_stem(self) -> str: ...
+
+    def as_json(self) -> dict[str, Any]: ...
+
+    def csv_table(self) -> tuple[list[str], list[list[str]]] | None: ...
+
+
+@dataclass(frozen=True)
+class Output:
+    """A rendered report: its bytes, media type and a file name to save it under."""
+
+    content: bytes
+    media_type: str
+    filename: str
+
+
+def render(
+    report: Report, fmt: str, *, stylesheet: str | None = None, progress: Progress | None = None
+) -> Output:
+    """The report in ``fmt`` (csv, json, html, pdf). ``stylesheet``: link the HTML's styles
+    from this URL instead of writing them into the page (for pages served by the web app)."""
+    if fmt not in FORMATS:
+        raise InvalidInput("the format is csv, json, html or pdf", field="format")
+    if fmt == "csv":
+        content = to_csv(report)
+    elif fmt == "json":
+        content = to_json(report)
+    elif fmt == "html":
+        content = to_html(report, stylesheet=stylesheet).encode("utf-8")
+    else:
+        content = to_pdf(to_html(report), progress)
+    return Output(content, MEDIA_TYPES[fmt], f"{report.file_stem}.{fmt}")
+
+
+def to_csv(report: Report) -> bytes:
+    """UTF-8 with a BOM, CRLF line ends: what Excel opens without asking."""
+    table = report.csv_table()
+    if table is None:
+        raise InvalidInput(
+            "the {kind} report comes as json, html or pdf, not csv", field="format", kind=report.kind
+        )
+    header, rows = table
+    buffer = io.StringIO()
+    buffer.write(BOM)
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue().encode("utf-8")
+
+
+def to_json(report: Report) -> bytes:
+    return (json.dumps(report.as_json(), ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+@cache
+def environment() -> Environment:
+    templates = resources.files("shinpan.reports") / "templates"
+    env = Environment(
+        loader=FileSystemLoader(str(templates)),
+        autoescape=select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["local"] = local_time
+    env.filters["short"] = lambda stamp: local_time(stamp, short=True)
+    env.globals["zone"] = zone_label
+    return env
+
+
+def to_html(report: Report, *, stylesheet: str | None = None) -> str:
+    """The report as one HTML document, its styles inside (or linked from ``stylesheet``)."""
+    context: dict[str, Any] = {"report": report, "stylesheet": stylesheet}
+    if isinstance(report, Statistics):
+        from shinpan.reports.charts import charts  # matplotlib: only when a chart is drawn
+
+        context["charts"] = {kind: Markup(svg) for kind, svg in charts(report, "ja").items()}
+    elif isinstance(report, Slip):
+        context["qr"] = Markup(report.qr_svg)
+    elif isinstance(report, PenaltyReport):
+        context["compact"] = len(report.rulings) > COMPACT_ABOVE
+    return environment().get_template(f"{report.kind}.html").render(**context)
+
+
+def print_css() -> str:
+    """The reports' print styles, for pages that link them (see ``stylesheet``)."""
+    return environment().get_template("_styles.html").render()
+
+
+def to_pdf(html: str, progress: Progress | None = None) -> bytes:
+    """Lay the HTML out in pages and write the PDF (WeasyPrint)."""
+    from weasyprint import HTML
+
+    step = progress or (lambda _name: None)
+    step("layout")
+    document = HTML(string=html).render()
+    step("write")
+    pdf = document.write_pdf()
+    step("done")
+    return bytes(pdf or b"")

@@ -1,0 +1,145 @@
+"""A player's history across every event in the database, for the head judge.
+
+Player ids are per event, so the same person is recognised by name and reading, both
+normalised the way player search compares them (:func:`shinpan.guideline.search.normalize`:
+NFKC, katakana as hiragana, no spaces). Readings must agree when both events know one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import select
+
+from shinpan.errors import InvalidInput
+from shinpan.guideline.search import normalize
+from shinpan.reports.common import EventHeader, event_header, event_headers
+from shinpan.reports.rulings import ReportedRuling, read_rulings
+from shinpan.services.context import stamp
+from shinpan.services.queries import get_player
+from shinpan.store.db import Database
+from shinpan.store.schema import players
+
+
+@dataclass(frozen=True)
+class Appearance:
+    """The person at one event: their id there, their status, the rulings the report lists."""
+
+    event: EventHeader
+    number: str
+    name: str
+    reading: str
+    status: str
+    rulings: tuple[ReportedRuling, ...]
+
+    @property
+    def ejections(self) -> int:
+        return sum(1 for r in self.rulings if "ejection" in r.penalties and not r.voided)
+
+    @property
+    def disqualifications(self) -> int:
+        return sum(1 for r in self.rulings if "disqualification" in r.penalties and not r.voided)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "event": self.event.as_json(),
+            "player": self.number,
+            "name": self.name,
+            "reading": self.reading,
+            "status": self.status,
+            "ejections": self.ejections,
+            "disqualifications": self.disqualifications,
+            "rulings": [r.as_json() for r in self.rulings],
+        }
+
+
+@dataclass(frozen=True)
+class PlayerHistory:
+    kind: ClassVar[str] = "history"
+    name: str
+    reading: str
+    appearances: tuple[Appearance, ...]
+    generated_at: str
+
+    @property
+    def rulings(self) -> list[tuple[Appearance, ReportedRuling]]:
+        return [(a, r) for a in self.appearances for r in a.rulings]
+
+    @property
+    def ejections(self) -> int:
+        return sum(a.ejections for a in self.appearances)
+
+    @property
+    def disqualifications(self) -> int:
+        return sum(a.disqualifications for a in self.appearances)
+
+    @property
+    def file_stem(self) -> str:
+        return "player-history"
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "report": self.kind,
+            "name": self.name,
+            "reading": self.reading,
+            "generated_at": self.generated_at,
+            "events": len(self.appearances),
+            "ejections": self.ejections,
+            "disqualifications": self.disqualifications,
+            "appearances": [a.as_json() for a in self.appearances],
+        }
+
+    def csv_table(self) -> tuple[list[str], list[list[str]]]:
+        header = ["大会ID / event", "大会 / event name", "日付 / date", "選手ID / player", "選手名 / name",
+                  "裁定番号 / ruling", "ラウンド / round", "違反 / infraction", "罰則 / penalty",
+                  "状態 / state"]  # fmt: skip
+        rows = [
+            [str(a.event.id), a.event.name, a.event.dates, a.number, a.name, str(r.number),
+             "" if r.round is None else str(r.round), r.infraction_ja, r.penalties_ja, r.state]
+            for a, r in self.rulings
+        ]  # fmt: skip
+        return header, rows
+
+
+def same_person(name: str, reading: str, other_name: str, other_reading: str) -> bool:
+    """Names equal once normalised; readings too, when both are known."""
+    if normalize(name) != normalize(other_name):
+        return False
+    mine, theirs = normalize(reading), normalize(other_reading)
+    return not mine or not theirs or mine == theirs
+
+
+def player_history(
+    db: Database, name: str, reading: str = "", *, now: datetime | None = None
+) -> PlayerHistory:
+    """Every event where someone of this name (and reading) played, oldest first."""
+    if not normalize(name):
+        raise InvalidInput("give the player's name", field="name")
+    with db.read() as conn:
+        candidates = conn.execute(
+            select(players.c.event_id, players.c.number, players.c.name, players.c.reading, players.c.status)
+            .where(players.c.search.contains(normalize(name), autoescape=True))
+            .order_by(players.c.event_id)
+        ).all()
+        found = [p for p in candidates if same_person(name, reading, p.name, p.reading)]
+        headers = {h.id: h for h in event_headers(conn, sorted({p.event_id for p in found}))}
+        appearances = []
+        for p in found:
+            event = headers[p.event_id]
+            listed = tuple(r for r in read_rulings(conn, event, player=p.number) if r.reported)
+            appearances.append(Appearance(event, p.number, p.name, p.reading, p.status, listed))
+    order = {h: n for n, h in enumerate(headers)}
+    appearances.sort(key=lambda a: order[a.event.id])
+    return PlayerHistory(name.strip(), reading.strip(), tuple(appearances), stamp(now))
+
+
+def history_of_player(
+    db: Database, event_id: int, number: str, *, now: datetime | None = None
+) -> PlayerHistory:
+    """The history of a player of this event: their name and reading, searched in every event."""
+    with db.read() as conn:
+        event_header(conn, event_id)
+        player = get_player(conn, event_id, number)
+    return player_history(db, player.name, player.reading, now=now)
