@@ -67,15 +67,16 @@ def test_replay_prints_the_contracts_rulings(tmp_path: Path) -> None:
         "penalties": ["warning1"],
         "voided": True,
     }
-    assert "Slow play" in ruling["explanation"]
     assert ruling["source"] == "1)警1"
+    assert "explanation" not in ruling  # words for people only when asked for (--explain)
 
 
-def test_replay_without_explanations(tmp_path: Path) -> None:
+def test_replay_explains_on_request(tmp_path: Path) -> None:
     path = write(tmp_path, scenario("A: ingame.slow-play"))
-    (ruling,) = json.loads(runner.invoke(app, ["replay", "--no-explain", str(path)]).stdout)["rulings"]
-    assert "explanation" not in ruling
-    assert "source" not in ruling
+    (ruling,) = json.loads(runner.invoke(app, ["replay", "--explain", str(path)]).stdout)["rulings"]
+    assert "Slow play" in ruling["explanation"]
+    assert "1)警1" in ruling["explanation"]
+    assert ruling["source"] == "1)警1"
 
 
 def test_replay_reads_standard_input() -> None:
