@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 from rich.table import Table
@@ -14,6 +15,8 @@ from shinpan.cli.output import console, fail, print_json
 from shinpan.csvio import CsvError, parse_pairings, parse_players
 from shinpan.engine.event_rules import Role
 
+T = TypeVar("T")
+
 
 def _events() -> ModuleType:
     """The event services, loaded when a command needs them (keeps `shinpan` quick to start)."""
@@ -22,11 +25,16 @@ def _events() -> ModuleType:
     return events
 
 
-def _read(path: Path) -> bytes:
+def _parse(parse: Callable[[bytes], list[T]], path: Path) -> list[T]:
+    """Read and check a CSV file; every problem is listed and nothing is imported."""
     try:
-        return path.read_bytes()
+        data = path.read_bytes()
     except OSError as e:
         fail(f"cannot read {path}: {e.strerror}", 1)
+    try:
+        return parse(data)
+    except CsvError as e:
+        fail(f"{path}: nothing imported:\n" + "\n".join(p.text("en") for p in e.problems), 1)
 
 
 def register(app: typer.Typer) -> None:
@@ -113,10 +121,7 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Import players from CSV; nothing is imported when any row is wrong."""
-        try:
-            rows = parse_players(_read(file))
-        except CsvError as e:
-            fail(f"{file}: nothing imported:\n" + "\n".join(p.text("en") for p in e.problems), 1)
+        rows = _parse(parse_players, file)
         database = open_db(db)
         with handled():
             n = _events().import_players(database, event, rows, actor=judge, command_id=command_id)
@@ -138,10 +143,7 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Pair a round from CSV; ejected, disqualified and withdrawn players are refused (D14)."""
-        try:
-            rows = parse_pairings(_read(file))
-        except CsvError as e:
-            fail(f"{file}: nothing imported:\n" + "\n".join(p.text("en") for p in e.problems), 1)
+        rows = _parse(parse_pairings, file)
         database = open_db(db)
         with handled():
             n = _events().import_pairings(database, event, round_no, rows, actor=judge, command_id=command_id)

@@ -27,7 +27,9 @@ def register(app: typer.Typer) -> None:
         guideline: GuidelineOption = None,
         explain: Annotated[
             bool,
-            typer.Option("--explain/--no-explain", help="Add each ruling's explanation, in words a judge reads aloud."),
+            typer.Option(
+                "--explain/--no-explain", help="Add each ruling's explanation, in words a judge reads aloud."
+            ),
         ] = False,
     ) -> None:
         """Decide every ruling of a scenario and print {"rulings": [...]} as JSON. Stores nothing."""

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Connection, Row, or_, select, text
+from sqlalchemy import Connection, Row, func, select, text, union_all
 
 from shinpan.engine.event_rules import Status, duel_loss_lands, match_loss_lands, status_after, status_of
 from shinpan.store.ledger import Appender
@@ -24,14 +24,13 @@ DUELS_TO_WIN = 2
 
 def current_match(conn: Connection, event_id: int, player: str) -> Row[Any] | None:
     """The player's match in the latest round they were paired in."""
-    return conn.execute(
-        select(matches)
-        .where(
-            matches.c.event_id == event_id, or_(matches.c.player_a == player, matches.c.player_b == player)
-        )
-        .order_by(matches.c.round.desc())
-        .limit(1)
-    ).first()
+    # One lookup per side, each on its index, the latest round chosen here: with OR and
+    # ORDER BY, SQLite (without statistics) walks every match of the event.
+    sides = [select(matches).where(matches.c.event_id == event_id, side == player) for side in _SIDES]
+    return max(conn.execute(union_all(*sides)), key=lambda m: int(m.round), default=None)
+
+
+_SIDES = (matches.c.player_a, matches.c.player_b)
 
 
 def _opponent(match: Row[Any], player: str) -> str | None:
@@ -203,9 +202,19 @@ def revert_rulings(ap: Appender, numbers: set[int]) -> None:
 
 
 def _extensions(conn: Connection, event_id: int, numbers: set[int]) -> list[dict[str, Any]]:
+    # A ruling's extensions come after the entry that recorded it: read only from there on,
+    # not the whole event's ledger.
+    since = conn.execute(
+        select(func.min(rulings.c.entry_seq)).where(
+            rulings.c.event_id == event_id, rulings.c.number.in_(numbers)
+        )
+    ).scalar()
     rows = conn.execute(
-        text("SELECT body FROM entries WHERE event_id = :e AND kind = 'match.extended' ORDER BY seq"),
-        {"e": event_id},
+        text(
+            "SELECT body FROM entries WHERE event_id = :e AND seq >= :since AND kind = 'match.extended' "
+            "ORDER BY seq"
+        ),
+        {"e": event_id, "since": since or 0},
     )
     net: dict[tuple[int, int, int], int] = {}
     for (body,) in rows:

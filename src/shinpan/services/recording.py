@@ -99,13 +99,16 @@ class _Participants:
 
 def live_history(conn: Connection, event_id: int, player: str) -> list[Ruling]:
     """A player's rulings that count (not voided), as the engine reads them."""
-    rows = conn.execute(
-        select(
-            rulings.c.number, rulings.c.rule, rulings.c.offense, rulings.c.penalties,
-            rulings.c.follow_up, rulings.c.draft, rulings.c.kind,
-        )
-        .where(rulings.c.event_id == event_id, rulings.c.player == player, rulings.c.state != "voided")
-        .order_by(rulings.c.number)
+    # Sorted here, not in SQL: with ORDER BY, SQLite (without statistics) walks the primary
+    # key through every ruling of the event instead of the player's index.
+    rows = sorted(
+        conn.execute(
+            select(
+                rulings.c.number, rulings.c.rule, rulings.c.offense, rulings.c.penalties,
+                rulings.c.follow_up, rulings.c.draft, rulings.c.kind,
+            ).where(rulings.c.event_id == event_id, rulings.c.player == player, rulings.c.state != "voided")
+        ),
+        key=lambda r: int(r.number),
     )  # fmt: skip
     return [
         Ruling(

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import DataError, IntegrityError
 
 from shinpan.errors import Conflict, InvalidInput, NotFound, StorageError
 from shinpan.store import projector
@@ -49,8 +50,22 @@ _FIELDS = (
 )
 
 
+def _shaped(item: Any) -> bool:
+    """An entry's fields have the types the ledger writes (before any is trusted)."""
+    text = ("kind", "actor", "recorded_at", "prev_hash", "hash")
+    return (
+        isinstance(item, dict)
+        and set(item) == set(_FIELDS)
+        and all(isinstance(item[k], str) for k in text)
+        and all(item[k] is None or isinstance(item[k], str) for k in ("command_id", "command_hash"))
+        and isinstance(item["body"], dict)
+        and isinstance(item["refs"], list)
+        and all(type(r) is int for r in item["refs"])
+    )
+
+
 def _check_entry(n: int, item: Any, prev: str) -> dict[str, Any]:
-    if not isinstance(item, dict) or set(item) != set(_FIELDS):
+    if not _shaped(item):
         raise InvalidInput("entry {n} is not a shinpan ledger entry", n=n)
     if item["seq"] != n:
         raise InvalidInput(
@@ -75,26 +90,37 @@ def import_event(db: Database, data: Any) -> int:
     items = data.get("entries")
     if not isinstance(items, list) or not items or not isinstance(items[0], dict):
         raise InvalidInput("the export has no entries")
-    if items[0].get("kind") != "event.created":
+    first = items[0]
+    uid = first["body"].get("uid") if isinstance(first.get("body"), dict) else None
+    if first.get("kind") != "event.created" or not isinstance(uid, str):
         raise InvalidInput("the export does not begin with the event's creation")
-    uid = items[0].get("body", {}).get("uid")
+    about = data.get("event")
     with db.write(None) as conn:
         if conn.execute(select(events.c.event_id).where(events.c.uid == uid)).first():
             raise Conflict("this event (uid {uid}) is already in the database", uid=uid)
-        wanted = data.get("event", {}).get("id")
+        wanted = about.get("id") if isinstance(about, dict) else None
+        if not (type(wanted) is int and 0 < wanted < 2**31):
+            wanted = None  # not an id this database could hold
         taken = conn.execute(select(entries.c.event_id).where(entries.c.event_id == wanted)).first()
-        event_id = wanted if isinstance(wanted, int) and wanted > 0 and not taken else (
+        event_id = wanted if wanted is not None and not taken else (
             (conn.execute(select(func.max(entries.c.event_id))).scalar() or 0) + 1
         )  # fmt: skip
         prev = GENESIS
         for n, item in enumerate(items, start=1):
             row = _check_entry(n, item, prev)
-            conn.execute(entries.insert(), {**row, "event_id": event_id})
             entry = Entry(
                 event_id, item["seq"], item["kind"], item["actor"], item["recorded_at"], item["body"],
                 tuple(item["refs"]), item["command_id"], item["command_hash"], item["prev_hash"], item["hash"],
             )  # fmt: skip
-            projector.apply(conn, entry)
+            try:
+                conn.execute(entries.insert(), {**row, "event_id": event_id})
+                projector.apply(conn, entry)
+            except (KeyError, TypeError, ValueError, AttributeError, IntegrityError, DataError) as e:
+                # its hash holds, but its content is not what shinpan writes: made by hand
+                problem = str(getattr(e, "orig", None) or e).splitlines()[0]
+                raise InvalidInput(
+                    "entry {n} ({kind}) cannot be applied: {problem}", n=n, kind=item["kind"], problem=problem
+                ) from None
             prev = item["hash"]
     return int(event_id)
 
