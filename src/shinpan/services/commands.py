@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection
 
 from shinpan.errors import Conflict
-from shinpan.services.context import Event, load_event, require, stamp
+from shinpan.services.context import Event, holding, load_event, require, stamp
 from shinpan.store.chain import fingerprint
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry, entry_by_command
@@ -58,7 +58,8 @@ def run_command(
                 return _default(earlier)  # type: ignore[return-value]
             return replayed(conn, earlier)
         ap = Appender(conn, event_id, name, stamp(now), command_id=command_id, command_hash=digest)
-        return act(conn, ap)
+        with holding(conn, event):
+            return act(conn, ap)
 
 
 def _default(entry: Entry) -> dict[str, Any]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -63,7 +65,14 @@ class Event:
         return rulebook_for(self.guideline_id, self.guideline_version)
 
 
+_CURRENT = "shinpan.event"
+
+
 def load_event(conn: Connection, event_id: int) -> Event:
+    """The event, as read in this transaction (a command reads it once, see :func:`holding`)."""
+    held = conn.info.get(_CURRENT)
+    if isinstance(held, Event) and held.id == event_id:
+        return held
     row = conn.execute(select(events).where(events.c.event_id == event_id)).first()
     if row is None:
         raise NotFound("no event {event}", event=event_id)
@@ -106,3 +115,14 @@ def player_exists(conn: Connection, event_id: int, number: str) -> bool:
 
 def loads(value: str | None) -> Any:
     return json.loads(value) if value else None
+
+
+@contextmanager
+def holding(conn: Connection, event: Event) -> Iterator[None]:
+    """Within one write transaction, :func:`load_event` answers from ``event`` (read under
+    the event's lock, so nothing else can change it meanwhile)."""
+    conn.info[_CURRENT] = event
+    try:
+        yield
+    finally:
+        conn.info.pop(_CURRENT, None)

@@ -10,12 +10,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Table, select
+from sqlalchemy import Connection, Table, create_engine, select
 
 from shinpan.store import projector
 from shinpan.store.db import Database
 from shinpan.store.ledger import Break, event_ids, read_entries, verify_chain
-from shinpan.store.schema import PROJECTIONS
+from shinpan.store.schema import PROJECTIONS, metadata
 
 
 @dataclass(frozen=True)
@@ -100,17 +100,39 @@ def _derive(db: Database, event_id: int, keep: bool) -> list[Difference]:
     return found
 
 
+def _derive_aside(conn: Connection, event_id: int) -> list[Difference]:
+    """Compare the stored projections (read in ``conn``) with ones derived in a scratch
+    in-memory database: judges keep recording while this runs."""
+    stored = snapshot(conn, event_id)
+    scratch = create_engine("sqlite://")
+    try:
+        with scratch.begin() as aside:
+            metadata.create_all(aside, tables=list(PROJECTIONS))
+            for entry in read_entries(conn, event_id):
+                projector.apply(aside, entry)
+            return _compare(stored, snapshot(aside, event_id))
+    finally:
+        scratch.dispose()
+
+
 def rebuild(db: Database, event_id: int | None = None, *, check_only: bool = False) -> list[Difference]:
-    """Derive the projections from the entries; return where the stored ones differed."""
+    """Derive the projections from the entries; return where the stored ones differed.
+
+    ``check_only`` compares without changing anything (and without holding the event's
+    write lock); otherwise the stored projections are replaced in one write transaction.
+    """
     with db.read() as conn:
         ids = [event_id] if event_id is not None else event_ids(conn)
-    return [d for e in ids for d in _derive(db, e, keep=not check_only)]
+        if check_only:
+            return [d for e in ids for d in _derive_aside(conn, e)]
+    return [d for e in ids for d in _derive(db, e, keep=True)]
 
 
 def verify(db: Database, event_id: int | None = None) -> Verification:
     """Walk every chain; then compare the projections with what the entries give."""
     breaks, heads, total = [], {}, 0
-    with db.read() as conn:
+    differences: list[Difference] = []
+    with db.read() as conn:  # one consistent view; recording goes on meanwhile
         ids = [event_id] if event_id is not None else event_ids(conn)
         for e in ids:
             found, count, head = verify_chain(conn, e)
@@ -118,5 +140,6 @@ def verify(db: Database, event_id: int | None = None) -> Verification:
             heads[e] = head
             if found is not None:
                 breaks.append(found)
-    differences = [] if breaks else [d for e in ids for d in _derive(db, e, keep=False)]
+        if not breaks:
+            differences = [d for e in ids for d in _derive_aside(conn, e)]
     return Verification(len(ids), total, breaks, differences, heads)

@@ -277,7 +277,10 @@ def record(
         round_no, table = _where(conn, event, inp)
         guideline = {"id": event.guideline_id, "version": event.guideline_version}
         append_rulings(ap, event, decided, {"record": inp.payload(), "guideline": guideline}, round_no, table)
-        return _recorded(event_id, conn, ap.appended[0], False)
+        first, *effects = ap.appended
+        return Recorded(
+            event_id, first.seq, first.body["rulings"], [{"kind": e.kind, **e.body} for e in effects]
+        )
 
     return run_command(
         db, event_id, "record", judge, command_id, inp.payload(), act, now,
