@@ -6,7 +6,6 @@ from __future__ import annotations
 import threading
 
 from conftest import Backend, make_event
-
 from shinpan.services import integrity
 from shinpan.store.db import Database
 
