@@ -1,32 +1,31 @@
-"""The ``shinpan`` command: thin Typer commands over the library."""
+"""The ``shinpan`` command.
+
+``shinpan replay`` is the one command scripts run in bulk (conformance, batches of tens of
+thousands of records): it starts without loading the Typer app and the rest of the CLI.
+Everything else, and ``replay --help``, goes through the Typer app in :mod:`shinpan.cli.commands`.
+"""
 
 from __future__ import annotations
 
-import typer
-
-from shinpan.cli import admin as _admin
-from shinpan.cli import event as _event
-from shinpan.cli import guideline as _guideline
-from shinpan.cli import replay as _replay
-from shinpan.cli import report as _report
-from shinpan.cli import rulings as _rulings
-from shinpan.cli import serve as _serve
-
-app = typer.Typer(
-    name="shinpan",
-    help="審判 shinpan: the penalty system judges run at card-game tournaments.",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=None,
-)
-_guideline.register(app)
-_replay.register(app)
-_event.register(app)
-_rulings.register(app)
-_admin.register(app)
-_report.register(app)
-_serve.register(app)
+import sys
+from typing import Any
 
 
 def main() -> None:
+    args = sys.argv[1:]
+    if args[:1] == ["replay"] and not {"-h", "--help"} & set(args):
+        from shinpan.cli.replay import run_from_args
+
+        run_from_args(args[1:])
+        return
+    from shinpan.cli.commands import app
+
     app()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":
+        from shinpan.cli.commands import app
+
+        return app
+    raise AttributeError(name)

@@ -1,18 +1,22 @@
 """``shinpan replay``: the conformance contract (../shared/conformance/README.md)."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: the Typer command below is defined inside
+# register(), and Typer reads its annotations there (typer is imported only when needed).
 import gc
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import typer
-
-from shinpan.cli.guideline import GuidelineOption
 from shinpan.engine.replay import ScenarioError, replay
 from shinpan.guideline import GuidelineError, Rulebook, default_guideline, load_guideline
+
+if TYPE_CHECKING:
+    import typer
+
+SCENARIO_HELP = "A scenario JSON file ('-' for standard input)."
+EXPLAIN_HELP = "Add each ruling's explanation, in words a judge reads aloud."
+GUIDELINE_HELP = "A guideline file instead of the built-in one."
 
 
 def _error(message: str) -> None:
@@ -20,41 +24,57 @@ def _error(message: str) -> None:
     raise SystemExit(2)
 
 
-def register(app: typer.Typer) -> None:
+def run(scenario: Path, guideline: Path | None, explain: bool) -> None:
+    """Decide every ruling of a scenario and print {"rulings": [...]} as JSON. Stores nothing."""
+    # A batch that makes many small objects and then exits: the cyclic garbage collector
+    # would only rescan them (a third of the run, measured); reference counting frees them.
+    gc.disable()
+    try:
+        book = Rulebook(load_guideline(guideline) if guideline else default_guideline())
+    except GuidelineError as e:
+        more = f" (and {len(e.problems) - 1} more)" if len(e.problems) > 1 else ""
+        _error(f"guideline: {e.problems[0]}{more}")
+    try:
+        text = sys.stdin.read() if str(scenario) == "-" else scenario.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        _error(f"scenario: cannot read {scenario}: {getattr(e, 'strerror', None) or e}")
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        _error(f"scenario: not valid JSON: {e}")
+    except RecursionError:
+        _error("scenario: not valid JSON: nested too deeply")
+    try:
+        rulings = replay(book, data, explanations=explain)
+    except ScenarioError as e:
+        _error(str(e))
+    sys.stdout.write(json.dumps({"rulings": rulings}, ensure_ascii=False) + "\n")
+
+
+def run_from_args(args: list[str]) -> None:
+    """``shinpan replay`` without the Typer app (see :mod:`shinpan.cli`): the same options."""
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> None:  # type: ignore[override]
+            _error(f"usage: shinpan replay SCENARIO [--guideline FILE] [--explain]: {message}")
+
+    parser = Parser(prog="shinpan replay", add_help=False)
+    parser.add_argument("scenario", type=Path, help=SCENARIO_HELP)
+    parser.add_argument("--guideline", type=Path, default=None, help=GUIDELINE_HELP)
+    parser.add_argument("--explain", action=argparse.BooleanOptionalAction, default=False, help=EXPLAIN_HELP)
+    ns = parser.parse_args(args)
+    run(ns.scenario, ns.guideline, ns.explain)
+
+
+def register(app: "typer.Typer") -> None:
+    import typer  # only the Typer app needs it
+
     @app.command("replay")
     def replay_command(
-        scenario: Annotated[Path, typer.Argument(help="A scenario JSON file ('-' for standard input).")],
-        guideline: GuidelineOption = None,
-        explain: Annotated[
-            bool,
-            typer.Option(
-                "--explain/--no-explain", help="Add each ruling's explanation, in words a judge reads aloud."
-            ),
-        ] = False,
+        scenario: Annotated[Path, typer.Argument(help=SCENARIO_HELP)],
+        guideline: Annotated[Path | None, typer.Option("--guideline", help=GUIDELINE_HELP)] = None,
+        explain: Annotated[bool, typer.Option("--explain/--no-explain", help=EXPLAIN_HELP)] = False,
     ) -> None:
         """Decide every ruling of a scenario and print {"rulings": [...]} as JSON. Stores nothing."""
-        # A batch that makes many small objects and then exits: the cyclic garbage collector
-        # would only rescan them (a third of the run, measured); reference counting frees them.
-        gc.disable()
-        try:
-            book = Rulebook(load_guideline(guideline) if guideline else default_guideline())
-        except GuidelineError as e:
-            _error(
-                f"guideline: {e.problems[0]}"
-                + (f" (and {len(e.problems) - 1} more)" if len(e.problems) > 1 else "")
-            )
-        try:
-            text = sys.stdin.read() if str(scenario) == "-" else scenario.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            _error(f"scenario: cannot read {scenario}: {getattr(e, 'strerror', None) or e}")
-        try:
-            data = json.loads(text)
-        except ValueError as e:
-            _error(f"scenario: not valid JSON: {e}")
-        except RecursionError:
-            _error("scenario: not valid JSON: nested too deeply")
-        try:
-            rulings = replay(book, data, explanations=explain)
-        except ScenarioError as e:
-            _error(str(e))
-        sys.stdout.write(json.dumps({"rulings": rulings}, ensure_ascii=False) + "\n")
+        run(scenario, guideline, explain)
