@@ -105,24 +105,36 @@ def _live_counted(history: Sequence[Ruling], rule: str, draft: str | None) -> li
     ]
 
 
-def _warned_rules(book: Rulebook, history: Sequence[Ruling]) -> list[str]:
-    """D3: distinct event-counted infractions for which the player holds a warning1."""
-    component = book.unrelated_warnings.counted_component or "warning1"
-    seen: dict[str, None] = {}
-    for r in history:
-        if _counts_as_unrelated(book, r, component):
-            seen.setdefault(r.rule, None)
-    return list(seen)
+@dataclass(frozen=True)
+class _D3:
+    """What D3 looks at, worked out once per rulebook."""
+
+    component: str  # the single warning
+    event_counted: frozenset[str]  # infractions counted per event (not D4, not D5)
+    threshold: int
 
 
-def _counts_as_unrelated(book: Rulebook, r: Ruling, component: str) -> bool:
-    inf = book.infractions.get(r.rule)
-    return (
-        inf is not None
-        and inf.counting is Counting.event
-        and r.offense is not None
-        and component in r.penalties
+def _d3(book: Rulebook) -> _D3:
+    found = book.memo.get("d3")
+    if isinstance(found, _D3):
+        return found
+    rule = book.unrelated_warnings
+    made = _D3(
+        component=rule.counted_component or "warning1",
+        event_counted=frozenset(i.id for i in book.guideline.infractions if i.counting is Counting.event),
+        threshold=rule.threshold or 3,
     )
+    book.memo["d3"] = made
+    return made
+
+
+def _warned_rules(d3: _D3, history: Sequence[Ruling], leave_out: Ruling | None = None) -> list[str]:
+    """D3: distinct event-counted infractions for which the player holds a warning1."""
+    return list(dict.fromkeys(r.rule for r in history if r is not leave_out and _counts_as_unrelated(d3, r)))
+
+
+def _counts_as_unrelated(d3: _D3, r: Ruling) -> bool:
+    return r.rule in d3.event_counted and r.offense is not None and d3.component in r.penalties
 
 
 def dues_of(book: Rulebook, inf: Infraction, offense: int) -> tuple[Due, ...]:
@@ -270,19 +282,16 @@ def _consequences(book: Rulebook, ruling: Ruling, history: list[Ruling], ref: st
     """D6 then D3: the additional rulings a ruling triggers, in order."""
     out: list[Ruling] = []
     queue = [ruling]
+    d3 = _d3(book)
     while queue:
         current = queue.pop(0)
-        component = book.unrelated_warnings.counted_component or "warning1"
-        if _counts_as_unrelated(book, current, component):
-            before = _warned_rules(book, [r for r in history if r is not current])
-            rule = book.unrelated_warnings
-            threshold = rule.threshold or 3
-            if current.rule not in before and len(before) + 1 >= threshold:
+        if _counts_as_unrelated(d3, current):
+            before = _warned_rules(d3, history, leave_out=current)
+            if current.rule not in before and len(before) + 1 >= d3.threshold:
                 extra = _unrelated_warnings(book, current, history, [*before, current.rule], ref)
                 out.append(extra)
                 history.append(extra)
-        inf = book.infractions.get(current.rule)
-        if inf is not None and inf.counting is not Counting.none and DRAFT_EXCLUSION in current.penalties:
+        if DRAFT_EXCLUSION in current.penalties and _counted(book, current.rule):
             exclusion = book.infractions.get(DRAFT_EXCLUSION_RULE)
             if exclusion is not None:
                 extra = replace(
@@ -299,6 +308,11 @@ def _consequences(book: Rulebook, ruling: Ruling, history: list[Ruling], ref: st
                 history.append(extra)
                 queue.append(extra)
     return out
+
+
+def _counted(book: Rulebook, rule: str) -> bool:
+    inf = book.infractions.get(rule)
+    return inf is not None and inf.counting is not Counting.none
 
 
 def _unrelated_warnings(
@@ -373,7 +387,18 @@ def decide(
     """
     if record.player not in participants:
         raise RecordError("player", f"{record.player!r} is not a participant")
-    check_deviation(book, record.deviation)
+    if record.deviation is not None:
+        check_deviation(book, record.deviation)
+    inf = book.infractions.get(record.infraction)
+    if inf is None:
+        return _general(book, record, ref)
+    if record.penalties is not None:
+        raise RecordError("penalties", "only general.uncategorized takes chosen penalties; use a deviation")
+    return _on_infraction(book, inf, record, history, participants, ref)
+
+
+def _general(book: Rulebook, record: Record, ref: str | None) -> tuple[Ruling, ...]:
+    """A record of a general rule (D4), or of no rule at all."""
     if record.infraction == book.uncategorized.id:
         if record.facts:
             raise RecordError("facts", "general.uncategorized takes no facts")
@@ -382,11 +407,18 @@ def decide(
         raise RecordError(
             "infraction", f"{record.infraction} is applied by shinpan itself (D3), not recorded"
         )
-    inf = book.infractions.get(record.infraction)
-    if inf is None:
-        raise RecordError("infraction", f"unknown infraction {record.infraction!r}")
-    if record.penalties is not None:
-        raise RecordError("penalties", "only general.uncategorized takes chosen penalties; use a deviation")
+    raise RecordError("infraction", f"unknown infraction {record.infraction!r}")
+
+
+def _on_infraction(
+    book: Rulebook,
+    inf: Infraction,
+    record: Record,
+    history: History,
+    participants: Container[str],
+    ref: str | None,
+) -> tuple[Ruling, ...]:
+    """The rulings of a recorded infraction: D8 subjects, D13 conditions, then the ladder."""
     facts = read_facts(inf, record.facts, participants)
 
     if inf.no_offense_when is not None and getattr(facts, inf.no_offense_when):
@@ -404,7 +436,8 @@ def decide(
         own += [r for r in rulings if r.player == player]
         ruling = _on_ladder(book, inf, player, own, facts, record.draft, recorded_as, ref)
         if n == 0:
-            ruling = _deviate(book, ruling, record.deviation)
+            if record.deviation is not None:
+                ruling = _deviate(book, ruling, record.deviation)
             if venue_removal:
                 ruling = replace(ruling, effects=(*ruling.effects, VENUE_REMOVAL))
         rulings.append(ruling)

@@ -29,7 +29,7 @@ class ScenarioError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
-@dataclass
+@dataclass(slots=True)
 class _Produced:
     event: int
     ruling: Ruling
@@ -70,8 +70,8 @@ def _str_list(index: int, key: str, value: object) -> tuple[str, ...]:
 
 
 def _record(index: int, event: Mapping[str, Any]) -> Record:
-    unknown = sorted(set(event) - INFRACTION_KEYS)
-    if unknown:
+    if not event.keys() <= INFRACTION_KEYS:
+        unknown = sorted(set(event) - INFRACTION_KEYS)
         raise ScenarioError(index, f"unknown key {unknown[0]!r}")
     player, infraction = event.get("player"), event.get("infraction")
     if not isinstance(player, str) or not isinstance(infraction, str):
