@@ -417,6 +417,15 @@ def test_voiding_the_deciding_duel_loss_reopens_the_match(ev: EventSetup) -> Non
     consistent(ev.db)
 
 
+def test_voiding_a_duel_loss_keeps_the_result_the_scorekeeper_reported(ev: EventSetup) -> None:
+    n = only(ev.record("P001", "pregame.tardiness"))["number"]  # P002 wins duel 1
+    events.report_result(ev.db, ev.id, 1, 1, result="a", now=ev.clock.now)  # the result slip: A won
+    recording.void(ev.db, ev.id, n, "the player was on time")
+    assert winners(ev, 1) == {}
+    assert match(ev, 1)["result"] == "a"  # the reported result stands
+    consistent(ev.db)
+
+
 def test_voiding_a_match_loss_or_draw_recomputes_the_result_from_the_duels(ev: EventSetup) -> None:
     ev.record("P001", "ingame.slow-play")
     ev.record("P001", "ingame.slow-play")

@@ -146,6 +146,7 @@ def _update_status(ap: Appender, player: str, change: Any, ruling: int | None) -
 def revert_rulings(ap: Appender, numbers: set[int]) -> None:
     """Undo what these rulings did to matches, waiting losses and statuses."""
     conn, event_id = ap.conn, ap.event_id
+    since = _since(conn, event_id, numbers)
     for d in conn.execute(
         select(duels).where(duels.c.event_id == event_id, duels.c.cause_ruling.in_(numbers))
     ).all():
@@ -157,7 +158,7 @@ def revert_rulings(ap: Appender, numbers: set[int]) -> None:
         winners = _duel_winners(conn, m)
         winners.pop(d.duel, None)
         body: dict[str, Any] = {"round": d.round, "table": d.table_no, "duel": d.duel, "winner": None}
-        if m.result_ruling is None:
+        if m.result_ruling is None and not _reported_by_hand(conn, event_id, d.round, d.table_no, since):
             body["match_result"] = _result_from_duels(m, winners)
         ap.append("duel.result", body)
     for m in conn.execute(
@@ -167,7 +168,7 @@ def revert_rulings(ap: Appender, numbers: set[int]) -> None:
         ap.append(
             "match.result", {"round": m.round, "table": m.table_no, "result": result, "cause_ruling": None}
         )
-    for ext in _extensions(conn, event_id, numbers):
+    for ext in _extensions(conn, event_id, numbers, since):
         body = {
             "round": ext["round"],
             "table": ext["table"],
@@ -201,20 +202,46 @@ def revert_rulings(ap: Appender, numbers: set[int]) -> None:
         _update_status(ap, player, lambda _current, s=status: s, None)
 
 
-def _extensions(conn: Connection, event_id: int, numbers: set[int]) -> list[dict[str, Any]]:
-    # A ruling's extensions come after the entry that recorded it: read only from there on,
-    # not the whole event's ledger.
-    since = conn.execute(
+def _since(conn: Connection, event_id: int, numbers: set[int]) -> int:
+    """The first entry of these rulings: what they did comes after it, so undoing them reads
+    the ledger from there on, not the whole event's."""
+    first = conn.execute(
         select(func.min(rulings.c.entry_seq)).where(
             rulings.c.event_id == event_id, rulings.c.number.in_(numbers)
         )
     ).scalar()
+    return int(first or 0)
+
+
+def _reported_by_hand(conn: Connection, event_id: int, round_no: int, table: int, since: int) -> bool:
+    """Whether the match's result stands as the scorekeeper reported it (a match result with
+    no ruling behind it): undoing a penalty duel then leaves that result alone."""
+    rows = conn.execute(
+        text(
+            "SELECT kind, body FROM entries WHERE event_id = :e AND seq >= :since "
+            "AND kind IN ('match.result', 'duel.result') ORDER BY seq"
+        ),
+        {"e": event_id, "since": since},
+    )
+    by_hand = False
+    for kind, body in rows:
+        b = json.loads(body)
+        if b["round"] != round_no or b["table"] != table:
+            continue
+        if kind == "match.result":
+            by_hand = b.get("result") is not None and b.get("cause_ruling") is None
+        elif "match_result" in b:
+            by_hand = False
+    return by_hand
+
+
+def _extensions(conn: Connection, event_id: int, numbers: set[int], since: int) -> list[dict[str, Any]]:
     rows = conn.execute(
         text(
             "SELECT body FROM entries WHERE event_id = :e AND seq >= :since AND kind = 'match.extended' "
             "ORDER BY seq"
         ),
-        {"e": event_id, "since": since or 0},
+        {"e": event_id, "since": since},
     )
     net: dict[tuple[int, int, int], int] = {}
     for (body,) in rows:
