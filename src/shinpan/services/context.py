@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, bindparam, select
 
 from shinpan.engine.event_rules import Role, may
 from shinpan.errors import Forbidden, NotFound, Refused
@@ -66,6 +66,9 @@ class Event:
 
 
 _CURRENT = "shinpan.event"
+# Statements every command runs, built once (building one costs more than running it).
+_EVENT = select(events).where(events.c.event_id == bindparam("e"))
+_ROLE = select(judges.c.role).where(judges.c.event_id == bindparam("e"), judges.c.name == bindparam("j"))
 
 
 def load_event(conn: Connection, event_id: int) -> Event:
@@ -73,7 +76,7 @@ def load_event(conn: Connection, event_id: int) -> Event:
     held = conn.info.get(_CURRENT)
     if isinstance(held, Event) and held.id == event_id:
         return held
-    row = conn.execute(select(events).where(events.c.event_id == event_id)).first()
+    row = conn.execute(_EVENT, {"e": event_id}).first()
     if row is None:
         raise NotFound("no event {event}", event=event_id)
     return Event(
@@ -89,9 +92,7 @@ def load_event(conn: Connection, event_id: int) -> Event:
 
 
 def role_of(conn: Connection, event_id: int, judge: str) -> Role:
-    row = conn.execute(
-        select(judges.c.role).where(judges.c.event_id == event_id, judges.c.name == judge)
-    ).first()
+    row = conn.execute(_ROLE, {"e": event_id, "j": judge}).first()
     if row is None:
         raise NotFound("{judge} is not a judge of event {event}", judge=judge, event=event_id)
     return Role(row.role)

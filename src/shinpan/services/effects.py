@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Connection, Row, func, select, text, union_all
+from sqlalchemy import Connection, Row, bindparam, func, select, text, union_all
 
 from shinpan.engine.event_rules import Status, duel_loss_lands, match_loss_lands, status_after, status_of
 from shinpan.store.ledger import Appender
@@ -26,11 +26,21 @@ def current_match(conn: Connection, event_id: int, player: str) -> Row[Any] | No
     """The player's match in the latest round they were paired in."""
     # One lookup per side, each on its index, the latest round chosen here: with OR and
     # ORDER BY, SQLite (without statistics) walks every match of the event.
-    sides = [select(matches).where(matches.c.event_id == event_id, side == player) for side in _SIDES]
-    return max(conn.execute(union_all(*sides)), key=lambda m: int(m.round), default=None)
+    found = conn.execute(_MATCHES_OF, {"e": event_id, "p": player})
+    return max(found, key=lambda m: int(m.round), default=None)
 
 
-_SIDES = (matches.c.player_a, matches.c.player_b)
+# Statements run for every ruling, built once (building one costs more than running it).
+_MATCHES_OF = union_all(
+    *(select(matches).where(matches.c.event_id == bindparam("e"), side == bindparam("p"))
+      for side in (matches.c.player_a, matches.c.player_b))
+)  # fmt: skip
+_DUELS = select(duels.c.duel, duels.c.winner).where(
+    duels.c.event_id == bindparam("e"), duels.c.round == bindparam("r"), duels.c.table_no == bindparam("t")
+)
+_STATUS = select(players.c.status).where(
+    players.c.event_id == bindparam("e"), players.c.number == bindparam("p")
+)
 
 
 def _opponent(match: Row[Any], player: str) -> str | None:
@@ -43,11 +53,7 @@ def _side(match: Row[Any], player: str) -> str:
 
 
 def _duel_winners(conn: Connection, m: Row[Any]) -> dict[int, str]:
-    rows = conn.execute(
-        select(duels.c.duel, duels.c.winner).where(
-            duels.c.event_id == m.event_id, duels.c.round == m.round, duels.c.table_no == m.table_no
-        )
-    )
+    rows = conn.execute(_DUELS, {"e": m.event_id, "r": m.round, "t": m.table_no})
     return {r.duel: r.winner for r in rows}
 
 
@@ -128,9 +134,7 @@ def apply_ruling(ap: Appender, ruling: int, player: str, codes: Iterable[str]) -
 
 
 def _status(conn: Connection, event_id: int, player: str) -> Status | None:
-    row = conn.execute(
-        select(players.c.status).where(players.c.event_id == event_id, players.c.number == player)
-    ).first()
+    row = conn.execute(_STATUS, {"e": event_id, "p": player}).first()
     return Status(row.status) if row else None
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, bindparam, func, select
 
 from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, explain
 from shinpan.engine.explain import penalty_text
@@ -79,6 +79,19 @@ class Recorded:
         }
 
 
+# The statements of every recording, built once (building one costs more than running it).
+_PLAYER = select(players.c.number).where(
+    players.c.event_id == bindparam("e"), players.c.number == bindparam("p")
+)
+# Sorted in Python, not in SQL: with ORDER BY, SQLite (without statistics) walks the
+# primary key through every ruling of the event instead of the player's index.
+_HISTORY = select(
+    rulings.c.number, rulings.c.rule, rulings.c.offense, rulings.c.penalties,
+    rulings.c.follow_up, rulings.c.draft, rulings.c.kind,
+).where(rulings.c.event_id == bindparam("e"), rulings.c.player == bindparam("p"), rulings.c.state != "voided")  # fmt: skip
+_LAST_NUMBER = select(func.max(rulings.c.number)).where(rulings.c.event_id == bindparam("e"))
+
+
 class _Participants:
     """Membership in the event, asked of the database only for the names the record uses."""
 
@@ -90,26 +103,14 @@ class _Participants:
         if not isinstance(name, str):
             return False
         if name not in self.known:
-            row = self.conn.execute(
-                select(players.c.number).where(players.c.event_id == self.event_id, players.c.number == name)
-            ).first()
+            row = self.conn.execute(_PLAYER, {"e": self.event_id, "p": name}).first()
             self.known[name] = row is not None
         return self.known[name]
 
 
 def live_history(conn: Connection, event_id: int, player: str) -> list[Ruling]:
     """A player's rulings that count (not voided), as the engine reads them."""
-    # Sorted here, not in SQL: with ORDER BY, SQLite (without statistics) walks the primary
-    # key through every ruling of the event instead of the player's index.
-    rows = sorted(
-        conn.execute(
-            select(
-                rulings.c.number, rulings.c.rule, rulings.c.offense, rulings.c.penalties,
-                rulings.c.follow_up, rulings.c.draft, rulings.c.kind,
-            ).where(rulings.c.event_id == event_id, rulings.c.player == player, rulings.c.state != "voided")
-        ),
-        key=lambda r: int(r.number),
-    )  # fmt: skip
+    rows = sorted(conn.execute(_HISTORY, {"e": event_id, "p": player}), key=lambda r: int(r.number))
     return [
         Ruling(
             player=player,
@@ -219,13 +220,7 @@ def _counts_per_draft(book: Rulebook, rule: str) -> bool:
 
 
 def next_number(conn: Connection, event_id: int) -> int:
-    return (
-        int(
-            conn.execute(select(func.max(rulings.c.number)).where(rulings.c.event_id == event_id)).scalar()
-            or 0
-        )
-        + 1
-    )
+    return int(conn.execute(_LAST_NUMBER, {"e": event_id}).scalar() or 0) + 1
 
 
 def append_rulings(

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, select, text
+from sqlalchemy import Connection, bindparam, select, text
 
 from shinpan.store import projector
 from shinpan.store.chain import GENESIS, canonical, entry_hash
@@ -155,10 +155,13 @@ def read_entries(conn: Connection, event_id: int, *, after: int = 0) -> Iterator
 
 
 def entry_by_command(conn: Connection, event_id: int, command_id: str) -> Entry | None:
-    row = conn.execute(
-        select(entries).where(entries.c.event_id == event_id, entries.c.command_id == command_id)
-    ).first()
+    row = conn.execute(_BY_COMMAND, {"e": event_id, "c": command_id}).first()
     return _entry(row) if row is not None else None
+
+
+_BY_COMMAND = select(entries).where(
+    entries.c.event_id == bindparam("e"), entries.c.command_id == bindparam("c")
+)
 
 
 def entries_after(conn: Connection, event_id: int, seq: int) -> list[Entry]:

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, and_, delete, insert, select, text, update
+from sqlalchemy import Connection, and_, bindparam, delete, insert, select, text, update
 
 from shinpan.guideline.search import normalize
 from shinpan.romaji import to_romaji
@@ -174,6 +174,32 @@ def _round_ended(conn: Connection, e: Entry) -> None:
     )
 
 
+# The statements of the entries every ruling makes, built once (building one costs more
+# than running it); ``e``, ``r``, ``t``, ``d`` are the event, round, table and duel.
+_DELETE_DUEL = delete(duels).where(
+    duels.c.event_id == bindparam("e"), duels.c.round == bindparam("r"),
+    duels.c.table_no == bindparam("t"), duels.c.duel == bindparam("d"),
+)  # fmt: skip
+_SET_RESULT = (
+    update(matches)
+    .where(
+        matches.c.event_id == bindparam("e"),
+        matches.c.round == bindparam("r"),
+        matches.c.table_no == bindparam("t"),
+    )
+    .values(result=bindparam("outcome"), result_ruling=bindparam("cause"), ended_at=bindparam("ended"))
+)
+
+
+def _set_result(conn: Connection, e: Entry, result: str | None, cause: int | None) -> None:
+    b = e.body
+    conn.execute(
+        _SET_RESULT,
+        {"e": e.event_id, "r": b["round"], "t": b["table"], "outcome": result, "cause": cause,
+         "ended": e.recorded_at if result else None},
+    )  # fmt: skip
+
+
 def _match_where(e: Entry) -> Any:
     b = e.body
     return and_(
@@ -184,45 +210,20 @@ def _match_where(e: Entry) -> Any:
 @handles("duel.result")
 def _duel_result(conn: Connection, e: Entry) -> None:
     b = e.body
-    key = and_(
-        duels.c.event_id == e.event_id,
-        duels.c.round == b["round"],
-        duels.c.table_no == b["table"],
-        duels.c.duel == b["duel"],
-    )
-    conn.execute(delete(duels).where(key))
+    conn.execute(_DELETE_DUEL, {"e": e.event_id, "r": b["round"], "t": b["table"], "d": b["duel"]})
     if b.get("winner") is not None:
         conn.execute(
-            insert(duels).values(
-                event_id=e.event_id,
-                round=b["round"],
-                table_no=b["table"],
-                duel=b["duel"],
-                winner=b["winner"],
-                cause_ruling=b.get("cause_ruling"),
-            )
-        )
+            insert(duels),
+            {"event_id": e.event_id, "round": b["round"], "table_no": b["table"], "duel": b["duel"],
+             "winner": b["winner"], "cause_ruling": b.get("cause_ruling")},
+        )  # fmt: skip
     if "match_result" in b:  # the service says whether this duel decided (or undid) the match
-        result = b["match_result"]
-        conn.execute(
-            update(matches)
-            .where(_match_where(e))
-            .values(result=result, result_ruling=None, ended_at=e.recorded_at if result else None)
-        )
+        _set_result(conn, e, b["match_result"], None)
 
 
 @handles("match.result")
 def _match_result(conn: Connection, e: Entry) -> None:
-    result = e.body.get("result")
-    conn.execute(
-        update(matches)
-        .where(_match_where(e))
-        .values(
-            result=result,
-            result_ruling=e.body.get("cause_ruling"),
-            ended_at=e.recorded_at if result else None,
-        )
-    )
+    _set_result(conn, e, e.body.get("result"), e.body.get("cause_ruling"))
 
 
 @handles("match.extended")
@@ -319,21 +320,23 @@ def _ruling_recorded(conn: Connection, e: Entry) -> None:
             conn.execute(insert(drafts).values(event_id=e.event_id, name=r["draft"], round=b.get("round")))
         for d in r.get("dues", []):
             conn.execute(
-                insert(deadlines).values(
-                    event_id=e.event_id,
-                    ruling=r["number"],
-                    position=d["position"],
-                    player=r["player"],
-                    due_kind=d["due_kind"],
-                    minutes=d.get("minutes"),
-                    due_at=d.get("due_at"),
-                    round=d.get("round"),
-                    table_no=d.get("table"),
-                    remedy_ja=d["remedy_ja"],
-                    remedy_en=d["remedy_en"],
-                    on_miss=_j(d["on_miss"]),
-                    state="pending",
-                )
+                insert(deadlines),
+                {
+                    "event_id": e.event_id,
+                    "ruling": r["number"],
+                    "position": d["position"],
+                    "player": r["player"],
+                    "due_kind": d["due_kind"],
+                    "minutes": d.get("minutes"),
+                    "due_at": d.get("due_at"),
+                    "round": d.get("round"),
+                    "table_no": d.get("table"),
+                    "remedy_ja": d["remedy_ja"],
+                    "remedy_en": d["remedy_en"],
+                    "on_miss": _j(d["on_miss"]),
+                    "state": "pending",
+                    "closed_at": None,
+                },
             )
     conn.execute(insert(rulings), rows)
     missed = b.get("follow_up_of")
