@@ -29,6 +29,7 @@ _STATUS_OF = {
     "ejection": Status.ejected,
     "disqualification": Status.disqualified,
 }
+STATUS_CODES = frozenset(_STATUS_OF)  # the penalties and effects that can change a status
 
 
 def status_after(codes: Iterable[str], current: Status = Status.active) -> Status:

@@ -41,7 +41,10 @@ def rulebook_for(guideline_id: str, version: str) -> Rulebook:
             gid=guideline_id,
             version=version,
         )
-    return _BOOKS.setdefault((g.id, g.version), Rulebook(g))
+    book = _BOOKS.get((g.id, g.version))
+    if book is None:  # built once: its lookups and the engine's plans are kept on it
+        book = _BOOKS[(g.id, g.version)] = Rulebook(g)
+    return book
 
 
 _BOOKS: dict[tuple[str, str], Rulebook] = {}

@@ -10,12 +10,19 @@ deviation) reverses exactly what it did, as new entries.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection, Row, bindparam, func, select, text, union_all
 
-from shinpan.engine.event_rules import Status, duel_loss_lands, match_loss_lands, status_after, status_of
+from shinpan.engine.event_rules import (
+    STATUS_CODES,
+    Status,
+    duel_loss_lands,
+    match_loss_lands,
+    status_after,
+    status_of,
+)
 from shinpan.store.ledger import Appender
 from shinpan.store.schema import carried_losses, duels, matches, players, rulings
 
@@ -111,7 +118,7 @@ def _carry(ap: Appender, ruling: int, position: int, player: str, loss: str) -> 
     ap.append("loss.carried", body)
 
 
-def apply_ruling(ap: Appender, ruling: int, player: str, codes: Iterable[str]) -> None:
+def apply_ruling(ap: Appender, ruling: int, player: str, codes: Sequence[str]) -> None:
     """Everything one ruling's penalties and effects do to matches and the player."""
     conn = ap.conn
     for position, code in enumerate(codes):
@@ -130,7 +137,8 @@ def apply_ruling(ap: Appender, ruling: int, player: str, codes: Iterable[str]) -
                 assert m is not None
                 body = {"round": m.round, "table": m.table_no, "delta": 1, "cause_ruling": ruling}
                 ap.append("match.extended", body)
-    _update_status(ap, player, lambda current: status_after(codes, current), ruling)
+    if not STATUS_CODES.isdisjoint(codes):
+        _update_status(ap, player, lambda current: status_after(codes, current), ruling)
 
 
 def _status(conn: Connection, event_id: int, player: str) -> Status | None:
