@@ -81,14 +81,6 @@ def get_user(db: Database, user_id: int) -> User | None:
     return User(row.id, row.name, row.level) if row else None
 
 
-def role_in(db: Database, event_id: int, user: User) -> Role | None:
-    with db.read() as conn:
-        row = conn.execute(
-            select(judges.c.role).where(judges.c.event_id == event_id, judges.c.name == user.name)
-        ).first()
-    return Role(row.role) if row else None
-
-
 def member(db: Database, user_id: int, event_id: int) -> tuple[User, Role | None] | None:
     """The user and their role at the event, in one read (every page and API call asks)."""
     with db.read() as conn:

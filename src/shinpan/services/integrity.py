@@ -80,24 +80,14 @@ def _compare(before: dict[str, Any], after: dict[str, Any]) -> list[Difference]:
     return out
 
 
-class _Rollback(Exception):
-    pass
-
-
-def _derive(db: Database, event_id: int, keep: bool) -> list[Difference]:
-    found: list[Difference] = []
-    try:
-        with db.write(event_id) as conn:
-            before = snapshot(conn, event_id)
-            projector.clear(conn, event_id)
-            for entry in read_entries(conn, event_id):
-                projector.apply(conn, entry)
-            found = _compare(before, snapshot(conn, event_id))
-            if not keep:
-                raise _Rollback
-    except _Rollback:
-        pass
-    return found
+def _replace(db: Database, event_id: int) -> list[Difference]:
+    """Replace the stored projections with derived ones, in one write transaction."""
+    with db.write(event_id) as conn:
+        before = snapshot(conn, event_id)
+        projector.clear(conn, event_id)
+        for entry in read_entries(conn, event_id):
+            projector.apply(conn, entry)
+        return _compare(before, snapshot(conn, event_id))
 
 
 def _derive_aside(conn: Connection, event_id: int) -> list[Difference]:
@@ -125,7 +115,7 @@ def rebuild(db: Database, event_id: int | None = None, *, check_only: bool = Fal
         ids = [event_id] if event_id is not None else event_ids(conn)
         if check_only:
             return [d for e in ids for d in _derive_aside(conn, e)]
-    return [d for e in ids for d in _derive(db, e, keep=True)]
+    return [d for e in ids for d in _replace(db, e)]
 
 
 def verify(db: Database, event_id: int | None = None) -> Verification:

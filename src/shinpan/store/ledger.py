@@ -164,11 +164,6 @@ _BY_COMMAND = select(entries).where(
 )
 
 
-def entries_after(conn: Connection, event_id: int, seq: int) -> list[Entry]:
-    """The entries a command appended after its first one (its effects)."""
-    return list(read_entries(conn, event_id, after=seq))
-
-
 def event_ids(conn: Connection) -> list[int]:
     return [r[0] for r in conn.execute(text("SELECT DISTINCT event_id FROM entries ORDER BY event_id"))]
 
