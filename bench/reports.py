@@ -34,7 +34,8 @@ from shinpan.engine.event_rules import Role
 from shinpan.reports import penalty_report, render
 from shinpan.services import events, integrity
 from shinpan.services.context import load_event, stamp
-from shinpan.services.recording import append_rulings, deviate_in, live_history, void_in
+from shinpan.services.corrections import deviate_in, void_in
+from shinpan.services.recording import append_rulings, live_history
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
 from shinpan.store.schema import players, rulings

@@ -399,7 +399,7 @@ def test_d5_never_mixes_with_the_main_event() -> None:
     assert one(rulings, rule="draft.standard")["needs_head_judge"] is False
 
 
-@pytest.mark.parametrize("kind", ["talking", "noise", "too-fast", "too-slow", "other"])
+@pytest.mark.parametrize("kind", ["talking", "noise", "too-fast", "too-slow"])
 def test_d5_its_kinds(kind: str) -> None:
     assert BOOK.infractions["draft.standard"].kinds == ["talking", "noise", "too-fast", "too-slow", "other"]
     rulings = play(rec("A", "draft.standard", kind=kind), rec("A", "draft.standard", kind=kind))
@@ -543,8 +543,11 @@ def test_d8_decklist_recorded_by_a_non_participant_penalises_the_player_only() -
     assert [brief(r) for r in rulings] == [(0, "A", "deck.decklist-recording", 1, ["warning1"])]
 
 
-def test_d8_decklist_recorded_by_the_player_themself_is_one_ruling() -> None:
-    rulings = play(rec("A", "deck.decklist-recording", recorded_by="A"))
+def test_d8_decklist_recorded_by_the_player_themself_is_refused_d18() -> None:
+    # D18: recorded_by may name anyone but the recorded player (leave it out instead)
+    with pytest.raises(ScenarioError, match=r"event 0: facts\.recorded_by"):
+        play(rec("A", "deck.decklist-recording", recorded_by="A"))
+    rulings = play(rec("A", "deck.decklist-recording"))
     assert [brief(r) for r in rulings] == [(0, "A", "deck.decklist-recording", 1, ["warning1"])]
 
 

@@ -14,6 +14,7 @@ import os
 import random
 import subprocess
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ import pytest
 from sqlalchemy import func, select, text
 
 from conftest import SHINPAN, EventSetup, make_event, run_cli, run_shinpan
-from shinpan.services import events, queries
+from shinpan.services import corrections, events, queries
 from shinpan.store.db import Database
 from shinpan.store.schema import players, rulings
 
@@ -152,7 +153,8 @@ def test_pairings_of_unknown_or_removed_players_are_refused(
     path.write_text("table,player a,player b\n1,P001,X404\n", encoding="utf-8")
     refused(run_cli("pairings", "import", "--event", str(ev.id), "--round", "2", str(path), db=db_url),
             "not registered", "X404")  # fmt: skip
-    ev.record("P001", "severe.cheating")
+    cheated = ev.record("P001", "severe.cheating").rulings[0]["number"]
+    corrections.confirm(ev.db, ev.id, [cheated])  # D17: the disqualification takes effect now
     path.write_text("table,player a,player b\n1,P001,P002\n", encoding="utf-8")
     refused(run_cli("pairings", "import", "--event", str(ev.id), "--round", "2", str(path), db=db_url),
             "D14", "P001 (disqualified)")  # fmt: skip
@@ -236,12 +238,16 @@ def test_confirm_void_deviate_and_history(ev: EventSetup, db_url: str) -> None:
 def test_deadlines_list_done_and_missed(ev: EventSetup, db_url: str) -> None:
     e = str(ev.id)
     ok(run_cli("record", "--event", e, "--player", "P001", "pregame.tardiness", "--yes", db=db_url))
-    ok(run_cli("record", "--event", e, "--player", "P003", "pregame.tardiness", "--yes", db=db_url))
+    earlier = (datetime.now(UTC) - timedelta(minutes=20)).isoformat(timespec="seconds")  # D21
+    ok(run_cli("record", "--event", e, "--player", "P003", "pregame.tardiness", "--yes",
+               "--given-at", earlier, db=db_url))  # fmt: skip
     listed = json.loads(ok(run_cli("deadlines", "--event", e, "--json", db=db_url)))
     assert sorted((d["ruling"], d["position"], d["due_kind"]) for d in listed) == [
         (1, 0, "minutes"), (1, 1, "end_of_match"), (2, 0, "minutes"), (2, 1, "end_of_match"),
     ]  # fmt: skip
-    assert "OVERDUE" not in ok(run_cli("deadlines", "--event", e, "--lang", "en", db=db_url))
+    listing = ok(run_cli("deadlines", "--event", e, "--lang", "en", db=db_url))
+    assert listing.count("OVERDUE") == 1  # only P003's 10 minutes, which ran from 20 minutes ago (D21)
+    refused(run_cli("deadlines", "--event", e, "missed", "1", db=db_url), "not due yet")  # D21
     ok(run_cli("deadlines", "--event", e, "done", "1", "--judge", "FJ", db=db_url))
     missed = json.loads(ok(run_cli("deadlines", "--event", e, "missed", "2", "--json", db=db_url)))
     (follow,) = missed["follow_up"]

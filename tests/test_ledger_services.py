@@ -17,7 +17,7 @@ from conftest import HEAD_JUDGE, T0, EventSetup
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.event_rules import Role
 from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused
-from shinpan.services import deadlines, events, integrity, queries, recording
+from shinpan.services import corrections, deadlines, events, integrity, queries, recording
 from shinpan.services.context import stamp
 from shinpan.store.db import Database
 from shinpan.store.schema import carried_losses, counters, duels, entries, matches, rulings
@@ -157,9 +157,9 @@ def test_only_the_judges_of_the_event_act_and_only_as_their_role_allows(ev: Even
         ev.record("P001", "ingame.slow-play", judge="SK")
     number = only(ev.record("P001", "ingame.extra-cards-drawn"))["number"]
     for act in (
-        lambda: recording.confirm(ev.db, ev.id, [number], judge="FJ"),
-        lambda: recording.void(ev.db, ev.id, number, "mistake", judge="FJ"),
-        lambda: recording.deviate(ev.db, ev.id, number, ["caution"], "why", judge="FJ"),
+        lambda: corrections.confirm(ev.db, ev.id, [number], judge="FJ"),
+        lambda: corrections.void(ev.db, ev.id, number, "mistake", judge="FJ"),
+        lambda: corrections.deviate(ev.db, ev.id, number, ["caution"], "why", judge="FJ"),
         lambda: events.add_judge(ev.db, ev.id, name="X", level=1, role=Role.floor_judge, actor="FJ"),
     ):
         with pytest.raises(Forbidden):
@@ -233,7 +233,7 @@ def test_the_same_command_id_with_other_content_is_a_conflict(ev: EventSetup) ->
     with pytest.raises(Conflict, match="phone-7:2"):
         ev.record("P002", "ingame.extra-cards-drawn", command_id="phone-7:2")
     with pytest.raises(Conflict):
-        recording.void(ev.db, ev.id, 1, "other command", command_id="phone-7:2")
+        corrections.void(ev.db, ev.id, 1, "other command", command_id="phone-7:2")
     assert entry_count(ev) == before
     with pytest.raises(Conflict, match="100 characters"):
         ev.record("P001", "ingame.slow-play", command_id="x" * 101)
@@ -242,29 +242,29 @@ def test_the_same_command_id_with_other_content_is_a_conflict(ev: EventSetup) ->
 def test_retried_voids_confirmations_and_deviations_do_nothing_twice(ev: EventSetup) -> None:
     a = only(ev.record("P001", "ingame.extra-cards-drawn"))["number"]
     b = only(ev.record("P002", "ingame.extra-cards-drawn"))["number"]
-    assert recording.confirm(ev.db, ev.id, [a], command_id="k1") == [a]
-    assert recording.confirm(ev.db, ev.id, [a], command_id="k1") == [a]
-    assert recording.void(ev.db, ev.id, b, "wrong player", command_id="k2") == [b]
-    assert recording.void(ev.db, ev.id, b, "wrong player", command_id="k2") == [b]
-    body = recording.deviate(ev.db, ev.id, a, ["caution"], "first event", command_id="k3")
+    assert corrections.confirm(ev.db, ev.id, [a], command_id="k1") == [a]
+    assert corrections.confirm(ev.db, ev.id, [a], command_id="k1") == [a]
+    assert corrections.void(ev.db, ev.id, b, "wrong player", command_id="k2") == [b]
+    assert corrections.void(ev.db, ev.id, b, "wrong player", command_id="k2") == [b]
+    body = corrections.deviate(ev.db, ev.id, a, ["caution"], "first event", command_id="k3")
     before = entry_count(ev)
-    assert recording.deviate(ev.db, ev.id, a, ["caution"], "first event", command_id="k3") == body
+    assert corrections.deviate(ev.db, ev.id, a, ["caution"], "first event", command_id="k3") == body
     assert entry_count(ev) == before
     with pytest.raises(Conflict, match="already voided"):
-        recording.void(ev.db, ev.id, b, "again")
+        corrections.void(ev.db, ev.id, b, "again")
     consistent(ev.db)
 
 
 def test_the_head_judge_confirms_what_waits_for_it(ev: EventSetup) -> None:
     n = only(ev.record("P001", "ingame.extra-cards-drawn"))["number"]
     assert [r["number"] for r in queries.rulings_feed(ev.db, ev.id, state="pending")] == [n]
-    assert recording.confirm(ev.db, ev.id, [n]) == [n]
+    assert corrections.confirm(ev.db, ev.id, [n]) == [n]
     assert ruling(ev, n)["state"] == "confirmed"
     assert queries.rulings_feed(ev.db, ev.id, state="pending") == []
     with pytest.raises(Conflict, match="not waiting"):
-        recording.confirm(ev.db, ev.id, [n])
+        corrections.confirm(ev.db, ev.id, [n])
     with pytest.raises(NotFound, match="no ruling 42"):
-        recording.confirm(ev.db, ev.id, [42])
+        corrections.confirm(ev.db, ev.id, [42])
     consistent(ev.db)
 
 
@@ -378,6 +378,9 @@ def test_ejection_and_disqualification_change_status_and_refuse_later_pairings(e
     assert "ejection" in ejected["penalties"]
     cheated = only(ev.record("P001", "severe.cheating"))
     assert "disqualification" in cheated["penalties"]
+    # D17: both wait for the head judge; until then the players are still in the event
+    assert (status(ev, "P003"), status(ev, "P001")) == ("active", "active")
+    corrections.confirm(ev.db, ev.id, [ejected["number"], cheated["number"]], now=ev.clock.now)
     assert (status(ev, "P003"), status(ev, "P001"), status(ev, "P002")) == (
         "ejected",
         "disqualified",
@@ -395,7 +398,7 @@ def test_ejection_and_disqualification_change_status_and_refuse_later_pairings(e
 def test_voiding_a_duel_loss_gives_the_duel_back(ev: EventSetup) -> None:
     n = only(ev.record("P001", "pregame.tardiness"))["number"]
     before = entry_count(ev)
-    assert recording.void(ev.db, ev.id, n, "wrong table") == [n]
+    assert corrections.void(ev.db, ev.id, n, "wrong table") == [n]
     assert winners(ev, 1) == {}
     assert ruling(ev, n)["state"] == "voided"
     assert entry_count(ev) > before  # reversed by new entries, nothing deleted
@@ -407,7 +410,7 @@ def test_voiding_the_deciding_duel_loss_reopens_the_match(ev: EventSetup) -> Non
     ev.record("P001", "pregame.tardiness")
     second = only(ev.record("P001", "pregame.tardiness"))["number"]
     assert match(ev, 1)["result"] == "b"
-    recording.void(ev.db, ev.id, second, "the player was there")
+    corrections.void(ev.db, ev.id, second, "the player was there")
     assert (winners(ev, 1), match(ev, 1)["result"]) == ({1: "P002"}, None)
     with ev.db.read() as conn:
         ended = conn.execute(
@@ -420,7 +423,7 @@ def test_voiding_the_deciding_duel_loss_reopens_the_match(ev: EventSetup) -> Non
 def test_voiding_a_duel_loss_keeps_the_result_the_scorekeeper_reported(ev: EventSetup) -> None:
     n = only(ev.record("P001", "pregame.tardiness"))["number"]  # P002 wins duel 1
     events.report_result(ev.db, ev.id, 1, 1, result="a", now=ev.clock.now)  # the result slip: A won
-    recording.void(ev.db, ev.id, n, "the player was on time")
+    corrections.void(ev.db, ev.id, n, "the player was on time")
     assert winners(ev, 1) == {}
     assert match(ev, 1)["result"] == "a"  # the reported result stands
     consistent(ev.db)
@@ -431,8 +434,8 @@ def test_voiding_a_match_loss_or_draw_recomputes_the_result_from_the_duels(ev: E
     ev.record("P001", "ingame.slow-play")
     third = only(ev.record("P001", "ingame.slow-play"))["number"]
     draw = only(ev.record("P003", "players.wrong-opponent"))["number"]
-    recording.void(ev.db, ev.id, third, "misheard")
-    recording.void(ev.db, ev.id, draw, "they had the right table")
+    corrections.void(ev.db, ev.id, third, "misheard")
+    corrections.void(ev.db, ev.id, draw, "they had the right table")
     assert (match(ev, 1)["result"], match(ev, 1)["result_ruling"]) == (None, None)
     assert winners(ev, 1) == {1: "P002"}  # the second offence's duel loss stands
     assert match(ev, 2)["result"] is None
@@ -441,7 +444,7 @@ def test_voiding_a_match_loss_or_draw_recomputes_the_result_from_the_duels(ev: E
 
 def test_voiding_an_extension_takes_it_back(ev: EventSetup) -> None:
     n = only(ev.record("P005", "ingame.slow-play"))["number"]
-    recording.void(ev.db, ev.id, n, "no")
+    corrections.void(ev.db, ev.id, n, "no")
     assert match(ev, 3)["extensions"] == 0
     consistent(ev.db)
 
@@ -449,17 +452,19 @@ def test_voiding_an_extension_takes_it_back(ev: EventSetup) -> None:
 def test_an_extension_survives_a_deviation_and_goes_with_a_void(ev: EventSetup) -> None:
     n = only(ev.record("P005", "ingame.slow-play"))["number"]
     ev.record("P006", "ingame.slow-play")  # another extension of the same match, later
-    recording.deviate(ev.db, ev.id, n, ["caution"], "a first-time player")
+    corrections.deviate(ev.db, ev.id, n, ["caution"], "a first-time player")
     assert match(ev, 3)["extensions"] == 2  # the remedy (extension) is not a penalty: it stays
-    recording.void(ev.db, ev.id, n, "the clock was wrong")
+    corrections.void(ev.db, ev.id, n, "the clock was wrong")
     assert match(ev, 3)["extensions"] == 1  # P006's stays
     consistent(ev.db)
 
 
 def test_voiding_a_disqualification_makes_the_player_active_again(ev: EventSetup) -> None:
     n = only(ev.record("P001", "severe.cheating"))["number"]
+    corrections.confirm(ev.db, ev.id, [n], now=ev.clock.now)
     assert status(ev, "P001") == "disqualified"
-    recording.void(ev.db, ev.id, n, "the appeal succeeded")
+    assert match(ev, 1)["result"] == "b"  # D22: disqualified during the match, which is lost
+    corrections.void(ev.db, ev.id, n, "the appeal succeeded")
     assert status(ev, "P001") == "active"
     ev.pair(2, [("P001", "P002")])  # may be paired again
     consistent(ev.db)
@@ -468,7 +473,7 @@ def test_voiding_a_disqualification_makes_the_player_active_again(ev: EventSetup
 def test_voiding_a_waiting_loss_cancels_it(new_event: Any) -> None:
     ev: EventSetup = new_event(players=4, pair=False)
     n = only(ev.record("P001", "pregame.tardiness"))["number"]
-    recording.void(ev.db, ev.id, n, "entered for the wrong player")
+    corrections.void(ev.db, ev.id, n, "entered for the wrong player")
     assert carried(ev) == [("P001", "duel_loss", "cancelled")]
     ev.pair(1, [("P001", "P002"), ("P003", "P004")])
     assert winners(ev, 1) == {}
@@ -477,7 +482,7 @@ def test_voiding_a_waiting_loss_cancels_it(new_event: Any) -> None:
 
 def test_a_voided_ruling_no_longer_counts(ev: EventSetup) -> None:
     n = only(ev.record("P001", "ingame.slow-play"))["number"]
-    recording.void(ev.db, ev.id, n, "not slow")
+    corrections.void(ev.db, ev.id, n, "not slow")
     assert counter(ev, "P001", "ingame.slow-play") == 0
     again = only(ev.record("P001", "ingame.slow-play"))
     assert again["offense"] == 1 and again["effects"] == ["time_extension"]
@@ -493,7 +498,7 @@ def test_a_deviation_replaces_the_penalty_and_undoes_its_effects(ev: EventSetup)
     second = only(ev.record("P001", "ingame.extra-cards-drawn"))
     assert second["penalties"] == ["warning1", "duel_loss"]
     assert winners(ev, 1) == {1: "P002"}
-    body = recording.deviate(ev.db, ev.id, second["number"], ["notice"], "a new player, a busy table")
+    body = corrections.deviate(ev.db, ev.id, second["number"], ["notice"], "a new player, a busy table")
     assert body["penalties"] == ["notice"]
     assert winners(ev, 1) == {}
     saved = ruling(ev, second["number"])
@@ -507,12 +512,12 @@ def test_a_deviation_replaces_the_penalty_and_undoes_its_effects(ev: EventSetup)
 
 def test_a_deviation_can_add_an_effect_and_deviating_again_replaces_it(ev: EventSetup) -> None:
     n = only(ev.record("P001", "ingame.extra-cards-drawn"))["number"]
-    recording.deviate(ev.db, ev.id, n, ["warning1", "duel_loss"], "hid the card on purpose")
+    corrections.deviate(ev.db, ev.id, n, ["warning1", "duel_loss"], "hid the card on purpose")
     assert winners(ev, 1) == {1: "P002"}
-    recording.deviate(ev.db, ev.id, n, ["warning2", "disqualification"], "it was cheating")
+    corrections.deviate(ev.db, ev.id, n, ["warning2", "disqualification"], "it was cheating")
     assert winners(ev, 1) == {}
     assert status(ev, "P001") == "disqualified"
-    recording.deviate(ev.db, ev.id, n, ["warning1"], "appeal: back to the guideline")
+    corrections.deviate(ev.db, ev.id, n, ["warning1"], "appeal: back to the guideline")
     assert status(ev, "P001") == "active"
     consistent(ev.db)
 
@@ -520,14 +525,14 @@ def test_a_deviation_can_add_an_effect_and_deviating_again_replaces_it(ev: Event
 def test_a_deviation_needs_a_reason_and_real_penalties(ev: EventSetup) -> None:
     n = only(ev.record("P001", "ingame.extra-cards-drawn"))["number"]
     with pytest.raises(InvalidInput, match="reason"):
-        recording.deviate(ev.db, ev.id, n, ["caution"], "  ")
+        corrections.deviate(ev.db, ev.id, n, ["caution"], "  ")
     with pytest.raises(InvalidInput, match="unknown penalty"):
-        recording.deviate(ev.db, ev.id, n, ["flogging"], "why not")
+        corrections.deviate(ev.db, ev.id, n, ["flogging"], "why not")
     with pytest.raises(InvalidInput, match="reason"):
-        recording.void(ev.db, ev.id, n, "")
-    recording.void(ev.db, ev.id, n, "gone")
+        corrections.void(ev.db, ev.id, n, "")
+    corrections.void(ev.db, ev.id, n, "gone")
     with pytest.raises(Conflict, match="voided"):
-        recording.deviate(ev.db, ev.id, n, ["caution"], "too late")
+        corrections.deviate(ev.db, ev.id, n, ["caution"], "too late")
     consistent(ev.db)
 
 
@@ -616,7 +621,7 @@ def test_voiding_a_missed_deadlines_follow_up_reverses_it(ev: EventSetup) -> Non
     n = only(ev.record("P001", "pregame.tardiness"))["number"]
     deadlines.mark_missed(ev.db, ev.id, n, 0)
     (withdrawn,) = deadlines.mark_missed(ev.db, ev.id, n, 1)
-    recording.void(ev.db, ev.id, withdrawn["number"], "the player was at the wrong table")
+    corrections.void(ev.db, ev.id, withdrawn["number"], "the player was at the wrong table")
     assert status(ev, "P001") == "active"
     consistent(ev.db)
 
@@ -635,18 +640,18 @@ def test_after_a_rich_event_the_tables_equal_a_rebuild_from_the_entries(ev: Even
     ev.record("P005", "players.wrong-opponent")  # three unrelated single warnings (D3)
     n = only(ev.record("P007", "ingame.extra-cards-drawn"))["number"]
     ev.record("P007", "ingame.extra-cards-drawn")
-    recording.deviate(db, eid, n, ["caution"], "first-timer")
+    corrections.deviate(db, eid, n, ["caution"], "first-timer")
     tardy = only(ev.record("P008", "pregame.tardiness"))["number"]
     deadlines.mark_missed(db, eid, tardy, 0)
     deadlines.mark_done(db, eid, tardy, 1)
     late = only(ev.record("P004", "pregame.tardiness"))["number"]
-    recording.void(db, eid, late, "it was P003's watch")
+    corrections.void(db, eid, late, "it was P003's watch")
     events.report_result(db, eid, 1, 4, result="b")
     ev.record("P007", "ingame.slow-play")
     ev.record("P007", "ingame.slow-play")  # duel loss after the match ended: waits
     ev.record("P006", "severe.cheating")
     pending = [r["number"] for r in queries.rulings_feed(db, eid, state="pending")]
-    recording.confirm(db, eid, pending[:3])
+    corrections.confirm(db, eid, pending[:3])
     events.end_round(db, eid, 1)
     ev.clock.advance(minutes=50)
     ev.pair(2, [("P007", "P001"), ("P002", "P003"), ("P004", "P005"), ("P008", None)])

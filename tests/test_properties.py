@@ -9,131 +9,14 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
+from scenario_strategies import SETTINGS, Builder, infraction, next_event, scenarios
 from shinpan.engine import replay
 from support import BOOK
-
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-RULES = [*BOOK.infractions, BOOK.uncategorized.id]
-COMPONENTS = list(BOOK.components)
-DRAFTS = [None, "D1", "D2"]
-OUTSIDER = "someone outside"
-# Deadlines with a consequence that each record opens; in the shipped guideline they are all
-# remedies of every offence, and none of these infractions takes facts.
-DEADLINES = {
-    inf.id: n
-    for inf in BOOK.guideline.infractions
-    if (n := sum(1 for r in inf.remedies if r.deadline and r.deadline.on_miss))
-}
-assert not any(
-    r.deadline and r.deadline.on_miss
-    for i in BOOK.guideline.infractions
-    for s in i.ladder
-    for r in s.remedies
-)
-assert not any(BOOK.infractions[rule].questions for rule in DEADLINES)
-INTENT = {i.id for i in BOOK.guideline.infractions if i.intent_becomes}
-
-
-@dataclass
-class Builder:
-    """A scenario written one event at a time, knowing what missed and void may point at."""
-
-    players: list[str]
-    events: list[dict[str, Any]] = field(default_factory=list)
-    dues: dict[int, int] = field(default_factory=dict)  # event index -> deadlines left
-    voidable: list[int] = field(default_factory=list)  # records and missed, not voided
-
-    def add(self, event: dict[str, Any]) -> int:
-        index = len(self.events)
-        self.events.append(event)
-        if "void" in event:
-            target = event["void"]
-            self.voidable.remove(target)
-            self.dues.pop(target, None)
-        elif "missed" in event:
-            self.dues[event["missed"]] -= 1
-            if not self.dues[event["missed"]]:
-                del self.dues[event["missed"]]
-            self.voidable.append(index)
-        else:
-            self.voidable.append(index)
-            if DEADLINES.get(event["infraction"]):
-                self.dues[index] = DEADLINES[event["infraction"]]
-        return index
-
-    def scenario(self) -> dict[str, Any]:
-        return {"players": list(self.players), "events": list(self.events)}
-
-
-def infraction(data: st.DataObject, player: str, others: list[str]) -> dict[str, Any]:
-    """An infraction event against ``player`` with valid facts; ``others`` may be named in them."""
-    rule = data.draw(st.sampled_from(RULES))
-    event: dict[str, Any] = {"player": player, "infraction": rule}
-    facts: dict[str, Any] = {}
-    draw = data.draw
-    if rule == BOOK.uncategorized.id:
-        event["penalties"] = draw(st.lists(st.sampled_from(COMPONENTS), max_size=2))
-    elif rule.startswith("draft."):
-        draft = draw(st.sampled_from(DRAFTS))
-        if draft is not None:
-            event["draft"] = draft
-        if rule == "draft.standard":
-            kind = draw(st.none() | st.sampled_from(BOOK.infractions[rule].kinds))
-            if kind is not None:
-                facts["kind"] = kind
-            same = draw(st.sampled_from([None, None, True, False]))
-            if same is not None:
-                facts["same_as_previous"] = same
-    elif rule in INTENT:
-        intentional = draw(st.sampled_from([None, None, False, True]))
-        if intentional is not None:
-            facts["intentional"] = intentional
-    elif rule == "ingame.disagreement-on-facts":
-        if draw(st.booleans()):
-            facts["facts_determined"] = draw(st.booleans())
-    elif rule == "deck.lost-or-mixed-cards" and others and draw(st.booleans()):
-        facts["mixed_into"] = draw(st.sampled_from(others))
-    elif rule == "deck.decklist-recording" and draw(st.booleans()):
-        facts["recorded_by"] = draw(st.sampled_from([*others, player, OUTSIDER]))
-    elif rule == "players.advice" and draw(st.booleans()):
-        facts["advisor"] = draw(st.sampled_from([*others, OUTSIDER]))
-        if draw(st.booleans()):
-            facts["advisor_only"] = draw(st.booleans())
-    if facts:
-        event["facts"] = facts
-    if rule != BOOK.uncategorized.id and draw(st.integers(0, 9)) == 0:
-        penalties = draw(st.lists(st.sampled_from(COMPONENTS), max_size=2))
-        event["deviation"] = {"penalties": penalties, "reason": "the head judge's call"}
-    return event
-
-
-def next_event(
-    data: st.DataObject, b: Builder, players: list[str], allow_void: bool = True
-) -> dict[str, Any]:
-    roll = data.draw(st.integers(0, 9))
-    if roll == 0 and b.dues:
-        return {"missed": data.draw(st.sampled_from(sorted(b.dues)))}
-    if roll == 1 and allow_void and b.voidable:
-        return {"void": data.draw(st.sampled_from(b.voidable))}
-    player = data.draw(st.sampled_from(players))
-    return infraction(data, player, [p for p in players if p != player])
-
-
-@st.composite
-def scenarios(draw: st.DrawFn, voids: bool = True, max_events: int = 30) -> dict[str, Any]:
-    data = draw(st.data())
-    players = [f"P{n}" for n in range(draw(st.integers(2, 4)))]
-    b = Builder(players)
-    for _ in range(draw(st.integers(1, max_events))):
-        b.add(next_event(data, b, players, allow_void=voids))
-    return b.scenario()
 
 
 def counted(r: dict[str, Any]) -> bool:
@@ -169,9 +52,14 @@ def test_without_voids_offences_run_from_one_without_gaps(scenario: dict[str, An
         assert seen == list(range(1, len(seen) + 1)), key
 
 
+ADDITIONAL_RULES = {BOOK.unrelated_warnings.id, "draft.exclusion"}  # D3, D6: a void may re-derive them
+
+
 @SETTINGS
 @given(scenarios())
 def test_each_offence_is_one_more_than_the_live_earlier_ones(scenario: dict[str, Any]) -> None:
+    """For every rule a correction never re-derives (D16): the additional rulings' own
+    counting is in test_interpretations_corrections.py."""
     events = scenario["events"]
     grouped = by_event(replay(BOOK, scenario, explanations=False))
     live: Counter[tuple[str, ...]] = Counter()
@@ -184,7 +72,7 @@ def test_each_offence_is_one_more_than_the_live_earlier_ones(scenario: dict[str,
             continue
         made[index] = []
         for r in grouped.get(index, []):
-            if counted(r):
+            if counted(r) and r["rule"] not in ADDITIONAL_RULES:
                 key = counter_key(r, event)
                 assert r["offense"] == live[key] + 1, (index, r)
                 live[key] += 1
@@ -209,10 +97,17 @@ def test_a_follow_up_repeats_its_records_offence(scenario: dict[str, Any]) -> No
 
 @SETTINGS
 @given(scenarios())
-def test_voided_means_a_later_void_named_its_event(scenario: dict[str, Any]) -> None:
-    voided = {e["void"] for e in scenario["events"] if "void" in e}
+def test_voided_means_a_later_void_named_its_event_or_its_record(scenario: dict[str, Any]) -> None:
+    """D16: a void voids its event's rulings and the follow-ups of their deadlines; the
+    additional rulings it re-derives may be voided too, and nothing else."""
+    events = scenario["events"]
+    voided = {e["void"] for e in events if "void" in e}
+    voided |= {i for i, e in enumerate(events) if "missed" in e and e["missed"] in voided}
     for r in replay(BOOK, scenario, explanations=False):
-        assert r["voided"] is (r["event"] in voided)
+        if r["event"] in voided:
+            assert r["voided"] is True, r
+        elif r["voided"]:
+            assert r["rule"] in ADDITIONAL_RULES, r
 
 
 # (b) ladders never get lighter

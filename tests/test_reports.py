@@ -30,7 +30,7 @@ from shinpan.errors import InvalidInput
 from shinpan.guideline import Rulebook, default_guideline
 from shinpan.reports.charts import bar_chart
 from shinpan.reports.penalties import csv_header
-from shinpan.services import appeals, deadlines, events, recording
+from shinpan.services import appeals, corrections, deadlines, events, recording
 from shinpan.services.demo import FLOOR_JUDGE, HEAD_JUDGE, SCOREKEEPER, load_demo
 from shinpan.store.db import Database
 from shinpan.store.schema import rulings
@@ -73,13 +73,13 @@ def demo_with_a_disqualification(db: Database) -> Scenario:
         ("隣の選手", "witness", "同じ動きを見ました。"),
     ):
         appeals.add_statement(db, event, author, role, text, ruling=dq, judge=floor)
-    recording.confirm(db, event, [dq])
+    corrections.confirm(db, event, [dq])
     appeal = appeals.file_appeal(db, event, dq, suspect, "故意ではない", judge=floor)
     appeals.decide_appeal(db, event, appeal, "upheld", "目撃者の陳述が一致する")
     caution = next(n for n, r in feed.items() if r["penalties"] == ["caution"])
     warned = [n for n, r in sorted(feed.items()) if r["penalties"] == ["warning1"]]
-    recording.deviate(db, event, warned[0], ["notice"], DEVIATION)
-    recording.void(db, event, warned[-1], VOID)
+    corrections.deviate(db, event, warned[0], ["notice"], DEVIATION)
+    corrections.void(db, event, warned[-1], VOID)
     marked = next(n for n, r in feed.items() if r["rule"] == "cards.marked-no-pattern")
     follow_up = deadlines.mark_missed(db, event, marked, judge=floor)[0]["number"]
     drafted = recording.RecordInput(
@@ -199,8 +199,8 @@ def test_an_unknown_grouping_is_refused(scenario: Scenario) -> None:
 
 def test_the_penalty_report_data_is_the_same_on_every_database(db: Database) -> None:
     event = load_demo(db, now=NOW).event_id
-    recording.deviate(db, event, 3, ["notice"], DEVIATION)
-    recording.void(db, event, 7, VOID)
+    corrections.deviate(db, event, 3, ["notice"], DEVIATION)
+    corrections.void(db, event, 7, VOID)
     report = reports.penalty_report(db, event)
     assert {r.number for r in report.rulings} == expected_numbers(db, event)
     by_number = {r.number: r for r in report.rulings}

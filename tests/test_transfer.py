@@ -22,7 +22,7 @@ from conftest import (
     run_shinpan,
 )
 from shinpan.errors import Conflict, InvalidInput, StorageError
-from shinpan.services import deadlines, events, integrity, queries, recording, transfer
+from shinpan.services import corrections, deadlines, events, integrity, queries, recording, transfer
 from shinpan.store.chain import GENESIS, canonical, entry_hash
 from shinpan.store.db import Database
 from shinpan.store.schema import rulings
@@ -36,9 +36,9 @@ def ev(db: Database) -> EventSetup:
     setup.record("P002", "ingame.slow-play")
     n = setup.record("P003", "ingame.extra-cards-drawn").rulings[0]["number"]
     setup.record("P003", "ingame.extra-cards-drawn")
-    recording.deviate(db, setup.id, n, ["caution"], "first event")
+    corrections.deviate(db, setup.id, n, ["caution"], "first event")
     v = setup.record("P005", "severe.cheating").rulings[0]["number"]
-    recording.void(db, setup.id, v, "it was the other player")
+    corrections.void(db, setup.id, v, "it was the other player")
     deadlines.mark_missed(db, setup.id, 1, 0)
     events.report_result(db, setup.id, 1, 2, result="a")
     return setup

@@ -36,7 +36,7 @@ MAX_BYTES = 20 * 1024 * 1024
 MAX_PROBLEMS = 50  # listed in a CsvError
 STOP_AFTER = 1000  # problems; reading stops there, so garbage text fails fast
 MAX_TEXT_CHARS = 100
-MAX_NUMBER_CHARS = 32
+MAX_NUMBER_CHARS = 64  # D18
 
 _SAVE_JA = "Excelなら「名前を付けて保存」で「CSV UTF-8（コンマ区切り）」を選んで保存し直してください。"
 _SAVE_EN = ' In Excel, use Save As and choose "CSV UTF-8 (Comma delimited)".'

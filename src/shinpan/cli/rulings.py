@@ -20,6 +20,7 @@ from shinpan.guideline import Rulebook, default_guideline
 def _services() -> ModuleType:
     """The services, loaded when a command needs them (keeps `shinpan` quick to start)."""
     import shinpan.services.commands
+    import shinpan.services.corrections
     import shinpan.services.deadlines
     import shinpan.services.queries
     import shinpan.services.recording
@@ -83,6 +84,13 @@ def register(app: typer.Typer) -> None:
         round_no: Annotated[int | None, typer.Option("--round")] = None,
         table: Annotated[int | None, typer.Option("--table")] = None,
         note: Annotated[str, typer.Option("--note")] = "",
+        given_at: Annotated[
+            str | None,
+            typer.Option(
+                "--given-at",
+                help="When the ruling was given at the table, ISO 8601 with offset (default: now; D21).",
+            ),
+        ] = None,
         judge: JudgeOption = None,
         yes: Annotated[bool, typer.Option("--yes", "-y", help="Save without asking.")] = False,
         command_id: CommandOption = None,
@@ -95,6 +103,7 @@ def register(app: typer.Typer) -> None:
         inp = _services().recording.RecordInput(
             player=player, infraction=infraction, facts=facts, draft=draft,
             penalties=tuple(penalty) if penalty else None, round=round_no, table=table, note=note,
+            given_at=given_at,
         )  # fmt: skip
         database = open_db(db)
         command_id = command_id or _services().commands.new_command_id()
@@ -130,7 +139,9 @@ def register(app: typer.Typer) -> None:
         """The head judge confirms rulings waiting for it (D11)."""
         database = open_db(db)
         with handled():
-            done = _services().recording.confirm(database, event, rulings, judge=judge, command_id=command_id)
+            done = _services().corrections.confirm(
+                database, event, rulings, judge=judge, command_id=command_id
+            )
         print_json({"confirmed": done}) if as_json else console.print(
             f"confirmed {', '.join(map(str, done))}"
         )
@@ -148,7 +159,7 @@ def register(app: typer.Typer) -> None:
         """Void a ruling's record; what it did to matches and statuses is reversed (D1)."""
         database = open_db(db)
         with handled():
-            done = _services().recording.void(
+            done = _services().corrections.void(
                 database, event, ruling, reason, judge=judge, command_id=command_id
             )
         print_json({"voided": done}) if as_json else console.print(f"voided {', '.join(map(str, done))}")
@@ -169,7 +180,7 @@ def register(app: typer.Typer) -> None:
         """The head judge deviates from the guideline for one ruling (D11, D12)."""
         database = open_db(db)
         with handled():
-            body = _services().recording.deviate(
+            body = _services().corrections.deviate(
                 database, event, ruling, penalty or [], reason, judge=judge, command_id=command_id
             )
         print_json(body) if as_json else console.print(

@@ -9,9 +9,10 @@ It costs time proportional to the involved players' own histories.
 
 from __future__ import annotations
 
-from collections.abc import Container, Mapping, Sequence
+from collections.abc import Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from shinpan.engine.participants import normalize_id
 from shinpan.engine.ruling import Deviation, Due, Explanation, Record, Ruling, Trigger
 from shinpan.guideline.model import Counting, Infraction, Question, Subject
 from shinpan.guideline.rulebook import Rulebook
@@ -50,6 +51,19 @@ class Facts:
 NO_FACTS = Facts()
 _BOOLS = {"same_as_previous", "advisor_only", "intentional", "facts_determined"}
 _NAMES = {"kind", "mixed_into", "recorded_by", "advisor"}
+PERSON_FACTS = ("mixed_into", "recorded_by", "advisor")  # facts that name someone (D8, D18)
+NEVER_SAME_KIND = "other"  # D19: a draft.standard of kind `other` is never "the same as before" by kind
+
+
+def normalized(record: Record) -> Record:
+    """D18: the record with its participant ids (the player, the people its facts name) in
+    the form every path compares."""
+    facts = dict(record.facts)
+    for key in PERSON_FACTS:
+        value = facts.get(key)
+        if isinstance(value, str):
+            facts[key] = normalize_id(value)
+    return replace(record, player=normalize_id(record.player), facts=facts)
 
 
 def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Container[str]) -> Facts:
@@ -67,7 +81,7 @@ def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Conta
             raise RecordError(at, "must be true or false")
         if key in _NAMES and (not isinstance(value, str) or not value.strip()):
             raise RecordError(at, "must be a non-empty name")
-        values[key] = value
+        values[key] = normalize_id(value) if key in PERSON_FACTS and isinstance(value, str) else value
     got = Facts(**values)  # type: ignore[arg-type]
     if got.kind is not None and got.kind not in inf.kinds:
         raise RecordError("facts.kind", f"unknown kind {got.kind!r} (kinds: {', '.join(inf.kinds)})")
@@ -223,8 +237,12 @@ def _on_ladder(
         if facts.same_as_previous is not None:
             same = facts.same_as_previous
             reasons.append("same_as_previous_judge")
-        else:
-            same = previous is not None and facts.kind is not None and previous.kind == facts.kind
+        else:  # D19: without a kind, or of kind `other`, never the same by kind
+            same = (
+                previous is not None
+                and facts.kind not in (None, NEVER_SAME_KIND)
+                and previous.kind == facts.kind
+            )
             reasons.append("same_as_previous_kind")
         if same:
             penalties += plan.if_same
@@ -267,7 +285,9 @@ def _subjects(
         return [player, facts.mixed_into], False
     if Subject.recorded_by in inf.subjects and facts.recorded_by is not None:
         other = facts.recorded_by
-        return ([player, other] if other != player and other in participants else [player]), False
+        if other == player:  # D18
+            raise RecordError("facts.recorded_by", "names the same player as the record")
+        return ([player, other] if other in participants else [player]), False
     if Subject.advisor in inf.subjects and facts.advisor is not None:
         advisor = facts.advisor
         if advisor == player:
@@ -278,36 +298,62 @@ def _subjects(
     return [player], False
 
 
-def _consequences(book: Rulebook, ruling: Ruling, history: list[Ruling], ref: str | None) -> list[Ruling]:
-    """D6 then D3: the additional rulings a ruling triggers, in order."""
-    out: list[Ruling] = []
-    queue = [ruling]
+def triggered(book: Rulebook, current: Ruling, before: Sequence[Ruling]) -> list[Trigger]:
+    """D3 then D6: the additional rulings ``current`` calls for, given the player's live
+    rulings before it. D4 (general.uncategorized) triggers neither (D19); the rulings of D3
+    never feed D3 (D20)."""
     d3 = _d3(book)
-    while queue:
-        current = queue.pop(0)
-        if _counts_as_unrelated(d3, current):
-            before = _warned_rules(d3, history, leave_out=current)
-            if current.rule not in before and len(before) + 1 >= d3.threshold:
-                extra = _unrelated_warnings(book, current, history, [*before, current.rule], ref)
-                out.append(extra)
-                history.append(extra)
-        if DRAFT_EXCLUSION in current.penalties and _counted(book, current.rule):
-            exclusion = book.infractions.get(DRAFT_EXCLUSION_RULE)
-            if exclusion is not None:
-                extra = replace(
-                    _on_ladder(book, exclusion, current.player, history, NO_FACTS, current.draft, None, ref),
-                    trigger=Trigger.draft_exclusion,
-                )
-                extra = replace(
-                    extra,
-                    explanation=replace(
-                        extra.explanation, reasons=("draft_exclusion", *extra.explanation.reasons)
-                    ),
-                )
-                out.append(extra)
-                history.append(extra)
-                queue.append(extra)
-    return out
+    wanted: list[Trigger] = []
+    if _counts_as_unrelated(d3, current):
+        warned = _warned_rules(d3, before)
+        if current.rule not in warned and len(warned) + 1 >= d3.threshold:
+            wanted.append(Trigger.unrelated_warnings)
+    if _counted(book, current.rule) and DRAFT_EXCLUSION_RULE in book.infractions:  # D6: each component
+        wanted += [Trigger.draft_exclusion] * current.penalties.count(DRAFT_EXCLUSION)
+    return wanted
+
+
+def additional_ruling(
+    book: Rulebook, why: Trigger, cause: Ruling, history: Sequence[Ruling], number: int, ref: str | None
+) -> Ruling:
+    """The additional ruling ``cause`` triggered (D3 or D6), counted in the player's live
+    ``history`` (D20: general.unrelated-warnings is counted per player too)."""
+    if why is Trigger.unrelated_warnings:
+        d3 = _d3(book)
+        related = [*_warned_rules(d3, history, leave_out=cause), cause.rule]
+        made = _unrelated_warnings(book, cause, history, list(dict.fromkeys(related)), ref)
+    else:
+        exclusion = book.infractions[DRAFT_EXCLUSION_RULE]
+        made = _on_ladder(book, exclusion, cause.player, history, NO_FACTS, cause.draft, None, ref)
+        made = replace(
+            made,
+            trigger=Trigger.draft_exclusion,
+            explanation=replace(made.explanation, reasons=("draft_exclusion", *made.explanation.reasons)),
+        )
+    return replace(made, number=number, cause=cause.number)
+
+
+class Numbers:
+    """The numbers the next rulings take, in the order they are made."""
+
+    def __init__(self, first: int) -> None:
+        self.next = first
+
+    def take(self) -> int:
+        self.next += 1
+        return self.next - 1
+
+
+def _consequences(
+    book: Rulebook, ruling: Ruling, history: list[Ruling], numbers: Numbers, ref: str | None
+) -> Iterator[Ruling]:
+    """D6 and D3, followed through: the additional rulings a new ruling triggers, in order.
+    ``history`` is the player's live rulings ending with ``ruling``; each new one joins it."""
+    for why in triggered(book, ruling, history[:-1]):
+        extra = additional_ruling(book, why, ruling, history, numbers.take(), ref)
+        history.append(extra)
+        yield extra
+        yield from _consequences(book, extra, history, numbers, ref)
 
 
 def _counted(book: Rulebook, rule: str) -> bool:
@@ -342,7 +388,7 @@ def _unrelated_warnings(
 
 def _uncategorized(book: Rulebook, record: Record, ref: str | None) -> Ruling:
     """D4: the judge's penalty; counts toward no counter and no other rule."""
-    if record.penalties is None:
+    if not record.penalties:  # D19
         raise RecordError("penalties", "general.uncategorized needs the penalties the judge chose")
     penalties = _check_codes(book, "penalties", record.penalties)
     rule = book.uncategorized
@@ -380,34 +426,46 @@ def decide(
     participants: Container[str],
     *,
     ref: str | None = None,
+    first_number: int | None = None,
 ) -> tuple[Ruling, ...]:
     """Every ruling a new record produces, given the players' live rulings in the event.
 
+    Participant ids are compared normalized (D18): ``participants`` and ``history`` are
+    keyed by normalized ids. The rulings are numbered from ``first_number`` (default: after
+    the highest number in ``history``); an additional ruling names the one that caused it.
     ``ref`` is how later explanations will cite these rulings (see :attr:`Ruling.ref`).
     """
+    record = normalized(record)
     if record.player not in participants:
         raise RecordError("player", f"{record.player!r} is not a participant")
     if record.deviation is not None:
         check_deviation(book, record.deviation)
+    if first_number is None:
+        first_number = 1 + max((r.number or 0 for own in history.values() for r in own), default=0)
+    numbers = Numbers(first_number)
     inf = book.infractions.get(record.infraction)
     if inf is None:
-        return _general(book, record, ref)
+        return _general(book, record, ref, numbers)
     if record.penalties is not None:
         raise RecordError("penalties", "only general.uncategorized takes chosen penalties; use a deviation")
-    return _on_infraction(book, inf, record, history, participants, ref)
+    return _on_infraction(book, inf, record, history, participants, ref, numbers)
 
 
-def _general(book: Rulebook, record: Record, ref: str | None) -> tuple[Ruling, ...]:
+def _general(book: Rulebook, record: Record, ref: str | None, numbers: Numbers) -> tuple[Ruling, ...]:
     """A record of a general rule (D4), or of no rule at all."""
     if record.infraction == book.uncategorized.id:
         if record.facts:
             raise RecordError("facts", "general.uncategorized takes no facts")
-        return (_deviate(book, _uncategorized(book, record, ref), record.deviation),)
+        made = _deviate(book, _uncategorized(book, record, ref), record.deviation)
+        return (replace(made, number=numbers.take()),)
     if record.infraction == book.unrelated_warnings.id:
         raise RecordError(
             "infraction", f"{record.infraction} is applied by shinpan itself (D3), not recorded"
         )
     raise RecordError("infraction", f"unknown infraction {record.infraction!r}")
+
+
+NOBODY_PENALISED = "a record that penalises nobody cannot be deviated; record general.uncategorized instead"
 
 
 def _on_infraction(
@@ -417,12 +475,15 @@ def _on_infraction(
     history: History,
     participants: Container[str],
     ref: str | None,
+    numbers: Numbers,
 ) -> tuple[Ruling, ...]:
     """The rulings of a recorded infraction: D8 subjects, D13 conditions, then the ladder."""
     facts = read_facts(inf, record.facts, participants)
 
     if inf.no_offense_when is not None and getattr(facts, inf.no_offense_when):
-        return (_no_offense(inf, record, inf.no_offense_when, ref),)
+        if record.deviation is not None:  # D16
+            raise RecordError("deviation", NOBODY_PENALISED)
+        return (replace(_no_offense(inf, record, inf.no_offense_when, ref), number=numbers.take()),)
     recorded_as = None
     if facts.intentional and inf.intent_becomes is not None:
         recorded_as, inf = inf.id, book.infractions[inf.intent_becomes]
@@ -430,7 +491,9 @@ def _on_infraction(
     subjects, venue_removal = _subjects(inf, record, facts, participants)
     rulings: list[Ruling] = []
     if not subjects:  # the only subject is an advisor from outside the event
-        rulings.append(_outsider_only(inf, record, ref))
+        if record.deviation is not None:  # D16
+            raise RecordError("deviation", NOBODY_PENALISED)
+        rulings.append(replace(_outsider_only(inf, record, ref), number=numbers.take()))
     for n, player in enumerate(subjects):
         own = list(history.get(player, ()))
         own += [r for r in rulings if r.player == player]
@@ -440,9 +503,10 @@ def _on_infraction(
                 ruling = _deviate(book, ruling, record.deviation)
             if venue_removal:
                 ruling = replace(ruling, effects=(*ruling.effects, VENUE_REMOVAL))
+        ruling = replace(ruling, number=numbers.take())
         rulings.append(ruling)
         own.append(ruling)
-        rulings.extend(_consequences(book, ruling, own, ref))
+        rulings.extend(_consequences(book, ruling, own, numbers, ref))
     return tuple(rulings)
 
 
@@ -473,7 +537,9 @@ def _outsider_only(inf: Infraction, record: Record, ref: str | None) -> Ruling:
     )
 
 
-def follow_up(book: Rulebook, ruling: Ruling, due: Due, *, ref: str | None = None) -> Ruling:
+def follow_up(
+    book: Rulebook, ruling: Ruling, due: Due, *, ref: str | None = None, number: int | None = None
+) -> Ruling:
     """D7/D9: a missed deadline's ruling: same rule, same offence number, not counted again."""
     penalties = due.penalties
     return Ruling(
@@ -487,6 +553,8 @@ def follow_up(book: Rulebook, ruling: Ruling, due: Due, *, ref: str | None = Non
         trigger=Trigger.deadline_missed,
         guideline_penalties=penalties,
         draft=ruling.draft,
+        number=number,
+        cause=ruling.number,
         explanation=Explanation(
             reasons=("deadline_missed",),
             counted=(ruling.ref or "",),

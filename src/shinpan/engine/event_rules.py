@@ -7,10 +7,13 @@ run under a guideline at all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from enum import StrEnum
 
 from shinpan.guideline.model import Guideline
+
+DISQUALIFICATION = "disqualification"
+EJECTION = "ejection"
 
 
 class Status(StrEnum):
@@ -50,14 +53,46 @@ def status_of(rulings_codes: Iterable[Iterable[str]]) -> Status:
     return status
 
 
+# D17: what waits for the head judge's confirmation before it changes a status.
+AWAITS_CONFIRMATION = frozenset({"ejection", "disqualification"})
+
+
+def status_codes_now(codes: Iterable[str], *, pending: bool) -> list[str]:
+    """D17: the codes of a ruling that change the player's status now: a ruling waiting
+    for the head judge ejects or disqualifies nobody yet (its `withdrawn` applies at once)."""
+    return [c for c in codes if not (pending and c in AWAITS_CONFIRMATION)]
+
+
+def ends_match(status: Status) -> bool:
+    """D22: leaving the event (ejected, disqualified, withdrawn) during a match loses it."""
+    return status is not Status.active
+
+
 def may_be_paired(status: Status) -> bool:
     """D14: ejected, disqualified and withdrawn players get no further pairings."""
     return status is Status.active
 
 
-def needs_investigation(codes: Iterable[str]) -> bool:
-    """D14: a disqualification needs an investigation report with statements."""
-    return "disqualification" in codes
+def needs_investigation(codes: Iterable[str], guideline_codes: Iterable[str] = ()) -> bool:
+    """D14: a disqualification needs an investigation report with statements: one the
+    ruling gives, or one the guideline gave and the head judge deviated from."""
+    return DISQUALIFICATION in codes or DISQUALIFICATION in guideline_codes
+
+
+def disqualifies(codes: Iterable[str], *, voided: bool) -> bool:
+    """D14: whether a ruling disqualifies the player (a voided one disqualifies nobody)."""
+    return not voided and DISQUALIFICATION in codes
+
+
+def ejects(codes: Iterable[str], *, voided: bool) -> bool:
+    """D14: whether a ruling ejects the player (a voided one ejects nobody)."""
+    return not voided and EJECTION in codes
+
+
+def next_duel(decided: Collection[int]) -> int:
+    """D10: the number of a match's next duel: the first one not decided yet (a voided
+    penalty duel leaves its number free)."""
+    return next(n for n in range(1, len(decided) + 2) if n not in decided)
 
 
 class Lands(StrEnum):

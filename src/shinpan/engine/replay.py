@@ -11,8 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from shinpan.engine.corrections import rederive
 from shinpan.engine.decide import RecordError, decide, follow_up
 from shinpan.engine.explain import explain
+from shinpan.engine.participants import check_id, first_clash
 from shinpan.engine.ruling import Deviation, Due, Record, Ruling
 from shinpan.guideline.rulebook import Rulebook
 
@@ -45,22 +47,39 @@ class _State:
     dues: dict[int, list[Due]] = field(default_factory=dict)
     kinds: dict[int, str] = field(default_factory=dict)  # event index -> infraction|missed|void
     voided: set[int] = field(default_factory=set)
+    follow_ups: dict[int, list[int]] = field(default_factory=dict)  # record event -> its missed events
+
+    @property
+    def next_number(self) -> int:
+        """Rulings are numbered in the order they are made, as the ledger numbers them."""
+        return len(self.produced) + 1
 
     def add(self, index: int, ruling: Ruling) -> None:
+        assert ruling.number == self.next_number, (ruling.number, self.next_number)
         p = _Produced(index, ruling)
         self.produced.append(p)
         self.by_event.setdefault(index, []).append(p)
         self.history.setdefault(ruling.player, []).append(ruling)
 
+    def void(self, p: _Produced) -> None:
+        p.voided = True
+        own = self.history[p.ruling.player]
+        own[:] = [r for r in own if r is not p.ruling]
+
 
 def _players(scenario: Mapping[str, Any]) -> frozenset[str]:
     players = scenario.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise ScenarioError(None, "'players' must be a list of participant ids (strings)")
-    if len(set(players)) != len(players):
-        dup = next(p for p in players if players.count(p) > 1)
-        raise ScenarioError(None, f"participant {dup!r} is listed twice")
-    return frozenset(players)
+    clash = first_clash(players)
+    if clash is not None:  # D18: two ids that normalize alike are the same participant
+        first, second = clash
+        what = "is listed twice" if first == second else f"and {second!r} are the same participant (D18)"
+        raise ScenarioError(None, f"participant {first!r} {what}")
+    try:
+        return frozenset(check_id(p) for p in players)
+    except ValueError as e:
+        raise ScenarioError(None, str(e)) from None
 
 
 def _str_list(index: int, key: str, value: object) -> tuple[str, ...]:
@@ -120,20 +139,32 @@ def _missed(book: Rulebook, state: _State, index: int, target: int) -> None:
         raise ScenarioError(index, f"event {target} has no remedy deadline left to miss")
     due = dues.pop(0)
     primary = state.by_event[target][0].ruling
-    state.add(index, follow_up(book, primary, due, ref=f"event {index}"))
+    state.add(index, follow_up(book, primary, due, ref=f"event {index}", number=state.next_number))
+    state.follow_ups.setdefault(target, []).append(index)
 
 
-def _void(state: _State, index: int, target: int) -> None:
+def _void(book: Rulebook, state: _State, index: int, target: int) -> None:
+    """D16: as if the record had never been made, with the follow-ups of its deadlines;
+    then each affected player's additional rulings are worked out again."""
     if state.kinds[target] == "void":
         raise ScenarioError(index, f"'void' points at event {target}, which is itself a void")
     if target in state.voided:
         raise ScenarioError(index, f"event {target} is already voided")
-    state.voided.add(target)
-    state.dues.pop(target, None)
-    for p in state.by_event.get(target, []):
-        p.voided = True
-        own = state.history[p.ruling.player]
-        own[:] = [r for r in own if r is not p.ruling]
+    gone = [target, *(m for m in state.follow_ups.get(target, []) if m not in state.voided)]
+    affected: list[str] = []
+    for event in gone:
+        state.voided.add(event)
+        state.dues.pop(event, None)
+        for p in state.by_event.get(event, []):
+            if not p.voided:
+                state.void(p)
+                affected.append(p.ruling.player)
+    for player in dict.fromkeys(affected):
+        again = rederive(book, state.history[player], first_number=state.next_number, ref=f"event {index}")
+        for number in again.void:
+            state.void(state.produced[number - 1])
+        for ruling in again.add:
+            state.add(index, ruling)
 
 
 def replay(book: Rulebook, scenario: object, *, explanations: bool = True) -> list[dict[str, Any]]:
@@ -156,12 +187,15 @@ def replay(book: Rulebook, scenario: object, *, explanations: bool = True) -> li
             if key == "missed":
                 _missed(book, state, index, target)
             else:
-                _void(state, index, target)
+                _void(book, state, index, target)
             continue
         state.kinds[index] = "infraction"
         record = _record(index, event)
         try:
-            rulings = decide(book, record, state.history, state.participants, ref=f"event {index}")
+            rulings = decide(
+                book, record, state.history, state.participants, ref=f"event {index}",
+                first_number=state.next_number,
+            )  # fmt: skip
         except RecordError as e:
             raise ScenarioError(index, str(e)) from None
         for ruling in rulings:

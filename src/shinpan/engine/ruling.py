@@ -20,6 +20,9 @@ class Trigger(StrEnum):
     deadline_missed = "deadline_missed"  # D7
 
 
+ADDITIONAL = frozenset({Trigger.unrelated_warnings, Trigger.draft_exclusion})
+
+
 @dataclass(frozen=True)
 class Deviation:
     """The head judge's departure from the guideline, with the written reason (D11)."""
@@ -92,6 +95,13 @@ class Ruling:
     dues: tuple[Due, ...] = ()
     explanation: Explanation = field(default_factory=lambda: Explanation(reasons=()))
     ref: str | None = None  # set by whoever stores it: how later explanations cite it
+    number: int | None = None  # its place in the event (the ledger's ruling number)
+    cause: int | None = None  # an additional ruling (D3, D6): the number of the ruling that triggered it
+
+    @property
+    def additional(self) -> bool:
+        """Whether shinpan added this ruling itself (D3, D6), rather than a judge recording it."""
+        return self.trigger in ADDITIONAL
 
     @property
     def counted(self) -> bool:

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import Connection, or_, select
 
+from shinpan.engine.event_rules import needs_investigation
 from shinpan.engine.explain import penalty_text
 from shinpan.errors import NotFound
 from shinpan.guideline import Rulebook
@@ -23,7 +24,6 @@ from shinpan.store.db import Database
 from shinpan.store.ledger import Entry, read_entries
 from shinpan.store.schema import matches
 
-DQ = "disqualification"
 ROLES = {"player": ("選手", "player"), "opponent": ("対戦相手", "opponent"),
          "witness": ("目撃者", "witness"), "judge": ("ジャッジ", "judge")}  # fmt: skip
 OUTCOMES = {"upheld": ("上訴を退け, 裁定を維持", "appeal denied, the ruling stands"),
@@ -132,7 +132,7 @@ class DisqualificationReport:
 
 
 def is_disqualification(r: ReportedRuling) -> bool:
-    return DQ in r.penalties or DQ in r.guideline_penalties
+    return needs_investigation(r.penalties, r.guideline_penalties)
 
 
 def dq_report(

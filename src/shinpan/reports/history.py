@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import select
 
+from shinpan.engine.event_rules import disqualifies, ejects
 from shinpan.errors import InvalidInput
 from shinpan.guideline.search import normalize
 from shinpan.reports.common import EventHeader, event_header, event_headers
@@ -36,11 +37,11 @@ class Appearance:
 
     @property
     def ejections(self) -> int:
-        return sum(1 for r in self.rulings if "ejection" in r.penalties and not r.voided)
+        return sum(1 for r in self.rulings if ejects(r.penalties, voided=r.voided))
 
     @property
     def disqualifications(self) -> int:
-        return sum(1 for r in self.rulings if "disqualification" in r.penalties and not r.voided)
+        return sum(1 for r in self.rulings if disqualifies(r.penalties, voided=r.voided))
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -9,7 +9,8 @@ from sqlalchemy import Connection, select
 
 from shinpan.errors import Conflict, InvalidInput, NotFound
 from shinpan.services.commands import run_command
-from shinpan.services.recording import deviate_in, rows_of, void_in
+from shinpan.services.corrections import deviate_in, void_in
+from shinpan.services.recording import rows_of
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
 from shinpan.store.schema import appeals

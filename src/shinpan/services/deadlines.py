@@ -1,4 +1,9 @@
-"""Remedies with deadlines (D7, D9): what is due, what is overdue, done or missed."""
+"""Remedies with deadlines (D7, D9, D21): what is due, what is overdue, done or missed.
+
+Deadlines run on the event's clock (D21): a timed one from when its ruling was given at the
+table, and it cannot be marked missed before it is due; an end-of-match or end-of-round one
+falls due when that ends, and the head judge may mark it missed sooner.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +15,13 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from shinpan.engine import Ruling, follow_up
+from shinpan.engine.clock import due_state
+from shinpan.engine.event_rules import Role
 from shinpan.engine.ruling import Due, Explanation
-from shinpan.errors import Conflict, NotFound
+from shinpan.errors import Conflict, Forbidden, NotFound
 from shinpan.services.commands import run_command
-from shinpan.services.context import load_event, parse_stamp, stamp
-from shinpan.services.recording import append_rulings
+from shinpan.services.context import load_event, parse_stamp, role_of, stamp
+from shinpan.services.recording import append_rulings, next_number
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
 from shinpan.store.schema import deadlines, matches, rounds, rulings
@@ -168,20 +175,33 @@ def mark_missed(
             if pos is None:
                 raise NotFound("ruling {ruling} has no pending deadline", ruling=ruling)
         d = _pending(conn, event_id, ruling, pos)
+        on_miss = json.loads(d.on_miss)
+        if not (on_miss["penalties"] or on_miss["effects"]):
+            raise Conflict(
+                "missing this deadline brings nothing more: mark it done when the remedy is carried out"
+            )
+        moment = parse_stamp(ap.now)
+        overdue, _left = _overdue(conn, event_id, d, moment)
+        state = due_state(d.due_kind, parse_stamp(d.due_at) if d.due_at else None, moment, overdue)
+        if not state.due:
+            if not state.head_judge_may_end_sooner:
+                raise Conflict("this deadline is not due yet (due at {due_at})", due_at=d.due_at)
+            if role_of(conn, event_id, ap.actor) is not Role.head_judge:
+                raise Forbidden("only the head judge may mark a deadline missed before it is due")
         r = conn.execute(
             select(rulings).where(rulings.c.event_id == event_id, rulings.c.number == ruling)
         ).one()
-        on_miss = json.loads(d.on_miss)
         primary = Ruling(
             player=r.player, rule=r.rule, offense=r.offense, penalties=tuple(json.loads(r.penalties)),
             draft=r.draft, ref=f"#{r.number}", explanation=Explanation(reasons=(), step_source=r.source),
+            number=int(r.number),
         )  # fmt: skip
         due = Due(
             when=d.due_kind, minutes=d.minutes, remedy=d.remedy_ja, remedy_en=d.remedy_en,
             penalties=tuple(on_miss["penalties"]), effects=tuple(on_miss["effects"]),
             has_consequence=bool(on_miss["penalties"] or on_miss["effects"]),
         )  # fmt: skip
-        made = follow_up(event.book, primary, due)
+        made = follow_up(event.book, primary, due, number=next_number(conn, event_id))
         body = {"follow_up_of": {"ruling": ruling, "position": pos}}
         return append_rulings(ap, event, [made], body, r.round, r.table_no)
 

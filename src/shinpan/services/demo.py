@@ -16,7 +16,7 @@ from typing import Any
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.event_rules import Role
 from shinpan.errors import Conflict
-from shinpan.services import accounts, deadlines, events, recording
+from shinpan.services import accounts, corrections, deadlines, events, recording
 from shinpan.services.events import list_events
 from shinpan.store.db import Database
 
@@ -120,7 +120,7 @@ def load_demo(db: Database, now: datetime | None = None) -> Demo:
     rec(170, pairs[-2].player_b, "ingame.slow-play")
     rec(172, pairs[-3].player_a, "cards.marked-no-pattern")
     numbers_to_confirm = [int(r["number"]) for r in _all_pending(db, e)]
-    recording.confirm(db, e, numbers_to_confirm, now=at(174))
+    corrections.confirm(db, e, numbers_to_confirm, now=at(174))
     rec(176, pairs[-4].player_b, "ingame.cards-off-table")
     rec(clock_minutes(start, clock) - 2, late, "pregame.tardiness")
     return Demo(e, HEAD_JUDGE[0], HEAD_JUDGE[1])
@@ -148,12 +148,10 @@ def _play_out(
     wins = {pairing.player_a: 0, pairing.player_b or "": 0}
     for d in match["duels"]:
         wins[d["winner"]] = wins.get(d["winner"], 0) + 1
-    duel = len(match["duels"]) + 1
-    while max(wins.values()) < 2:
+    while max(wins.values()) < 2:  # each the match's next duel, as the scorekeeper reports it
         winner = pairing.player_a if rng.random() < 0.5 else str(pairing.player_b)
-        events.report_result(db, event_id, round_no, pairing.table, duel=duel, winner=winner,
+        events.report_result(db, event_id, round_no, pairing.table, winner=winner,
                              actor=SCOREKEEPER[0], now=when)  # fmt: skip
         wins[winner] += 1
-        duel += 1
     side = "a" if wins[pairing.player_a] >= 2 else "b"
     events.report_result(db, event_id, round_no, pairing.table, result=side, actor=SCOREKEEPER[0], now=when)

@@ -1,16 +1,18 @@
-"""What rulings do to the event (D10, D14), written as ledger entries.
+"""What rulings do to the event (D10, D14, D17, D22), written as ledger entries.
 
 A duel loss lands on the player's current duel, or waits for their next match when none is
 in progress; a match loss on the current match, or the next one when it has ended; the
 opponent wins it. ``match_draw``, ``time_extension``, ``withdrawn``, ejection and
-disqualification change the match or the player's status. Undoing a ruling (void,
-deviation) reverses exactly what it did, as new entries.
+disqualification change the match or the player's status; an ejection or a
+disqualification only once the head judge confirms it (D17). Leaving the event while the
+match is being played ends it as a loss (D22). Undoing a ruling (void, deviation)
+reverses exactly what it did, as new entries.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, Row, bindparam, func, select, text, union_all
@@ -19,8 +21,10 @@ from shinpan.engine.event_rules import (
     STATUS_CODES,
     Status,
     duel_loss_lands,
+    ends_match,
     match_loss_lands,
-    status_after,
+    next_duel,
+    status_codes_now,
     status_of,
 )
 from shinpan.store.ledger import Appender
@@ -64,6 +68,11 @@ def _duel_winners(conn: Connection, m: Row[Any]) -> dict[int, str]:
     return {r.duel: r.winner for r in rows}
 
 
+def duel_numbers(conn: Connection, m: Row[Any]) -> set[int]:
+    """The duels of the match decided so far."""
+    return set(_duel_winners(conn, m))
+
+
 def _result_from_duels(m: Row[Any], winners: dict[int, str]) -> str | None:
     for player in (m.player_a, m.player_b):
         if player is not None and sum(1 for w in winners.values() if w == player) >= DUELS_TO_WIN:
@@ -90,7 +99,7 @@ def land_duel_loss(ap: Appender, ruling: int, position: int, player: str) -> Non
         return
     opponent = _opponent(m, player)
     winners = _duel_winners(ap.conn, m)
-    duel = next(n for n in range(1, len(winners) + 2) if n not in winners)
+    duel = next_duel(winners)
     winners[duel] = str(opponent)
     body: dict[str, Any] = {
         "round": m.round, "table": m.table_no, "duel": duel, "winner": opponent, "cause_ruling": ruling,
@@ -118,8 +127,10 @@ def _carry(ap: Appender, ruling: int, position: int, player: str, loss: str) -> 
     ap.append("loss.carried", body)
 
 
-def apply_ruling(ap: Appender, ruling: int, player: str, codes: Sequence[str]) -> None:
-    """Everything one ruling's penalties and effects do to matches and the player."""
+def apply_ruling(ap: Appender, ruling: int, player: str, codes: Sequence[str], *, pending: bool) -> None:
+    """Everything one ruling's penalties and effects do to matches and the player; a
+    ``pending`` ruling (waiting for the head judge) changes no status to ejected or
+    disqualified until it is confirmed (D17)."""
     conn = ap.conn
     for position, code in enumerate(codes):
         if code == "duel_loss":
@@ -137,8 +148,29 @@ def apply_ruling(ap: Appender, ruling: int, player: str, codes: Sequence[str]) -
                 assert m is not None
                 body = {"round": m.round, "table": m.table_no, "delta": 1, "cause_ruling": ruling}
                 ap.append("match.extended", body)
-    if not STATUS_CODES.isdisjoint(codes):
-        _update_status(ap, player, lambda current: status_after(codes, current), ruling)
+    if not STATUS_CODES.isdisjoint(status_codes_now(codes, pending=pending)):
+        settle_status(ap, player, ruling)
+
+
+def settle_status(ap: Appender, player: str, ruling: int | None) -> None:
+    """D14, D17: the player's status from their live rulings, as it stands now."""
+    _update_status(ap, player, lambda _current: _status_from_rulings(ap.conn, ap.event_id, player), ruling)
+
+
+_LIVE_CODES = select(rulings.c.penalties, rulings.c.effects, rulings.c.state).where(
+    rulings.c.event_id == bindparam("e"), rulings.c.player == bindparam("p"), rulings.c.state != "voided"
+)
+
+
+def _status_from_rulings(
+    conn: Connection, event_id: int, player: str, leave_out: Collection[int] = frozenset()
+) -> Status:
+    rows = conn.execute(_LIVE_CODES.add_columns(rulings.c.number), {"e": event_id, "p": player}).all()
+    return status_of(
+        status_codes_now([*json.loads(r.penalties), *json.loads(r.effects)], pending=r.state == "pending")
+        for r in rows
+        if r.number not in leave_out
+    )
 
 
 def _status(conn: Connection, event_id: int, player: str) -> Status | None:
@@ -151,8 +183,16 @@ def _update_status(ap: Appender, player: str, change: Any, ruling: int | None) -
     if current is None:
         return
     new = change(current)
-    if new != current:
-        ap.append("player.status", {"player": player, "status": new.value, "cause_ruling": ruling})
+    if new == current:
+        return
+    ap.append("player.status", {"player": player, "status": new.value, "cause_ruling": ruling})
+    if ends_match(new) and ruling is not None:  # D22: leaving during the match loses it
+        m = current_match(ap.conn, ap.event_id, player)
+        if _in_progress(m):
+            assert m is not None
+            result = _side(m, str(_opponent(m, player)))
+            body = {"round": m.round, "table": m.table_no, "result": result, "cause_ruling": ruling}
+            ap.append("match.result", body)
 
 
 def revert_rulings(ap: Appender, numbers: set[int]) -> None:
@@ -202,15 +242,7 @@ def revert_rulings(ap: Appender, numbers: set[int]) -> None:
         .distinct()
     ).scalars()
     for player in list(affected):
-        live = conn.execute(
-            select(rulings.c.penalties, rulings.c.effects).where(
-                rulings.c.event_id == event_id,
-                rulings.c.player == player,
-                rulings.c.state != "voided",
-                rulings.c.number.not_in(numbers),
-            )
-        ).all()
-        status = status_of(json.loads(r.penalties) + json.loads(r.effects) for r in live)
+        status = _status_from_rulings(conn, event_id, player, leave_out=numbers)
         _update_status(ap, player, lambda _current, s=status: s, None)
 
 

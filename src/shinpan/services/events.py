@@ -10,12 +10,13 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 
 from shinpan.csvio import PairingRow, PlayerRow
-from shinpan.engine.event_rules import Role, Status, may_be_paired, scope_problems
+from shinpan.engine.event_rules import Role, Status, may_be_paired, next_duel, scope_problems
+from shinpan.engine.participants import MAX_ID_LENGTH, check_id, first_clash, normalize_id
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.guideline import default_guideline
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, stamp
-from shinpan.services.effects import result_after_duel, settle_carried
+from shinpan.services.effects import duel_numbers, result_after_duel, settle_carried
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
 from shinpan.store.schema import entries, events, matches, players, rounds
@@ -139,15 +140,28 @@ def import_players(
     db: Database, event_id: int, rows: list[PlayerRow], *, actor: str | None = None,
     command_id: str | None = None, now: datetime | None = None,
 ) -> int:  # fmt: skip
-    """Add players; nothing is added when any is already registered."""
-    payload = [{"number": r.number, "name": r.name, "reading": r.reading, "club": r.club} for r in rows]
+    """Add players; nothing is added when any is already registered. Their ids are stored
+    normalized (D18); two that normalize alike are refused."""
+    clash = first_clash(r.number for r in rows)
+    if clash is not None:
+        raise InvalidInput(
+            "{first} and {second} are the same player id", field="number", first=clash[0], second=clash[1]
+        )
+    try:
+        numbers = [check_id(r.number) for r in rows]
+    except ValueError:
+        raise InvalidInput(
+            "a player id has 1 to {limit} characters", field="number", limit=MAX_ID_LENGTH
+        ) from None
+    payload = [
+        {"number": n, "name": r.name, "reading": r.reading, "club": r.club}
+        for n, r in zip(numbers, rows, strict=True)
+    ]
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
         taken = set(
             conn.execute(
-                select(players.c.number).where(
-                    players.c.event_id == event_id, players.c.number.in_([r.number for r in rows])
-                )
+                select(players.c.number).where(players.c.event_id == event_id, players.c.number.in_(numbers))
             ).scalars()
         )
         if taken:
@@ -169,7 +183,14 @@ def import_pairings(
     """Pair a round; refused for unknown players and for those out of the event (D14)."""
     if round_no < 1:
         raise InvalidInput("rounds count from 1", field="round")
-    pairings = [{"table": r.table, "a": r.player_a, "b": r.player_b} for r in rows]
+    pairings = [
+        {
+            "table": r.table,
+            "a": normalize_id(r.player_a),
+            "b": normalize_id(r.player_b) if r.player_b else None,
+        }
+        for r in rows
+    ]  # D18
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
         event = load_event(conn, event_id)
@@ -183,7 +204,7 @@ def import_pairings(
                 round=round_no,
                 current=event.current_round,
             )
-        named = [p for r in rows for p in (r.player_a, r.player_b) if p]
+        named = [normalize_id(p) for r in rows for p in (r.player_a, r.player_b) if p]
         known = {
             row.number: row.status
             for row in conn.execute(
@@ -236,7 +257,8 @@ def report_result(
     winner: str | None = None, result: str | None = None, actor: str | None = None,
     command_id: str | None = None, now: datetime | None = None,
 ) -> None:  # fmt: skip
-    """A scorekeeper's result: one duel's winner, or the match result (a, b or draw)."""
+    """A scorekeeper's result: one duel's winner (``duel`` left out: the match's next duel,
+    chosen in the write transaction), or the match result (a, b or draw)."""
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
         m = conn.execute(
@@ -246,11 +268,13 @@ def report_result(
         ).first()
         if m is None:
             raise NotFound("no match at table {table} in round {round}", table=table, round=round_no)
-        if duel is not None:
-            if winner not in (m.player_a, m.player_b):
+        if winner is not None or duel is not None:
+            if winner is None or normalize_id(winner) not in (m.player_a, m.player_b):
                 raise InvalidInput("the winner must be one of the match's players", field="winner")
-            body: dict[str, Any] = {"round": round_no, "table": table, "duel": duel, "winner": winner}
-            decided = result_after_duel(conn, m, duel, str(winner)) if m.result is None else None
+            who = normalize_id(winner)
+            number = duel if duel is not None else next_duel(duel_numbers(conn, m))
+            body: dict[str, Any] = {"round": round_no, "table": table, "duel": number, "winner": who}
+            decided = result_after_duel(conn, m, number, who) if m.result is None else None
             if decided:
                 body["match_result"] = decided  # the second duel won ends the match
             ap.append("duel.result", body)

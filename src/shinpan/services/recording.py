@@ -1,7 +1,8 @@
-"""Recording infractions, and the head judge's confirmations, deviations and voids.
+"""Recording infractions.
 
 :func:`record` counts the player's earlier offences and appends the new ruling in one
-write transaction for the event (D1, D11), then applies what the ruling does (D10, D14).
+write transaction for the event (D1, D11), then applies what the ruling does (D10, D14,
+D17). Corrections (confirm, deviate, void) are in :mod:`shinpan.services.corrections`.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, func, select
 
 from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, explain
-from shinpan.engine.explain import penalty_text
-from shinpan.engine.ruling import Due
-from shinpan.errors import Conflict, InvalidInput, NotFound
+from shinpan.engine.clock import ClockError, given_at, parse_given_at
+from shinpan.engine.decide import PERSON_FACTS, normalized
+from shinpan.engine.ruling import Due, Trigger
+from shinpan.errors import InvalidInput, NotFound
 from shinpan.guideline import Rulebook
 from shinpan.services.commands import run_command
-from shinpan.services.context import Event, later, load_event, require
-from shinpan.services.effects import apply_ruling, current_match, revert_rulings
+from shinpan.services.context import Event, later, load_event, parse_stamp, require, stamp
+from shinpan.services.effects import apply_ruling, current_match
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry, read_entries
 from shinpan.store.schema import players, rulings
@@ -40,6 +42,12 @@ class RecordInput:
     round: int | None = None
     table: int | None = None
     note: str = ""
+    given_at: str | None = None  # D21: when the ruling was given at the table (ISO 8601, offset)
+
+    def normalized(self) -> RecordInput:
+        """D18: the participant ids as every path compares them."""
+        record = normalized(Record(self.player, self.infraction, self.facts))
+        return replace(self, player=record.player, facts=dict(record.facts))
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -56,6 +64,7 @@ class RecordInput:
             "round": self.round,
             "table": self.table,
             "note": self.note,
+            **({"given_at": self.given_at} if self.given_at is not None else {}),
         }
 
 
@@ -87,7 +96,7 @@ _PLAYER = select(players.c.number).where(
 # primary key through every ruling of the event instead of the player's index.
 _HISTORY = select(
     rulings.c.number, rulings.c.rule, rulings.c.offense, rulings.c.penalties,
-    rulings.c.follow_up, rulings.c.draft, rulings.c.kind,
+    rulings.c.follow_up, rulings.c.draft, rulings.c.kind, rulings.c.trigger, rulings.c.cause,
 ).where(rulings.c.event_id == bindparam("e"), rulings.c.player == bindparam("p"), rulings.c.state != "voided")  # fmt: skip
 _LAST_NUMBER = select(func.max(rulings.c.number)).where(rulings.c.event_id == bindparam("e"))
 
@@ -121,6 +130,9 @@ def live_history(conn: Connection, event_id: int, player: str) -> list[Ruling]:
             draft=r.draft,
             kind=r.kind,
             ref=f"#{r.number}",
+            number=int(r.number),
+            trigger=Trigger(r.trigger),
+            cause=r.cause,
         )
         for r in rows
     ]
@@ -128,7 +140,7 @@ def live_history(conn: Connection, event_id: int, player: str) -> list[Ruling]:
 
 def _named(inp: RecordInput) -> list[str]:
     names = [inp.player]
-    for key in ("mixed_into", "recorded_by", "advisor"):
+    for key in PERSON_FACTS:
         value = inp.facts.get(key)
         if isinstance(value, str) and value not in names:
             names.append(value)
@@ -148,7 +160,7 @@ def _decide(conn: Connection, event: Event, inp: RecordInput) -> tuple[Ruling, .
         penalties=inp.penalties, deviation=inp.deviation,
     )  # fmt: skip
     try:
-        return decide(book, record, history, participants)
+        return decide(book, record, history, participants, first_number=next_number(conn, event.id))
     except RecordError as e:
         raise InvalidInput("{problem}", field=e.field, problem=e.message) from None
 
@@ -171,12 +183,12 @@ def _where(conn: Connection, event: Event, inp: RecordInput) -> tuple[int | None
     return m.round, m.table_no
 
 
-def _due_json(due: Due, position: int, now: str, round_no: int | None, table: int | None) -> dict[str, Any]:
+def _due_json(due: Due, position: int, given: str, round_no: int | None, table: int | None) -> dict[str, Any]:
     return {
         "position": position,
         "due_kind": due.when,
         "minutes": due.minutes,
-        "due_at": later(now, due.minutes) if due.minutes else None,
+        "due_at": later(given, due.minutes) if due.minutes else None,
         "round": round_no,
         "table": table,
         "remedy_ja": due.remedy,
@@ -186,7 +198,7 @@ def _due_json(due: Due, position: int, now: str, round_no: int | None, table: in
 
 
 def ruling_json(
-    book: Rulebook, r: Ruling, number: int, now: str, round_no: int | None, table: int | None
+    book: Rulebook, r: Ruling, number: int, given: str, round_no: int | None, table: int | None
 ) -> dict[str, Any]:
     """A ruling as the ledger keeps it: the decision as it was made, with its words."""
     scope = (r.draft or "") if r.counted and _counts_per_draft(book, r.rule) else ""
@@ -210,7 +222,8 @@ def ruling_json(
         "source": r.explanation.step_source,
         "explanation_ja": explain(book, r, "ja"),
         "explanation_en": explain(book, r, "en"),
-        "dues": [_due_json(d, n, now, round_no, table) for n, d in enumerate(r.dues)],
+        "cause": r.cause,
+        "dues": [_due_json(d, n, given, round_no, table) for n, d in enumerate(r.dues)],
     }
 
 
@@ -225,18 +238,43 @@ def next_number(conn: Connection, event_id: int) -> int:
 
 def append_rulings(
     ap: Appender, event: Event, decided: Sequence[Ruling], body: dict[str, Any], round_no: int | None,
-    table: int | None,
+    table: int | None, *, given: str | None = None,
 ) -> list[dict[str, Any]]:  # fmt: skip
-    """Append one ``ruling.recorded`` entry for these rulings, then apply their effects."""
+    """Append one ``ruling.recorded`` entry for these rulings, then apply their effects.
+    ``given`` is when they were given at the table (D21; default: now)."""
     first = next_number(ap.conn, event.id)
+    moment = given or ap.now
     made = [
-        ruling_json(event.book, r, first + n, ap.now, round_no, table)
+        ruling_json(event.book, r, first + n, moment, round_no, table)
         for n, r in enumerate(with_threshold(event, decided))
     ]
-    ap.append("ruling.recorded", {**body, "round": round_no, "table": table, "rulings": made})
+    if any(r.number is not None and r.number != first + n for n, r in enumerate(decided)):
+        raise AssertionError("rulings decided with other numbers than the ledger gives them")
+    ap.append(
+        "ruling.recorded", {**body, "given_at": moment, "round": round_no, "table": table, "rulings": made}
+    )
     for r in made:
-        apply_ruling(ap, r["number"], r["player"], [*r["penalties"], *r["effects"]])
+        apply_ruling(
+            ap, r["number"], r["player"], [*r["penalties"], *r["effects"]], pending=r["needs_head_judge"]
+        )
     return made
+
+
+def given_stamp(inp: RecordInput, now: str) -> str:
+    """D21: the record's time at the table, checked against the ledger's clock."""
+    try:
+        value = parse_given_at(inp.given_at) if inp.given_at is not None else None
+        return stamp(given_at(value, parse_stamp(now)))
+    except ClockError as e:
+        raise InvalidInput(_CLOCK_PROBLEMS[e.kind], field="given_at") from None
+
+
+_CLOCK_PROBLEMS = {
+    "format": "the time the ruling was given is not a time in ISO 8601 (e.g. 2026-12-05T10:15:00+09:00)",
+    "offset": "the time the ruling was given needs its offset from UTC (e.g. +09:00)",
+    "future": "the time the ruling was given lies in the future",
+    "too_old": "the time the ruling was given lies more than 12 hours in the past",
+}
 
 
 def _recorded(event_id: int, conn: Connection, entry: Entry, replayed: bool) -> Recorded:
@@ -253,7 +291,7 @@ def preview(db: Database, event_id: int, inp: RecordInput, *, judge: str | None 
     with db.read() as conn:
         event = load_event(conn, event_id)
         require(conn, event, judge, "record")
-        return with_threshold(event, _decide(conn, event, inp))
+        return with_threshold(event, _decide(conn, event, inp.normalized()))
 
 
 def record(
@@ -261,6 +299,7 @@ def record(
     command_id: str | None = None, now: datetime | None = None,
 ) -> Recorded:  # fmt: skip
     """Decide and save a record: one transaction, safe to retry with the same command id."""
+    inp = inp.normalized()
 
     def check(conn: Connection, event: Event, name: str) -> None:
         if inp.deviation is not None:
@@ -268,10 +307,12 @@ def record(
 
     def act(conn: Connection, ap: Appender) -> Recorded:
         event = load_event(conn, event_id)
+        given = given_stamp(inp, ap.now)
         decided = _decide(conn, event, inp)
         round_no, table = _where(conn, event, inp)
         guideline = {"id": event.guideline_id, "version": event.guideline_version}
-        append_rulings(ap, event, decided, {"record": inp.payload(), "guideline": guideline}, round_no, table)
+        body = {"record": inp.payload(), "guideline": guideline}
+        append_rulings(ap, event, decided, body, round_no, table, given=given)
         first, *effects = ap.appended
         return Recorded(
             event_id, first.seq, first.body["rulings"], [{"kind": e.kind, **e.body} for e in effects]
@@ -293,100 +334,3 @@ def rows_of(conn: Connection, event_id: int, numbers: Sequence[int]) -> list[Any
             "no ruling {numbers} in event {event}", numbers=", ".join(map(str, missing)), event=event_id
         )
     return list(found)
-
-
-def confirm(
-    db: Database, event_id: int, numbers: Sequence[int], *, judge: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> list[int]:  # fmt: skip
-    """The head judge confirms rulings that wait for it (D11)."""
-
-    def act(conn: Connection, ap: Appender) -> list[int]:
-        for r in rows_of(conn, event_id, numbers):
-            if r.state != "pending":
-                raise Conflict(
-                    "ruling {n} is {state}, not waiting for confirmation", n=r.number, state=r.state
-                )
-        ap.append("ruling.confirmed", {"rulings": sorted(numbers)})
-        return sorted(numbers)
-
-    return run_command(
-        db, event_id, "confirm", judge, command_id, {"confirm": sorted(numbers)}, act, now,
-        lambda _c, e: list(e.body["rulings"]),
-    )  # fmt: skip
-
-
-def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str) -> dict[str, Any]:
-    """Within a command: replace a ruling's penalties and what they did (D11, D12)."""
-    if not reason.strip():
-        raise InvalidInput("a deviation needs a written reason (D11)", field="reason")
-    conn = ap.conn
-    event = load_event(conn, ap.event_id)
-    book = event.book
-    unknown = [p for p in penalties if p not in book.components]
-    if unknown:
-        raise InvalidInput("unknown penalty component {code!r}", field="penalties", code=unknown[0])
-    (row,) = rows_of(conn, ap.event_id, [number])
-    if row.state == "voided":
-        raise Conflict("ruling {n} is voided", n=number)
-    new = tuple(penalties)
-    given = {
-        lang: penalty_text(book, tuple(json.loads(row.guideline_penalties)), lang) for lang in ("ja", "en")
-    }
-    why = reason.strip()
-    body = {
-        "ruling": number,
-        "penalties": list(new),
-        "reason": why,
-        "needs_head_judge": book.needs_head_judge(new, event.confirmation_threshold),
-        "explanation_ja": f"{row.explanation_ja} ヘッドジャッジによる逸脱: {penalty_text(book, new, 'ja')}"
-        f"(ガイドラインでは{given['ja']}); 理由: {why}",
-        "explanation_en": f"{row.explanation_en} Head judge's deviation: {penalty_text(book, new, 'en')} "
-        f"(the guideline gives {given['en']}); reason: {why}",
-    }
-    ap.append("ruling.deviated", body, refs=[row.entry_seq])
-    revert_rulings(ap, {number})
-    apply_ruling(ap, number, row.player, [*new, *json.loads(row.effects)])
-    return body
-
-
-def void_in(ap: Appender, number: int, reason: str) -> list[int]:
-    """Within a command: void the record a ruling came from, reversing what it did (D1)."""
-    if not reason.strip():
-        raise InvalidInput("a void needs a reason", field="reason")
-    (row,) = rows_of(ap.conn, ap.event_id, [number])
-    if row.state == "voided":
-        raise Conflict("ruling {n} is already voided", n=number)
-    numbers = sorted(
-        ap.conn.execute(
-            select(rulings.c.number).where(
-                rulings.c.event_id == ap.event_id, rulings.c.entry_seq == row.entry_seq
-            )
-        ).scalars()
-    )
-    ap.append("ruling.voided", {"rulings": numbers, "reason": reason.strip()}, refs=[row.entry_seq])
-    revert_rulings(ap, set(numbers))
-    return numbers
-
-
-def deviate(
-    db: Database, event_id: int, number: int, penalties: Sequence[str], reason: str, *,
-    judge: str | None = None, command_id: str | None = None, now: datetime | None = None,
-) -> dict[str, Any]:  # fmt: skip
-    """The head judge departs from the guideline for one ruling, with a written reason."""
-    payload = {"deviate": number, "penalties": list(penalties), "reason": reason}
-    return run_command(
-        db, event_id, "deviate", judge, command_id, payload,
-        lambda _conn, ap: deviate_in(ap, number, penalties, reason), now, lambda _c, e: e.body,
-    )  # fmt: skip
-
-
-def void(
-    db: Database, event_id: int, number: int, reason: str, *, judge: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> list[int]:  # fmt: skip
-    """Void the record a ruling came from: all its rulings count for nothing from now (D1)."""
-    return run_command(
-        db, event_id, "void", judge, command_id, {"void": number, "reason": reason},
-        lambda _conn, ap: void_in(ap, number, reason), now, lambda _c, e: list(e.body["rulings"]),
-    )  # fmt: skip

@@ -235,7 +235,16 @@ def _match_extended(conn: Connection, e: Entry) -> None:
 
 @handles("loss.carried")
 def _loss_carried(conn: Connection, e: Entry) -> None:
+    """A loss waiting for the player's next match; a deviation that keeps the loss carries it
+    again under the same ruling and position (the earlier one was cancelled)."""
     b = e.body
+    conn.execute(
+        delete(carried_losses).where(
+            carried_losses.c.event_id == e.event_id,
+            carried_losses.c.ruling == b["ruling"],
+            carried_losses.c.position == b["position"],
+        )
+    )
     conn.execute(
         insert(carried_losses).values(
             event_id=e.event_id,
@@ -308,6 +317,8 @@ def _ruling_recorded(conn: Connection, e: Entry) -> None:
                 "source": r["source"],
                 "explanation_ja": r["explanation_ja"],
                 "explanation_en": r["explanation_en"],
+                "cause": r.get("cause"),
+                "given_at": b.get("given_at") or e.recorded_at,
             }
         )
         _count(conn, e.event_id, r, +1)

@@ -74,7 +74,7 @@ players = Table(
     "players",
     metadata,
     Column("event_id", Integer, primary_key=True),
-    Column("number", String(40), primary_key=True),
+    Column("number", String(64), primary_key=True),
     Column("name", String(200), nullable=False),
     Column("reading", String(200), nullable=False, default=""),
     Column("club", String(200)),
@@ -106,8 +106,8 @@ matches = Table(
     Column("event_id", Integer, primary_key=True),
     Column("round", Integer, primary_key=True, autoincrement=False),
     Column("table_no", Integer, primary_key=True, autoincrement=False),
-    Column("player_a", String(40), nullable=False),
-    Column("player_b", String(40)),  # None: a bye
+    Column("player_a", String(64), nullable=False),
+    Column("player_b", String(64)),  # None: a bye
     Column("result", String(10)),  # a | b | draw | None while playing
     Column("result_ruling", Integer),  # the ruling that decided the result (match loss, draw)
     Column("ended_at", String(32)),
@@ -123,7 +123,7 @@ duels = Table(
     Column("round", Integer, primary_key=True, autoincrement=False),
     Column("table_no", Integer, primary_key=True, autoincrement=False),
     Column("duel", Integer, primary_key=True, autoincrement=False),
-    Column("winner", String(40)),
+    Column("winner", String(64)),
     Column("cause_ruling", Integer),  # the ruling whose duel loss decided it, if any
 )
 
@@ -155,6 +155,8 @@ rulings = Table(
     Column("source", Text, nullable=False),
     Column("explanation_ja", Text, nullable=False),
     Column("explanation_en", Text, nullable=False),
+    Column("cause", Integer),  # an additional ruling (D3, D6): the ruling that triggered it (D16)
+    Column("given_at", String(32)),  # when the ruling was given at the table (D21)
     Index("ix_rulings_player", "event_id", "player"),
     Index("ix_rulings_entry", "event_id", "entry_seq"),
 )
@@ -186,7 +188,7 @@ carried_losses = Table(
     Column("event_id", Integer, primary_key=True),
     Column("ruling", Integer, primary_key=True, autoincrement=False),
     Column("position", Integer, primary_key=True, autoincrement=False),
-    Column("player", String(40), nullable=False),
+    Column("player", String(64), nullable=False),
     Column("loss", String(20), nullable=False),  # duel_loss | match_loss
     Column("state", String(10), nullable=False),  # waiting | applied | cancelled
 )

@@ -17,7 +17,7 @@ from shinpan.engine import Deviation
 from shinpan.engine.event_rules import Role
 from shinpan.errors import InvalidInput
 from shinpan.guideline.search import search
-from shinpan.services import accounts, appeals, deadlines, events, queries, recording, transfer
+from shinpan.services import accounts, appeals, corrections, deadlines, events, queries, recording, transfer
 from shinpan.web import i18n
 from shinpan.web.auth import CSRF_COOKIE, CSRF_HEADER, Signer, check_csrf, role_at, signed_in
 from shinpan.web.render import book
@@ -128,13 +128,18 @@ class RecordIn(BaseModel):
     round: int | None = Field(None, ge=1)
     table: int | None = Field(None, ge=1)
     note: str = Field("", max_length=2000)
+    given_at: str | None = Field(
+        None,
+        max_length=40,
+        description="when the ruling was given at the table: ISO 8601 with an offset (D21)",
+    )
 
     def record_input(self) -> recording.RecordInput:
         return recording.RecordInput(
             player=self.player, infraction=self.infraction, facts=dict(self.facts), draft=self.draft or None,
             penalties=tuple(self.penalties) if self.penalties is not None else None,
             deviation=Deviation(tuple(self.deviation.penalties), self.deviation.reason) if self.deviation else None,
-            round=self.round, table=self.table, note=self.note,
+            round=self.round, table=self.table, note=self.note, given_at=self.given_at,
         )  # fmt: skip
 
 
@@ -202,7 +207,7 @@ class DeviateIn(ReasonIn):
 def confirm(request: Request, event_id: int, number: int, body: CommandIn) -> dict[str, Any]:
     """The head judge confirms a ruling (D11)."""
     user, _ = role_at(request, event_id, "confirm")
-    done = recording.confirm(
+    done = corrections.confirm(
         request.app.state.db, event_id, [number], judge=user.name, command_id=body.command_id
     )
     _done(request, event_id)
@@ -213,7 +218,7 @@ def confirm(request: Request, event_id: int, number: int, body: CommandIn) -> di
 def deviate(request: Request, event_id: int, number: int, body: DeviateIn) -> dict[str, Any]:
     """The head judge deviates from the guideline, with a reason (D11)."""
     user, _ = role_at(request, event_id, "deviate")
-    result = recording.deviate(
+    result = corrections.deviate(
         request.app.state.db, event_id, number, body.penalties, body.reason, judge=user.name,
         command_id=body.command_id,
     )  # fmt: skip
@@ -225,7 +230,7 @@ def deviate(request: Request, event_id: int, number: int, body: DeviateIn) -> di
 def void(request: Request, event_id: int, number: int, body: ReasonIn) -> dict[str, Any]:
     """The head judge voids a ruling's record, with a reason (D1)."""
     user, _ = role_at(request, event_id, "void")
-    done = recording.void(
+    done = corrections.void(
         request.app.state.db, event_id, number, body.reason, judge=user.name, command_id=body.command_id
     )
     _done(request, event_id)

@@ -15,8 +15,9 @@ from fastapi.responses import HTMLResponse, Response
 from sqlalchemy import func, select
 
 from shinpan.csvio import CsvError, parse_pairings
+from shinpan.engine.event_rules import disqualifies
 from shinpan.errors import ShinpanError
-from shinpan.services import appeals, deadlines, events, queries, recording
+from shinpan.services import appeals, corrections, deadlines, events, queries
 from shinpan.services.context import load_event
 from shinpan.store.schema import appeals as appeals_table
 from shinpan.store.schema import entries, statements
@@ -51,7 +52,11 @@ def _panels(request: Request, event_id: int) -> dict[str, Any]:
         head = (
             conn.execute(select(func.max(entries.c.seq)).where(entries.c.event_id == event_id)).scalar() or 0
         )
-    dq = [r for r in queries.rulings_feed(db, event_id, limit=1000) if "disqualification" in r["penalties"]]
+    dq = [
+        r
+        for r in queries.rulings_feed(db, event_id, limit=1000)
+        if disqualifies(r["penalties"], voided=r["state"] == "voided")
+    ]
     return {
         "feed": feed, "queue": queue, "deadlines": due, "appeals": open_appeals, "dq": dq,
         "statements": said, "components": book().guideline.components, "head": head,
@@ -96,7 +101,7 @@ Reason = Annotated[str, Form(max_length=5000)]
 def confirm(request: Request, event_id: int, number: int, command_id: Cmd) -> Response:
     db = request.app.state.db
     return _attempt(request, event_id, "confirm",
-                    lambda name: recording.confirm(db, event_id, [number], judge=name, command_id=command_id))  # fmt: skip
+                    lambda name: corrections.confirm(db, event_id, [number], judge=name, command_id=command_id))  # fmt: skip
 
 
 @router.post("/events/{event_id}/desk/deviate/{number}", dependencies=Unsafe)
@@ -105,7 +110,7 @@ def deviate(
     penalties: Annotated[list[str] | None, Form()] = None,
 ) -> Response:  # fmt: skip
     db = request.app.state.db
-    return _attempt(request, event_id, "deviate", lambda name: recording.deviate(
+    return _attempt(request, event_id, "deviate", lambda name: corrections.deviate(
         db, event_id, number, penalties or [], reason, judge=name, command_id=command_id))  # fmt: skip
 
 
@@ -113,7 +118,7 @@ def deviate(
 def void(request: Request, event_id: int, number: int, command_id: Cmd, reason: Reason = "") -> Response:
     db = request.app.state.db
     return _attempt(request, event_id, "void",
-                    lambda name: recording.void(db, event_id, number, reason, judge=name, command_id=command_id))  # fmt: skip
+                    lambda name: corrections.void(db, event_id, number, reason, judge=name, command_id=command_id))  # fmt: skip
 
 
 @router.post("/events/{event_id}/desk/deadline/{ruling}/{position}/{outcome}", dependencies=Unsafe)
@@ -204,10 +209,7 @@ def result(
     error = None
     try:
         if winner:
-            view = queries.round_matches(db, event_id, round_no)
-            match = next((m for m in view["matches"] if m["table"] == table), None)
-            duel = (len(match["duels"]) + 1) if match else 1
-            events.report_result(db, event_id, round_no, table, duel=duel, winner=winner, actor=user.name,
+            events.report_result(db, event_id, round_no, table, winner=winner, actor=user.name,
                                  command_id=command_id)  # fmt: skip
         else:
             events.report_result(db, event_id, round_no, table, result=outcome or None, actor=user.name,

@@ -1,0 +1,62 @@
+"""The event's clock (D21): when a ruling was given, and when its deadlines fall due.
+
+Pure: the caller passes the moment it calls "now". A ruling carries the time it was given
+at the table, which a phone that was offline sends later: at most twelve hours in the
+past, never in the future (a phone's clock a little ahead of the server's is read as now).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+MAX_AGE = timedelta(hours=12)
+CLOCK_SKEW = timedelta(minutes=2)  # a phone's clock this far ahead counts as now
+
+
+class ClockError(ValueError):
+    """A time that cannot be a ruling's time at the table; ``kind`` says why
+    (``format``, ``offset``, ``future``, ``too_old``)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        self.kind = kind
+        super().__init__(message)
+
+
+def parse_given_at(value: str) -> datetime:
+    """ISO 8601 with an offset (``2026-12-05T10:15:00+09:00``), or ClockError."""
+    try:
+        moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise ClockError("format", "not a time in ISO 8601 (e.g. 2026-12-05T10:15:00+09:00)") from None
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ClockError("offset", "the time needs its offset from UTC (e.g. +09:00)")
+    return moment
+
+
+def given_at(value: datetime | None, now: datetime) -> datetime:
+    """D21: the ruling's time at the table: ``value`` if it may be one, else ClockError."""
+    if value is None:
+        return now
+    if value > now + CLOCK_SKEW:
+        raise ClockError("future", "lies in the future")
+    if value < now - MAX_AGE:
+        raise ClockError("too_old", "lies more than 12 hours in the past")
+    return min(value, now)
+
+
+@dataclass(frozen=True)
+class DueState:
+    """Whether a deadline has fallen due, and who may end it sooner (D21)."""
+
+    due: bool
+    head_judge_may_end_sooner: bool
+
+
+def due_state(kind: str, due_at: datetime | None, now: datetime, ended: bool) -> DueState:
+    """D21: a timed deadline is due at its time and not before; an end-of-match or
+    end-of-round deadline (and "before the next match") when that ends, though the head
+    judge may mark one missed sooner."""
+    if kind == "minutes":
+        return DueState(due=due_at is not None and now >= due_at, head_judge_may_end_sooner=False)
+    return DueState(due=ended, head_judge_may_end_sooner=True)

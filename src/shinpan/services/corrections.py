@@ -1,0 +1,188 @@
+"""The head judge's confirmations, deviations and voids, and what they re-derive (D11, D16, D17).
+
+A void takes effect as if the record had never been made: its rulings, and the follow-ups
+of its deadlines, count for nothing from now, and what they did to matches and statuses is
+undone. A deviation replaces one ruling's penalties. After either, the engine works out
+the affected players' additional rulings again (:func:`shinpan.engine.corrections.rederive`)
+and the correction appends what it says: voids of those no longer called for, and new ones.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, select
+
+from shinpan.engine import Deviation, RecordError
+from shinpan.engine.corrections import rederive
+from shinpan.engine.decide import check_deviation
+from shinpan.engine.event_rules import STATUS_CODES
+from shinpan.engine.explain import penalty_text
+from shinpan.engine.ruling import Trigger
+from shinpan.errors import Conflict, InvalidInput
+from shinpan.services.commands import run_command
+from shinpan.services.context import load_event
+from shinpan.services.effects import apply_ruling, revert_rulings, settle_status
+from shinpan.services.recording import append_rulings, live_history, next_number, rows_of
+from shinpan.store.db import Database
+from shinpan.store.ledger import Appender
+from shinpan.store.schema import rulings
+
+_OF_ENTRY = select(rulings.c.number).where(
+    rulings.c.event_id == bindparam("e"), rulings.c.entry_seq == bindparam("s")
+)
+_FOLLOW_UPS = select(rulings.c.number, rulings.c.entry_seq).where(
+    rulings.c.event_id == bindparam("e"),
+    rulings.c.trigger == Trigger.deadline_missed.value,
+    rulings.c.cause.in_(bindparam("n", expanding=True)),
+    rulings.c.state != "voided",
+)
+
+
+def confirm(
+    db: Database, event_id: int, numbers: Sequence[int], *, judge: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> list[int]:  # fmt: skip
+    """The head judge confirms rulings that wait for it (D11); an ejection or a
+    disqualification changes the player's status only now (D17)."""
+
+    def act(conn: Connection, ap: Appender) -> list[int]:
+        found = rows_of(conn, event_id, numbers)
+        for r in found:
+            if r.state != "pending":
+                raise Conflict(
+                    "ruling {n} is {state}, not waiting for confirmation", n=r.number, state=r.state
+                )
+        ap.append("ruling.confirmed", {"rulings": sorted(numbers)})
+        for r in sorted(found, key=lambda r: int(r.number)):
+            codes = [*json.loads(r.penalties), *json.loads(r.effects)]
+            if not STATUS_CODES.isdisjoint(codes):
+                settle_status(ap, r.player, r.number)
+        return sorted(numbers)
+
+    return run_command(
+        db, event_id, "confirm", judge, command_id, {"confirm": sorted(numbers)}, act, now,
+        lambda _c, e: list(e.body["rulings"]),
+    )  # fmt: skip
+
+
+def _penalises_nobody(row: Any) -> bool:
+    """D16: a record's ruling with no penalty and no offence (facts determined, an outside
+    advisor only): there is nothing to deviate from."""
+    return (
+        row.offense is None
+        and not row.follow_up
+        and row.trigger == Trigger.record.value
+        and not (json.loads(row.guideline_penalties))
+    )
+
+
+def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str) -> dict[str, Any]:
+    """Within a command: replace one ruling's penalties and what they did (D11, D12), then
+    re-derive the player's additional rulings (D16)."""
+    conn = ap.conn
+    event = load_event(conn, ap.event_id)
+    book = event.book
+    why = reason.strip()
+    try:
+        check_deviation(book, Deviation(tuple(penalties), why))
+    except RecordError as e:
+        raise InvalidInput("{problem}", field=e.field.removeprefix("deviation."), problem=e.message) from None
+    (row,) = rows_of(conn, ap.event_id, [number])
+    if row.state == "voided":
+        raise Conflict("ruling {n} is voided", n=number)
+    if _penalises_nobody(row):
+        raise Conflict(
+            "ruling {n} penalises nobody, so there is nothing to deviate from; "
+            "record general.uncategorized instead",
+            n=number,
+        )
+    new = tuple(penalties)
+    given = {
+        lang: penalty_text(book, tuple(json.loads(row.guideline_penalties)), lang) for lang in ("ja", "en")
+    }
+    body = {
+        "ruling": number,
+        "penalties": list(new),
+        "reason": why,
+        "needs_head_judge": book.needs_head_judge(new, event.confirmation_threshold),
+        "explanation_ja": f"{row.explanation_ja} ヘッドジャッジによる逸脱: {penalty_text(book, new, 'ja')}"
+        f"(ガイドラインでは{given['ja']})。理由: {why}",
+        "explanation_en": f"{row.explanation_en} Head judge's deviation: {penalty_text(book, new, 'en')} "
+        f"(the guideline gives {given['en']}); reason: {why}",
+    }
+    ap.append("ruling.deviated", body, refs=[row.entry_seq])
+    revert_rulings(ap, {number})
+    apply_ruling(ap, number, row.player, [*new, *json.loads(row.effects)], pending=False)
+    _rederive(ap, [row.player], number, why)
+    return body
+
+
+def void_in(ap: Appender, number: int, reason: str) -> list[int]:
+    """Within a command: void the record a ruling came from, with the follow-ups of its
+    deadlines, reversing what they did; then re-derive the additional rulings (D16)."""
+    why = reason.strip()
+    if not why:
+        raise InvalidInput("a void needs a reason", field="reason")
+    conn, event_id = ap.conn, ap.event_id
+    (row,) = rows_of(conn, event_id, [number])
+    if row.state == "voided":
+        raise Conflict("ruling {n} is already voided", n=number)
+    entries = [row.entry_seq]
+    numbers = sorted(conn.execute(_OF_ENTRY, {"e": event_id, "s": row.entry_seq}).scalars())
+    frontier = list(numbers)
+    while frontier:  # follow-ups of its deadlines, and theirs
+        found = conn.execute(_FOLLOW_UPS, {"e": event_id, "n": frontier}).all()
+        fresh = sorted({int(f.number) for f in found} - set(numbers))
+        entries += sorted({int(f.entry_seq) for f in found} - set(entries))
+        numbers += fresh
+        frontier = fresh
+    live = [r for r in rows_of(conn, event_id, numbers) if r.state != "voided"]
+    gone = sorted(int(r.number) for r in live)
+    ap.append("ruling.voided", {"rulings": gone, "reason": why}, refs=entries)
+    revert_rulings(ap, set(gone))
+    _rederive(ap, [r.player for r in live], number, why)
+    return gone
+
+
+def _rederive(ap: Appender, players: Iterable[str], corrected: int, reason: str) -> None:
+    """D16: the additional rulings each player's corrected history calls for."""
+    event = load_event(ap.conn, ap.event_id)
+    for player in dict.fromkeys(players):
+        history = live_history(ap.conn, ap.event_id, player)
+        again = rederive(event.book, history, first_number=next_number(ap.conn, ap.event_id))
+        if again.void:
+            ap.append(
+                "ruling.voided",
+                {"rulings": list(again.void), "reason": reason, "rederived_after": corrected},
+            )
+            revert_rulings(ap, set(again.void))
+        if again.add:
+            body = {"rederived_after": corrected}
+            append_rulings(ap, event, again.add, body, None, None)
+
+
+def deviate(
+    db: Database, event_id: int, number: int, penalties: Sequence[str], reason: str, *,
+    judge: str | None = None, command_id: str | None = None, now: datetime | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """The head judge departs from the guideline for one ruling, with a written reason."""
+    payload = {"deviate": number, "penalties": list(penalties), "reason": reason}
+    return run_command(
+        db, event_id, "deviate", judge, command_id, payload,
+        lambda _conn, ap: deviate_in(ap, number, penalties, reason), now, lambda _c, e: e.body,
+    )  # fmt: skip
+
+
+def void(
+    db: Database, event_id: int, number: int, reason: str, *, judge: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> list[int]:  # fmt: skip
+    """Void the record a ruling came from: all its rulings count for nothing from now (D1, D16)."""
+    return run_command(
+        db, event_id, "void", judge, command_id, {"void": number, "reason": reason},
+        lambda _conn, ap: void_in(ap, number, reason), now, lambda _c, e: list(e.body["rulings"]),
+    )  # fmt: skip
