@@ -117,9 +117,13 @@ def make_event(url: str, players: int) -> tuple[int, list[tuple[str, str]]]:
         rows.append(PlayerRow(f"P{i + 1:04d}", f"{f} {g}", f"{fk} {gk}", None))
     db = Database(url)
     try:
-        accounts.add_user(db, *HEAD_JUDGE)
+        head = accounts.add_user(db, *HEAD_JUDGE)
         event = events.create_event(
-            db, name="ベンチマーク大会", head_judge=HEAD_JUDGE[0], head_judge_level=HEAD_JUDGE[2]
+            db,
+            name="ベンチマーク大会",
+            head_judge=HEAD_JUDGE[0],
+            head_judge_level=HEAD_JUDGE[2],
+            head_judge_account=head.uid,
         )
         events.import_players(db, event, rows)
         pairs = [PairingRow(t + 1, rows[2 * t].number, rows[2 * t + 1].number) for t in range(players // 2)]

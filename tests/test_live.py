@@ -74,7 +74,8 @@ def test_a_ruling_recorded_on_one_process_reaches_a_page_on_another(backend: Bac
     db = Database(backend.url)
     try:
         event = make_event(db, players=4)
-        accounts.add_user(db, "FJ", "secret-pin")
+        fj = accounts.add_user(db, "FJ", "secret-pin")  # the floor judge's seat goes to this account
+        accounts.join(db, accounts.claim_code(db, event.id, "FJ"), "", "", user=fj)
         with _server(backend.url) as a, _server(backend.url) as b:
             watcher, _ = _sign_in(a, "FJ", "secret-pin")
             recorder, token = _sign_in(b, "FJ", "secret-pin")

@@ -22,6 +22,7 @@ from conftest import (
     run_shinpan,
 )
 from shinpan.errors import Conflict, InvalidInput, StorageError
+from shinpan.guideline import default_guideline
 from shinpan.services import corrections, deadlines, events, integrity, queries, recording, transfer
 from shinpan.store.chain import GENESIS, canonical, entry_hash
 from shinpan.store.db import Database
@@ -173,21 +174,32 @@ def _forged(*items: tuple[str, Any]) -> dict[str, Any]:
         out.append({"seq": seq, "kind": kind, "actor": "X", "recorded_at": at, "body": body, "refs": [],
                     "command_id": None, "command_hash": None, "prev_hash": prev, "hash": digest})  # fmt: skip
         prev = digest
-    return {"format": "shinpan-event", "version": 1, "event": {"id": 7}, "entries": out}
+    return {"format": "shinpan-event", "version": 1, "event": {"id": 7}, "entries": out, "head": prev}
 
 
 def test_an_export_made_by_hand_is_refused_cleanly(db_url: str, db: Database, tmp_path: Path) -> None:
+    g = default_guideline()
     created = {
-        "uid": "u-1", "name": "E", "rel": 3, "guideline": {"id": "g", "version": "1"},
+        "uid": "u-1", "name": "E", "rel": 3, "guideline": {"id": g.id, "version": g.version},
         "head_judge": {"name": "H", "level": 2}, "confirmation_threshold": "warning1",
     }  # fmt: skip
+    unknown = {**created, "guideline": {"id": "g", "version": "1"}}
+    second_head = {"name": "X", "level": 3, "role": "head_judge"}
+    cut = _forged(
+        ("event.created", created), ("judge.added", {"name": "F", "level": 1, "role": "floor_judge"})
+    )
+    cut["entries"] = cut["entries"][:1]  # the last entry cut off; the head still names it
     twice = {"players": [{"number": "1", "name": "A"}, {"number": "1", "name": "B"}]}
     cases: list[tuple[Any, str]] = [
         ({"format": "shinpan-event", "version": 1, "entries": [{"kind": "event.created", "body": [1]}]},
          "does not begin with the event's creation"),
         ({"format": "shinpan-event", "version": 1, "event": [], "entries": [{"kind": "event.created",
           "body": {"uid": "x"}}]}, "entry 1 is not a shinpan ledger entry"),
-        (_forged(("event.created", {"uid": "u-2"})), "entry 1 (event.created) cannot be applied"),
+        (_forged(("event.created", {"uid": "u-2"})), "which this shinpan does not have"),
+        (_forged(("event.created", unknown)), "guideline g 1, which this shinpan does not have"),
+        (_forged(("event.created", {**created, "head_judge": {"name": "H", "level": 1}})), "cannot be imported"),
+        (_forged(("event.created", created), ("judge.added", second_head)), "'head_judge' cannot be imported"),
+        (cut, "entries were cut off or altered"),
         (_forged(("event.created", created), ("nonsense", {})), "entry 2 (nonsense) cannot be applied"),
         (_forged(("event.created", created), ("players.imported", twice)), "entry 2 (players.imported)"),
         ({"format": "shinpan-event", "version": 2}, "version 2 is not supported"),

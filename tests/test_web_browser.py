@@ -177,10 +177,20 @@ def choose(page: Page, search: str, player: str, infraction_search: str, infract
     expect(page.locator("#save")).to_be_enabled()
 
 
+def _uid(db: Database, name: str) -> str:
+    account = accounts.account_named(db, name)
+    assert account is not None
+    return account.uid
+
+
 def quick_event(site: Site, rows: list[tuple[str, str, str]]) -> tuple[int, str]:
     """An event made through the services, round 1 paired, with a floor judge: (event, judge)."""
     e = events.create_event(
-        site.db, name=site.unique("速い大会"), head_judge=HEAD_JUDGE[0], head_judge_level=HEAD_JUDGE[2]
+        site.db,
+        name=site.unique("速い大会"),
+        head_judge=HEAD_JUDGE[0],
+        head_judge_level=HEAD_JUDGE[2],
+        head_judge_account=_uid(site.db, HEAD_JUDGE[0]),
     )
     events.import_players(site.db, e, parse_players(players_csv(rows)))
     numbers = [n for n, _, _ in rows]

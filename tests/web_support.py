@@ -259,10 +259,15 @@ def build_world(url: str, *, players: int = 40, spare: int = 20) -> World:
     """An REL 3 event: ``players`` paired in round 1, ``spare`` more registered, every role."""
     db = Database(url)
     hj_name, hj_password, hj_level = HEAD_JUDGE
-    accounts.add_user(db, hj_name, hj_password, hj_level)
+    head = accounts.add_user(db, hj_name, hj_password, hj_level)
     accounts.add_user(db, OUTSIDER[0], OUTSIDER[1])
     event = events.create_event(
-        db, name="テスト大会 2026", head_judge=hj_name, head_judge_level=hj_level, starts_on="2026-02-01"
+        db,
+        name="テスト大会 2026",
+        head_judge=hj_name,
+        head_judge_level=hj_level,
+        starts_on="2026-02-01",
+        head_judge_account=head.uid,
     )
     paired = player_table(players)
     extra = player_table(spare, prefix="Q")

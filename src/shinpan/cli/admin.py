@@ -39,6 +39,7 @@ def register(app: typer.Typer) -> None:
                 "breaks": [str(b) for b in result.breaks],
                 "differences": [str(d) for d in result.differences],
                 "heads": {str(k): v for k, v in result.heads.items()},
+                "missing_guards": result.missing_guards,
             })  # fmt: skip
         elif result.ok:
             console.print(
@@ -47,6 +48,12 @@ def register(app: typer.Typer) -> None:
             for event_id, head in result.heads.items():
                 console.print(f"  event {event_id} head {head}", markup=False)
         else:
+            for guard in result.missing_guards:
+                console.print(
+                    f"UNGUARDED the ledger's trigger {guard} is missing or switched off: "
+                    "entries could be changed unseen; restore it from a backup or as the tables' owner",
+                    markup=False, style="bold red",
+                )  # fmt: skip
             for b in result.breaks:
                 console.print(f"BROKEN {b}", markup=False, style="bold red")
             for d in result.differences[:50]:

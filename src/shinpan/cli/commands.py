@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from shinpan.cli import admin as _admin
+from shinpan.cli import database as _database
 from shinpan.cli import event as _event
 from shinpan.cli import guideline as _guideline
 from shinpan.cli import replay as _replay
@@ -24,5 +25,6 @@ _replay.register(app)
 _event.register(app)
 _rulings.register(app)
 _admin.register(app)
+_database.register(app)
 _report.register(app)
 _serve.register(app)

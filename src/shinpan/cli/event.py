@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.table import Table
@@ -23,6 +23,40 @@ def _events() -> ModuleType:
     from shinpan.services import events
 
     return events
+
+
+def _accounts() -> ModuleType:
+    from shinpan.services import accounts
+
+    return accounts
+
+
+AccountOption = Annotated[
+    str | None,
+    typer.Option(
+        "--account", help="The account (its sign-in name) that holds the seat; without it, a claim code."
+    ),
+]
+
+
+def _holder(database: Any, account: str | None) -> Any:
+    """The account named on the command line, which must exist."""
+    if account is None:
+        return None
+    found = _accounts().account_named(database, account)
+    if found is None:
+        fail(f"no account named {account!r}: make it with `shinpan user add`, or leave --account out", 1)
+    return found
+
+
+def _say_claim(seat: str, code: str | None) -> None:
+    if code is None:
+        return
+    console.print(
+        f"claim code for {seat.strip()}'s seat (shown once; valid 7 days): {code}\n"
+        f"  the judge opens /join/{code} on the server and sets a PIN, or signs in first to use their account",
+        markup=False,
+    )
 
 
 def _parse(parse: Callable[[bytes], list[T]], path: Path) -> list[T]:
@@ -58,20 +92,29 @@ def register(app: typer.Typer) -> None:
                 "--confirm-from", help="Lightest penalty that waits for the head judge (default warning1)."
             ),
         ] = None,
+        account: AccountOption = None,
         db: DbOption = None,
         as_json: JsonOption = False,
     ) -> None:
-        """Create an event; prints its id. REL 3 needs a head judge certified level 2+ (D15)."""
+        """Create an event; prints its id. REL 3 needs a head judge certified level 2+ (D15).
+        The head judge's seat goes to the account named with --account, or waits for the
+        one-time claim code printed here (shown once)."""
         database = open_db(db)
         with handled():
+            holder = _holder(database, account)
+            seat = head_judge or (holder.name if holder else "")
+            level = head_judge_level if head_judge_level is not None else (holder.level if holder else None)
             event_id = _events().create_event(
-                database, name=name, head_judge=head_judge or "", head_judge_level=head_judge_level,
+                database, name=name, head_judge=seat, head_judge_level=level,
+                head_judge_account=holder.uid if holder else None,
                 starts_on=date, ends_on=end_date, venue=venue, rel=rel, confirmation_threshold=confirm_from,
             )  # fmt: skip
+            code = None if holder else _accounts().claim_code(database, event_id, seat.strip())
         if as_json:
-            print_json({"event": event_id})
-        else:
-            typer.echo(event_id)
+            print_json({"event": event_id, "claim_code": code})
+            return
+        typer.echo(event_id)
+        _say_claim(seat, code)
 
     @event_app.command("list")
     def list_(db: DbOption = None, as_json: JsonOption = False) -> None:
@@ -97,14 +140,26 @@ def register(app: typer.Typer) -> None:
         name: Annotated[str, typer.Option("--name")],
         role: Annotated[Role, typer.Option("--role")] = Role.floor_judge,
         level: Annotated[int | None, typer.Option("--level", help="Certification level.")] = None,
+        account: AccountOption = None,
         judge: JudgeOption = None,
         db: DbOption = None,
+        as_json: JsonOption = False,
     ) -> None:
-        """Add a floor judge, scorekeeper or viewer to the event."""
+        """Add a floor judge, scorekeeper or viewer to the event. The seat goes to the account
+        named with --account, or waits for the one-time claim code printed here (shown once)."""
         database = open_db(db)
         with handled():
-            _events().add_judge(database, event, name=name, level=level, role=role, actor=judge)
+            holder = _holder(database, account)
+            _events().add_judge(
+                database, event, name=name, level=level, role=role, actor=judge,
+                account=holder.uid if holder else None,
+            )  # fmt: skip
+            code = None if holder else _accounts().claim_code(database, event, name.strip())
+        if as_json:
+            print_json({"added": name.strip(), "role": role.value, "claim_code": code})
+            return
         console.print(f"added {name} ({role.value})", markup=False)
+        _say_claim(name, code)
 
     players_app = typer.Typer(help="The players of an event.", no_args_is_help=True)
     app.add_typer(players_app, name="players")

@@ -19,7 +19,7 @@ from shinpan.services.context import load_event, stamp
 from shinpan.services.effects import duel_numbers, result_after_duel, settle_carried
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
-from shinpan.store.schema import entries, events, matches, players, rounds
+from shinpan.store.schema import entries, events, judges, matches, players, rounds
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,7 @@ def create_event(
     name: str,
     head_judge: str,
     head_judge_level: int | None,
+    head_judge_account: str | None = None,
     starts_on: str | None = None,
     ends_on: str | None = None,
     venue: str | None = None,
@@ -56,7 +57,9 @@ def create_event(
     confirmation_threshold: str | None = None,
     now: datetime | None = None,
 ) -> int:
-    """A new event under the built-in guideline; refused when D15 does not hold."""
+    """A new event under the built-in guideline; refused when D15 does not hold.
+    ``head_judge_account`` is the uid of the account that holds the head judge's seat
+    (None: the seat waits to be claimed with a claim code)."""
     name = name.strip()
     if not name:
         raise InvalidInput("the event needs a name", field="name")
@@ -85,7 +88,7 @@ def create_event(
         "venue": venue,
         "rel": rel,
         "guideline": {"id": g.id, "version": g.version},
-        "head_judge": {"name": head_judge.strip(), "level": head_judge_level},
+        "head_judge": {"name": head_judge.strip(), "level": head_judge_level, "account": head_judge_account},
         "confirmation_threshold": threshold,
     }
     with db.write(None) as conn:
@@ -121,19 +124,43 @@ def list_events(db: Database) -> list[EventSummary]:
 
 def add_judge(
     db: Database, event_id: int, *, name: str, level: int | None, role: Role, actor: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
+    account: str | None = None, command_id: str | None = None, now: datetime | None = None,
 ) -> None:  # fmt: skip
+    """A judge's seat at the event, held by the account ``account`` (a uid), or waiting to
+    be claimed with a claim code (:func:`shinpan.services.accounts.claim_code`)."""
     if not name.strip():
         raise InvalidInput("the judge needs a name", field="name")
     if role is Role.head_judge:
         raise InvalidInput("an event has one head judge, named when it is created", field="role")
-    body = {"name": name.strip(), "level": level, "role": role.value}
+    body = {"name": name.strip(), "level": level, "role": role.value, "account": account}
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+        seated = conn.execute(
+            select(judges.c.name).where(judges.c.event_id == event_id, judges.c.name == name.strip())
+        ).first()
+        if seated is not None:
+            raise Conflict("{name} already has a seat at this event", field="name", name=name.strip())
         ap.append("judge.added", body)
         return body
 
     run_command(db, event_id, "invite", actor, command_id, body, act, now)
+
+
+def claim_seat(db: Database, event_id: int, seat: str, account: str, *, now: datetime | None = None) -> None:
+    """The seat ``seat``, made without an account, goes to the account ``account`` (its
+    claim code was used: see :func:`shinpan.services.accounts.join`)."""
+
+    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+        held = conn.execute(
+            select(judges.c.account).where(judges.c.event_id == event_id, judges.c.name == seat)
+        ).scalar()
+        if held is not None:
+            raise Conflict("{judge}'s seat is already held by an account", judge=seat)
+        body = {"name": seat, "account": account}
+        ap.append("judge.claimed", body)
+        return body
+
+    run_command(db, event_id, "read", seat, None, {"claim": seat, "account": account}, act, now)
 
 
 def import_players(

@@ -7,13 +7,14 @@ them with the stored ones; ``rebuild`` replaces the stored projections with deri
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Connection, Table, create_engine, select
 
 from shinpan.store import projector
 from shinpan.store.db import Database
+from shinpan.store.guards import missing_guards
 from shinpan.store.ledger import Break, event_ids, read_entries, verify_chain
 from shinpan.store.schema import PROJECTIONS, metadata
 
@@ -48,10 +49,11 @@ class Verification:
     breaks: list[Break]
     differences: list[Difference]
     heads: dict[int, str]
+    missing_guards: list[str] = field(default_factory=list)  # the ledger's triggers not in force
 
     @property
     def ok(self) -> bool:
-        return not self.breaks and not self.differences
+        return not self.breaks and not self.differences and not self.missing_guards
 
 
 def _normal(value: Any) -> Any:
@@ -124,6 +126,7 @@ def verify(db: Database, event_id: int | None = None) -> Verification:
     differences: list[Difference] = []
     with db.read() as conn:  # one consistent view; recording goes on meanwhile
         ids = [event_id] if event_id is not None else event_ids(conn)
+        unguarded = missing_guards(conn)
         for e in ids:
             found, count, head = verify_chain(conn, e)
             total += count
@@ -132,4 +135,4 @@ def verify(db: Database, event_id: int | None = None) -> Verification:
                 breaks.append(found)
         if not breaks:
             differences = [d for e in ids for d in _derive_aside(conn, e)]
-    return Verification(len(ids), total, breaks, differences, heads)
+    return Verification(len(ids), total, breaks, differences, heads, unguarded)

@@ -9,7 +9,10 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.exc import DataError, IntegrityError
 
+from shinpan.engine.event_rules import Role, scope_problems
 from shinpan.errors import Conflict, InvalidInput, NotFound, StorageError
+from shinpan.guideline import Rulebook
+from shinpan.services.context import rulebook_for
 from shinpan.store import projector
 from shinpan.store.chain import GENESIS, canonical, entry_hash
 from shinpan.store.db import Database
@@ -81,8 +84,53 @@ def _check_entry(n: int, item: Any, prev: str) -> dict[str, Any]:
     return {**item, "refs": refs, "body": body}
 
 
+def _event_created(body: dict[str, Any]) -> None:
+    """D15, as :func:`shinpan.services.events.create_event` checks it: a guideline this
+    shinpan has, an REL and a head judge it may run with."""
+    guideline = body.get("guideline") or {}
+    book = rulebook_for(str(guideline.get("id")), str(guideline.get("version")))
+    head = body.get("head_judge") or {}
+    level = head.get("level")
+    problems = scope_problems(book.guideline, body.get("rel"), level if isinstance(level, int) else None)  # type: ignore[arg-type]
+    if problems:
+        raise InvalidInput("the event cannot be imported: {reason}", reason="; ".join(problems))
+
+
+def _judge_added(body: dict[str, Any]) -> None:
+    """A judge's seat is a floor judge, scorekeeper or viewer: there is one head judge."""
+    roles = {r.value for r in Role} - {Role.head_judge.value}
+    if body.get("role") not in roles or not isinstance(body.get("name"), str) or not body["name"].strip():
+        raise InvalidInput("a judge's seat with the role {role!r} cannot be imported", role=body.get("role"))
+
+
+def _ruling_recorded(body: dict[str, Any], book: Rulebook) -> None:
+    """Rulings of rules and with components the event's guideline has."""
+    known = set(book.rule_ids())
+    codes = set(book.components) | set(book.effects)
+    for r in body.get("rulings") or []:
+        if not isinstance(r, dict) or r.get("rule") not in known:
+            raise InvalidInput("a ruling of an unknown rule cannot be imported")
+        if not set(r.get("penalties") or []) | set(r.get("effects") or []) <= codes:
+            raise InvalidInput("a ruling with unknown penalties cannot be imported")
+
+
+def _validate(kind: str, body: dict[str, Any], book: Rulebook | None) -> Rulebook | None:
+    """What the services would refuse, refused here too; the event's guideline once known."""
+    if kind == "event.created":
+        _event_created(body)
+        guideline = body["guideline"]
+        return rulebook_for(str(guideline["id"]), str(guideline["version"]))
+    if kind == "judge.added":
+        _judge_added(body)
+    elif kind == "ruling.recorded" and book is not None:
+        _ruling_recorded(body, book)
+    return book
+
+
 def import_event(db: Database, data: Any) -> int:
-    """Load an exported event; its chain is checked entry by entry before anything is kept."""
+    """Load an exported event; its chain is checked entry by entry before anything is kept:
+    every hash, the head the export names (a file cut short is refused), and what the
+    services would refuse (an unknown guideline, a second head judge, unknown rules)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidInput("not a shinpan event export (format {format!r})", format=FORMAT)
     if data.get("version") != FORMAT_VERSION:
@@ -94,7 +142,11 @@ def import_event(db: Database, data: Any) -> int:
     uid = first["body"].get("uid") if isinstance(first.get("body"), dict) else None
     if first.get("kind") != "event.created" or not isinstance(uid, str):
         raise InvalidInput("the export does not begin with the event's creation")
+    last = items[-1] if isinstance(items[-1], dict) else {}
+    if data.get("head") != last.get("hash"):
+        raise InvalidInput("the export's head does not match its last entry: entries were cut off or altered")
     about = data.get("event")
+    book: Rulebook | None = None
     with db.write(None) as conn:
         if conn.execute(select(events.c.event_id).where(events.c.uid == uid)).first():
             raise Conflict("this event (uid {uid}) is already in the database", uid=uid)
@@ -108,6 +160,14 @@ def import_event(db: Database, data: Any) -> int:
         prev = GENESIS
         for n, item in enumerate(items, start=1):
             row = _check_entry(n, item, prev)
+            if n > 1 and item["kind"] == "event.created":
+                raise InvalidInput("entry {n} creates the event a second time", n=n)
+            try:
+                book = _validate(item["kind"], item["body"], book)
+            except (TypeError, AttributeError, KeyError):
+                raise InvalidInput(
+                    "entry {n} ({kind}) is not what shinpan writes", n=n, kind=item["kind"]
+                ) from None
             entry = Entry(
                 event_id, item["seq"], item["kind"], item["actor"], item["recorded_at"], item["body"],
                 tuple(item["refs"]), item["command_id"], item["command_hash"], item["prev_hash"], item["hash"],

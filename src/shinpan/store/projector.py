@@ -88,7 +88,13 @@ def _event_created(conn: Connection, e: Entry) -> None:
     )
     hj = b["head_judge"]
     conn.execute(
-        insert(judges).values(event_id=e.event_id, name=hj["name"], level=hj["level"], role="head_judge")
+        insert(judges).values(
+            event_id=e.event_id,
+            name=hj["name"],
+            level=hj["level"],
+            role="head_judge",
+            account=hj.get("account"),
+        )
     )
 
 
@@ -100,8 +106,25 @@ def _judge_added(conn: Connection, e: Entry) -> None:
         conn.execute(update(judges).where(where).values(level=b.get("level"), role=b["role"]))
     else:
         conn.execute(
-            insert(judges).values(event_id=e.event_id, name=b["name"], level=b.get("level"), role=b["role"])
+            insert(judges).values(
+                event_id=e.event_id,
+                name=b["name"],
+                level=b.get("level"),
+                role=b["role"],
+                account=b.get("account"),
+            )
         )
+
+
+@handles("judge.claimed")
+def _judge_claimed(conn: Connection, e: Entry) -> None:
+    """A seat made without an account, claimed with its one-time code."""
+    b = e.body
+    conn.execute(
+        update(judges)
+        .where(judges.c.event_id == e.event_id, judges.c.name == b["name"])
+        .values(account=b["account"])
+    )
 
 
 @handles("players.imported")

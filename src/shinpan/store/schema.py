@@ -68,6 +68,7 @@ judges = Table(
     Column("name", String(200), primary_key=True),
     Column("level", Integer),
     Column("role", String(20), nullable=False),
+    Column("account", String(36)),  # the seat's account (users.uid); None: not claimed yet
 )
 
 players = Table(
@@ -236,6 +237,27 @@ users = Table(
     Column("password_hash", String(200), nullable=False),
     Column("level", Integer),
     Column("created_at", String(32), nullable=False),
+    Column("uid", String(36)),  # how the ledger names the account: the same in every database
+    Index("ux_users_uid", "uid", unique=True),
+)
+
+# Signed-in sessions: the cookie carries the id, the database its hash; signing out deletes it.
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("user_id", Integer, nullable=False),
+    Column("expires_at", String(32), nullable=False),
+)
+
+# Failed sign-ins, shared by every app process: the limit holds across workers.
+login_failures = Table(
+    "login_failures",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(300), nullable=False),
+    Column("at", String(32), nullable=False),
+    Index("ix_login_failures_key", "key", "at"),
 )
 
 invitations = Table(
@@ -248,6 +270,7 @@ invitations = Table(
     Column("expires_at", String(32), nullable=False),
     Column("used_at", String(32)),
     Column("used_by", String(200)),
+    Column("seat", String(200)),  # a claim code: the judge's seat it gives its account
 )
 
 app_settings = Table(

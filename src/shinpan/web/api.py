@@ -93,6 +93,7 @@ def create_event(request: Request, body: EventIn) -> dict[str, Any]:
     user = signed_in(request)
     event_id = events.create_event(
         request.app.state.db, name=body.name, head_judge=user.name, head_judge_level=user.level,
+        head_judge_account=user.uid,
         starts_on=body.starts_on, venue=body.venue, rel=body.rel,
     )  # fmt: skip
     return {"event": event_id}

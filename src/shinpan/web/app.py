@@ -174,7 +174,7 @@ def create_app(db: Database | str | None = None, *, secure_cookies: bool = False
     app.state.db = database
     app.state.signer = Signer.for_db(database)
     app.state.live = live
-    app.state.limiter = LoginLimiter()
+    app.state.limiter = LoginLimiter(database)
     app.state.secure_cookies = secure_cookies
     app.state.demo_hint = None
     install_error_handlers(app)

@@ -4,17 +4,15 @@
   in the database, so every app process behind one PostgreSQL accepts it.
 - Every unsafe request (POST…) carries the CSRF token: the ``csrf_token`` form field or the
   ``X-CSRF-Token`` header, equal to the token in the signed ``shinpan_csrf`` cookie.
-- Failed logins are limited per client address and name.
+- Signing out deletes the session: its cookie is refused from then on.
+- Failed sign-ins are limited per client address and name, in the database (every process).
 - Roles come from the event's judges (D11); :func:`shinpan.engine.event_rules.may` decides.
 """
 
 from __future__ import annotations
 
 import secrets
-import threading
-import time
-from collections import defaultdict, deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fastapi import Request
 from itsdangerous import BadSignature, URLSafeTimedSerializer
@@ -60,18 +58,21 @@ class Signer:
     def for_db(cls, db: Database) -> Signer:
         return cls(URLSafeTimedSerializer(accounts.secret_key(db), salt="shinpan"))
 
-    def session(self, user: User) -> str:
-        return self.serializer.dumps({"uid": user.id})
+    def session(self, user: User, session_id: str) -> str:
+        return self.serializer.dumps({"uid": user.id, "sid": session_id})
 
-    def user_id(self, cookie: str | None) -> int | None:
+    def session_of(self, cookie: str | None) -> tuple[int, str] | None:
+        """The user id and session id a cookie carries (the database says if it still holds)."""
         if not cookie:
             return None
         try:
             data = self.serializer.loads(cookie, max_age=SESSION_SECONDS)
         except BadSignature:
             return None
-        uid = data.get("uid") if isinstance(data, dict) else None
-        return uid if isinstance(uid, int) else None
+        if not isinstance(data, dict):
+            return None
+        uid, sid = data.get("uid"), data.get("sid")
+        return (uid, sid) if isinstance(uid, int) and isinstance(sid, str) else None
 
     def csrf_cookie(self, token: str) -> str:
         return self.serializer.dumps({"csrf": token})
@@ -97,39 +98,30 @@ def check_csrf(expected: str | None, given: str | None) -> None:
 
 
 class LoginLimiter:
-    """At most ``limit`` failed logins per (address, name) within ``window`` seconds."""
+    """At most ``limit`` failed sign-ins per (address, name) and ``per_address`` per address
+    within ``window`` seconds, counted in the database: every process shares the count, a
+    name's variants (spaces, full width) count as the name, and parallel guesses count too."""
 
-    def __init__(self, limit: int = 5, window: float = 300.0) -> None:
-        self.limit, self.window = limit, window
-        self.failures: dict[tuple[str, str], deque[float]] = defaultdict(deque)
-        self.lock = threading.Lock()
+    def __init__(self, db: Database, limit: int = 5, per_address: int = 20, window: float = 300.0) -> None:
+        self.db, self.limit, self.per_address, self.window = db, limit, per_address, window
 
-    def _recent(self, key: tuple[str, str], now: float) -> deque[float]:
-        q = self.failures[key]
-        while q and now - q[0] > self.window:
-            q.popleft()
-        return q
-
-    def check(self, address: str, name: str) -> None:
-        with self.lock:
-            if len(self._recent((address, name), time.monotonic())) >= self.limit:
-                raise TooManyAttempts
-
-    def failed(self, address: str, name: str) -> None:
-        with self.lock:
-            self._recent((address, name), time.monotonic()).append(time.monotonic())
+    def attempt(self, address: str, name: str) -> None:
+        """Before the password is checked: counted now, refused past the limit."""
+        if not accounts.attempt_sign_in(
+            self.db, address, name, limit=self.limit, per_address=self.per_address, window=self.window
+        ):
+            raise TooManyAttempts
 
     def succeeded(self, address: str, name: str) -> None:
-        with self.lock:
-            self.failures.pop((address, name), None)
+        accounts.sign_in_succeeded(self.db, address, name)
 
 
 def current_user(request: Request) -> User | None:
     if not hasattr(request.state, "user"):
         signer: Signer = request.app.state.signer
-        uid = signer.user_id(request.cookies.get(SESSION_COOKIE))
+        found = signer.session_of(request.cookies.get(SESSION_COOKIE))
         db: Database = request.app.state.db
-        request.state.user = accounts.get_user(db, uid) if uid is not None else None
+        request.state.user = accounts.get_user(db, *found) if found is not None else None
     user: User | None = request.state.user
     return user
 
@@ -142,16 +134,18 @@ def signed_in(request: Request) -> User:
 
 
 def role_at(request: Request, event_id: int, action: str) -> tuple[User, Role]:
-    """The signed-in user's role at the event, once it allows ``action`` (D11)."""
+    """The signed-in user's role at the event, once it allows ``action`` (D11). The user comes
+    back under the name of their seat at the event (what the ledger records them as)."""
     signer: Signer = request.app.state.signer
-    uid = signer.user_id(request.cookies.get(SESSION_COOKIE))
-    found = accounts.member(request.app.state.db, uid, event_id) if uid is not None else None
+    session = signer.session_of(request.cookies.get(SESSION_COOKIE))
+    found = accounts.member(request.app.state.db, *session, event_id) if session is not None else None
     if found is None:
         raise NotSignedIn
-    user, role = found
+    user, role, seat = found
     request.state.user = user
-    if role is None:
+    if role is None or seat is None:
         raise NotAllowed("you are not a judge of this event")
+    user = replace(user, name=seat)
     if not may(role, action):
         raise NotAllowed("a {role} may not {action}", role=role.value, action=action)
     return user, role

@@ -34,8 +34,9 @@ def _safe_next(value: str | None) -> str:
 
 def _sign_in(request: Request, user: accounts.User, target: str) -> Response:
     response = RedirectResponse(target, status_code=303)
+    session_id = accounts.open_session(request.app.state.db, user)
     response.set_cookie(
-        SESSION_COOKIE, request.app.state.signer.session(user), max_age=SESSION_SECONDS, httponly=True,
+        SESSION_COOKIE, request.app.state.signer.session(user, session_id), max_age=SESSION_SECONDS, httponly=True,
         samesite="lax", secure=request.app.state.secure_cookies,
     )  # fmt: skip
     return response
@@ -61,6 +62,7 @@ def create_event(
     try:
         event_id = events.create_event(
             request.app.state.db, name=name, head_judge=user.name, head_judge_level=user.level,
+            head_judge_account=user.uid,
             starts_on=starts_on or None, venue=venue or None,
         )  # fmt: skip
     except ShinpanError as e:
@@ -84,10 +86,9 @@ def login(
 ) -> Response:  # fmt: skip
     limiter = request.app.state.limiter
     address = request.client.host if request.client else "?"
-    limiter.check(address, name)
+    limiter.attempt(address, name)
     user = accounts.authenticate(request.app.state.db, name, password)
     if user is None:
-        limiter.failed(address, name)
         return render(request, "login.html", status=401, next=_safe_next(next), form={"name": name},
                       errors={"password": i18n.gettext("wrong name or password")},
                       demo=request.app.state.demo_hint)  # fmt: skip
@@ -96,7 +97,11 @@ def login(
 
 
 @router.post("/logout", dependencies=[Depends(csrf)])
-def logout() -> Response:
+def logout(request: Request) -> Response:
+    """Sign out: the session ends in the database, so its cookie no longer works anywhere."""
+    found = request.app.state.signer.session_of(request.cookies.get(SESSION_COOKIE))
+    if found is not None:
+        accounts.close_session(request.app.state.db, found[1])
     response = RedirectResponse("/login", status_code=303)
     response.delete_cookie(SESSION_COOKIE)
     return response
@@ -120,10 +125,11 @@ def guideline(request: Request, q: str = "") -> Response:
 @router.get("/join/{code}", response_class=HTMLResponse)
 def join_page(request: Request, code: str) -> Response:
     try:
-        event_id, role, _ = accounts.invitation(request.app.state.db, code)
+        found = accounts.invitation(request.app.state.db, code)
     except ShinpanError as e:
         return render(request, "error.html", status=404, message=e.render(i18n.gettext), status_code=404)
-    return render(request, "join.html", code=code, role=role, event_id=event_id)
+    return render(request, "join.html", code=code, role=found.role, event_id=found.event_id, seat=found.seat,
+                  user=current_user(request), form={"name": found.seat or ""})  # fmt: skip
 
 
 @router.post("/join/{code}", dependencies=[Depends(csrf)])
@@ -132,8 +138,10 @@ def join(
     pin: Annotated[str, Form(max_length=200)] = "",
 ) -> Response:  # fmt: skip
     try:
-        event_id, role, _ = accounts.invitation(request.app.state.db, code)
-        user = accounts.join(request.app.state.db, code, name, pin)
+        found = accounts.invitation(request.app.state.db, code)
+        event_id, role = found.event_id, found.role
+        holder = current_user(request) if found.seat else None  # a claim code: to this account
+        user = accounts.join(request.app.state.db, code, name, pin, user=holder)
     except ShinpanError as e:
         return render(request, "join.html", status=e.status, code=code, role=None, event_id=None,
                       errors={e.field or "name": e.render(i18n.gettext)}, form={"name": name})  # fmt: skip

@@ -1,0 +1,42 @@
+"""``shinpan db grant``: the PostgreSQL role the app runs as (not the tables' owner)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from shinpan.cli.common import DbOption, handled, open_db
+from shinpan.cli.output import console, fail
+
+
+def register(app: typer.Typer) -> None:
+    db_app = typer.Typer(help="The database itself.", no_args_is_help=True)
+    app.add_typer(db_app, name="db")
+
+    @db_app.command("grant")
+    def grant(
+        role: Annotated[
+            str, typer.Option("--role", help="The login role to make or update.")
+        ] = "shinpan_app",
+        password: Annotated[
+            str | None, typer.Option("--password", help="Its password (leave out for trust or peer auth).")
+        ] = None,
+        db: DbOption = None,
+    ) -> None:
+        """PostgreSQL: make the role `shinpan serve` should connect as. It appends to the
+        ledger and keeps the tables, but owns none, so it cannot switch the ledger's triggers
+        off. Run as the owner (the account that migrated the database)."""
+        from sqlalchemy.exc import DBAPIError
+
+        from shinpan.store.guards import grant_app_role
+
+        database = open_db(db)
+        try:
+            with handled(), database.write() as conn:
+                grant_app_role(conn, role, password)
+        except DBAPIError as e:
+            fail(f"the role could not be granted: {' '.join(str(e.orig).split())}", 1)
+        console.print(
+            f"role {role} may append and read; serve with --db postgresql://{role}@HOST/DB", markup=False
+        )
