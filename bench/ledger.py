@@ -180,7 +180,11 @@ def bulk_record(db: Database, event_id: int, players: list[str], n: int, seed: i
             )  # fmt: skip
             history = {inp.player: recording.live_history(conn, event_id, inp.player)}
             decided = decide(
-                book, Record(player=inp.player, infraction=inp.infraction), history, participants
+                book,
+                Record(player=inp.player, infraction=inp.infraction),
+                history,
+                participants,
+                first_number=recording.next_number(conn, event_id),
             )
             m = current_match(conn, event_id, inp.player)
             where = (m.round, m.table_no) if m is not None else (event.current_round or None, None)

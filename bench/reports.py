@@ -35,7 +35,7 @@ from shinpan.reports import penalty_report, render
 from shinpan.services import events, integrity
 from shinpan.services.context import load_event, stamp
 from shinpan.services.corrections import deviate_in, void_in
-from shinpan.services.recording import append_rulings, live_history
+from shinpan.services.recording import append_rulings, live_history, next_number
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
 from shinpan.store.schema import players, rulings
@@ -112,7 +112,8 @@ def record_round(
                 moment = at + timedelta(seconds=3000 * made / count)
                 ap = Appender(conn, event_id, rng.choice(FLOOR_JUDGES), stamp(moment))
                 decided = decide(event.book, Record(player=player, infraction=rule),
-                                 {player: live_history(conn, event_id, player)}, participants)  # fmt: skip
+                                 {player: live_history(conn, event_id, player)}, participants,
+                                 first_number=next_number(conn, event_id))  # fmt: skip
                 body = {"record": {"player": player, "infraction": rule}, "guideline": guideline}
                 made += len(append_rulings(ap, event, decided, body, round_no, pair.table))
             head_judge_decides(conn, event_id, moment, rng)

@@ -170,7 +170,17 @@ def every_source_string() -> list[tuple[str, str]]:
         for n, step in enumerate(inf.ladder):
             found.append((f"{inf.id}.ladder[{n}]", step.source))
             found += [(f"{inf.id}.ladder[{n}].remedies", r.source) for r in step.remedies if r.source]
+            found += [
+                (f"{inf.id}.ladder[{n}].remedies.deadline", r.deadline.source)
+                for r in step.remedies
+                if r.deadline and r.deadline.source
+            ]
         found += [(f"{inf.id}.remedies", r.source) for r in inf.remedies if r.source]
+        found += [
+            (f"{inf.id}.remedies.deadline", r.deadline.source)
+            for r in inf.remedies
+            if r.deadline and r.deadline.source
+        ]
     return found
 
 
@@ -182,12 +192,12 @@ def test_every_source_string_is_in_the_source_verbatim() -> None:
 
 
 def test_every_remedy_of_the_source_is_encoded() -> None:
-    # Each → item of an infraction is a remedy's source, or the text of a deadline it sets.
+    # Each → item of an infraction is a remedy's source, or the source of a deadline it sets.
     arrows = [a.strip() for a in re.findall(r"\s{2,}(→[^●○]+)", source_text())]
     assert len(arrows) == 16
     encoded = {s for _, s in every_source_string()}
     deadlines = {
-        r.deadline.text.ja
+        r.deadline.source
         for inf in G.infractions
         for r in [*inf.remedies, *(r for s in inf.ladder for r in s.remedies)]
         if r.deadline

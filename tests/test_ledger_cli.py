@@ -65,9 +65,12 @@ def test_event_create_prints_the_new_id_and_event_list_shows_it(db_url: str) -> 
         "event", "create", "--name", "関東地区大会", "--date", "2024-06-01", "--rel", "3",
         "--head-judge", "鈴木", "--head-judge-level", "2", db=db_url,
     ))  # fmt: skip
-    assert out.strip() == "1"
-    assert ok(run_shinpan("event", "create", "--name", "二日目", "--head-judge", "鈴木",
-                          "--head-judge-level", "3", db=db_url)).strip() == "2"  # fmt: skip
+    first, *claim = out.strip().splitlines()
+    assert first == "1"
+    assert claim and "claim code for 鈴木's seat" in claim[0]  # no account named: the seat waits for it
+    second = ok(run_shinpan("event", "create", "--name", "二日目", "--head-judge", "鈴木",
+                            "--head-judge-level", "3", db=db_url))  # fmt: skip
+    assert second.splitlines()[0] == "2"
     listed = json.loads(ok(run_shinpan("event", "list", "--json", db=db_url)))
     assert [(e["id"], e["name"], e["starts_on"], e["rel"], e["head_judge"]) for e in listed] == [
         (1, "関東地区大会", "2024-06-01", 3, "鈴木"),
@@ -288,6 +291,79 @@ def test_errors_are_one_line_and_exit_1(ev: EventSetup, db_url: str, tmp_path: P
     # a real process: what a judge sees is one line, not a traceback
     refused(run_shinpan("event", "list", db="mysql://root@localhost/x"), "unsupported database")
     refused(run_shinpan("verify", db="postgresql://nobody@127.0.0.1:1/x?connect_timeout=2"), "cannot open")
+
+
+TOO_BIG = "99999999999999999999"  # past SQLite's 64-bit integers and PostgreSQL's
+
+
+def usage_error(result: subprocess.CompletedProcess[str], name: str) -> None:
+    """Exit 2 with Click's one-line "Error: Invalid value for NAME" (after the usage); no traceback."""
+    assert result.returncode == 2, f"exit {result.returncode}\n{result.stdout}{result.stderr}"
+    assert "Traceback" not in result.stderr, result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"Error: Invalid value for '{name}'") and "2147483647" in last, last
+
+
+def test_a_number_too_large_for_the_database_is_a_usage_error(ev: EventSetup, db_url: str) -> None:
+    e, before = str(ev.id), count(ev.db, rulings)
+    for args, name in (
+        (["round", "end", "--event", TOO_BIG, "--round", "1"], "--event"),
+        (["round", "end", "--event", e, "--round", TOO_BIG], "--round"),
+        (["result", "--event", e, "--round", "1", "--table", TOO_BIG, "--match", "a"], "--table"),
+        (["record", "--event", e, "--player", "P001", "ingame.slow-play", "--table", TOO_BIG, "--yes"], "--table"),
+        (["confirm", TOO_BIG, "--event", e], "rulings"),
+        (["void", TOO_BIG, "--event", e, "--reason", "x"], "ruling"),
+        (["judge", "add", "--event", e, "--name", "J", "--level", TOO_BIG], "--level"),
+        (["verify", "--event", TOO_BIG], "--event"),
+        (["report", "penalties", "--event", TOO_BIG], "--event"),
+    ):  # fmt: skip
+        usage_error(run_cli(*args, db=db_url), name)
+    refused(run_cli("deadlines", "--event", e, "done", TOO_BIG, db=db_url), "usage")
+    assert count(ev.db, rulings) == before
+
+
+def test_a_text_that_cannot_be_stored_is_one_line(db_url: str) -> None:
+    # Bytes that are not UTF-8 on the command line reach Python as lone surrogates.
+    done = run_shinpan("event", "create", "--name", "大会\udcff", "--head-judge", "H", "--head-judge-level", "2",
+                       db=db_url)  # fmt: skip
+    refused(done, "cannot be saved", "nothing was saved")
+    assert json.loads(ok(run_shinpan("event", "list", "--json", db=db_url))) == []
+
+
+def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
+    text_file = tmp_path / "notes.txt"
+    text_file.write_text("これはデータベースではありません\n" * 100, encoding="utf-8")
+    refused(run_shinpan("event", "list", db=str(text_file)), "cannot open the database", "not a database")
+    assert text_file.read_text(encoding="utf-8").startswith("これは")  # left as it was
+    refused(
+        run_cli("event", "list", db=str(text_file / "inside.sqlite3")), "cannot make the database's folder"
+    )
+
+
+def test_export_to_a_folder_that_does_not_exist_is_one_line(
+    ev: EventSetup, db_url: str, tmp_path: Path
+) -> None:
+    target = tmp_path / "no" / "such" / "folder" / "e.json"
+    refused(
+        run_cli("export", "--event", str(ev.id), "-o", str(target), db=db_url), "cannot write", str(target)
+    )
+    assert not target.exists()
+
+
+def test_import_of_json_no_export_can_be_is_one_line(ev: EventSetup, db_url: str, tmp_path: Path) -> None:
+    exported = tmp_path / "e.json"
+    ok(run_cli("export", "--event", str(ev.id), "-o", str(exported), db=db_url))
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000, encoding="utf-8")
+    surrogate = tmp_path / "surrogate.json"
+    data = json.loads(exported.read_text(encoding="utf-8"))
+    data["entries"][0]["actor"] = "HJ\udc80"
+    surrogate.write_text(json.dumps(data), encoding="utf-8")  # ASCII JSON: written as \\udc80
+    assert "\\udc80" in surrogate.read_text(encoding="utf-8")
+    events_before = json.loads(ok(run_cli("event", "list", "--json", db=db_url)))
+    refused(run_cli("import", str(deep), db=db_url), "cannot read", "nested too deeply")
+    refused(run_cli("import", str(surrogate), db=db_url), "cannot read", "lone surrogate")
+    assert json.loads(ok(run_cli("event", "list", "--json", db=db_url))) == events_before
 
 
 def test_a_database_newer_than_shinpan_is_refused_by_every_command(db: Database, db_url: str) -> None:

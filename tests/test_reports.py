@@ -329,7 +329,10 @@ def test_statistics_count_judges_waits_and_missed_deadlines(scenario: Scenario) 
         stats.waiting.median_minutes is not None and stats.waiting.median_minutes <= stats.waiting.max_minutes
     )
     (missed,) = stats.missed
-    assert missed.rule == "cards.marked-no-pattern" and missed.infraction_ja == "規則性のないとき"
+    assert (
+        missed.rule == "cards.marked-no-pattern"
+        and missed.infraction_ja == "マークドカード(規則性のないとき)"
+    )
     assert sum(t.count for t in stats.by_round) == stats.total
     across = reports.statistics(scenario.db)
     assert across.scope is None and across.total >= stats.total

@@ -66,7 +66,12 @@ def by_hand(backend: Backend) -> Iterator[Callable[..., list[tuple[Any, ...]]]]:
 
     try:
         yield lite_sql
-    finally:
+    finally:  # put back as they were, as a careful forger would (verify checks they are there)
+        for action in ("UPDATE", "DELETE"):
+            lite.execute(
+                f"CREATE TRIGGER entries_no_{action.lower()} BEFORE {action} ON entries "
+                "BEGIN SELECT RAISE(ABORT, 'the ledger is append-only: entries cannot be changed or deleted'); END"
+            )
         lite.close()
 
 

@@ -27,12 +27,13 @@ Choices, for the organiser reading an error and for the next engineer:
 import codecs
 import csv
 import io
+import math
 import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-MAX_BYTES = 20 * 1024 * 1024
+MAX_BYTES = 20 * 1024 * 1024  # the one limit on a CSV file, wherever it comes from
 MAX_PROBLEMS = 50  # listed in a CsvError
 STOP_AFTER = 1000  # problems; reading stops there, so garbage text fails fast
 MAX_TEXT_CHARS = 100
@@ -165,8 +166,21 @@ class PairingRow:
     player_b: str | None  # None = bye
 
 
+class CsvTooLarge(CsvError):
+    """The file is over MAX_BYTES: refused whole, before any of it is read as CSV."""
+
+
 def _fail(key: str, line: int | None = None, **values: object) -> CsvError:
     return CsvError([CsvProblem.of(line, None, key, **values)])
+
+
+def check_size(size: int) -> None:
+    """Refuse a file of ``size`` bytes over MAX_BYTES. Whoever reads a file from a stream
+    reads at most MAX_BYTES + 1 bytes and passes the file's real size here: a file is
+    refused whole, never cut short."""
+    if size > MAX_BYTES:
+        mb = math.ceil(size * 10 / 2**20) / 10  # rounded up: one byte over shows as over
+        raise CsvTooLarge([CsvProblem.of(None, None, "too_large", mb=mb, limit=MAX_BYTES // 2**20)])
 
 
 # --- bytes to text ----------------------------------------------------------------------------
@@ -177,8 +191,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\uf8f0-\uf8f3]")
 
 def decode(data: bytes) -> tuple[str, str]:
     """Return (text, encoding): "utf-8-sig", "utf-8" or "cp932". Anything else raises CsvError."""
-    if len(data) > MAX_BYTES:
-        raise _fail("too_large", mb=len(data) / 2**20, limit=MAX_BYTES // 2**20)
+    check_size(len(data))
     if data.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):
         raise _fail("workbook")
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):

@@ -6,6 +6,7 @@
     ├── Forbidden      403  the role may not do this (D11)
     ├── Conflict       409  a command id reused with other content; a state that forbids it
     ├── Refused        422  the guideline or the event's rules refuse it (e.g. D15)
+    ├── TooLarge       413  an upload over its limit: refused whole, never cut short
     └── StorageError   503  the database cannot be opened, read or written
 
 A message is an English template with named parameters, so the web app can translate the
@@ -52,6 +53,10 @@ class Conflict(ShinpanError):
 
 class Refused(ShinpanError):
     status = 422
+
+
+class TooLarge(ShinpanError):
+    status = 413
 
 
 class StorageError(ShinpanError):

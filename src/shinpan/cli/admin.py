@@ -6,11 +6,11 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from shinpan.cli.common import DbOption, EventOption, JsonOption, handled, open_db
+from shinpan.cli.common import DbOption, EventOption, JsonOption, OnlyEventOption, handled, open_db
 from shinpan.cli.output import console, fail, print_json
 
 
@@ -22,10 +22,27 @@ def _services() -> ModuleType:
     return shinpan.services
 
 
+def _read_export(file: Path) -> Any:
+    """The JSON of a file written by ``shinpan export``, or a one-line reason to stop."""
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+        # A lone surrogate ("\\udc80") is valid JSON but no text: nothing could store it.
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except OSError as e:
+        fail(f"cannot read {file}: {e.strerror or e}", 1)
+    except RecursionError:
+        fail(f"cannot read {file}: its JSON is nested too deeply to be an export", 1)
+    except UnicodeEncodeError:
+        fail(f"cannot read {file}: its JSON has a lone surrogate escape (like \\udc80), not a character", 1)
+    except (UnicodeDecodeError, ValueError) as e:
+        fail(f"cannot read {file}: {e}", 1)
+    return data
+
+
 def register(app: typer.Typer) -> None:
     @app.command("verify")
     def verify(
-        event: Annotated[int | None, typer.Option("--event", help="Only this event.")] = None,
+        event: OnlyEventOption = None,
         db: DbOption = None,
         as_json: JsonOption = False,
     ) -> None:
@@ -63,7 +80,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("rebuild")
     def rebuild(
-        event: Annotated[int | None, typer.Option("--event", help="Only this event.")] = None,
+        event: OnlyEventOption = None,
         check: Annotated[bool, typer.Option("--check", help="Compare only; change nothing.")] = False,
         db: DbOption = None,
     ) -> None:
@@ -92,7 +109,10 @@ def register(app: typer.Typer) -> None:
             data = _services().transfer.export_event(database, event)
         text = json.dumps(data, ensure_ascii=False, indent=1)
         if output:
-            output.write_text(text + "\n", encoding="utf-8")
+            try:
+                output.write_text(text + "\n", encoding="utf-8")
+            except OSError as e:
+                fail(f"cannot write {output}: {e.strerror or e}", 1)
             console.print(f"wrote {output} ({len(data['entries'])} entries)", markup=False)
         else:
             sys.stdout.write(text + "\n")
@@ -104,10 +124,7 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Load an exported event; its chain is verified before anything is kept."""
-        try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as e:
-            fail(f"cannot read {file}: {e}", 1)
+        data = _read_export(file)
         database = open_db(db)
         with handled():
             event_id = _services().transfer.import_event(database, data)

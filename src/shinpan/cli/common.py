@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -20,7 +20,24 @@ DbOption = Annotated[
         "--db", help="Database URL or SQLite file (default: SHINPAN_DATABASE_URL or the data directory)."
     ),
 ]
-EventOption = Annotated[int, typer.Option("--event", help="The event's id (see `shinpan event list`).")]
+# The largest id, round, table or ruling number the database holds (PostgreSQL's integer;
+# SQLite's is larger). A number option outside 1..DB_INT_MAX is a usage error (exit 2).
+DB_INT_MAX = 2**31 - 1
+
+
+def number_option(*names: str, help: str | None = None, lowest: int = 1) -> Any:
+    """A whole-number option the database stores: ``lowest`` to DB_INT_MAX."""
+    return typer.Option(*names, help=help, min=lowest, max=DB_INT_MAX)
+
+
+def number_argument(help: str) -> Any:
+    """A whole-number argument the database stores (a ruling number): 1 to DB_INT_MAX."""
+    return typer.Argument(help=help, min=1, max=DB_INT_MAX)
+
+
+EventOption = Annotated[int, number_option("--event", help="The event's id (see `shinpan event list`).")]
+OnlyEventOption = Annotated[int | None, number_option("--event", help="Only this event.")]
+RoundOption = Annotated[int, number_option("--round")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
 JudgeOption = Annotated[
     str | None, typer.Option("--judge", help="Who is acting (a judge of the event; default: the head judge).")
@@ -31,14 +48,26 @@ CommandOption = Annotated[
 ]
 
 
+UNSTORABLE = "a number is too large or a text has characters that cannot be saved; nothing was saved"
+
+
 @contextmanager
 def handled() -> Iterator[None]:
-    """Turn shinpan's errors into a one-line message and exit 1."""
+    """Turn shinpan's errors into a one-line message and exit 1; so too a value that passed
+    the checks but that the database cannot hold (the transaction rolled back)."""
     try:
         yield
     except ShinpanError as e:
         where = f" ({e.field})" if e.field else ""
         fail(f"{e}{where}", 1)
+    except (OverflowError, UnicodeEncodeError):  # SQLite's integer; a lone surrogate from argv
+        fail(UNSTORABLE, 1)
+    except Exception as e:
+        from sqlalchemy.exc import DataError  # loaded already: the database layer raised it
+
+        if not isinstance(e, DataError):  # PostgreSQL: integer out of range, NUL in a text
+            raise
+        fail(UNSTORABLE, 1)
 
 
 def open_db(url: str | None) -> Database:

@@ -10,9 +10,19 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.table import Table
 
-from shinpan.cli.common import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, handled, open_db
+from shinpan.cli.common import (
+    CommandOption,
+    DbOption,
+    EventOption,
+    JsonOption,
+    JudgeOption,
+    RoundOption,
+    handled,
+    number_option,
+    open_db,
+)
 from shinpan.cli.output import console, fail, print_json
-from shinpan.csvio import CsvError, parse_pairings, parse_players
+from shinpan.csvio import MAX_BYTES, CsvError, parse_pairings, parse_players
 from shinpan.engine.event_rules import Role
 
 T = TypeVar("T")
@@ -62,7 +72,8 @@ def _say_claim(seat: str, code: str | None) -> None:
 def _parse(parse: Callable[[bytes], list[T]], path: Path) -> list[T]:
     """Read and check a CSV file; every problem is listed and nothing is imported."""
     try:
-        data = path.read_bytes()
+        with path.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)  # one byte over the limit: the parser refuses it whole
     except OSError as e:
         fail(f"cannot read {path}: {e.strerror}", 1)
     try:
@@ -80,12 +91,13 @@ def register(app: typer.Typer) -> None:
         name: Annotated[str, typer.Option("--name", help="The event's name.")],
         head_judge: Annotated[str, typer.Option("--head-judge", help="The head judge's name.")] = "",
         head_judge_level: Annotated[
-            int | None, typer.Option("--head-judge-level", help="The head judge's certification level (D15).")
+            int | None,
+            number_option("--head-judge-level", help="The head judge's certification level (D15).", lowest=0),
         ] = None,
         date: Annotated[str | None, typer.Option("--date", help="First day, YYYY-MM-DD.")] = None,
         end_date: Annotated[str | None, typer.Option("--end-date", help="Last day, YYYY-MM-DD.")] = None,
         venue: Annotated[str | None, typer.Option("--venue")] = None,
-        rel: Annotated[int, typer.Option("--rel", help="Rules Enforcement Level.")] = 3,
+        rel: Annotated[int, number_option("--rel", help="Rules Enforcement Level.")] = 3,
         confirm_from: Annotated[
             str | None,
             typer.Option(
@@ -139,7 +151,7 @@ def register(app: typer.Typer) -> None:
         event: EventOption,
         name: Annotated[str, typer.Option("--name")],
         role: Annotated[Role, typer.Option("--role")] = Role.floor_judge,
-        level: Annotated[int | None, typer.Option("--level", help="Certification level.")] = None,
+        level: Annotated[int | None, number_option("--level", help="Certification level.", lowest=0)] = None,
         account: AccountOption = None,
         judge: JudgeOption = None,
         db: DbOption = None,
@@ -191,7 +203,7 @@ def register(app: typer.Typer) -> None:
             Path, typer.Argument(help="CSV: table, player a, player b (empty or bye for a bye).")
         ],
         event: EventOption,
-        round_no: Annotated[int, typer.Option("--round")],
+        round_no: RoundOption,
         judge: JudgeOption = None,
         command_id: CommandOption = None,
         db: DbOption = None,
@@ -207,9 +219,9 @@ def register(app: typer.Typer) -> None:
     @app.command("result")
     def result(
         event: EventOption,
-        round_no: Annotated[int, typer.Option("--round")],
-        table: Annotated[int, typer.Option("--table")],
-        duel: Annotated[int | None, typer.Option("--duel", help="Report one duel (with --winner).")] = None,
+        round_no: RoundOption,
+        table: Annotated[int, number_option("--table")],
+        duel: Annotated[int | None, number_option("--duel", help="Report one duel (with --winner).")] = None,
         winner: Annotated[str | None, typer.Option("--winner", help="The duel's winner (player id).")] = None,
         match: Annotated[str | None, typer.Option("--match", help="The match result: a, b or draw.")] = None,
         judge: JudgeOption = None,
@@ -231,7 +243,7 @@ def register(app: typer.Typer) -> None:
     @round_app.command("end")
     def round_end(
         event: EventOption,
-        round_no: Annotated[int, typer.Option("--round")],
+        round_no: RoundOption,
         judge: JudgeOption = None,
         db: DbOption = None,
     ) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from shinpan.cli.common import DbOption, EventOption, handled, open_db
+from shinpan.cli.common import DbOption, EventOption, handled, number_option, open_db
 from shinpan.cli.output import errors, fail
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ def register(app: typer.Typer) -> None:
     @report_app.command("dq")
     def dq(
         event: EventOption,
-        ruling: Annotated[int | None, typer.Option("--ruling", help="Only this disqualification.")] = None,
+        ruling: Annotated[int | None, number_option("--ruling", help="Only this disqualification.")] = None,
         fmt: FormatOption = Format.pdf,
         output: OutputOption = None,
         db: DbOption = None,
@@ -114,7 +114,7 @@ def register(app: typer.Typer) -> None:
     @report_app.command("player")
     def player(
         event: Annotated[
-            int | None, typer.Option("--event", help="The event the player is in (with --player).")
+            int | None, number_option("--event", help="The event the player is in (with --player).")
         ] = None,
         number: Annotated[str | None, typer.Option("--player", help="The player's id in that event.")] = None,
         name: Annotated[str | None, typer.Option("--name", help="Or: the player's name.")] = None,
@@ -138,7 +138,7 @@ def register(app: typer.Typer) -> None:
     @report_app.command("stats")
     def stats(
         event: Annotated[
-            int | None, typer.Option("--event", help="One event (default: every event).")
+            int | None, number_option("--event", help="One event (default: every event).")
         ] = None,
         fmt: FormatOption = Format.json,
         output: OutputOption = None,
@@ -153,7 +153,7 @@ def register(app: typer.Typer) -> None:
     @report_app.command("slip")
     def slip(
         event: EventOption,
-        ruling: Annotated[int, typer.Option("--ruling", help="The ruling's number.")],
+        ruling: Annotated[int, number_option("--ruling", help="The ruling's number.")],
         base_url: Annotated[
             str, typer.Option("--base-url", help="The web app's address, for the QR code.")
         ] = "http://127.0.0.1:8000",

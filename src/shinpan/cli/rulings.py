@@ -9,7 +9,18 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from shinpan.cli.common import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, handled, open_db
+from shinpan.cli.common import (
+    DB_INT_MAX,
+    CommandOption,
+    DbOption,
+    EventOption,
+    JsonOption,
+    JudgeOption,
+    handled,
+    number_argument,
+    number_option,
+    open_db,
+)
 from shinpan.cli.guideline import Lang, LangOption
 from shinpan.cli.output import console, fail, print_json
 from shinpan.engine import explain
@@ -81,8 +92,8 @@ def register(app: typer.Typer) -> None:
         penalty: Annotated[
             list[str] | None, typer.Option("--penalty", help="general.uncategorized: the penalty chosen.")
         ] = None,
-        round_no: Annotated[int | None, typer.Option("--round")] = None,
-        table: Annotated[int | None, typer.Option("--table")] = None,
+        round_no: Annotated[int | None, number_option("--round")] = None,
+        table: Annotated[int | None, number_option("--table")] = None,
         note: Annotated[str, typer.Option("--note")] = "",
         given_at: Annotated[
             str | None,
@@ -129,7 +140,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("confirm")
     def confirm(
-        rulings: Annotated[list[int], typer.Argument(help="Ruling numbers.")],
+        rulings: Annotated[list[int], number_argument("Ruling numbers.")],
         event: EventOption,
         judge: JudgeOption = None,
         command_id: CommandOption = None,
@@ -148,7 +159,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("void")
     def void(
-        ruling: Annotated[int, typer.Argument(help="A ruling number; its whole record is voided.")],
+        ruling: Annotated[int, number_argument("A ruling number; its whole record is voided.")],
         event: EventOption,
         reason: Annotated[str, typer.Option("--reason", help="Why (kept in the ledger).")],
         judge: JudgeOption = None,
@@ -166,7 +177,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("deviate")
     def deviate(
-        ruling: Annotated[int, typer.Argument(help="A ruling number.")],
+        ruling: Annotated[int, number_argument("A ruling number.")],
         event: EventOption,
         reason: Annotated[str, typer.Option("--reason", help="The written reason (required, D11).")],
         penalty: Annotated[
@@ -233,7 +244,7 @@ def register(app: typer.Typer) -> None:
             if (
                 words[0] not in ("done", "missed")
                 or len(words) not in (2, 3)
-                or not all(w.isdigit() for w in words[1:])
+                or not all(w.isascii() and w.isdigit() and int(w) <= DB_INT_MAX for w in words[1:])
             ):
                 fail(
                     "usage: shinpan deadlines --event ID [done RULING [POSITION] | missed RULING [POSITION]]",

@@ -18,35 +18,56 @@ def register(app: typer.Typer) -> None:
             str, typer.Option("--host", help="Address to listen on (0.0.0.0 for the venue LAN).")
         ] = "127.0.0.1",
         port: Annotated[int, typer.Option("--port")] = 8000,
-        demo: Annotated[bool, typer.Option("--demo", help="Load a demo event to look around.")] = False,
+        demo: Annotated[
+            bool,
+            typer.Option(
+                "--demo",
+                help="Serve a demo event to look around, from a SQLite file of its own "
+                "(demo.sqlite3 in the data directory, or NAME.demo.sqlite3 beside a --db file); "
+                "the database --db names is never opened.",
+            ),
+        ] = False,
         workers: Annotated[int, typer.Option("--workers", help="Processes (PostgreSQL only).")] = 1,
+        secure_cookies: Annotated[
+            bool,
+            typer.Option("--secure-cookies", help="Behind TLS: cookies are sent over HTTPS only."),
+        ] = False,
         db: DbOption = None,
     ) -> None:
         """Start the web app for judges' phones and the head judge's desk."""
         import uvicorn
 
-        from shinpan.services.demo import FLOOR_JUDGE, SCOREKEEPER, load_demo
+        from shinpan.services.demo import FLOOR_JUDGE, SCOREKEEPER, demo_path, load_demo
         from shinpan.web.app import create_app
 
-        database = open_db(db)
-        if workers > 1 and not database.is_postgres:
-            fail("several workers need PostgreSQL; SQLite serves from one process", 1)
+        if demo and workers > 1:
+            fail("--demo serves its own SQLite file from one process: leave out --workers", 1)
         hint = None
-        if demo:
+        if demo:  # known passwords: never in the database that is served for real
+            with handled():
+                path = demo_path(db)
+            console.print(f"demo database: {path} (a file of its own; remove it to start the demo anew)",
+                          markup=False)  # fmt: skip
+            database = open_db(str(path))
             with handled():
                 made = load_demo(database)
             hint = f"{made.head_judge} / {made.password}"
             console.print(f"demo event {made.event_id}: head judge {made.head_judge} (password {made.password}), "
                           f"floor judge {FLOOR_JUDGE[0]} (PIN {FLOOR_JUDGE[1]}), "
                           f"scorekeeper {SCOREKEEPER[0]} (PIN {SCOREKEEPER[1]})", markup=False)  # fmt: skip
+        else:
+            database = open_db(db)
+        if workers > 1 and not database.is_postgres:
+            fail("several workers need PostgreSQL; SQLite serves from one process", 1)
         console.print(f"shinpan on http://{host}:{port}/  (database: {database.describe()})", markup=False)
         if workers > 1:  # each worker process opens the same PostgreSQL; live views cross via NOTIFY
             os.environ["SHINPAN_DATABASE_URL"] = database.url
             os.environ["SHINPAN_DEMO_HINT"] = hint or ""
+            os.environ["SHINPAN_SECURE_COOKIES"] = "1" if secure_cookies else ""
             uvicorn.run("shinpan.web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
                         log_level="warning", proxy_headers=False)  # fmt: skip
             return
-        web = create_app(database)
+        web = create_app(database, secure_cookies=secure_cookies)
         web.state.demo_hint = hint
         uvicorn.run(web, host=host, port=port, log_level="warning", proxy_headers=False)
 

@@ -26,12 +26,17 @@ VENUE_REMOVAL = "venue_removal"
 
 
 class RecordError(ValueError):
-    """A record the engine cannot decide: what is wrong, and in which field."""
+    """A record the engine cannot decide: what is wrong, and in which field.
 
-    def __init__(self, field: str, message: str) -> None:
+    ``template`` is an English message with named parameters (translated where a judge
+    reads it, see :mod:`shinpan.errors`); ``message`` is it filled in."""
+
+    def __init__(self, field: str, template: str, **params: object) -> None:
         self.field = field
-        self.message = message
-        super().__init__(f"{field}: {message}" if field else message)
+        self.template = template
+        self.params = params
+        self.message = template.format(**params)
+        super().__init__(f"{field}: {self.message}" if field else self.message)
 
 
 @dataclass(frozen=True)
@@ -76,7 +81,9 @@ def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Conta
         at = f"facts.{key}"
         if key not in asked:
             allowed = ", ".join(sorted(asked)) or "none"
-            raise RecordError(at, f"{inf.id} does not take this fact (it takes: {allowed})")
+            raise RecordError(
+                at, "this infraction does not take this fact (it takes: {allowed})", allowed=allowed
+            )
         if key in _BOOLS and not isinstance(value, bool):
             raise RecordError(at, "must be true or false")
         if key in _NAMES and (not isinstance(value, str) or not value.strip()):
@@ -84,9 +91,11 @@ def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Conta
         values[key] = normalize_id(value) if key in PERSON_FACTS and isinstance(value, str) else value
     got = Facts(**values)  # type: ignore[arg-type]
     if got.kind is not None and got.kind not in inf.kinds:
-        raise RecordError("facts.kind", f"unknown kind {got.kind!r} (kinds: {', '.join(inf.kinds)})")
+        raise RecordError(
+            "facts.kind", "unknown kind {kind!r} (kinds: {kinds})", kind=got.kind, kinds=", ".join(inf.kinds)
+        )
     if got.mixed_into is not None and got.mixed_into not in participants:
-        raise RecordError("facts.mixed_into", f"{got.mixed_into!r} is not a participant")
+        raise RecordError("facts.mixed_into", "{name!r} is not a participant", name=got.mixed_into)
     if got.advisor_only and got.advisor is None:
         raise RecordError("facts.advisor_only", "name the advisor (facts.advisor)")
     return got
@@ -95,7 +104,7 @@ def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Conta
 def _check_codes(book: Rulebook, field: str, codes: Sequence[object]) -> tuple[str, ...]:
     for n, code in enumerate(codes):
         if not isinstance(code, str) or code not in book.components:
-            raise RecordError(f"{field}[{n}]", f"unknown penalty component {code!r}")
+            raise RecordError(f"{field}[{n}]", "unknown penalty component {code!r}", code=code)
     return tuple(str(c) for c in codes)
 
 
@@ -437,7 +446,7 @@ def decide(
     """
     record = normalized(record)
     if record.player not in participants:
-        raise RecordError("player", f"{record.player!r} is not a participant")
+        raise RecordError("player", "{name!r} is not a participant", name=record.player)
     if record.deviation is not None:
         check_deviation(book, record.deviation)
     if first_number is None:
@@ -459,13 +468,8 @@ def _general(book: Rulebook, record: Record, ref: str | None, numbers: Numbers) 
         made = _deviate(book, _uncategorized(book, record, ref), record.deviation)
         return (replace(made, number=numbers.take()),)
     if record.infraction == book.unrelated_warnings.id:
-        raise RecordError(
-            "infraction", f"{record.infraction} is applied by shinpan itself (D3), not recorded"
-        )
-    raise RecordError("infraction", f"unknown infraction {record.infraction!r}")
-
-
-NOBODY_PENALISED = "a record that penalises nobody cannot be deviated; record general.uncategorized instead"
+        raise RecordError("infraction", "this ruling is applied by shinpan itself (D3), not recorded")
+    raise RecordError("infraction", "unknown infraction {rule!r}", rule=record.infraction)
 
 
 def _on_infraction(
@@ -482,7 +486,9 @@ def _on_infraction(
 
     if inf.no_offense_when is not None and getattr(facts, inf.no_offense_when):
         if record.deviation is not None:  # D16
-            raise RecordError("deviation", NOBODY_PENALISED)
+            raise RecordError(
+                "deviation", "a record that penalises nobody cannot be deviated; use general.uncategorized"
+            )
         return (replace(_no_offense(inf, record, inf.no_offense_when, ref), number=numbers.take()),)
     recorded_as = None
     if facts.intentional and inf.intent_becomes is not None:
@@ -492,7 +498,9 @@ def _on_infraction(
     rulings: list[Ruling] = []
     if not subjects:  # the only subject is an advisor from outside the event
         if record.deviation is not None:  # D16
-            raise RecordError("deviation", NOBODY_PENALISED)
+            raise RecordError(
+                "deviation", "a record that penalises nobody cannot be deviated; use general.uncategorized"
+            )
         rulings.append(replace(_outsider_only(inf, record, ref), number=numbers.take()))
     for n, player in enumerate(subjects):
         own = list(history.get(player, ()))

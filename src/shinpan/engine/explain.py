@@ -1,59 +1,66 @@
-"""A ruling's explanation as words a judge can read aloud, in Japanese or English."""
+"""A ruling's explanation as words a judge can read aloud, in Japanese or English.
+
+The Japanese is written as a judge says it at the table: whole sentences, the names people
+know (never an infraction id, a D-number or a component code), and the guideline's own
+shorthand (``2)警1+デ敗``, ``{マ敗}``, ``→``) only inside a quotation 「…」.
+"""
 
 from __future__ import annotations
 
+import re
+
 from shinpan.engine.ruling import Due, Ruling
+from shinpan.guideline.model import Counting, Remedy
 from shinpan.guideline.rulebook import Rulebook
 
-_REASONS: dict[str, tuple[str, str]] = {
-    "all_offenses": ("この項目は何回目でも同じ罰則(D2)", "this item gives the same penalty every time (D2)"),
-    "past_last_step": (
-        "最後の段階を超えたため最後の段階を適用(D2)",
-        "past the last step, the last step applies (D2)",
-    ),
-    "intent_established": (
-        "故意が確認されたためイカサマとして記録(D13)",
-        "intent was established, so it is recorded as cheating (D13)",
-    ),
-    "same_as_previous_kind": (
-        "前回と同じ種類かどうかで判断(D5)",
-        "decided by whether it is the same kind as before (D5)",
-    ),
-    "same_as_previous_judge": (
-        "前回と同一かはジャッジが判断(D5)",
-        "the judge said whether it is the same as before (D5)",
-    ),
-    "draft_exclusion": (
-        "ドラフトよりの除外による追加の違反(D6)",
-        "added because the player was excluded from the draft (D6)",
-    ),
-    "unrelated_warnings": (
-        "関連しない警1が3つ以上になったための追加罰則(D3)",
-        "additional penalty: three or more unrelated single warnings (D3)",
-    ),
-    "deviation": ("ヘッドジャッジがガイドラインから逸脱", "the head judge deviated from the guideline"),
-    "uncategorized": (
-        "特定のカテゴリに入らない違反: ジャッジが罰則を選び, 累積しない(D4)",
-        "outside every category: the judge chooses the penalty; it counts toward nothing (D4)",
-    ),
-    "facts_determined": (
-        "事実が判断できたため罰則なし, 違反回数にも数えない(D13)",
-        "the facts could be determined: no penalty and no offence (D13)",
-    ),
+_REASONS_EN: dict[str, str] = {
+    "all_offenses": "this item gives the same penalty every time (D2)",
+    "past_last_step": "past the last step, the last step applies (D2)",
+    "intent_established": "intent was established, so it is recorded as cheating (D13)",
+    "same_as_previous_kind": "decided by whether it is the same kind as before (D5)",
+    "same_as_previous_judge": "the judge said whether it is the same as before (D5)",
+    "draft_exclusion": "added because the player was excluded from the draft (D6)",
+    "unrelated_warnings": "additional penalty: three or more unrelated single warnings (D3)",
+    "deviation": "the head judge deviated from the guideline",
+    "uncategorized": "outside every category: the judge chooses the penalty; it counts toward nothing (D4)",
+    "facts_determined": "the facts could be determined: no penalty and no offence (D13)",
+    "advisor_outsider_only": "the advisor is not a participant: removal from the venue only (D8)",
+    "deadline_missed": "the remedy was not carried out in time (D7)",
+}
+
+# Japanese sentences of the reasons that need nothing from the ruling itself.
+_REASONS_JA: dict[str, str] = {
+    "all_offenses": "この違反は何回目でも同じ罰則です。",
+    "past_last_step": "ガイドラインの最後の段階を超えているため、最後の段階の罰則を適用します。",
+    "uncategorized": "罰則はジャッジが選びます。この違反は累積せず、ほかの違反の回数にも数えません。",
+    "facts_determined": "事実が判断できたため、罰則はありません。違反の回数にも数えません。",
     "advisor_outsider_only": (
-        "助言者は大会参加者でないため会場からの退去のみ(D8)",
-        "the advisor is not a participant: removal from the venue only (D8)",
+        "助言した人は大会参加者ではないため、このプレイヤーには罰則を与えず、違反の回数にも数えません。"
     ),
-    "deadline_missed": (
-        "期限内に処置が実行されなかったための追加罰則(D7)",
-        "the remedy was not carried out in time (D7)",
-    ),
+}
+_NO_PENALTY_SAID = frozenset({"facts_determined", "advisor_outsider_only"})
+
+# What an effect does, as the end of a Japanese sentence (the catalog fixes the codes), and
+# the word by which a remedy's text already says it.
+_EFFECTS_JA: dict[str, tuple[str, str]] = {
+    "withdrawn": ("大会を棄権したものとして扱います", "棄権"),
+    "match_draw": ("このマッチは引き分けになります", "引き分け"),
+    "venue_removal": ("大会参加者でない助言者には、会場から退去してもらいます", "退去"),
+    "opponent_claim_adopted": ("対戦相手の言い分を採用します", "言い分"),
+    "no_mulligan": ("現在のデュエルでは、マリガンできません", "マリガン"),
+    "time_extension": ("ジャッジの判断で、時間を延長できます", "延長"),
 }
 
 _WHEN: dict[str, tuple[str, str]] = {
     "end_of_match": ("マッチの終了時まで", "by the end of the match"),
     "end_of_round": ("ラウンドの終了時まで", "by the end of the round"),
     "before_next_match": ("次のマッチまで", "before the next match"),
+}
+# The words by which a remedy's Japanese text already says when its deadline falls.
+_WHEN_SAID = {
+    "end_of_match": "マッチの終了時",
+    "end_of_round": "ラウンドの終了時",
+    "before_next_match": "次のマッチ",
 }
 
 
@@ -80,56 +87,253 @@ def penalty_text(book: Rulebook, codes: tuple[str, ...], lang: str) -> str:
 
 def explain(book: Rulebook, ruling: Ruling, lang: str = "ja") -> str:
     """One paragraph: which offence of what, why, the guideline line, remedy and deadline."""
-    en = lang == "en"
+    return _explain_en(book, ruling) if lang == "en" else _explain_ja(book, ruling)
+
+
+def _explain_en(book: Rulebook, ruling: Ruling) -> str:
     x = ruling.explanation
-    name = book.rule_name(ruling.rule, lang)
+    name = book.rule_name(ruling.rule, "en")
     parts: list[str] = []
     if ruling.offense is not None:
-        head = (
-            f"{ordinal(ruling.offense, lang)} offence of {name} ({ruling.rule})"
-            if en
-            else f"{name}({ruling.rule})の{ordinal(ruling.offense, lang)}の違反"
-        )
+        parts.append(f"{ordinal(ruling.offense, 'en')} offence of {name} ({ruling.rule})")
     else:
-        head = f"{name} ({ruling.rule})" if en else f"{name}({ruling.rule})"
-    parts.append(head)
-    for code in x.reasons:
-        if code in _REASONS:
-            parts.append(_REASONS[code][1 if en else 0])
+        parts.append(f"{name} ({ruling.rule})")
+    parts += [_REASONS_EN[code] for code in x.reasons if code in _REASONS_EN]
     if ruling.recorded_as:
-        recorded = book.rule_name(ruling.recorded_as, lang)
-        parts.append(f"recorded as {recorded}" if en else f"記録時の違反: {recorded}")
+        parts.append(f"recorded as {book.rule_name(ruling.recorded_as, 'en')}")
     if x.related:
-        names = ", ".join(book.rule_name(r, lang) for r in x.related)
-        parts.append(f"unrelated warnings: {names}" if en else f"関連しない警1: {names}")
+        parts.append("unrelated warnings: " + ", ".join(book.rule_name(r, "en") for r in x.related))
     if x.counted and not ruling.follow_up:
         refs = ", ".join(r for r in x.counted if r) or str(len(x.counted))
-        parts.append(f"earlier offences counted: {refs}" if en else f"数えた以前の違反: {refs}")
+        parts.append(f"earlier offences counted: {refs}")
     if ruling.deviation is not None:
-        given = penalty_text(book, ruling.guideline_penalties, lang)
-        reason = ruling.deviation.reason
-        parts.append(
-            f"guideline gives {given}; reason: {reason}" if en else f"ガイドラインでは{given}; 理由: {reason}"
-        )
-    parts.append(
-        f"penalty: {penalty_text(book, ruling.penalties, lang)}"
-        if en
-        else f"罰則: {penalty_text(book, ruling.penalties, lang)}"
-    )
+        given = penalty_text(book, ruling.guideline_penalties, "en")
+        parts.append(f"guideline gives {given}; reason: {ruling.deviation.reason}")
+    parts.append(f"penalty: {penalty_text(book, ruling.penalties, 'en')}")
     if ruling.effects:
-        effects = ", ".join(book.label(e, lang) for e in ruling.effects)
-        parts.append(f"effects: {effects}" if en else f"措置: {effects}")
+        parts.append("effects: " + ", ".join(book.label(e, "en") for e in ruling.effects))
     if x.step_source:
-        parts.append(f"guideline: 「{x.step_source}」" if en else f"ガイドライン: 「{x.step_source}」")
-    remedies = x.remedies_en if en else x.remedies
-    if remedies:
-        parts.append(("remedy: " if en else "追加措置: ") + " / ".join(remedies))
+        parts.append(f"guideline: 「{x.step_source}」")
+    if x.remedies_en:
+        parts.append("remedy: " + " / ".join(x.remedies_en))
     for due in ruling.dues:
-        what = due.remedy_en if en else due.remedy
-        parts.append(
-            f"deadline: {deadline_text(due, lang)} ({what})"
-            if en
-            else f"期限: {deadline_text(due, lang)}({what})"
+        parts.append(f"deadline: {deadline_text(due, 'en')} ({due.remedy_en})")
+    return "; ".join(p.rstrip(".。") for p in parts) + "."
+
+
+# --- Japanese
+
+
+def _explain_ja(book: Rulebook, ruling: Ruling) -> str:
+    if ruling.follow_up or "deadline_missed" in ruling.explanation.reasons:
+        sentences = _missed_ja(book, ruling)
+    else:
+        sentences = _ruling_ja(book, ruling)
+    return "".join(sentences)
+
+
+def _ruling_ja(book: Rulebook, ruling: Ruling) -> list[str]:
+    x = ruling.explanation
+    reasons = set(x.reasons)
+    name = _named(book.rule_name(ruling.rule, "ja"))
+    out: list[str] = []
+    if "unrelated_warnings" in reasons:
+        out.append(f"{name}です。")
+        if ruling.offense is not None:
+            out.append(f"このプレイヤーへのこの追加罰則は{ordinal(ruling.offense, 'ja')}です。")
+    elif ruling.offense is not None:
+        out.append(
+            f"{name}の{ordinal(ruling.offense, 'ja')}{'' if name.endswith('違反') else 'の違反'}です。"
         )
-    parts = [p.rstrip(".。") for p in parts]
-    return ("; " if en else "。").join(parts) + ("." if en else "。")
+    else:
+        out.append(f"{name}として記録しました。")
+    if ruling.recorded_as:
+        recorded = _named(book.rule_name(ruling.recorded_as, "ja"))
+        out.append(f"{recorded}として記録されましたが、故意が確認されたため、{name}として扱います。")
+    elif "intent_established" in reasons:
+        out.append(f"故意が確認されたため、{name}として扱います。")
+    if x.counted:
+        out.append(_counted_ja(book, ruling))
+    for code in x.reasons:
+        out += _reason_ja(book, ruling, code)
+    source = f"(ガイドラインの記載は「{x.step_source}」)" if x.step_source else ""
+    penalties = _names_ja(book, ruling.penalties)
+    if ruling.deviation is not None:
+        given = _names_ja(book, ruling.guideline_penalties)
+        out.append(
+            f"ガイドラインの罰則は{given}です{source}。"
+            if given
+            else f"ガイドラインでは罰則はありません{source}。"
+        )
+        out.append(
+            f"ヘッドジャッジが「{ruling.deviation.reason}」という理由でガイドラインから逸脱し、"
+            f"{f'罰則を{penalties}としました' if penalties else '罰則なしとしました'}。"
+        )
+    elif penalties:
+        chosen = "ジャッジが選んだ罰則" if "uncategorized" in reasons else "罰則"
+        out.append(f"{chosen}は{penalties}です{source}。")
+    elif not reasons & _NO_PENALTY_SAID:
+        out.append(f"罰則はありません{source}。")
+    said = "".join(x.remedies)
+    out += [_effect_ja(book, e) + "。" for e in ruling.effects if not _said(e, said)]
+    out += [_sentence(r) for r in x.remedies]
+    for due in ruling.dues:
+        if not _says_when(due, x.remedies):
+            out.append(_due_ja(book, due))
+    return out
+
+
+def _reason_ja(book: Rulebook, ruling: Ruling, code: str) -> list[str]:
+    """The sentences of one reason code (those the head and the counts do not say)."""
+    if code in _REASONS_JA:
+        return [_REASONS_JA[code]]
+    x = ruling.explanation
+    if code == "draft_exclusion":
+        cause = f"(裁定 #{ruling.cause})" if ruling.cause is not None else ""
+        return [f"ドラフトから除外する罰則を受けたため、この違反が追加されました{cause}。"]
+    if code == "unrelated_warnings":
+        rule = book.unrelated_warnings
+        counted = book.components.get(rule.counted_component or "")
+        warning = counted.name.ja if counted is not None else "警告"
+        names = "、".join(_named(book.rule_name(r, "ja")) for r in x.related)
+        return [f"{warning}を受けている違反は、{names}の{len(x.related)}つです。"] if x.related else []
+    if code in ("same_as_previous_kind", "same_as_previous_judge"):
+        return [_same_as_previous_ja(book, ruling, judge=code == "same_as_previous_judge")]
+    return []
+
+
+def _same_as_previous_ja(book: Rulebook, ruling: Ruling, *, judge: bool) -> str:
+    inf = book.infractions.get(ruling.rule)
+    extra = book.step(inf, ruling.offense).if_same_as_previous if inf and ruling.offense else []
+    added = _names_ja(book, tuple(extra)) or "追加の罰則"
+    same = ruling.explanation.same_as_previous
+    if same is None:
+        return f"前回と同じ違反なら、{added}が加わります。"
+    if judge:
+        said = "前回と同じ違反だ" if same else "前回と同じ違反ではない"
+        return f"ジャッジが{said}と判断したため、{added}{'が加わります' if same else 'は加わりません'}。"
+    if same:
+        return f"前回と同じ種類の違反のため、{added}が加わります。"
+    return f"前回と同じ種類の違反ではないため、{added}は加わりません。"
+
+
+def _counted_ja(book: Rulebook, ruling: Ruling) -> str:
+    x = ruling.explanation
+    refs = "、".join(_ref_ja(r) for r in x.counted if r)
+    inf = book.infractions.get(ruling.rule)
+    where = "このドラフトで、" if inf is not None and inf.counting is Counting.draft else ""
+    cited = f"({refs})" if refs else ""
+    return f"{where}これまでに同じ違反が{len(x.counted)}回記録されています{cited}。"
+
+
+def _missed_ja(book: Rulebook, ruling: Ruling) -> list[str]:
+    """D7: a follow-up ruling, when a remedy's deadline passed undone."""
+    x = ruling.explanation
+    name = _named(book.rule_name(ruling.rule, "ja"))
+    which = f"{name}の{ordinal(ruling.offense, 'ja')}の違反" if ruling.offense is not None else name
+    earlier = next((_ref_ja(r) for r in x.counted if r), "")
+    out = [f"{which}{f'({earlier})' if earlier else ''}について、期限までに必要な対応がありませんでした。"]
+    remedy = x.remedies[0] if x.remedies else ""
+    if remedy:
+        out.append(f"対象の処置は「{remedy.rstrip('。.')}」です。")
+    quoted = _deadline_source(book, ruling.rule, remedy)
+    source = f"(ガイドラインの記載は「{quoted}」)" if quoted else ""
+    effects = [_effect_ja(book, e) for e in ruling.effects]
+    if ruling.penalties:
+        out.append(f"そのため、追加の罰則として{_names_ja(book, ruling.penalties)}を与えます{source}。")
+    elif effects:
+        out.append(f"そのため、{effects.pop(0)}{source}。")
+    else:
+        out.append(f"追加の罰則はありません{source}。")
+    out += [f"また、{e}。" for e in effects]
+    out.append("この裁定は、違反の回数には数えません。")
+    return out
+
+
+def _deadline_source(book: Rulebook, rule: str, remedy_ja: str) -> str:
+    """The source's own words for the deadline of the remedy with this text, if found."""
+    inf = book.infractions.get(rule)
+    if inf is None or not remedy_ja:
+        return ""
+    every: list[Remedy] = [*inf.remedies, *(r for step in inf.ladder for r in step.remedies)]
+    for r in every:
+        if r.text.ja == remedy_ja and r.deadline is not None:
+            return r.deadline.source or r.source or ""
+    return ""
+
+
+def _due_ja(book: Rulebook, due: Due) -> str:
+    """A deadline the remedy's own text does not state, with what missing it brings."""
+    when = deadline_text(due, "ja")
+    sentence = f"「{due.remedy.rstrip('。.')}」の期限は{when}です。"
+    if due.penalties:
+        sentence += f"期限を過ぎると、{_names_ja(book, due.penalties)}になります。"
+    sentence += "".join(f"期限を過ぎると、{_effect_ja(book, e)}。" for e in due.effects)
+    return sentence
+
+
+def _says_when(due: Due, remedies: tuple[str, ...]) -> bool:
+    """Whether the remedy's Japanese text, shown above, already says when it falls due."""
+    if due.remedy not in remedies:
+        return False
+    said = f"{due.minutes}分" if due.when == "minutes" else _WHEN_SAID.get(due.when, "")
+    return bool(said) and said in due.remedy
+
+
+def deviation_text(
+    book: Rulebook, new: tuple[str, ...], given: tuple[str, ...], reason: str, lang: str
+) -> str:
+    """What a head judge's deviation on a stored ruling says, appended to its explanation (D11)."""
+    if lang == "en":
+        return (
+            f"Head judge's deviation: {penalty_text(book, new, 'en')} "
+            f"(the guideline gives {penalty_text(book, given, 'en')}); reason: {reason}"
+        )
+    now = f"罰則を{_names_ja(book, new)}に変えました" if new else "罰則なしにしました"
+    before = _names_ja(book, given) if given else "罰則なし"
+    return f"ヘッドジャッジの判断で{now}(ガイドラインでは{before}です)。理由: {reason}"
+
+
+def _names_ja(book: Rulebook, codes: tuple[str, ...]) -> str:
+    """Components by their full Japanese names: 単一警告とデュエルの敗北."""
+    names = [_name_ja(book, c) for c in codes]
+    if len(names) <= 1:
+        return "".join(names)
+    return "、".join(names[:-1]) + "と" + names[-1]
+
+
+def _name_ja(book: Rulebook, code: str) -> str:
+    c = book.components.get(code) or book.effects.get(code)
+    return c.name.ja if c is not None else code
+
+
+def _effect_ja(book: Rulebook, code: str) -> str:
+    known = _EFFECTS_JA.get(code)
+    return known[0] if known else f"「{_name_ja(book, code)}」の措置をとります"
+
+
+def _said(effect: str, remedies: str) -> bool:
+    """Whether the remedies shown already say what the effect does (a draw, a removal…)."""
+    known = _EFFECTS_JA.get(effect)
+    return known is not None and known[1] in remedies
+
+
+def _named(name: str) -> str:
+    """A name as a noun of a sentence: quoted when it ends as a verb or an adjective does
+    (「ジャッジの指導に従わない」の1回目の違反), as it stands otherwise."""
+    return f"「{name}」" if name.endswith(("ない", "る")) else name
+
+
+def _ref_ja(ref: str) -> str:
+    """How an earlier ruling is cited: 裁定 #12 (the event's ruling number)."""
+    if match := re.fullmatch(r"#(\d+)", ref):
+        return f"裁定 #{match[1]}"
+    if match := re.fullmatch(r"event (\d+)", ref):  # replay: the scenario's event index
+        return f"シナリオのイベント {match[1]}"
+    return ref
+
+
+def _sentence(text: str) -> str:
+    """A Japanese text closed as a sentence."""
+    text = text.strip()
+    return text if text.endswith(("。", "」", "!", "?")) else text.rstrip(".") + "。"

@@ -95,14 +95,15 @@ class Deadline(Strict):
 
     when: When
     minutes: int | None = Field(None, ge=1, description="For when = minutes.")
-    text: Text
+    text: Text = Field(description="When it falls due and what missing it brings, as a judge says it.")
     on_miss: Consequence | None = None
+    source: str | None = Field(None, description="The deadline's clause as the source writes it, if any.")
 
 
 class Remedy(Strict):
     """What the judge carries out (→ in the source)."""
 
-    text: Text
+    text: Text = Field(description="The remedy as a judge says it at the table: whole sentences.")
     deadline: Deadline | None = None
     source: str | None = Field(None, description="The remedy as the source writes it (→…).")
 
@@ -155,6 +156,11 @@ class Infraction(Strict):
     id: RuleId
     category: str
     name: Text = Field(description="Japanese exactly as the source writes it.")
+    display: Text | None = Field(
+        None,
+        description="The name shown to people when the source's name does not stand alone, "
+        "e.g. マークドカード(規則性のないとき) for 規則性のないとき.",
+    )
     reading: str = Field("", description="The Japanese name in hiragana, for kana search.")
     notes: list[Text] = Field([], description="Qualifying notes: intent not certain, …")
     ladder: list[Step] = Field(description="1st, 2nd, 3rd… offence; the last repeats (D2).")
@@ -179,6 +185,7 @@ class GeneralRule(Strict):
 
     id: RuleId
     name: Text
+    display: Text | None = Field(None, description="The name shown to people, if not the source's.")
     reading: str = ""
     kind: Literal["uncategorized", "unrelated_warnings"]
     penalties: list[Code] = []

@@ -38,13 +38,14 @@ class Rulebook:
         return self.general["unrelated_warnings"]
 
     def rule_name(self, rule_id: str, lang: str = "ja") -> str:
-        inf = self.infractions.get(rule_id)
-        if inf is not None:
-            return inf.name.get(lang)
-        for rule in self.guideline.general_rules:
-            if rule.id == rule_id:
-                return rule.name.get(lang)
-        return rule_id
+        """The name people read: the display name where the source's name does not stand
+        alone (マークドカード(規則性のないとき)), else the source's name."""
+        rule: Infraction | GeneralRule | None = self.infractions.get(rule_id)
+        if rule is None:
+            rule = next((r for r in self.guideline.general_rules if r.id == rule_id), None)
+        if rule is None:
+            return rule_id
+        return (rule.display or rule.name).get(lang)
 
     def rule_ids(self) -> list[str]:
         return [r.id for r in self.guideline.general_rules] + list(self.infractions)

@@ -20,6 +20,7 @@ from sqlalchemy import Connection, select
 from shinpan.errors import NotFound
 from shinpan.guideline import Rulebook
 from shinpan.services.context import rulebook_for
+from shinpan.store.db import chunks
 from shinpan.store.ledger import Entry
 from shinpan.store.schema import entries, events, players
 
@@ -130,9 +131,10 @@ def people(conn: Connection, event_id: int, numbers: Iterable[str] | None = None
     query = select(players.c.number, players.c.name, players.c.reading, players.c.status).where(
         players.c.event_id == event_id
     )
-    if numbers is not None:
-        query = query.where(players.c.number.in_(sorted(set(numbers))))
-    return {r.number: Person(r.number, r.name, r.reading, r.status) for r in conn.execute(query)}
+    queries = [query] if numbers is None else [
+        query.where(players.c.number.in_(chunk)) for chunk in chunks(sorted(set(numbers)))
+    ]  # fmt: skip
+    return {r.number: Person(r.number, r.name, r.reading, r.status) for q in queries for r in conn.execute(q)}
 
 
 def player_order(number: str) -> tuple[int, int, str]:
@@ -205,8 +207,7 @@ def entries_at(conn: Connection, event_id: int, seqs: Iterable[int]) -> dict[int
     """Some entries of the event, by number."""
     wanted = sorted(set(seqs))
     found: dict[int, Entry] = {}
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
+    for chunk in chunks(wanted):
         rows = conn.execute(select(entries).where(entries.c.event_id == event_id, entries.c.seq.in_(chunk)))
         found.update((r.seq, _entry(r)) for r in rows)
     return found

@@ -77,19 +77,35 @@ def render(
 
 
 def to_csv(report: Report) -> bytes:
-    """UTF-8 with a BOM, CRLF line ends: what Excel opens without asking."""
+    """The report's table as CSV (see :func:`csv_bytes`)."""
     table = report.csv_table()
     if table is None:
         raise InvalidInput(
             "the {kind} report comes as json, html or pdf, not csv", field="format", kind=report.kind
         )
-    header, rows = table
+    return csv_bytes(*table)
+
+
+def csv_bytes(header: list[str], rows: list[list[str]]) -> bytes:
+    """Every CSV shinpan writes: UTF-8 with a BOM and CRLF line ends (what Excel opens
+    without asking), every cell through :func:`inert`."""
     buffer = io.StringIO()
     buffer.write(BOM)
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerow([inert(cell) for cell in header])
+    writer.writerows([inert(cell) for cell in row] for row in rows)
     return buffer.getvalue().encode("utf-8")
+
+
+# A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert(cell: str) -> str:
+    """The cell as a spreadsheet shows it as text, never runs it: one that would start a
+    formula (a player named ``=HYPERLINK(...)``, a table "-") gets a leading ``'``, as OWASP
+    advises against CSV injection. Every such cell, whatever it holds: the rule is simple."""
+    return "'" + cell if cell.startswith(_FORMULA_STARTS) else cell
 
 
 def to_json(report: Report) -> bytes:

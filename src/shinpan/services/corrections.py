@@ -20,7 +20,7 @@ from shinpan.engine import Deviation, RecordError
 from shinpan.engine.corrections import rederive
 from shinpan.engine.decide import check_deviation
 from shinpan.engine.event_rules import STATUS_CODES
-from shinpan.engine.explain import penalty_text
+from shinpan.engine.explain import deviation_text
 from shinpan.engine.ruling import Trigger
 from shinpan.errors import Conflict, InvalidInput
 from shinpan.services.commands import run_command
@@ -90,7 +90,7 @@ def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str)
     try:
         check_deviation(book, Deviation(tuple(penalties), why))
     except RecordError as e:
-        raise InvalidInput("{problem}", field=e.field.removeprefix("deviation."), problem=e.message) from None
+        raise InvalidInput(e.template, field=e.field.removeprefix("deviation."), **e.params) from None
     (row,) = rows_of(conn, ap.event_id, [number])
     if row.state == "voided":
         raise Conflict("ruling {n} is voided", n=number)
@@ -101,18 +101,14 @@ def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str)
             n=number,
         )
     new = tuple(penalties)
-    given = {
-        lang: penalty_text(book, tuple(json.loads(row.guideline_penalties)), lang) for lang in ("ja", "en")
-    }
+    given = tuple(json.loads(row.guideline_penalties))
     body = {
         "ruling": number,
         "penalties": list(new),
         "reason": why,
         "needs_head_judge": book.needs_head_judge(new, event.confirmation_threshold),
-        "explanation_ja": f"{row.explanation_ja} ヘッドジャッジによる逸脱: {penalty_text(book, new, 'ja')}"
-        f"(ガイドラインでは{given['ja']})。理由: {why}",
-        "explanation_en": f"{row.explanation_en} Head judge's deviation: {penalty_text(book, new, 'en')} "
-        f"(the guideline gives {given['en']}); reason: {why}",
+        "explanation_ja": f"{row.explanation_ja}{deviation_text(book, new, given, why, 'ja')}",
+        "explanation_en": f"{row.explanation_en} {deviation_text(book, new, given, why, 'en')}",
     }
     ap.append("ruling.deviated", body, refs=[row.entry_seq])
     revert_rulings(ap, {number})

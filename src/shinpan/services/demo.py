@@ -3,6 +3,10 @@
 64 players, three rounds played (the third still running), a realistic mix of rulings, a
 deadline running and a warning waiting for the head judge. Everything goes through the
 same services as a real event, so the demo's ledger verifies like any other.
+
+The demo lives in a SQLite file of its own (:func:`demo_path`), never in the database shinpan
+serves otherwise: its accounts have known passwords. Their names end with "(デモ)" so that
+they show as demo accounts wherever a name is shown.
 """
 
 from __future__ import annotations
@@ -11,19 +15,26 @@ import contextlib
 import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
+
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.event_rules import Role
-from shinpan.errors import Conflict
+from shinpan.errors import Conflict, StorageError
 from shinpan.services import accounts, corrections, deadlines, events, recording
 from shinpan.services.events import list_events
-from shinpan.store.db import Database
+from shinpan.store.db import Database, data_dir, resolve_url
 
 DEMO_NAME = "デモ大会 2026 冬 (shinpan demo)"
-HEAD_JUDGE = ("山田 一郎", "shinpan-demo", 3)
-FLOOR_JUDGE = ("佐藤 花子", "1234")
-SCOREKEEPER = ("鈴木 次郎", "1234")
+DEMO_MARK = "(デモ)"  # ends every demo account's name (ASCII parentheses: names are NFKC)
+HEAD_JUDGE = (f"山田 一郎 {DEMO_MARK}", "shinpan-demo", 3)
+FLOOR_JUDGE = (f"佐藤 花子 {DEMO_MARK}", "1234")
+SCOREKEEPER = (f"鈴木 次郎 {DEMO_MARK}", "1234")
+DEMO_FILE = "demo.sqlite3"
+_DEMO_SUFFIX = ".demo.sqlite3"
 
 _SURNAMES = [
     ("佐藤", "さとう"), ("鈴木", "すずき"), ("高橋", "たかはし"), ("田中", "たなか"), ("伊藤", "いとう"),
@@ -56,6 +67,29 @@ def _pairings(numbers: list[str], rng: random.Random) -> list[PairingRow]:
     return [PairingRow(t + 1, order[2 * t], order[2 * t + 1]) for t in range(len(order) // 2)]
 
 
+def demo_path(db: str | None = None) -> Path:
+    """The SQLite file ``shinpan serve --demo`` uses instead of the database ``db`` names.
+
+    ``demo.sqlite3`` in the data directory for the default database, a PostgreSQL server or an
+    in-memory one; ``NAME.demo.sqlite3`` beside a SQLite file ``NAME.sqlite3`` given with
+    ``--db`` (or ``SHINPAN_DATABASE_URL``); a file already named as a demo is used as it is.
+    Never the file ``db`` names otherwise.
+    """
+    try:
+        parsed = make_url(resolve_url(db))
+    except ArgumentError:
+        raise StorageError(f"not a database URL or path: {db!r}") from None
+    default = data_dir().expanduser().resolve() / DEMO_FILE
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return default
+    real = Path(str(parsed.database)).expanduser().resolve()
+    if real.name == DEMO_FILE or real.name.endswith(_DEMO_SUFFIX):
+        return real
+    if real == default.with_name("shinpan.sqlite3"):
+        return default
+    return real.with_name(real.stem + _DEMO_SUFFIX)
+
+
 def find_demo(db: Database) -> int | None:
     return next((e.id for e in list_events(db) if e.name == DEMO_NAME), None)
 
@@ -72,15 +106,22 @@ def load_demo(db: Database, now: datetime | None = None) -> Demo:
     def at(minutes: float) -> datetime:
         return start + timedelta(minutes=minutes)
 
+    uid = {}  # each judge's seat belongs to their demo account (seats point at accounts by uid)
     for name, secret, *level in (HEAD_JUDGE, FLOOR_JUDGE, SCOREKEEPER):
         with contextlib.suppress(Conflict):  # the account exists from an earlier demo: keep it
             accounts.add_user(db, name, secret, level[0] if level else None)
+        account = accounts.account_named(db, name)
+        assert account is not None
+        uid[name] = account.uid
     e = events.create_event(
         db, name=DEMO_NAME, head_judge=HEAD_JUDGE[0], head_judge_level=HEAD_JUDGE[2],
+        head_judge_account=uid[HEAD_JUDGE[0]],
         starts_on=clock.date().isoformat(), venue="東京ビッグサイト (demo)", now=at(0),
     )  # fmt: skip
-    events.add_judge(db, e, name=FLOOR_JUDGE[0], level=1, role=Role.floor_judge, now=at(1))
-    events.add_judge(db, e, name=SCOREKEEPER[0], level=None, role=Role.scorekeeper, now=at(1))
+    events.add_judge(db, e, name=FLOOR_JUDGE[0], level=1, role=Role.floor_judge,
+                     account=uid[FLOOR_JUDGE[0]], now=at(1))  # fmt: skip
+    events.add_judge(db, e, name=SCOREKEEPER[0], level=None, role=Role.scorekeeper,
+                     account=uid[SCOREKEEPER[0]], now=at(1))  # fmt: skip
     players = _players()
     events.import_players(db, e, players, now=at(2))
     numbers = [p.number for p in players]

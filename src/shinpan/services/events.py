@@ -163,6 +163,14 @@ def claim_seat(db: Database, event_id: int, seat: str, account: str, *, now: dat
     run_command(db, event_id, "read", seat, None, {"claim": seat, "account": account}, act, now)
 
 
+def _registered(conn: Connection, event_id: int) -> dict[str, str]:
+    """The event's players, number -> status, in one query whatever the size of an import
+    (a list of its numbers in ``IN (...)`` would meet the database's limit on bound
+    parameters, and costs a round trip per chunk)."""
+    query = select(players.c.number, players.c.status).where(players.c.event_id == event_id)
+    return {row.number: row.status for row in conn.execute(query)}
+
+
 def import_players(
     db: Database, event_id: int, rows: list[PlayerRow], *, actor: str | None = None,
     command_id: str | None = None, now: datetime | None = None,
@@ -186,11 +194,7 @@ def import_players(
     ]
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
-        taken = set(
-            conn.execute(
-                select(players.c.number).where(players.c.event_id == event_id, players.c.number.in_(numbers))
-            ).scalars()
-        )
+        taken = _registered(conn, event_id).keys() & set(numbers)
         if taken:
             raise Conflict("already registered: {numbers}", numbers=", ".join(sorted(taken)[:20]))
         ap.append("players.imported", {"players": payload})
@@ -232,14 +236,7 @@ def import_pairings(
                 current=event.current_round,
             )
         named = [normalize_id(p) for r in rows for p in (r.player_a, r.player_b) if p]
-        known = {
-            row.number: row.status
-            for row in conn.execute(
-                select(players.c.number, players.c.status).where(
-                    players.c.event_id == event_id, players.c.number.in_(named)
-                )
-            )
-        }
+        known = _registered(conn, event_id)
         unknown = [p for p in named if p not in known]
         if unknown:
             raise InvalidInput(

@@ -162,7 +162,7 @@ def _decide(conn: Connection, event: Event, inp: RecordInput) -> tuple[Ruling, .
     try:
         return decide(book, record, history, participants, first_number=next_number(conn, event.id))
     except RecordError as e:
-        raise InvalidInput("{problem}", field=e.field, problem=e.message) from None
+        raise InvalidInput(e.template, field=e.field, **e.params) from None
 
 
 def with_threshold(event: Event, decided: Sequence[Ruling]) -> list[Ruling]:

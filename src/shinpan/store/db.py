@@ -10,14 +10,14 @@ with another recording for the same event.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError
 from sqlalchemy.pool import NullPool
 
 from shinpan.errors import StorageError
@@ -28,6 +28,18 @@ REVISIONS = ("0001", "0002", "0003")
 HEAD = REVISIONS[-1]
 LOCK_NAMESPACE = 0x5348  # "SH": PostgreSQL advisory locks of shinpan
 GLOBAL_LOCK = 0
+# Values in one ``IN (...)`` list. A statement binds at most 65,535 parameters on
+# PostgreSQL and 32,766 on SQLite (999 before SQLite 3.32), so a long list is asked in
+# chunks; fewer, larger chunks cost less on the round trips.
+IN_CHUNK = 900
+
+T = TypeVar("T")
+
+
+def chunks(values: Sequence[T], size: int = IN_CHUNK) -> Iterator[Sequence[T]]:
+    """``values`` in consecutive slices of at most ``size``, for ``column.in_(chunk)``."""
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
 
 
 def data_dir() -> Path:
@@ -50,7 +62,7 @@ def resolve_url(db: str | None) -> str:
     return value
 
 
-def _reason(e: OperationalError) -> str:
+def _reason(e: DatabaseError) -> str:
     """The driver's message on one line (libpq's has hints on further lines)."""
     return " ".join(str(e.orig).split())
 
@@ -85,7 +97,13 @@ class Database:
         if self.dialect == "sqlite":
             path = parsed.database
             if path and path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                folder = Path(path).parent
+                try:
+                    folder.mkdir(parents=True, exist_ok=True)
+                except OSError as e:
+                    raise StorageError(
+                        f"cannot make the database's folder {folder}: {e.strerror or e}"
+                    ) from None
             self.engine = create_engine(self.url, poolclass=NullPool if not path else None)
             _sqlite_settings(self.engine)
         elif self.dialect == "postgresql":
@@ -146,7 +164,7 @@ class Database:
         try:
             with self.engine.connect() as conn:
                 current = self.revision(conn)
-        except OperationalError as e:
+        except DatabaseError as e:  # OperationalError, or a file that is not a SQLite database
             raise StorageError(f"cannot open the database {self.describe()}: {_reason(e)}") from None
         if current == HEAD:
             return

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
-from shinpan.csvio import CsvError, parse_pairings, parse_players
+from shinpan.csvio import parse_pairings, parse_players
 from shinpan.engine import Deviation
 from shinpan.engine.event_rules import Role
 from shinpan.errors import InvalidInput
@@ -20,11 +20,20 @@ from shinpan.guideline.search import search
 from shinpan.services import accounts, appeals, corrections, deadlines, events, queries, recording, transfer
 from shinpan.web import i18n
 from shinpan.web.auth import CSRF_COOKIE, CSRF_HEADER, Signer, check_csrf, role_at, signed_in
+from shinpan.web.openapi import ERRORS
 from shinpan.web.render import book
+from shinpan.web.uploads import parse_upload
 
 CommandId = Annotated[str, Field(min_length=8, max_length=100, pattern=r"^[A-Za-z0-9_.:-]+$")]
 Name = Annotated[str, Field(min_length=1, max_length=200)]
 Text = Annotated[str, Field(min_length=1, max_length=5000)]
+# A ruling's penalty codes: the guideline's are a few characters, a ruling has a handful.
+PenaltyCode = Annotated[str, Field(max_length=40)]
+Penalties = Annotated[list[PenaltyCode], Field(max_length=20)]
+# Answers to the infraction's questions: the guideline asks a few.
+FactName = Annotated[str, Field(max_length=40)]
+FactValue = bool | Annotated[str, Field(max_length=200)]
+Facts = Annotated[dict[FactName, FactValue], Field(max_length=10)]
 
 
 async def csrf(request: Request) -> None:
@@ -41,7 +50,7 @@ async def csrf(request: Request) -> None:
     check_csrf(expected, given)
 
 
-router = APIRouter(prefix="/api", tags=["api"])
+router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS)
 Unsafe = [Depends(csrf)]
 
 
@@ -114,7 +123,7 @@ def player(request: Request, event_id: int, number: str) -> dict[str, Any]:
 
 
 class DeviationIn(BaseModel):
-    penalties: list[str]
+    penalties: Penalties
     reason: Text
 
 
@@ -122,9 +131,9 @@ class RecordIn(BaseModel):
     command_id: CommandId
     player: Name
     infraction: Annotated[str, Field(min_length=1, max_length=80)]
-    facts: dict[str, bool | str] = {}
+    facts: Facts = {}
     draft: str | None = Field(None, max_length=100)
-    penalties: list[str] | None = None
+    penalties: Penalties | None = None
     deviation: DeviationIn | None = None
     round: int | None = Field(None, ge=1)
     table: int | None = Field(None, ge=1)
@@ -201,7 +210,7 @@ class ReasonIn(CommandIn):
 
 
 class DeviateIn(ReasonIn):
-    penalties: list[str]
+    penalties: Penalties
 
 
 @router.post("/events/{event_id}/rulings/{number}/confirm", dependencies=Unsafe)
@@ -271,37 +280,27 @@ def round_view(request: Request, event_id: int, round_no: int) -> dict[str, Any]
     return queries.round_matches(request.app.state.db, event_id, round_no)
 
 
-def _csv(data: bytes, parse: Any) -> Any:
-    try:
-        return parse(data)
-    except CsvError as e:
-        lang = i18n.current.get()
-        raise InvalidInput(
-            "{problems}", field="file", problems="\n".join(p.text(lang) for p in e.problems)
-        ) from None
-
-
 @router.post("/events/{event_id}/players", dependencies=Unsafe)
-async def import_players(
+def import_players(
     request: Request, event_id: int, file: Annotated[UploadFile, File()],
     command_id: Annotated[str, Form(min_length=8, max_length=100)],
 ) -> dict[str, Any]:  # fmt: skip
     """Import players from CSV (UTF-8 or Shift_JIS); nothing is imported if any row is wrong."""
     user, _ = role_at(request, event_id, "manage")
-    rows = _csv(await file.read(20_000_001), parse_players)
+    rows = parse_upload(file, parse_players)
     n = events.import_players(request.app.state.db, event_id, rows, actor=user.name, command_id=command_id)
     _done(request, event_id)
     return {"imported": n}
 
 
 @router.post("/events/{event_id}/rounds/{round_no}/pairings", dependencies=Unsafe)
-async def import_pairings(
+def import_pairings(
     request: Request, event_id: int, round_no: int, file: Annotated[UploadFile, File()],
     command_id: Annotated[str, Form(min_length=8, max_length=100)],
 ) -> dict[str, Any]:  # fmt: skip
     """Pair a round from CSV; players out of the event are refused (D14)."""
     user, _ = role_at(request, event_id, "results")
-    rows = _csv(await file.read(20_000_001), parse_pairings)
+    rows = parse_upload(file, parse_pairings)
     n = events.import_pairings(
         request.app.state.db, event_id, round_no, rows, actor=user.name, command_id=command_id
     )
@@ -339,7 +338,7 @@ class AppealIn(CommandIn):
 
 class DecisionIn(ReasonIn):
     outcome: Literal["upheld", "overturned", "changed"]
-    penalties: list[str] | None = None
+    penalties: Penalties | None = None
 
 
 class StatementIn(CommandIn):

@@ -12,14 +12,17 @@ from http.cookies import SimpleCookie
 from importlib import resources
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DataError
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from shinpan.csvio import MAX_BYTES
 from shinpan.errors import ShinpanError
 from shinpan.store.db import Database
 from shinpan.web import i18n
@@ -35,6 +38,9 @@ from shinpan.web.auth import (
 )
 from shinpan.web.live import Live
 from shinpan.web.render import render_error
+from shinpan.web.uploads import UPLOAD_BODY_LIMIT
+
+BODY_LIMIT = 1024 * 1024  # a JSON or form body; a multipart upload may have UPLOAD_BODY_LIMIT
 
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -81,6 +87,67 @@ class RequestContext:
             await self.app(scope, receive, send_with_headers)
         finally:
             i18n.current.reset(token)
+
+
+class BodyTooLarge(HTTPException):
+    """A request body over its limit (FastAPI re-raises an HTTPException met reading a body)."""
+
+    def __init__(self) -> None:
+        super().__init__(413)
+
+
+class BodyLimit:
+    """Pure ASGI middleware: a request body over its limit is refused with 413 before it is
+    read to the end, by its Content-Length or, for a chunked body, by counting its bytes as
+    they come. The limit is BODY_LIMIT, or UPLOAD_BODY_LIMIT for a multipart upload."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        upload = headers.get("content-type", "").startswith("multipart/form-data")
+        limit = UPLOAD_BODY_LIMIT if upload else BODY_LIMIT
+        declared = headers.get("content-length", "")
+        if declared.isascii() and declared.isdigit() and int(declared) > limit:
+            await _refuse(scope, receive, send)
+            return
+        received, started = 0, False
+
+        async def counting_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise BodyTooLarge
+            return message
+
+        async def watching_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counting_receive, watching_send)
+        except BodyTooLarge:  # read outside a route's body parsing (routes answer it themselves)
+            if started:
+                raise
+            await _refuse(scope, receive, send)
+
+
+def _too_large(request: Request) -> Response:
+    message = i18n.gettext("the request is too large and was refused (a CSV file may be at most {mb} MB)")
+    return _error(request, 413, message.format(mb=MAX_BYTES // 2**20))
+
+
+async def _refuse(scope: Scope, receive: Receive, send: Send) -> None:
+    request = Request(scope, receive)
+    response = await run_in_threadpool(_too_large, request)  # a page reads who is signed in
+    await response(scope, receive, send)
 
 
 def _is_api(request: Request) -> bool:
@@ -133,6 +200,10 @@ def install_error_handlers(app: FastAPI) -> None:
             return JSONResponse({"detail": i18n.gettext("some fields are wrong"), "errors": errors}, 422)
         text = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
         return render_error(request, 422, text)
+
+    @app.exception_handler(BodyTooLarge)
+    async def too_large(request: Request, exc: BodyTooLarge) -> Response:
+        return await run_in_threadpool(_too_large, request)
 
     @app.exception_handler(OverflowError)
     @app.exception_handler(UnicodeEncodeError)
@@ -187,6 +258,7 @@ def create_app(db: Database | str | None = None, *, secure_cookies: bool = False
     app.include_router(report_pages.router)
     static = resources.files("shinpan.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    app.add_middleware(BodyLimit)  # inside RequestContext: its refusals are in the user's language
     app.add_middleware(GZipMiddleware, minimum_size=800)
     app.add_middleware(RequestContext, signer=app.state.signer, secure=secure_cookies)
     return app
@@ -196,6 +268,8 @@ def app_from_env() -> FastAPI:
     """The app for ``uvicorn --factory`` with several workers: the database from the environment."""
     import os
 
-    app = create_app(os.environ.get("SHINPAN_DATABASE_URL"))
+    app = create_app(
+        os.environ.get("SHINPAN_DATABASE_URL"), secure_cookies=os.environ.get("SHINPAN_SECURE_COOKIES") == "1"
+    )
     app.state.demo_hint = os.environ.get("SHINPAN_DEMO_HINT") or None
     return app

@@ -8,13 +8,13 @@ counting down, appeals, and disqualification reports with statements.
 from __future__ import annotations
 
 import uuid
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy import func, select
 
-from shinpan.csvio import CsvError, parse_pairings
+from shinpan.csvio import parse_pairings
 from shinpan.engine.event_rules import disqualifies
 from shinpan.errors import ShinpanError
 from shinpan.services import appeals, corrections, deadlines, events, queries
@@ -22,9 +22,10 @@ from shinpan.services.context import load_event
 from shinpan.store.schema import appeals as appeals_table
 from shinpan.store.schema import entries, statements
 from shinpan.web import i18n
-from shinpan.web.api import csrf
+from shinpan.web.api import Penalties, csrf
 from shinpan.web.auth import role_at
 from shinpan.web.render import book, render
+from shinpan.web.uploads import parse_upload
 
 router = APIRouter(include_in_schema=False)
 Unsafe = [Depends(csrf)]
@@ -107,7 +108,7 @@ def confirm(request: Request, event_id: int, number: int, command_id: Cmd) -> Re
 @router.post("/events/{event_id}/desk/deviate/{number}", dependencies=Unsafe)
 def deviate(
     request: Request, event_id: int, number: int, command_id: Cmd, reason: Reason = "",
-    penalties: Annotated[list[str] | None, Form()] = None,
+    penalties: Annotated[Penalties | None, Form()] = None,
 ) -> Response:  # fmt: skip
     db = request.app.state.db
     return _attempt(request, event_id, "deviate", lambda name: corrections.deviate(
@@ -123,14 +124,15 @@ def void(request: Request, event_id: int, number: int, command_id: Cmd, reason: 
 
 @router.post("/events/{event_id}/desk/deadline/{ruling}/{position}/{outcome}", dependencies=Unsafe)
 def deadline(
-    request: Request, event_id: int, ruling: int, position: int, outcome: str, command_id: Cmd
-) -> Response:
+    request: Request, event_id: int, ruling: int, position: int, outcome: Literal["done", "missed"],
+    command_id: Cmd,
+) -> Response:  # fmt: skip
     db = request.app.state.db
 
     def work(name: str) -> None:
         if outcome == "done":
             deadlines.mark_done(db, event_id, ruling, position, judge=name, command_id=command_id)
-        else:
+        else:  # "missed": the path allows nothing else
             deadlines.mark_missed(db, event_id, ruling, position, judge=name, command_id=command_id)
 
     return _attempt(request, event_id, "deadline", work)
@@ -139,7 +141,7 @@ def deadline(
 @router.post("/events/{event_id}/desk/appeal/{appeal}", dependencies=Unsafe)
 def decide(
     request: Request, event_id: int, appeal: int, command_id: Cmd, reason: Reason = "",
-    outcome: Annotated[str, Form()] = "upheld", penalties: Annotated[list[str] | None, Form()] = None,
+    outcome: Annotated[str, Form()] = "upheld", penalties: Annotated[Penalties | None, Form()] = None,
 ) -> Response:  # fmt: skip
     db = request.app.state.db
     return _attempt(request, event_id, "appeal", lambda name: appeals.decide_appeal(
@@ -170,31 +172,22 @@ def scorekeeper(request: Request, event_id: int, round: int | None = None) -> Re
 
 
 @router.post("/events/{event_id}/scorekeeper/pairings", dependencies=Unsafe)
-async def pairings(
+def pairings(
     request: Request, event_id: int, command_id: Cmd, round_no: Annotated[int, Form(ge=1)],
     file: Annotated[UploadFile, File()],
 ) -> Response:  # fmt: skip
-    from starlette.concurrency import run_in_threadpool
-
-    data = await file.read(20_000_001)
-
-    def work() -> Response:
-        user, role = role_at(request, event_id, "results")
-        error = None
-        try:
-            events.import_pairings(request.app.state.db, event_id, round_no, parse_pairings(data),
-                                   actor=user.name, command_id=command_id)  # fmt: skip
-            request.app.state.live.publish(event_id)
-        except CsvError as e:
-            error = "\n".join(p.text(i18n.current.get()) for p in e.problems)
-        except ShinpanError as e:
-            error = e.render(i18n.gettext)
-        view = queries.round_matches(request.app.state.db, event_id, None if error else round_no)
-        return render(request, "scorekeeper.html", status=422 if error else 200, event_id=event_id,
-                      event=_event(request, event_id), role=role, data=view, error=error,
-                      command_id=uuid.uuid4().hex)  # fmt: skip
-
-    return await run_in_threadpool(work)
+    user, role = role_at(request, event_id, "results")
+    error, status = None, 200
+    try:
+        events.import_pairings(request.app.state.db, event_id, round_no, parse_upload(file, parse_pairings),
+                               actor=user.name, command_id=command_id)  # fmt: skip
+        request.app.state.live.publish(event_id)
+    except ShinpanError as e:
+        error, status = e.render(i18n.gettext), e.status
+    view = queries.round_matches(request.app.state.db, event_id, None if error else round_no)
+    return render(request, "scorekeeper.html", status=status, event_id=event_id,
+                  event=_event(request, event_id), role=role, data=view, error=error,
+                  command_id=uuid.uuid4().hex)  # fmt: skip
 
 
 @router.post("/events/{event_id}/scorekeeper/result", dependencies=Unsafe)

@@ -26,6 +26,7 @@ from shinpan.services import accounts, queries
 from shinpan.services.accounts import User
 from shinpan.web import i18n
 from shinpan.web.auth import NotAllowed, role_at, signed_in
+from shinpan.web.openapi import REPORT_FILES
 from shinpan.web.render import render
 
 router = APIRouter()
@@ -156,7 +157,7 @@ def ruling_page(request: Request, event_id: int, number: int) -> Response:
 # -- the API -------------------------------------------------------------------------------
 
 
-@router.get("/api/events/{event_id}/reports/penalties", tags=["reports"])
+@router.get("/api/events/{event_id}/reports/penalties", tags=["reports"], responses=REPORT_FILES)
 def penalties(
     request: Request, event_id: int, format: Format = "json", group: Grouping = "round"
 ) -> Response:
@@ -165,28 +166,28 @@ def penalties(
     return _file(reports.penalty_report(request.app.state.db, event_id, group), format)
 
 
-@router.get("/api/events/{event_id}/reports/stats", tags=["reports"])
+@router.get("/api/events/{event_id}/reports/stats", tags=["reports"], responses=REPORT_FILES)
 def stats(request: Request, event_id: int, format: Format = "json") -> Response:
     """Statistics of one event, with charts in the HTML and PDF."""
     _allowed(request, event_id, "export")
     return _file(reports.statistics(request.app.state.db, event_id), format)
 
 
-@router.get("/api/reports/stats", tags=["reports"])
+@router.get("/api/reports/stats", tags=["reports"], responses=REPORT_FILES)
 def all_stats(request: Request, format: Format = "json") -> Response:
     """Statistics across the events where the signed-in user may export."""
     ids = _events_where(request, "export")
     return _file(reports.statistics(request.app.state.db, event_ids=ids), format)
 
 
-@router.get("/api/events/{event_id}/reports/dq", tags=["reports"])
+@router.get("/api/events/{event_id}/reports/dq", tags=["reports"], responses=REPORT_FILES)
 def dq(request: Request, event_id: int, format: Format = "json", ruling: int | None = None) -> Response:
     """Disqualification reports (head judge): every one, or ``ruling``'s."""
     _allowed(request, event_id, "report")
     return _file(reports.dq_report(request.app.state.db, event_id, ruling), format)
 
 
-@router.get("/api/players/history", tags=["reports"])
+@router.get("/api/players/history", tags=["reports"], responses=REPORT_FILES)
 def history(
     request: Request, name: Annotated[str, Query(min_length=1, max_length=200)],
     reading: Annotated[str, Query(max_length=200)] = "", event: int | None = None, format: Format = "json",
@@ -199,7 +200,7 @@ def history(
     return _file(reports.player_history(request.app.state.db, name, reading), format)
 
 
-@router.get("/api/events/{event_id}/rulings/{number}/slip", tags=["reports"])
+@router.get("/api/events/{event_id}/rulings/{number}/slip", tags=["reports"], responses=REPORT_FILES)
 def slip(request: Request, event_id: int, number: int, format: Format = "pdf") -> Response:
     """A6 penalty slip of one ruling, with a QR code linking to its page."""
     _allowed(request, event_id, "read")
