@@ -20,7 +20,7 @@ from shinpan.guideline.search import search
 from shinpan.services import accounts, appeals, corrections, deadlines, events, queries, recording, transfer
 from shinpan.web import i18n
 from shinpan.web.auth import CSRF_COOKIE, CSRF_HEADER, Signer, check_csrf, role_at, signed_in
-from shinpan.web.openapi import ERRORS
+from shinpan.web.openapi import ERRORS, LIVE_STREAM
 from shinpan.web.render import book
 from shinpan.web.uploads import parse_upload
 
@@ -401,7 +401,7 @@ def export(request: Request, event_id: int) -> dict[str, Any]:
     return transfer.export_event(request.app.state.db, event_id)
 
 
-@router.get("/events/{event_id}/stream")
+@router.get("/events/{event_id}/stream", responses=LIVE_STREAM)
 async def stream(request: Request, event_id: int) -> StreamingResponse:
     """Server-sent events: ``changed`` whenever the event's ledger grows."""
     from starlette.concurrency import run_in_threadpool

@@ -30,6 +30,7 @@ def _problem(description: str) -> dict[str, Any]:
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
+    400: _problem("The body is not JSON (or not the form) the call takes."),
     401: _problem("Not signed in (or the session ended)."),
     403: _problem("The role may not do this, or the CSRF token is missing or wrong."),
     404: _problem("No such event, player, ruling, deadline or appeal."),
@@ -38,6 +39,13 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     422: _problem("A field is wrong (``errors`` lists them), or the guideline refuses it."),
     429: _problem("Too many failed sign-ins."),
     503: _problem("The database cannot be read or written."),
+}
+
+LIVE_STREAM: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "Server-sent events: `ready`, then `changed` whenever the event's ledger grows.",
+        "content": {"text/event-stream": {}},
+    },
 }
 
 REPORT_FILES: dict[int | str, dict[str, Any]] = {
