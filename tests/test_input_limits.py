@@ -5,7 +5,6 @@ exports and the head judge's desk over HTTP (the app under Starlette's test clie
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
@@ -24,8 +23,8 @@ from shinpan.errors import Conflict
 from shinpan.reports.formats import inert
 from shinpan.services import appeals, events, recording
 from shinpan.store.db import Database
-from shinpan.store.schema import entries, players
-from web_support import ROLES, Client, World, build_world, database_url
+from shinpan.store.schema import players
+from web_support import ROLES, World, in_english, ledger_size, worlds
 
 HJ = ROLES[0]
 
@@ -81,26 +80,7 @@ def test_a_players_and_pairings_import_of_any_size_is_whole(bounded_db: Database
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    with database_url(request.param, tmp_path_factory.mktemp("limits")) as url:
-        w = build_world(url, players=8, spare=4)
-        try:
-            yield w
-        finally:
-            w.close()
-
-
-@contextlib.contextmanager
-def in_english(client: Client) -> Iterator[Client]:
-    client.http.cookies.set("lang", "en")
-    try:
-        yield client
-    finally:
-        client.http.cookies.delete("lang")
-
-
-def ledger_size(w: World) -> int:
-    with w.db.read() as conn:
-        return int(conn.execute(select(func.count()).select_from(entries)).scalar_one())
+    yield from worlds(request, tmp_path_factory, players=8, spare=4)
 
 
 def _padded_players_csv(numbers: list[str], size: int) -> bytes:

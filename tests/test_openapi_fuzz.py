@@ -21,19 +21,14 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from web_support import World, build_world, database_url
+from web_support import World, worlds
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def fuzzed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    with database_url(request.param, tmp_path_factory.mktemp("fuzz")) as url:
-        world = build_world(url, players=8, spare=2)
-        try:
-            yield world
-        finally:
-            world.close()
+    yield from worlds(request, tmp_path_factory, players=8, spare=2)
 
 
 def test_the_api_holds_to_its_openapi_document(fuzzed: World) -> None:

@@ -8,7 +8,6 @@ test runs on a fresh SQLite file and on a fresh PostgreSQL schema.
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
@@ -18,11 +17,9 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
 
 from shinpan.services import appeals
 from shinpan.services.context import load_event
-from shinpan.store.schema import entries
 from shinpan.web.app import create_app
 from web_support import (
     HEAD_JUDGE,
@@ -32,6 +29,8 @@ from web_support import (
     build_world,
     csrf_in,
     database_url,
+    in_english,
+    ledger_size,
     pairings_csv,
     players_csv,
     sign_in,
@@ -71,20 +70,6 @@ def _first_stream_event_only(app: FastAPI) -> None:
         return first()
 
     live.stream = stream
-
-
-@contextlib.contextmanager
-def in_english(client: Client) -> Iterator[Client]:
-    client.http.cookies.set("lang", "en")
-    try:
-        yield client
-    finally:
-        client.http.cookies.delete("lang")
-
-
-def ledger_size(w: World) -> int:
-    with w.db.read() as conn:
-        return int(conn.execute(select(func.count()).select_from(entries)).scalar_one())
 
 
 # -- the table -------------------------------------------------------------------------------

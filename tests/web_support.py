@@ -30,11 +30,13 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import func, select
 
 from shinpan.engine.event_rules import Role
 from shinpan.services import accounts, events, recording
 from shinpan.services.queries import player_history
 from shinpan.store.db import Database
+from shinpan.store.schema import entries
 from shinpan.web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -293,3 +295,29 @@ def build_world(url: str, *, players: int = 40, spare: int = 20) -> World:
     }
     clients["signed_out"] = sign_in(TestClient(app, raise_server_exceptions=False), None)
     return World(db, app, event, numbers, [n for n, _, _ in extra], clients, join_code)
+
+
+def worlds(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, **kw: Any
+) -> Iterator[World]:
+    """A module fixture's world on ``request.param`` (sqlite or postgres), closed afterwards."""
+    with database_url(request.param, tmp_path_factory.mktemp("world")) as url:
+        world = build_world(url, **kw)
+        try:
+            yield world
+        finally:
+            world.close()
+
+
+@contextlib.contextmanager
+def in_english(client: Client) -> Iterator[Client]:
+    client.http.cookies.set("lang", "en")
+    try:
+        yield client
+    finally:
+        client.http.cookies.delete("lang")
+
+
+def ledger_size(w: World) -> int:
+    with w.db.read() as conn:
+        return int(conn.execute(select(func.count()).select_from(entries)).scalar_one())

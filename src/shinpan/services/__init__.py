@@ -1,0 +1,24 @@
+"""The services: one function per thing a person does (record, confirm, void, deviate,
+appeal, import, pair, deadlines, export…). Each reads what it needs, lets the engine decide
+and appends the entries, in one write transaction (:func:`commands.run_command`). The CLI,
+the web app and the reports call these and decide nothing themselves.
+
+The modules load when used (``from shinpan.services import recording``), so that a command
+that needs none of them starts fast.
+"""
+
+__all__ = [
+    "accounts",
+    "appeals",
+    "commands",
+    "context",
+    "corrections",
+    "deadlines",
+    "demo",
+    "effects",
+    "events",
+    "integrity",
+    "queries",
+    "recording",
+    "transfer",
+]
