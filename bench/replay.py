@@ -115,7 +115,9 @@ def scenario(players: int, events: int, seed: int) -> dict[str, object]:
         elif rule == "deck.lost-or-mixed-cards" and rng.random() < 0.5:
             facts["mixed_into"] = rng.choice([p for p in rng.sample(ids, 2) if p != player])
         elif rule == "deck.decklist-recording" and rng.random() < 0.5:
-            facts["recorded_by"] = rng.choice([rng.choice(ids), "a friend", player])
+            facts["recorded_by"] = rng.choice(
+                [p for p in (rng.choice(ids), "a friend") if p != player]
+            )  # D18
         elif rule == "players.advice" and rng.random() < 0.7:
             advisor = rng.choice([p for p in rng.sample(ids, 2) if p != player] + ["a spectator"])
             facts["advisor"] = advisor
@@ -123,10 +125,14 @@ def scenario(players: int, events: int, seed: int) -> dict[str, object]:
                 facts["advisor_only"] = True
         if facts:
             event["facts"] = facts
-        if rule != "general.uncategorized" and rng.random() < 0.01:
+        nobody = facts.get("facts_determined") or (
+            facts.get("advisor") == "a spectator" and facts.get("advisor_only")
+        )
+        if rule != "general.uncategorized" and not nobody and rng.random() < 0.01:  # D16
             event["deviation"] = {"penalties": ["warning1"], "reason": "the head judge's call"}
         return event
 
+    follow_ups: dict[int, list[int]] = {}
     while len(out) < events:
         index = len(out)
         roll = rng.random()
@@ -137,9 +143,13 @@ def scenario(players: int, events: int, seed: int) -> dict[str, object]:
                 del open_dues[target]
             out.append({"missed": target})
             voidable.append(index)
+            follow_ups.setdefault(target, []).append(index)
         elif roll < 0.04 and voidable:
             target = voidable.pop(rng.randrange(len(voidable)))
             open_dues.pop(target, None)
+            for gone in follow_ups.pop(target, []):  # D16: voided with their record
+                if gone in voidable:
+                    voidable.remove(gone)
             out.append({"void": target})
         else:
             event = infraction()
