@@ -7,6 +7,7 @@ players is asked of the services, on SQLite and on PostgreSQL.
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 from typing import Any
 
@@ -334,3 +335,29 @@ def test_d22_a_withdrawal_from_a_missed_end_of_match_ends_the_match(ev: EventSet
     deadlines.mark_missed(ev.db, ev.id, third, 1, now=ev.clock.now)  # withdrawn while playing
     assert queries.player_history(ev.db, ev.id, "P003")["player"]["status"] == "withdrawn"
     assert queries.round_matches(ev.db, ev.id, 1)["matches"][1]["result"] == "b"
+
+
+def test_d10_two_next_duel_reports_at_once_keep_both(ev: EventSetup) -> None:
+    """The next duel's number is chosen inside the write transaction: two scorekeepers
+    reporting the same table at the same instant get duels 1 and 2, never one twice."""
+    barrier = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def report(winner: str) -> None:
+        try:
+            barrier.wait(10)
+            events.report_result(ev.db, ev.id, 1, 1, winner=winner)
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=report, args=(w,)) for w in ("P001", "P002")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert errors == []
+    duels = queries.round_matches(ev.db, ev.id, 1)["matches"][0]["duels"]
+    assert sorted((d["duel"], d["winner"]) for d in duels) in (
+        [(1, "P001"), (2, "P002")],
+        [(1, "P002"), (2, "P001")],
+    )
