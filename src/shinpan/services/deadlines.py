@@ -52,8 +52,8 @@ class Deadline:
 
 def _overdue(conn: Connection, event_id: int, d: Any, now: datetime) -> tuple[bool, float | None]:
     if d.due_kind == "minutes" and d.due_at:
-        left = (parse_stamp(d.due_at) - now).total_seconds()
-        return left <= 0, left
+        due_at = parse_stamp(d.due_at)
+        return due_state(d.due_kind, due_at, now, False).due, (due_at - now).total_seconds()
     if d.due_kind == "end_of_match" and d.round is not None and d.table_no is not None:
         m = conn.execute(
             select(matches.c.result).where(

@@ -116,6 +116,11 @@ def land_match_loss(ap: Appender, ruling: int, position: int, player: str) -> No
     if m is None or match_loss_lands(not _in_progress(m)).value == "next":
         _carry(ap, ruling, position, player, "match_loss")
         return
+    _opponent_wins(ap, m, player, ruling)
+
+
+def _opponent_wins(ap: Appender, m: Row[Any], player: str, ruling: int) -> None:
+    """The match goes to the player's opponent, because of ``ruling`` (D10, D22)."""
     result = _side(m, str(_opponent(m, player)))
     ap.append(
         "match.result", {"round": m.round, "table": m.table_no, "result": result, "cause_ruling": ruling}
@@ -157,7 +162,7 @@ def settle_status(ap: Appender, player: str, ruling: int | None) -> None:
     _update_status(ap, player, lambda _current: _status_from_rulings(ap.conn, ap.event_id, player), ruling)
 
 
-_LIVE_CODES = select(rulings.c.penalties, rulings.c.effects, rulings.c.state).where(
+_LIVE_CODES = select(rulings.c.number, rulings.c.penalties, rulings.c.effects, rulings.c.state).where(
     rulings.c.event_id == bindparam("e"), rulings.c.player == bindparam("p"), rulings.c.state != "voided"
 )
 
@@ -165,7 +170,7 @@ _LIVE_CODES = select(rulings.c.penalties, rulings.c.effects, rulings.c.state).wh
 def _status_from_rulings(
     conn: Connection, event_id: int, player: str, leave_out: Collection[int] = frozenset()
 ) -> Status:
-    rows = conn.execute(_LIVE_CODES.add_columns(rulings.c.number), {"e": event_id, "p": player}).all()
+    rows = conn.execute(_LIVE_CODES, {"e": event_id, "p": player}).all()
     return status_of(
         status_codes_now([*json.loads(r.penalties), *json.loads(r.effects)], pending=r.state == "pending")
         for r in rows
@@ -190,9 +195,7 @@ def _update_status(ap: Appender, player: str, change: Any, ruling: int | None) -
         m = current_match(ap.conn, ap.event_id, player)
         if _in_progress(m):
             assert m is not None
-            result = _side(m, str(_opponent(m, player)))
-            body = {"round": m.round, "table": m.table_no, "result": result, "cause_ruling": ruling}
-            ap.append("match.result", body)
+            _opponent_wins(ap, m, player, ruling)
 
 
 def revert_rulings(ap: Appender, numbers: set[int]) -> None:

@@ -25,7 +25,7 @@ from shinpan.store.db import Database
 SESSION_COOKIE = "shinpan_session"
 CSRF_COOKIE = "shinpan_csrf"
 CSRF_HEADER = "x-csrf-token"
-SESSION_SECONDS = 16 * 3600
+SESSION_SECONDS = accounts.SESSION_SECONDS  # the database ends a session then too
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
 
