@@ -46,11 +46,11 @@ from shinpan.engine.event_rules import Role
 from shinpan.services import events, integrity, recording
 from shinpan.services.commands import new_command_id
 from shinpan.services.context import load_event, stamp
-from shinpan.services.effects import current_match
 from shinpan.store.chain import fingerprint
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
 from shinpan.store.schema import entries
+from shinpan.store.snapshots import current_match
 
 THROUGHPUT_TARGET = 0.3
 GROWTH_TARGET = 1.5
@@ -187,7 +187,7 @@ def bulk_record(db: Database, event_id: int, players: list[str], n: int, seed: i
                 first_number=recording.next_number(conn, event_id),
             )
             m = current_match(conn, event_id, inp.player)
-            where = (m.round, m.table_no) if m is not None else (event.current_round or None, None)
+            where = (m.round, m.table) if m is not None else (event.current_round or None, None)
             made = recording.append_rulings(
                 ap, event, decided, {"record": payload, "guideline": guideline}, *where
             )

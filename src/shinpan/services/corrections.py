@@ -19,13 +19,12 @@ from sqlalchemy import Connection, bindparam, select
 from shinpan.engine import Deviation, RecordError
 from shinpan.engine.corrections import rederive
 from shinpan.engine.decide import check_deviation
-from shinpan.engine.event_rules import STATUS_CODES
 from shinpan.engine.explain import deviation_text
 from shinpan.engine.ruling import Trigger
 from shinpan.errors import Conflict, InvalidInput
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event
-from shinpan.services.effects import apply_ruling, revert_rulings, settle_status
+from shinpan.services.effects import apply_ruling, confirm_status, revert_rulings
 from shinpan.services.recording import append_rulings, live_history, next_number, rows_of
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
@@ -58,9 +57,7 @@ def confirm(
                 )
         ap.append("ruling.confirmed", {"rulings": sorted(numbers)})
         for r in sorted(found, key=lambda r: int(r.number)):
-            codes = [*json.loads(r.penalties), *json.loads(r.effects)]
-            if not STATUS_CODES.isdisjoint(codes):
-                settle_status(ap, r.player, r.number)
+            confirm_status(ap, r.number, r.player, [*json.loads(r.penalties), *json.loads(r.effects)])
         return sorted(numbers)
 
     return run_command(

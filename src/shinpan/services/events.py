@@ -10,16 +10,18 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 
 from shinpan.csvio import PairingRow, PlayerRow
-from shinpan.engine.event_rules import Role, Status, may_be_paired, next_duel, scope_problems
+from shinpan.engine.effects import plan_reported_duel
+from shinpan.engine.event_rules import Role, Status, may_be_paired, scope_problems
 from shinpan.engine.participants import MAX_ID_LENGTH, check_id, first_clash, normalize_id
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.guideline import default_guideline
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, stamp
-from shinpan.services.effects import duel_numbers, result_after_duel, settle_carried
+from shinpan.services.effects import append_effects, settle_carried
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
-from shinpan.store.schema import entries, events, judges, matches, players, rounds
+from shinpan.store.schema import entries, events, judges, players, rounds
+from shinpan.store.snapshots import match_at
 
 
 @dataclass(frozen=True)
@@ -285,23 +287,13 @@ def report_result(
     chosen in the write transaction), or the match result (a, b or draw)."""
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
-        m = conn.execute(
-            select(matches).where(
-                matches.c.event_id == event_id, matches.c.round == round_no, matches.c.table_no == table
-            )
-        ).first()
+        m = match_at(conn, event_id, round_no, table)
         if m is None:
             raise NotFound("no match at table {table} in round {round}", table=table, round=round_no)
         if winner is not None or duel is not None:
-            if winner is None or normalize_id(winner) not in (m.player_a, m.player_b):
+            if winner is None or normalize_id(winner) not in (m.a, m.b):
                 raise InvalidInput("the winner must be one of the match's players", field="winner")
-            who = normalize_id(winner)
-            number = duel if duel is not None else next_duel(duel_numbers(conn, m))
-            body: dict[str, Any] = {"round": round_no, "table": table, "duel": number, "winner": who}
-            decided = result_after_duel(conn, m, number, who) if m.result is None else None
-            if decided:
-                body["match_result"] = decided  # the second duel won ends the match
-            ap.append("duel.result", body)
+            append_effects(ap, [plan_reported_duel(m, duel, normalize_id(winner))])
         else:
             if result not in ("a", "b", "draw"):
                 raise InvalidInput("a match result is a, b or draw", field="result")

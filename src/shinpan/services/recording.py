@@ -23,10 +23,11 @@ from shinpan.errors import InvalidInput, NotFound
 from shinpan.guideline import Rulebook
 from shinpan.services.commands import run_command
 from shinpan.services.context import Event, later, load_event, parse_stamp, require, stamp
-from shinpan.services.effects import apply_ruling, current_match
+from shinpan.services.effects import apply_ruling
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry, read_entries
 from shinpan.store.schema import players, rulings
+from shinpan.store.snapshots import current_match
 
 
 @dataclass(frozen=True)
@@ -180,7 +181,7 @@ def _where(conn: Connection, event: Event, inp: RecordInput) -> tuple[int | None
     m = current_match(conn, event.id, inp.player)
     if m is None:
         return (event.current_round or None), None
-    return m.round, m.table_no
+    return m.round, m.table
 
 
 def _due_json(due: Due, position: int, given: str, round_no: int | None, table: int | None) -> dict[str, Any]:
