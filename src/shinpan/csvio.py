@@ -33,6 +33,8 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from shinpan.errors import InvalidInput, TooLarge
+
 MAX_BYTES = 20 * 1024 * 1024  # the one limit on a CSV file, wherever it comes from
 MAX_PROBLEMS = 50  # listed in a CsvError
 STOP_AFTER = 1000  # problems; reading stops there, so garbage text fails fast
@@ -129,7 +131,7 @@ class CsvProblem:
         return f"{', '.join(where)}: {self.message_en}" if where else self.message_en
 
 
-class CsvError(ValueError):
+class CsvError(InvalidInput, ValueError):
     """Everything wrong with one file: .problems; str() lists them in English, .text() in Japanese."""
 
     def __init__(
@@ -141,7 +143,7 @@ class CsvError(ValueError):
             self.problems.append(CsvProblem.of(None, None, "more", n=self.total - len(self.problems)))
         if stopped_at is not None:
             self.problems.append(CsvProblem.of(None, None, "stopped", at=stopped_at))
-        super().__init__(self.text("en"))
+        super().__init__(self.text("en").replace("{", "{{").replace("}", "}}"), field="file")
 
     def text(self, lang: str = "ja") -> str:
         if lang == "ja":
@@ -166,8 +168,10 @@ class PairingRow:
     player_b: str | None  # None = bye
 
 
-class CsvTooLarge(CsvError):
+class CsvTooLarge(CsvError, TooLarge):
     """The file is over MAX_BYTES: refused whole, before any of it is read as CSV."""
+
+    status = TooLarge.status
 
 
 def _fail(key: str, line: int | None = None, **values: object) -> CsvError:

@@ -1,13 +1,26 @@
 """What can go wrong, as one tree; each error knows its HTTP status.
 
     ShinpanError
-    ├── InvalidInput   422  something a person typed or uploaded is wrong (``field`` says where)
-    ├── NotFound       404  no such event, player, ruling or deadline
-    ├── Forbidden      403  the role may not do this (D11)
-    ├── Conflict       409  a command id reused with other content; a state that forbids it
-    ├── Refused        422  the guideline or the event's rules refuse it (e.g. D15)
-    ├── TooLarge       413  an upload over its limit: refused whole, never cut short
-    └── StorageError   503  the database cannot be opened, read or written
+    ├── InvalidInput     422  something a person typed or uploaded is wrong (``field`` says where)
+    │   ├── engine.RecordError         a record the engine cannot decide (D18, D19)
+    │   ├── engine.ScenarioError       a replay scenario that cannot be replayed
+    │   ├── engine.clock.ClockError    a time that cannot be a ruling's time at the table (D21)
+    │   ├── guideline.GuidelineError   a guideline file that cannot be used
+    │   └── csvio.CsvError             a CSV file with problems, every one listed
+    ├── NotSignedIn      401  sign in first (web)
+    ├── NotFound         404  no such event, player, ruling or deadline
+    ├── Forbidden        403  the role may not do this (D11)
+    │   ├── web.auth.NotAllowed        the signed-in account's role does not allow it
+    │   └── web.auth.CsrfFailed        the form's CSRF token is missing or wrong
+    ├── Conflict         409  a command id reused with other content; a state that forbids it
+    ├── Refused          422  the guideline or the event's rules refuse it (e.g. D15)
+    ├── TooLarge         413  an upload or a request body over its limit: refused whole
+    │   ├── csvio.CsvTooLarge
+    │   └── web.app.BodyTooLarge
+    ├── TooManyAttempts  429  too many failed sign-ins
+    └── StorageError     503  the database cannot be opened, read or written
+
+The engine's errors also stay ``ValueError`` (what they are to plain Python code).
 
 A message is an English template with named parameters, so the web app can translate the
 template (gettext) and then fill it in; ``str(error)`` is the English text.
@@ -39,6 +52,13 @@ class InvalidInput(ShinpanError):
     status = 422
 
 
+class NotSignedIn(ShinpanError):
+    status = 401
+
+    def __init__(self, message: str = "sign in first") -> None:
+        super().__init__(message)
+
+
 class NotFound(ShinpanError):
     status = 404
 
@@ -57,6 +77,13 @@ class Refused(ShinpanError):
 
 class TooLarge(ShinpanError):
     status = 413
+
+
+class TooManyAttempts(ShinpanError):
+    status = 429
+
+    def __init__(self, message: str = "too many failed sign-ins; wait five minutes") -> None:
+        super().__init__(message)
 
 
 class StorageError(ShinpanError):

@@ -10,17 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from shinpan.errors import InvalidInput
+
 MAX_AGE = timedelta(hours=12)
 CLOCK_SKEW = timedelta(minutes=2)  # a phone's clock this far ahead counts as now
 
 
-class ClockError(ValueError):
+class ClockError(InvalidInput, ValueError):
     """A time that cannot be a ruling's time at the table; ``kind`` says why
     (``format``, ``offset``, ``future``, ``too_old``)."""
 
     def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message, field="given_at")
         self.kind = kind
-        super().__init__(message)
 
 
 def parse_given_at(value: str) -> datetime:

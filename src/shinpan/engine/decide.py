@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from shinpan.engine.participants import normalize_id
 from shinpan.engine.ruling import Deviation, Due, Explanation, Record, Ruling, Trigger
+from shinpan.errors import InvalidInput
 from shinpan.guideline.model import Counting, Infraction, Question, Subject
 from shinpan.guideline.rulebook import Rulebook
 
@@ -25,18 +26,17 @@ DRAFT_EXCLUSION_RULE = "draft.exclusion"
 VENUE_REMOVAL = "venue_removal"
 
 
-class RecordError(ValueError):
+class RecordError(InvalidInput, ValueError):
     """A record the engine cannot decide: what is wrong, and in which field.
 
     ``template`` is an English message with named parameters (translated where a judge
     reads it, see :mod:`shinpan.errors`); ``message`` is it filled in."""
 
     def __init__(self, field: str, template: str, **params: object) -> None:
-        self.field = field
-        self.template = template
-        self.params = params
-        self.message = template.format(**params)
-        super().__init__(f"{field}: {self.message}" if field else self.message)
+        super().__init__(template, field=field, **params)
+        self.field: str = field
+        self.message = self.render()
+        self.args = (f"{field}: {self.message}" if field else self.message,)
 
 
 @dataclass(frozen=True)

@@ -16,19 +16,20 @@ from shinpan.engine.decide import RecordError, decide, follow_up
 from shinpan.engine.explain import explain
 from shinpan.engine.participants import check_id, first_clash
 from shinpan.engine.ruling import Deviation, Due, Record, Ruling
+from shinpan.errors import InvalidInput
 from shinpan.guideline.rulebook import Rulebook
 
 INFRACTION_KEYS = frozenset({"player", "infraction", "draft", "penalties", "deviation", "facts"})
 
 
-class ScenarioError(ValueError):
+class ScenarioError(InvalidInput, ValueError):
     """A scenario that cannot be replayed; ``index`` is the event at fault, if any."""
 
     def __init__(self, index: int | None, message: str) -> None:
+        where = f"event {index}" if index is not None else "scenario"
+        super().__init__(f"{where}: {message}".replace("{", "{{").replace("}", "}}"))
         self.index = index
         self.message = message
-        where = f"event {index}" if index is not None else "scenario"
-        super().__init__(f"{where}: {message}")
 
 
 @dataclass(slots=True)

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from shinpan.errors import InvalidInput
 from shinpan.guideline.check import Problem, check_meaning
 from shinpan.guideline.model import Guideline
 
@@ -24,12 +25,12 @@ DEFAULT_FILE = "rel3-ja-1998.yaml"
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class GuidelineError(Exception):
+class GuidelineError(InvalidInput):
     """A guideline file that cannot be used, with every problem found in it."""
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
-        super().__init__("\n".join(str(p) for p in problems))
+        super().__init__("\n".join(str(p) for p in problems).replace("{", "{{").replace("}", "}}"))
 
 
 def _parse(text: str, file: str) -> object:

@@ -23,17 +23,14 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shinpan.csvio import MAX_BYTES
-from shinpan.errors import ShinpanError
+from shinpan.errors import NotSignedIn, ShinpanError, TooLarge
 from shinpan.store.db import Database
 from shinpan.web import i18n
 from shinpan.web.auth import (
     CSRF_COOKIE,
-    CsrfFailed,
     LoginLimiter,
     NotAllowed,
-    NotSignedIn,
     Signer,
-    TooManyAttempts,
     new_csrf_token,
 )
 from shinpan.web.live import Live
@@ -89,11 +86,12 @@ class RequestContext:
             i18n.current.reset(token)
 
 
-class BodyTooLarge(HTTPException):
+class BodyTooLarge(TooLarge, HTTPException):
     """A request body over its limit (FastAPI re-raises an HTTPException met reading a body)."""
 
     def __init__(self) -> None:
-        super().__init__(413)
+        TooLarge.__init__(self, "the request is too large")
+        HTTPException.__init__(self, 413)
 
 
 class BodyLimit:
@@ -178,16 +176,6 @@ def install_error_handlers(app: FastAPI) -> None:
     async def not_allowed(request: Request, exc: NotAllowed) -> Response:
         params = {k: i18n.gettext(v) for k, v in exc.params.items()}
         return _error(request, 403, i18n.gettext(exc.message).format(**params))
-
-    @app.exception_handler(CsrfFailed)
-    async def csrf_failed(request: Request, exc: CsrfFailed) -> Response:
-        return _error(
-            request, 403, i18n.gettext("the form is out of date (CSRF check failed); reload the page")
-        )
-
-    @app.exception_handler(TooManyAttempts)
-    async def too_many(request: Request, exc: TooManyAttempts) -> Response:
-        return _error(request, 429, i18n.gettext("too many failed sign-ins; wait five minutes"))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Response:

@@ -18,6 +18,7 @@ from fastapi import Request
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from shinpan.engine.event_rules import Role, may
+from shinpan.errors import Forbidden, NotSignedIn, TooManyAttempts
 from shinpan.services import accounts
 from shinpan.services.accounts import User
 from shinpan.store.db import Database
@@ -29,25 +30,19 @@ SESSION_SECONDS = accounts.SESSION_SECONDS  # the database ends a session then t
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
 
-class NotSignedIn(Exception):
-    """401: sign in first."""
-
-
-class NotAllowed(Exception):
+class NotAllowed(Forbidden):
     """403: signed in, but the role does not allow it. ``message`` is a template."""
 
     def __init__(self, message: str, **params: str) -> None:
+        super().__init__(message, **params)
         self.message = message
-        self.params = params
-        super().__init__(message.format(**params))
 
 
-class CsrfFailed(Exception):
+class CsrfFailed(Forbidden):
     """403: the CSRF token is missing or wrong."""
 
-
-class TooManyAttempts(Exception):
-    """429: too many failed logins."""
+    def __init__(self, message: str = "the form is out of date (CSRF check failed); reload the page") -> None:
+        super().__init__(message)
 
 
 @dataclass
