@@ -15,15 +15,13 @@ from dataclasses import dataclass, replace
 from shinpan.engine.participants import normalize_id
 from shinpan.engine.ruling import Deviation, Due, Explanation, Record, Ruling, Trigger
 from shinpan.errors import InvalidInput
-from shinpan.guideline.model import Counting, Infraction, Question, Subject
+from shinpan.guideline.model import Counting, Infraction, Meaning, Question, Subject
 from shinpan.guideline.rulebook import Rulebook
 
 History = Mapping[str, Sequence[Ruling]]
 
 DRAFT_DEFAULT = "draft"
-DRAFT_EXCLUSION = "draft_exclusion"
 DRAFT_EXCLUSION_RULE = "draft.exclusion"
-VENUE_REMOVAL = "venue_removal"
 
 
 class RecordError(InvalidInput, ValueError):
@@ -318,7 +316,7 @@ def triggered(book: Rulebook, current: Ruling, before: Sequence[Ruling]) -> list
         if current.rule not in warned and len(warned) + 1 >= d3.threshold:
             wanted.append(Trigger.unrelated_warnings)
     if _counted(book, current.rule) and DRAFT_EXCLUSION_RULE in book.infractions:  # D6: each component
-        wanted += [Trigger.draft_exclusion] * current.penalties.count(DRAFT_EXCLUSION)
+        wanted += [Trigger.draft_exclusion] * book.acts(current.penalties).count(Meaning.draft_exclusion)
     return wanted
 
 
@@ -501,7 +499,7 @@ def _on_infraction(
             raise RecordError(
                 "deviation", "a record that penalises nobody cannot be deviated; use general.uncategorized"
             )
-        rulings.append(replace(_outsider_only(inf, record, ref), number=numbers.take()))
+        rulings.append(replace(_outsider_only(book, inf, record, ref), number=numbers.take()))
     for n, player in enumerate(subjects):
         own = list(history.get(player, ()))
         own += [r for r in rulings if r.player == player]
@@ -510,7 +508,7 @@ def _on_infraction(
             if record.deviation is not None:
                 ruling = _deviate(book, ruling, record.deviation)
             if venue_removal:
-                ruling = replace(ruling, effects=(*ruling.effects, VENUE_REMOVAL))
+                ruling = replace(ruling, effects=(*ruling.effects, _venue_removal(book)))
         ruling = replace(ruling, number=numbers.take())
         rulings.append(ruling)
         own.append(ruling)
@@ -531,14 +529,22 @@ def _no_offense(inf: Infraction, record: Record, why: Question, ref: str | None)
     )
 
 
-def _outsider_only(inf: Infraction, record: Record, ref: str | None) -> Ruling:
+def _venue_removal(book: Rulebook) -> str:
+    """D8: the effect that removes a non-participant advisor from the venue."""
+    code = book.code_for.get(Meaning.venue_removal)
+    if code is None:
+        raise RecordError("facts.advisor", "this guideline has no effect that removes someone from the venue")
+    return code
+
+
+def _outsider_only(book: Rulebook, inf: Infraction, record: Record, ref: str | None) -> Ruling:
     """D8: advice from a non-participant, with the advisor alone to blame: removal only."""
     return Ruling(
         player=record.player,
         rule=inf.id,
         offense=None,
         penalties=(),
-        effects=(VENUE_REMOVAL,),
+        effects=(_venue_removal(book),),
         draft=record.draft,
         explanation=Explanation(reasons=("advisor_outsider_only",), source=inf.source),
         ref=ref,

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from shinpan.guideline.model import Guideline, Question, Remedy, Subject
+from shinpan.guideline.model import REQUIRED_MEANINGS, Guideline, Meaning, Question, Remedy, Subject
 
 
 @dataclass(frozen=True)
@@ -125,9 +125,29 @@ def references(g: Guideline) -> Iterator[Finding]:
     for needed in ("uncategorized", "unrelated_warnings"):
         if needed not in kinds:
             yield "general_rules", f"no general rule of kind {needed!r}"
-    exclusion = any(c.code == "draft_exclusion" for c in g.components)
+    exclusion = any(c.acts_as is Meaning.draft_exclusion for c in g.components)
     if exclusion and "draft.exclusion" not in rules:
         yield "infractions", "draft_exclusion needs an infraction 'draft.exclusion' (D6)"
+
+
+def meanings(g: Guideline) -> Iterator[Finding]:
+    """What the engine applies is declared, once: a duel loss, a match loss, an ejection…"""
+    declared: dict[Meaning, str] = {}
+    seen: set[str] = set()
+    for place, items in (("components", g.components), ("effects", g.effects)):
+        for n, c in enumerate(items):
+            if c.acts_as is None or c.code in seen:  # a duplicate code is reported by unique_ids
+                continue
+            seen.add(c.code)
+            if c.acts_as in declared:
+                yield (
+                    f"{place}[{n}].acts_as",
+                    f"{c.acts_as.value!r} is already what {declared[c.acts_as]!r} does",
+                )
+            declared.setdefault(c.acts_as, c.code)
+    for needed in REQUIRED_MEANINGS:
+        if needed not in declared:
+            yield "components", f"no component or effect acts as {needed.value!r}"
 
 
 def ladders(g: Guideline) -> Iterator[Finding]:
@@ -177,6 +197,7 @@ CHECKS: tuple[Check, ...] = (
     severity_order,
     known_codes,
     references,
+    meanings,
     ladders,
     deadlines,
     questions,

@@ -43,6 +43,31 @@ class Source(Strict):
     heading: NonEmpty = Field(description="The source's first line, verbatim.")
 
 
+class Meaning(StrEnum):
+    """What a component or an effect does to the event, whatever the file calls it: the
+    engine acts on these, never on a component's code."""
+
+    duel_loss = "duel_loss"  # the opponent wins a duel (D10)
+    match_loss = "match_loss"  # the opponent wins the match (D10)
+    match_draw = "match_draw"  # the match is a draw
+    time_extension = "time_extension"  # the match may be given more time (D12)
+    ejection = "ejection"  # out for the rest of the event, once confirmed (D14, D17)
+    disqualification = "disqualification"  # out, prizes forfeited, once confirmed (D14, D17)
+    withdrawn = "withdrawn"  # treated as dropping from the tournament (D9, D14, D22)
+    draft_exclusion = "draft_exclusion"  # triggers the draft exclusion infraction (D6)
+    venue_removal = "venue_removal"  # a non-participant advisor leaves the venue (D8)
+
+
+# What every guideline must say which of its components or effects does.
+REQUIRED_MEANINGS = (
+    Meaning.duel_loss,
+    Meaning.match_loss,
+    Meaning.ejection,
+    Meaning.disqualification,
+    Meaning.withdrawn,
+)
+
+
 class Component(Strict):
     """A penalty component (注, 警1, デ敗…) or an effect (match_draw, withdrawn…)."""
 
@@ -56,6 +81,10 @@ class Component(Strict):
     )
     reported: bool = Field(True, description="Whether the official penalty report lists it.")
     discretionary: bool = Field(False, description="Left to the judge's call (D12).")
+    acts_as: Meaning | None = Field(
+        None,
+        description="What it does to the event (a duel loss, an ejection…); null: nothing the engine applies.",
+    )
     note: Text | None = None
 
 
