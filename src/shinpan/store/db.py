@@ -5,12 +5,18 @@ PostgreSQL URL serves many judges and events from one server. Every write runs i
 :meth:`Database.write`: ``BEGIN IMMEDIATE`` on SQLite, a per-event advisory lock on
 PostgreSQL, so counting a player's offences and appending the ruling never interleave
 with another recording for the same event.
+
+What goes outward is told after commit, here and only here: a write that appended to an
+event's ledger notifies every process on PostgreSQL (``NOTIFY``, delivered at commit) and
+the listeners of this process on SQLite (:attr:`Database.listeners`, e.g. the web app's
+live views), whichever command made it, on the web or on the command line.
 """
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -32,6 +38,9 @@ GLOBAL_LOCK = 0
 # PostgreSQL and 32,766 on SQLite (999 before SQLite 3.32), so a long list is asked in
 # chunks; fewer, larger chunks cost less on the round trips.
 IN_CHUNK = 900
+CHANNEL = "shinpan_events"  # PostgreSQL's NOTIFY channel: the event id of a grown ledger
+GROWN = "shinpan.grown"  # conn.info: the events whose ledger this transaction appended to
+log = logging.getLogger("shinpan.store")
 
 T = TypeVar("T")
 
@@ -84,6 +93,9 @@ def _sqlite_settings(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
+_NOTIFY = text("SELECT pg_notify(:c, :p)")
+
+
 class Database:
     """One database, SQLite or PostgreSQL, migrated to this code's schema."""
 
@@ -110,6 +122,7 @@ class Database:
             self.engine = create_engine(self.url, pool_pre_ping=True)
         else:
             raise StorageError(f"unsupported database {self.dialect!r}: use SQLite or PostgreSQL")
+        self.listeners: list[Callable[[int], None]] = []  # told after commit (SQLite)
         if migrate:
             self.migrate()
 
@@ -128,18 +141,36 @@ class Database:
     @contextmanager
     def write(self, event_id: int | None = None) -> Iterator[Connection]:
         """A write transaction, serialised with every other write for the same event."""
+        grown: set[int] = set()
         try:
             with self.engine.connect() as conn:
                 conn = conn.execution_options(shinpan_write=True)
-                with conn.begin():
-                    if self.is_postgres:
-                        conn.execute(
-                            text("SELECT pg_advisory_xact_lock(:ns, :key)"),
-                            {"ns": LOCK_NAMESPACE, "key": event_id if event_id is not None else GLOBAL_LOCK},
-                        )
-                    yield conn
+                conn.info[GROWN] = grown
+                try:
+                    with conn.begin():
+                        if self.is_postgres:
+                            conn.execute(
+                                text("SELECT pg_advisory_xact_lock(:ns, :key)"),
+                                {"ns": LOCK_NAMESPACE, "key": event_id if event_id is not None else GLOBAL_LOCK},
+                            )
+                        yield conn
+                        if self.is_postgres:  # delivered when the transaction commits
+                            for grew in sorted(grown):
+                                conn.execute(_NOTIFY, {"c": CHANNEL, "p": str(grew)})
+                finally:
+                    conn.info.pop(GROWN, None)
         except OperationalError as e:
             raise StorageError(f"the database could not be written: {_reason(e)}") from e
+        if not self.is_postgres:
+            for grew in sorted(grown):
+                self._tell(grew)
+
+    def _tell(self, event_id: int) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(event_id)
+            except Exception:  # a listener must never fail the command that committed
+                log.exception("a listener failed")
 
     @contextmanager
     def read(self) -> Iterator[Connection]:

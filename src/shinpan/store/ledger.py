@@ -16,6 +16,7 @@ from sqlalchemy import Connection, bindparam, select, text
 
 from shinpan.store import projector
 from shinpan.store.chain import GENESIS, canonical, entry_hash
+from shinpan.store.db import GROWN
 from shinpan.store.schema import entries
 
 
@@ -126,6 +127,7 @@ class Appender:
         )  # fmt: skip
         self.seq, self.hash = seq, digest
         projector.apply(self.conn, entry)
+        self.conn.info.get(GROWN, set()).add(self.event_id)  # told after commit (Database.write)
         self.appended.append(entry)
         return entry
 

@@ -1,0 +1,52 @@
+"""What goes outward is told after commit, by the store, whichever command wrote: a
+ruling recorded on the command line reaches the web app's live views too. On SQLite the
+listeners of this process hear it once the transaction has committed (never for one that
+rolled back); on PostgreSQL every process hears a NOTIFY on the event's channel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import Backend, EventSetup, make_event
+from shinpan.errors import NotFound
+from shinpan.services import recording
+from shinpan.services.recording import RecordInput
+from shinpan.store.db import CHANNEL, Database
+
+
+def test_listeners_hear_each_committed_change_once_after_commit(tmp_path: Path) -> None:
+    db = Database(f"sqlite:///{tmp_path}/notices.sqlite3")
+    ev: EventSetup = make_event(db, players=4)
+    heard: list[tuple[int, int]] = []
+
+    def listener(event_id: int) -> None:
+        with db.read() as conn:  # after commit: another connection sees the ruling
+            (count,) = conn.exec_driver_sql(
+                "SELECT COUNT(*) FROM rulings WHERE event_id = ?", (event_id,)
+            ).one()
+        heard.append((event_id, int(count)))
+
+    db.listeners.append(listener)
+    recording.record(db, ev.id, RecordInput("P001", "ingame.slow-play"), now=ev.clock.now)
+    assert heard == [(ev.id, 1)]
+    with pytest.raises(NotFound):  # rolled back: nothing is told
+        recording.record(db, ev.id, RecordInput("P999", "ingame.slow-play"), now=ev.clock.now)
+    assert heard == [(ev.id, 1)]
+
+
+def test_on_postgresql_a_change_notifies_every_process(backend: Backend) -> None:
+    if not backend.is_postgres:
+        pytest.skip("NOTIFY is PostgreSQL's")
+    import psycopg
+
+    db = Database(backend.url)
+    ev = make_event(db, players=4)
+    dsn = f"postgresql://postgres@{db.engine.url.host}:{db.engine.url.port}/{db.engine.url.database}"
+    with psycopg.connect(dsn, autocommit=True) as listening:
+        listening.execute(f"LISTEN {CHANNEL}")
+        recording.record(db, ev.id, RecordInput("P001", "ingame.slow-play"), now=ev.clock.now)
+        heard = next((n.payload for n in listening.notifies(timeout=5) if n.payload == str(ev.id)), None)
+    assert heard == str(ev.id)
+    db.close()
