@@ -49,6 +49,9 @@ _MATCHES_OF = union_all(
 _DUELS = select(duels.c.duel, duels.c.winner).where(
     duels.c.event_id == bindparam("e"), duels.c.round == bindparam("r"), duels.c.table_no == bindparam("t")
 )
+_DROPPED = select(players.c.dropped_round).where(
+    players.c.event_id == bindparam("e"), players.c.number == bindparam("p")
+)
 _STATUS = select(players.c.status).where(
     players.c.event_id == bindparam("e"), players.c.number == bindparam("p")
 )
@@ -171,10 +174,14 @@ def _status_from_rulings(
     conn: Connection, event_id: int, player: str, leave_out: Collection[int] = frozenset()
 ) -> Status:
     rows = conn.execute(_LIVE_CODES, {"e": event_id, "p": player}).all()
+    dropped = conn.execute(_DROPPED, {"e": event_id, "p": player}).scalar() is not None
     return status_of(
-        status_codes_now([*json.loads(r.penalties), *json.loads(r.effects)], pending=r.state == "pending")
-        for r in rows
-        if r.number not in leave_out
+        (
+            status_codes_now([*json.loads(r.penalties), *json.loads(r.effects)], pending=r.state == "pending")
+            for r in rows
+            if r.number not in leave_out
+        ),
+        dropped=dropped,
     )
 
 
