@@ -1,0 +1,73 @@
+"""What standings and pairings see of an event: entrants with their status, matches played.
+
+Pure data: frozen records, no I/O. A participant id is the event's own id of a player,
+already NFKC-normalized (D18).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+
+class PlayerState(StrEnum):
+    """A player's status as standings and pairings see it (D14, D17)."""
+
+    active = "active"
+    dropped = "dropped"
+    withdrawn = "withdrawn"
+    ejected = "ejected"
+    disqualified = "disqualified"
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player of the event and their status at the round asked about."""
+
+    player: str
+    status: PlayerState = PlayerState.active
+
+
+@dataclass(frozen=True)
+class Played:
+    """One match as results and tiebreakers see it.
+
+    ``b`` None is a bye for ``a``. ``result`` is "a", "b" or "draw"; None while the match is
+    not finished (standings ignore it, pairings still see who met whom). ``duels`` holds each
+    duel's winner in order (None: a drawn duel). ``by_penalty``: decided by a match-loss
+    penalty or by a player leaving (D22); it counts 2–0.
+    """
+
+    round: int
+    a: str
+    b: str | None
+    result: str | None
+    duels: tuple[str | None, ...] = ()
+    by_penalty: bool = False
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings: ``rank`` None for a disqualified player (shown, not ranked)."""
+
+    rank: int | None
+    player: str
+    points: int
+    wins: int
+    losses: int
+    draws: int
+    mwp: Fraction
+    omw: Fraction
+    gw: Fraction
+    ogw: Fraction
+    status: PlayerState
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One table of a round: ``table`` 1.. from the top of the standings; the bye has ``b`` and ``table`` None."""
+
+    table: int | None
+    a: str
+    b: str | None
