@@ -38,7 +38,9 @@ def _local(stamp: str | None) -> str:
 def _show_clock(clock: RoundClock) -> None:
     head = f"round {clock.round}: {clock.state}"
     if clock.started_at:
-        head += f", started {_local(clock.started_at)}, {clock.minutes} min, time ends {_local(clock.ends_at)}"
+        head += (
+            f", started {_local(clock.started_at)}, {clock.minutes} min, time ends {_local(clock.ends_at)}"
+        )
     console.print(head, markup=False)
     table = Table("table", "a", "b", "result", "ends", "time given", "extra turns", "due when it ends")
     for t in clock.tables:
@@ -63,7 +65,7 @@ def _table_change(spec: str) -> Any:
     return TableChange(int(table), a.strip(), b.strip() or None)
 
 
-def register(app: typer.Typer) -> None:  # noqa: C901 - one command after another
+def register(app: typer.Typer) -> None:
     round_app = typer.Typer(help="Rounds: pair, start and end them; give a table time.", no_args_is_help=True)
     app.add_typer(round_app, name="round")
 
@@ -71,7 +73,8 @@ def register(app: typer.Typer) -> None:  # noqa: C901 - one command after anothe
     def pair(
         event: EventOption,
         seed: Annotated[
-            int | None, number_option("--seed", help="The pairing's seed (default: chosen and recorded).", lowest=0)
+            int | None,
+            number_option("--seed", help="The pairing's seed (default: chosen and recorded).", lowest=0),
         ] = None,
         judge: JudgeOption = None,
         command_id: CommandOption = None,
@@ -160,7 +163,9 @@ def register(app: typer.Typer) -> None:  # noqa: C901 - one command after anothe
         with handled():
             from shinpan.services.rounds import give_time as give
 
-            give(database, event, table, minutes, reason, round_no=round_no, judge=judge, command_id=command_id)
+            give(
+                database, event, table, minutes, reason, round_no=round_no, judge=judge, command_id=command_id
+            )
         console.print(f"table {table}: +{minutes} min", markup=False)
 
     @round_app.command("edit")
@@ -209,7 +214,17 @@ def register(app: typer.Typer) -> None:  # noqa: C901 - one command after anothe
         if as_json:
             print_json(table.as_json())
             return
-        out = Table("rank", "player", "points", "W-L-D", "OMW", "GW", "OGW", "status", title=f"after round {table.round}")
+        out = Table(
+            "rank",
+            "player",
+            "points",
+            "W-L-D",
+            "OMW",
+            "GW",
+            "OGW",
+            "status",
+            title=f"after round {table.round}",
+        )
         for s in table.rows:
             j = standing_json(s)
             out.add_row(str(s.rank or "—"), s.player, str(s.points), f"{s.wins}-{s.losses}-{s.draws}",

@@ -259,7 +259,9 @@ def append_rulings(
     first = next_number(ap.conn, event.id)
     moment = given or ap.now
     made = [
-        ruling_json(event.book, r, first + n, _runs_from(ap.conn, event.id, r, moment, round_no), round_no, table)
+        ruling_json(
+            event.book, r, first + n, _runs_from(ap.conn, event.id, r, moment, round_no), round_no, table
+        )
         for n, r in enumerate(with_threshold(event, decided))
     ]
     if any(r.number is not None and r.number != first + n for n, r in enumerate(decided)):

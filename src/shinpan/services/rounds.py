@@ -273,7 +273,9 @@ def read_clock(conn: Connection, event_id: int, round_no: int, now: datetime) ->
     return RoundClock(round_no, r.state, r.started_at, r.minutes, ends_at, left, tables, at_round_end)
 
 
-def round_clock(db: Database, event_id: int, round_no: int | None = None, *, now: datetime | None = None) -> RoundClock:
+def round_clock(
+    db: Database, event_id: int, round_no: int | None = None, *, now: datetime | None = None
+) -> RoundClock:
     """The clock of ``round_no`` (default: the current round)."""
     with db.read() as conn:
         event = load_event(conn, event_id)

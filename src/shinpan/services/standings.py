@@ -54,7 +54,9 @@ def entrants(conn: Connection, event_id: int) -> list[Entrant]:
     """Every player with their status now (an ejection or disqualification waiting for the
     head judge has changed no status yet, D17)."""
     rows = conn.execute(
-        select(players.c.number, players.c.status).where(players.c.event_id == event_id).order_by(players.c.number)
+        select(players.c.number, players.c.status)
+        .where(players.c.event_id == event_id)
+        .order_by(players.c.number)
     )
     return [Entrant(r.number, PlayerState(r.status)) for r in rows]
 

@@ -84,7 +84,9 @@ def pair_next_round(
     """Pair the round after the current one by match points (round 1 at random) and record
     it with its seed: ``seed`` if given, else one chosen here."""
     if seed is not None and not 0 <= seed < SEED_LIMIT:
-        raise InvalidInput("a seed is a whole number from 0 to {highest}", field="seed", highest=SEED_LIMIT - 1)
+        raise InvalidInput(
+            "a seed is a whole number from 0 to {highest}", field="seed", highest=SEED_LIMIT - 1
+        )
 
     def act(conn: Connection, ap: Appender) -> PairedRound:
         event = load_event(conn, event_id)
@@ -139,7 +141,7 @@ def edit_pairings(
         raise InvalidInput("say why the pairing is changed", field="reason")
     if not tables:
         raise InvalidInput("name at least one table to pair again", field="tables")
-    changed = [
+    changed: list[dict[str, Any]] = [
         {"table": t.table, "a": normalize_id(t.a), "b": normalize_id(t.b) if t.b else None} for t in tables
     ]
     if len({c["table"] for c in changed}) != len(changed):
@@ -177,7 +179,9 @@ def edit_pairings(
             )
         kept = conn.execute(
             select(matches.c.player_a, matches.c.player_b).where(
-                matches.c.event_id == event_id, matches.c.round == round_no, matches.c.table_no.not_in(numbers)
+                matches.c.event_id == event_id,
+                matches.c.round == round_no,
+                matches.c.table_no.not_in(numbers),
             )
         ).all()
         seated = [p for m in kept for p in m if p] + [p for c in changed for p in (c["a"], c["b"]) if p]
@@ -195,7 +199,9 @@ def edit_pairings(
         )
         unknown = [p for p in named if p not in known]
         if unknown:
-            raise InvalidInput("not registered in this event: {players}", field="tables", players=", ".join(unknown))
+            raise InvalidInput(
+                "not registered in this event: {players}", field="tables", players=", ".join(unknown)
+            )
         out = [p for p in named if not may_be_paired(Status(known[p]))]
         if out:
             raise Refused("out of the event and cannot be paired (D14): {players}", field="tables",
@@ -233,7 +239,9 @@ def drop_player(
             select(players.c.status).where(players.c.event_id == event_id, players.c.number == number)
         ).first()
         if found is None:
-            raise NotFound("no player {player} in event {event}", field="player", player=number, event=event_id)
+            raise NotFound(
+                "no player {player} in event {event}", field="player", player=number, event=event_id
+            )
         status = Status(found.status)
         if not may_drop(status):
             raise Refused(_CANNOT_DROP[status], field="player", player=number)
