@@ -100,7 +100,7 @@ def test_a_small_swiss_event_from_the_first_pairing_to_the_standings(swiss_event
     started = rounds.start_round(ev.db, ev.id, now=ev.clock.now)
     assert started["minutes"] == 50 and started["ends_at"] == stamp(T0 + timedelta(minutes=50))
 
-    slow, match_loser, cheat, quiet = (r1.pairings[n]["a"] for n in range(4))
+    slow, match_loser, cheat = (r1.pairings[n]["a"] for n in range(3))
     bye = r1.pairings[4]["a"]
     # Slow play: the 1st gives extra turns at the table, the 2nd a duel loss to the opponent.
     ev.clock.advance(10)
