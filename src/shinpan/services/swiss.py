@@ -217,12 +217,16 @@ def edit_pairings(
     )  # fmt: skip
 
 
-_CANNOT_DROP = {
-    Status.dropped: "{player} has already dropped",
-    Status.withdrawn: "{player} has withdrawn from the event and cannot drop",
-    Status.ejected: "{player} has been ejected from the event and cannot drop",
-    Status.disqualified: "{player} is disqualified and cannot drop",
-}
+def _may_drop(status: Status, player: str) -> None:
+    if may_drop(status):
+        return
+    if status is Status.dropped:
+        raise Refused("{player} has already dropped", field="player", player=player)
+    if status is Status.withdrawn:
+        raise Refused("{player} has withdrawn from the event and cannot drop", field="player", player=player)
+    if status is Status.ejected:
+        raise Refused("{player} has been ejected from the event and cannot drop", field="player", player=player)
+    raise Refused("{player} is disqualified and cannot drop", field="player", player=player)
 
 
 def drop_player(
@@ -242,9 +246,7 @@ def drop_player(
             raise NotFound(
                 "no player {player} in event {event}", field="player", player=number, event=event_id
             )
-        status = Status(found.status)
-        if not may_drop(status):
-            raise Refused(_CANNOT_DROP[status], field="player", player=number)
+        _may_drop(Status(found.status), number)
         m = current_match(conn, event_id, number)
         if m is not None and m.result is None and m.player_b is not None:
             raise Conflict(
