@@ -353,3 +353,16 @@ def test_a_loss_carried_from_the_last_round_lands_on_the_new_pairing(swiss_event
 @pytest.mark.parametrize(("players", "rounds_"), [(8, 3), (9, 4), (16, 4), (32, 5)])
 def test_the_recommended_number_of_rounds_follows_the_player_count(players: int, rounds_: int) -> None:
     assert recommended_rounds(players) == rounds_
+
+
+def test_a_disqualification_waiting_for_the_head_judge_still_plays_d17(swiss_event: EventSetup) -> None:
+    ev = swiss_event
+    r1 = swiss.pair_next_round(ev.db, ev.id, seed=12, now=ev.clock.now)
+    finish(ev, r1)
+    waiting = r1.pairings[0]["a"]
+    ev.record(waiting, "severe.cheating")  # recorded, not confirmed
+    events.end_round(ev.db, ev.id, now=ev.clock.now)
+    r2 = swiss.pair_next_round(ev.db, ev.id, seed=13, now=ev.clock.now)
+    assert waiting in [p for t in r2.pairings for p in (t["a"], t["b"])]
+    assert [p.number for p in round_sheet(ev.db, ev.id).pending] == [waiting]
+    assert row(ev, 2, waiting)["status"] == "active"
