@@ -37,7 +37,10 @@ from shinpan.tournament.model import Entrant, Pairing, Played, PlayerState
 from shinpan.tournament.standings import participant_order, standing_key, standings
 
 BYE = ""  # the bye's node in the matching graph (a participant id is never empty)
-FIRST_WINDOW = 16
+FIRST_WINDOW = 16  # places along the line a player may be paired across
+COMPLETE = 48  # up to this many players, every possible table is a candidate
+MARGIN = 2  # pairs either side of a rematch that a repair starts with
+STRETCH = 96  # a repair widens to this many players to pair down no more than neighbours would
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,7 @@ def pair_round(
     field = _field(entrants, before, random.Random(seed))
     if len(field.line) < 2:
         return [Pairing(None, p, None) for p in field.line]
-    tables = _neighbours(field) or _matched(field)
+    tables = _repaired(field) or _matched(field, field.line, field.bye_takers)
     return _numbered(field, tables)
 
 
@@ -90,55 +93,108 @@ def _field(entrants: Sequence[Entrant], before: list[Played], rng: random.Random
     )
 
 
-def _neighbours(field: _Field) -> list[tuple[str, str]] | None:
-    """Neighbour with neighbour in the line, the bye to the lowest-ranked taker: the least
-    cost when it repeats no pairing (None when it would)."""
+def _repaired(field: _Field) -> list[tuple[str, str]] | None:
+    """The bye to the lowest-ranked taker, the others neighbour with neighbour in the line.
+
+    Where that repeats a pairing, a stretch of the line around it is paired by a matching,
+    the stretch widened while its best pairing repeats one, or pairs down more than
+    neighbour with neighbour would (up to ``STRETCH`` players). None when the field is small
+    enough for one matching of every table, or no stretch short of the whole line will do.
+    """
     line = list(field.line)
     tables: list[tuple[str, str]] = []
     if field.bye_takers:
         line.remove(field.bye_takers[0])
         tables.append((field.bye_takers[0], BYE))
-    for a, b in zip(line[::2], line[1::2], strict=True):
-        if frozenset((a, b)) in field.met:
-            return None
-        tables.append((a, b))
+    pairs = len(line) // 2
+    neighbours = [(line[2 * k], line[2 * k + 1]) for k in range(pairs)]
+    stretches = [(k - MARGIN, k + MARGIN + 1) for k, (a, b) in enumerate(neighbours) if _rematch(field, a, b)]
+    if not stretches:
+        return tables + neighbours
+    if len(field.line) <= COMPLETE:
+        return None
+    solved: dict[tuple[int, int], list[tuple[str, str]]] = {}
+    while True:
+        stretches = _merged(stretches, pairs)
+        grown = []
+        for low, high in stretches:
+            if (low, high) not in solved:
+                solved[low, high] = _matched(field, line[2 * low : 2 * high], [])
+            repeats = any(_rematch(field, a, b) for a, b in solved[low, high])
+            floats = _pair_down(field, solved[low, high]) > _pair_down(field, neighbours[low:high])
+            if repeats and (low, high) == (0, pairs):
+                return None
+            if repeats or (floats and 2 * (high - low) < STRETCH):
+                grown.append((low - (high - low), high + (high - low)))
+            else:
+                grown.append((low, high))
+        if grown == stretches:
+            break
+        stretches = grown
+    covered = {k for low, high in stretches for k in range(low, high)}
+    tables += [pair for k, pair in enumerate(neighbours) if k not in covered]
+    for stretch in stretches:
+        tables += solved[stretch]
     return tables
 
 
-def _matched(field: _Field) -> list[tuple[str, str]]:
-    """The least-cost pairing by maximum-weight matching, on a widening window of the line."""
-    count = len(field.line)
-    window = FIRST_WINDOW
+def _pair_down(field: _Field, tables: list[tuple[str, str]]) -> int:
+    """How far ``tables`` pair down: the sum of the squared differences of match points."""
+    return sum((field.points[a] - field.points[b]) ** 2 for a, b in tables)
+
+
+def _merged(stretches: list[tuple[int, int]], pairs: int) -> list[tuple[int, int]]:
+    """Stretches of pairs clipped to the line, overlapping or touching ones joined."""
+    merged: list[tuple[int, int]] = []
+    for low, high in sorted((max(0, low), min(pairs, high)) for low, high in stretches):
+        if merged and low <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], high))
+        else:
+            merged.append((low, high))
+    return merged
+
+
+def _rematch(field: _Field, a: str, b: str) -> bool:
+    return frozenset((a, b)) in field.met
+
+
+def _matched(field: _Field, players: list[str], bye_takers: list[str]) -> list[tuple[str, str]]:
+    """The least-cost pairing of ``players`` (a stretch of the line, or all of it with the
+    bye), by maximum-weight matching on a window of the line widened while it repeats a pairing."""
+    window = COMPLETE if len(players) <= COMPLETE else FIRST_WINDOW
     while True:
-        tables = _matching(field, window)
-        if window >= count or not any(frozenset(t) in field.met for t in tables):
+        tables = _matching(field, players, bye_takers, window)
+        if window >= len(players) or not any(_rematch(field, a, b) for a, b in tables):
             return tables
         window *= 2
 
 
-def _matching(field: _Field, window: int) -> list[tuple[str, str]]:
-    count = len(field.line)
-    spread = max(field.points.values()) - min(field.points.values())
-    # Each rule's weight outweighs the largest total of all the rules below it.
-    seed_order = count * (count // 2 + 1) + 1
-    points = seed_order * ((count // 2 + 1) * spread * spread + 1)
-    bye_rank = points * (count + 1)
-    rematch = bye_rank * (count + 1)
-    top = rematch * 2  # every weight positive: the largest matching is also the heaviest
+def _matching(field: _Field, players: list[str], bye_takers: list[str], window: int) -> list[tuple[str, str]]:
+    count = len(players)
+    tables = count // 2 + 1
+    spread = max(field.points[p] for p in players) - min(field.points[p] for p in players)
+    # Each rule's unit outweighs the largest total of all the rules below it.
+    most_seed_order = tables * count
+    points = most_seed_order + 1
+    most_points = points * tables * spread * spread + most_seed_order
+    bye_rank = most_points + 1
+    most_bye_rank = bye_rank * count + most_points
+    rematch = most_bye_rank + 1
+    top = rematch * tables + most_bye_rank + 1  # every weight positive: a complete pairing is the heaviest
     graph = nx.Graph()
-    for i, a in enumerate(field.line):
-        for b in field.line[i + 1 : i + 1 + window]:
-            cost = field.place[b] - field.place[a]
+    for i, a in enumerate(players):
+        for b in players[i + 1 : i + 1 + window]:
+            cost = abs(field.place[b] - field.place[a])
             cost += points * (field.points[a] - field.points[b]) ** 2
-            if frozenset((a, b)) in field.met:
+            if _rematch(field, a, b):
                 cost += rematch
             graph.add_edge(a, b, weight=top - cost)
-    for rank, player in enumerate(field.bye_takers):
+    for rank, player in enumerate(bye_takers):
         graph.add_edge(player, BYE, weight=top - bye_rank * rank)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matching) != graph.number_of_nodes():
         raise AssertionError("a window of at least two places always has a complete pairing")
-    return [(a, b) if b == BYE or a != BYE else (b, a) for a, b in matching]
+    return [(b, a) if a == BYE else (a, b) for a, b in matching]
 
 
 def _numbered(field: _Field, tables: list[tuple[str, str]]) -> list[Pairing]:
