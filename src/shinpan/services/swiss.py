@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, or_, select
 
 from shinpan.engine.event_rules import Status, may_be_paired, may_drop
 from shinpan.engine.participants import normalize_id
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event
-from shinpan.services.effects import current_match, settle_carried
+from shinpan.services.effects import settle_carried
 from shinpan.services.standings import entrants, played
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry
@@ -217,6 +217,20 @@ def edit_pairings(
     )  # fmt: skip
 
 
+def _unfinished_match(conn: Connection, event_id: int, player: str) -> Any:
+    """The player's match still being played (no result), if any."""
+    return conn.execute(
+        select(matches.c.round, matches.c.table_no)
+        .where(
+            matches.c.event_id == event_id,
+            or_(matches.c.player_a == player, matches.c.player_b == player),
+            matches.c.player_b.is_not(None),
+            matches.c.result.is_(None),
+        )
+        .order_by(matches.c.round.desc())
+    ).first()
+
+
 def _may_drop(status: Status, player: str) -> None:
     if may_drop(status):
         return
@@ -247,8 +261,8 @@ def drop_player(
                 "no player {player} in event {event}", field="player", player=number, event=event_id
             )
         _may_drop(Status(found.status), number)
-        m = current_match(conn, event_id, number)
-        if m is not None and m.result is None and m.player_b is not None:
+        m = _unfinished_match(conn, event_id, number)
+        if m is not None:
             raise Conflict(
                 "{player} is paired at table {table} in round {round}: report that match's result "
                 "(or the head judge pairs the table again) before the player drops",
