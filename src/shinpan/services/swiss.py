@@ -239,7 +239,9 @@ def _may_drop(status: Status, player: str) -> None:
     if status is Status.withdrawn:
         raise Refused("{player} has withdrawn from the event and cannot drop", field="player", player=player)
     if status is Status.ejected:
-        raise Refused("{player} has been ejected from the event and cannot drop", field="player", player=player)
+        raise Refused(
+            "{player} has been ejected from the event and cannot drop", field="player", player=player
+        )
     raise Refused("{player} is disqualified and cannot drop", field="player", player=player)
 
 
