@@ -22,8 +22,11 @@ from shinpan.services import appeals
 from shinpan.services.context import load_event
 from shinpan.web.app import create_app
 from web_support import (
+    FLOOR_JUDGE,
     HEAD_JUDGE,
     ROLES,
+    SCOREKEEPER,
+    VIEWER,
     Client,
     World,
     build_world,
@@ -103,7 +106,7 @@ class Endpoint:
         return f"{self.method} {self.path}"
 
     def url(self, w: World, call: Call) -> str:
-        return self.path.format(event_id=w.event, **call.params)
+        return self.path.format(**{"event_id": w.event, **call.params})
 
     def expected(self, role: str) -> int:
         if role in self.allowed:
@@ -239,6 +242,79 @@ def _slip(w: World, role: str) -> Call:
     return Call(params={"number": w.record(_player(w), "ingame.cards-off-table")}, query={"format": "json"})
 
 
+def _swiss_event(w: World, *, state: str = "new") -> int:
+    """An event of its own, with the world's people in their seats and 9 players: ``new``
+    (nothing paired), ``paired`` (round 1 paired by the service) or ``started``."""
+    from shinpan.csvio import PlayerRow
+    from shinpan.engine.event_rules import Role
+    from shinpan.services import accounts, events, rounds, swiss
+
+    def uid(name: str) -> str:
+        found = accounts.account_named(w.db, name)
+        assert found is not None
+        return found.uid
+
+    hj = HEAD_JUDGE[0]
+    event = events.create_event(w.db, name=f"スイス {w.cid()}", head_judge=hj, head_judge_level=HEAD_JUDGE[2],
+                                head_judge_account=uid(hj))  # fmt: skip
+    for role, name in (
+        (Role.floor_judge, FLOOR_JUDGE[0]),
+        (Role.scorekeeper, SCOREKEEPER[0]),
+        (Role.viewer, VIEWER[0]),
+    ):
+        events.add_judge(w.db, event, name=name, level=None, role=role, account=uid(name))
+    events.import_players(
+        w.db, event, [PlayerRow(f"S{i:02d}", f"選手 {i}", "せんしゅ", None) for i in range(9)]
+    )
+    if state in ("paired", "started"):
+        swiss.pair_next_round(w.db, event, seed=1)
+    if state == "started":
+        rounds.start_round(w.db, event)
+    return event
+
+
+def _pair(w: World, role: str) -> Call:
+    return Call(params={"event_id": _swiss_event(w)}, json={"command_id": w.cid(), "seed": 5})
+
+
+def _start(w: World, role: str) -> Call:
+    return Call(
+        params={"event_id": _swiss_event(w, state="paired")}, json={"command_id": w.cid(), "minutes": 45}
+    )
+
+
+def _end(w: World, role: str) -> Call:
+    return Call(params={"event_id": _swiss_event(w, state="paired")}, json={"command_id": w.cid()})
+
+
+def _give_time(w: World, role: str) -> Call:
+    body = {"command_id": w.cid(), "table": 1, "minutes": 3, "reason": "デッキチェック"}
+    return Call(params={"event_id": _swiss_event(w, state="started")}, json=body)
+
+
+def _edit_pairings(w: World, role: str) -> Call:
+    from shinpan.services.scoresheet import round_sheet
+
+    event = _swiss_event(w, state="paired")
+    one, two = round_sheet(w.db, event).rows[:2]
+    assert one.b is not None and two.b is not None
+    tables = [
+        {"table": 1, "a": one.a.number, "b": two.b.number},
+        {"table": 2, "a": two.a.number, "b": one.b.number},
+    ]
+    return Call(
+        params={"event_id": event}, json={"command_id": w.cid(), "reason": "同じ店の選手", "tables": tables}
+    )
+
+
+def _drop(w: World, role: str) -> Call:
+    return Call(params={"number": w.spare.pop()}, json={"command_id": w.cid()})
+
+
+def _standings(w: World, role: str) -> Call:
+    return Call(query={"round": 1})
+
+
 _NO_LEVEL = tuple((role, 422) for role in (FJ, SK, VW, OUT))  # D15: REL 3 needs a level-2 head judge
 
 E = "/api/events/{event_id}"
@@ -262,6 +338,14 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET", E + "/rounds/{round_no}", EVENT_ROLES, _round),
     Endpoint("POST", E + "/rounds/{round_no}/pairings", frozenset({HJ, SK}), _pairings),
     Endpoint("POST", E + "/results", frozenset({HJ, SK}), _result),
+    Endpoint("POST", E + "/rounds", frozenset({HJ, SK}), _pair, ok=201),
+    Endpoint("POST", E + "/rounds/start", frozenset({HJ, SK}), _start),
+    Endpoint("POST", E + "/rounds/end", frozenset({HJ, SK}), _end),
+    Endpoint("GET", E + "/clock", EVENT_ROLES, _nothing),
+    Endpoint("POST", E + "/extensions", frozenset({HJ, FJ}), _give_time, ok=201),
+    Endpoint("POST", E + "/pairings", frozenset({HJ}), _edit_pairings),
+    Endpoint("POST", E + "/players/{number}/drop", frozenset({HJ, SK}), _drop),
+    Endpoint("GET", E + "/standings", EVENT_ROLES, _standings),
     Endpoint("POST", E + "/appeals", frozenset({HJ, FJ}), _appeal, ok=201),
     Endpoint("POST", E + "/appeals/{appeal}/decision", frozenset({HJ}), _decision),
     Endpoint("POST", E + "/statements", frozenset({HJ, FJ}), _statement, ok=201),
@@ -508,10 +592,10 @@ def _odd_requests(w: World, endpoint: Endpoint) -> Iterator[tuple[str, str, dict
     url = endpoint.url(w, call)
     for name in call.params:
         for odd in ODD_PATH_VALUES:
-            bad = endpoint.path.format(event_id=w.event, **{**call.params, name: odd})
+            bad = endpoint.path.format(**{"event_id": w.event, **call.params, name: odd})
             yield f"path {name}={odd}", bad, _valid(w, call)
     for odd in ODD_PATH_VALUES:
-        bad = endpoint.path.format(event_id=odd, **call.params)
+        bad = endpoint.path.format(**{**call.params, "event_id": odd})
         yield f"path event_id={odd}", bad, _valid(w, call)
     if call.files is not None:  # a CSV upload
         file = call.files["file"]

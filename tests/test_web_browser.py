@@ -308,7 +308,7 @@ def test_a_second_offence_goes_from_the_floor_to_the_desk_and_the_match(
 
     # The duel loss is on the scorekeeper's match: P004 won duel 1 at table 2.
     sk.goto(f"/events/{event}/scorekeeper")
-    expect(sk.locator("#match-2 .duel")).to_have_text(["1: P004"])
+    expect(sk.locator("#match-2 .duel.penalty")).to_contain_text("デュエル1: 田中 翔太の勝ち")
     table = next(m for m in api(sk, "GET", f"/api/events/{event}/rounds/1")["matches"] if m["table"] == 2)
     assert table["duels"] == [{"duel": 1, "winner": "P004"}]
 

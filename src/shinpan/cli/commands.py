@@ -10,6 +10,7 @@ from shinpan.cli import event as _event
 from shinpan.cli import guideline as _guideline
 from shinpan.cli import replay as _replay
 from shinpan.cli import report as _report
+from shinpan.cli import rounds as _rounds
 from shinpan.cli import rulings as _rulings
 from shinpan.cli import serve as _serve
 
@@ -23,6 +24,7 @@ app = typer.Typer(
 _guideline.register(app)
 _replay.register(app)
 _event.register(app)
+_rounds.register(app)
 _rulings.register(app)
 _admin.register(app)
 _database.register(app)

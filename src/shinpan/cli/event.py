@@ -1,4 +1,5 @@
-"""``shinpan event|judge|players|pairings|result|round``: setting up and running an event."""
+"""``shinpan event|judge|players|pairings|result``: setting up and running an event (rounds:
+:mod:`shinpan.cli.rounds`)."""
 
 from __future__ import annotations
 
@@ -98,6 +99,9 @@ def register(app: typer.Typer) -> None:
         end_date: Annotated[str | None, typer.Option("--end-date", help="Last day, YYYY-MM-DD.")] = None,
         venue: Annotated[str | None, typer.Option("--venue")] = None,
         rel: Annotated[int, number_option("--rel", help="Rules Enforcement Level.")] = 3,
+        round_minutes: Annotated[
+            int | None, number_option("--round-minutes", help="A round's length in minutes (default 50).")
+        ] = None,
         confirm_from: Annotated[
             str | None,
             typer.Option(
@@ -120,6 +124,7 @@ def register(app: typer.Typer) -> None:
                 database, name=name, head_judge=seat, head_judge_level=level,
                 head_judge_account=holder.uid if holder else None,
                 starts_on=date, ends_on=end_date, venue=venue, rel=rel, confirmation_threshold=confirm_from,
+                round_minutes=round_minutes,
             )  # fmt: skip
             code = None if holder else _accounts().claim_code(database, event_id, seat.strip())
         if as_json:
@@ -194,6 +199,26 @@ def register(app: typer.Typer) -> None:
             n = _events().import_players(database, event, rows, actor=judge, command_id=command_id)
         print_json({"imported": n}) if as_json else console.print(f"imported {n} players")
 
+    @players_app.command("drop")
+    def players_drop(
+        event: EventOption,
+        player: Annotated[str, typer.Option("--player", help="The player's id.")],
+        judge: JudgeOption = None,
+        command_id: CommandOption = None,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """A player drops between rounds: never paired again; their results stay."""
+        database = open_db(db)
+        with handled():
+            from shinpan.services.swiss import drop_player
+
+            done = drop_player(database, event, player, actor=judge, command_id=command_id)
+        if as_json:
+            print_json(done)
+            return
+        console.print(f"{done['player']} dropped after round {done['round']}", markup=False)
+
     pairings_app = typer.Typer(help="Pairings of a round.", no_args_is_help=True)
     app.add_typer(pairings_app, name="pairings")
 
@@ -236,19 +261,3 @@ def register(app: typer.Typer) -> None:
                 database, event, round_no, table, duel=duel, winner=winner, result=match, actor=judge
             )
         console.print("recorded")
-
-    round_app = typer.Typer(help="Rounds.", no_args_is_help=True)
-    app.add_typer(round_app, name="round")
-
-    @round_app.command("end")
-    def round_end(
-        event: EventOption,
-        round_no: RoundOption,
-        judge: JudgeOption = None,
-        db: DbOption = None,
-    ) -> None:
-        """End a round (its end-of-round deadlines fall due)."""
-        database = open_db(db)
-        with handled():
-            _events().end_round(database, event, round_no, actor=judge)
-        console.print(f"round {round_no} ended")

@@ -1,4 +1,5 @@
-"""The event's clock (D21): when a ruling was given, and when its deadlines fall due.
+"""The event's clock (D21): when a ruling was given, when its deadlines fall due, when a
+round and each table's match run out of time.
 
 Pure: the caller passes the moment it calls "now". A ruling carries the time it was given
 at the table, which a phone that was offline sends later: at most twelve hours in the
@@ -62,3 +63,29 @@ def due_state(kind: str, due_at: datetime | None, now: datetime, ended: bool) ->
     if kind == "minutes":
         return DueState(due=due_at is not None and now >= due_at, head_judge_may_end_sooner=False)
     return DueState(due=ended, head_judge_may_end_sooner=True)
+
+
+# D21: the infractions whose timed deadline runs from the start of the player's round (the
+# guideline: "期限はラウンド開始から10分です"), not from the time the ruling was given.
+FROM_ROUND_START = frozenset({"pregame.tardiness"})
+
+
+def deadline_runs_from(rule: str, given: datetime, round_started: datetime | None) -> datetime:
+    """D21: the moment a ruling's timed deadline counts from: tardiness's from the start of
+    the player's round once it has started, every other one (and tardiness before a
+    started round) from when the ruling was given at the table."""
+    if rule in FROM_ROUND_START and round_started is not None:
+        return round_started
+    return given
+
+
+ROUND_MINUTES = 50  # a round's length unless the event or the round says otherwise
+MAX_ROUND_MINUTES = 24 * 60
+MAX_EXTENSION_MINUTES = 120
+
+
+def table_ends_at(round_started: datetime, round_minutes: int, extra_minutes: int) -> datetime:
+    """When a table's time is over: the round's time, and the minutes judges gave that
+    table (a judge call, a deck check). Extra turns after time (a ruling's
+    ``time_extension``) come after this moment and are not minutes."""
+    return round_started + timedelta(minutes=round_minutes + extra_minutes)

@@ -90,6 +90,7 @@ class PlayerView:
     status: Status | None  # None: not a registered player (no status to change)
     match: Match | None  # the match of the latest round they were paired in
     live: tuple[LiveRuling, ...] = ()  # their live rulings, the one being applied included
+    dropped: bool = False  # they dropped: out whatever becomes of their rulings
 
 
 @dataclass(frozen=True)
@@ -234,6 +235,7 @@ class _Board:
         self.status = view.status
         self.match = view.match
         self.live = view.live
+        self.dropped = view.dropped
         self.out: list[Effect] = []
 
     def land(self, loss: str, ruling: int, position: int) -> None:
@@ -278,7 +280,7 @@ class _Board:
         """D14, D17: the status the live rulings give; D22 when it ends a match being played."""
         if self.status is None:
             return
-        new = status_of(status_codes_now(r.codes, pending=r.pending) for r in live)
+        new = status_of((status_codes_now(r.codes, pending=r.pending) for r in live), dropped=self.dropped)
         if new == self.status:
             return
         self.out.append(StatusChanged(self.player, new, ruling))

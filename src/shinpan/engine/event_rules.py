@@ -20,13 +20,14 @@ class Status(StrEnum):
     """A player's standing in the event (D14)."""
 
     active = "active"
+    dropped = "dropped"  # left between rounds on their own: never paired again
     withdrawn = "withdrawn"
     ejected = "ejected"
     disqualified = "disqualified"
 
 
 # The heavier status wins: a disqualified player who also withdrew is disqualified.
-_STATUS_ORDER = (Status.active, Status.withdrawn, Status.ejected, Status.disqualified)
+_STATUS_ORDER = (Status.active, Status.dropped, Status.withdrawn, Status.ejected, Status.disqualified)
 _STATUS_OF = {
     "withdrawn": Status.withdrawn,
     "ejection": Status.ejected,
@@ -45,9 +46,10 @@ def status_after(codes: Iterable[str], current: Status = Status.active) -> Statu
     return status
 
 
-def status_of(rulings_codes: Iterable[Iterable[str]]) -> Status:
-    """D14: a player's status from the codes of their live rulings."""
-    status = Status.active
+def status_of(rulings_codes: Iterable[Iterable[str]], *, dropped: bool = False) -> Status:
+    """D14: a player's status from the codes of their live rulings; a player who dropped
+    stays out whatever becomes of their rulings."""
+    status = Status.dropped if dropped else Status.active
     for codes in rulings_codes:
         status = status_after(codes, status)
     return status
@@ -69,7 +71,14 @@ def ends_match(status: Status) -> bool:
 
 
 def may_be_paired(status: Status) -> bool:
-    """D14: ejected, disqualified and withdrawn players get no further pairings."""
+    """D14, D17: ejected, disqualified, withdrawn and dropped players get no further
+    pairings (an ejection or disqualification waiting for the head judge changes no
+    status yet: that player is still paired)."""
+    return status is Status.active
+
+
+def may_drop(status: Status) -> bool:
+    """Only a player still in the event can drop from it."""
     return status is Status.active
 
 
@@ -138,9 +147,11 @@ PERMISSIONS: dict[Role, frozenset[str]] = {
             "deadline",
             "export",
             "invite",
+            "extend",
+            "edit_pairings",
         }
     ),
-    Role.floor_judge: frozenset({"read", "record", "deadline", "statement"}),
+    Role.floor_judge: frozenset({"read", "record", "deadline", "statement", "extend"}),
     Role.scorekeeper: frozenset({"read", "results", "export"}),
     Role.viewer: frozenset({"read"}),
 }

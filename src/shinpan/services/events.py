@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 
 from shinpan.csvio import PairingRow, PlayerRow
+from shinpan.engine.clock import MAX_ROUND_MINUTES
 from shinpan.engine.effects import plan_reported_duel
 from shinpan.engine.event_rules import Role, Status, may_be_paired, scope_problems
 from shinpan.engine.participants import MAX_ID_LENGTH, check_id, first_clash, normalize_id
@@ -57,6 +58,7 @@ def create_event(
     venue: str | None = None,
     rel: int = 3,
     confirmation_threshold: str | None = None,
+    round_minutes: int | None = None,
     now: datetime | None = None,
 ) -> int:
     """A new event under the built-in guideline; refused when D15 does not hold.
@@ -93,6 +95,12 @@ def create_event(
         "head_judge": {"name": head_judge.strip(), "level": head_judge_level, "account": head_judge_account},
         "confirmation_threshold": threshold,
     }
+    if round_minutes is not None:
+        if not 1 <= round_minutes <= MAX_ROUND_MINUTES:
+            raise InvalidInput(
+                "give between 1 and {highest} minutes", field="round_minutes", highest=MAX_ROUND_MINUTES
+            )
+        body["round_minutes"] = round_minutes
     with db.write(None) as conn:
         event_id = (conn.execute(select(func.max(entries.c.event_id))).scalar() or 0) + 1
         Appender(conn, event_id, head_judge.strip(), stamp(now)).append("event.created", body)
@@ -261,21 +269,28 @@ def import_pairings(
 
 
 def end_round(
-    db: Database, event_id: int, round_no: int, *, actor: str | None = None,
+    db: Database, event_id: int, round_no: int | None = None, *, actor: str | None = None,
     command_id: str | None = None, now: datetime | None = None,
-) -> None:  # fmt: skip
+) -> int:  # fmt: skip
+    """End a round (default: the current one): its end-of-round deadlines fall due (D21).
+    Tables still playing go on; their end-of-match deadlines fall due as each ends."""
+
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+        number = round_no or load_event(conn, event_id).current_round
         row = conn.execute(
-            select(rounds).where(rounds.c.event_id == event_id, rounds.c.number == round_no)
+            select(rounds).where(rounds.c.event_id == event_id, rounds.c.number == number)
         ).first()
         if row is None:
-            raise NotFound("round {round} is not paired", round=round_no)
+            raise NotFound("round {round} is not paired", round=number)
         if row.state == "ended":
-            raise Conflict("round {round} has already ended", round=round_no)
-        ap.append("round.ended", {"round": round_no})
-        return {}
+            raise Conflict("round {round} has already ended", round=number)
+        ap.append("round.ended", {"round": number})
+        return {"round": number}
 
-    run_command(db, event_id, "results", actor, command_id, {"end_round": round_no}, act, now)
+    payload = {"end_round": round_no}
+    done = run_command(db, event_id, "results", actor, command_id, payload, act, now,
+                       lambda _conn, entry: {"round": entry.body["round"]})  # fmt: skip
+    return int(done["round"])
 
 
 def report_result(
@@ -290,6 +305,8 @@ def report_result(
         m = match_at(conn, event_id, round_no, table)
         if m is None:
             raise NotFound("no match at table {table} in round {round}", table=table, round=round_no)
+        if m.b is None:
+            raise Refused("table {table} is a bye: it has no result to report", table=table)
         if winner is not None or duel is not None:
             if winner is None or normalize_id(winner) not in (m.a, m.b):
                 raise InvalidInput("the winner must be one of the match's players", field="winner")

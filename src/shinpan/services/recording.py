@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, func, select
 
 from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, explain
-from shinpan.engine.clock import ClockError, given_at, parse_given_at
+from shinpan.engine.clock import FROM_ROUND_START, ClockError, deadline_runs_from, given_at, parse_given_at
 from shinpan.engine.decide import PERSON_FACTS, normalized
 from shinpan.engine.ruling import Due, Trigger
 from shinpan.errors import InvalidInput, NotFound
@@ -26,7 +26,7 @@ from shinpan.services.context import Event, later, load_event, parse_stamp, requ
 from shinpan.services.effects import apply_ruling
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry, read_entries
-from shinpan.store.schema import players, rulings
+from shinpan.store.schema import players, rounds, rulings
 from shinpan.store.snapshots import current_match
 
 
@@ -233,6 +233,20 @@ def _counts_per_draft(book: Rulebook, rule: str) -> bool:
     return inf is not None and inf.counting.value == "draft"
 
 
+def _runs_from(conn: Connection, event_id: int, r: Ruling, given: str, round_no: int | None) -> str:
+    """D21: the moment the ruling's timed deadlines count from (the round's start is read
+    only for a ruling that has one)."""
+    if round_no is None or not any(d.minutes for d in r.dues) or r.rule not in FROM_ROUND_START:
+        return given
+    started = conn.execute(_ROUND_STARTED, {"e": event_id, "r": round_no}).scalar()
+    return stamp(deadline_runs_from(r.rule, parse_stamp(given), parse_stamp(started) if started else None))
+
+
+_ROUND_STARTED = select(rounds.c.started_at).where(
+    rounds.c.event_id == bindparam("e"), rounds.c.number == bindparam("r")
+)
+
+
 def next_number(conn: Connection, event_id: int) -> int:
     return int(conn.execute(_LAST_NUMBER, {"e": event_id}).scalar() or 0) + 1
 
@@ -246,7 +260,9 @@ def append_rulings(
     first = next_number(ap.conn, event.id)
     moment = given or ap.now
     made = [
-        ruling_json(event.book, r, first + n, moment, round_no, table)
+        ruling_json(
+            event.book, r, first + n, _runs_from(ap.conn, event.id, r, moment, round_no), round_no, table
+        )
         for n, r in enumerate(with_threshold(event, decided))
     ]
     if any(r.number is not None and r.number != first + n for n, r in enumerate(decided)):

@@ -30,7 +30,7 @@ from shinpan.errors import StorageError
 
 # Migrations this code knows, oldest first. A database at any other revision was written
 # by a newer shinpan and is refused.
-REVISIONS = ("0001", "0002", "0003")
+REVISIONS = ("0001", "0002", "0003", "0004")
 HEAD = REVISIONS[-1]
 LOCK_NAMESPACE = 0x5348  # "SH": PostgreSQL advisory locks of shinpan
 GLOBAL_LOCK = 0
@@ -151,7 +151,10 @@ class Database:
                         if self.is_postgres:
                             conn.execute(
                                 text("SELECT pg_advisory_xact_lock(:ns, :key)"),
-                                {"ns": LOCK_NAMESPACE, "key": event_id if event_id is not None else GLOBAL_LOCK},
+                                {
+                                    "ns": LOCK_NAMESPACE,
+                                    "key": event_id if event_id is not None else GLOBAL_LOCK,
+                                },
                             )
                         yield conn
                         if self.is_postgres:  # delivered when the transaction commits

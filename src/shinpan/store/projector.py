@@ -29,6 +29,7 @@ from shinpan.store.schema import (
     rounds,
     rulings,
     statements,
+    time_extensions,
 )
 
 if TYPE_CHECKING:
@@ -84,6 +85,7 @@ def _event_created(conn: Connection, e: Entry) -> None:
             confirmation_threshold=b["confirmation_threshold"],
             current_round=0,
             created_at=e.recorded_at,
+            round_minutes=b.get("round_minutes"),
         )
     )
     hj = b["head_judge"]
@@ -153,6 +155,17 @@ def search_key(p: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
+@handles("player.dropped")
+def _player_dropped(conn: Connection, e: Entry) -> None:
+    """The player left the event between rounds: never paired again."""
+    b = e.body
+    conn.execute(
+        update(players)
+        .where(players.c.event_id == e.event_id, players.c.number == b["player"])
+        .values(status="dropped", status_ruling=None, dropped_round=b["round"])
+    )
+
+
 @handles("player.status")
 def _player_status(conn: Connection, e: Entry) -> None:
     b = e.body
@@ -166,14 +179,12 @@ def _player_status(conn: Connection, e: Entry) -> None:
 # -- rounds, matches, duels -----------------------------------------------------------
 
 
-@handles("round.paired")
-def _round_paired(conn: Connection, e: Entry) -> None:
-    b = e.body
-    conn.execute(insert(rounds).values(event_id=e.event_id, number=b["round"], state="paired"))
-    rows = [
+def _match_rows(e: Entry, round_no: int, pairings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """New matches; a bye (no player b) is won by player a at once."""
+    return [
         {
             "event_id": e.event_id,
-            "round": b["round"],
+            "round": round_no,
             "table_no": p["table"],
             "player_a": p["a"],
             "player_b": p.get("b"),
@@ -181,11 +192,54 @@ def _round_paired(conn: Connection, e: Entry) -> None:
             "ended_at": None if p.get("b") else e.recorded_at,
             "extensions": 0,
         }
-        for p in b["pairings"]
+        for p in pairings
     ]
+
+
+@handles("round.paired")
+def _round_paired(conn: Connection, e: Entry) -> None:
+    b = e.body
+    conn.execute(
+        insert(rounds).values(event_id=e.event_id, number=b["round"], state="paired", seed=b.get("seed"))
+    )
+    rows = _match_rows(e, b["round"], b["pairings"])
     if rows:
         conn.execute(insert(matches), rows)
     conn.execute(update(events).where(events.c.event_id == e.event_id).values(current_round=b["round"]))
+
+
+@handles("pairing.edited")
+def _pairing_edited(conn: Connection, e: Entry) -> None:
+    """The head judge's new pairing of some tables of a round not started yet."""
+    b = e.body
+    tables = [p["table"] for p in b["pairings"]]
+    conn.execute(
+        delete(matches).where(
+            matches.c.event_id == e.event_id, matches.c.round == b["round"], matches.c.table_no.in_(tables)
+        )
+    )
+    conn.execute(insert(matches), _match_rows(e, b["round"], b["pairings"]))
+
+
+@handles("round.started")
+def _round_started(conn: Connection, e: Entry) -> None:
+    conn.execute(
+        update(rounds)
+        .where(rounds.c.event_id == e.event_id, rounds.c.number == e.body["round"])
+        .values(state="started", started_at=e.recorded_at, minutes=e.body["minutes"])
+    )
+
+
+@handles("time.extended")
+def _time_extended(conn: Connection, e: Entry) -> None:
+    """Minutes a judge gave one table, with the reason."""
+    b = e.body
+    conn.execute(
+        insert(time_extensions).values(
+            event_id=e.event_id, entry_seq=e.seq, round=b["round"], table_no=b["table"],
+            minutes=b["minutes"], reason=b["reason"], judge=e.actor, given_at=e.recorded_at,
+        )
+    )  # fmt: skip
 
 
 @handles("round.ended")

@@ -59,6 +59,7 @@ events = Table(
     Column("confirmation_threshold", String(40), nullable=False),
     Column("current_round", Integer, nullable=False, default=0),
     Column("created_at", String(32), nullable=False),
+    Column("round_minutes", Integer),  # a round's length (None: the default, 50)
 )
 
 judges = Table(
@@ -82,6 +83,7 @@ players = Table(
     Column("status", String(20), nullable=False, default="active"),
     Column("status_ruling", Integer),
     Column("search", Text, nullable=False, default=""),  # name, kana and romaji, normalised
+    Column("dropped_round", Integer),  # dropped after this round (None: has not dropped)
 )
 
 drafts = Table(
@@ -97,8 +99,11 @@ rounds = Table(
     metadata,
     Column("event_id", Integer, primary_key=True),
     Column("number", Integer, primary_key=True, autoincrement=False),
-    Column("state", String(10), nullable=False),  # paired | ended
+    Column("state", String(10), nullable=False),  # paired | started | ended
     Column("ended_at", String(32)),
+    Column("started_at", String(32)),  # the round's clock (D21)
+    Column("minutes", Integer),  # the round's length, from its start
+    Column("seed", Integer),  # a Swiss pairing's seed, 0 to 2**31 - 1 (None: imported)
 )
 
 matches = Table(
@@ -115,6 +120,20 @@ matches = Table(
     Column("extensions", Integer, nullable=False, default=0),
     Index("ix_matches_a", "event_id", "player_a"),
     Index("ix_matches_b", "event_id", "player_b"),
+)
+
+# Time a judge gave one table (a judge call, a deck check): minutes after the round's time.
+time_extensions = Table(
+    "time_extensions",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("entry_seq", Integer, primary_key=True, autoincrement=False),
+    Column("round", Integer, nullable=False),
+    Column("table_no", Integer, nullable=False),
+    Column("minutes", Integer, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("judge", String(200), nullable=False),
+    Column("given_at", String(32), nullable=False),
 )
 
 duels = Table(
@@ -287,6 +306,7 @@ PROJECTIONS = (
     drafts,
     rounds,
     matches,
+    time_extensions,
     duels,
     rulings,
     deadlines,

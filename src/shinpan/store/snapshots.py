@@ -43,7 +43,7 @@ _MATCH = select(matches).where(
     matches.c.round == bindparam("r"),
     matches.c.table_no == bindparam("t"),
 )
-_STATUS = select(players.c.status).where(
+_STATUS = select(players.c.status, players.c.dropped_round).where(
     players.c.event_id == bindparam("e"), players.c.number == bindparam("p")
 )
 _LIVE = select(rulings.c.number, rulings.c.penalties, rulings.c.effects, rulings.c.state).where(
@@ -93,9 +93,10 @@ def _live(
     )
 
 
-def _status(conn: Connection, event_id: int, player: str) -> Status | None:
+def _status(conn: Connection, event_id: int, player: str) -> tuple[Status | None, bool]:
+    """The player's status, and whether they dropped."""
     row = conn.execute(_STATUS, {"e": event_id, "p": player}).first()
-    return Status(row.status) if row else None
+    return (Status(row.status), row.dropped_round is not None) if row else (None, False)
 
 
 def player_view(
@@ -103,12 +104,21 @@ def player_view(
 ) -> PlayerView:
     """The player as the planner needs them: their current match (``match``), their status
     and live rulings (``standing``); what is not asked for is not read."""
+    status, dropped = _status(conn, event_id, player) if standing else (None, False)
     return PlayerView(
         player=player,
-        status=_status(conn, event_id, player) if standing else None,
+        status=status,
         match=current_match(conn, event_id, player) if match else None,
         live=_live(conn, event_id, player) if standing else (),
+        dropped=dropped,
     )
+
+
+def _without(conn: Connection, event_id: int, player: str, numbers: Collection[int]) -> PlayerView:
+    """The player's standing as if these rulings had never been made (no match: undoing
+    never ends one)."""
+    status, dropped = _status(conn, event_id, player)
+    return PlayerView(player, status, None, _live(conn, event_id, player, leave_out=numbers), dropped)
 
 
 def waiting_losses(conn: Connection, event_id: int) -> list[Carried]:
@@ -159,10 +169,7 @@ def undoing(conn: Connection, event_id: int, numbers: Collection[int]) -> Undoin
         by_hand=frozenset(k for k in {c.match for c in caused} if _by_hand(conn, event_id, k, since)),
         extensions=tuple(net_extensions(_extended(conn, event_id, since), wanted)),
         carried=tuple(Carried(int(c.ruling), int(c.position), c.player, c.loss) for c in waiting),
-        players=tuple(
-            PlayerView(p, _status(conn, event_id, p), None, _live(conn, event_id, p, leave_out=wanted))
-            for p in sorted(concerned)
-        ),
+        players=tuple(_without(conn, event_id, p, wanted) for p in sorted(concerned)),
     )
 
 

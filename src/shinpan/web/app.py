@@ -238,11 +238,13 @@ def create_app(db: Database | str | None = None, *, secure_cookies: bool = False
     app.state.demo_hint = None
     install_error_handlers(app)
 
-    from shinpan.web import api, pages
+    from shinpan.web import api, api_rounds, pages, scorekeeper
     from shinpan.web import reports as report_pages
 
     app.include_router(api.router)
+    app.include_router(api_rounds.router)
     app.include_router(pages.router)
+    app.include_router(scorekeeper.router)
     app.include_router(report_pages.router)
     static = resources.files("shinpan.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")

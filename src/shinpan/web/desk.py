@@ -1,4 +1,4 @@
-"""The head judge's desk and the scorekeeper's pages.
+"""The head judge's desk (the scorekeeper's pages are in :mod:`shinpan.web.scorekeeper`).
 
 The desk: the live feed of rulings (refreshed over server-sent events, no reload), the
 confirmation queue (confirm in one tap; deviate or void with a reason), deadlines
@@ -7,17 +7,15 @@ counting down, appeals, and disqualification reports with statements.
 
 from __future__ import annotations
 
-import uuid
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy import func, select
 
-from shinpan.csvio import parse_pairings
 from shinpan.engine.event_rules import disqualifies
 from shinpan.errors import ShinpanError
-from shinpan.services import appeals, corrections, deadlines, events, queries
+from shinpan.services import appeals, corrections, deadlines, queries
 from shinpan.services.context import load_event
 from shinpan.store.schema import appeals as appeals_table
 from shinpan.store.schema import entries, statements
@@ -25,7 +23,6 @@ from shinpan.web import i18n
 from shinpan.web.api import Penalties, csrf
 from shinpan.web.auth import role_at
 from shinpan.web.render import book, render
-from shinpan.web.uploads import parse_upload
 
 router = APIRouter(include_in_schema=False)
 Unsafe = [Depends(csrf)]
@@ -157,60 +154,3 @@ def statement(
     db = request.app.state.db
     return _attempt(request, event_id, "statement", lambda name: appeals.add_statement(
         db, event_id, author, author_role, text, ruling=ruling, judge=name, command_id=command_id))  # fmt: skip
-
-
-# -- the scorekeeper ------------------------------------------------------------------------
-
-
-@router.get("/events/{event_id}/scorekeeper", response_class=HTMLResponse)
-def scorekeeper(request: Request, event_id: int, round: int | None = None) -> Response:
-    _, role = role_at(request, event_id, "read")
-    data = queries.round_matches(request.app.state.db, event_id, round)
-    event = _event(request, event_id)
-    return render(request, "scorekeeper.html", event_id=event_id, event=event, role=role, data=data,
-                  command_id=uuid.uuid4().hex)  # fmt: skip
-
-
-@router.post("/events/{event_id}/scorekeeper/pairings", dependencies=Unsafe)
-def pairings(
-    request: Request, event_id: int, command_id: Cmd, round_no: Annotated[int, Form(ge=1)],
-    file: Annotated[UploadFile, File()],
-) -> Response:  # fmt: skip
-    user, role = role_at(request, event_id, "results")
-    error, status = None, 200
-    try:
-        events.import_pairings(request.app.state.db, event_id, round_no, parse_upload(file, parse_pairings),
-                               actor=user.name, command_id=command_id)  # fmt: skip
-        request.app.state.live.publish(event_id)
-    except ShinpanError as e:
-        error, status = e.render(i18n.gettext), e.status
-    view = queries.round_matches(request.app.state.db, event_id, None if error else round_no)
-    return render(request, "scorekeeper.html", status=status, event_id=event_id,
-                  event=_event(request, event_id), role=role, data=view, error=error,
-                  command_id=uuid.uuid4().hex)  # fmt: skip
-
-
-@router.post("/events/{event_id}/scorekeeper/result", dependencies=Unsafe)
-def result(
-    request: Request, event_id: int, command_id: Cmd, round_no: Annotated[int, Form(ge=1)],
-    table: Annotated[int, Form(ge=1)], winner: Annotated[str, Form(max_length=40)] = "",
-    outcome: Annotated[str, Form(max_length=10)] = "",
-) -> Response:  # fmt: skip
-    """The scorekeeper reports the next duel's winner, or the match result."""
-    user, role = role_at(request, event_id, "results")
-    db = request.app.state.db
-    error = None
-    try:
-        if winner:
-            events.report_result(db, event_id, round_no, table, winner=winner, actor=user.name,
-                                 command_id=command_id)  # fmt: skip
-        else:
-            events.report_result(db, event_id, round_no, table, result=outcome or None, actor=user.name,
-                                 command_id=command_id)  # fmt: skip
-        request.app.state.live.publish(event_id)
-    except ShinpanError as e:
-        error = e.render(i18n.gettext)
-    data = queries.round_matches(db, event_id, round_no)
-    return render(request, "scorekeeper.html", status=422 if error else 200, event_id=event_id,
-                  event=_event(request, event_id), role=role, data=data, error=error,
-                  command_id=uuid.uuid4().hex)  # fmt: skip

@@ -1,0 +1,232 @@
+"""``shinpan round pair|start|end|time|edit|clock`` and ``shinpan standings``: running the
+Swiss rounds of an event on their clock."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.table import Table
+
+from shinpan.cli.common import (
+    CommandOption,
+    DbOption,
+    EventOption,
+    JsonOption,
+    JudgeOption,
+    handled,
+    number_option,
+    open_db,
+)
+from shinpan.cli.output import console, fail, print_json
+
+if TYPE_CHECKING:
+    from shinpan.services.rounds import RoundClock
+
+OptionalRound = Annotated[int | None, number_option("--round", help="The round (default: the current one).")]
+
+
+def _local(stamp: str | None) -> str:
+    """A ledger time (UTC) as this machine's local time, to the minute."""
+    if stamp is None:
+        return "—"
+    from shinpan.services.context import parse_stamp
+
+    return parse_stamp(stamp).astimezone().strftime("%H:%M")
+
+
+def _show_clock(clock: RoundClock) -> None:
+    head = f"round {clock.round}: {clock.state}"
+    if clock.started_at:
+        head += (
+            f", started {_local(clock.started_at)}, {clock.minutes} min, time ends {_local(clock.ends_at)}"
+        )
+    console.print(head, markup=False)
+    table = Table("table", "a", "b", "result", "ends", "time given", "extra turns", "due when it ends")
+    for t in clock.tables:
+        given = "; ".join(f"+{g.minutes} min: {g.reason}" for g in t.time_given)
+        turns = ", ".join(f"ruling #{x.ruling} ({x.player})" for x in t.extra_turns)
+        due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_en}" for d in t.due_at_end)
+        table.add_row(str(t.table), t.player_a, t.player_b or "bye", (t.result or "playing") if t.player_b else "bye",
+                      _local(t.ends_at), given, turns, due)  # fmt: skip
+    console.print(table)
+    for d in clock.due_at_round_end:
+        console.print(f"due at the end of the round: #{d.ruling} {d.player}: {d.remedy_en}", markup=False)
+
+
+def _table_change(spec: str) -> Any:
+    """``T=A,B`` (or ``T=A`` for a bye) as a table change."""
+    from shinpan.services.swiss import TableChange
+
+    table, _, seats = spec.partition("=")
+    a, _, b = seats.partition(",")
+    if not table.strip().isdigit() or not a.strip():
+        fail(f"{spec!r}: write a table as TABLE=A,B (or TABLE=A for a bye)", 2)
+    return TableChange(int(table), a.strip(), b.strip() or None)
+
+
+def register(app: typer.Typer) -> None:
+    round_app = typer.Typer(help="Rounds: pair, start and end them; give a table time.", no_args_is_help=True)
+    app.add_typer(round_app, name="round")
+
+    @round_app.command("pair")
+    def pair(
+        event: EventOption,
+        seed: Annotated[
+            int | None,
+            number_option("--seed", help="The pairing's seed (default: chosen and recorded).", lowest=0),
+        ] = None,
+        judge: JudgeOption = None,
+        command_id: CommandOption = None,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Pair the next Swiss round and record it with its seed (only players still in the
+        event; a round's matches must all have results and the round must have ended)."""
+        database = open_db(db)
+        with handled():
+            from shinpan.services import swiss
+
+            made = swiss.pair_next_round(database, event, seed=seed, actor=judge, command_id=command_id)
+            advice = swiss.recommended(database, event)
+        if as_json:
+            print_json(made.as_json())
+            return
+        console.print(f"round {made.round} (seed {made.seed}; {advice} rounds recommended)", markup=False)
+        table = Table("table", "a", "b")
+        for p in made.pairings:
+            table.add_row(str(p["table"] or "—"), p["a"], p["b"] or "bye")
+        console.print(table)
+
+    @round_app.command("start")
+    def start(
+        event: EventOption,
+        minutes: Annotated[
+            int | None, number_option("--minutes", help="The round's length (default: the event's, 50).")
+        ] = None,
+        judge: JudgeOption = None,
+        command_id: CommandOption = None,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Start the clock of the round paired last."""
+        database = open_db(db)
+        with handled():
+            from shinpan.services.rounds import start_round
+
+            started = start_round(database, event, minutes=minutes, actor=judge, command_id=command_id)
+        if as_json:
+            print_json(started)
+            return
+        console.print(f"round {started['round']} started: {started['minutes']} min, time ends "
+                      f"{_local(started['ends_at'])}", markup=False)  # fmt: skip
+
+    @round_app.command("end")
+    def end(
+        event: EventOption,
+        round_no: OptionalRound = None,
+        judge: JudgeOption = None,
+        command_id: CommandOption = None,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """End the current round (or --round N): its end-of-round deadlines fall due; the
+        tables still playing are listed with what falls due when each ends."""
+        database = open_db(db)
+        with handled():
+            from shinpan.services import events, rounds
+
+            number = events.end_round(database, event, round_no, actor=judge, command_id=command_id)
+            clock = rounds.round_clock(database, event, number)
+        if as_json:
+            print_json({"round": number, "still_playing": [t.as_json() for t in clock.still_playing]})
+            return
+        console.print(f"round {number} ended", markup=False)
+        for t in clock.still_playing:
+            due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_en}" for d in t.due_at_end)
+            console.print(f"  table {t.table} still playing (time ends {_local(t.ends_at)})"
+                          + (f"; due when it ends: {due}" if due else ""), markup=False)  # fmt: skip
+
+    @round_app.command("time")
+    def give_time(
+        event: EventOption,
+        table: Annotated[int, number_option("--table")],
+        minutes: Annotated[int, number_option("--minutes", help="Minutes the table gets.")],
+        reason: Annotated[str, typer.Option("--reason", help="Why: a judge call, a deck check…")],
+        round_no: OptionalRound = None,
+        judge: JudgeOption = None,
+        command_id: CommandOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """A judge gives one table more time, with the reason."""
+        database = open_db(db)
+        with handled():
+            from shinpan.services.rounds import give_time as give
+
+            give(
+                database, event, table, minutes, reason, round_no=round_no, judge=judge, command_id=command_id
+            )
+        console.print(f"table {table}: +{minutes} min", markup=False)
+
+    @round_app.command("edit")
+    def edit(
+        event: EventOption,
+        tables: Annotated[list[str], typer.Argument(help="TABLE=A,B for each table (TABLE=A: a bye).")],
+        reason: Annotated[str, typer.Option("--reason", help="Why the pairing changes.")],
+        judge: JudgeOption = None,
+        command_id: CommandOption = None,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """The head judge pairs tables of the current round again before it starts."""
+        changes = [_table_change(spec) for spec in tables]
+        database = open_db(db)
+        with handled():
+            from shinpan.services.swiss import edit_pairings
+
+            done = edit_pairings(database, event, changes, reason, actor=judge, command_id=command_id)
+        if as_json:
+            print_json({"pairings": done})
+            return
+        for p in done:
+            console.print(f"table {p['table']}: {p['a']} – {p['b'] or 'bye'}", markup=False)
+
+    @round_app.command("clock")
+    def clock(event: EventOption, round_no: OptionalRound = None, db: DbOption = None,
+              as_json: JsonOption = False) -> None:  # fmt: skip
+        """The round's clock: each table's end time, the time given to it, what falls due."""
+        database = open_db(db)
+        with handled():
+            from shinpan.services.rounds import round_clock
+
+            found = round_clock(database, event, round_no)
+        print_json(found.as_json()) if as_json else _show_clock(found)
+
+    @app.command("standings")
+    def standings(event: EventOption, round_no: OptionalRound = None, db: DbOption = None,
+                  as_json: JsonOption = False) -> None:  # fmt: skip
+        """The standings after a round (default: the current one), with each player's status."""
+        database = open_db(db)
+        with handled():
+            from shinpan.services.standings import event_standings, standing_json
+
+            table = event_standings(database, event, round_no)
+        if as_json:
+            print_json(table.as_json())
+            return
+        out = Table(
+            "rank",
+            "player",
+            "points",
+            "W-L-D",
+            "OMW",
+            "GW",
+            "OGW",
+            "status",
+            title=f"after round {table.round}",
+        )
+        for s in table.rows:
+            j = standing_json(s)
+            out.add_row(str(s.rank or "—"), s.player, str(s.points), f"{s.wins}-{s.losses}-{s.draws}",
+                        f"{j['omw']:.4f}", f"{j['gw']:.4f}", f"{j['ogw']:.4f}", s.status.value)  # fmt: skip
+        console.print(out)

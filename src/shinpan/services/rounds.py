@@ -1,0 +1,290 @@
+"""Rounds on a clock (D21): start a round, give a table more time, end the round, and the
+round's clock as the scorekeeper and the judges read it.
+
+A round's clock is in the ledger: ``round.started`` (its length in minutes; the start is
+the entry's time) and ``time.extended`` (minutes a judge gave one table, with the reason).
+Each table's time ends at the round's end plus the minutes given to it; the extra turns of
+a ruling's ``time_extension`` (slow play) come after that and are shown as the ruling.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from shinpan.engine.clock import MAX_EXTENSION_MINUTES, MAX_ROUND_MINUTES, ROUND_MINUTES, table_ends_at
+from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
+from shinpan.services.commands import run_command
+from shinpan.services.context import load_event, parse_stamp, stamp
+from shinpan.store.db import Database
+from shinpan.store.ledger import Appender
+from shinpan.store.schema import deadlines, events, matches, players, rounds, rulings, time_extensions
+
+MAX_REASON = 500
+
+
+def _round_row(conn: Connection, event_id: int, round_no: int) -> Any:
+    row = conn.execute(
+        select(rounds).where(rounds.c.event_id == event_id, rounds.c.number == round_no)
+    ).first()
+    if row is None:
+        raise NotFound("round {round} is not paired", round=round_no)
+    return row
+
+
+def _minutes(value: int, field: str, highest: int) -> int:
+    if not 1 <= value <= highest:
+        raise InvalidInput("give between 1 and {highest} minutes", field=field, highest=highest)
+    return value
+
+
+def round_length(conn: Connection, event_id: int) -> int:
+    """The event's round length in minutes (its setting, or 50)."""
+    value = conn.execute(select(events.c.round_minutes).where(events.c.event_id == event_id)).scalar()
+    return int(value or ROUND_MINUTES)
+
+
+def start_round(
+    db: Database, event_id: int, *, minutes: int | None = None, actor: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Start the clock of the round paired last: ``minutes`` long (default: the event's
+    round length). Its tardiness deadlines run from now on (D21)."""
+    if minutes is not None:
+        _minutes(minutes, "minutes", MAX_ROUND_MINUTES)
+
+    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+        event = load_event(conn, event_id)
+        if not event.current_round:
+            raise Conflict("no round is paired yet: pair round 1 first")
+        row = _round_row(conn, event_id, event.current_round)
+        if row.state != "paired":
+            raise Conflict("round {round} has already started", round=row.number)
+        length = minutes if minutes is not None else round_length(conn, event_id)
+        body = {"round": row.number, "minutes": length}
+        ap.append("round.started", body)
+        return {**body, "started_at": ap.now, "ends_at": stamp(table_ends_at(parse_stamp(ap.now), length, 0))}
+
+    def replayed(_conn: Connection, entry: Any) -> dict[str, Any]:
+        ends = table_ends_at(parse_stamp(entry.recorded_at), entry.body["minutes"], 0)
+        return {**entry.body, "started_at": entry.recorded_at, "ends_at": stamp(ends)}
+
+    payload = {"start_round": True, "minutes": minutes}
+    return run_command(db, event_id, "results", actor, command_id, payload, act, now, replayed)
+
+
+def give_time(
+    db: Database, event_id: int, table: int, minutes: int, reason: str, *, round_no: int | None = None,
+    judge: str | None = None, command_id: str | None = None, now: datetime | None = None,
+) -> None:  # fmt: skip
+    """A judge gives one table more time (a judge call, a deck check), with the reason."""
+    _minutes(minutes, "minutes", MAX_EXTENSION_MINUTES)
+    reason = reason.strip()
+    if not reason:
+        raise InvalidInput("say why the table gets more time", field="reason")
+    if len(reason) > MAX_REASON:
+        raise InvalidInput("the reason has at most {limit} characters", field="reason", limit=MAX_REASON)
+
+    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+        event = load_event(conn, event_id)
+        number = round_no or event.current_round
+        row = _round_row(conn, event_id, number)
+        if row.state == "ended":
+            raise Conflict("round {round} has already ended", round=number)
+        m = conn.execute(
+            select(matches).where(
+                matches.c.event_id == event_id, matches.c.round == number, matches.c.table_no == table
+            )
+        ).first()
+        if m is None:
+            raise NotFound("no match at table {table} in round {round}", table=table, round=number)
+        if m.player_b is None:
+            raise Refused("table {table} is a bye: there is no match to give time to", table=table)
+        if m.result is not None:
+            raise Conflict("the match at table {table} has already ended", table=table)
+        body = {"round": number, "table": table, "minutes": minutes, "reason": reason}
+        ap.append("time.extended", body)
+        return body
+
+    payload = {"round": round_no, "table": table, "minutes": minutes, "reason": reason}
+    run_command(db, event_id, "extend", judge, command_id, payload, act, now)
+
+
+# -- the round's clock, as people read it ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TimeGiven:
+    """Minutes a judge gave a table, and why."""
+
+    minutes: int
+    reason: str
+    judge: str
+    given_at: str
+
+
+@dataclass(frozen=True)
+class ExtraTurns:
+    """A ruling whose ``time_extension`` gives the table extra turns after time is called."""
+
+    ruling: int
+    player: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class DueAtEnd:
+    """A remedy's deadline that falls due when this table's match ends."""
+
+    ruling: int
+    position: int
+    player: str
+    remedy_ja: str
+    remedy_en: str
+
+
+@dataclass(frozen=True)
+class TableClock:
+    table: int
+    player_a: str
+    player_b: str | None
+    result: str | None
+    ends_at: str | None  # None: the round's clock has not started
+    time_given: list[TimeGiven] = field(default_factory=list)
+    extra_turns: list[ExtraTurns] = field(default_factory=list)
+    due_at_end: list[DueAtEnd] = field(default_factory=list)
+
+    @property
+    def playing(self) -> bool:
+        return self.player_b is not None and self.result is None
+
+    @property
+    def extra_minutes(self) -> int:
+        return sum(t.minutes for t in self.time_given)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "table": self.table, "player_a": self.player_a, "player_b": self.player_b, "result": self.result,
+            "playing": self.playing, "ends_at": self.ends_at, "extra_minutes": self.extra_minutes,
+            "time_given": [t.__dict__ for t in self.time_given],
+            "extra_turns": [t.__dict__ for t in self.extra_turns],
+            "due_at_end": [d.__dict__ for d in self.due_at_end],
+        }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class RoundClock:
+    round: int
+    state: str  # none | paired | started | ended
+    started_at: str | None
+    minutes: int | None
+    ends_at: str | None
+    seconds_left: float | None
+    tables: list[TableClock]
+    due_at_round_end: list[DueAtEnd] = field(default_factory=list)
+
+    @property
+    def still_playing(self) -> list[TableClock]:
+        return [t for t in self.tables if t.playing]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round, "state": self.state, "started_at": self.started_at, "minutes": self.minutes,
+            "ends_at": self.ends_at, "seconds_left": self.seconds_left,
+            "tables": [t.as_json() for t in self.tables],
+            "still_playing": [t.table for t in self.still_playing],
+            "due_at_round_end": [d.__dict__ for d in self.due_at_round_end],
+        }  # fmt: skip
+
+
+def _pending_dues(conn: Connection, event_id: int, round_no: int) -> list[Any]:
+    return list(
+        conn.execute(
+            select(deadlines)
+            .where(
+                deadlines.c.event_id == event_id,
+                deadlines.c.round == round_no,
+                deadlines.c.state == "pending",
+                deadlines.c.due_kind.in_(("end_of_match", "end_of_round")),
+            )
+            .order_by(deadlines.c.ruling, deadlines.c.position)
+        )
+    )
+
+
+def _due(d: Any) -> DueAtEnd:
+    return DueAtEnd(d.ruling, d.position, d.player, d.remedy_ja, d.remedy_en)
+
+
+def read_clock(conn: Connection, event_id: int, round_no: int, now: datetime) -> RoundClock:
+    """One round's clock: its time, each table's own end time, what was given to it, and
+    what falls due when each match and the round end."""
+    r = conn.execute(select(rounds).where(rounds.c.event_id == event_id, rounds.c.number == round_no)).first()
+    if r is None:
+        return RoundClock(round_no, "none", None, None, None, None, [])
+    started = parse_stamp(r.started_at) if r.started_at else None
+    given: dict[int, list[TimeGiven]] = {}
+    for t in conn.execute(
+        select(time_extensions)
+        .where(time_extensions.c.event_id == event_id, time_extensions.c.round == round_no)
+        .order_by(time_extensions.c.entry_seq)
+    ):
+        given.setdefault(t.table_no, []).append(TimeGiven(t.minutes, t.reason, t.judge, t.given_at))
+    turns: dict[int, list[ExtraTurns]] = {}
+    for x in conn.execute(
+        select(rulings.c.number, rulings.c.player, rulings.c.rule, rulings.c.table_no, rulings.c.effects)
+        .where(
+            rulings.c.event_id == event_id,
+            rulings.c.round == round_no,
+            rulings.c.state != "voided",
+            rulings.c.effects.like('%"time_extension"%'),
+        )
+        .order_by(rulings.c.number)
+    ):
+        if x.table_no is not None and "time_extension" in json.loads(x.effects):
+            turns.setdefault(x.table_no, []).append(ExtraTurns(x.number, x.player, x.rule))
+    at_match_end: dict[int, list[DueAtEnd]] = {}
+    at_round_end = []
+    for d in _pending_dues(conn, event_id, round_no):
+        if d.due_kind == "end_of_match" and d.table_no is not None:
+            at_match_end.setdefault(d.table_no, []).append(_due(d))
+        elif d.due_kind == "end_of_round":
+            at_round_end.append(_due(d))
+    tables = []
+    for m in conn.execute(
+        select(matches)
+        .where(matches.c.event_id == event_id, matches.c.round == round_no)
+        .order_by(matches.c.table_no)
+    ):
+        time_given = given.get(m.table_no, [])
+        ends = None
+        if started is not None and r.minutes is not None and m.player_b is not None:
+            ends = stamp(table_ends_at(started, r.minutes, sum(t.minutes for t in time_given)))
+        tables.append(
+            TableClock(m.table_no, m.player_a, m.player_b, m.result, ends, time_given,
+                       turns.get(m.table_no, []), at_match_end.get(m.table_no, []))
+        )  # fmt: skip
+    ends_at = stamp(table_ends_at(started, r.minutes, 0)) if started and r.minutes is not None else None
+    left = (parse_stamp(ends_at) - now).total_seconds() if ends_at and r.state == "started" else None
+    return RoundClock(round_no, r.state, r.started_at, r.minutes, ends_at, left, tables, at_round_end)
+
+
+def round_clock(
+    db: Database, event_id: int, round_no: int | None = None, *, now: datetime | None = None
+) -> RoundClock:
+    """The clock of ``round_no`` (default: the current round)."""
+    with db.read() as conn:
+        event = load_event(conn, event_id)
+        return read_clock(conn, event_id, round_no or event.current_round, parse_stamp(stamp(now)))
+
+
+def names(conn: Connection, event_id: int) -> dict[str, tuple[str, str]]:
+    """Every player's name and reading, by id."""
+    rows = conn.execute(
+        select(players.c.number, players.c.name, players.c.reading).where(players.c.event_id == event_id)
+    )
+    return {r.number: (r.name, r.reading) for r in rows}

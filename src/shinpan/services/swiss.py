@@ -1,0 +1,280 @@
+"""Swiss rounds: pair the next round, the head judge's changes to a pairing, a player
+dropping between rounds.
+
+The pairing itself is :func:`shinpan.tournament.pair_round`'s. The seed it ran with is in the
+ledger with the pairing, so anyone can pair the round again from the same history and get
+the same tables. Only active players are paired (D14, D17: ejected, disqualified,
+withdrawn and dropped ones are not; an ejection or a disqualification waiting for the head
+judge has not changed the status yet). Losses waiting for a player's next match land on
+the new one (D10).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, or_, select
+
+from shinpan.engine.event_rules import Status, may_be_paired, may_drop
+from shinpan.engine.participants import normalize_id
+from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
+from shinpan.services.commands import run_command
+from shinpan.services.context import load_event
+from shinpan.services.effects import settle_carried
+from shinpan.services.standings import entrants, played
+from shinpan.store.db import Database
+from shinpan.store.ledger import Appender, Entry
+from shinpan.store.schema import duels, matches, players, rounds
+from shinpan.tournament import pair_round, recommended_rounds
+
+SEED_LIMIT = 2**31  # a seed is 0 to 2**31 - 1 (the database's integer)
+
+
+@dataclass(frozen=True)
+class PairedRound:
+    """A round as it was paired: its number, the seed, the tables (the bye has no table)."""
+
+    round: int
+    seed: int | None
+    pairings: list[dict[str, Any]]
+
+    def as_json(self) -> dict[str, Any]:
+        """``{"round": N, "pairings": [{"table": 1, "a": "1004", "b": "1017"}, …]}``; b and table
+        are null for the bye."""
+        return {"round": self.round, "pairings": self.pairings}
+
+
+def _shown(pairings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"table": p["table"] if p.get("b") else None, "a": p["a"], "b": p.get("b")} for p in pairings]
+
+
+def _paired(entry: Entry) -> PairedRound:
+    b = entry.body
+    return PairedRound(b["round"], b.get("seed"), _shown(b["pairings"]))
+
+
+def _still_open(conn: Connection, event_id: int, round_no: int) -> None:
+    """The round before the next one must be over: ended, and every match with a result."""
+    row = conn.execute(
+        select(rounds.c.state).where(rounds.c.event_id == event_id, rounds.c.number == round_no)
+    ).first()
+    playing = conn.execute(
+        select(matches.c.table_no)
+        .where(matches.c.event_id == event_id, matches.c.round == round_no, matches.c.result.is_(None))
+        .order_by(matches.c.table_no)
+    ).scalars()
+    tables = [str(t) for t in playing]
+    if tables:
+        raise Conflict(
+            "round {round} still has matches without a result (tables {tables}): report them first",
+            round=round_no,
+            tables=", ".join(tables[:20]),
+        )
+    if row is not None and row.state != "ended":
+        raise Conflict("round {round} has not ended: end it before pairing the next round", round=round_no)
+
+
+def pair_next_round(
+    db: Database, event_id: int, *, seed: int | None = None, actor: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> PairedRound:  # fmt: skip
+    """Pair the round after the current one by match points (round 1 at random) and record
+    it with its seed: ``seed`` if given, else one chosen here."""
+    if seed is not None and not 0 <= seed < SEED_LIMIT:
+        raise InvalidInput(
+            "a seed is a whole number from 0 to {highest}", field="seed", highest=SEED_LIMIT - 1
+        )
+
+    def act(conn: Connection, ap: Appender) -> PairedRound:
+        event = load_event(conn, event_id)
+        if event.current_round:
+            _still_open(conn, event_id, event.current_round)
+        round_no = event.current_round + 1
+        people = entrants(conn, event_id)
+        if sum(1 for p in people if may_be_paired(Status(p.status.value))) < 2:
+            raise Conflict("fewer than two players can be paired")
+        chosen = seed if seed is not None else secrets.randbelow(SEED_LIMIT)
+        made = pair_round(round_no, people, played(conn, event_id), chosen)
+        last = max((p.table for p in made if p.table is not None), default=0)
+        pairings = [
+            {"table": p.table if p.table is not None else last + 1, "a": p.a, "b": p.b}
+            for p in sorted(made, key=lambda p: p.table if p.table is not None else last + 1)
+        ]
+        ap.append("round.paired", {"round": round_no, "pairings": pairings, "seed": chosen})
+        settle_carried(ap, round_no)
+        return PairedRound(round_no, chosen, _shown(pairings))
+
+    payload = {"pair": "swiss", "seed": seed}
+    return run_command(
+        db, event_id, "results", actor, command_id, payload, act, now, lambda _conn, entry: _paired(entry)
+    )
+
+
+def recommended(db: Database, event_id: int) -> int:
+    """The recommended number of Swiss rounds for the event's players still in it."""
+    with db.read() as conn:
+        load_event(conn, event_id)
+        active = sum(1 for p in entrants(conn, event_id) if p.status.value == "active")
+    return recommended_rounds(active)
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """A table as the head judge pairs it instead: players a and b (None: a bye)."""
+
+    table: int
+    a: str
+    b: str | None = None
+
+
+def edit_pairings(
+    db: Database, event_id: int, tables: list[TableChange], reason: str, *, actor: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """The head judge pairs some tables of the current round again before it starts, with a
+    reason. Every player stays paired at most once; no table may have a result yet."""
+    reason = reason.strip()
+    if not reason:
+        raise InvalidInput("say why the pairing is changed", field="reason")
+    if not tables:
+        raise InvalidInput("name at least one table to pair again", field="tables")
+    changed: list[dict[str, Any]] = [
+        {"table": t.table, "a": normalize_id(t.a), "b": normalize_id(t.b) if t.b else None} for t in tables
+    ]
+    if len({c["table"] for c in changed}) != len(changed):
+        raise InvalidInput("a table is named twice", field="tables")
+
+    def act(conn: Connection, ap: Appender) -> list[dict[str, Any]]:
+        event = load_event(conn, event_id)
+        round_no = event.current_round
+        row = conn.execute(
+            select(rounds.c.state).where(rounds.c.event_id == event_id, rounds.c.number == round_no)
+        ).first()
+        if row is None:
+            raise Conflict("no round is paired yet: pair round 1 first")
+        if row.state != "paired":
+            raise Conflict("round {round} has started: its pairing can no longer be changed", round=round_no)
+        if any(c["table"] < 1 for c in changed):
+            raise InvalidInput("tables count from 1", field="tables")
+        numbers = [c["table"] for c in changed]
+        decided = conn.execute(
+            select(duels.c.table_no).where(
+                duels.c.event_id == event_id, duels.c.round == round_no, duels.c.table_no.in_(numbers)
+            )
+        ).first()
+        reported = conn.execute(
+            select(matches.c.table_no).where(
+                matches.c.event_id == event_id, matches.c.round == round_no, matches.c.table_no.in_(numbers),
+                matches.c.result.is_not(None), matches.c.player_b.is_not(None),
+            )
+        ).first()  # fmt: skip
+        if decided is not None or reported is not None:
+            table = (decided or reported)[0]  # type: ignore[index]
+            raise Conflict(
+                "table {table} already has a result or a duel decided by a penalty: it cannot be paired again",
+                table=table,
+            )
+        kept = conn.execute(
+            select(matches.c.player_a, matches.c.player_b).where(
+                matches.c.event_id == event_id,
+                matches.c.round == round_no,
+                matches.c.table_no.not_in(numbers),
+            )
+        ).all()
+        seated = [p for m in kept for p in m if p] + [p for c in changed for p in (c["a"], c["b"]) if p]
+        twice = sorted({p for p in seated if seated.count(p) > 1})
+        if twice:
+            raise InvalidInput("paired twice in round {round}: {players}", field="tables", round=round_no,
+                               players=", ".join(twice[:20]))  # fmt: skip
+        named = [p for c in changed for p in (c["a"], c["b"]) if p]
+        known = dict(
+            conn.execute(
+                select(players.c.number, players.c.status).where(
+                    players.c.event_id == event_id, players.c.number.in_(named)
+                )
+            ).all()
+        )
+        unknown = [p for p in named if p not in known]
+        if unknown:
+            raise InvalidInput(
+                "not registered in this event: {players}", field="tables", players=", ".join(unknown)
+            )
+        out = [p for p in named if not may_be_paired(Status(known[p]))]
+        if out:
+            raise Refused("out of the event and cannot be paired (D14): {players}", field="tables",
+                          players=", ".join(out))  # fmt: skip
+        ap.append("pairing.edited", {"round": round_no, "pairings": changed, "reason": reason})
+        settle_carried(ap, round_no)
+        return changed
+
+    payload = {"tables": changed, "reason": reason}
+    return run_command(
+        db, event_id, "edit_pairings", actor, command_id, payload, act, now,
+        lambda _conn, entry: list(entry.body["pairings"]),
+    )  # fmt: skip
+
+
+def _unfinished_match(conn: Connection, event_id: int, player: str) -> Any:
+    """The player's match still being played (no result), if any."""
+    return conn.execute(
+        select(matches.c.round, matches.c.table_no)
+        .where(
+            matches.c.event_id == event_id,
+            or_(matches.c.player_a == player, matches.c.player_b == player),
+            matches.c.player_b.is_not(None),
+            matches.c.result.is_(None),
+        )
+        .order_by(matches.c.round.desc())
+    ).first()
+
+
+def _may_drop(status: Status, player: str) -> None:
+    if may_drop(status):
+        return
+    if status is Status.dropped:
+        raise Refused("{player} has already dropped", field="player", player=player)
+    if status is Status.withdrawn:
+        raise Refused("{player} has withdrawn from the event and cannot drop", field="player", player=player)
+    if status is Status.ejected:
+        raise Refused(
+            "{player} has been ejected from the event and cannot drop", field="player", player=player
+        )
+    raise Refused("{player} is disqualified and cannot drop", field="player", player=player)
+
+
+def drop_player(
+    db: Database, event_id: int, player: str, *, actor: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """The player leaves the event between rounds: never paired again; their results stay
+    in the standings and count for their opponents."""
+    number = normalize_id(player)
+
+    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+        event = load_event(conn, event_id)
+        found = conn.execute(
+            select(players.c.status).where(players.c.event_id == event_id, players.c.number == number)
+        ).first()
+        if found is None:
+            raise NotFound(
+                "no player {player} in event {event}", field="player", player=number, event=event_id
+            )
+        _may_drop(Status(found.status), number)
+        m = _unfinished_match(conn, event_id, number)
+        if m is not None:
+            raise Conflict(
+                "{player} is paired at table {table} in round {round}: report that match's result "
+                "(or the head judge pairs the table again) before the player drops",
+                player=number, table=m.table_no, round=m.round,
+            )  # fmt: skip
+        body = {"player": number, "round": event.current_round}
+        ap.append("player.dropped", body)
+        return body
+
+    return run_command(
+        db, event_id, "results", actor, command_id, {"drop": number}, act, now,
+        lambda _conn, entry: dict(entry.body),
+    )  # fmt: skip

@@ -1,0 +1,180 @@
+"""The JSON API of a Swiss event's rounds: pair, start and end a round, give a table time,
+the head judge's changes to a pairing, drops, the round's clock and the standings.
+
+Like the rest of :mod:`shinpan.web.api`: thin over the services, the role checked for
+every call (D11), every call that records something carrying its ``command_id``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, Field
+
+from shinpan.engine.clock import MAX_EXTENSION_MINUTES, MAX_ROUND_MINUTES
+from shinpan.services import events, rounds, standings, swiss
+from shinpan.web.api import CommandId, CommandIn, Name, Unsafe
+from shinpan.web.auth import role_at
+from shinpan.web.openapi import ERRORS
+
+router = APIRouter(prefix="/api", tags=["rounds"], responses=ERRORS)
+RoundNumber = Annotated[int, Field(ge=1, le=2**31 - 1)]
+Table = Annotated[int, Field(ge=1, le=100_000)]
+
+
+def _done(request: Request, event_id: int) -> None:
+    request.app.state.live.publish(event_id)
+
+
+class PairIn(CommandIn):
+    seed: int | None = Field(None, ge=0, lt=swiss.SEED_LIMIT, description="default: chosen and recorded")
+
+
+class PairingOut(BaseModel):
+    table: int | None = Field(description="null for the bye")
+    a: str
+    b: str | None = Field(description="null for the bye")
+
+
+class PairedOut(BaseModel):
+    round: int
+    seed: int | None
+    pairings: list[PairingOut]
+    recommended_rounds: int
+
+
+@router.post("/events/{event_id}/rounds", status_code=201, dependencies=Unsafe)
+def pair(request: Request, event_id: int, body: PairIn) -> PairedOut:
+    """Pair the next Swiss round and record it with its seed (scorekeeper, head judge)."""
+    user, _ = role_at(request, event_id, "results")
+    db = request.app.state.db
+    made = swiss.pair_next_round(db, event_id, seed=body.seed, actor=user.name, command_id=body.command_id)
+    _done(request, event_id)
+    return PairedOut(
+        round=made.round, seed=made.seed, pairings=[PairingOut(**p) for p in made.pairings],
+        recommended_rounds=swiss.recommended(db, event_id),
+    )  # fmt: skip
+
+
+class StartIn(CommandIn):
+    minutes: int | None = Field(None, ge=1, le=MAX_ROUND_MINUTES, description="default: the event's (50)")
+
+
+@router.post("/events/{event_id}/rounds/start", dependencies=Unsafe)
+def start(request: Request, event_id: int, body: StartIn) -> dict[str, Any]:
+    """Start the clock of the round paired last."""
+    user, _ = role_at(request, event_id, "results")
+    started = rounds.start_round(
+        request.app.state.db, event_id, minutes=body.minutes, actor=user.name, command_id=body.command_id
+    )
+    _done(request, event_id)
+    return started
+
+
+class EndIn(CommandIn):
+    round: RoundNumber | None = Field(None, description="default: the current round")
+
+
+@router.post("/events/{event_id}/rounds/end", dependencies=Unsafe)
+def end(request: Request, event_id: int, body: EndIn) -> dict[str, Any]:
+    """End the round: its end-of-round deadlines fall due; the tables still playing, and
+    what falls due when each ends."""
+    user, _ = role_at(request, event_id, "results")
+    db = request.app.state.db
+    number = events.end_round(db, event_id, body.round, actor=user.name, command_id=body.command_id)
+    _done(request, event_id)
+    clock = rounds.round_clock(db, event_id, number)
+    return {"round": number, "still_playing": [t.as_json() for t in clock.still_playing]}
+
+
+@router.get("/events/{event_id}/clock")
+def clock(
+    request: Request, event_id: int, round: int | None = Query(None, ge=1, le=2**31 - 1)
+) -> dict[str, Any]:
+    """A round's clock (default: the current round): each table's end time, the time judges
+    gave it and why, the rulings that give it extra turns, what falls due when it ends."""
+    role_at(request, event_id, "read")
+    return rounds.round_clock(request.app.state.db, event_id, round).as_json()
+
+
+class TimeIn(CommandIn):
+    table: Table
+    minutes: int = Field(ge=1, le=MAX_EXTENSION_MINUTES)
+    reason: str = Field(min_length=1, max_length=rounds.MAX_REASON)
+    round: RoundNumber | None = Field(None, description="default: the current round")
+
+
+@router.post("/events/{event_id}/extensions", status_code=201, dependencies=Unsafe)
+def give_time(request: Request, event_id: int, body: TimeIn) -> dict[str, Any]:
+    """A judge gives one table more time (a judge call, a deck check), with the reason."""
+    user, _ = role_at(request, event_id, "extend")
+    rounds.give_time(
+        request.app.state.db, event_id, body.table, body.minutes, body.reason, round_no=body.round,
+        judge=user.name, command_id=body.command_id,
+    )  # fmt: skip
+    _done(request, event_id)
+    return {"table": body.table, "minutes": body.minutes}
+
+
+class TableIn(BaseModel):
+    table: Table
+    a: Name
+    b: Name | None = Field(None, description="null: a bye")
+
+
+class PairingEditIn(BaseModel):
+    command_id: CommandId
+    reason: str = Field(min_length=1, max_length=2000)
+    tables: list[TableIn] = Field(min_length=1, max_length=500)
+
+
+@router.post("/events/{event_id}/pairings", dependencies=Unsafe)
+def edit_pairings(request: Request, event_id: int, body: PairingEditIn) -> dict[str, Any]:
+    """The head judge pairs tables of the current round again before it starts, with a reason."""
+    user, _ = role_at(request, event_id, "edit_pairings")
+    changes = [swiss.TableChange(t.table, t.a, t.b) for t in body.tables]
+    done = swiss.edit_pairings(
+        request.app.state.db, event_id, changes, body.reason, actor=user.name, command_id=body.command_id
+    )
+    _done(request, event_id)
+    return {"pairings": done}
+
+
+@router.post("/events/{event_id}/players/{number}/drop", dependencies=Unsafe)
+def drop(request: Request, event_id: int, number: str, body: CommandIn) -> dict[str, Any]:
+    """The player drops between rounds: never paired again; their results stay."""
+    user, _ = role_at(request, event_id, "results")
+    done = swiss.drop_player(
+        request.app.state.db, event_id, number, actor=user.name, command_id=body.command_id
+    )
+    _done(request, event_id)
+    return done
+
+
+class StandingOut(BaseModel):
+    rank: int | None = Field(description="null for a disqualified player (shown, not ranked)")
+    player: str
+    points: int
+    wins: int
+    losses: int
+    draws: int
+    omw: float
+    gw: float
+    ogw: float
+    status: str
+
+
+class StandingsOut(BaseModel):
+    round: int
+    standings: list[StandingOut]
+
+
+@router.get("/events/{event_id}/standings")
+def get_standings(
+    request: Request, event_id: int, round: int | None = Query(None, ge=0, le=2**31 - 1)
+) -> StandingsOut:
+    """The standings after a round (default: the current one), statuses as they stood then."""
+    role_at(request, event_id, "read")
+    table = standings.event_standings(request.app.state.db, event_id, round)
+    return StandingsOut.model_validate(table.as_json())

@@ -1,0 +1,232 @@
+"""The scorekeeper's page: the round's pairings with names and readings, the clock with each
+table's own end time, results in words, drops, the head judge's changes to a pairing, and
+the standings.
+
+Every form posts and then redirects to the page (post/redirect/get): a reload shows the page
+again and never sends the form twice. What happened (or what was wrong) travels to the page
+in a short-lived cookie.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated
+from urllib.parse import quote, unquote
+
+from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from shinpan.csvio import parse_pairings
+from shinpan.errors import InvalidInput, ShinpanError
+from shinpan.reports.common import local_time
+from shinpan.services import events, rounds, swiss
+from shinpan.services.context import load_event
+from shinpan.services.scoresheet import round_sheet
+from shinpan.services.standings import standing_json
+from shinpan.web import i18n
+from shinpan.web.api import csrf
+from shinpan.web.auth import role_at
+from shinpan.web.i18n import N_
+from shinpan.web.render import render
+from shinpan.web.uploads import parse_upload
+
+router = APIRouter(include_in_schema=False)
+Unsafe = [Depends(csrf)]
+FLASH = "shinpan_flash"
+Field = Annotated[str, Form(max_length=5000)]
+
+# Values the page shows through ``_(value)``: listed so that extraction finds them.
+WORDS = (
+    N_("dropped"), N_("extend"), N_("edit_pairings"), N_("paired"), N_("started"), N_("ended"),
+    N_("ejection"), N_("disqualification"),
+)  # fmt: skip
+
+
+def _page(event_id: int, round_no: int | None = None) -> str:
+    return f"/events/{event_id}/scorekeeper" + (f"?round={round_no}" if round_no else "")
+
+
+def _back(event_id: int, message: str, *, error: bool = False, round_no: int | None = None) -> Response:
+    """Post/redirect/get: to the page, with what happened in a cookie the page reads once."""
+    response = RedirectResponse(_page(event_id, round_no), status_code=303)
+    value = quote(("!" if error else "") + message, safe="")
+    response.set_cookie(FLASH, value, max_age=60, path=f"/events/{event_id}/scorekeeper", httponly=True,
+                        samesite="strict")  # fmt: skip
+    return response
+
+
+def _number(value: str, field: str, *, optional: bool = False) -> int | None:
+    value = value.strip()
+    if not value and optional:
+        return None
+    if not value.isascii() or not value.isdigit() or not 1 <= int(value) <= 2**31 - 1:
+        raise InvalidInput("{field} is not a whole number from 1", field=field)
+    return int(value)
+
+
+def _attempt(
+    request: Request, event_id: int, action: str, work: Callable[[str], str], round_no: int | None = None
+) -> Response:
+    """Run ``work`` as the signed-in person (their role allowing ``action``), then back to the page."""
+    user, _ = role_at(request, event_id, action)
+    try:
+        message = work(user.name)
+    except ShinpanError as e:
+        return _back(event_id, e.render(i18n.gettext), error=True, round_no=round_no)
+    request.app.state.live.publish(event_id)
+    return _back(event_id, message, round_no=round_no)
+
+
+@router.get("/events/{event_id}/scorekeeper", response_class=HTMLResponse)
+def scorekeeper(request: Request, event_id: int, round: int | None = None) -> Response:
+    _, role = role_at(request, event_id, "read")
+    db = request.app.state.db
+    with db.read() as conn:
+        event = load_event(conn, event_id)
+    if round is not None and not 1 <= round <= max(event.current_round, 1):
+        round = None
+    sheet = round_sheet(db, event_id, round)
+    flash = unquote(request.cookies.get(FLASH, ""))
+    error, notice = (flash[1:], None) if flash.startswith("!") else (None, flash or None)
+    response = render(
+        request, "scorekeeper.html", event_id=event_id, event=event, role=role, sheet=sheet, error=error,
+        notice=notice, local=lambda s: local_time(s, short=True), standing_json=standing_json,
+    )  # fmt: skip
+    if flash:
+        response.delete_cookie(FLASH, path=f"/events/{event_id}/scorekeeper")
+    return response
+
+
+@router.post("/events/{event_id}/scorekeeper/pairings", dependencies=Unsafe)
+def import_pairings(
+    request: Request, event_id: int, command_id: Field, round_no: Field, file: Annotated[UploadFile, File()]
+) -> Response:
+    def work(name: str) -> str:
+        number = _number(round_no, "round")
+        assert number is not None
+        rows = parse_upload(file, parse_pairings)
+        n = events.import_pairings(
+            request.app.state.db, event_id, number, rows, actor=name, command_id=command_id
+        )
+        return i18n.gettext("round {round}: {n} matches imported").format(round=number, n=n)
+
+    return _attempt(request, event_id, "results", work)
+
+
+@router.post("/events/{event_id}/scorekeeper/pair", dependencies=Unsafe)
+def pair(request: Request, event_id: int, command_id: Field, seed: Field = "") -> Response:
+    def work(name: str) -> str:
+        chosen = int(seed) if seed.strip().isdigit() and len(seed.strip()) < 11 else None
+        if seed.strip() and chosen is None:
+            raise InvalidInput(
+                "a seed is a whole number from 0 to {highest}", field="seed", highest=swiss.SEED_LIMIT - 1
+            )
+        made = swiss.pair_next_round(
+            request.app.state.db, event_id, seed=chosen, actor=name, command_id=command_id
+        )
+        return i18n.gettext("round {round} is paired").format(round=made.round)
+
+    return _attempt(request, event_id, "results", work)
+
+
+@router.post("/events/{event_id}/scorekeeper/start", dependencies=Unsafe)
+def start(request: Request, event_id: int, command_id: Field, minutes: Field = "") -> Response:
+    def work(name: str) -> str:
+        length = _number(minutes, "minutes", optional=True)
+        done = rounds.start_round(
+            request.app.state.db, event_id, minutes=length, actor=name, command_id=command_id
+        )
+        return i18n.gettext("round {round} has started: {minutes} minutes").format(
+            round=done["round"], minutes=done["minutes"]
+        )
+
+    return _attempt(request, event_id, "results", work)
+
+
+@router.post("/events/{event_id}/scorekeeper/end", dependencies=Unsafe)
+def end(request: Request, event_id: int, command_id: Field) -> Response:
+    def work(name: str) -> str:
+        number = events.end_round(request.app.state.db, event_id, actor=name, command_id=command_id)
+        return i18n.gettext("round {round} has ended").format(round=number)
+
+    return _attempt(request, event_id, "results", work)
+
+
+@router.post("/events/{event_id}/scorekeeper/result", dependencies=Unsafe)
+def result(
+    request: Request, event_id: int, command_id: Field, round_no: Field, table: Field, winner: Field = "",
+    outcome: Field = "",
+) -> Response:  # fmt: skip
+    """The next duel's winner, or the match's result."""
+    number = _number(round_no, "round", optional=True)
+
+    def work(name: str) -> str:
+        where = _number(table, "table")
+        assert number is not None and where is not None
+        db = request.app.state.db
+        if winner:
+            events.report_result(
+                db, event_id, number, where, winner=winner, actor=name, command_id=command_id
+            )
+        else:
+            events.report_result(db, event_id, number, where, result=outcome or None, actor=name,
+                                 command_id=command_id)  # fmt: skip
+        return i18n.gettext("table {table}: result recorded").format(table=where)
+
+    if number is None:
+        return _back(event_id, i18n.gettext("which round?"), error=True)
+    return _attempt(request, event_id, "results", work, number)
+
+
+@router.post("/events/{event_id}/scorekeeper/time", dependencies=Unsafe)
+def give_time(
+    request: Request, event_id: int, command_id: Field, table: Field, minutes: Field, reason: Field = ""
+) -> Response:
+    def work(name: str) -> str:
+        where, length = _number(table, "table"), _number(minutes, "minutes")
+        assert where is not None and length is not None
+        rounds.give_time(
+            request.app.state.db, event_id, where, length, reason, judge=name, command_id=command_id
+        )
+        return i18n.gettext("table {table}: {minutes} more minutes").format(table=where, minutes=length)
+
+    return _attempt(request, event_id, "extend", work)
+
+
+@router.post("/events/{event_id}/scorekeeper/edit", dependencies=Unsafe)
+def edit(
+    request: Request, event_id: int, command_id: Field, reason: Field = "", lines: Field = ""
+) -> Response:
+    """The head judge's new pairing of some tables: one ``TABLE A B`` per line (no B: a bye)."""
+
+    def work(name: str) -> str:
+        changes = []
+        for line in lines.splitlines():
+            parts = line.replace(",", " ").replace("=", " ").split()
+            if not parts:
+                continue
+            where = _number(parts[0], "table")
+            if len(parts) not in (2, 3) or where is None:
+                raise InvalidInput(
+                    "write each table as: table, player A, player B (no B: a bye)", field="lines"
+                )
+            changes.append(swiss.TableChange(where, parts[1], parts[2] if len(parts) == 3 else None))
+        done = swiss.edit_pairings(
+            request.app.state.db, event_id, changes, reason, actor=name, command_id=command_id
+        )
+        return i18n.gettext("the pairing of tables {tables} was changed").format(
+            tables=", ".join(str(p["table"]) for p in done)
+        )
+
+    return _attempt(request, event_id, "edit_pairings", work)
+
+
+@router.post("/events/{event_id}/scorekeeper/drop", dependencies=Unsafe)
+def drop(request: Request, event_id: int, command_id: Field, player: Field = "") -> Response:
+    def work(name: str) -> str:
+        if not player.strip():
+            raise InvalidInput("choose the player who drops", field="player")
+        swiss.drop_player(request.app.state.db, event_id, player, actor=name, command_id=command_id)
+        return i18n.gettext("{player} has dropped").format(player=player.strip())
+
+    return _attempt(request, event_id, "results", work)

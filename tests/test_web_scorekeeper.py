@@ -1,0 +1,197 @@
+# ruff: noqa: F811 - the browser fixtures come from test_web_browser
+"""The scorekeeper's page and the rounds' JSON API: post/redirect/get on every form (a reload
+never sends a form again), names instead of ids and raw a/b, penalty results drawn apart,
+extensions in words, pending disqualifications (D17); and a round run in a real browser at
+phone and desktop size. SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+from shinpan.csvio import PlayerRow
+from shinpan.engine.event_rules import Role
+from shinpan.services import accounts, corrections, events, rounds
+from shinpan.services.scoresheet import round_sheet
+from test_web_browser import VIEWPORTS, People, Site, api, browser, people, sign_in, site  # noqa: F401
+from web_support import HEAD_JUDGE, SCOREKEEPER, Client, World, csrf_in, ledger_size, worlds
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    yield from worlds(request, tmp_path_factory, players=8, spare=3)
+
+
+def page_of(w: World, client: Client) -> str:
+    r = client.get(f"/events/{w.event}/scorekeeper")
+    assert r.status_code == 200, r.text
+    return r.text
+
+
+def post_form(w: World, client: Client, action: str, **fields: str) -> tuple[int, str, str]:
+    """Post a form of the page: (status, where it redirects, the page that follows)."""
+    token = csrf_in(page_of(w, client))
+    r = client.http.post(f"/events/{w.event}/scorekeeper/{action}",
+                         data={"csrf_token": token, "command_id": w.cid("form"), **fields}, follow_redirects=False)  # fmt: skip
+    location = r.headers.get("location", "")
+    after = client.get(location).text if location else ""
+    return r.status_code, location, after
+
+
+def test_every_form_posts_then_redirects_and_a_reload_posts_nothing(world: World) -> None:
+    w, sk = world, world.clients["scorekeeper"]
+    a = w.players[0]
+    status, location, after = post_form(w, sk, "result", round_no="1", table="1", winner=a)
+    assert status == 303 and location == f"/events/{w.event}/scorekeeper?round=1"
+    assert 'class="flash ok"' in after
+    size = ledger_size(w)
+    again = sk.get(location).text  # the reload: a GET, nothing posted, the message shown once
+    assert ledger_size(w) == size and 'class="flash' not in again
+    # A refusal redirects too, with the reason, and changes nothing.
+    status, location, after = post_form(w, sk, "result", round_no="1", table="99", winner=a)
+    assert status == 303 and 'class="flash error"' in after and "99" in after
+    assert ledger_size(w) == size
+    for action, fields in (("pair", {}), ("start", {"minutes": "abc"}), ("drop", {"player": ""}),
+                           ("edit", {"lines": "1 x", "reason": "r"}), ("time", {"table": "1", "minutes": "0"})):  # fmt: skip
+        status, location, after = post_form(w, w.clients["head_judge"], action, **fields)
+        assert status == 303 and location.startswith(f"/events/{w.event}/scorekeeper"), action
+        assert 'class="flash error"' in after, action
+    assert ledger_size(w) == size
+    # Names and readings, results in words, no raw a/b.
+    page = page_of(w, sk)
+    assert "推奨" in page and "佐藤 翔太" in page and "さとう しょうた" in page
+    assert re.search(r"デュエル1: [^<]+の勝ち", page)
+
+
+def test_penalties_extensions_and_pending_disqualifications_are_shown_in_words(world: World) -> None:
+    w, sk = world, world.clients["scorekeeper"]
+    slow, leaving, cheat = w.players[2], w.players[4], w.players[6]
+    w.record(slow, "ingame.slow-play")
+    w.record(slow, "ingame.slow-play")
+    w.record(leaving, "ingame.early-withdrawal")
+    dq = w.record(cheat, "severe.cheating")
+    rounds.start_round(w.db, w.event)
+    rounds.give_time(w.db, w.event, 2, 4, "ジャッジコール", judge=HEAD_JUDGE[0])
+    page = page_of(w, sk)
+    assert page.count('class="duel penalty"') == 1 and "ひどく遅いプレイ" in page
+    assert "デュエルの敗北(罰則)" in page and "マッチの敗北(罰則)" in page
+    assert "制限時間の後に追加ターン" in page
+    assert "ジャッジコール" in page and "4分" in page
+    assert "ヘッドジャッジの確認待ち" in page and 'class="tag pending"' in page
+    corrections.confirm(w.db, w.event, [dq])
+    page = page_of(w, sk)
+    assert 'class="tag pending"' not in page and "失格" in page
+
+
+def test_the_rounds_api_pairs_starts_ends_and_ranks(world: World) -> None:
+    w = world
+    hj = w.clients["head_judge"]
+    e = f"/api/events/{w.event}"
+    for m in round_sheet(w.db, w.event, 1).rows:
+        if m.b is not None and m.result is None:
+            done = hj.post(
+                e + "/results", json={"command_id": w.cid(), "round": 1, "table": m.table, "result": "a"}
+            )
+            assert done.status_code == 200, done.text
+    ended = hj.post(e + "/rounds/end", json={"command_id": w.cid()})
+    assert ended.status_code == 200 and ended.json() == {"round": 1, "still_playing": []}
+    drop = w.spare[0]
+    assert hj.post(e + f"/players/{drop}/drop", json={"command_id": w.cid()}).json() == {
+        "player": drop,
+        "round": 1,
+    }
+    paired = hj.post(e + "/rounds", json={"command_id": w.cid(), "seed": 42})
+    assert paired.status_code == 201, paired.text
+    body = paired.json()
+    assert body["round"] == 2 and body["seed"] == 42 and body["recommended_rounds"] >= 3
+    assert drop not in [p for t in body["pairings"] for p in (t["a"], t["b"])]
+    clock = hj.get(e + "/clock").json()
+    assert clock["state"] == "paired" and clock["round"] == 2
+    assert hj.post(e + "/rounds/start", json={"command_id": w.cid(), "minutes": 45}).json()["minutes"] == 45
+    table = hj.get(e + "/standings", params={"round": 1}).json()
+    assert table["round"] == 1 and table["standings"][0]["rank"] == 1
+    assert {s["player"]: s["status"] for s in table["standings"]}[drop] == "dropped"
+    assert hj.get(e + "/standings", params={"round": 9}).status_code == 404
+
+
+# -- in a real browser ----------------------------------------------------------------------
+
+
+def swiss_event(site: Site, players: int = 9) -> tuple[int, str]:
+    """An event with ``players`` players and a scorekeeper who joined: (event, scorekeeper)."""
+    hj = accounts.account_named(site.db, HEAD_JUDGE[0])
+    assert hj is not None
+    e = events.create_event(site.db, name=site.unique("スイス大会"), head_judge=HEAD_JUDGE[0],
+                            head_judge_level=HEAD_JUDGE[2], head_judge_account=hj.uid)  # fmt: skip
+    names = [
+        ("佐藤 翔太", "さとう しょうた"),
+        ("鈴木 美咲", "すずき みさき"),
+        ("高橋 大輔", "たかはし だいすけ"),
+    ]
+    rows = [PlayerRow(f"{1000 + i}", f"{names[i % 3][0]}{i}", names[i % 3][1], None) for i in range(players)]
+    events.import_players(site.db, e, rows)
+    name = site.unique(SCOREKEEPER[0])
+    accounts.join(site.db, accounts.invite(site.db, e, Role.scorekeeper, HEAD_JUDGE[0]), name, SCOREKEEPER[1])
+    return e, name
+
+
+@VIEWPORTS
+def test_the_scorekeepers_round_in_the_browser(site: Site, people: People, viewport: dict[str, int]) -> None:
+    event, scorekeeper = swiss_event(site)
+    sk = people.open(viewport)
+    sign_in(sk, scorekeeper, SCOREKEEPER[1])
+    page = f"/events/{event}/scorekeeper"
+    sk.goto(page)
+    sk.click("#pair-next")
+    expect(sk).to_have_url(re.compile(rf"{page}$"))
+    expect(sk.locator(".flash.ok")).to_contain_text("ラウンド 1 の組み合わせ")
+    expect(sk.locator("table.matches tbody tr")).to_have_count(5)
+    sk.click("#start-round")
+    expect(sk.locator(".countdown")).to_have_text(re.compile(r"^(49|50):\d\d$"))
+
+    # A match loss from a ruling lands on table 1; the scorekeeper reports table 2 by duels.
+    sheet = round_sheet(site.db, event)
+    loser = sheet.rows[0].a.number
+    ruling = api(sk, "GET", f"/api/events/{event}/clock")  # the scorekeeper reads the clock
+    assert ruling["state"] == "started"
+    from shinpan.services import recording
+
+    recording.record(
+        site.db, event, recording.RecordInput(player=loser, infraction="ingame.early-withdrawal")
+    )
+    sk.reload()
+    expect(sk.locator("#match-1 .result")).to_contain_text("マッチの敗北(罰則)")
+    second = sheet.rows[1]
+    assert second.b is not None
+    for _ in range(2):
+        with sk.expect_navigation():
+            sk.locator("#match-2 .result-form button", has_text=f"{second.b.name}のデュエル").click()
+        expect(sk).to_have_url(re.compile(rf"{page}\?round=1$"))
+    expect(sk.locator("#match-2 .result")).to_contain_text(f"{second.b.name}の勝ち")
+
+    # A reload after the result posts nothing: no "Method Not Allowed", the ledger unchanged.
+    size = _entries(site)
+    sk.reload()
+    expect(sk.locator("body")).not_to_contain_text("Method Not Allowed")
+    assert _entries(site) == size
+
+    # The standings show the penalty's match loss: the opponent on 3 points, the loser on 0.
+    standings = sk.locator("section.standings")
+    expect(standings).to_contain_text(sheet.rows[0].b.name if sheet.rows[0].b else "")
+    winner_row = standings.locator("tr", has_text=sheet.rows[0].b.name if sheet.rows[0].b else "")
+    expect(winner_row.locator("td").nth(2)).to_have_text("3")
+    loser_row = standings.locator("tr", has_text=sheet.rows[0].a.name)
+    expect(loser_row.locator("td").nth(2)).to_have_text("0")
+
+
+def _entries(site: Site) -> int:
+    from sqlalchemy import func, select
+
+    from shinpan.store.schema import entries
+
+    with site.db.read() as conn:
+        return int(conn.execute(select(func.count()).select_from(entries)).scalar_one())
