@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, func, select
+from sqlalchemy import Connection, select
 
 from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, explain
 from shinpan.engine.clock import ClockError, given_at, parse_given_at
@@ -25,8 +25,9 @@ from shinpan.services.commands import run_command
 from shinpan.services.context import Event, later, load_event, parse_stamp, require, stamp
 from shinpan.services.effects import apply_ruling, current_match
 from shinpan.store.db import Database
+from shinpan.store.history import is_player, last_ruling_number, live_rulings
 from shinpan.store.ledger import Appender, Entry, read_entries
-from shinpan.store.schema import players, rulings
+from shinpan.store.schema import rulings
 
 
 @dataclass(frozen=True)
@@ -88,19 +89,6 @@ class Recorded:
         }
 
 
-# The statements of every recording, built once (building one costs more than running it).
-_PLAYER = select(players.c.number).where(
-    players.c.event_id == bindparam("e"), players.c.number == bindparam("p")
-)
-# Sorted in Python, not in SQL: with ORDER BY, SQLite (without statistics) walks the
-# primary key through every ruling of the event instead of the player's index.
-_HISTORY = select(
-    rulings.c.number, rulings.c.rule, rulings.c.offense, rulings.c.penalties,
-    rulings.c.follow_up, rulings.c.draft, rulings.c.kind, rulings.c.trigger, rulings.c.cause,
-).where(rulings.c.event_id == bindparam("e"), rulings.c.player == bindparam("p"), rulings.c.state != "voided")  # fmt: skip
-_LAST_NUMBER = select(func.max(rulings.c.number)).where(rulings.c.event_id == bindparam("e"))
-
-
 class _Participants:
     """Membership in the event, asked of the database only for the names the record uses."""
 
@@ -112,29 +100,27 @@ class _Participants:
         if not isinstance(name, str):
             return False
         if name not in self.known:
-            row = self.conn.execute(_PLAYER, {"e": self.event_id, "p": name}).first()
-            self.known[name] = row is not None
+            self.known[name] = is_player(self.conn, self.event_id, name)
         return self.known[name]
 
 
 def live_history(conn: Connection, event_id: int, player: str) -> list[Ruling]:
     """A player's rulings that count (not voided), as the engine reads them."""
-    rows = sorted(conn.execute(_HISTORY, {"e": event_id, "p": player}), key=lambda r: int(r.number))
     return [
         Ruling(
             player=player,
             rule=r.rule,
             offense=r.offense,
             penalties=tuple(json.loads(r.penalties)),
-            follow_up=bool(r.follow_up),
+            follow_up=r.follow_up,
             draft=r.draft,
             kind=r.kind,
             ref=f"#{r.number}",
-            number=int(r.number),
+            number=r.number,
             trigger=Trigger(r.trigger),
             cause=r.cause,
         )
-        for r in rows
+        for r in live_rulings(conn, event_id, player)
     ]
 
 
@@ -233,7 +219,7 @@ def _counts_per_draft(book: Rulebook, rule: str) -> bool:
 
 
 def next_number(conn: Connection, event_id: int) -> int:
-    return int(conn.execute(_LAST_NUMBER, {"e": event_id}).scalar() or 0) + 1
+    return last_ruling_number(conn, event_id) + 1
 
 
 def append_rulings(

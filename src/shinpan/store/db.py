@@ -10,21 +10,22 @@ with another recording for the same event.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError
+from sqlalchemy.exc import ArgumentError, DatabaseError, DBAPIError, OperationalError
 from sqlalchemy.pool import NullPool
 
 from shinpan.errors import StorageError
 
 # Migrations this code knows, oldest first. A database at any other revision was written
 # by a newer shinpan and is refused.
-REVISIONS = ("0001", "0002", "0003")
+REVISIONS = ("0001", "0002", "0003", "0004")
 HEAD = REVISIONS[-1]
 LOCK_NAMESPACE = 0x5348  # "SH": PostgreSQL advisory locks of shinpan
 GLOBAL_LOCK = 0
@@ -40,6 +41,42 @@ def chunks(values: Sequence[T], size: int = IN_CHUNK) -> Iterator[Sequence[T]]:
     """``values`` in consecutive slices of at most ``size``, for ``column.in_(chunk)``."""
     for start in range(0, len(values), size):
         yield values[start : start + size]
+
+
+class Statement:
+    """A statement that every ruling runs, run on the driver's own connection in the
+    caller's transaction: no compiling, no result objects. SQLAlchemy's Core costs about
+    30 µs a statement, the driver 1–2 µs; a ruling runs a dozen. Written with ``:name``
+    parameters (SQLite's style); PostgreSQL's ``%(name)s`` is made once, here. Rows come
+    back as the driver's tuples (SQLite gives booleans as 0 and 1)."""
+
+    def __init__(self, sql: str) -> None:
+        self.sql = " ".join(sql.split())
+        self.pyformat = re.sub(r"(?<![:\w]):(\w+)", r"%(\1)s", self.sql.replace("%", "%%"))
+
+    def run(self, conn: Connection, params: Mapping[str, Any] | None = None) -> Any:
+        """Execute once; the driver's cursor (``fetchone``, ``fetchall``, iteration)."""
+        raw: Any = conn.connection.driver_connection
+        sql = self.pyformat if conn.dialect.name == "postgresql" else self.sql
+        try:
+            return raw.execute(sql, params or {})
+        except conn.dialect.loaded_dbapi.Error as e:
+            raise DBAPIError.instance(sql, params, e, conn.dialect.loaded_dbapi.Error) from e
+
+    def run_many(self, conn: Connection, rows: Iterable[Mapping[str, Any]]) -> None:
+        """Execute once per row, in one call to the driver."""
+        raw: Any = conn.connection.driver_connection
+        rows = list(rows)
+        if not rows:
+            return
+        try:
+            if conn.dialect.name == "postgresql":
+                with raw.cursor() as cur:
+                    cur.executemany(self.pyformat, rows)
+            else:
+                raw.executemany(self.sql, rows)
+        except conn.dialect.loaded_dbapi.Error as e:
+            raise DBAPIError.instance(self.sql, rows, e, conn.dialect.loaded_dbapi.Error) from e
 
 
 def data_dir() -> Path:
