@@ -23,9 +23,9 @@ from shinpan.errors import InvalidInput, NotFound
 from shinpan.guideline import Rulebook
 from shinpan.services.commands import run_command
 from shinpan.services.context import Event, later, load_event, parse_stamp, require, stamp
-from shinpan.services.effects import apply_ruling, current_match
+from shinpan.services.effects import apply_ruling
 from shinpan.store.db import Database
-from shinpan.store.history import is_player, last_ruling_number, live_rulings
+from shinpan.store.history import is_player, last_ruling_number, live_rulings, where_playing
 from shinpan.store.ledger import Appender, Entry, read_entries
 from shinpan.store.schema import rulings
 
@@ -163,10 +163,10 @@ def with_threshold(event: Event, decided: Sequence[Ruling]) -> list[Ruling]:
 def _where(conn: Connection, event: Event, inp: RecordInput) -> tuple[int | None, int | None]:
     if inp.round is not None or inp.table is not None:
         return inp.round, inp.table
-    m = current_match(conn, event.id, inp.player)
-    if m is None:
+    playing = where_playing(conn, event.id, inp.player)
+    if playing is None:
         return (event.current_round or None), None
-    return m.round, m.table_no
+    return playing
 
 
 def _due_json(due: Due, position: int, given: str, round_no: int | None, table: int | None) -> dict[str, Any]:

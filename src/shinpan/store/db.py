@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,6 +34,7 @@ GLOBAL_LOCK = 0
 # PostgreSQL and 32,766 on SQLite (999 before SQLite 3.32), so a long list is asked in
 # chunks; fewer, larger chunks cost less on the round trips.
 IN_CHUNK = 900
+BUSY_SECONDS = 30.0  # how long a write waits for the one before it (SQLite's busy timeout too)
 
 T = TypeVar("T")
 
@@ -79,6 +81,9 @@ class Statement:
             raise DBAPIError.instance(self.sql, rows, e, conn.dialect.loaded_dbapi.Error) from e
 
 
+_BEGIN_WRITE, _BEGIN_READ = Statement("BEGIN IMMEDIATE"), Statement("BEGIN")
+
+
 def data_dir() -> Path:
     base = os.environ.get("SHINPAN_HOME")
     if base:
@@ -109,7 +114,7 @@ def _sqlite_settings(engine: Engine) -> None:
     def _connect(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
         cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA busy_timeout = 30000")
+        cur.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
         cur.execute("PRAGMA journal_mode = WAL")
         cur.execute("PRAGMA synchronous = FULL")
         cur.execute("PRAGMA foreign_keys = ON")
@@ -118,7 +123,7 @@ def _sqlite_settings(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _begin(conn: Connection) -> None:
         write = conn.get_execution_options().get("shinpan_write", False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        (_BEGIN_WRITE if write else _BEGIN_READ).run(conn)  # on the driver: no result object
 
 
 class Database:
@@ -131,8 +136,13 @@ class Database:
         except ArgumentError:
             raise StorageError(f"not a database URL or path: {url!r}") from None
         self.dialect = parsed.get_backend_name()
+        # SQLite on a file: one writer connection per process, taken in turn (see write).
+        self._writer: Connection | None = None
+        self._writer_lock: threading.Lock | None = None
         if self.dialect == "sqlite":
             path = parsed.database
+            if path and path != ":memory:":
+                self._writer_lock = threading.Lock()
             if path and path != ":memory:":
                 folder = Path(path).parent
                 try:
@@ -141,7 +151,11 @@ class Database:
                     raise StorageError(
                         f"cannot make the database's folder {folder}: {e.strerror or e}"
                     ) from None
-            self.engine = create_engine(self.url, poolclass=NullPool if not path else None)
+            # Every transaction ends in commit or rollback (write, read, Connection.close),
+            # so the pool need not roll back again when a connection comes back.
+            self.engine = create_engine(
+                self.url, poolclass=NullPool if not path else None, pool_reset_on_return=None
+            )
             _sqlite_settings(self.engine)
         elif self.dialect == "postgresql":
             self.engine = create_engine(self.url, pool_pre_ping=True)
@@ -158,6 +172,9 @@ class Database:
         return make_url(self.url).render_as_string(hide_password=True)
 
     def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
         self.engine.dispose()
 
     # -- transactions ---------------------------------------------------------------
@@ -165,6 +182,10 @@ class Database:
     @contextmanager
     def write(self, event_id: int | None = None) -> Iterator[Connection]:
         """A write transaction, serialised with every other write for the same event."""
+        if self._writer_lock is not None:
+            with self._sqlite_write() as conn:
+                yield conn
+            return
         try:
             with self.engine.connect() as conn:
                 conn = conn.execution_options(shinpan_write=True)
@@ -177,6 +198,26 @@ class Database:
                     yield conn
         except OperationalError as e:
             raise StorageError(f"the database could not be written: {_reason(e)}") from e
+
+    @contextmanager
+    def _sqlite_write(self) -> Iterator[Connection]:
+        """On a SQLite file, the process's writes take one connection in turn, in the order
+        they asked (a lock), as datasette does: SQLite's own busy wait sleeps up to 100 ms
+        between tries, and a new connection per write costs the pool's bookkeeping.
+        ``BEGIN IMMEDIATE`` still serialises them with other processes."""
+        assert self._writer_lock is not None
+        if not self._writer_lock.acquire(timeout=BUSY_SECONDS):
+            raise StorageError("the database could not be written: other writes kept it busy")
+        try:
+            writer = self._writer
+            if writer is None or writer.closed or writer.invalidated:
+                writer = self._writer = self.engine.connect().execution_options(shinpan_write=True)
+            with writer.begin():
+                yield writer
+        except OperationalError as e:
+            raise StorageError(f"the database could not be written: {_reason(e)}") from e
+        finally:
+            self._writer_lock.release()
 
     @contextmanager
     def read(self) -> Iterator[Connection]:

@@ -9,7 +9,7 @@ from sqlalchemy import Connection
 
 from shinpan.store.db import Statement
 
-__all__ = ["CountedRuling", "is_player", "last_ruling_number", "live_rulings"]
+__all__ = ["CountedRuling", "is_player", "last_ruling_number", "live_rulings", "where_playing"]
 
 _PLAYER = Statement("SELECT 1 FROM players WHERE event_id = :e AND number = :p")
 # Sorted in Python, not in SQL: with ORDER BY, SQLite (without statistics) walks the
@@ -17,6 +17,12 @@ _PLAYER = Statement("SELECT 1 FROM players WHERE event_id = :e AND number = :p")
 _LIVE = Statement(
     'SELECT number, rule, offense, penalties, follow_up, draft, kind, "trigger", cause FROM rulings '
     "WHERE event_id = :e AND player = :p AND state <> 'voided'"
+)
+# One lookup per side, each on its index: with OR and ORDER BY, SQLite (without
+# statistics) walks every match of the event.
+_TABLES = Statement(
+    "SELECT round, table_no FROM matches WHERE event_id = :e AND player_a = :p "
+    "UNION ALL SELECT round, table_no FROM matches WHERE event_id = :e AND player_b = :p"
 )
 _LAST_NUMBER = Statement("SELECT MAX(number) FROM rulings WHERE event_id = :e")
 
@@ -48,3 +54,9 @@ def live_rulings(conn: Connection, event_id: int, player: str) -> list[CountedRu
 def last_ruling_number(conn: Connection, event_id: int) -> int:
     """The event's highest ruling number (0: none yet)."""
     return int(_LAST_NUMBER.run(conn, {"e": event_id}).fetchone()[0] or 0)
+
+
+def where_playing(conn: Connection, event_id: int, player: str) -> tuple[int, int] | None:
+    """The round and table of the player's match in the latest round they were paired in."""
+    found = _TABLES.run(conn, {"e": event_id, "p": player}).fetchall()
+    return max(((int(r), int(t)) for r, t in found), default=None)
