@@ -13,7 +13,7 @@
     100 rulings and in one that has ``--big`` (100,000), sampled in turns. The big event is
     built quickly but validly: the same service steps (engine decision, ``append_rulings``
     through the ledger's Appender, effects) in one transaction instead of one per ruling;
-    ``integrity.verify`` checks it afterwards. Target: the big event's median within 1.5x of
+    ``integrity.verify`` checks it afterwards. Target: the big event's median within 1.3x of
     the small one's.
 
 ``--profile`` prints where the time of (1) goes (cProfile, top functions by own time).
@@ -53,7 +53,7 @@ from shinpan.store.schema import entries
 from shinpan.store.snapshots import current_match
 
 THROUGHPUT_TARGET = 0.3
-GROWTH_TARGET = 1.5
+GROWTH_TARGET = 1.3
 # What floor judges record most, none of which needs facts (see bench/replay.py for the weights).
 INFRACTIONS = (
     "ingame.slow-play",

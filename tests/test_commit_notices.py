@@ -1,7 +1,7 @@
 """What goes outward is told after commit, by the store, whichever command wrote: a
 ruling recorded on the command line reaches the web app's live views too. On SQLite the
 listeners of this process hear it once the transaction has committed (never for one that
-rolled back); on PostgreSQL every process hears a NOTIFY on the event's channel."""
+rolled back); on PostgreSQL every process hears a NOTIFY on the channel with the event and its newest entry."""
 
 from __future__ import annotations
 
@@ -21,11 +21,15 @@ def test_listeners_hear_each_committed_change_once_after_commit(tmp_path: Path) 
     ev: EventSetup = make_event(db, players=4)
     heard: list[tuple[int, int]] = []
 
-    def listener(event_id: int) -> None:
-        with db.read() as conn:  # after commit: another connection sees the ruling
+    def listener(event_id: int, head: int) -> None:
+        with db.read() as conn:  # after commit: another connection sees the ruling and its entry
             (count,) = conn.exec_driver_sql(
                 "SELECT COUNT(*) FROM rulings WHERE event_id = ?", (event_id,)
             ).one()
+            (newest,) = conn.exec_driver_sql(
+                "SELECT MAX(seq) FROM entries WHERE event_id = ?", (event_id,)
+            ).one()
+        assert head == newest
         heard.append((event_id, int(count)))
 
     db.listeners.append(listener)
@@ -47,6 +51,10 @@ def test_on_postgresql_a_change_notifies_every_process(backend: Backend) -> None
     with psycopg.connect(dsn, autocommit=True) as listening:
         listening.execute(f"LISTEN {CHANNEL}")
         recording.record(db, ev.id, RecordInput("P001", "ingame.slow-play"), now=ev.clock.now)
-        heard = next((n.payload for n in listening.notifies(timeout=5) if n.payload == str(ev.id)), None)
-    assert heard == str(ev.id)
+        heard = next(
+            (n.payload for n in listening.notifies(timeout=5) if n.payload.startswith(f"{ev.id}:")), None
+        )
+    with db.read() as conn:
+        (newest,) = conn.exec_driver_sql(f"SELECT MAX(seq) FROM entries WHERE event_id = {ev.id}").one()
+    assert heard == f"{ev.id}:{newest}"
     db.close()

@@ -20,7 +20,7 @@ from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused
 from shinpan.services import corrections, deadlines, events, integrity, queries, recording
 from shinpan.services.context import stamp
 from shinpan.store.db import Database
-from shinpan.store.schema import carried_losses, counters, duels, entries, matches, rulings
+from shinpan.store.schema import carried_losses, duels, entries, matches, rulings
 
 # -- helpers --------------------------------------------------------------------------------
 
@@ -61,13 +61,11 @@ def entry_count(ev: EventSetup) -> int:
         return int(conn.execute(select(func.count()).where(entries.c.event_id == ev.id)).scalar() or 0)
 
 
-def counter(ev: EventSetup, player: str, rule: str) -> int | None:
+def counter(ev: EventSetup, player: str, rule: str) -> int:
+    """The player's offences of ``rule`` as the engine counts them from their history."""
     with ev.db.read() as conn:
-        return conn.execute(
-            select(counters.c.offenses).where(
-                counters.c.event_id == ev.id, counters.c.player == player, counters.c.rule == rule
-            )
-        ).scalar()
+        history = recording.live_history(conn, ev.id, player)
+    return sum(1 for r in history if r.rule == rule and r.offense is not None and not r.follow_up)
 
 
 def ruling(ev: EventSetup, number: int) -> dict[str, Any]:

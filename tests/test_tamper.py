@@ -217,13 +217,10 @@ def test_a_projection_edited_behind_the_ledger_is_named_and_rebuild_fixes_it(
 def test_a_row_added_to_a_projection_is_caught(ev: EventSetup, backend: Backend) -> None:
     with by_hand(backend) as sql:
         sql("DELETE FROM duels WHERE event_id = ?", ev.id)
-        sql(
-            "INSERT INTO counters (event_id, player, rule, scope, offenses) VALUES (?, 'P002', 'x', '', 5)",
-            ev.id,
-        )
+        sql("INSERT INTO drafts (event_id, name, round) VALUES (?, 'X', 1)", ev.id)
     result = integrity.verify(ev.db)
     tables = sorted({d.table for d in result.differences})
-    assert tables == ["counters", "duels"]
+    assert tables == ["drafts", "duels"]
     check = run_cli("rebuild", "--check", db=backend.url)
     assert check.returncode == 1 and "DIFFERS" in check.stdout
     assert not integrity.verify(ev.db).ok  # --check changed nothing

@@ -1,8 +1,10 @@
 """The ``shinpan`` command.
 
-``shinpan replay`` is the one command scripts run in bulk (conformance, batches of tens of
-thousands of records): it starts without loading the Typer app and the rest of the CLI.
-Everything else, and ``replay --help``, goes through the Typer app in :mod:`shinpan.cli.commands`.
+Every command starts with only what it needs: ``shinpan NAME …`` builds a Typer app with
+only the commands of the module that holds NAME (:func:`shinpan.cli.commands.build`), and
+each module loads the services, the database layer and the guideline inside the commands
+that use them. ``shinpan replay`` is the one command scripts run in bulk (conformance,
+batches of tens of thousands of records): it starts without Typer at all.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ def main() -> None:
 
         run_from_args(args[1:])
         return
-    from shinpan.cli.commands import app
+    from shinpan.cli.commands import COMMANDS, build
 
-    app()
+    command = args[0] if args and args[0] in COMMANDS else None
+    build(command)()
 
 
 def __getattr__(name: str) -> Any:

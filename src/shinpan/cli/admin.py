@@ -84,7 +84,7 @@ def register(app: typer.Typer) -> None:
         check: Annotated[bool, typer.Option("--check", help="Compare only; change nothing.")] = False,
         db: DbOption = None,
     ) -> None:
-        """Derive players, matches, counters and deadlines again from the ledger."""
+        """Derive players, matches, rulings and deadlines again from the ledger."""
         database = open_db(db)
         with handled():
             differences = _services().integrity.rebuild(database, event, check_only=check)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -23,10 +23,7 @@ from shinpan.cli.common import (
     open_db,
 )
 from shinpan.cli.output import console, fail, print_json
-from shinpan.csvio import MAX_BYTES, CsvError, parse_pairings, parse_players
 from shinpan.engine.event_rules import Role
-
-T = TypeVar("T")
 
 
 def _events() -> ModuleType:
@@ -70,8 +67,12 @@ def _say_claim(seat: str, code: str | None) -> None:
     )
 
 
-def _parse(parse: Callable[[bytes], list[T]], path: Path) -> list[T]:
-    """Read and check a CSV file; every problem is listed and nothing is imported."""
+def _parse(kind: str, path: Path) -> list[Any]:
+    """Read and check a CSV file of ``players`` or ``pairings``; every problem is listed and
+    nothing is imported."""
+    from shinpan.csvio import MAX_BYTES, CsvError, parse_pairings, parse_players
+
+    parse: Callable[[bytes], list[Any]] = parse_players if kind == "players" else parse_pairings
     try:
         with path.open("rb") as f:
             data = f.read(MAX_BYTES + 1)  # one byte over the limit: the parser refuses it whole
@@ -193,7 +194,7 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Import players from CSV; nothing is imported when any row is wrong."""
-        rows = _parse(parse_players, file)
+        rows = _parse("players", file)
         database = open_db(db)
         with handled():
             n = _events().import_players(database, event, rows, actor=judge, command_id=command_id)
@@ -235,7 +236,7 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Pair a round from CSV; ejected, disqualified and withdrawn players are refused (D14)."""
-        rows = _parse(parse_pairings, file)
+        rows = _parse("pairings", file)
         database = open_db(db)
         with handled():
             n = _events().import_pairings(database, event, round_no, rows, actor=judge, command_id=command_id)

@@ -5,17 +5,15 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from shinpan.cli.output import console, fail, print_json
-from shinpan.engine.decide import dues_of
-from shinpan.engine.explain import deadline_text, ordinal
-from shinpan.guideline import GuidelineError, Rulebook, default_guideline, guideline_schema, load_guideline
-from shinpan.guideline.model import Infraction, Step
-from shinpan.guideline.search import search
+
+if TYPE_CHECKING:  # the guideline and the engine load inside the commands that use them
+    from shinpan.guideline import Rulebook
+    from shinpan.guideline.model import Infraction, Step
 
 
 class Lang(StrEnum):
@@ -32,6 +30,8 @@ GuidelineOption = Annotated[
 
 def rulebook(path: Path | None) -> Rulebook:
     """The built-in guideline, or the one in ``path``; a broken file ends the command (exit 1)."""
+    from shinpan.guideline import GuidelineError, Rulebook, default_guideline, load_guideline
+
     try:
         return Rulebook(load_guideline(path) if path else default_guideline())
     except GuidelineError as e:
@@ -74,6 +74,11 @@ def _infraction_json(book: Rulebook, inf: Infraction, offense: int | None) -> di
 
 
 def show(book: Rulebook, rule_id: str, offense: int | None, lang: str, as_json: bool) -> None:
+    from rich.table import Table
+
+    from shinpan.engine.decide import dues_of
+    from shinpan.engine.explain import ordinal
+
     inf = book.infractions.get(rule_id)
     if inf is None:
         general = next((r for r in book.guideline.general_rules if r.id == rule_id), None)
@@ -113,7 +118,7 @@ def show(book: Rulebook, rule_id: str, offense: int | None, lang: str, as_json: 
             console.print(("→ remedy: " if en else "→ 追加措置: ") + remedy.text.get(lang), markup=False)
         for due in dues_of(book, inf, offense):
             miss = " + ".join(book.label(c, lang) for c in (*due.penalties, *due.effects)) or "—"
-            console.print(("deadline: " if en else "期限: ") + f"{deadline_text(due, lang)} → {miss}")
+            console.print(("deadline: " if en else "期限: ") + f"{_deadline_text(due, lang)} → {miss}")
         console.print(
             (f"The {ordinal(offense, lang)} offence gets: " if en else f"{ordinal(offense, lang)}の違反: ")
             + step_text(book, applies, lang)
@@ -123,7 +128,17 @@ def show(book: Rulebook, rule_id: str, offense: int | None, lang: str, as_json: 
         console.print(("questions: " if en else "確認事項: ") + ", ".join(facts), style="dim")
 
 
+def _deadline_text(due: Any, lang: str) -> str:
+    from shinpan.engine.explain import deadline_text
+
+    return deadline_text(due, lang)
+
+
 def list_rules(book: Rulebook, query: str, lang: str, as_json: bool) -> None:
+    from rich.table import Table
+
+    from shinpan.guideline.search import search
+
     found = search(book, query)
     if as_json:
         print_json([_infraction_json(book, inf, None) for inf in found])
@@ -176,6 +191,8 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Validate a guideline file: exit 0 when sound, 1 listing every problem."""
+        from shinpan.guideline import GuidelineError, load_guideline
+
         try:
             g = load_guideline(file)
         except GuidelineError as e:
@@ -195,4 +212,6 @@ def register(app: typer.Typer) -> None:
     @guideline_app.command("schema")
     def schema() -> None:
         """Print the JSON Schema of a guideline file."""
+        from shinpan.guideline import guideline_schema
+
         typer.echo(json.dumps(guideline_schema(), ensure_ascii=False, indent=2))

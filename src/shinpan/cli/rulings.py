@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import sys
 from types import ModuleType
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from shinpan.cli.common import (
     DB_INT_MAX,
@@ -23,9 +22,9 @@ from shinpan.cli.common import (
 )
 from shinpan.cli.guideline import Lang, LangOption
 from shinpan.cli.output import console, fail, print_json
-from shinpan.engine import explain
-from shinpan.engine.explain import deadline_text, penalty_text
-from shinpan.guideline import Rulebook, default_guideline
+
+if TYPE_CHECKING:  # the guideline and the engine load inside the commands that use them
+    from shinpan.guideline import Rulebook
 
 
 def _services() -> ModuleType:
@@ -53,6 +52,9 @@ def parse_fact(text: str) -> tuple[str, Any]:
 
 
 def _show_preview(rulings: list[Any], lang: str) -> None:
+    from shinpan.engine import explain
+    from shinpan.engine.explain import deadline_text, penalty_text
+
     if not rulings:
         console.print("no ruling")
         return
@@ -76,6 +78,8 @@ def _show_preview(rulings: list[Any], lang: str) -> None:
 
 
 def rulebook_for_default() -> Rulebook:
+    from shinpan.guideline import Rulebook, default_guideline
+
     return Rulebook(default_guideline())
 
 
@@ -213,6 +217,10 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json(data)
             return
+        from rich.table import Table
+
+        from shinpan.engine.explain import penalty_text
+
         p = data["player"]
         console.print(f"[bold]{p['name']}[/] ({p['number']}) {p['reading']} — {p['status']}")
         book = rulebook_for_default()
@@ -269,6 +277,8 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json([d.as_json() for d in found])
             return
+        from rich.table import Table
+
         en = lang is Lang.en
         table = Table("ruling", "pos", "player", "due", "remedy", "state")
         for d in found:

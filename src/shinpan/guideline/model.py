@@ -23,7 +23,7 @@ Kind = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_-]*$")]
 class Strict(BaseModel):
     """Every guideline model refuses unknown fields: a typo is an error, not a silence."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Text(Strict):

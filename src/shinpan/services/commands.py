@@ -14,11 +14,11 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Connection
 
-from shinpan.errors import Conflict
-from shinpan.services.context import Event, holding, load_event, require, stamp
+from shinpan.errors import Conflict, NotFound
+from shinpan.services.context import Event, authorized, holding, stamp
 from shinpan.store.chain import fingerprint
 from shinpan.store.db import Database
-from shinpan.store.ledger import Appender, Entry, entry_by_command
+from shinpan.store.ledger import Appender, Entry, entry_by_command, open_command
 
 T = TypeVar("T")
 
@@ -46,18 +46,24 @@ def run_command(
         raise Conflict("a command id has at most 100 characters")
     digest = fingerprint({"action": action, "payload": payload})
     with db.write(event_id) as conn:
-        event = load_event(conn, event_id)
-        name = require(conn, event, actor, action)
+        opening = open_command(conn, event_id, actor, command_id)  # one read
+        if opening is None:
+            raise NotFound("no event {event}", event=event_id)
+        event = Event.of(opening.event)
+        name = actor or event.head_judge
+        authorized(event_id, name, opening.role, action)
         if check is not None:
             check(conn, event, name)
-        earlier = entry_by_command(conn, event_id, command_id)
+        earlier = entry_by_command(conn, event_id, command_id) if opening.earlier is not None else None
         if earlier is not None:
             if earlier.command_hash != digest:
                 raise Conflict("command {id} was already used for something else", id=command_id)
             if replayed is None:
                 return _default(earlier)  # type: ignore[return-value]
             return replayed(conn, earlier)
-        ap = Appender(conn, event_id, name, stamp(now), command_id=command_id, command_hash=digest)
+        ap = Appender(
+            conn, event_id, name, stamp(now), command_id=command_id, command_hash=digest, head=opening.head
+        )
         with holding(conn, event):
             return act(conn, ap)
 

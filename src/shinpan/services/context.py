@@ -25,7 +25,11 @@ def stamp(moment: datetime | None = None) -> str:
 
 
 def parse_stamp(value: str) -> datetime:
-    return datetime.strptime(value, TIME_FORMAT).replace(tzinfo=UTC)
+    """A moment the ledger wrote (``fromisoformat`` reads it 50 times faster than ``strptime``)."""
+    moment = datetime.fromisoformat(value)
+    if moment.utcoffset() != timedelta(0):
+        raise ValueError(f"not a time as the ledger writes it: {value!r}")
+    return moment
 
 
 def later(value: str, minutes: int) -> str:
@@ -67,6 +71,21 @@ class Event:
     def book(self) -> Rulebook:
         return rulebook_for(self.guideline_id, self.guideline_version)
 
+    @classmethod
+    def of(cls, row: Any) -> Event:
+        """From the event's projection (a row or a mapping with its column names)."""
+        get = row.__getitem__ if isinstance(row, dict) else row._mapping.__getitem__
+        return cls(
+            id=get("event_id"),
+            name=get("name"),
+            rel=get("rel"),
+            guideline_id=get("guideline_id"),
+            guideline_version=get("guideline_version"),
+            head_judge=get("head_judge"),
+            confirmation_threshold=get("confirmation_threshold"),
+            current_round=get("current_round"),
+        )
+
 
 _CURRENT = "shinpan.event"
 # Statements every command runs, built once (building one costs more than running it).
@@ -82,31 +101,28 @@ def load_event(conn: Connection, event_id: int) -> Event:
     row = conn.execute(_EVENT, {"e": event_id}).first()
     if row is None:
         raise NotFound("no event {event}", event=event_id)
-    return Event(
-        id=row.event_id,
-        name=row.name,
-        rel=row.rel,
-        guideline_id=row.guideline_id,
-        guideline_version=row.guideline_version,
-        head_judge=row.head_judge,
-        confirmation_threshold=row.confirmation_threshold,
-        current_round=row.current_round,
-    )
+    return Event.of(row)
 
 
 def role_of(conn: Connection, event_id: int, judge: str) -> Role:
     row = conn.execute(_ROLE, {"e": event_id, "j": judge}).first()
-    if row is None:
+    return authorized(event_id, judge, row.role if row is not None else None, None)
+
+
+def authorized(event_id: int, judge: str, role: str | None, action: str | None) -> Role:
+    """The judge's role, once it allows ``action`` (D11; None: any role)."""
+    if role is None:
         raise NotFound("{judge} is not a judge of event {event}", judge=judge, event=event_id)
-    return Role(row.role)
+    found = Role(role)
+    if action is not None and not may(found, action):
+        raise Forbidden("{judge} ({role}) may not {action}", judge=judge, role=found.value, action=action)
+    return found
 
 
 def require(conn: Connection, event: Event, actor: str | None, action: str) -> str:
     """The acting judge's name, once their role allows ``action`` (D11); default: head judge."""
     name = actor or event.head_judge
-    role = role_of(conn, event.id, name)
-    if not may(role, action):
-        raise Forbidden("{judge} ({role}) may not {action}", judge=name, role=role.value, action=action)
+    authorized(event.id, name, role_of(conn, event.id, name).value, action)
     return name
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, func, select
+from sqlalchemy import Connection, select
 
 from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, explain
 from shinpan.engine.clock import FROM_ROUND_START, ClockError, deadline_runs_from, given_at, parse_given_at
@@ -25,9 +25,9 @@ from shinpan.services.commands import run_command
 from shinpan.services.context import Event, later, load_event, parse_stamp, require, stamp
 from shinpan.services.effects import apply_ruling
 from shinpan.store.db import Database
+from shinpan.store.history import is_player, last_ruling_number, live_rulings, round_started_at, where_playing
 from shinpan.store.ledger import Appender, Entry, read_entries
-from shinpan.store.schema import players, rounds, rulings
-from shinpan.store.snapshots import current_match
+from shinpan.store.schema import rulings
 
 
 @dataclass(frozen=True)
@@ -89,19 +89,6 @@ class Recorded:
         }
 
 
-# The statements of every recording, built once (building one costs more than running it).
-_PLAYER = select(players.c.number).where(
-    players.c.event_id == bindparam("e"), players.c.number == bindparam("p")
-)
-# Sorted in Python, not in SQL: with ORDER BY, SQLite (without statistics) walks the
-# primary key through every ruling of the event instead of the player's index.
-_HISTORY = select(
-    rulings.c.number, rulings.c.rule, rulings.c.offense, rulings.c.penalties,
-    rulings.c.follow_up, rulings.c.draft, rulings.c.kind, rulings.c.trigger, rulings.c.cause,
-).where(rulings.c.event_id == bindparam("e"), rulings.c.player == bindparam("p"), rulings.c.state != "voided")  # fmt: skip
-_LAST_NUMBER = select(func.max(rulings.c.number)).where(rulings.c.event_id == bindparam("e"))
-
-
 class _Participants:
     """Membership in the event, asked of the database only for the names the record uses."""
 
@@ -113,29 +100,27 @@ class _Participants:
         if not isinstance(name, str):
             return False
         if name not in self.known:
-            row = self.conn.execute(_PLAYER, {"e": self.event_id, "p": name}).first()
-            self.known[name] = row is not None
+            self.known[name] = is_player(self.conn, self.event_id, name)
         return self.known[name]
 
 
 def live_history(conn: Connection, event_id: int, player: str) -> list[Ruling]:
     """A player's rulings that count (not voided), as the engine reads them."""
-    rows = sorted(conn.execute(_HISTORY, {"e": event_id, "p": player}), key=lambda r: int(r.number))
     return [
         Ruling(
             player=player,
             rule=r.rule,
             offense=r.offense,
             penalties=tuple(json.loads(r.penalties)),
-            follow_up=bool(r.follow_up),
+            follow_up=r.follow_up,
             draft=r.draft,
             kind=r.kind,
             ref=f"#{r.number}",
-            number=int(r.number),
+            number=r.number,
             trigger=Trigger(r.trigger),
             cause=r.cause,
         )
-        for r in rows
+        for r in live_rulings(conn, event_id, player)
     ]
 
 
@@ -178,10 +163,10 @@ def with_threshold(event: Event, decided: Sequence[Ruling]) -> list[Ruling]:
 def _where(conn: Connection, event: Event, inp: RecordInput) -> tuple[int | None, int | None]:
     if inp.round is not None or inp.table is not None:
         return inp.round, inp.table
-    m = current_match(conn, event.id, inp.player)
-    if m is None:
+    playing = where_playing(conn, event.id, inp.player)
+    if playing is None:
         return (event.current_round or None), None
-    return m.round, m.table
+    return playing
 
 
 def _due_json(due: Due, position: int, given: str, round_no: int | None, table: int | None) -> dict[str, Any]:
@@ -238,17 +223,12 @@ def _runs_from(conn: Connection, event_id: int, r: Ruling, given: str, round_no:
     only for a ruling that has one)."""
     if round_no is None or not any(d.minutes for d in r.dues) or r.rule not in FROM_ROUND_START:
         return given
-    started = conn.execute(_ROUND_STARTED, {"e": event_id, "r": round_no}).scalar()
+    started = round_started_at(conn, event_id, round_no)
     return stamp(deadline_runs_from(r.rule, parse_stamp(given), parse_stamp(started) if started else None))
 
 
-_ROUND_STARTED = select(rounds.c.started_at).where(
-    rounds.c.event_id == bindparam("e"), rounds.c.number == bindparam("r")
-)
-
-
 def next_number(conn: Connection, event_id: int) -> int:
-    return int(conn.execute(_LAST_NUMBER, {"e": event_id}).scalar() or 0) + 1
+    return last_ruling_number(conn, event_id) + 1
 
 
 def append_rulings(

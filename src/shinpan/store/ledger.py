@@ -16,7 +16,7 @@ from sqlalchemy import Connection, bindparam, select, text
 
 from shinpan.store import projector
 from shinpan.store.chain import GENESIS, canonical, entry_hash
-from shinpan.store.db import GROWN
+from shinpan.store.db import GROWN, Statement
 from shinpan.store.schema import entries
 
 
@@ -52,7 +52,51 @@ class Entry:
         }
 
 
-_HEAD = text("SELECT seq, hash FROM entries WHERE event_id = :e ORDER BY seq DESC LIMIT 1")
+# The statements every command runs, on the driver (see :class:`Statement`).
+_HEAD = Statement("SELECT seq, hash FROM entries WHERE event_id = :e ORDER BY seq DESC LIMIT 1")
+_INSERT = Statement(
+    "INSERT INTO entries (event_id, seq, kind, command_id, command_hash, actor, recorded_at, refs, body, "
+    "prev_hash, hash) VALUES (:event_id, :seq, :kind, :command_id, :command_hash, :actor, :recorded_at, "
+    ":refs, :body, :prev_hash, :hash)"
+)
+# The event, the actor's role (the head judge when no actor is named), the entry an earlier
+# use of the command id made, and the chain's head: one statement, each part on an index.
+EVENT_COLUMNS = (
+    "event_id", "name", "rel", "guideline_id", "guideline_version", "head_judge",
+    "confirmation_threshold", "current_round",
+)  # fmt: skip
+_OPENING = Statement(
+    f"SELECT {', '.join('ev.' + c for c in EVENT_COLUMNS)}, "
+    "(SELECT role FROM judges j WHERE j.event_id = ev.event_id AND j.name = COALESCE(:actor, ev.head_judge)), "
+    "(SELECT seq FROM entries x WHERE x.event_id = ev.event_id AND x.command_id = :command), "
+    "(SELECT seq FROM entries x WHERE x.event_id = ev.event_id ORDER BY seq DESC LIMIT 1), "
+    "(SELECT hash FROM entries x WHERE x.event_id = ev.event_id ORDER BY seq DESC LIMIT 1) "
+    "FROM events ev WHERE ev.event_id = :e"
+)
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What a command reads before it acts, in one statement (:func:`open_command`)."""
+
+    event: dict[str, Any]  # the columns of EVENT_COLUMNS
+    role: str | None  # the acting judge's role at the event; None: not a judge of it
+    earlier: int | None  # the entry an earlier use of the command id made
+    head: tuple[int, str]  # the chain's last entry number and hash
+
+
+def open_command(
+    conn: Connection, event_id: int, actor: str | None, command_id: str | None
+) -> Opening | None:
+    """The event (None: no such event), the role of ``actor`` (default: the head judge),
+    an earlier use of ``command_id`` and the chain's head."""
+    row = _OPENING.run(conn, {"e": event_id, "actor": actor, "command": command_id}).fetchone()
+    if row is None:
+        return None
+    n = len(EVENT_COLUMNS)
+    role, earlier, seq, digest = row[n:]
+    head = (int(seq), str(digest)) if seq is not None else (0, GENESIS)
+    return Opening(dict(zip(EVENT_COLUMNS, row[:n], strict=True)), role, earlier, head)
 
 
 class Appender:
@@ -67,16 +111,20 @@ class Appender:
         *,
         command_id: str | None = None,
         command_hash: str | None = None,
+        head: tuple[int, str] | None = None,
     ) -> None:
+        """``head``: the chain's last entry number and hash, when the caller read them in
+        this transaction (:func:`open_command`)."""
         self.command_id = command_id
         self.command_hash = command_hash
         self.conn = conn
         self.event_id = event_id
         self.actor = actor
         self.now = now
-        row = conn.execute(_HEAD, {"e": event_id}).first()
-        self.seq: int = int(row[0]) if row else 0
-        self.hash: str = str(row[1]) if row else GENESIS
+        if head is None:
+            row = _HEAD.run(conn, {"e": event_id}).fetchone()
+            head = (int(row[0]), str(row[1])) if row else (0, GENESIS)
+        self.seq, self.hash = head
         self.appended: list[Entry] = []
 
     def append(
@@ -105,8 +153,8 @@ class Appender:
             body=body_json,
             prev_hash=self.hash,
         )
-        self.conn.execute(
-            entries.insert(),
+        _INSERT.run(
+            self.conn,
             {
                 "event_id": self.event_id,
                 "seq": seq,
@@ -127,7 +175,9 @@ class Appender:
         )  # fmt: skip
         self.seq, self.hash = seq, digest
         projector.apply(self.conn, entry)
-        self.conn.info.get(GROWN, set()).add(self.event_id)  # told after commit (Database.write)
+        grown = self.conn.info.get(GROWN)
+        if grown is not None:  # told after commit (Database.write)
+            grown[self.event_id] = seq
         self.appended.append(entry)
         return entry
 

@@ -11,17 +11,16 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, and_, bindparam, delete, insert, select, text, update
+from sqlalchemy import Connection, and_, delete, insert, select, update
 
 from shinpan.guideline.search import normalize
 from shinpan.romaji import to_romaji
+from shinpan.store.db import Statement
 from shinpan.store.schema import (
     PROJECTIONS,
     appeals,
     carried_losses,
     deadlines,
-    drafts,
-    duels,
     events,
     judges,
     matches,
@@ -166,13 +165,16 @@ def _player_dropped(conn: Connection, e: Entry) -> None:
     )
 
 
+_SET_STATUS = Statement(
+    "UPDATE players SET status = :status, status_ruling = :cause WHERE event_id = :e AND number = :p"
+)
+
+
 @handles("player.status")
 def _player_status(conn: Connection, e: Entry) -> None:
     b = e.body
-    conn.execute(
-        update(players)
-        .where(players.c.event_id == e.event_id, players.c.number == b["player"])
-        .values(status=b["status"], status_ruling=b.get("cause_ruling"))
+    _SET_STATUS.run(
+        conn, {"e": e.event_id, "p": b["player"], "status": b["status"], "cause": b.get("cause_ruling")}
     )
 
 
@@ -251,49 +253,46 @@ def _round_ended(conn: Connection, e: Entry) -> None:
     )
 
 
-# The statements of the entries every ruling makes, built once (building one costs more
-# than running it); ``e``, ``r``, ``t``, ``d`` are the event, round, table and duel.
-_DELETE_DUEL = delete(duels).where(
-    duels.c.event_id == bindparam("e"), duels.c.round == bindparam("r"),
-    duels.c.table_no == bindparam("t"), duels.c.duel == bindparam("d"),
-)  # fmt: skip
-_SET_RESULT = (
-    update(matches)
-    .where(
-        matches.c.event_id == bindparam("e"),
-        matches.c.round == bindparam("r"),
-        matches.c.table_no == bindparam("t"),
-    )
-    .values(result=bindparam("outcome"), result_ruling=bindparam("cause"), ended_at=bindparam("ended"))
+# The entries every ruling makes run on the driver (see :class:`Statement`); ``e``, ``r``,
+# ``t``, ``d`` are the event, round, table and duel.
+_DELETE_DUEL = Statement(
+    "DELETE FROM duels WHERE event_id = :e AND round = :r AND table_no = :t AND duel = :d"
+)
+_INSERT_DUEL = Statement(
+    "INSERT INTO duels (event_id, round, table_no, duel, winner, cause_ruling) VALUES (:e, :r, :t, :d, :winner, :cause)"
+)
+_SET_RESULT = Statement(
+    "UPDATE matches SET result = :outcome, result_ruling = :cause, ended_at = :ended "
+    "WHERE event_id = :e AND round = :r AND table_no = :t"
+)
+_EXTEND = Statement(
+    "UPDATE matches SET extensions = extensions + :delta WHERE event_id = :e AND round = :r AND table_no = :t"
+)
+_UNCARRY = Statement(
+    "DELETE FROM carried_losses WHERE event_id = :e AND ruling = :ruling AND position = :position"
+)
+_CARRY = Statement(
+    "INSERT INTO carried_losses (event_id, ruling, position, player, loss, state) "
+    "VALUES (:e, :ruling, :position, :player, :loss, 'waiting')"
 )
 
 
 def _set_result(conn: Connection, e: Entry, result: str | None, cause: int | None) -> None:
     b = e.body
-    conn.execute(
-        _SET_RESULT,
+    _SET_RESULT.run(
+        conn,
         {"e": e.event_id, "r": b["round"], "t": b["table"], "outcome": result, "cause": cause,
          "ended": e.recorded_at if result else None},
     )  # fmt: skip
 
 
-def _match_where(e: Entry) -> Any:
-    b = e.body
-    return and_(
-        matches.c.event_id == e.event_id, matches.c.round == b["round"], matches.c.table_no == b["table"]
-    )
-
-
 @handles("duel.result")
 def _duel_result(conn: Connection, e: Entry) -> None:
     b = e.body
-    conn.execute(_DELETE_DUEL, {"e": e.event_id, "r": b["round"], "t": b["table"], "d": b["duel"]})
+    where = {"e": e.event_id, "r": b["round"], "t": b["table"], "d": b["duel"]}
+    _DELETE_DUEL.run(conn, where)
     if b.get("winner") is not None:
-        conn.execute(
-            insert(duels),
-            {"event_id": e.event_id, "round": b["round"], "table_no": b["table"], "duel": b["duel"],
-             "winner": b["winner"], "cause_ruling": b.get("cause_ruling")},
-        )  # fmt: skip
+        _INSERT_DUEL.run(conn, {**where, "winner": b["winner"], "cause": b.get("cause_ruling")})
     if "match_result" in b:  # the service says whether this duel decided (or undid) the match
         _set_result(conn, e, b["match_result"], None)
 
@@ -305,9 +304,8 @@ def _match_result(conn: Connection, e: Entry) -> None:
 
 @handles("match.extended")
 def _match_extended(conn: Connection, e: Entry) -> None:
-    conn.execute(
-        update(matches).where(_match_where(e)).values(extensions=matches.c.extensions + e.body["delta"])
-    )
+    b = e.body
+    _EXTEND.run(conn, {"e": e.event_id, "r": b["round"], "t": b["table"], "delta": b["delta"]})
 
 
 @handles("loss.carried")
@@ -315,23 +313,9 @@ def _loss_carried(conn: Connection, e: Entry) -> None:
     """A loss waiting for the player's next match; a deviation that keeps the loss carries it
     again under the same ruling and position (the earlier one was cancelled)."""
     b = e.body
-    conn.execute(
-        delete(carried_losses).where(
-            carried_losses.c.event_id == e.event_id,
-            carried_losses.c.ruling == b["ruling"],
-            carried_losses.c.position == b["position"],
-        )
-    )
-    conn.execute(
-        insert(carried_losses).values(
-            event_id=e.event_id,
-            ruling=b["ruling"],
-            position=b["position"],
-            player=b["player"],
-            loss=b["loss"],
-            state="waiting",
-        )
-    )
+    where = {"e": e.event_id, "ruling": b["ruling"], "position": b["position"]}
+    _UNCARRY.run(conn, where)
+    _CARRY.run(conn, {**where, "player": b["player"], "loss": b["loss"]})
 
 
 @handles("loss.settled")
@@ -350,22 +334,35 @@ def _loss_settled(conn: Connection, e: Entry) -> None:
 
 # -- rulings ----------------------------------------------------------------------------
 
-_COUNT = text(
-    "INSERT INTO counters (event_id, player, rule, scope, offenses) VALUES (:e, :p, :r, :s, :d) "
-    "ON CONFLICT (event_id, player, rule, scope) DO UPDATE SET offenses = counters.offenses + :d"
-)
+_RULING_COLUMNS = (
+    "event_id", "number", "entry_seq", "player", "rule", "offense", "penalties", "guideline_penalties",
+    "effects", "follow_up", "needs_head_judge", "state", "deviation_reason", "draft", "scope", "kind",
+    "trigger", "recorded_as", "round", "table_no", "judge", "recorded_at", "source", "explanation_ja",
+    "explanation_en", "cause", "given_at",
+)  # fmt: skip
+_DEADLINE_COLUMNS = (
+    "event_id", "ruling", "position", "player", "due_kind", "minutes", "due_at", "round", "table_no",
+    "remedy_ja", "remedy_en", "on_miss", "state", "closed_at",
+)  # fmt: skip
 
 
-def _count(conn: Connection, event_id: int, r: dict[str, Any], delta: int) -> None:
-    if r["offense"] is None or r["follow_up"]:
-        return
-    conn.execute(_COUNT, {"e": event_id, "p": r["player"], "r": r["rule"], "s": r["scope"], "d": delta})
+def _inserting(table: str, columns: tuple[str, ...], tail: str = "") -> Statement:
+    names, values = ", ".join(f'"{c}"' for c in columns), ", ".join(f":{c}" for c in columns)
+    return Statement(f"INSERT INTO {table} ({names}) VALUES ({values}) {tail}")
+
+
+_INSERT_RULINGS = _inserting("rulings", _RULING_COLUMNS)
+_INSERT_DEADLINES = _inserting("deadlines", _DEADLINE_COLUMNS)
+_INSERT_DRAFT = _inserting("drafts", ("event_id", "name", "round"), "ON CONFLICT (event_id, name) DO NOTHING")
 
 
 @handles("ruling.recorded")
 def _ruling_recorded(conn: Connection, e: Entry) -> None:
+    """The entry's rulings, their deadlines and drafts: one batch per table."""
     b = e.body
-    rows = []
+    rows: list[dict[str, Any]] = []
+    dues: list[dict[str, Any]] = []
+    drafted: dict[str, dict[str, Any]] = {}
     for r in b["rulings"]:
         rows.append(
             {
@@ -398,35 +395,32 @@ def _ruling_recorded(conn: Connection, e: Entry) -> None:
                 "given_at": b.get("given_at") or e.recorded_at,
             }
         )
-        _count(conn, e.event_id, r, +1)
-        if (
-            r.get("draft")
-            and not conn.execute(
-                select(drafts.c.name).where(drafts.c.event_id == e.event_id, drafts.c.name == r["draft"])
-            ).first()
-        ):
-            conn.execute(insert(drafts).values(event_id=e.event_id, name=r["draft"], round=b.get("round")))
-        for d in r.get("dues", []):
-            conn.execute(
-                insert(deadlines),
-                {
-                    "event_id": e.event_id,
-                    "ruling": r["number"],
-                    "position": d["position"],
-                    "player": r["player"],
-                    "due_kind": d["due_kind"],
-                    "minutes": d.get("minutes"),
-                    "due_at": d.get("due_at"),
-                    "round": d.get("round"),
-                    "table_no": d.get("table"),
-                    "remedy_ja": d["remedy_ja"],
-                    "remedy_en": d["remedy_en"],
-                    "on_miss": _j(d["on_miss"]),
-                    "state": "pending",
-                    "closed_at": None,
-                },
+        if r.get("draft"):
+            drafted.setdefault(
+                r["draft"], {"event_id": e.event_id, "name": r["draft"], "round": b.get("round")}
             )
-    conn.execute(insert(rulings), rows)
+        dues += [
+            {
+                "event_id": e.event_id,
+                "ruling": r["number"],
+                "position": d["position"],
+                "player": r["player"],
+                "due_kind": d["due_kind"],
+                "minutes": d.get("minutes"),
+                "due_at": d.get("due_at"),
+                "round": d.get("round"),
+                "table_no": d.get("table"),
+                "remedy_ja": d["remedy_ja"],
+                "remedy_en": d["remedy_en"],
+                "on_miss": _j(d["on_miss"]),
+                "state": "pending",
+                "closed_at": None,
+            }
+            for d in r.get("dues", [])
+        ]
+    _INSERT_DRAFT.run_many(conn, drafted.values())
+    _INSERT_DEADLINES.run_many(conn, dues)
+    _INSERT_RULINGS.run_many(conn, rows)
     missed = b.get("follow_up_of")
     if missed:
         _close_deadline(conn, e, missed["ruling"], missed["position"], "missed")
@@ -462,11 +456,6 @@ def _ruling_deviated(conn: Connection, e: Entry) -> None:
 @handles("ruling.voided")
 def _ruling_voided(conn: Connection, e: Entry) -> None:
     numbers = e.body["rulings"]
-    for row in conn.execute(
-        select(rulings).where(rulings.c.event_id == e.event_id, rulings.c.number.in_(numbers))
-    ).mappings():
-        if row["state"] != "voided":
-            _count(conn, e.event_id, dict(row), -1)
     _set_rulings(conn, e.event_id, numbers, state="voided")
     conn.execute(
         update(deadlines)

@@ -213,16 +213,6 @@ carried_losses = Table(
     Column("state", String(10), nullable=False),  # waiting | applied | cancelled
 )
 
-counters = Table(
-    "counters",
-    metadata,
-    Column("event_id", Integer, primary_key=True),
-    Column("player", String(200), primary_key=True),
-    Column("rule", String(80), primary_key=True),
-    Column("scope", String(100), primary_key=True),  # "" for the event, the draft's name for D5
-    Column("offenses", Integer, nullable=False),
-)
-
 statements = Table(
     "statements",
     metadata,
@@ -311,7 +301,6 @@ PROJECTIONS = (
     rulings,
     deadlines,
     carried_losses,
-    counters,
     statements,
     appeals,
 )

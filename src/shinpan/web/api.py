@@ -19,7 +19,7 @@ from shinpan.errors import InvalidInput
 from shinpan.guideline.search import search
 from shinpan.services import accounts, appeals, corrections, deadlines, events, queries, recording, transfer
 from shinpan.web import i18n
-from shinpan.web.auth import CSRF_COOKIE, CSRF_HEADER, Signer, check_csrf, role_at, signed_in
+from shinpan.web.auth import CSRF_HEADER, check_csrf, csrf_expected, role_at, signed_in
 from shinpan.web.openapi import ERRORS, LIVE_STREAM
 from shinpan.web.render import book
 from shinpan.web.uploads import parse_upload
@@ -38,8 +38,7 @@ Facts = Annotated[dict[FactName, FactValue], Field(max_length=10)]
 
 async def csrf(request: Request) -> None:
     """Unsafe calls carry the CSRF token (header ``X-CSRF-Token`` or form ``csrf_token``)."""
-    signer: Signer = request.app.state.signer
-    expected = signer.csrf_token(request.cookies.get(CSRF_COOKIE))
+    expected = csrf_expected(request)
     given = request.headers.get(CSRF_HEADER)
     if given is None and request.headers.get("content-type", "").startswith(
         ("application/x-www-form-urlencoded", "multipart/form-data")

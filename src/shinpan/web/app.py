@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from http.cookies import SimpleCookie
 from importlib import resources
 from typing import Any
 
@@ -20,6 +19,7 @@ from sqlalchemy.exc import DataError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shinpan.csvio import MAX_BYTES
@@ -27,6 +27,7 @@ from shinpan.errors import NotSignedIn, ShinpanError, TooLarge
 from shinpan.store.db import Database
 from shinpan.web import i18n
 from shinpan.web.auth import (
+    COOKIE_TOKEN,
     CSRF_COOKIE,
     LoginLimiter,
     NotAllowed,
@@ -55,17 +56,18 @@ class RequestContext:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        cookies = SimpleCookie()
+        cookies: dict[str, str] = {}
         for name, value in scope.get("headers", []):
             if name == b"cookie":
-                cookies.load(value.decode("latin-1"))
-        lang = cookies.get(i18n.COOKIE)
-        token = i18n.current.set(i18n.choose(lang.value if lang else None))
-        csrf = cookies.get(CSRF_COOKIE)
-        need_csrf = csrf is None or self.signer.csrf_token(csrf.value) is None
-        fresh = new_csrf_token() if need_csrf else None
+                cookies.update(cookie_parser(value.decode("latin-1")))
+        token = i18n.current.set(i18n.choose(cookies.get(i18n.COOKIE)))
+        # The CSRF cookie is verified once here; the CSRF check and the pages read the result.
+        carried = self.signer.csrf_token(cookies.get(CSRF_COOKIE))
+        state = scope.setdefault("state", {})
+        state[COOKIE_TOKEN] = carried
+        fresh = new_csrf_token() if carried is None else None
         if fresh is not None:
-            scope.setdefault("state", {})["csrf_token"] = fresh
+            state["csrf_token"] = fresh
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

@@ -87,6 +87,20 @@ def new_csrf_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+COOKIE_TOKEN = "csrf_cookie_token"  # the request's scope state: the token its cookie carries
+
+
+def csrf_expected(request: Request) -> str | None:
+    """The CSRF token the request's signed cookie carries (None: no valid cookie), as the
+    middleware verified it once for the whole request."""
+    state = request.scope.get("state", {})
+    if COOKIE_TOKEN in state:
+        token: str | None = state[COOKIE_TOKEN]
+        return token
+    signer: Signer = request.app.state.signer
+    return signer.csrf_token(request.cookies.get(CSRF_COOKIE))
+
+
 def check_csrf(expected: str | None, given: str | None) -> None:
     if not expected or not given or not secrets.compare_digest(expected, given):
         raise CsrfFailed

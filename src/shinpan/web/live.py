@@ -1,9 +1,11 @@
 """Live views: tell open pages that an event changed, across processes.
 
-After a command commits, the web layer calls :meth:`Live.publish`. Pages in this process
-hear it at once; on PostgreSQL a ``NOTIFY`` reaches every other app process, which relays
-it to its own pages (``LISTEN``). SQLite has no notifications: each stream also looks at
-the event's newest ledger entry every second, which also covers other processes.
+After a command commits, the web layer calls :meth:`Live.publish`: it reads the event's
+newest ledger entry once and hands that number to every open stream of the event in this
+process, on the event loop (no query per stream). On PostgreSQL the number travels in a
+``NOTIFY`` to every app process, whose one ``LISTEN`` connection relays it to its own
+streams. SQLite has no notifications: one watcher per event with open streams (not one per
+stream) looks at the newest entry every second, which covers other processes too.
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import defaultdict
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import text
@@ -23,34 +25,58 @@ CHANNEL = "shinpan_events"
 HEARTBEAT_SECONDS = 15.0
 POLL_SECONDS = 1.0
 log = logging.getLogger("shinpan.live")
+_HEAD = text("SELECT MAX(seq) FROM entries WHERE event_id = :e")
+_NOTIFY = text(
+    "SELECT pg_notify(:c, CAST(:e AS text) || ':' || "
+    "CAST(COALESCE((SELECT MAX(seq) FROM entries WHERE event_id = :e), 0) AS text))"
+)
+
+
+@dataclass
+class _Watch:
+    """The open streams of one event in this process, and the newest entry they were told."""
+
+    streams: set[asyncio.Queue[int]] = field(default_factory=set)
+    head: int = 0
+    poller: asyncio.Task[None] | None = None
 
 
 class Live:
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.listeners: dict[int, set[asyncio.Queue[int]]] = defaultdict(set)
+        self.watches: dict[int, _Watch] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self.task: asyncio.Task[None] | None = None
 
     # -- publishing (called from request threads, after commit) ----------------------
 
     def publish(self, event_id: int) -> None:
-        if self.db.is_postgres:
-            try:
-                with self.db.engine.connect() as conn:
-                    conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": str(event_id)})
+        """The event changed: one read of its newest entry, then every stream hears it."""
+        try:
+            with self.db.engine.connect() as conn:
+                if self.db.is_postgres:  # our own LISTEN relays it here too
+                    conn.execute(_NOTIFY, {"c": CHANNEL, "e": event_id})
                     conn.commit()
-                return  # our own LISTEN relays it here too
-            except Exception:  # a failed notification must never fail the command
-                log.exception("NOTIFY failed")
-        self._relay(event_id)
-
-    def _relay(self, event_id: int) -> None:
-        loop = self.loop
-        if loop is None:
+                    return
+                head = int(conn.execute(_HEAD, {"e": event_id}).scalar() or 0)
+        except Exception:  # a failed notification must never fail the command
+            log.exception("publishing a change failed")
             return
-        for q in list(self.listeners.get(event_id, ())):
-            loop.call_soon_threadsafe(q.put_nowait, event_id)
+        self._relay_threadsafe(event_id, head)
+
+    def _relay_threadsafe(self, event_id: int, head: int) -> None:
+        loop = self.loop
+        if loop is not None and event_id in self.watches:
+            loop.call_soon_threadsafe(self._relay, event_id, head)
+
+    def _relay(self, event_id: int, head: int) -> None:
+        """On the event loop: every open stream of the event gets the newest entry number."""
+        watch = self.watches.get(event_id)
+        if watch is None or head <= watch.head:
+            return
+        watch.head = head
+        for queue in watch.streams:
+            queue.put_nowait(head)
 
     # -- listening ---------------------------------------------------------------------
 
@@ -60,10 +86,12 @@ class Live:
             self.task = asyncio.create_task(self._listen())
 
     async def stop(self) -> None:
-        if self.task:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+        tasks = [self.task] + [w.poller for w in self.watches.values()]
+        for task in tasks:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
 
     async def _listen(self) -> None:
         import psycopg
@@ -77,7 +105,8 @@ class Live:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     async for note in conn.notifies():
                         with contextlib.suppress(ValueError):
-                            self._relay(int(note.payload))
+                            event_id, head = note.payload.split(":")
+                            self._relay(int(event_id), int(head))
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -86,33 +115,61 @@ class Live:
 
     def _head(self, event_id: int) -> int:
         with self.db.engine.connect() as conn:
-            value: Any = conn.execute(
-                text("SELECT MAX(seq) FROM entries WHERE event_id = :e"), {"e": event_id}
-            ).scalar()
+            value: Any = conn.execute(_HEAD, {"e": event_id}).scalar()
         return int(value or 0)
+
+    async def _poll(self, event_id: int) -> None:
+        """SQLite: one look a second at the event's newest entry, for all its streams."""
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            try:
+                self._relay(event_id, await asyncio.to_thread(self._head, event_id))
+            except Exception:
+                log.exception("watching event %s failed", event_id)
+
+    async def _open(self, event_id: int, queue: asyncio.Queue[int]) -> int:
+        """Add a stream; the event's newest entry as this stream starts."""
+        head = await asyncio.to_thread(self._head, event_id)
+        watch = self.watches.get(event_id)
+        if watch is None:
+            watch = self.watches[event_id] = _Watch(head=head)
+            if not self.db.is_postgres:
+                watch.poller = asyncio.create_task(self._poll(event_id))
+        watch.streams.add(queue)
+        self._relay(event_id, head)  # newer than what the others were told: tell them too
+        return head
+
+    def _close(self, event_id: int, queue: asyncio.Queue[int]) -> None:
+        watch = self.watches.get(event_id)
+        if watch is None:
+            return
+        watch.streams.discard(queue)
+        if not watch.streams:
+            del self.watches[event_id]
+            if watch.poller is not None:
+                watch.poller.cancel()
 
     async def stream(self, event_id: int, *, limit_seconds: float | None = None) -> AsyncIterator[str]:
         """Server-sent events: ``changed`` with the newest entry number, and heartbeats."""
         queue: asyncio.Queue[int] = asyncio.Queue()
-        self.listeners[event_id].add(queue)
-        started = asyncio.get_running_loop().time()
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         try:
-            head = await asyncio.to_thread(self._head, event_id)
+            head = await self._open(event_id, queue)
             yield f"event: ready\ndata: {head}\n\n"
-            quiet = 0.0
-            while limit_seconds is None or asyncio.get_running_loop().time() - started < limit_seconds:
-                wait = POLL_SECONDS if not self.db.is_postgres else HEARTBEAT_SECONDS
+            while limit_seconds is None or loop.time() - started < limit_seconds:
+                wait = HEARTBEAT_SECONDS
+                if limit_seconds is not None:
+                    wait = max(0.0, min(wait, limit_seconds - (loop.time() - started)))
                 try:
-                    await asyncio.wait_for(queue.get(), timeout=wait)
+                    newest = await asyncio.wait_for(queue.get(), timeout=wait)
                 except TimeoutError:
-                    quiet += wait
-                newest = await asyncio.to_thread(self._head, event_id)
-                if newest != head:
-                    head = newest
-                    quiet = 0.0
-                    yield f"event: changed\ndata: {head}\n\n"
-                elif quiet >= HEARTBEAT_SECONDS:
-                    quiet = 0.0
                     yield ": heartbeat\n\n"
+                    continue
+                while not queue.empty():  # several changes at once: the newest is enough
+                    newest = queue.get_nowait()
+                if newest > head:
+                    head = newest
+                    yield f"event: changed\ndata: {head}\n\n"
         finally:
-            self.listeners[event_id].discard(queue)
+            self._close(event_id, queue)

@@ -14,7 +14,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from shinpan.engine.explain import deadline_text, ordinal, penalty_text
 from shinpan.guideline import Rulebook, default_guideline
 from shinpan.web import i18n
-from shinpan.web.auth import CSRF_COOKIE, Signer, current_user
+from shinpan.web.auth import csrf_expected, current_user
 
 
 @cache
@@ -47,8 +47,7 @@ def environment() -> Environment:
 
 
 def csrf_token(request: Request) -> str:
-    signer: Signer = request.app.state.signer
-    token = signer.csrf_token(request.cookies.get(CSRF_COOKIE))
+    token = csrf_expected(request)
     return token or str(request.scope.get("state", {}).get("csrf_token", ""))
 
 

@@ -15,7 +15,7 @@ depends_on = None
 
 TABLES = (
     "entries", "events", "judges", "players", "drafts", "rounds", "matches", "duels",
-    "rulings", "deadlines", "carried_losses", "counters", "statements", "appeals",
+    "rulings", "deadlines", "carried_losses", "statements", "appeals",
 )  # fmt: skip
 APPEND_ONLY = "the ledger is append-only: entries cannot be changed or deleted"
 

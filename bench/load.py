@@ -1,0 +1,386 @@
+"""Benchmark: a big event's load on 127.0.0.1, on SQLite and on PostgreSQL.
+
+    .venv/bin/python bench/load.py [--db sqlite|postgres|both] [--seconds 30] [--rate 100]
+                                   [--players 2000] [--judges 150] [--streams 150] [--desks 12]
+                                   [--pg postgresql://postgres@127.0.0.1:5432/postgres]
+
+One event of ``--players`` players (names with readings, round 1 paired), served by
+``shinpan serve`` (SQLite: one process; PostgreSQL: ``--workers 2``, in a database made for
+the run and dropped after it). Against it, for ``--seconds``:
+
+- ``--judges`` floor judges, each signed in on their own phone (a keep-alive connection),
+  sending about ``--rate`` requests/s between them (Poisson): 70 % player searches as a
+  judge types a name (two or three keystrokes, one request each), 30 % records of a ruling;
+- ``--streams`` open live streams (``/api/events/{id}/stream``), of which ``--desks`` are
+  head judge desks: on every change a desk fetches its panels (``/desk/panels``), one
+  refresh at a time, as desk.js does.
+
+It prints throughput, p50/p99/max per kind of request, errors, and how long a recorded
+ruling takes to reach every open stream (from when its request was sent to when the last
+stream heard of an entry at or past it). Targets: 0 errors, p99 < 50 ms for records and
+searches, a ruling on every stream within 200 ms (p99). The run stops by itself; it stops
+only the server it started, by its process id (and that process's group).
+
+Not collected by pytest: ``bench/`` is outside ``testpaths``. The load generator shares
+the machine's cores with the server: its figures are what a server on a busy laptop gives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+SHINPAN = ROOT / ".venv" / "bin" / "shinpan"
+P99_TARGET_MS, STREAM_TARGET_MS = 50.0, 200.0
+FAMILY = [("佐藤", "さとう"), ("鈴木", "すずき"), ("高橋", "たかはし"), ("田中", "たなか"), ("伊藤", "いとう"),
+          ("渡辺", "わたなべ"), ("山本", "やまもと"), ("中村", "なかむら"), ("小林", "こばやし"), ("加藤", "かとう")]  # fmt: skip
+GIVEN = [("翔太", "しょうた"), ("美咲", "みさき"), ("大輔", "だいすけ"), ("陽菜", "ひな"), ("蓮", "れん")]
+INFRACTIONS = ("ingame.cards-off-table", "ingame.misapplied-card-text", "ingame.looking-at-extra-cards",
+               "ingame.slow-play", "pregame.insufficient-shuffle")  # fmt: skip
+
+
+@dataclass
+class Setup:
+    url: str
+    event: int
+    players: list[tuple[str, str]]  # number, reading
+    judges: list[dict[str, str]]  # cookies (session, csrf) and the CSRF token
+    desks: list[dict[str, str]]
+
+
+def prepare(url: str, players: int, judges: int, desks: int) -> Setup:
+    """The event, and signed-in sessions (cookies as the server signs them) for everyone."""
+    from shinpan.csvio import PairingRow, PlayerRow
+    from shinpan.engine.event_rules import Role
+    from shinpan.services import accounts, events
+    from shinpan.store.db import Database
+    from shinpan.web.auth import CSRF_COOKIE, SESSION_COOKIE, Signer, new_csrf_token
+
+    db = Database(url)
+    try:
+        rows = []
+        for i in range(players):
+            (f, fk), (g, gk) = FAMILY[i % len(FAMILY)], GIVEN[(i // len(FAMILY)) % len(GIVEN)]
+            rows.append(PlayerRow(f"P{i + 1:04d}", f"{f} {g}", f"{fk} {gk}", None))
+        head = accounts.add_user(db, "本部 一郎", "load-password", 2)
+        event = events.create_event(db, name="大型大会", head_judge="本部 一郎", head_judge_level=2,
+                                    head_judge_account=head.uid)  # fmt: skip
+        events.import_players(db, event, rows)
+        pairs = [PairingRow(t + 1, rows[2 * t].number, rows[2 * t + 1].number) for t in range(players // 2)]
+        events.import_pairings(db, event, 1, pairs)
+        signer = Signer.for_db(db)
+
+        def session(user: accounts.User) -> dict[str, str]:
+            token = new_csrf_token()
+            return {
+                SESSION_COOKIE: signer.session(user, accounts.open_session(db, user)),
+                CSRF_COOKIE: signer.csrf_cookie(token),
+                "token": token,
+            }
+
+        def joined(j: int) -> dict[str, str]:  # an account per judge, as the join codes make them
+            code = accounts.invite(db, event, Role.floor_judge, "本部 一郎")
+            return session(accounts.join(db, code, f"フロア {j:03d}", "2468"))
+
+        with ThreadPoolExecutor(4) as pool:  # argon2 lets go of the GIL while it hashes
+            floor = list(pool.map(joined, range(judges)))
+        heads = [session(head) for _ in range(desks)]
+    finally:
+        db.close()
+    return Setup(url, event, [(r.number, r.reading) for r in rows], floor, heads)
+
+
+@dataclass
+class Stats:
+    latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    sent: dict[int, float] = field(default_factory=dict)  # ruling's entry -> when its request was sent
+    heard: list[list[tuple[float, int]]] = field(default_factory=list)  # per stream: (when, newest entry)
+    stream_errors: int = 0
+
+    def add(self, kind: str, started: float, ok: bool) -> None:
+        self.latencies[kind].append((time.perf_counter() - started) * 1000)
+        if not ok:
+            self.errors[kind] += 1
+
+
+def client(base: str, who: dict[str, str], timeout: float = 30) -> httpx.AsyncClient:
+    cookies = {k: v for k, v in who.items() if k != "token"}
+    limits = httpx.Limits(max_connections=2, max_keepalive_connections=2)
+    return httpx.AsyncClient(base_url=base, cookies=cookies, headers={"X-CSRF-Token": who["token"]},
+                             timeout=timeout, limits=limits)  # fmt: skip
+
+
+async def judge(
+    base: str, s: Setup, who: dict[str, str], rate: float, stop: float, stats: Stats, seed: int
+) -> None:
+    """One floor judge's phone: searches as they type, and records."""
+    rng = random.Random(seed)
+    async with client(base, who) as http:
+        while True:
+            await asyncio.sleep(min(rng.expovariate(rate), max(0.0, stop - time.perf_counter())))
+            if time.perf_counter() >= stop:
+                return
+            number, reading = s.players[rng.randrange(len(s.players))]
+            if rng.random() < 0.7:
+                family = reading.split()[0]
+                for typed in (family[:2], family, reading)[: rng.choice((2, 3))]:
+                    started = time.perf_counter()
+                    try:
+                        r = await http.get(f"/api/events/{s.event}/players?q={quote(typed)}")
+                        stats.add("search", started, r.status_code == 200)
+                    except httpx.HTTPError:
+                        stats.add("search", started, False)
+            else:
+                body = {
+                    "command_id": uuid.uuid4().hex,
+                    "player": number,
+                    "infraction": rng.choice(INFRACTIONS),
+                }
+                started = time.perf_counter()
+                try:
+                    r = await http.post(f"/api/events/{s.event}/rulings", json=body)
+                    ok = r.status_code == 201
+                    stats.add("record", started, ok)
+                    if ok:
+                        stats.sent[int(r.json()["entry"])] = started
+                except httpx.HTTPError:
+                    stats.add("record", started, False)
+
+
+async def stream(base: str, s: Setup, who: dict[str, str], desk: bool, stop: float, stats: Stats,
+                 opened: asyncio.Event, count: list[int]) -> None:  # fmt: skip
+    """An open page: hears every change; a desk fetches its panels on each, one at a time."""
+    heard: list[tuple[float, int]] = []
+    stats.heard.append(heard)
+    refresh = asyncio.Event()
+
+    async def refresher(http: httpx.AsyncClient) -> None:
+        while True:
+            await refresh.wait()
+            refresh.clear()
+            started = time.perf_counter()
+            try:
+                r = await http.get(f"/events/{s.event}/desk/panels")
+                stats.add("desk panels", started, r.status_code == 200)
+            except httpx.HTTPError:
+                stats.add("desk panels", started, False)
+
+    async with client(base, who, timeout=httpx.Timeout(30, read=None)) as http:
+        task = asyncio.create_task(refresher(http)) if desk else None
+        try:
+            started = time.perf_counter()
+            async with http.stream("GET", f"/api/events/{s.event}/stream") as r:
+                stats.add("stream open", started, r.status_code == 200)
+                kind = ""
+                async for line in r.aiter_lines():
+                    if line.startswith("event:"):
+                        kind = line[6:].strip()
+                    elif line.startswith("data:"):
+                        if kind == "ready":
+                            count[0] += 1
+                            if count[0] == len(s.judges[: len(stats.heard)]) or count[0] >= len(stats.heard):
+                                opened.set()
+                        elif kind == "changed":
+                            heard.append((time.perf_counter(), int(line[5:].strip())))
+                            if desk:
+                                refresh.set()
+                    if time.perf_counter() >= stop:
+                        return
+        except httpx.HTTPError:
+            stats.stream_errors += 1
+        finally:
+            if task is not None:
+                task.cancel()
+
+
+async def run_load(base: str, s: Setup, args: argparse.Namespace) -> tuple[Stats, float]:
+    stats = Stats()
+    count = [0]
+    opened = asyncio.Event()
+    far = time.perf_counter() + args.seconds + 60
+    viewers = [(s.desks[i % len(s.desks)], True) if i < args.desks else (s.judges[i % len(s.judges)], False)
+               for i in range(args.streams)]  # fmt: skip
+    streams = [
+        asyncio.create_task(stream(base, s, who, desk, far, stats, opened, count)) for who, desk in viewers
+    ]
+    try:
+        await asyncio.wait_for(opened.wait(), 60)
+    except TimeoutError:
+        print(f"  only {count[0]} of {args.streams} streams opened in 60 s")
+    await asyncio.sleep(0.5)
+    started = time.perf_counter()
+    stop = started + args.seconds
+    per_judge = args.rate / args.judges / 1.6  # a search is 2–3 requests: about 1.6 requests an action
+    judges = [
+        asyncio.create_task(judge(base, s, who, per_judge, stop, stats, n)) for n, who in enumerate(s.judges)
+    ]
+    await asyncio.gather(*judges, return_exceptions=True)
+    elapsed = time.perf_counter() - started
+    await asyncio.sleep(1.5)  # the last rulings reach the streams
+    for t in streams:
+        t.cancel()
+    await asyncio.gather(*streams, return_exceptions=True)
+    return stats, elapsed
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p / 100))] if ordered else float("nan")
+
+
+def reach(stats: Stats) -> list[float]:
+    """For each recorded ruling: ms from its request to the last stream hearing of it."""
+    out = []
+    for seq, sent in stats.sent.items():
+        last = 0.0
+        for heard in stats.heard:
+            when = next((t for t, head in heard if head >= seq), None)
+            if when is None:
+                last = float("inf")
+                break
+            last = max(last, when)
+        out.append((last - sent) * 1000)
+    return out
+
+
+def report(label: str, stats: Stats, elapsed: float, streams: int) -> bool:
+    total = sum(len(v) for k, v in stats.latencies.items() if k != "stream open")
+    print(
+        f"\n== {label}: {total} requests in {elapsed:.1f} s ({total / elapsed:.0f} req/s), {streams} streams"
+    )
+    print(f"  {'kind':14} {'count':>6} {'req/s':>6} {'p50':>8} {'p99':>8} {'max':>8} {'errors':>6}  target")
+    ok = True
+    for kind in ("record", "search", "desk panels", "stream open"):
+        lat = stats.latencies.get(kind, [])
+        errors = stats.errors.get(kind, 0)
+        p99 = percentile(lat, 99)
+        verdict = ""
+        if kind in ("record", "search"):
+            met = p99 < P99_TARGET_MS and errors == 0
+            ok &= met
+            verdict = f"p99 < {P99_TARGET_MS:g} ms, 0 errors: {'ok' if met else 'MISS'}"
+        ok &= errors == 0
+        print(f"  {kind:14} {len(lat):6d} {len(lat) / elapsed:6.1f} {percentile(lat, 50):6.1f}ms {p99:6.1f}ms "
+              f"{max(lat, default=float('nan')):6.1f}ms {errors:6d}  {verdict}")  # fmt: skip
+    reached = reach(stats)
+    lost = sum(1 for r in reached if r == float("inf"))
+    p99 = percentile([r for r in reached if r != float("inf")], 99)
+    met = lost == 0 and p99 < STREAM_TARGET_MS and stats.stream_errors == 0
+    ok &= met
+    print(f"  ruling on every stream ({len(reached)} rulings x {len(stats.heard)} streams): "
+          f"p50 {percentile(reached, 50):.1f} ms, p99 {p99:.1f} ms, max {max(reached, default=0):.1f} ms, "
+          f"never heard {lost}, stream errors {stats.stream_errors}  "
+          f"target p99 < {STREAM_TARGET_MS:g} ms: {'ok' if met else 'MISS'}")  # fmt: skip
+    return ok
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def serve(url: str, workers: int, tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    log = (tmp / f"server-{port}.log").open("wb")
+    command = [str(SHINPAN), "serve", "--port", str(port), "--db", url]
+    if workers > 1:
+        command += ["--workers", str(workers)]
+    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                            start_new_session=True, env={**os.environ, "SHINPAN_HOME": str(tmp)})  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(base + "/login", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            stop_server(proc)
+            raise SystemExit("the server did not start:\n" + (tmp / f"server-{port}.log").read_text())
+        time.sleep(0.2)
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """The server this run started, and its workers: its process group, by its pid."""
+    if proc.poll() is not None:
+        return
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def one(label: str, url: str, workers: int, args: argparse.Namespace, tmp: Path) -> bool:
+    print(
+        f"\n{label}: preparing {args.players} players, {args.judges} judges, {args.desks} desks …", flush=True
+    )
+    made = time.perf_counter()
+    s = prepare(url, args.players, args.judges, args.desks)
+    print(f"  prepared in {time.perf_counter() - made:.0f} s; serving with {workers} worker(s)", flush=True)
+    proc, base = serve(url, workers, tmp)
+    try:
+        stats, elapsed = asyncio.run(run_load(base, s, args))
+    finally:
+        stop_server(proc)
+    return report(label, stats, elapsed, args.streams)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--rate", type=float, default=100.0, help="requests/s from all judges together")
+    parser.add_argument("--players", type=int, default=2000)
+    parser.add_argument("--judges", type=int, default=150)
+    parser.add_argument("--streams", type=int, default=150)
+    parser.add_argument("--desks", type=int, default=12)
+    parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/postgres",
+                        help="a PostgreSQL server where a database may be made for the run")  # fmt: skip
+    args = parser.parse_args()
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="shinpan-load-") as name:
+        tmp = Path(name)
+        if args.db in ("sqlite", "both"):
+            results["SQLite"] = one("SQLite, one process", f"sqlite:///{tmp / 'load.sqlite3'}", 1, args, tmp)
+        if args.db in ("postgres", "both"):
+            import psycopg
+
+            dbname = f"shinpan_load_{os.getpid()}"
+            with psycopg.connect(args.pg, autocommit=True) as admin:
+                admin.execute(f"CREATE DATABASE {dbname}")
+            try:
+                url = args.pg.rsplit("/", 1)[0] + f"/{dbname}"
+                results["PostgreSQL"] = one("PostgreSQL, --workers 2", url, 2, args, tmp)
+            finally:
+                with psycopg.connect(args.pg, autocommit=True) as admin:
+                    admin.execute(f"DROP DATABASE IF EXISTS {dbname} WITH (FORCE)")
+    print("\n" + ", ".join(f"{k}: {'all targets met' if v else 'MISSED'}" for k, v in results.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""A command starts with only what it needs (the time itself is bench/cli.py's).
+
+Each case runs the command in a fresh interpreter, as a judge's terminal does, and looks at
+the modules it loaded: reading the guideline loads no web framework, no database layer and
+no PDF engine, and the shipped guideline comes from the cache without the YAML parser.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from shinpan.cli.commands import COMMANDS, MODULES, build
+from support import VENV_BIN
+
+HEAVY = (
+    "fastapi",
+    "starlette",
+    "uvicorn",
+    "sqlalchemy",
+    "alembic",
+    "psycopg",
+    "weasyprint",
+    "jinja2",
+    "argon2",
+)
+PROBE = """
+import json, sys
+sys.argv = ["shinpan", *json.loads(sys.argv[1])]
+from shinpan.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stdout.flush()
+print("\\n" + json.dumps(sorted({m.split(".")[0] for m in sys.modules})), file=sys.stderr)
+"""
+
+
+def loaded(args: list[str], cache: Path) -> set[str]:
+    """The top-level packages ``shinpan ARGS`` loaded."""
+    env = {"SHINPAN_CACHE": str(cache), "PATH": "/usr/bin:/bin", "HOME": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(args)], capture_output=True, text=True, env=env, timeout=60
+    )
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["rules"], ["rules", "show", "ingame.slow-play"], ["--help"], ["replay", "--help"], ["event", "--help"]],
+)
+def test_reading_the_guideline_loads_no_web_database_or_pdf(args: list[str], tmp_path: Path) -> None:
+    loaded(["rules"], tmp_path)  # fills the guideline cache
+    found = loaded(args, tmp_path)
+    assert "shinpan" in found and "typer" in found
+    assert not found & set(HEAVY), sorted(found & set(HEAVY))
+
+
+def test_the_shipped_guideline_comes_from_the_cache_without_yaml(tmp_path: Path) -> None:
+    first = loaded(["rules"], tmp_path)
+    assert "yaml" in first  # nothing cached yet: the file is read and checked
+    assert list(tmp_path.glob("guideline-*.pickle"))
+    assert "yaml" not in loaded(["rules"], tmp_path)
+
+
+def test_a_damaged_cache_is_passed_over(tmp_path: Path) -> None:
+    loaded(["rules"], tmp_path)
+    for kept in tmp_path.glob("guideline-*.pickle"):
+        kept.write_bytes(b"not a guideline")
+    done = subprocess.run(
+        [str(VENV_BIN / "shinpan"), "rules", "show", "ingame.slow-play"],
+        capture_output=True, text=True, env={"SHINPAN_CACHE": str(tmp_path), "PATH": "/usr/bin:/bin"}, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "ingame.slow-play" in done.stdout
+
+
+def test_every_command_is_found_where_the_table_says() -> None:
+    whole = build()
+    names = {c.name for c in whole.registered_commands} | {g.name for g in whole.registered_groups}
+    assert names == set(COMMANDS)
+    assert set(COMMANDS.values()) == set(MODULES)
+    for name, module in COMMANDS.items():
+        alone = build(name)
+        found = {c.name for c in alone.registered_commands} | {g.name for g in alone.registered_groups}
+        assert name in found, (name, module)
