@@ -115,6 +115,10 @@ class DisqualificationReport:
     only: int | None = None
 
     @property
+    def time_zone(self) -> str:
+        return self.event.time_zone
+
+    @property
     def file_stem(self) -> str:
         suffix = f"-ruling-{self.only}" if self.only is not None else ""
         return f"dq-event-{self.event.id}{suffix}"

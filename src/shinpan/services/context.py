@@ -14,7 +14,7 @@ from sqlalchemy import Connection, bindparam, select
 from shinpan.engine.event_rules import Role, may
 from shinpan.errors import Forbidden, NotFound, Refused
 from shinpan.guideline import Rulebook, default_guideline
-from shinpan.store.schema import events, judges, players
+from shinpan.store.schema import DEFAULT_TIME_ZONE, events, judges, players
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
@@ -62,6 +62,7 @@ class Event:
     head_judge: str
     confirmation_threshold: str
     current_round: int
+    time_zone: str = DEFAULT_TIME_ZONE  # every time shown for the event is in it
 
     @property
     def book(self) -> Rulebook:
@@ -91,6 +92,7 @@ def load_event(conn: Connection, event_id: int) -> Event:
         head_judge=row.head_judge,
         confirmation_threshold=row.confirmation_threshold,
         current_round=row.current_round,
+        time_zone=row.time_zone,
     )
 
 

@@ -82,6 +82,9 @@ class EventIn(BaseModel):
     starts_on: str | None = None
     venue: str | None = Field(None, max_length=200)
     rel: int = Field(3, ge=1, le=3)
+    time_zone: str | None = Field(
+        None, max_length=64, description="the zone every time is shown in (IANA name; default Asia/Tokyo)"
+    )
 
 
 @router.get("/events")
@@ -103,7 +106,7 @@ def create_event(request: Request, body: EventIn) -> dict[str, Any]:
     event_id = events.create_event(
         request.app.state.db, name=body.name, head_judge=user.name, head_judge_level=user.level,
         head_judge_account=user.uid,
-        starts_on=body.starts_on, venue=body.venue, rel=body.rel,
+        starts_on=body.starts_on, venue=body.venue, rel=body.rel, time_zone=body.time_zone,
     )  # fmt: skip
     return {"event": event_id}
 
