@@ -29,6 +29,7 @@ from shinpan import reports
 from shinpan.errors import InvalidInput
 from shinpan.guideline import Rulebook, default_guideline
 from shinpan.reports.charts import bar_chart
+from shinpan.reports.common import STATE_WORDS
 from shinpan.reports.penalties import csv_header
 from shinpan.services import appeals, corrections, deadlines, events, recording
 from shinpan.services.demo import FLOOR_JUDGE, HEAD_JUDGE, SCOREKEEPER, load_demo
@@ -168,7 +169,8 @@ def test_the_csv_starts_with_a_bom_and_parses_back_to_the_same_rulings(scenario:
         assert row[column["infraction id"]] == r.rule
         assert row[column["infraction (Japanese)"]] == r.infraction_ja
         assert row[column["penalty codes"]] == "+".join(r.penalties)
-        assert row[column["state"]] == r.state
+        assert row[column["state"]] == STATE_WORDS[r.state]  # Japanese, then English
+        assert row[column["state"]].endswith(f" / {r.state}")
         assert row[column["void reason"]] == (r.void.reason if r.void else "")
         for d in r.deviations:
             assert d.reason in row[column["deviations and reasons"]]

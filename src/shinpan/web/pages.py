@@ -77,9 +77,15 @@ def create_event(
     return RedirectResponse(f"/events/{event_id}/desk", status_code=303)
 
 
+def _demo_accounts(request: Request) -> list[list[str]]:
+    """The demo's accounts (role, name, password), one a line of ``shinpan serve --demo``'s hint."""
+    hint: str | None = request.app.state.demo_hint
+    return [line.split("\t") for line in (hint or "").splitlines() if line.count("\t") == 2]
+
+
 @router.get("/login", response_class=HTMLResponse)
 def login_page(request: Request, next: str = "/") -> Response:
-    return render(request, "login.html", next=_safe_next(next), demo=request.app.state.demo_hint)
+    return render(request, "login.html", next=_safe_next(next), demo=_demo_accounts(request))
 
 
 @router.post("/login", dependencies=[Depends(csrf)])
@@ -94,7 +100,7 @@ def login(
     if user is None:
         return render(request, "login.html", status=401, next=_safe_next(next), form={"name": name},
                       errors={"password": i18n.gettext("wrong name or password")},
-                      demo=request.app.state.demo_hint)  # fmt: skip
+                      demo=_demo_accounts(request))  # fmt: skip
     limiter.succeeded(address, name)
     return _sign_in(request, user, _safe_next(next))
 
