@@ -70,7 +70,7 @@ def to_romaji(kana: str) -> str:
 # screen's script can apply the same table.
 SPELLING: tuple[tuple[str, str], ...] = (
     ("[^a-z0-9]", ""),  # apostrophes (shin'ya), hyphens, spaces
-    ("tch", "tt"),  # matcha
+    ("cch", "tch"), ("tchi", "tti"), ("tch", "tty"),  # matcha, maccha → mattya
     ("shi", "si"), ("shy?", "sy"),  # Hepburn shi, sha… → Kunrei si, sya…
     ("chi", "ti"), ("ch", "ty"), ("cy", "ty"),
     ("tsu", "tu"),

@@ -57,8 +57,9 @@ def local_time(stamp: str | None, zone: str | None = DEFAULT_TIME_ZONE, *, style
 
 
 def zone_label(zone: str | None = DEFAULT_TIME_ZONE) -> str:
-    """The zone's abbreviation (``JST``), for column headers and page footers."""
-    return datetime.now(zone_of(zone)).tzname() or str(zone_of(zone))
+    """The zone as column headers and page footers name it (``Asia/Tokyo``): its name, which
+    stays right across a change to or from summer time, unlike an abbreviation."""
+    return zone_of(zone).key
 
 
 def shared_zone(headers: Iterable[EventHeader]) -> str:

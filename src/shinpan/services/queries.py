@@ -122,9 +122,10 @@ def find_players(db: Database, event_id: int, query: str, limit: int = 20) -> li
             ).first()
             if m is not None:
                 seated = [p for p in (m.player_a, m.player_b) if p]
-                found += conn.execute(
+                rows = conn.execute(
                     select(players).where(players.c.event_id == event_id, players.c.number.in_(seated))
                 ).all()
+                found += sorted(rows, key=lambda r: seated.index(r.number))  # seat A, then B
         if query.strip():
             found += conn.execute(
                 select(players).where(players.c.event_id == event_id, players.c.number == query.strip())
