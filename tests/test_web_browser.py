@@ -89,8 +89,11 @@ class People:
         self.errors: list[str] = []
         self.pages: list[Page] = []
 
-    def open(self, viewport: dict[str, int]) -> Page:
-        context = self.browser.new_context(viewport=viewport, base_url=self.site.url, locale="ja-JP")
+    def open(self, viewport: dict[str, int], **options: Any) -> Page:
+        """A new person's page (``options`` for the context: ``has_touch``, ``is_mobile``…)."""
+        context = self.browser.new_context(
+            viewport=viewport, base_url=self.site.url, locale="ja-JP", **options
+        )
         context.set_default_timeout(TIMEOUT_MS)
         context.on("request", lambda r: self.requests.append(r.url))
         page = context.new_page()

@@ -292,7 +292,7 @@ def describe(book: Rulebook, e: Entry, number: int, names: dict[str, Person]) ->
         made = next((m for m in b["rulings"] if m["number"] == number), b["rulings"][0])
         who, rule = _who(names, made["player"]), made["rule"]
         return (
-            f"裁定#{made['number']}を記録: {who}, {book.rule_name(rule, 'ja')}",
+            f"裁定 #{made['number']}を記録: {who}、{book.rule_name(rule, 'ja')}",
             f"ruling #{made['number']} recorded: {who}, {book.rule_name(rule, 'en')}",
         )
     if e.kind == "ruling.confirmed":
