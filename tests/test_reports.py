@@ -370,6 +370,20 @@ def test_a_players_history_finds_the_same_person_in_every_event(scenario: Scenar
     assert {(a.event.id, a.number) for a in by_name.appearances} >= {(later, "7"), (later, "8")}
 
 
+def test_kana_typed_in_the_name_field_finds_the_person_by_reading(scenario: Scenario) -> None:
+    from shinpan.services.queries import get_player
+
+    with scenario.db.read() as conn:
+        person = get_player(conn, scenario.event, scenario.dq_player)
+    katakana = person.reading.translate({c: c + 0x60 for c in range(ord("ぁ"), ord("ゖ") + 1)})
+    for typed in (person.reading, katakana, person.reading.replace(" ", "")):
+        found = reports.player_history(scenario.db, typed)
+        assert (scenario.event, scenario.dq_player) in {(a.event.id, a.number) for a in found.appearances}, (
+            typed
+        )
+    assert reports.player_history(scenario.db, "だれでもない").appearances == ()
+
+
 # -- the command ------------------------------------------------------------------------------
 
 
