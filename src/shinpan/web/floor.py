@@ -147,7 +147,8 @@ async def record_preview(request: Request, event_id: int) -> Response:
             return render(request, "_preview.html", rulings=[], error=e.render(i18n.gettext), field=e.field)
         lang = i18n.current.get()
         shown = [(r, explain(book(), r, lang)) for r in made]
-        return render(request, "_preview.html", rulings=shown, error=None, field=None)
+        names = queries.player_names(request.app.state.db, event_id, [r.player for r in made])
+        return render(request, "_preview.html", rulings=shown, names=names, error=None, field=None)
 
     return await run_in_threadpool(work)
 

@@ -291,10 +291,16 @@
     items.forEach(function (item) {
       var li = clone("queued-item");
       fill(li, ".what", item.shown ? item.shown.player + " · " + item.shown.infraction : item.body.player);
-      fill(li, ".when", new Date(item.body.given_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }));
+      fill(li, ".when", clock(item.body.given_at));
       list.appendChild(li);
     });
     show(list, items.length > 0);
+  }
+  // A time as the event reads it: in the event's time zone, whatever the phone's.
+  function clock(iso) {
+    var options = { hour: "2-digit", minute: "2-digit", hour12: false };
+    try { return new Date(iso).toLocaleTimeString("ja-JP", Object.assign({ timeZone: form.dataset.zone }, options)); }
+    catch (e) { return new Date(iso).toLocaleTimeString("ja-JP", options); }
   }
   function send(body) {
     return fetchWithin("/api/events/" + eventId + "/rulings", {
