@@ -46,14 +46,17 @@ def moment(stamp: str) -> datetime:
 
 
 @lru_cache(maxsize=1 << 16)
-def local_time(stamp: str | None, zone: str | None = DEFAULT_TIME_ZONE, *, style: str = "full") -> str:
+def local_time(
+    stamp: str | None, zone: str | None = DEFAULT_TIME_ZONE, *, style: str = "full", short: bool = False
+) -> str:
     """A ledger stamp (UTC) as a person at the event reads it, in the event's time zone: the
     one place times are written for people (screens, reports, CSV). ``full``:
-    ``2026-12-02 17:43:56``; ``short``: ``12-02 17:43``; ``clock``: ``17:43``."""
+    ``2026-12-02 17:43:56``; ``short`` (or ``short=True``): ``12-02 17:43``; ``clock``: ``17:43``."""
     if not stamp:
         return ""
     local = moment(stamp).astimezone(zone_of(zone))
-    return local.strftime({"full": "%Y-%m-%d %H:%M:%S", "short": "%m-%d %H:%M", "clock": "%H:%M"}[style])
+    formats = {"full": "%Y-%m-%d %H:%M:%S", "short": "%m-%d %H:%M", "clock": "%H:%M"}
+    return local.strftime(formats["short" if short else style])
 
 
 def zone_label(zone: str | None = DEFAULT_TIME_ZONE) -> str:
