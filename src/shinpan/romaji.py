@@ -65,8 +65,8 @@ def to_romaji(kana: str) -> str:
     return "".join(out)
 
 
-# One spelling for every way of writing a name in romaji, applied in this order to lower-case
-# romaji without accents. Plain regular expressions (no back-references), so that the record
+# One spelling for every way of writing a name in romaji, applied in this order (and again,
+# until nothing changes) to lower-case romaji without accents. Plain regular expressions (no back-references), so that the record
 # screen's script can apply the same table.
 SPELLING: tuple[tuple[str, str], ...] = (
     ("[^a-z0-9]", ""),  # apostrophes (shin'ya), hyphens, spaces
@@ -81,8 +81,8 @@ SPELLING: tuple[tuple[str, str], ...] = (
     ("m(?=[bmp])", "n"),  # Hepburn's m before b, m, p (namba) is ん
     ("n{2,}", "n"),  # ん typed as nn
     ("oh(?![aeiouy])", "o"),  # Satoh, Ohno
-    ("ou", "o"),
-    ("a{2,}", "a"), ("i{2,}", "i"), ("u{2,}", "u"), ("e{2,}", "e"), ("o{2,}", "o"),
+    ("a{2,}", "a"), ("i{2,}", "i"), ("u{2,}", "u"), ("e{2,}", "e"), ("o{2,}", "o"),  # long vowels
+    ("ou", "o"), ("o{2,}", "o"),  # shouta; ouou
     ("y{2,}", "y"),
 )  # fmt: skip
 _RULES = tuple((re.compile(pattern), replacement) for pattern, replacement in SPELLING)
@@ -97,11 +97,19 @@ def _plain(text: str) -> str:
 
 def spelling(text: str) -> str:
     """``text`` in the one spelling both sides of a romaji search are compared in; any
-    characters but romaji are dropped."""
+    characters but romaji are dropped. The rules are applied until nothing changes (one rule
+    can make what an earlier one spells: ``cfu`` → ``chu``)."""
     out = _plain(text)
-    for pattern, replacement in _RULES:
-        out = pattern.sub(replacement, out)
+    for _ in range(_PASSES):
+        before = out
+        for pattern, replacement in _RULES:
+            out = pattern.sub(replacement, out)
+        if out == before:
+            break
     return out
+
+
+_PASSES = 5
 
 
 def is_romaji(word: str) -> bool:

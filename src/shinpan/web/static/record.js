@@ -51,9 +51,13 @@
     return s.normalize("NFKC").toLowerCase()
       .replace(KATAKANA, function (c) { return String.fromCharCode(c.charCodeAt(0) - 0x60); });
   }
-  function spelling(w) {
+  function spelling(w) { // as romaji.spelling: the rules, again until nothing changes
     var out = w.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
-    (roster ? roster.spelling : []).forEach(function (rule) { out = out.replace(new RegExp(rule[0], "g"), rule[1]); });
+    for (var pass = 0; pass < 5; pass++) {
+      var before = out;
+      (roster ? roster.spelling : []).forEach(function (rule) { out = out.replace(new RegExp(rule[0], "g"), rule[1]); });
+      if (out === before) break;
+    }
     return out;
   }
   function isRomaji(w) { return /^[\x00-\x7f]*$/.test(w) && /[a-z]/.test(w); }
