@@ -1,7 +1,7 @@
 """What goes outward is told after commit, by the store, whichever command wrote: a
 ruling recorded on the command line reaches the web app's live views too. On SQLite the
 listeners of this process hear it once the transaction has committed (never for one that
-rolled back); on PostgreSQL every process hears a NOTIFY on the channel with the event and its newest entry."""
+rolled back). PostgreSQL's NOTIFY, from any command, is tested in test_live.py."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Backend, EventSetup, make_event
+from conftest import EventSetup, make_event
 from shinpan.errors import NotFound
 from shinpan.services import recording
 from shinpan.services.recording import RecordInput
-from shinpan.store.db import CHANNEL, Database
+from shinpan.store.db import Database
 
 
 def test_listeners_hear_each_committed_change_once_after_commit(tmp_path: Path) -> None:
@@ -38,23 +38,3 @@ def test_listeners_hear_each_committed_change_once_after_commit(tmp_path: Path) 
     with pytest.raises(NotFound):  # rolled back: nothing is told
         recording.record(db, ev.id, RecordInput("P999", "ingame.slow-play"), now=ev.clock.now)
     assert heard == [(ev.id, 1)]
-
-
-def test_on_postgresql_a_change_notifies_every_process(backend: Backend) -> None:
-    if not backend.is_postgres:
-        pytest.skip("NOTIFY is PostgreSQL's")
-    import psycopg
-
-    db = Database(backend.url)
-    ev = make_event(db, players=4)
-    dsn = f"postgresql://postgres@{db.engine.url.host}:{db.engine.url.port}/{db.engine.url.database}"
-    with psycopg.connect(dsn, autocommit=True) as listening:
-        listening.execute(f"LISTEN {CHANNEL}")
-        recording.record(db, ev.id, RecordInput("P001", "ingame.slow-play"), now=ev.clock.now)
-        heard = next(
-            (n.payload for n in listening.notifies(timeout=5) if n.payload.startswith(f"{ev.id}:")), None
-        )
-    with db.read() as conn:
-        (newest,) = conn.exec_driver_sql(f"SELECT MAX(seq) FROM entries WHERE event_id = {ev.id}").one()
-    assert heard == f"{ev.id}:{newest}"
-    db.close()

@@ -130,6 +130,9 @@ def test_serve_demo_leaves_the_default_database_alone(home: Path) -> None:
     with serving(home=home) as (url, log), httpx.Client(base_url=url, timeout=10) as http:
         page = http.get("/login")
         assert DEMO_MARK in page.text and HEAD_JUDGE[1] in page.text  # the sign-in hint
+        for name, secret in (HEAD_JUDGE[:2], FLOOR_JUDGE, SCOREKEEPER):  # every demo account, with its role
+            assert name in page.text and f"<code>{secret}</code>" in page.text
+        assert "フロアジャッジ" in page.text and "スコアキーパー" in page.text
         token = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
         assert token
         done = http.post(

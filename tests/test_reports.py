@@ -29,6 +29,7 @@ from shinpan import reports
 from shinpan.errors import InvalidInput
 from shinpan.guideline import Rulebook, default_guideline
 from shinpan.reports.charts import bar_chart
+from shinpan.reports.common import STATE_WORDS
 from shinpan.reports.penalties import csv_header
 from shinpan.services import appeals, corrections, deadlines, events, recording
 from shinpan.services.demo import FLOOR_JUDGE, HEAD_JUDGE, SCOREKEEPER, load_demo
@@ -159,7 +160,7 @@ def test_the_csv_starts_with_a_bom_and_parses_back_to_the_same_rulings(scenario:
     content = reports.render(report, "csv").content
     assert content.startswith(BOM)
     header, *rows = list(csv.reader(io.StringIO(content[len(BOM) :].decode("utf-8"))))
-    assert header == csv_header()
+    assert header == csv_header("Asia/Tokyo")
     column = {name.split(" / ")[1]: n for n, name in enumerate(header)}
     assert len(rows) == len(report.rulings)
     for row, r in zip(rows, report.rulings, strict=True):
@@ -168,7 +169,8 @@ def test_the_csv_starts_with_a_bom_and_parses_back_to_the_same_rulings(scenario:
         assert row[column["infraction id"]] == r.rule
         assert row[column["infraction (Japanese)"]] == r.infraction_ja
         assert row[column["penalty codes"]] == "+".join(r.penalties)
-        assert row[column["state"]] == r.state
+        assert row[column["state"]] == STATE_WORDS[r.state]  # Japanese, then English
+        assert row[column["state"]].endswith(f" / {r.state}")
         assert row[column["void reason"]] == (r.void.reason if r.void else "")
         for d in r.deviations:
             assert d.reason in row[column["deviations and reasons"]]
@@ -366,6 +368,20 @@ def test_a_players_history_finds_the_same_person_in_every_event(scenario: Scenar
     assert [r.rule for r in history.appearances[1].rulings] == ["severe.unsporting-conduct"]
     by_name = reports.player_history(db, person.name)
     assert {(a.event.id, a.number) for a in by_name.appearances} >= {(later, "7"), (later, "8")}
+
+
+def test_kana_typed_in_the_name_field_finds_the_person_by_reading(scenario: Scenario) -> None:
+    from shinpan.services.queries import get_player
+
+    with scenario.db.read() as conn:
+        person = get_player(conn, scenario.event, scenario.dq_player)
+    katakana = person.reading.translate({c: c + 0x60 for c in range(ord("ぁ"), ord("ゖ") + 1)})
+    for typed in (person.reading, katakana, person.reading.replace(" ", "")):
+        found = reports.player_history(scenario.db, typed)
+        assert (scenario.event, scenario.dq_player) in {(a.event.id, a.number) for a in found.appearances}, (
+            typed
+        )
+    assert reports.player_history(scenario.db, "だれでもない").appearances == ()
 
 
 # -- the command ------------------------------------------------------------------------------

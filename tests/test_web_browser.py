@@ -89,8 +89,11 @@ class People:
         self.errors: list[str] = []
         self.pages: list[Page] = []
 
-    def open(self, viewport: dict[str, int]) -> Page:
-        context = self.browser.new_context(viewport=viewport, base_url=self.site.url, locale="ja-JP")
+    def open(self, viewport: dict[str, int], **options: Any) -> Page:
+        """A new person's page (``options`` for the context: ``has_touch``, ``is_mobile``…)."""
+        context = self.browser.new_context(
+            viewport=viewport, base_url=self.site.url, locale="ja-JP", **options
+        )
         context.set_default_timeout(TIMEOUT_MS)
         context.on("request", lambda r: self.requests.append(r.url))
         page = context.new_page()
@@ -135,6 +138,12 @@ def sign_in(page: Page, name: str, password: str) -> None:
     page.fill("main input[name=password]", password)
     page.click("main form button[type=submit]")
     page.wait_for_url(lambda url: "/login" not in url)
+
+
+def switch_language(page: Page) -> None:
+    """The switch is in the header's menu."""
+    page.click("#menu summary")
+    page.click("#lang-switch")
 
 
 def csrf(page: Page) -> str:
@@ -352,7 +361,7 @@ def test_the_language_switch_is_remembered(site: Site, people: People) -> None:
     hj.goto(f"/events/{event}/desk")
     expect(hj.locator("html")).to_have_attribute("lang", "ja")
     expect(hj.locator("main h1")).to_have_text("ヘッドジャッジデスク")
-    hj.click("#lang-switch")
+    switch_language(hj)
     expect(hj).to_have_url(re.compile(rf"/events/{event}/desk$"))
     expect(hj.locator("html")).to_have_attribute("lang", "en")
     expect(hj.locator("main h1")).to_have_text("Head judge desk")
@@ -373,7 +382,7 @@ def test_the_language_switch_is_remembered(site: Site, people: People) -> None:
     other.goto("/guideline")
     expect(other.locator("html")).to_have_attribute("lang", "ja")
 
-    hj.click("#lang-switch")
+    switch_language(hj)
     expect(hj.locator("html")).to_have_attribute("lang", "ja")
     expect(hj.get_by_role("heading", name="一般規定")).to_be_visible()
 
@@ -402,7 +411,7 @@ def test_a_record_made_offline_waits_on_the_phone_and_is_sent_once(site: Site, p
     expect(fj.locator("#result")).to_contain_text("未送信")
     expect(fj.locator("#offline")).to_be_visible()
     expect(fj.locator("#queued")).to_have_text("(1)")
-    stored = fj.evaluate(f"JSON.parse(localStorage.getItem('shinpan-queue-{event}'))")
+    stored = [s["body"] for s in fj.evaluate(f"JSON.parse(localStorage.getItem('shinpan-queue-{event}'))")]
     assert [(s["player"], s["infraction"]) for s in stored] == [("P005", "ingame.cards-off-table")]
     assert rulings_of(site, event, "P005") == []
 

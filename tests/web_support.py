@@ -257,8 +257,9 @@ class World:
         self.db.close()
 
 
-def build_world(url: str, *, players: int = 40, spare: int = 20) -> World:
-    """An REL 3 event: ``players`` paired in round 1, ``spare`` more registered, every role."""
+def build_world(url: str, *, players: int = 40, spare: int = 20, time_zone: str | None = None) -> World:
+    """An REL 3 event: ``players`` paired in round 1, ``spare`` more registered, every role;
+    times shown in ``time_zone`` (default: the event's default, Asia/Tokyo)."""
     db = Database(url)
     hj_name, hj_password, hj_level = HEAD_JUDGE
     head = accounts.add_user(db, hj_name, hj_password, hj_level)
@@ -270,6 +271,7 @@ def build_world(url: str, *, players: int = 40, spare: int = 20) -> World:
         head_judge_level=hj_level,
         starts_on="2026-02-01",
         head_judge_account=head.uid,
+        time_zone=time_zone,
     )
     paired = player_table(players)
     extra = player_table(spare, prefix="Q")

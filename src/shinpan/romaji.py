@@ -1,6 +1,20 @@
-"""Kana to romaji (Hepburn), so a judge can type ``yamada`` or ``yamadataro`` for やまだ たろう."""
+"""Kana to romaji, and romaji however a judge types it.
+
+:func:`to_romaji` writes a reading in Hepburn (``やまだ たろう`` → ``yamada tarou``). A judge
+may type a name in Hepburn or Kunrei, with the long vowels written or not, the family name
+first or last: ``Sato Shota``, ``shouta``, ``syouta``, ``shôta``, ``Shota Sato``. Both the
+player's search keys (:func:`search_forms`, made once, when the player is imported) and the
+words of a query (:func:`spelling`) are brought to one spelling: Kunrei's syllables, long
+vowels shortened, ``n`` for the syllabic n. A search then stays a substring match.
+
+:data:`SPELLING` is a table of regular expressions that the record screen's script applies
+too, when it searches the roster it keeps for working offline: one set of rules for both.
+"""
 
 from __future__ import annotations
+
+import re
+import unicodedata
 
 _BASE = {
     "あ": "a", "い": "i", "う": "u", "え": "e", "お": "o",
@@ -25,7 +39,7 @@ _KATAKANA = {k: k - 0x60 for k in range(ord("ァ"), ord("ヶ") + 1)}
 
 
 def to_romaji(kana: str) -> str:
-    """Hiragana or katakana to lower-case romaji; other characters pass through."""
+    """Hiragana or katakana to lower-case romaji (Hepburn); other characters pass through."""
     text = kana.translate(_KATAKANA)
     out: list[str] = []
     double = False
@@ -49,3 +63,70 @@ def to_romaji(kana: str) -> str:
         double = False
         out.append(syllable)
     return "".join(out)
+
+
+# One spelling for every way of writing a name in romaji, applied in this order (and again,
+# until nothing changes) to lower-case romaji without accents. Plain regular expressions (no back-references), so that the record
+# screen's script can apply the same table.
+SPELLING: tuple[tuple[str, str], ...] = (
+    ("[^a-z0-9]", ""),  # apostrophes (shin'ya), hyphens, spaces
+    ("cch", "tch"), ("tchi", "tti"), ("tch", "tty"),  # matcha, maccha → mattya
+    ("shi", "si"), ("shy?", "sy"),  # Hepburn shi, sha… → Kunrei si, sya…
+    ("chi", "ti"), ("ch", "ty"), ("cy", "ty"),
+    ("tsu", "tu"),
+    ("fu", "hu"),
+    ("ji", "zi"), ("jy?", "zy"),
+    ("di", "zi"), ("du", "zu"), ("dy", "zy"),  # Nihon-shiki ぢ, づ
+    ("wo", "o"),
+    ("m(?=[bmp])", "n"),  # Hepburn's m before b, m, p (namba) is ん
+    ("n{2,}", "n"),  # ん typed as nn
+    ("oh(?![aeiouy])", "o"),  # Satoh, Ohno
+    ("a{2,}", "a"), ("i{2,}", "i"), ("u{2,}", "u"), ("e{2,}", "e"), ("o{2,}", "o"),  # long vowels
+    ("ou", "o"), ("o{2,}", "o"),  # shouta; ouou
+    ("y{2,}", "y"),
+)  # fmt: skip
+_RULES = tuple((re.compile(pattern), replacement) for pattern, replacement in SPELLING)
+_ROMAJI = re.compile(r"[a-z]")
+
+
+def _plain(text: str) -> str:
+    """Lower case, accents off: ``Shôta`` → ``shota``, ``Ōno`` → ``ono``."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def spelling(text: str) -> str:
+    """``text`` in the one spelling both sides of a romaji search are compared in; any
+    characters but romaji are dropped. The rules are applied until nothing changes (one rule
+    can make what an earlier one spells: ``cfu`` → ``chu``)."""
+    out = _plain(text)
+    for _ in range(_PASSES):
+        before = out
+        for pattern, replacement in _RULES:
+            out = pattern.sub(replacement, out)
+        if out == before:
+            break
+    return out
+
+
+_PASSES = 5
+
+
+def is_romaji(word: str) -> bool:
+    """Whether a word of a query is worth respelling: ASCII letters (and digits) only."""
+    plain = _plain(word)
+    return plain.isascii() and bool(_ROMAJI.search(plain))
+
+
+def search_forms(reading: str) -> list[str]:
+    """A reading's romaji as people type it, in the one spelling: the family name, the given
+    name, and both together in either order (``さとう しょうた`` → ``sato``, ``syota``,
+    ``satosyota``, ``syotasato``). The reading gives the family name first, space-separated."""
+    words = reading.split()  # any white space, the ideographic space too
+    parts = [p for p in (spelling(to_romaji(w)) for w in words) if p]
+    if not parts:
+        return []
+    forms = [*parts, spelling(to_romaji("".join(words)))]
+    if len(words) > 1:
+        forms.append(spelling(to_romaji("".join(words[1:] + words[:1]))))
+    return list(dict.fromkeys(forms))

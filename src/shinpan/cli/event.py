@@ -109,6 +109,10 @@ def register(app: typer.Typer) -> None:
                 "--confirm-from", help="Lightest penalty that waits for the head judge (default warning1)."
             ),
         ] = None,
+        time_zone: Annotated[
+            str | None,
+            typer.Option("--time-zone", help="The zone every time is shown in (default Asia/Tokyo)."),
+        ] = None,
         account: AccountOption = None,
         db: DbOption = None,
         as_json: JsonOption = False,
@@ -126,6 +130,7 @@ def register(app: typer.Typer) -> None:
                 head_judge_account=holder.uid if holder else None,
                 starts_on=date, ends_on=end_date, venue=venue, rel=rel, confirmation_threshold=confirm_from,
                 round_minutes=round_minutes,
+                time_zone=time_zone,
             )  # fmt: skip
             code = None if holder else _accounts().claim_code(database, event_id, seat.strip())
         if as_json:

@@ -51,7 +51,11 @@ def register(app: typer.Typer) -> None:
             database = open_db(str(path))
             with handled():
                 made = load_demo(database)
-            hint = f"{made.head_judge} / {made.password}"
+            hint = "\n".join(  # every demo account, for the sign-in page: role, name, password
+                f"{role}\t{name}\t{secret}"
+                for role, name, secret in (("head_judge", made.head_judge, made.password),
+                                           ("floor_judge", *FLOOR_JUDGE), ("scorekeeper", *SCOREKEEPER))
+            )  # fmt: skip
             console.print(f"demo event {made.event_id}: head judge {made.head_judge} (password {made.password}), "
                           f"floor judge {FLOOR_JUDGE[0]} (PIN {FLOOR_JUDGE[1]}), "
                           f"scorekeeper {SCOREKEEPER[0]} (PIN {SCOREKEEPER[1]})", markup=False)  # fmt: skip

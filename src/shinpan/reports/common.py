@@ -7,7 +7,6 @@ order and words an organiser, a head judge or a player reads; nothing here decid
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
@@ -22,20 +21,23 @@ from shinpan.guideline import Rulebook
 from shinpan.services.context import rulebook_for
 from shinpan.store.db import chunks
 from shinpan.store.ledger import Entry
-from shinpan.store.schema import entries, events, players
+from shinpan.store.schema import DEFAULT_TIME_ZONE, entries, events, players
 
-DEFAULT_ZONE = "Asia/Tokyo"
 GENERAL = "general"  # the category of the general rules (D3, D4)
+# A ruling's state as a CSV says it: Japanese, then English.
+STATE_WORDS = {
+    "pending": "承認待ち / pending", "confirmed": "承認済み / confirmed",
+    "recorded": "記録済み / recorded", "voided": "取消 / voided",
+}  # fmt: skip
 
 
 @cache
-def report_zone() -> ZoneInfo:
-    """The time zone reports show times in: ``SHINPAN_TIMEZONE``, else Japan's."""
-    name = os.environ.get("SHINPAN_TIMEZONE") or DEFAULT_ZONE
+def zone_of(name: str | None) -> ZoneInfo:
+    """An event's time zone; an unknown name (a database from elsewhere) as Japan's."""
     try:
-        return ZoneInfo(name)
+        return ZoneInfo(name or DEFAULT_TIME_ZONE)
     except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo(DEFAULT_ZONE)
+        return ZoneInfo(DEFAULT_TIME_ZONE)
 
 
 def moment(stamp: str) -> datetime:
@@ -44,18 +46,27 @@ def moment(stamp: str) -> datetime:
 
 
 @lru_cache(maxsize=1 << 16)
-def local_time(stamp: str | None, *, short: bool = False) -> str:
-    """A ledger stamp (UTC) as a person at the venue reads it: ``2026-12-02 17:43:56``
-    (``short``: ``12-02 17:43``)."""
+def local_time(stamp: str | None, zone: str | None = DEFAULT_TIME_ZONE, *, style: str = "full") -> str:
+    """A ledger stamp (UTC) as a person at the event reads it, in the event's time zone: the
+    one place times are written for people (screens, reports, CSV). ``full``:
+    ``2026-12-02 17:43:56``; ``short``: ``12-02 17:43``; ``clock``: ``17:43``."""
     if not stamp:
         return ""
-    local = moment(stamp).astimezone(report_zone())
-    return local.strftime("%m-%d %H:%M" if short else "%Y-%m-%d %H:%M:%S")
+    local = moment(stamp).astimezone(zone_of(zone))
+    formats = {"full": "%Y-%m-%d %H:%M:%S", "short": "%m-%d %H:%M", "clock": "%H:%M"}
+    return local.strftime(formats[style])
 
 
-def zone_label() -> str:
-    """The zone's abbreviation (``JST``), for column headers and page footers."""
-    return datetime.now(report_zone()).tzname() or str(report_zone())
+def zone_label(zone: str | None = DEFAULT_TIME_ZONE) -> str:
+    """The zone as column headers and page footers name it (``Asia/Tokyo``): its name, which
+    stays right across a change to or from summer time, unlike an abbreviation."""
+    return zone_of(zone).key
+
+
+def shared_zone(headers: Iterable[EventHeader]) -> str:
+    """The zone of a report over several events: theirs if they share one, else Japan's."""
+    zones = {h.time_zone for h in headers}
+    return zones.pop() if len(zones) == 1 else DEFAULT_TIME_ZONE
 
 
 def minutes_between(start: str, end: str) -> float:
@@ -78,6 +89,7 @@ class EventHeader:
     head_judge: str
     guideline_id: str
     guideline_version: str
+    time_zone: str = DEFAULT_TIME_ZONE
 
     @property
     def book(self) -> Rulebook:
@@ -97,6 +109,7 @@ def _header(r: Any) -> EventHeader:
     return EventHeader(
         id=r.event_id, name=r.name, starts_on=r.starts_on, ends_on=r.ends_on, venue=r.venue, rel=r.rel,
         head_judge=r.head_judge, guideline_id=r.guideline_id, guideline_version=r.guideline_version,
+        time_zone=r.time_zone,
     )  # fmt: skip
 
 

@@ -115,6 +115,10 @@ class DisqualificationReport:
     only: int | None = None
 
     @property
+    def time_zone(self) -> str:
+        return self.event.time_zone
+
+    @property
     def file_stem(self) -> str:
         suffix = f"-ruling-{self.only}" if self.only is not None else ""
         return f"dq-event-{self.event.id}{suffix}"
@@ -288,7 +292,7 @@ def describe(book: Rulebook, e: Entry, number: int, names: dict[str, Person]) ->
         made = next((m for m in b["rulings"] if m["number"] == number), b["rulings"][0])
         who, rule = _who(names, made["player"]), made["rule"]
         return (
-            f"裁定#{made['number']}を記録: {who}, {book.rule_name(rule, 'ja')}",
+            f"裁定 #{made['number']}を記録: {who}、{book.rule_name(rule, 'ja')}",
             f"ruling #{made['number']} recorded: {who}, {book.rule_name(rule, 'en')}",
         )
     if e.kind == "ruling.confirmed":

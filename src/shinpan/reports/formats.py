@@ -16,7 +16,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, ClassVar, Protocol
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup
 
 from shinpan.errors import InvalidInput
@@ -43,6 +43,9 @@ class Report(Protocol):
 
     @property
     def file_stem(self) -> str: ...
+
+    @property
+    def time_zone(self) -> str: ...
 
     def as_json(self) -> dict[str, Any]: ...
 
@@ -121,15 +124,16 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["local"] = local_time
-    env.filters["short"] = lambda stamp: local_time(stamp, short=True)
-    env.globals["zone"] = zone_label
+    # Times in the report's zone (``tz`` in the context): the event's.
+    env.filters["local"] = pass_context(lambda ctx, stamp: local_time(stamp, ctx["tz"]))
+    env.filters["short"] = pass_context(lambda ctx, stamp: local_time(stamp, ctx["tz"], style="short"))
+    env.globals["zone"] = pass_context(lambda ctx: zone_label(ctx["tz"]))
     return env
 
 
 def to_html(report: Report, *, stylesheet: str | None = None) -> str:
     """The report as one HTML document, its styles inside (or linked from ``stylesheet``)."""
-    context: dict[str, Any] = {"report": report, "stylesheet": stylesheet}
+    context: dict[str, Any] = {"report": report, "stylesheet": stylesheet, "tz": report.time_zone}
     if isinstance(report, Statistics):
         from shinpan.reports.charts import charts  # matplotlib: only when a chart is drawn
 

@@ -7,6 +7,7 @@ NFKC, katakana as hiragana, no spaces). Readings must agree when both events kno
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
@@ -16,7 +17,7 @@ from sqlalchemy import select
 from shinpan.engine.event_rules import disqualifies, ejects
 from shinpan.errors import InvalidInput
 from shinpan.guideline.search import normalize
-from shinpan.reports.common import EventHeader, event_header, event_headers
+from shinpan.reports.common import STATE_WORDS, EventHeader, event_header, event_headers, shared_zone
 from shinpan.reports.rulings import ReportedRuling, read_rulings
 from shinpan.services.context import stamp
 from shinpan.services.queries import get_player
@@ -77,6 +78,10 @@ class PlayerHistory:
         return sum(a.disqualifications for a in self.appearances)
 
     @property
+    def time_zone(self) -> str:
+        return shared_zone(a.event for a in self.appearances)
+
+    @property
     def file_stem(self) -> str:
         return "player-history"
 
@@ -98,18 +103,24 @@ class PlayerHistory:
                   "状態 / state"]  # fmt: skip
         rows = [
             [str(a.event.id), a.event.name, a.event.dates, a.number, a.name, str(r.number),
-             "" if r.round is None else str(r.round), r.infraction_ja, r.penalties_ja, r.state]
+             "" if r.round is None else str(r.round), r.infraction_ja, r.penalties_ja,
+             STATE_WORDS.get(r.state, r.state)]
             for a, r in self.rulings
         ]  # fmt: skip
         return header, rows
 
 
 def same_person(name: str, reading: str, other_name: str, other_reading: str) -> bool:
-    """Names equal once normalised; readings too, when both are known."""
-    if normalize(name) != normalize(other_name):
-        return False
-    mine, theirs = normalize(reading), normalize(other_reading)
-    return not mine or not theirs or mine == theirs
+    """Names equal once normalised, readings too when both are known; a name typed in kana
+    only is compared with the reading."""
+    typed = normalize(name)
+    if typed == normalize(other_name):
+        mine, theirs = normalize(reading), normalize(other_reading)
+        return not mine or not theirs or mine == theirs
+    return _KANA.fullmatch(typed) is not None and typed == normalize(other_reading)
+
+
+_KANA = re.compile("[\u3041-\u309fー]+")  # hiragana (katakana is folded into it) and ー
 
 
 def player_history(

@@ -14,7 +14,15 @@ from typing import Any, ClassVar
 
 from shinpan.errors import InvalidInput
 from shinpan.guideline import Rulebook
-from shinpan.reports.common import EventHeader, event_header, local_time, player_order, rule_order, zone_label
+from shinpan.reports.common import (
+    STATE_WORDS,
+    EventHeader,
+    event_header,
+    local_time,
+    player_order,
+    rule_order,
+    zone_label,
+)
 from shinpan.reports.rulings import Act, ReportedRuling, read_rulings
 from shinpan.services.context import stamp
 from shinpan.store.db import Database
@@ -73,8 +81,13 @@ class PenaltyReport:
             ],
         }  # fmt: skip
 
+    @property
+    def time_zone(self) -> str:
+        return self.event.time_zone
+
     def csv_table(self) -> tuple[list[str], list[list[str]]]:
-        return csv_header(), [csv_row(r) for r in self.rulings]
+        zone = self.time_zone
+        return csv_header(zone), [csv_row(r, zone) for r in self.rulings]
 
 
 def penalty_report(
@@ -173,32 +186,34 @@ CSV_COLUMNS: tuple[tuple[str, str, str], ...] = (
 _TIMES = {"recorded_at", "confirmed_at", "voided_at"}
 
 
-def csv_header() -> list[str]:
-    zone = zone_label()
-    return [f"{ja} / {en} ({zone})" if key in _TIMES else f"{ja} / {en}" for key, ja, en in CSV_COLUMNS]
+def csv_header(zone: str) -> list[str]:
+    label = zone_label(zone)
+    return [f"{ja} / {en} ({label})" if key in _TIMES else f"{ja} / {en}" for key, ja, en in CSV_COLUMNS]
 
 
-def deviation_text(d: Act) -> str:
-    return f"{d.penalties_ja} / {d.penalties_en}; 理由 reason: {d.reason} ({d.judge} {local_time(d.at)})"
+def deviation_text(d: Act, zone: str) -> str:
+    when = local_time(d.at, zone)
+    return f"{d.penalties_ja} / {d.penalties_en}; 理由 reason: {d.reason} ({d.judge} {when})"
 
 
 _AS_IS = tuple(key for key, _, _ in CSV_COLUMNS if key in ReportedRuling.__dataclass_fields__)
 
 
-def csv_row(r: ReportedRuling) -> list[str]:
-    """A ruling as its CSV line; times in the report's zone."""
+def csv_row(r: ReportedRuling, zone: str) -> list[str]:
+    """A ruling as its CSV line; times in the event's zone."""
     confirmed = r.confirmation
     values: dict[str, object] = {key: getattr(r, key) for key in _AS_IS}
     values.update({
         "follow_up": "yes" if r.follow_up else "",
         "penalties": "+".join(r.penalties),
         "guideline_penalties": "+".join(r.guideline_penalties),
-        "recorded_at": local_time(r.recorded_at),
+        "recorded_at": local_time(r.recorded_at, zone),
+        "state": STATE_WORDS.get(r.state, r.state),
         "confirmed_by": confirmed.judge if confirmed else "",
-        "confirmed_at": local_time(confirmed.at) if confirmed else "",
-        "deviations": " | ".join(deviation_text(d) for d in r.deviations),
+        "confirmed_at": local_time(confirmed.at, zone) if confirmed else "",
+        "deviations": " | ".join(deviation_text(d, zone) for d in r.deviations),
         "void_reason": r.void.reason if r.void else "",
         "voided_by": r.void.judge if r.void else "",
-        "voided_at": local_time(r.void.at) if r.void else "",
+        "voided_at": local_time(r.void.at, zone) if r.void else "",
     })  # fmt: skip
     return ["" if values[key] is None else str(values[key]) for key, _, _ in CSV_COLUMNS]

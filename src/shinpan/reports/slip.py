@@ -44,6 +44,10 @@ class Slip:
     generated_at: str
 
     @property
+    def time_zone(self) -> str:
+        return self.event.time_zone
+
+    @property
     def file_stem(self) -> str:
         return f"slip-event-{self.event.id}-ruling-{self.ruling.number}"
 

@@ -28,6 +28,7 @@ from shinpan.reports.common import (
     minutes_between,
     people,
     rule_order,
+    shared_zone,
 )
 from shinpan.services.context import stamp
 from shinpan.store.db import Database
@@ -112,6 +113,10 @@ class Statistics:
     waiting: Waiting
     missed: tuple[MissedDeadline, ...]
     generated_at: str
+
+    @property
+    def time_zone(self) -> str:
+        return shared_zone(self.events)
 
     @property
     def file_stem(self) -> str:

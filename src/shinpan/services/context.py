@@ -14,7 +14,7 @@ from sqlalchemy import Connection, bindparam, select
 from shinpan.engine.event_rules import Role, may
 from shinpan.errors import Forbidden, NotFound, Refused
 from shinpan.guideline import Rulebook, default_guideline
-from shinpan.store.schema import events, judges, players
+from shinpan.store.schema import DEFAULT_TIME_ZONE, events, judges, players
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
@@ -66,6 +66,7 @@ class Event:
     head_judge: str
     confirmation_threshold: str
     current_round: int
+    time_zone: str = DEFAULT_TIME_ZONE  # every time shown for the event is in it
 
     @property
     def book(self) -> Rulebook:
@@ -84,6 +85,7 @@ class Event:
             head_judge=get("head_judge"),
             confirmation_threshold=get("confirmation_threshold"),
             current_round=get("current_round"),
+            time_zone=get("time_zone"),
         )
 
 

@@ -6,6 +6,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import Connection, func, select
 
@@ -21,7 +22,7 @@ from shinpan.services.context import load_event, stamp
 from shinpan.services.effects import append_effects, settle_carried
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
-from shinpan.store.schema import entries, events, judges, players, rounds
+from shinpan.store.schema import DEFAULT_TIME_ZONE, entries, events, judges, players, rounds
 from shinpan.store.snapshots import match_at
 
 
@@ -46,6 +47,17 @@ def _date(value: str | None, field: str) -> str | None:
         raise InvalidInput("{value!r} is not a date (YYYY-MM-DD)", field=field, value=value) from None
 
 
+def _time_zone(value: str | None) -> str:
+    name = (value or "").strip() or DEFAULT_TIME_ZONE
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise InvalidInput(
+            "{value!r} is not a time zone (e.g. Asia/Tokyo)", field="time_zone", value=name
+        ) from None
+    return name
+
+
 def create_event(
     db: Database,
     *,
@@ -59,11 +71,13 @@ def create_event(
     rel: int = 3,
     confirmation_threshold: str | None = None,
     round_minutes: int | None = None,
+    time_zone: str | None = None,
     now: datetime | None = None,
 ) -> int:
     """A new event under the built-in guideline; refused when D15 does not hold.
     ``head_judge_account`` is the uid of the account that holds the head judge's seat
-    (None: the seat waits to be claimed with a claim code)."""
+    (None: the seat waits to be claimed with a claim code). ``time_zone`` (an IANA name,
+    default Asia/Tokyo) is the zone every time of the event is shown in."""
     name = name.strip()
     if not name:
         raise InvalidInput("the event needs a name", field="name")
@@ -94,6 +108,7 @@ def create_event(
         "guideline": {"id": g.id, "version": g.version},
         "head_judge": {"name": head_judge.strip(), "level": head_judge_level, "account": head_judge_account},
         "confirmation_threshold": threshold,
+        "time_zone": _time_zone(time_zone),
     }
     if round_minutes is not None:
         if not 1 <= round_minutes <= MAX_ROUND_MINUTES:

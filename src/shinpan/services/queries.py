@@ -3,29 +3,43 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Connection, desc, or_, select
+from sqlalchemy import Connection, desc, func, or_, select
 
+from shinpan import romaji
+from shinpan.engine.event_rules import DISQUALIFICATION, Status, status_after, status_codes_now
 from shinpan.errors import NotFound
 from shinpan.guideline.search import normalize
 from shinpan.services.context import load_event
-from shinpan.store.db import Database
-from shinpan.store.schema import duels, matches, players, rulings
+from shinpan.store.db import Database, chunks
+from shinpan.store.schema import appeals, duels, entries, matches, players, rulings, statements
+
+
+def awaiting_status(penalties: list[str], effects: list[str], state: str) -> str | None:
+    """D17: the status a ruling that waits for the head judge gives its player once confirmed
+    (``ejected``, ``disqualified``), or None."""
+    if state != "pending":
+        return None
+    codes = [*penalties, *effects]
+    now = status_codes_now(codes, pending=True)
+    status = status_after(c for c in codes if c not in now)
+    return None if status is Status.active else status.value
 
 
 def ruling_dict(row: Any) -> dict[str, Any]:
     """A ruling row as the CLI's JSON and the API give it."""
+    penalties, effects = json.loads(row.penalties), json.loads(row.effects)
     return {
         "number": row.number,
         "entry": row.entry_seq,
         "player": row.player,
         "rule": row.rule,
         "offense": row.offense,
-        "penalties": json.loads(row.penalties),
+        "penalties": penalties,
         "guideline_penalties": json.loads(row.guideline_penalties),
-        "effects": json.loads(row.effects),
+        "effects": effects,
         "follow_up": bool(row.follow_up),
         "needs_head_judge": bool(row.needs_head_judge),
         "state": row.state,
@@ -40,16 +54,23 @@ def ruling_dict(row: Any) -> dict[str, Any]:
         "source": row.source,
         "explanation_ja": row.explanation_ja,
         "explanation_en": row.explanation_en,
+        "awaiting_status": awaiting_status(penalties, effects, row.state),
     }
 
 
 @dataclass(frozen=True)
 class PlayerView:
+    """A player as a search shows them: with their seat in the current round, if paired."""
+
     number: str
     name: str
     reading: str
     club: str | None
     status: str
+    table: int | None = None
+    seat: str | None = None  # "a" or "b"
+    opponent: str | None = None
+    opponent_name: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -68,51 +89,105 @@ def get_player(conn: Connection, event_id: int, number: str) -> PlayerView:
     return _player(row)
 
 
+def _table_asked(word: str) -> int | None:
+    """A table number: ``12``, ``t12``, ``卓12`` (the query normalised)."""
+    digits = word[1:] if word.startswith(("t", "卓")) else word
+    return int(digits) if digits.isdigit() and len(digits) <= 6 else None
+
+
+def _word_matches(word: str) -> Any:
+    """One word of a query against the search keys: as typed, and in romaji's one spelling."""
+    spelt = romaji.spelling(word) if romaji.is_romaji(word) else ""
+    forms = [word] + ([spelt] if spelt not in ("", word) else [])
+    return or_(*(players.c.search.like(f"%{form}%") for form in forms))
+
+
 def find_players(db: Database, event_id: int, query: str, limit: int = 20) -> list[PlayerView]:
-    """By table number (``t12`` or a number that is a table), event id, or name in kanji, kana or romaji."""
-    q = normalize(query)
+    """By table number (``t12`` or a number that is a table), event id, or name in kanji, kana
+    or romaji (Hepburn or Kunrei, long vowels or not, either name first); each with their
+    table, seat and opponent in the current round."""
+    words = [normalize(w) for w in query.split()]
+    words = [w for w in words if w]
     with db.read() as conn:
         event = load_event(conn, event_id)
-        if not q:
-            rows = conn.execute(
-                select(players).where(players.c.event_id == event_id).order_by(players.c.number).limit(limit)
-            ).all()
-            return [_player(r) for r in rows]
         found: list[Any] = []
-        table = q[1:] if q.startswith(("t", "卓")) and q[1:].isdigit() else (q if q.isdigit() else None)
+        table = _table_asked(words[0]) if len(words) == 1 else None
         if table is not None and event.current_round:
             m = conn.execute(
                 select(matches).where(
                     matches.c.event_id == event_id,
                     matches.c.round == event.current_round,
-                    matches.c.table_no == int(table),
+                    matches.c.table_no == table,
                 )
             ).first()
             if m is not None:
-                found += [
-                    r for r in conn.execute(
-                        select(players).where(
-                            players.c.event_id == event_id,
-                            players.c.number.in_([p for p in (m.player_a, m.player_b) if p]),
-                        )
-                    )
-                ]  # fmt: skip
-        exact = conn.execute(
-            select(players).where(players.c.event_id == event_id, players.c.number == query.strip())
-        )
-        found += list(exact)
-        words = [w for w in q.replace("\u3000", " ").split(" ") if w] or [q]
-        condition = [players.c.search.like(f"%{w}%") for w in words]
-        found += conn.execute(
-            select(players)
-            .where(players.c.event_id == event_id, *condition)
-            .order_by(players.c.number)
-            .limit(limit)
+                seated = [p for p in (m.player_a, m.player_b) if p]
+                rows = conn.execute(
+                    select(players).where(players.c.event_id == event_id, players.c.number.in_(seated))
+                ).all()
+                found += sorted(rows, key=lambda r: seated.index(r.number))  # seat A, then B
+        if query.strip():
+            found += conn.execute(
+                select(players).where(players.c.event_id == event_id, players.c.number == query.strip())
+            ).all()
+        matching = select(players).where(players.c.event_id == event_id, *map(_word_matches, words))
+        found += conn.execute(matching.order_by(players.c.number).limit(limit)).all()
+        seen: dict[str, PlayerView] = {}
+        for r in found:
+            seen.setdefault(r.number, _player(r))
+        shown = list(seen.values())[:limit]
+        return with_seats(conn, event_id, event.current_round, shown)
+
+
+def with_seats(conn: Connection, event_id: int, round_no: int, found: list[PlayerView]) -> list[PlayerView]:
+    """The players with their table, seat and opponent (by name too) in round ``round_no``."""
+    if not round_no or not found:
+        return found
+    numbers = [p.number for p in found]
+    seats: dict[str, tuple[int, str, str | None]] = {}
+    for chunk in chunks(numbers):
+        for m in conn.execute(
+            select(matches.c.table_no, matches.c.player_a, matches.c.player_b).where(
+                matches.c.event_id == event_id,
+                matches.c.round == round_no,
+                or_(matches.c.player_a.in_(chunk), matches.c.player_b.in_(chunk)),
+            )
+        ):
+            seats[m.player_a] = (m.table_no, "a", m.player_b)
+            if m.player_b:
+                seats[m.player_b] = (m.table_no, "b", m.player_a)
+    opponents = [o for _, _, o in seats.values() if o]
+    names = _names(conn, event_id, opponents)
+    out = []
+    for p in found:
+        seat = seats.get(p.number)
+        if seat is None:
+            out.append(p)
+            continue
+        table, side, opponent = seat
+        out.append(replace(p, table=table, seat=side, opponent=opponent,
+                           opponent_name=names.get(opponent) if opponent else None))  # fmt: skip
+    return out
+
+
+@dataclass(frozen=True)
+class Roster:
+    """Every player of the event with their search key and seat: what the record screen keeps
+    to find players offline (the same keys :func:`find_players` matches)."""
+
+    round: int
+    players: list[tuple[PlayerView, str]]
+
+
+def roster(db: Database, event_id: int) -> Roster:
+    with db.read() as conn:
+        event = load_event(conn, event_id)
+        rows = conn.execute(
+            select(players).where(players.c.event_id == event_id).order_by(players.c.number)
         ).all()
-    seen: dict[str, PlayerView] = {}
-    for r in found:
-        seen.setdefault(r.number, _player(r))
-    return list(seen.values())[:limit]
+        keys = {r.number: r.search for r in rows}
+        seated = with_seats(conn, event_id, event.current_round, [_player(r) for r in rows])
+    return Roster(event.current_round, [(p, keys[p.number]) for p in seated])
 
 
 def player_history(db: Database, event_id: int, number: str) -> dict[str, Any]:
@@ -208,3 +283,101 @@ def round_matches(db: Database, event_id: int, round_no: int | None = None) -> d
         for d in conn.execute(select(duels).where(duels.c.event_id == event_id, duels.c.round == number)):
             winners.setdefault(d.table_no, {})[d.duel] = d.winner
     return {"round": number, "matches": [match_dict(m, winners.get(m.table_no, {})) for m in ms]}
+
+
+def _with_names(query: Any) -> Any:
+    return query.outerjoin(
+        players, (players.c.event_id == rulings.c.event_id) & (players.c.number == rulings.c.player)
+    )
+
+
+def disqualifications(db: Database, event_id: int) -> list[dict[str, Any]]:
+    """Rulings that disqualify (waiting for the head judge too, D17), newest first, for the
+    desk's disqualification reports (D14)."""
+    with db.read() as conn:
+        query = _with_names(select(rulings, players.c.name.label("player_name"))).where(
+            rulings.c.event_id == event_id,
+            rulings.c.state != "voided",
+            rulings.c.penalties.like(f'%"{DISQUALIFICATION}"%'),
+        )
+        rows = conn.execute(query.order_by(desc(rulings.c.number))).all()
+    return [{**ruling_dict(r), "player_name": r.player_name} for r in rows]
+
+
+def appeals_of(db: Database, event_id: int) -> list[dict[str, Any]]:
+    """The event's appeals, open first, each with the ruling appealed against."""
+    with db.read() as conn:
+        query = _with_names(
+            select(
+                appeals, rulings.c.player, rulings.c.rule, rulings.c.penalties, rulings.c.state,
+                players.c.name.label("player_name"),
+            ).join(rulings, (rulings.c.event_id == appeals.c.event_id) & (rulings.c.number == appeals.c.ruling))
+        ).where(appeals.c.event_id == event_id)  # fmt: skip
+        rows = conn.execute(query.order_by(appeals.c.entry_seq)).all()
+    found = [
+        {"entry": r.entry_seq, "ruling": r.ruling, "by": r.by, "reason": r.reason, "outcome": r.outcome,
+         "decision_reason": r.decision_reason, "player": r.player, "player_name": r.player_name,
+         "rule": r.rule, "penalties": json.loads(r.penalties), "state": r.state}
+        for r in rows
+    ]  # fmt: skip
+    return sorted(found, key=lambda a: (a["outcome"] is not None, a["entry"]))
+
+
+def statements_of(db: Database, event_id: int) -> list[dict[str, Any]]:
+    """Statements of the people involved (D14), in the order they were given."""
+    with db.read() as conn:
+        rows = conn.execute(
+            select(statements).where(statements.c.event_id == event_id).order_by(statements.c.entry_seq)
+        ).all()
+    return [
+        {"ruling": r.ruling, "author": r.author, "author_role": r.author_role, "text": r.text} for r in rows
+    ]
+
+
+def ledger_head(db: Database, event_id: int) -> int:
+    """The number of the event's newest ledger entry (0 before the first)."""
+    with db.read() as conn:
+        head = conn.execute(select(func.max(entries.c.seq)).where(entries.c.event_id == event_id)).scalar()
+    return int(head or 0)
+
+
+def player_names(db: Database, event_id: int, numbers: list[str]) -> dict[str, str]:
+    """Players' names by number (those the event has)."""
+    with db.read() as conn:
+        return _names(conn, event_id, numbers)
+
+
+def _names(conn: Connection, event_id: int, numbers: list[str]) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for chunk in chunks(sorted(set(numbers))):
+        rows = conn.execute(
+            select(players.c.number, players.c.name).where(
+                players.c.event_id == event_id, players.c.number.in_(chunk)
+            )
+        )
+        names.update((r.number, r.name) for r in rows)
+    return names
+
+
+def involved(db: Database, event_id: int, ruling: dict[str, Any]) -> list[PlayerView]:
+    """The players a ruling concerns: its player, and the opponent at its table, who may
+    appeal it (a judge records the appeal)."""
+    with db.read() as conn:
+        numbers = [ruling["player"]]
+        if ruling["round"] is not None and ruling["table"] is not None:
+            m = conn.execute(
+                select(matches.c.player_a, matches.c.player_b).where(
+                    matches.c.event_id == event_id,
+                    matches.c.round == ruling["round"],
+                    matches.c.table_no == ruling["table"],
+                )
+            ).first()
+            if m is not None:
+                numbers += [p for p in (m.player_a, m.player_b) if p and p != ruling["player"]]
+        rows = {
+            r.number: _player(r)
+            for r in conn.execute(
+                select(players).where(players.c.event_id == event_id, players.c.number.in_(numbers))
+            )
+        }
+    return [rows[n] for n in numbers if n in rows]

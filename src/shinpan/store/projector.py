@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, and_, delete, insert, select, update
 
 from shinpan.guideline.search import normalize
-from shinpan.romaji import to_romaji
+from shinpan.romaji import search_forms, to_romaji
 from shinpan.store.db import Statement
 from shinpan.store.schema import (
+    DEFAULT_TIME_ZONE,
     PROJECTIONS,
     appeals,
     carried_losses,
@@ -85,6 +86,7 @@ def _event_created(conn: Connection, e: Entry) -> None:
             current_round=0,
             created_at=e.recorded_at,
             round_minutes=b.get("round_minutes"),
+            time_zone=b.get("time_zone") or DEFAULT_TIME_ZONE,
         )
     )
     hj = b["head_judge"]
@@ -148,9 +150,11 @@ def _players_imported(conn: Connection, e: Entry) -> None:
 
 
 def search_key(p: dict[str, Any]) -> str:
-    """What player search matches against: id, name and reading, normalised, and the romaji."""
+    """What player search matches against: id, name and reading, normalised, and the romaji
+    (Hepburn, and the one spelling of :func:`shinpan.romaji.search_forms`)."""
     reading = normalize(p.get("reading") or "")
-    parts = [p["number"], normalize(p["name"]), reading, to_romaji(reading), normalize(p.get("club") or "")]
+    parts = [normalize(p["number"]), normalize(p["name"]), reading, to_romaji(reading),
+             *search_forms(p.get("reading") or ""), normalize(p.get("club") or "")]  # fmt: skip
     return "\n".join(parts)
 
 

@@ -22,6 +22,8 @@ from sqlalchemy import (
 
 metadata = MetaData()
 
+DEFAULT_TIME_ZONE = "Asia/Tokyo"  # an event's, unless it says otherwise
+
 # The ledger. ``body`` and ``refs`` are canonical JSON; ``hash`` covers every column but
 # the local ids (``id``, ``event_id``), so an exported chain verifies in another database.
 entries = Table(
@@ -60,6 +62,7 @@ events = Table(
     Column("current_round", Integer, nullable=False, default=0),
     Column("created_at", String(32), nullable=False),
     Column("round_minutes", Integer),  # a round's length (None: the default, 50)
+    Column("time_zone", String(64), nullable=False, default=DEFAULT_TIME_ZONE),  # every time shown
 )
 
 judges = Table(

@@ -53,10 +53,6 @@ router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS)
 Unsafe = [Depends(csrf)]
 
 
-def _done(request: Request, event_id: int) -> None:
-    request.app.state.live.publish(event_id)
-
-
 # -- the guideline (public) ---------------------------------------------------------------
 
 
@@ -81,6 +77,9 @@ class EventIn(BaseModel):
     starts_on: str | None = None
     venue: str | None = Field(None, max_length=200)
     rel: int = Field(3, ge=1, le=3)
+    time_zone: str | None = Field(
+        None, max_length=64, description="the zone every time is shown in (IANA name; default Asia/Tokyo)"
+    )
 
 
 @router.get("/events")
@@ -102,7 +101,7 @@ def create_event(request: Request, body: EventIn) -> dict[str, Any]:
     event_id = events.create_event(
         request.app.state.db, name=body.name, head_judge=user.name, head_judge_level=user.level,
         head_judge_account=user.uid,
-        starts_on=body.starts_on, venue=body.venue, rel=body.rel,
+        starts_on=body.starts_on, venue=body.venue, rel=body.rel, time_zone=body.time_zone,
     )  # fmt: skip
     return {"event": event_id}
 
@@ -179,8 +178,6 @@ def record(request: Request, event_id: int, body: RecordIn) -> dict[str, Any]:
     saved = recording.record(
         request.app.state.db, event_id, body.record_input(), judge=user.name, command_id=body.command_id
     )
-    if not saved.replayed:
-        _done(request, event_id)
     return saved.as_json()
 
 
@@ -219,7 +216,6 @@ def confirm(request: Request, event_id: int, number: int, body: CommandIn) -> di
     done = corrections.confirm(
         request.app.state.db, event_id, [number], judge=user.name, command_id=body.command_id
     )
-    _done(request, event_id)
     return {"confirmed": done}
 
 
@@ -231,7 +227,6 @@ def deviate(request: Request, event_id: int, number: int, body: DeviateIn) -> di
         request.app.state.db, event_id, number, body.penalties, body.reason, judge=user.name,
         command_id=body.command_id,
     )  # fmt: skip
-    _done(request, event_id)
     return result
 
 
@@ -242,7 +237,6 @@ def void(request: Request, event_id: int, number: int, body: ReasonIn) -> dict[s
     done = corrections.void(
         request.app.state.db, event_id, number, body.reason, judge=user.name, command_id=body.command_id
     )
-    _done(request, event_id)
     return {"voided": done}
 
 
@@ -268,7 +262,6 @@ def close_deadline(
             db, event_id, ruling, position, judge=user.name, command_id=body.command_id
         )
         result = {"rulings": made}
-    _done(request, event_id)
     return result
 
 
@@ -288,7 +281,6 @@ def import_players(
     user, _ = role_at(request, event_id, "manage")
     rows = parse_upload(file, parse_players)
     n = events.import_players(request.app.state.db, event_id, rows, actor=user.name, command_id=command_id)
-    _done(request, event_id)
     return {"imported": n}
 
 
@@ -303,7 +295,6 @@ def import_pairings(
     n = events.import_pairings(
         request.app.state.db, event_id, round_no, rows, actor=user.name, command_id=command_id
     )
-    _done(request, event_id)
     return {"paired": n}
 
 
@@ -325,7 +316,6 @@ def report_result(request: Request, event_id: int, body: ResultIn) -> dict[str, 
         request.app.state.db, event_id, body.round, body.table, duel=body.duel, winner=body.winner,
         result=body.result, actor=user.name, command_id=body.command_id,
     )  # fmt: skip
-    _done(request, event_id)
     return {"ok": True}
 
 
@@ -354,7 +344,6 @@ def file_appeal(request: Request, event_id: int, body: AppealIn) -> dict[str, An
         request.app.state.db, event_id, body.ruling, body.by, body.reason, judge=user.name,
         command_id=body.command_id,
     )  # fmt: skip
-    _done(request, event_id)
     return {"appeal": seq}
 
 
@@ -366,7 +355,6 @@ def decide_appeal(request: Request, event_id: int, appeal: int, body: DecisionIn
         request.app.state.db, event_id, appeal, body.outcome, body.reason, penalties=body.penalties,
         judge=user.name, command_id=body.command_id,
     )  # fmt: skip
-    _done(request, event_id)
     return result
 
 
@@ -377,7 +365,6 @@ def add_statement(request: Request, event_id: int, body: StatementIn) -> dict[st
         request.app.state.db, event_id, body.author, body.author_role, body.text, ruling=body.ruling,
         judge=user.name, command_id=body.command_id,
     )  # fmt: skip
-    _done(request, event_id)
     return {"statement": seq}
 
 

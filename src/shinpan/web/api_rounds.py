@@ -23,10 +23,6 @@ RoundNumber = Annotated[int, Field(ge=1, le=2**31 - 1)]
 Table = Annotated[int, Field(ge=1, le=100_000)]
 
 
-def _done(request: Request, event_id: int) -> None:
-    request.app.state.live.publish(event_id)
-
-
 class PairIn(CommandIn):
     seed: int | None = Field(None, ge=0, lt=swiss.SEED_LIMIT, description="default: chosen and recorded")
 
@@ -50,7 +46,6 @@ def pair(request: Request, event_id: int, body: PairIn) -> PairedOut:
     user, _ = role_at(request, event_id, "results")
     db = request.app.state.db
     made = swiss.pair_next_round(db, event_id, seed=body.seed, actor=user.name, command_id=body.command_id)
-    _done(request, event_id)
     return PairedOut(
         round=made.round, seed=made.seed, pairings=[PairingOut(**p) for p in made.pairings],
         recommended_rounds=swiss.recommended(db, event_id),
@@ -68,7 +63,6 @@ def start(request: Request, event_id: int, body: StartIn) -> dict[str, Any]:
     started = rounds.start_round(
         request.app.state.db, event_id, minutes=body.minutes, actor=user.name, command_id=body.command_id
     )
-    _done(request, event_id)
     return started
 
 
@@ -83,7 +77,6 @@ def end(request: Request, event_id: int, body: EndIn) -> dict[str, Any]:
     user, _ = role_at(request, event_id, "results")
     db = request.app.state.db
     number = events.end_round(db, event_id, body.round, actor=user.name, command_id=body.command_id)
-    _done(request, event_id)
     clock = rounds.round_clock(db, event_id, number)
     return {"round": number, "still_playing": [t.as_json() for t in clock.still_playing]}
 
@@ -113,7 +106,6 @@ def give_time(request: Request, event_id: int, body: TimeIn) -> dict[str, Any]:
         request.app.state.db, event_id, body.table, body.minutes, body.reason, round_no=body.round,
         judge=user.name, command_id=body.command_id,
     )  # fmt: skip
-    _done(request, event_id)
     return {"table": body.table, "minutes": body.minutes}
 
 
@@ -137,7 +129,6 @@ def edit_pairings(request: Request, event_id: int, body: PairingEditIn) -> dict[
     done = swiss.edit_pairings(
         request.app.state.db, event_id, changes, body.reason, actor=user.name, command_id=body.command_id
     )
-    _done(request, event_id)
     return {"pairings": done}
 
 
@@ -148,7 +139,6 @@ def drop(request: Request, event_id: int, number: str, body: CommandIn) -> dict[
     done = swiss.drop_player(
         request.app.state.db, event_id, number, actor=user.name, command_id=body.command_id
     )
-    _done(request, event_id)
     return done
 
 

@@ -1,24 +1,23 @@
 """The head judge's desk (the scorekeeper's pages are in :mod:`shinpan.web.scorekeeper`).
 
 The desk: the live feed of rulings (refreshed over server-sent events, no reload), the
-confirmation queue (confirm in one tap; deviate or void with a reason), deadlines
-counting down, appeals, and disqualification reports with statements.
+confirmation queue (confirm in one tap; deviate or void with a reason), appeals with their
+own queue and decision, deadlines counting down, and disqualification reports with
+statements. Every ruling in the feed can be corrected or appealed from here (D16); a
+ruling that will eject or disqualify shows as waiting until the head judge confirms (D17).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
-from sqlalchemy import func, select
 
-from shinpan.engine.event_rules import disqualifies
 from shinpan.errors import ShinpanError
 from shinpan.services import appeals, corrections, deadlines, queries
-from shinpan.services.context import load_event
-from shinpan.store.schema import appeals as appeals_table
-from shinpan.store.schema import entries, statements
+from shinpan.services.context import Event, load_event
 from shinpan.web import i18n
 from shinpan.web.api import Penalties, csrf
 from shinpan.web.auth import role_at
@@ -28,7 +27,7 @@ router = APIRouter(include_in_schema=False)
 Unsafe = [Depends(csrf)]
 
 
-def _event(request: Request, event_id: int) -> object:
+def _event(request: Request, event_id: int) -> Event:
     with request.app.state.db.read() as conn:
         return load_event(conn, event_id)
 
@@ -38,34 +37,19 @@ def _panels(request: Request, event_id: int) -> dict[str, Any]:
     feed = queries.rulings_feed(db, event_id, limit=30)
     queue = queries.rulings_feed(db, event_id, state="pending", limit=200)
     due = deadlines.list_deadlines(db, event_id)
-    with db.read() as conn:
-        open_appeals = conn.execute(
-            select(appeals_table)
-            .where(appeals_table.c.event_id == event_id)
-            .order_by(appeals_table.c.entry_seq)
-        ).all()
-        said = conn.execute(
-            select(statements).where(statements.c.event_id == event_id).order_by(statements.c.entry_seq)
-        ).all()
-        head = (
-            conn.execute(select(func.max(entries.c.seq)).where(entries.c.event_id == event_id)).scalar() or 0
-        )
-    dq = [
-        r
-        for r in queries.rulings_feed(db, event_id, limit=1000)
-        if disqualifies(r["penalties"], voided=r["state"] == "voided")
-    ]
     return {
-        "feed": feed, "queue": queue, "deadlines": due, "appeals": open_appeals, "dq": dq,
-        "statements": said, "components": book().guideline.components, "head": head,
+        "event": _event(request, event_id), "feed": feed, "queue": queue, "deadlines": due,
+        "names": queries.player_names(db, event_id, [d.player for d in due]),
+        "appeals": queries.appeals_of(db, event_id), "dq": queries.disqualifications(db, event_id),
+        "statements": queries.statements_of(db, event_id), "components": book().guideline.components,
+        "head": queries.ledger_head(db, event_id),
     }  # fmt: skip
 
 
 @router.get("/events/{event_id}/desk", response_class=HTMLResponse)
 def desk(request: Request, event_id: int) -> Response:
     _, role = role_at(request, event_id, "read")
-    return render(request, "desk.html", event_id=event_id, event=_event(request, event_id), role=role,
-                  **_panels(request, event_id))  # fmt: skip
+    return render(request, "desk.html", event_id=event_id, role=role, **_panels(request, event_id))
 
 
 @router.get("/events/{event_id}/desk/panels", response_class=HTMLResponse)
@@ -75,17 +59,26 @@ def desk_panels(request: Request, event_id: int) -> Response:
     return render(request, "_desk_panels.html", event_id=event_id, role=role, **_panels(request, event_id))
 
 
+@router.get("/events/{event_id}/desk/corrections/{number}", response_class=HTMLResponse)
+def correction_forms(request: Request, event_id: int, number: int) -> Response:
+    """A ruling's void, deviate and appeal forms, opened from the feed."""
+    _, role = role_at(request, event_id, "read")
+    db = request.app.state.db
+    ruling = queries.get_ruling(db, event_id, number)
+    return render(request, "_corrections.html", event_id=event_id, role=role, r=ruling, on_desk=True,
+                  involved=queries.involved(db, event_id, ruling), components=book().guideline.components)  # fmt: skip
+
+
 def _after(request: Request, event_id: int, error: str | None = None, status: int = 200) -> Response:
     _, role = role_at(request, event_id, "read")
-    request.app.state.live.publish(event_id)
     return render(request, "_desk_panels.html", status=status, event_id=event_id, role=role, error=error,
                   **_panels(request, event_id))  # fmt: skip
 
 
-def _attempt(request: Request, event_id: int, action: str, work: object) -> Response:
+def _attempt(request: Request, event_id: int, action: str, work: Callable[[str], object]) -> Response:
     user, _ = role_at(request, event_id, action)
     try:
-        work(user.name)  # type: ignore[operator]
+        work(user.name)
     except ShinpanError as e:
         return _after(request, event_id, e.render(i18n.gettext), e.status)
     return _after(request, event_id)
@@ -93,6 +86,7 @@ def _attempt(request: Request, event_id: int, action: str, work: object) -> Resp
 
 Cmd = Annotated[str, Form(min_length=8, max_length=100)]
 Reason = Annotated[str, Form(max_length=5000)]
+Name = Annotated[str, Form(max_length=200)]
 
 
 @router.post("/events/{event_id}/desk/confirm/{number}", dependencies=Unsafe)
@@ -117,6 +111,16 @@ def void(request: Request, event_id: int, number: int, command_id: Cmd, reason: 
     db = request.app.state.db
     return _attempt(request, event_id, "void",
                     lambda name: corrections.void(db, event_id, number, reason, judge=name, command_id=command_id))  # fmt: skip
+
+
+@router.post("/events/{event_id}/desk/file-appeal/{number}", dependencies=Unsafe)
+def file_appeal(
+    request: Request, event_id: int, number: int, command_id: Cmd, by: Name = "", reason: Reason = ""
+) -> Response:
+    """A judge records a player's appeal against a ruling; it joins the appeals' queue."""
+    db = request.app.state.db
+    return _attempt(request, event_id, "statement", lambda name: appeals.file_appeal(
+        db, event_id, number, by, reason, judge=name, command_id=command_id))  # fmt: skip
 
 
 @router.post("/events/{event_id}/desk/deadline/{ruling}/{position}/{outcome}", dependencies=Unsafe)
@@ -148,7 +152,7 @@ def decide(
 
 @router.post("/events/{event_id}/desk/statement", dependencies=Unsafe)
 def statement(
-    request: Request, event_id: int, command_id: Cmd, author: Annotated[str, Form(max_length=200)] = "",
+    request: Request, event_id: int, command_id: Cmd, author: Name = "",
     author_role: Annotated[str, Form()] = "witness", text: Reason = "", ruling: Annotated[int | None, Form()] = None,
 ) -> Response:  # fmt: skip
     db = request.app.state.db

@@ -3,22 +3,27 @@
 The record screen: find the player (table, id, kanji, kana, romaji), pick the infraction
 (category or search), answer only its questions, see the ruling before saving, save.
 Saving goes through the JSON API with an id made by the page (``static/record.js``), so a
-double tap or a retry never records twice and an unsent record waits on the phone.
+double tap or a retry never records twice and an unsent record waits on the phone. The
+service worker (``static/sw.js``, served at ``/sw.js``) keeps the page, its scripts and the
+roster, so the screen opens, finds and asks offline too; the server still decides.
 """
 
 from __future__ import annotations
 
+import hashlib
+from functools import cache
+from importlib import resources
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from shinpan import romaji
 from shinpan.engine import Ruling, explain
 from shinpan.errors import ShinpanError
 from shinpan.guideline.model import Question
-from shinpan.guideline.search import search
 from shinpan.services import queries, recording
-from shinpan.services.context import load_event
+from shinpan.services.context import Event, load_event
 from shinpan.web import i18n
 from shinpan.web.api import csrf
 from shinpan.web.auth import role_at
@@ -39,9 +44,9 @@ QUESTION_ORDER = (
 )
 
 
-def _event_name(request: Request, event_id: int) -> str:
+def _event(request: Request, event_id: int) -> Event:
     with request.app.state.db.read() as conn:
-        return load_event(conn, event_id).name
+        return load_event(conn, event_id)
 
 
 @router.get("/events/{event_id}", response_class=HTMLResponse)
@@ -57,37 +62,49 @@ def event_home(request: Request, event_id: int) -> Response:
     return RedirectResponse(f"/events/{event_id}/{target}", status_code=303)
 
 
+@cache
+def _service_worker() -> str:
+    """``static/sw.js`` with its VERSION: a digest of the static files, so that a new shinpan
+    replaces what the phones kept."""
+    static = resources.files("shinpan.web") / "static"
+    digest = hashlib.sha256()
+    for item in sorted(static.iterdir(), key=lambda f: f.name):
+        if item.is_file():
+            digest.update(item.name.encode() + b"\0" + item.read_bytes())
+    return f'var VERSION = "{digest.hexdigest()[:16]}";\n' + (static / "sw.js").read_text(encoding="utf-8")
+
+
+@router.get("/sw.js")
+def service_worker() -> Response:
+    """The record screen's service worker, at the root so that it may keep every event's."""
+    headers = {"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"}
+    return Response(_service_worker(), media_type="text/javascript", headers=headers)
+
+
 @router.get("/events/{event_id}/record", response_class=HTMLResponse)
 def record_page(request: Request, event_id: int) -> Response:
+    """The record screen, with every infraction's questions in it: once loaded (and kept by
+    the service worker), it finds, asks and queues without the network."""
     _, role = role_at(request, event_id, "record")
-    categories = book().guideline.categories
-    return render(
-        request, "record.html", event_id=event_id, event_name=_event_name(request, event_id), role=role,
-        categories=categories, infractions=book().guideline.infractions,
+    guideline = book().guideline
+    asked = {inf.id: [q for q in QUESTION_ORDER if q in inf.questions] for inf in guideline.infractions}
+    response = render(
+        request, "record.html", event_id=event_id, event=_event(request, event_id), role=role,
+        categories=guideline.categories, infractions=guideline.infractions, asked=asked,
     )  # fmt: skip
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
-@router.get("/events/{event_id}/record/players", response_class=HTMLResponse)
-def record_players(request: Request, event_id: int, q: str = "") -> Response:
+@router.get("/events/{event_id}/record/roster")
+def record_roster(request: Request, event_id: int) -> JSONResponse:
+    """The players with their search keys and their seats in the current round, and the
+    romaji spelling rules: what the record screen searches when the network is gone."""
     role_at(request, event_id, "record")
-    found = queries.find_players(request.app.state.db, event_id, q[:100], limit=12) if q.strip() else []
-    return render(request, "_players.html", players=found, q=q)
-
-
-@router.get("/events/{event_id}/record/infractions", response_class=HTMLResponse)
-def record_infractions(request: Request, event_id: int, q: str = "", category: str = "") -> Response:
-    role_at(request, event_id, "record")
-    found = [i for i in search(book(), q[:100]) if not category or i.category == category]
-    return render(request, "_infractions.html", infractions=found)
-
-
-@router.get("/events/{event_id}/record/questions", response_class=HTMLResponse)
-def record_questions(request: Request, event_id: int, infraction: str = "") -> Response:
-    role_at(request, event_id, "record")
-    inf = book().infractions.get(infraction)
-    asked = [q for q in QUESTION_ORDER if inf is not None and q in inf.questions]
-    return render(request, "_questions.html", infraction=inf, asked=asked,
-                  uncategorized=infraction == book().uncategorized.id)  # fmt: skip
+    roster = queries.roster(request.app.state.db, event_id)
+    body = {"round": roster.round, "players": [p.as_json() | {"search": k} for p, k in roster.players],
+            "spelling": [list(rule) for rule in romaji.SPELLING]}  # fmt: skip
+    return JSONResponse(body, headers={"Cache-Control": "no-cache"})
 
 
 def _record_input(form: dict[str, Any]) -> recording.RecordInput:
@@ -130,7 +147,8 @@ async def record_preview(request: Request, event_id: int) -> Response:
             return render(request, "_preview.html", rulings=[], error=e.render(i18n.gettext), field=e.field)
         lang = i18n.current.get()
         shown = [(r, explain(book(), r, lang)) for r in made]
-        return render(request, "_preview.html", rulings=shown, error=None, field=None)
+        names = queries.player_names(request.app.state.db, event_id, [r.player for r in made])
+        return render(request, "_preview.html", rulings=shown, names=names, error=None, field=None)
 
     return await run_in_threadpool(work)
 
@@ -148,8 +166,6 @@ async def record_form(
         user, _ = role_at(request, event_id, "record")
         saved = recording.record(request.app.state.db, event_id, _record_input(form), judge=user.name,
                                  command_id=command_id)  # fmt: skip
-        if not saved.replayed:
-            request.app.state.live.publish(event_id)
         player = saved.rulings[0]["player"] if saved.rulings else form.get("player", "")
         return RedirectResponse(f"/events/{event_id}/players/{player}?saved={saved.entry}", status_code=303)
 
@@ -158,7 +174,7 @@ async def record_form(
 
 @router.get("/events/{event_id}/players/{number}", response_class=HTMLResponse)
 def player_page(request: Request, event_id: int, number: str, saved: int | None = None) -> Response:
-    role_at(request, event_id, "read")
+    _, role = role_at(request, event_id, "read")
     data = queries.player_history(request.app.state.db, event_id, number)
-    return render(request, "player.html", event_id=event_id, event_name=_event_name(request, event_id),
+    return render(request, "player.html", event_id=event_id, event=_event(request, event_id), role=role,
                   data=data, saved=saved)  # fmt: skip

@@ -52,7 +52,6 @@ DYNAMIC = (
     N_("head_judge"), N_("floor_judge"), N_("scorekeeper"), N_("viewer"),
     N_("active"), N_("withdrawn"), N_("ejected"), N_("disqualified"),
     N_("pending"), N_("confirmed"), N_("recorded"), N_("voided"),
-    N_("minutes"), N_("end_of_match"), N_("end_of_round"), N_("before_next_match"),
     N_("talking"), N_("noise"), N_("too-fast"), N_("too-slow"), N_("other"),
     N_("upheld"), N_("overturned"), N_("changed"),
     N_("player"), N_("opponent"), N_("witness"), N_("judge"),

@@ -1,11 +1,12 @@
 """Live views: tell open pages that an event changed, across processes.
 
-After a command commits, the web layer calls :meth:`Live.publish`: it reads the event's
-newest ledger entry once and hands that number to every open stream of the event in this
-process, on the event loop (no query per stream). On PostgreSQL the number travels in a
-``NOTIFY`` to every app process, whose one ``LISTEN`` connection relays it to its own
-streams. SQLite has no notifications: one watcher per event with open streams (not one per
-stream) looks at the newest entry every second, which covers other processes too.
+Nothing here is called by a route: the store tells what grew once a write has committed,
+whichever command made it, on the web or on the command line (:meth:`Database.write`).
+On PostgreSQL its ``NOTIFY`` carries the event and its newest entry to every app process,
+whose one ``LISTEN`` connection relays it to its own streams; on SQLite the store calls
+this process's listener, and one watcher per event with open streams (not one per stream)
+looks at the newest entry every second, which covers other processes. Either way each
+change is handed to every open stream of the event on the event loop, with no query per stream.
 """
 
 from __future__ import annotations
@@ -19,17 +20,12 @@ from typing import Any
 
 from sqlalchemy import text
 
-from shinpan.store.db import Database
+from shinpan.store.db import CHANNEL, Database
 
-CHANNEL = "shinpan_events"
 HEARTBEAT_SECONDS = 15.0
 POLL_SECONDS = 1.0
 log = logging.getLogger("shinpan.live")
 _HEAD = text("SELECT MAX(seq) FROM entries WHERE event_id = :e")
-_NOTIFY = text(
-    "SELECT pg_notify(:c, CAST(:e AS text) || ':' || "
-    "CAST(COALESCE((SELECT MAX(seq) FROM entries WHERE event_id = :e), 0) AS text))"
-)
 
 
 @dataclass
@@ -48,21 +44,7 @@ class Live:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.task: asyncio.Task[None] | None = None
 
-    # -- publishing (called from request threads, after commit) ----------------------
-
-    def publish(self, event_id: int) -> None:
-        """The event changed: one read of its newest entry, then every stream hears it."""
-        try:
-            with self.db.engine.connect() as conn:
-                if self.db.is_postgres:  # our own LISTEN relays it here too
-                    conn.execute(_NOTIFY, {"c": CHANNEL, "e": event_id})
-                    conn.commit()
-                    return
-                head = int(conn.execute(_HEAD, {"e": event_id}).scalar() or 0)
-        except Exception:  # a failed notification must never fail the command
-            log.exception("publishing a change failed")
-            return
-        self._relay_threadsafe(event_id, head)
+    # -- hearing the store (SQLite: called from the thread that committed) -----------
 
     def _relay_threadsafe(self, event_id: int, head: int) -> None:
         loop = self.loop
@@ -84,8 +66,12 @@ class Live:
         self.loop = asyncio.get_running_loop()
         if self.db.is_postgres:
             self.task = asyncio.create_task(self._listen())
+        else:
+            self.db.listeners.append(self._relay_threadsafe)
 
     async def stop(self) -> None:
+        if self._relay_threadsafe in self.db.listeners:
+            self.db.listeners.remove(self._relay_threadsafe)
         tasks = [self.task] + [w.poller for w in self.watches.values()]
         for task in tasks:
             if task is not None:

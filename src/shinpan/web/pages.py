@@ -18,7 +18,7 @@ from shinpan.engine.event_rules import Role
 from shinpan.errors import ShinpanError
 from shinpan.guideline.search import search
 from shinpan.services import accounts, events
-from shinpan.web import desk, floor, i18n
+from shinpan.web import corrections, desk, floor, i18n
 from shinpan.web.api import csrf
 from shinpan.web.auth import SESSION_COOKIE, SESSION_SECONDS, current_user, role_at, signed_in
 from shinpan.web.render import book, render
@@ -26,6 +26,7 @@ from shinpan.web.render import book, render
 router = APIRouter(include_in_schema=False)
 router.include_router(floor.router)
 router.include_router(desk.router)
+router.include_router(corrections.router)
 
 
 def _safe_next(value: str | None) -> str:
@@ -57,26 +58,34 @@ def index(request: Request) -> Response:
 def create_event(
     request: Request, name: Annotated[str, Form(max_length=200)] = "",
     starts_on: Annotated[str, Form(max_length=10)] = "", venue: Annotated[str, Form(max_length=200)] = "",
+    time_zone: Annotated[str, Form(max_length=64)] = "",
 ) -> Response:  # fmt: skip
     user = signed_in(request)
     try:
         event_id = events.create_event(
             request.app.state.db, name=name, head_judge=user.name, head_judge_level=user.level,
             head_judge_account=user.uid,
-            starts_on=starts_on or None, venue=venue or None,
+            starts_on=starts_on or None, venue=venue or None, time_zone=time_zone or None,
         )  # fmt: skip
     except ShinpanError as e:
         db = request.app.state.db
         mine = dict(accounts.events_of(db, user))
         found = [(ev, mine[ev.id]) for ev in events.list_events(db) if ev.id in mine]
         return render(request, "index.html", status=e.status, events=found, Role=Role,
-                      errors={e.field or "name": e.render(i18n.gettext)}, form={"name": name})  # fmt: skip
+                      errors={e.field or "name": e.render(i18n.gettext)},
+                      form={"name": name, "time_zone": time_zone})  # fmt: skip
     return RedirectResponse(f"/events/{event_id}/desk", status_code=303)
+
+
+def _demo_accounts(request: Request) -> list[list[str]]:
+    """The demo's accounts (role, name, password), one a line of ``shinpan serve --demo``'s hint."""
+    hint: str | None = request.app.state.demo_hint
+    return [line.split("\t") for line in (hint or "").splitlines() if line.count("\t") == 2]
 
 
 @router.get("/login", response_class=HTMLResponse)
 def login_page(request: Request, next: str = "/") -> Response:
-    return render(request, "login.html", next=_safe_next(next), demo=request.app.state.demo_hint)
+    return render(request, "login.html", next=_safe_next(next), demo=_demo_accounts(request))
 
 
 @router.post("/login", dependencies=[Depends(csrf)])
@@ -91,7 +100,7 @@ def login(
     if user is None:
         return render(request, "login.html", status=401, next=_safe_next(next), form={"name": name},
                       errors={"password": i18n.gettext("wrong name or password")},
-                      demo=request.app.state.demo_hint)  # fmt: skip
+                      demo=_demo_accounts(request))  # fmt: skip
     limiter.succeeded(address, name)
     return _sign_in(request, user, _safe_next(next))
 

@@ -9,10 +9,13 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+from jinja2.runtime import Context
 
+from shinpan.engine.event_rules import may
 from shinpan.engine.explain import deadline_text, ordinal, penalty_text
 from shinpan.guideline import Rulebook, default_guideline
+from shinpan.reports.common import local_time
 from shinpan.web import i18n
 from shinpan.web.auth import csrf_expected, current_user
 
@@ -42,8 +45,16 @@ def environment() -> Environment:
         deadline_text=lambda due: deadline_text(due, i18n.current.get()),
         book=book,
         new_id=lambda: uuid.uuid4().hex,
+        local=_local,
+        may=may,
     )
     return env
+
+
+@pass_context
+def _local(context: Context, stamp: str | None, style: str = "short") -> str:
+    """A ledger time in the event's time zone (``tz``, from the page's event)."""
+    return local_time(stamp, context.get("tz"), style=style)
 
 
 def csrf_token(request: Request) -> str:
@@ -52,7 +63,9 @@ def csrf_token(request: Request) -> str:
 
 
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """A page; times on it are shown in the time zone of its ``event`` (or ``tz``)."""
     user = context.pop("user", None) or current_user(request)
+    context.setdefault("tz", getattr(context.get("event"), "time_zone", None))
     html = (
         environment()
         .get_template(template)

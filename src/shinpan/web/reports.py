@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from shinpan import reports
 from shinpan.engine.event_rules import Role, may
-from shinpan.reports.common import EventHeader, event_header, local_time
+from shinpan.reports.common import EventHeader, event_header
 from shinpan.reports.formats import print_css
 from shinpan.services import accounts, queries
 from shinpan.services.accounts import User
@@ -64,11 +64,6 @@ def _file(report: reports.Report, fmt: str) -> Response:
     )
 
 
-def _render(request: Request, template: str, **context: Any) -> Response:
-    """A page, with times shown in the reports' zone (``local``)."""
-    return render(request, template, local=local_time, **context)
-
-
 def page(path: str) -> Callable[[Handler], Handler]:
     """A page of the web app (left out of the API's schema)."""
     return router.get(path, include_in_schema=False, response_class=HTMLResponse)
@@ -88,7 +83,7 @@ def index(request: Request, event_id: int) -> Response:
     _, role, event = _allowed(request, event_id, "export")
     db = request.app.state.db
     dq = reports.dq_report(db, event_id).cases if may(role, "report") else ()
-    return _render(request, "reports_index.html", event_id=event_id, event=event, role=role,
+    return render(request, "reports_index.html", event_id=event_id, event=event, role=role,
                  may_report=may(role, "report"), dq=dq)  # fmt: skip
 
 
@@ -96,16 +91,14 @@ def index(request: Request, event_id: int) -> Response:
 def penalties_page(request: Request, event_id: int, group: Grouping = "round") -> Response:
     _, role, event = _allowed(request, event_id, "export")
     report = reports.penalty_report(request.app.state.db, event_id, group)
-    return _render(
-        request, "reports_penalties.html", event_id=event_id, event=event, role=role, report=report
-    )
+    return render(request, "reports_penalties.html", event_id=event_id, event=event, role=role, report=report)
 
 
 def _stats_page(request: Request, stats: reports.Statistics, **context: Any) -> Response:
     from shinpan.reports.charts import charts
 
     drawn = charts(stats, i18n.current.get())
-    return _render(request, "reports_stats.html", stats=stats, charts=drawn, **context)
+    return render(request, "reports_stats.html", stats=stats, charts=drawn, **context)
 
 
 @page("/events/{event_id}/reports/stats")
@@ -125,7 +118,7 @@ def all_stats_page(request: Request) -> Response:
 def dq_page(request: Request, event_id: int) -> Response:
     _, role, event = _allowed(request, event_id, "report")
     report = reports.dq_report(request.app.state.db, event_id)
-    return _render(request, "reports_dq.html", event_id=event_id, event=event, role=role, report=report)
+    return render(request, "reports_dq.html", event_id=event_id, event=event, role=role, report=report)
 
 
 @page("/events/{event_id}/reports/history")
@@ -140,18 +133,35 @@ def history_page(
         history = reports.history_of_player(db, event_id, player)
     elif name.strip():
         history = reports.player_history(db, name, reading)
-    return _render(request, "reports_history.html", event_id=event_id, event=event, role=role,
+    return render(request, "reports_history.html", event_id=event_id, event=event, role=role,
                  history=history, form={"name": name, "reading": reading})  # fmt: skip
 
 
 @page("/events/{event_id}/rulings/{number}")
-def ruling_page(request: Request, event_id: int, number: int) -> Response:
+def ruling_page(request: Request, event_id: int, number: int, done: str = "") -> Response:
+    """A ruling with its slip; corrections and appeals from it (:mod:`shinpan.web.corrections`)."""
+    return ruling_view(request, event_id, number, done=done[:20])
+
+
+def ruling_view(
+    request: Request,
+    event_id: int,
+    number: int,
+    *,
+    done: str = "",
+    error: str | None = None,
+    status: int = 200,
+) -> Response:
     _, role, event = _allowed(request, event_id, "read")
     db = request.app.state.db
     slip = reports.penalty_slip(db, event_id, number, str(request.base_url))
     detail = queries.get_ruling(db, event_id, number)
-    return _render(request, "reports_ruling.html", event_id=event_id, event=event, role=role, slip=slip,
-                 r=slip.ruling, detail=detail)  # fmt: skip
+    return render(
+        request, "reports_ruling.html", status=status, event_id=event_id, event=event, role=role, slip=slip,
+        r=slip.ruling, detail=detail, involved=queries.involved(db, event_id, detail),
+        ruling_appeals=[a for a in queries.appeals_of(db, event_id) if a["ruling"] == number],
+        components=event.book.guideline.components, done=done, error=error,
+    )  # fmt: skip
 
 
 # -- the API -------------------------------------------------------------------------------

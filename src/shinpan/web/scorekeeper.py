@@ -73,7 +73,6 @@ def _attempt(
         message = work(user.name)
     except ShinpanError as e:
         return _back(event_id, e.render(i18n.gettext), error=True, round_no=round_no)
-    request.app.state.live.publish(event_id)
     return _back(event_id, message, round_no=round_no)
 
 
@@ -90,7 +89,7 @@ def scorekeeper(request: Request, event_id: int, round: int | None = None) -> Re
     error, notice = (flash[1:], None) if flash.startswith("!") else (None, flash or None)
     response = render(
         request, "scorekeeper.html", event_id=event_id, event=event, role=role, sheet=sheet, error=error,
-        notice=notice, local=lambda s: local_time(s, short=True), standing_json=standing_json,
+        notice=notice, local=lambda s: local_time(s, event.time_zone, style="clock"), standing_json=standing_json,
     )  # fmt: skip
     if flash:
         response.delete_cookie(FLASH, path=f"/events/{event_id}/scorekeeper")

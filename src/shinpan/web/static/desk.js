@@ -1,5 +1,6 @@
-// The head judge's desk: refresh the panels when the event changes (server-sent
-// events), count deadlines down, and never clobber a form someone is typing in.
+// The head judge's desk: refresh the panels when the event changes (server-sent events),
+// count deadlines down from the time left the server computed, and never clobber a form
+// someone is filling in or a ruling's corrections someone opened.
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -7,17 +8,22 @@
   var eventId = live.dataset.event;
   var pending = false;
 
-  function typing() {
-    var el = document.activeElement;
+  function busy() {
     var panels = document.getElementById("panels");
-    return el && panels && panels.contains(el) && (el.tagName === "TEXTAREA" || el.tagName === "INPUT" || el.tagName === "SELECT");
+    if (!panels) return false;
+    var el = document.activeElement;
+    var typing = el && panels.contains(el) && (el.tagName === "TEXTAREA" || el.tagName === "INPUT" || el.tagName === "SELECT");
+    var written = Array.prototype.some.call(panels.querySelectorAll("textarea"), function (t) { return t.value.trim() !== ""; });
+    return typing || written || !!panels.querySelector("details.correct[open]");
   }
   function refresh() {
-    if (typing()) { pending = true; return; }
+    if (busy()) { pending = true; return; }
     pending = false;
     htmx.ajax("GET", "/events/" + eventId + "/desk/panels", { target: "#panels", swap: "outerHTML" });
   }
-  document.addEventListener("focusout", function () { if (pending) setTimeout(refresh, 300); });
+  function later() { if (pending) setTimeout(refresh, 300); }
+  document.addEventListener("focusout", later);
+  document.addEventListener("toggle", later, true);
 
   function connect() {
     var source = new EventSource("/api/events/" + eventId + "/stream");
@@ -33,13 +39,24 @@
   }
   connect();
 
+  // Time left as the server computed it when it drew the panel (the phone's or laptop's
+  // clock does not matter); a timed deadline can be marked missed once it is due (D21).
   function tick() {
-    var now = Date.now();
-    document.querySelectorAll(".countdown[data-due]").forEach(function (el) {
-      var left = Math.round((Date.parse(el.dataset.due) - now) / 1000);
-      if (left <= 0) { el.textContent = "0:00"; el.closest(".deadline").classList.add("overdue"); return; }
+    var now = performance.now();
+    document.querySelectorAll(".countdown[data-left]").forEach(function (el) {
+      if (el._drawn === undefined) el._drawn = now;
+      var left = Math.round(parseFloat(el.dataset.left) - (now - el._drawn) / 1000);
+      var box = el.closest(".deadline");
+      if (left <= 0) {
+        el.textContent = "0:00";
+        box.classList.add("overdue");
+        var missed = box.querySelector("button[data-until-due]");
+        if (missed) { missed.disabled = false; missed.removeAttribute("data-until-due"); missed.removeAttribute("title"); }
+        return;
+      }
       el.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
     });
   }
   setInterval(tick, 1000); tick();
+  document.body.addEventListener("htmx:afterSettle", tick);
 })();

@@ -1,104 +1,281 @@
-// The record screen: pick the player and the infraction, answer its questions, see the
-// ruling, save. Saving sends the record with an id made here, so a double tap or a retry
-// never records twice; when the server cannot be reached the record waits on this phone
-// (localStorage) and is sent, through the same checks, when the connection is back.
+// The record screen: find the player, pick the infraction, answer its questions, see the
+// ruling, save. It works offline too, and decides nothing there:
+// - the service worker (/sw.js) keeps this page, its scripts and the roster, so the page
+//   opens without the network; every infraction's questions are in the page;
+// - players are searched on the server, or, without it, in the roster kept here (the same
+//   search keys, the same romaji spelling rules, both from the server);
+// - a record is sent with an id made here and the time the judge saved it (given_at), so a
+//   double tap or a retry never records twice; without the network it waits on this phone
+//   (localStorage) and is sent, through the same checks, when the connection is back. The
+//   server decides the offence number and the penalty when it arrives.
 (function () {
   "use strict";
   var form = document.getElementById("record-form");
   if (!form) return;
   var eventId = form.dataset.event;
   var QUEUE = "shinpan-queue-" + eventId;
-  var $ = function (sel) { return document.querySelector(sel); };
+  var $ = function (sel, root) { return (root || document).querySelector(sel); };
   var previewTimer = null;
+  var chosenPlayer = null; // the picked player, with their seat and opponent
+  var roster = null; // {round, players: [...], spelling: [[pattern, replacement]…]}
 
   function newId() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return Date.now().toString(36) + Math.random().toString(36).slice(2, 12);
   }
   function csrf() { return form.elements.csrf_token.value; }
+  function word(id) { return $("#" + id).textContent; }
+  function show(el, on) { if (el) el.hidden = !on; }
+  function clone(id) { return $("#" + id).content.firstElementChild.cloneNode(true); }
   form.elements.command_id.value = newId();
 
-  function show(el, on) { el.hidden = !on; }
-  function chosen(box, label, onChange) {
+  // A fetch that gives up after `ms` (venue Wi-Fi tends to hang rather than fail).
+  function fetchWithin(url, options, ms) {
+    var controller = new AbortController();
+    var timer = setTimeout(function () { controller.abort(); }, ms);
+    return fetch(url, Object.assign({ credentials: "same-origin", signal: controller.signal }, options || {}))
+      .finally(function () { clearTimeout(timer); });
+  }
+
+  // -- the roster, for searching without the network --------------------------------------
+  function loadRoster() {
+    return fetchWithin("/events/" + eventId + "/record/roster", {}, 8000)
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (data) { roster = data; }, function () { /* keep the one we have */ });
+  }
+  loadRoster();
+  setInterval(function () { if (navigator.onLine !== false) loadRoster(); }, 60000);
+
+  var KATAKANA = /[\u30a1-\u30f6]/g;
+  function normalize(s) {
+    return s.normalize("NFKC").toLowerCase()
+      .replace(KATAKANA, function (c) { return String.fromCharCode(c.charCodeAt(0) - 0x60); });
+  }
+  function spelling(w) { // as romaji.spelling: the rules, again until nothing changes
+    var out = w.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    for (var pass = 0; pass < 5; pass++) {
+      var before = out;
+      (roster ? roster.spelling : []).forEach(function (rule) { out = out.replace(new RegExp(rule[0], "g"), rule[1]); });
+      if (out === before) break;
+    }
+    return out;
+  }
+  function isRomaji(w) { return /^[\x00-\x7f]*$/.test(w) && /[a-z]/.test(w); }
+  function tableAsked(w) {
+    var digits = /^[t卓]\d+$/.test(w) ? w.slice(1) : w;
+    return /^\d{1,6}$/.test(digits) ? parseInt(digits, 10) : null;
+  }
+  // The roster searched as the server searches (services/queries.find_players).
+  function searchRoster(query, limit) {
+    if (!roster) return [];
+    var words = query.split(/\s+/).map(normalize).filter(Boolean);
+    var found = [];
+    var seen = {};
+    function add(p) { if (!seen[p.number]) { seen[p.number] = true; found.push(p); } }
+    var table = words.length === 1 ? tableAsked(words[0]) : null;
+    if (table !== null) roster.players.forEach(function (p) { if (p.table === table) add(p); });
+    roster.players.forEach(function (p) { if (p.number === query.trim()) add(p); });
+    var forms = words.map(function (w) {
+      var spelt = isRomaji(w) ? spelling(w) : "";
+      return spelt && spelt !== w ? [w, spelt] : [w];
+    });
+    roster.players.forEach(function (p) {
+      if (forms.every(function (f) { return f.some(function (x) { return p.search.indexOf(x) >= 0; }); })) add(p);
+    });
+    return found.slice(0, limit);
+  }
+  // Players matching `query`: from the server, or from the roster when it cannot answer.
+  function findPlayers(query, limit) {
+    var url = "/api/events/" + eventId + "/players?q=" + encodeURIComponent(query);
+    return fetchWithin(url, {}, 3000)
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (players) { return players.slice(0, limit); },
+            function () { return searchRoster(query, limit); });
+  }
+
+  function fill(el, sel, text) { var x = $(sel, el); if (x) x.textContent = text; return x; }
+  function seatText(p) { return p.seat ? $("#fragments [data-side='" + p.seat + "']").textContent : ""; }
+  function playerButton(p) {
+    var b = clone("player-result");
+    b.dataset.player = p.number;
+    b.dataset.label = p.name + " (" + p.number + ")";
+    fill(b, ".name", p.name); fill(b, ".reading", p.reading || ""); fill(b, ".number", p.number);
+    if (p.table) {
+      show($(".seat", b), true);
+      fill(b, ".table", String(p.table)); fill(b, ".side", seatText(p));
+      fill(b, ".opponent", p.opponent ? (p.opponent_name || p.opponent) + " (" + p.opponent + ")" : "—");
+    }
+    if (p.status && p.status !== "active") {
+      var status = fill(b, ".status", $("#fragments [data-status='" + p.status + "']").textContent);
+      show(status, true);
+    }
+    b._player = p;
+    return b;
+  }
+  function renderPlayers(box, players, q, make) {
     box.textContent = "";
-    var span = document.createElement("strong"); span.textContent = label; box.appendChild(span);
-    var again = document.createElement("button"); again.type = "button"; again.textContent = box.dataset.change || "✎";
+    if (!players.length && q) { box.appendChild($("#no-player").cloneNode(true)); return; }
+    players.forEach(function (p) { box.appendChild(make(p)); });
+  }
+
+  // -- 1. the player -------------------------------------------------------------------------
+  var playerSearch = $("#player-search");
+  var searchTimer = null;
+  var asked = 0;
+  playerSearch.addEventListener("input", function () {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(function () {
+      var q = playerSearch.value.trim();
+      var mine = ++asked;
+      if (!q) { $("#player-results").textContent = ""; return; }
+      findPlayers(q, 12).then(function (players) {
+        if (mine === asked) renderPlayers($("#player-results"), players, q, playerButton);
+      });
+    }, 150);
+  });
+
+  function chosen(box, label, detail, onChange) {
+    box.textContent = "";
+    var text = document.createElement("div");
+    var strong = document.createElement("strong"); strong.textContent = label; text.appendChild(strong);
+    if (detail) { var d = document.createElement("div"); d.className = "muted"; d.textContent = detail; text.appendChild(d); }
+    box.appendChild(text);
+    var again = document.createElement("button"); again.type = "button"; again.textContent = "✎";
+    again.setAttribute("aria-label", label);
     again.addEventListener("click", onChange); box.appendChild(again);
     show(box, true);
   }
-
-  // 1. the player
   document.addEventListener("click", function (ev) {
     var pick = ev.target.closest(".player-pick");
     if (!pick) return;
-    form.elements.player.value = pick.dataset.player;
-    chosen($("#chosen-player"), pick.dataset.label, function () {
-      form.elements.player.value = ""; show($("#chosen-player"), false);
-      show($("#player-search"), true); show($("#player-results"), true); $("#player-search").focus(); schedulePreview();
+    chosenPlayer = pick._player || { number: pick.dataset.player, name: pick.dataset.label };
+    form.elements.player.value = chosenPlayer.number;
+    var seat = pick.querySelector(".seat:not([hidden])");
+    chosen($("#chosen-player"), pick.dataset.label, seat ? seat.textContent.replace(/\s+/g, " ").trim() : "", function () {
+      form.elements.player.value = ""; chosenPlayer = null; show($("#chosen-player"), false);
+      show(playerSearch, true); show($("#player-results"), true); playerSearch.focus();
+      offerOpponent(); schedulePreview();
     });
-    show($("#player-search"), false); show($("#player-results"), false);
+    show(playerSearch, false); show($("#player-results"), false);
+    offerOpponent();
+    if (!form.elements.infraction.value) $("#infraction-search").focus();
     schedulePreview();
   });
 
-  // 2. the infraction: instant filter by words and category
+  // -- 2. the infraction: instant filter by words and category ------------------------------
   var category = "";
   function filter() {
     var words = $("#infraction-search").value.toLowerCase().split(/\s+/).filter(Boolean);
     document.querySelectorAll("#infraction-results .infraction-pick").forEach(function (b) {
       var hay = b.dataset.search.toLowerCase();
-      var ok = words.every(function (w) { return hay.indexOf(w) >= 0 || hay.indexOf(toHiragana(w)) >= 0; });
+      var ok = words.every(function (w) { return hay.indexOf(w) >= 0 || hay.indexOf(normalize(w)) >= 0; });
       b.hidden = !(ok && (!category || b.dataset.category === category || !b.dataset.category));
     });
   }
-  function toHiragana(s) { return s.replace(/[\u30a1-\u30f6]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) - 0x60); }); }
+  function setCategory(value) {
+    category = value;
+    document.querySelectorAll("#categories .chip").forEach(function (c) {
+      c.classList.toggle("active", value !== "" && c.dataset.category === value);
+    });
+    filter();
+  }
   $("#infraction-search").addEventListener("input", filter);
   document.querySelectorAll("#categories .chip").forEach(function (chip) {
-    chip.addEventListener("click", function () {
-      category = chip.dataset.category;
-      document.querySelectorAll("#categories .chip").forEach(function (c) { c.classList.toggle("active", c === chip); });
-      filter();
-    });
+    chip.addEventListener("click", function () { setCategory(chip.dataset.category); });
   });
   document.addEventListener("click", function (ev) {
     var pick = ev.target.closest(".infraction-pick");
     if (!pick) return;
     form.elements.infraction.value = pick.dataset.infraction;
-    chosen($("#chosen-infraction"), pick.dataset.label, function () {
+    chosen($("#chosen-infraction"), pick.dataset.label, "", function () {
       form.elements.infraction.value = ""; show($("#chosen-infraction"), false); show($("#infraction-picker"), true);
-      show($("#step-questions"), false); show($("#step-preview"), false);
+      show($("#step-questions"), false); show($("#step-preview"), false); $("#questions").textContent = "";
     });
     show($("#infraction-picker"), false);
-    fetch("/events/" + eventId + "/record/questions?infraction=" + encodeURIComponent(pick.dataset.infraction), { credentials: "same-origin" })
-      .then(function (r) { return r.text(); })
-      .then(function (html) {
-        $("#questions").innerHTML = html;
-        show($("#step-questions"), html.trim().length > 0);
-        schedulePreview();
-      });
+    var questions = $("#fragments template[data-questions='" + pick.dataset.infraction + "']");
+    $("#questions").textContent = "";
+    if (questions) $("#questions").appendChild(questions.content.cloneNode(true));
+    show($("#step-questions"), $("#questions").children.length > 0);
+    offerOpponent();
+    schedulePreview();
   });
 
-  // 3. the ruling before saving
+  // Two-player infractions: the opponent of the current pairing in one tap; anyone else by search.
+  function offerOpponent() {
+    document.querySelectorAll("#questions .participant").forEach(function (box) {
+      var button = $(".opponent-pick", box);
+      var p = chosenPlayer;
+      var ok = p && p.opponent;
+      show(button, !!ok);
+      if (ok) {
+        fill(button, "strong", (p.opponent_name || p.opponent) + " (" + p.opponent + ")");
+        button.dataset.player = p.opponent;
+      }
+    });
+  }
+  function participantButton(p) {
+    var b = clone("participant-result");
+    b.dataset.player = p.number;
+    fill(b, ".name", p.name); fill(b, ".number", p.number);
+    if (p.table) { show($(".seat", b), true); fill(b, ".table", String(p.table)); }
+    return b;
+  }
+  var participantTimer = null;
+  form.addEventListener("input", function (ev) {
+    var input = ev.target.closest(".participant-input");
+    if (!input) return;
+    clearTimeout(participantTimer);
+    participantTimer = setTimeout(function () {
+      var box = input.closest(".participant");
+      var results = $(".participant-results", box);
+      var q = input.value.trim();
+      if (!q) { results.textContent = ""; return; }
+      findPlayers(q, 6).then(function (players) {
+        renderPlayers(results, players.filter(function (p) { return p.number !== form.elements.player.value; }), "", participantButton);
+      });
+    }, 200);
+  });
+  form.addEventListener("click", function (ev) {
+    var pick = ev.target.closest(".opponent-pick, .participant-pick");
+    if (!pick) return;
+    var box = pick.closest(".participant");
+    $(".participant-input", box).value = pick.dataset.player;
+    $(".participant-results", box).textContent = "";
+    schedulePreview();
+  });
+
+  // -- 3. the ruling before saving -------------------------------------------------------------
   form.addEventListener("change", function (ev) { if (ev.target.closest("#questions")) schedulePreview(); });
   form.addEventListener("input", function (ev) { if (ev.target.closest("#questions")) schedulePreview(); });
   function schedulePreview() { clearTimeout(previewTimer); previewTimer = setTimeout(preview, 120); }
+  function ready() { return form.elements.player.value && form.elements.infraction.value; }
+  function saveInSight() {
+    var save = $("#save");
+    var box = save.getBoundingClientRect();
+    if (box.bottom > window.innerHeight || box.top < 0) save.scrollIntoView({ block: "end" });
+  }
   function preview() {
-    var ready = form.elements.player.value && form.elements.infraction.value;
-    show($("#step-preview"), !!ready);
+    show($("#step-preview"), !!ready());
     $("#save").disabled = true;
-    if (!ready) return;
-    fetch("/events/" + eventId + "/record/preview", { method: "POST", body: new FormData(form), credentials: "same-origin" })
+    if (!ready()) return;
+    fetchWithin("/events/" + eventId + "/record/preview", { method: "POST", body: new FormData(form) }, 4000)
       .then(function (r) { return r.text(); })
       .then(function (html) {
         $("#preview").innerHTML = html;
         $("#save").disabled = !$("#preview .ruling-preview") || !!$("#preview .field-error");
-      })
-      .catch(function () { $("#preview").textContent = ""; $("#save").disabled = false; });
+        saveInSight();
+      }, function () {
+        // No server: nothing is decided here. Say so, and let the judge save for later.
+        $("#preview").textContent = ""; $("#preview").appendChild(clone("offline-preview"));
+        $("#save").disabled = false;
+        saveInSight();
+      });
   }
 
-  // Saving, with the unsent queue
+  // -- saving, with the queue of records not sent yet ----------------------------------------
   function payload() {
     var data = { command_id: form.elements.command_id.value, player: form.elements.player.value,
-                 infraction: form.elements.infraction.value, facts: {} };
+                 infraction: form.elements.infraction.value, facts: {}, given_at: new Date().toISOString() };
     new FormData(form).forEach(function (value, key) {
       if (key.indexOf("fact_") === 0 && value !== "") data.facts[key.slice(5)] = value === "yes" ? true : value === "no" ? false : value;
     });
@@ -113,62 +290,84 @@
     localStorage.setItem(QUEUE, JSON.stringify(items));
     show($("#offline"), items.length > 0);
     $("#queued").textContent = items.length ? "(" + items.length + ")" : "";
-  }
-  function send(data) {
-    var controller = new AbortController();
-    var timer = setTimeout(function () { controller.abort(); }, 8000);
-    return fetch("/api/events/" + eventId + "/rulings", {
-      method: "POST", credentials: "same-origin", signal: controller.signal,
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf() }, body: JSON.stringify(data)
-    }).finally(function () { clearTimeout(timer); });
-  }
-  function report(ok, text) {
-    var box = $("#result"); box.className = "flash " + (ok ? "ok" : "error"); box.textContent = text;
-    box.setAttribute("role", ok ? "status" : "alert");
-  }
-  function saved(body) {
-    var lines = body.rulings.map(function (r) {
-      return "#" + r.number + " " + r.player + ": " + (document.documentElement.lang === "en" ? r.explanation_en : r.explanation_ja);
+    var list = $("#outbox");
+    list.textContent = "";
+    items.forEach(function (item) {
+      var li = clone("queued-item");
+      fill(li, ".what", item.shown ? item.shown.player + " · " + item.shown.infraction : item.body.player);
+      fill(li, ".when", clock(item.body.given_at));
+      list.appendChild(li);
     });
-    report(true, (document.documentElement.lang === "en" ? "Saved. " : "記録しました。") + lines.join(" / "));
+    show(list, items.length > 0);
   }
-  function refused(response, data) {
+  // A time as the event reads it: in the event's time zone, whatever the phone's.
+  function clock(iso) {
+    var options = { hour: "2-digit", minute: "2-digit", hour12: false };
+    try { return new Date(iso).toLocaleTimeString("ja-JP", Object.assign({ timeZone: form.dataset.zone }, options)); }
+    catch (e) { return new Date(iso).toLocaleTimeString("ja-JP", options); }
+  }
+  function send(body) {
+    return fetchWithin("/api/events/" + eventId + "/rulings", {
+      method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf() }, body: JSON.stringify(body)
+    }, 8000);
+  }
+  function report(ok, text, append) {
+    var box = $("#result");
+    if (!append || box.className !== "flash ok") { box.textContent = ""; }
+    box.className = "flash " + (ok ? "ok" : "error");
+    box.setAttribute("role", ok ? "status" : "alert");
+    var line = document.createElement("p"); line.textContent = text; box.appendChild(line);
+  }
+  function saved(body, append) {
+    var en = document.documentElement.lang === "en";
+    var lines = body.rulings.map(function (r) {
+      return word("word-ruling") + " #" + r.number + " " + r.player + ": " + (en ? r.explanation_en : r.explanation_ja);
+    });
+    report(true, word("word-saved") + " " + lines.join(" / "), append);
+  }
+  function refused(response, item) {
     return response.json().then(function (body) {
       var detail = body.detail || response.statusText;
       if (body.errors) detail += ": " + body.errors.map(function (e) { return e.field + " " + e.message; }).join("; ");
-      report(false, (data.player ? data.player + " / " + data.infraction + ": " : "") + detail);
+      var what = item.shown ? item.shown.player + " / " + item.shown.infraction + ": " : "";
+      report(false, what + detail);
     }, function () { report(false, response.status + " " + response.statusText); });
   }
   function reset() {
     form.elements.command_id.value = newId();
-    form.elements.player.value = ""; form.elements.infraction.value = "";
+    form.elements.player.value = ""; form.elements.infraction.value = ""; chosenPlayer = null;
     show($("#chosen-player"), false); show($("#chosen-infraction"), false);
-    show($("#player-search"), true); show($("#player-results"), true); show($("#infraction-picker"), true);
-    $("#player-search").value = ""; $("#player-results").innerHTML = "";
-    show($("#step-questions"), false); show($("#step-preview"), false); $("#preview").innerHTML = "";
+    show(playerSearch, true); show($("#player-results"), true); show($("#infraction-picker"), true);
+    playerSearch.value = ""; $("#player-results").textContent = "";
+    $("#infraction-search").value = ""; setCategory("");
+    show($("#step-questions"), false); show($("#step-preview"), false);
+    $("#questions").textContent = ""; $("#preview").textContent = "";
     window.scrollTo(0, 0);
   }
   form.addEventListener("submit", function (ev) {
     ev.preventDefault();
-    var data = payload();
+    if (!ready()) return;
+    var item = { body: payload(), shown: { player: $("#chosen-player strong").textContent,
+                                            infraction: $("#chosen-infraction strong").textContent } };
     $("#save").disabled = true;
-    send(data).then(function (response) {
+    send(item.body).then(function (response) {
       if (response.ok) return response.json().then(function (body) { saved(body); reset(); });
-      return refused(response, data).then(function () { $("#save").disabled = false; });
+      return refused(response, item).then(function () { $("#save").disabled = false; });
     }, function () {
-      setQueue(queue().concat([data]));
-      report(false, document.documentElement.lang === "en" ? "Not sent yet: kept on this phone." : "未送信: この端末に保存しました。");
+      setQueue(queue().concat([item]));
+      report(false, word("word-kept"));
       reset();
     });
   });
+
   var flushing = false;
-  function flush() {
+  function flush(first) {
     var items = queue();
     if (!items.length || flushing) { setQueue(items); return; }
     flushing = true;
     var item = items[0];
-    send(item).then(function (response) {
-      if (response.ok) return response.json().then(saved).then(function () { return true; });
+    send(item.body).then(function (response) {
+      if (response.ok) return response.json().then(function (body) { saved(body, !first); return true; });
       // Signed out, an old CSRF token, a server in trouble: say so, keep it, try again later.
       // Refused for what it says (unknown player…): say why and let it go.
       var keep = response.status === 401 || response.status === 403 || response.status >= 500;
@@ -176,11 +375,13 @@
     }).then(function (done) {
       flushing = false;
       if (!done) { setQueue(queue()); return; }
-      setQueue(queue().filter(function (q) { return q.command_id !== item.command_id; }));
-      flush();
+      setQueue(queue().filter(function (q) { return q.body.command_id !== item.body.command_id; }));
+      flush(false);
     }, function () { flushing = false; setQueue(queue()); });
   }
-  window.addEventListener("online", flush);
-  setInterval(flush, 5000);
-  flush();
+  window.addEventListener("online", function () { flush(true); loadRoster(); });
+  setInterval(function () { flush(true); }, 5000);
+  flush(true);
+
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});
 })();

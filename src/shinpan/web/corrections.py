@@ -1,0 +1,70 @@
+"""Corrections from a ruling's page: void and deviate (head judge, D16) and appeals (any
+judge writes down a player's appeal), each with a reason. Post, then back to the page
+(post/redirect/get); a refusal shows on the page with what the service said.
+
+The desk does the same from its feed (:mod:`shinpan.web.desk`). Nothing is decided here:
+the services decide, as on the command line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from shinpan.errors import ShinpanError
+from shinpan.services import appeals, corrections
+from shinpan.web import i18n
+from shinpan.web.api import Penalties, csrf
+from shinpan.web.auth import role_at
+from shinpan.web.reports import ruling_view
+
+router = APIRouter(include_in_schema=False, dependencies=[Depends(csrf)])
+Cmd = Annotated[str, Form(min_length=8, max_length=100)]
+Reason = Annotated[str, Form(max_length=5000)]
+
+
+async def _correct(
+    request: Request, event_id: int, number: int, action: str, done: str, work: Callable[[str], object]
+) -> Response:
+    def attempt() -> Response:
+        user, _ = role_at(request, event_id, action)
+        try:
+            work(user.name)
+        except ShinpanError as e:
+            return ruling_view(request, event_id, number, error=e.render(i18n.gettext), status=e.status)
+        return RedirectResponse(f"/events/{event_id}/rulings/{number}?done={done}", status_code=303)
+
+    return await run_in_threadpool(attempt)
+
+
+@router.post("/events/{event_id}/rulings/{number}/void")
+async def void(
+    request: Request, event_id: int, number: int, command_id: Cmd, reason: Reason = ""
+) -> Response:
+    db = request.app.state.db
+    return await _correct(request, event_id, number, "void", "voided", lambda name: corrections.void(
+        db, event_id, number, reason, judge=name, command_id=command_id))  # fmt: skip
+
+
+@router.post("/events/{event_id}/rulings/{number}/deviate")
+async def deviate(
+    request: Request, event_id: int, number: int, command_id: Cmd, reason: Reason = "",
+    penalties: Annotated[Penalties | None, Form()] = None,
+) -> Response:  # fmt: skip
+    db = request.app.state.db
+    return await _correct(request, event_id, number, "deviate", "deviated", lambda name: corrections.deviate(
+        db, event_id, number, penalties or [], reason, judge=name, command_id=command_id))  # fmt: skip
+
+
+@router.post("/events/{event_id}/rulings/{number}/appeal")
+async def appeal(
+    request: Request, event_id: int, number: int, command_id: Cmd, by: Annotated[str, Form(max_length=200)] = "",
+    reason: Reason = "",
+) -> Response:  # fmt: skip
+    db = request.app.state.db
+    return await _correct(request, event_id, number, "statement", "appealed", lambda name: appeals.file_appeal(
+        db, event_id, number, by, reason, judge=name, command_id=command_id))  # fmt: skip

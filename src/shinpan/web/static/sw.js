@@ -1,0 +1,69 @@
+// The service worker of the record screen: what a judge's phone keeps for working offline.
+// Served at /sw.js (scope "/"), with VERSION set by the server from the static files, so a
+// new shinpan replaces the old copies.
+//
+// - the scripts and styles: kept when installed, answered from the copy;
+// - an event's record screen and its roster: from the network while it answers (keeping a
+//   copy each time), from the copy when it does not, so a reload offline opens the screen;
+// - everything else goes to the network as usual. Nothing is decided here: records wait in
+//   the page's queue and the server decides when they arrive.
+/* global VERSION */
+"use strict";
+var STATIC = "shinpan-static-" + VERSION;
+var PAGES = "shinpan-pages";
+var ASSETS = ["/static/app.css", "/static/htmx.min.js", "/static/menu.js", "/static/record.js"];
+var KEPT = /^\/events\/\d+\/record(\/roster)?$/;
+var WAIT_MS = 4000; // venue Wi-Fi tends to hang rather than fail
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(STATIC).then(function (cache) { return cache.addAll(ASSETS); })
+    .then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (n) { return n.indexOf("shinpan-static-") === 0 && n !== STATIC; })
+      .map(function (n) { return caches.delete(n); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+function networkFirst(request) {
+  return new Promise(function (resolve, reject) {
+    var settled = false;
+    var timer = setTimeout(function () {
+      caches.match(request, { cacheName: PAGES }).then(function (kept) {
+        if (kept && !settled) { settled = true; resolve(kept); }
+      });
+    }, WAIT_MS);
+    fetch(request).then(function (response) {
+      // Keep a good answer; never a sign-in page the request was redirected to.
+      if (response.ok && !response.redirected) {
+        var copy = response.clone();
+        caches.open(PAGES).then(function (cache) { return cache.put(request, copy); });
+      }
+      clearTimeout(timer);
+      if (!settled) { settled = true; resolve(response); }
+    }, function (error) {
+      clearTimeout(timer);
+      caches.match(request, { cacheName: PAGES }).then(function (kept) {
+        if (settled) return;
+        settled = true;
+        if (kept) resolve(kept); else reject(error);
+      });
+    });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") return;
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (ASSETS.indexOf(url.pathname) >= 0) {
+    event.respondWith(caches.match(request, { cacheName: STATIC, ignoreSearch: true }).then(function (kept) {
+      return kept || fetch(request);
+    }));
+  } else if (KEPT.test(url.pathname) && !url.search) {
+    event.respondWith(networkFirst(request));
+  }
+});
