@@ -403,7 +403,7 @@ def test_the_desk_will_not_mark_a_timed_deadline_missed_before_it_is_due(site: S
     expect(missed).to_be_disabled()
     token = box.locator("input[name=csrf_token]").first.input_value()
     early = hj.request.post(f"/events/{event}/desk/deadline/{number}/0/missed",
-                            form={"csrf_token": token, "command_id": f"early-{event}"})  # fmt: skip
+                            form={"csrf_token": token, "command_id": f"too-early-{event}"})  # fmt: skip
     assert early.status == 409 and "この期限はまだ来ていません" in early.text()
     assert len(rulings_of(site, event, "P001")) == 1
 

@@ -26,21 +26,17 @@ if TYPE_CHECKING:
 OptionalRound = Annotated[int | None, number_option("--round", help="The round (default: the current one).")]
 
 
-def _local(stamp: str | None) -> str:
-    """A ledger time (UTC) as this machine's local time, to the minute."""
-    if stamp is None:
-        return "—"
-    from shinpan.services.context import parse_stamp
+def _local(stamp: str | None, zone: str) -> str:
+    """A ledger time (UTC) in the event's time zone, to the minute."""
+    from shinpan.reports.common import local_time
 
-    return parse_stamp(stamp).astimezone().strftime("%H:%M")
+    return local_time(stamp, zone, style="clock") if stamp else "—"
 
 
-def _show_clock(clock: RoundClock) -> None:
+def _show_clock(clock: RoundClock, zone: str) -> None:
     head = f"round {clock.round}: {clock.state}"
     if clock.started_at:
-        head += (
-            f", started {_local(clock.started_at)}, {clock.minutes} min, time ends {_local(clock.ends_at)}"
-        )
+        head += f", started {_local(clock.started_at, zone)}, {clock.minutes} min, time ends {_local(clock.ends_at, zone)}"
     console.print(head, markup=False)
     table = Table("table", "a", "b", "result", "ends", "time given", "extra turns", "due when it ends")
     for t in clock.tables:
@@ -48,7 +44,7 @@ def _show_clock(clock: RoundClock) -> None:
         turns = ", ".join(f"ruling #{x.ruling} ({x.player})" for x in t.extra_turns)
         due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_en}" for d in t.due_at_end)
         table.add_row(str(t.table), t.player_a, t.player_b or "bye", (t.result or "playing") if t.player_b else "bye",
-                      _local(t.ends_at), given, turns, due)  # fmt: skip
+                      _local(t.ends_at, zone), given, turns, due)  # fmt: skip
     console.print(table)
     for d in clock.due_at_round_end:
         console.print(f"due at the end of the round: #{d.ruling} {d.player}: {d.remedy_en}", markup=False)
@@ -112,14 +108,16 @@ def register(app: typer.Typer) -> None:
         """Start the clock of the round paired last."""
         database = open_db(db)
         with handled():
+            from shinpan.services.queries import time_zone_of
             from shinpan.services.rounds import start_round
 
             started = start_round(database, event, minutes=minutes, actor=judge, command_id=command_id)
+            zone = time_zone_of(database, event)
         if as_json:
             print_json(started)
             return
         console.print(f"round {started['round']} started: {started['minutes']} min, time ends "
-                      f"{_local(started['ends_at'])}", markup=False)  # fmt: skip
+                      f"{_local(started['ends_at'], zone)}", markup=False)  # fmt: skip
 
     @round_app.command("end")
     def end(
@@ -134,17 +132,18 @@ def register(app: typer.Typer) -> None:
         tables still playing are listed with what falls due when each ends."""
         database = open_db(db)
         with handled():
-            from shinpan.services import events, rounds
+            from shinpan.services import events, queries, rounds
 
             number = events.end_round(database, event, round_no, actor=judge, command_id=command_id)
             clock = rounds.round_clock(database, event, number)
+            zone = queries.time_zone_of(database, event)
         if as_json:
             print_json({"round": number, "still_playing": [t.as_json() for t in clock.still_playing]})
             return
         console.print(f"round {number} ended", markup=False)
         for t in clock.still_playing:
             due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_en}" for d in t.due_at_end)
-            console.print(f"  table {t.table} still playing (time ends {_local(t.ends_at)})"
+            console.print(f"  table {t.table} still playing (time ends {_local(t.ends_at, zone)})"
                           + (f"; due when it ends: {due}" if due else ""), markup=False)  # fmt: skip
 
     @round_app.command("time")
@@ -197,10 +196,12 @@ def register(app: typer.Typer) -> None:
         """The round's clock: each table's end time, the time given to it, what falls due."""
         database = open_db(db)
         with handled():
+            from shinpan.services.queries import time_zone_of
             from shinpan.services.rounds import round_clock
 
             found = round_clock(database, event, round_no)
-        print_json(found.as_json()) if as_json else _show_clock(found)
+            zone = time_zone_of(database, event)
+        print_json(found.as_json()) if as_json else _show_clock(found, zone)
 
     @app.command("standings")
     def standings(event: EventOption, round_no: OptionalRound = None, db: DbOption = None,

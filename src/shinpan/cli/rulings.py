@@ -274,10 +274,13 @@ def register(app: typer.Typer) -> None:
             return
         with handled():
             found = _services().deadlines.list_deadlines(database, event, include_closed=include_closed)
+            zone = _services().queries.time_zone_of(database, event)
         if as_json:
             print_json([d.as_json() for d in found])
             return
         from rich.table import Table
+
+        from shinpan.reports.common import local_time
 
         en = lang is Lang.en
         table = Table("ruling", "pos", "player", "due", "remedy", "state")
@@ -285,7 +288,7 @@ def register(app: typer.Typer) -> None:
             if d.seconds_left is not None and not d.overdue:
                 due = f"{int(d.seconds_left // 60)}:{int(d.seconds_left % 60):02d} left"
             else:
-                due = d.due_at or d.due_kind
+                due = local_time(d.due_at, zone, style="short") if d.due_at else d.due_kind
             state = "OVERDUE" if d.overdue else d.state
             table.add_row(
                 str(d.ruling), str(d.position), d.player, due, d.remedy_en if en else d.remedy_ja, state

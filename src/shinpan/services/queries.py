@@ -334,6 +334,12 @@ def statements_of(db: Database, event_id: int) -> list[dict[str, Any]]:
     ]
 
 
+def time_zone_of(db: Database, event_id: int) -> str:
+    """The zone every time of the event is shown in."""
+    with db.read() as conn:
+        return load_event(conn, event_id).time_zone
+
+
 def ledger_head(db: Database, event_id: int) -> int:
     """The number of the event's newest ledger entry (0 before the first)."""
     with db.read() as conn:

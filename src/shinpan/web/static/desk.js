@@ -45,7 +45,7 @@
     var now = performance.now();
     document.querySelectorAll(".countdown[data-left]").forEach(function (el) {
       if (el._drawn === undefined) el._drawn = now;
-      var left = Math.round(parseFloat(el.dataset.left) - (now - el._drawn) / 1000);
+      var left = Math.ceil(parseFloat(el.dataset.left) - (now - el._drawn) / 1000);  // due at 0, never sooner
       var box = el.closest(".deadline");
       if (left <= 0) {
         el.textContent = "0:00";
