@@ -114,8 +114,8 @@ def _repaired(field: _Field) -> list[tuple[str, str]] | None:
     if len(field.line) <= COMPLETE:
         return None
     solved: dict[tuple[int, int], list[tuple[str, str]]] = {}
+    stretches = _merged(stretches, pairs)
     while True:
-        stretches = _merged(stretches, pairs)
         grown = []
         for low, high in stretches:
             if (low, high) not in solved:
@@ -128,7 +128,7 @@ def _repaired(field: _Field) -> list[tuple[str, str]] | None:
                 grown.append((low - (high - low), high + (high - low)))
             else:
                 grown.append((low, high))
-        if grown == stretches:
+        if (grown := _merged(grown, pairs)) == stretches:
             break
         stretches = grown
     covered = {k for low, high in stretches for k in range(low, high)}

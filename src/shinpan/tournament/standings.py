@@ -59,10 +59,8 @@ def participant_order(player: str) -> tuple[int, int, str]:
     return (1, 0, player)
 
 
-def duel_scores(match: Played) -> tuple[int, int, int, int]:
-    """(duels won by a, by b, drawn, played) as the tiebreakers count them."""
-    if match.b is None:
-        return (2, 0, 0, 2)
+def _duel_scores(match: Played) -> tuple[int, int, int, int]:
+    """(duels won by a, by b, drawn, played) of a match between two players, as the tiebreakers count them."""
     if match.by_penalty or not match.duels:
         return {"a": (2, 0, 0, 2), "b": (0, 2, 0, 2), "draw": (1, 1, 0, 2)}[match.result or "draw"]
     won_a = won_b = drawn = 0
@@ -93,7 +91,7 @@ def _records(matches: Iterable[Played]) -> dict[str, _Record]:
             continue
         if match.result not in RESULTS:
             raise ValueError(f"result {match.result!r} of {match.a} v {match.b} is not a, b or draw")
-        won_a, won_b, drawn, played = duel_scores(match)
+        won_a, won_b, drawn, played = _duel_scores(match)
         sides = ((match.a, match.b, "a", won_a), (match.b, match.a, "b", won_b))
         for player, opponent, side, won in sides:
             record = records.setdefault(player, _Record())
