@@ -8,8 +8,8 @@ as "B won a duel, then a match-loss penalty gave A the match". ``of(event, "A")`
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cache
 from fractions import Fraction as F
+from functools import cache
 
 from hypothesis import given
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from shinpan.tournament.model import Entrant, Pairing, Played, PlayerState
-from shinpan.tournament.standings import participant_order, standing_key, standings
+from shinpan.tournament.standings import participant_order, score, standings
 
 BYE = ""  # the bye's node in the matching graph (a participant id is never empty)
 FIRST_WINDOW = 16  # places along the line a player may be paired across
@@ -77,7 +77,7 @@ def _field(entrants: Sequence[Entrant], before: list[Played], rng: random.Random
     rng.shuffle(active)
     drawn = {player: n for n, player in enumerate(active)}
     lines = {s.player: s for s in standings(entrants, before)}
-    ranked = sorted(active, key=lambda p: (*standing_key(lines[p]), drawn[p]))
+    ranked = sorted(active, key=lambda p: score(lines[p]), reverse=True)  # stable: ties in the drawn order
     line = sorted(active, key=lambda p: (-lines[p].points, drawn[p]))
     met = {frozenset((m.a, m.b)) for m in before if m.b is not None}
     had_bye = {m.a for m in before if m.b is None}

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from math import lcm
 
 from shinpan.tournament.model import Entrant, Played, PlayerState, Standing
 
@@ -111,7 +112,11 @@ def _records(matches: Iterable[Played]) -> dict[str, _Record]:
 
 
 def _mean(values: list[Fraction]) -> Fraction:
-    return sum(values, Fraction(0)) / len(values) if values else Fraction(0)
+    """The exact mean (0 of nothing), summed over a common denominator: one Fraction, not one per addition."""
+    if not values:
+        return Fraction(0)
+    common = lcm(*(v.denominator for v in values))
+    return Fraction(sum(v.numerator * (common // v.denominator) for v in values), common * len(values))
 
 
 def standings(entrants: Sequence[Entrant], matches: Sequence[Played]) -> list[Standing]:
@@ -137,18 +142,19 @@ def standings(entrants: Sequence[Entrant], matches: Sequence[Played]) -> list[St
                 status=entrant.status,
             )
         )
-    lines.sort(key=lambda s: (*standing_key(s), participant_order(s.player)))
+    lines.sort(key=lambda s: participant_order(s.player))
+    lines.sort(key=score, reverse=True)  # stable: exact ties stay in participant order
     ranked = [s for s in lines if s.status is not PlayerState.disqualified]
     shown = [s for s in lines if s.status is PlayerState.disqualified]
     result: list[Standing] = []
     for position, line in enumerate(ranked, start=1):
         rank = position
-        if result and standing_key(result[-1]) == standing_key(line):
+        if result and score(result[-1]) == score(line):
             rank = result[-1].rank or position
         result.append(replace(line, rank=rank))
     return result + shown
 
 
-def standing_key(line: Standing) -> tuple[int, Fraction, Fraction, Fraction]:
-    """What ranks a player, best first when sorted ascending: points, OMW, GW, OGW."""
-    return (-line.points, -line.omw, -line.gw, -line.ogw)
+def score(line: Standing) -> tuple[int, Fraction, Fraction, Fraction]:
+    """What ranks a player, the higher the better: points, then OMW, GW, OGW."""
+    return (line.points, line.omw, line.gw, line.ogw)
