@@ -18,11 +18,16 @@ below it; networkx's maximum-weight matching finds the pairing of least total co
 (or any round where nobody has met yet) is the same computation on a field that is all
 equal: a random pairing.
 
-Speed: the players are lined up by match points (ties in the seed's order) and pairing
-them neighbour with neighbour is already the least cost when it repeats no pairing. When it
-would, the matching runs on the tables between players at most ``window`` places apart
-in that line; a rematch in its answer doubles the window, up to every possible table, so
-a rematch is only ever kept when the complete graph cannot avoid it.
+How, and how fast: the players are lined up by match points (ties in the seed's order).
+The bye to the lowest-ranked taker and everyone else neighbour with neighbour in the line
+is already the least cost when it repeats no pairing (the usual case: no matching at all).
+When it would, a field of up to ``COMPLETE`` players is matched on every possible table;
+a larger one is repaired stretch by stretch: the pairs around each rematch are matched
+again, the stretch doubled while its answer still repeats a pairing (or, up to ``STRETCH``
+players, pairs down more than neighbour with neighbour would). Only when a stretch of the
+whole line cannot avoid a rematch is the whole field matched, on a window of the line
+doubled up to every possible table, so a rematch is only ever kept when the complete graph
+cannot avoid it either. bench/pairing.py times it (2,000 players: well under a second a round).
 """
 
 from __future__ import annotations
