@@ -6,9 +6,23 @@ these matches"; ``tables(pairings)`` lists each table as "A-B" and the bye as "E
 
 from __future__ import annotations
 
-from itertools import pairwise
+from collections.abc import Iterator
+from itertools import combinations, pairwise
 
-from shinpan.tournament import Entrant, Pairing, Played, PlayerState, pair_round, recommended_rounds
+import networkx as nx
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shinpan.tournament import (
+    Entrant,
+    Pairing,
+    Played,
+    PlayerState,
+    pair_round,
+    recommended_rounds,
+    standings,
+)
+from tournament_events import SETTINGS, Event, PairedRound, events, play
 
 SEED = 20261205
 
@@ -162,3 +176,114 @@ def test_recommended_rounds_follow_the_mtr_table() -> None:
 def test_recommended_rounds_never_fall_as_the_field_grows() -> None:
     rounds = [recommended_rounds(n) for n in range(0, 1000)]
     assert all(a <= b for a, b in pairwise(rounds))
+
+
+# --- properties over random events (tournament_events.py)
+
+
+def fewest_rematches(players: list[str], met: set[frozenset[str]], takers: set[str]) -> int:
+    """The fewest rematches any complete pairing of ``players`` has, the bye (if any) to one of
+    ``takers``: the pairings counted one by one for a few players; for more, none when every
+    player may meet at least half of the others (Dirac: the players not met hold a Hamiltonian
+    cycle, so a pairing without rematches), else from the largest matching of tables that are no rematch."""
+    if len(players) <= 10:
+        return min(rematches for rematches, _, _ in every_pairing(players, met, takers, {}))
+    odd = len(players) % 2
+    for taker in sorted(takers) if odd else [None]:
+        rest = [p for p in players if p != taker]
+        if all(len(rest) - 1 - sum(frozenset((p, q)) in met for q in rest) >= len(rest) / 2 for p in rest):
+            return 0
+    graph = nx.Graph()
+    graph.add_nodes_from(players)
+    graph.add_edges_from((p, q) for p, q in combinations(players, 2) if frozenset((p, q)) not in met)
+    graph.add_edges_from((p, "bye") for p in takers if odd)
+    return (len(players) + odd) // 2 - len(nx.max_weight_matching(graph, maxcardinality=True))
+
+
+def every_pairing(
+    players: list[str], met: set[frozenset[str]], takers: set[str], points: dict[str, int]
+) -> Iterator[tuple[int, str | None, int]]:
+    """(rematches, the bye, the sum of squared point differences) of every complete pairing."""
+    if len(players) % 2:
+        for taker in takers:
+            for rematches, _, squares in every_pairing(
+                [p for p in players if p != taker], met, takers, points
+            ):
+                yield rematches, taker, squares
+        return
+    if not players:
+        yield 0, None, 0
+        return
+    first, rest = players[0], players[1:]
+    for other in rest:
+        left = [p for p in rest if p != other]
+        for rematches, _, squares in every_pairing(left, met, takers, points):
+            square = (points.get(first, 0) - points.get(other, 0)) ** 2
+            yield rematches + (frozenset((first, other)) in met), None, squares + square
+
+
+def check(paired: PairedRound) -> None:
+    active = [e.player for e in paired.entrants if e.status is PlayerState.active]
+    pairings = paired.pairings
+    assert seated(pairings) == sorted(active), "each active player exactly once, nobody else"
+    byes = [p.a for p in pairings if p.b is None]
+    assert len(byes) == len(active) % 2
+    assert [p.table for p in pairings] == [*range(1, len(active) // 2 + 1), *[None] * len(byes)]
+    had_bye = {m.a for m in paired.before if m.b is None}
+    takers = {p for p in active if p not in had_bye} or set(active)
+    assert set(byes) <= takers, "no second bye while someone has not had one"
+    met = {frozenset((m.a, m.b)) for m in paired.before if m.b is not None}
+    rematches = sum(frozenset((p.a, p.b)) in met for p in pairings)
+    assert rematches == fewest_rematches(active, met, takers)
+    if len(active) <= 10:
+        lines = standings(paired.entrants, paired.before)
+        key = {line.player: (-line.points, -line.omw, -line.gw, -line.ogw) for line in lines}
+        points = {line.player: line.points for line in lines}
+
+        def lower_takers(bye: str | None) -> int:
+            return 0 if bye is None else sum(key[t] > key[bye] for t in takers)
+
+        best = min(
+            (rematches, lower_takers(bye), squares)
+            for rematches, bye, squares in every_pairing(active, met, takers, points)
+        )
+        squares = sum((points[p.a] - points[p.b]) ** 2 for p in pairings if p.b is not None)
+        assert (rematches, lower_takers(byes[0] if byes else None), squares) == best
+
+
+@SETTINGS
+@given(events())
+def test_every_pairing_of_a_random_event_keeps_the_rules(event: Event) -> None:
+    for paired in event.rounds:
+        check(paired)
+
+
+def test_a_repair_that_spans_the_whole_line_ends() -> None:
+    # here a repair widens to the whole line and still pairs down more than neighbours would
+    for paired in play(61, 9, 2).rounds:
+        check(paired)
+
+
+@SETTINGS
+@given(events(smallest=3, largest=11), st.integers(4, 12))
+def test_small_events_played_long_keep_the_rules_when_rematches_are_forced(event: Event, more: int) -> None:
+    for paired in event.rounds:
+        check(paired)
+    last = event.rounds[-1]
+    history = event.matches
+    for round_no in range(last.round_no + 1, last.round_no + 1 + more):
+        entrants = event.entrants
+        pairings = pair_round(round_no, entrants, history, round_no)
+        check(PairedRound(round_no, entrants, list(history), round_no, pairings))
+        history = [*history, *(Played(round_no, p.a, p.b, "a", ()) for p in pairings)]
+
+
+@SETTINGS
+@given(events(largest=60), st.integers(0, 2**32 - 1))
+def test_the_same_event_and_seed_give_the_same_pairing(event: Event, seed: int) -> None:
+    paired = event.rounds[-1]
+    entrants = list(reversed(paired.entrants))
+    history = list(reversed(paired.before))
+    assert pair_round(paired.round_no, entrants, history, seed) == pair_round(
+        paired.round_no, paired.entrants, paired.before, seed
+    )

@@ -7,9 +7,14 @@ as "B won a duel, then a match-loss penalty gave A the match". ``of(event, "A")`
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction as F
+from functools import cache
+
+from hypothesis import given
 
 from shinpan.tournament import Entrant, Played, PlayerState, Standing, standings
+from tournament_events import SETTINGS, Event, events
 
 
 def duels(text: str) -> tuple[str | None, ...]:
@@ -244,3 +249,89 @@ def test_disqualified_during_a_match_loses_it_two_nil() -> None:
     assert record(of(lines, "B")) == (0, 0, 1, 0)
     assert of(lines, "B").gw == F(1, 3)
     assert [(line.rank, line.player) for line in lines] == [(1, "A"), (None, "B")]
+
+
+# --- the rules computed again, plainly, over random events (tournament_events.py)
+
+
+def participant_number(player: str) -> tuple[bool, int, str]:
+    return (not player.isdigit(), int(player) if player.isdigit() else 0, player)
+
+
+def expected_standings(entrants: list[Entrant], matches: list[Played]) -> list[Standing]:
+    """The issue's rules, one player at a time, written apart from the module."""
+    counted = [m for m in matches if m.b is None or m.result is not None]
+
+    @cache
+    def matches_of(player: str) -> list[Played]:
+        return [m for m in counted if player in (m.a, m.b)]
+
+    def outcome(match: Played, player: str) -> str:
+        if match.b is None or match.result == ("a" if player == match.a else "b"):
+            return "win"
+        return "draw" if match.result == "draw" else "loss"
+
+    def duels_won_drawn_played(match: Played, player: str) -> tuple[int, int, int]:
+        if match.b is None:
+            return (2, 0, 2)
+        if match.by_penalty or not match.duels:
+            return {"win": (2, 0, 2), "draw": (1, 0, 2), "loss": (0, 0, 2)}[outcome(match, player)]
+        return (match.duels.count(player), match.duels.count(None), len(match.duels))
+
+    def match_points(player: str) -> int:
+        return sum({"win": 3, "draw": 1, "loss": 0}[outcome(m, player)] for m in matches_of(player))
+
+    @cache
+    def mwp(player: str) -> F:
+        rounds = len(matches_of(player))
+        return max(F(1, 3), F(match_points(player), 3 * rounds)) if rounds else F(0)
+
+    @cache
+    def gwp(player: str) -> F:
+        counts = [duels_won_drawn_played(m, player) for m in matches_of(player)]
+        played = sum(c[2] for c in counts)
+        points = sum(3 * c[0] + c[1] for c in counts)
+        return max(F(1, 3), F(points, 3 * played)) if played else F(0)
+
+    def opponents(player: str) -> list[str]:
+        return [(m.b if m.a == player else m.a) or "" for m in matches_of(player) if m.b is not None]
+
+    def mean(values: list[F]) -> F:
+        return sum(values, F(0)) / len(values) if values else F(0)
+
+    lines = []
+    for entrant in entrants:
+        p = entrant.player
+        outcomes = [outcome(m, p) for m in matches_of(p)]
+        lines.append(
+            Standing(
+                rank=None,
+                player=p,
+                points=match_points(p),
+                wins=outcomes.count("win"),
+                losses=outcomes.count("loss"),
+                draws=outcomes.count("draw"),
+                mwp=mwp(p),
+                omw=mean([mwp(o) for o in opponents(p)]),
+                gw=gwp(p),
+                ogw=mean([gwp(o) for o in opponents(p)]),
+                status=entrant.status,
+            )
+        )
+
+    def score(line: Standing) -> tuple[int, F, F, F]:
+        return (line.points, line.omw, line.gw, line.ogw)
+
+    ranked = [line for line in lines if line.status is not PlayerState.disqualified]
+    ranks = {line.player: 1 + sum(score(other) > score(line) for other in ranked) for line in ranked}
+    in_order = sorted(lines, key=lambda line: participant_number(line.player))
+    in_order.sort(key=score, reverse=True)  # stable: equal scores stay in participant order
+    shown = [line for line in in_order if line.status is PlayerState.disqualified]
+    return [replace(line, rank=ranks[line.player]) for line in in_order if line.player in ranks] + shown
+
+
+@SETTINGS
+@given(events())
+def test_standings_after_every_round_of_a_random_event_follow_the_rules(event: Event) -> None:
+    for entrants, matches in event.ends:
+        assert standings(entrants, matches) == expected_standings(entrants, matches)

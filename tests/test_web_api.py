@@ -315,6 +315,14 @@ def _standings(w: World, role: str) -> Call:
     return Call(query={"round": 1})
 
 
+def _wall_pairings(w: World, role: str) -> Call:
+    return Call(query={"format": "csv", "round": 1, "by": "name"})
+
+
+def _wall_standings(w: World, role: str) -> Call:
+    return Call(query={"format": "json", "round": 1})
+
+
 _NO_LEVEL = tuple((role, 422) for role in (FJ, SK, VW, OUT))  # D15: REL 3 needs a level-2 head judge
 
 E = "/api/events/{event_id}"
@@ -356,6 +364,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET", E + "/reports/penalties", frozenset({HJ, SK}), _as_json),
     Endpoint("GET", E + "/reports/stats", frozenset({HJ, SK}), _as_json),
     Endpoint("GET", E + "/reports/dq", frozenset({HJ}), _as_json),
+    Endpoint("GET", E + "/reports/pairings", EVENT_ROLES, _wall_pairings),  # the venue wall
+    Endpoint("GET", E + "/reports/standings", EVENT_ROLES, _wall_standings),
     Endpoint("GET", E + "/rulings/{number}/slip", EVENT_ROLES, _slip),
     Endpoint("GET", "/api/reports/stats", frozenset({HJ, SK}), _as_json),  # where they may export
     Endpoint("GET", "/api/players/history", frozenset({HJ}), _history),  # a head judge somewhere

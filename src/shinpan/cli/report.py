@@ -1,4 +1,5 @@
-"""``shinpan report penalties|dq|player|stats|slip``: reports as CSV, JSON, HTML or PDF."""
+"""``shinpan report penalties|dq|player|stats|slip|pairings|standings``: reports as CSV, JSON,
+HTML or PDF."""
 
 from __future__ import annotations
 
@@ -22,6 +23,14 @@ class Format(StrEnum):
     json = "json"
     html = "html"
     pdf = "pdf"
+
+
+class Order(StrEnum):
+    table = "table"
+    name = "name"
+
+
+RoundOption = Annotated[int | None, number_option("--round", help="The round (default: the current one).")]
 
 
 class Grouping(StrEnum):
@@ -76,7 +85,8 @@ def _emit(make: Callable[[], Report], fmt: Format, output: Path | None) -> None:
 
 def register(app: typer.Typer) -> None:
     report_app = typer.Typer(
-        help="Reports: the penalty report, disqualifications, a player's history, statistics, slips.",
+        help="Reports: the penalty report, disqualifications, a player's history, statistics, slips, "
+        "pairings and standings for the venue wall.",
         no_args_is_help=True,
     )
     app.add_typer(report_app, name="report")
@@ -166,3 +176,34 @@ def register(app: typer.Typer) -> None:
 
         database = open_db(db)
         _emit(lambda: penalty_slip(database, event, ruling, base_url), fmt, output)
+
+    @report_app.command("pairings")
+    def pairings(
+        event: EventOption,
+        round_no: RoundOption = None,
+        order: Annotated[
+            Order, typer.Option("--by", help="table (default) or name (50-on order).")
+        ] = Order.table,
+        fmt: FormatOption = Format.pdf,
+        output: OutputOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """A round's pairings for the venue wall: by table, or by player name in 50-on order."""
+        from shinpan.reports import venue_pairings
+
+        database = open_db(db)
+        _emit(lambda: venue_pairings(database, event, round_no, order.value), fmt, output)
+
+    @report_app.command("standings")
+    def standings(
+        event: EventOption,
+        round_no: RoundOption = None,
+        fmt: FormatOption = Format.pdf,
+        output: OutputOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """The standings for the venue wall, as they stood at the end of the round."""
+        from shinpan.reports import venue_standings
+
+        database = open_db(db)
+        _emit(lambda: venue_standings(database, event, round_no), fmt, output)

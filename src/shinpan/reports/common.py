@@ -22,6 +22,7 @@ from shinpan.services.context import rulebook_for
 from shinpan.store.db import chunks
 from shinpan.store.ledger import Entry
 from shinpan.store.schema import DEFAULT_TIME_ZONE, entries, events, players
+from shinpan.tournament.standings import participant_order
 
 GENERAL = "general"  # the category of the general rules (D3, D4)
 # A ruling's state as a CSV says it: Japanese, then English.
@@ -151,8 +152,8 @@ def people(conn: Connection, event_id: int, numbers: Iterable[str] | None = None
 
 
 def player_order(number: str) -> tuple[int, int, str]:
-    """Players in id order, numeric ids by value: 2 before 10."""
-    return (0, int(number), "") if number.isdigit() else (1, 0, number)
+    """Players in id order, numeric ids by value: 2 before 10 (the tournament core's order)."""
+    return participant_order(number)
 
 
 # -- the guideline's words ------------------------------------------------------------------

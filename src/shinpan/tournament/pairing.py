@@ -18,11 +18,16 @@ below it; networkx's maximum-weight matching finds the pairing of least total co
 (or any round where nobody has met yet) is the same computation on a field that is all
 equal: a random pairing.
 
-Speed: the players are lined up by match points (ties in the seed's order) and pairing
-them neighbour with neighbour is already the least cost when it repeats no pairing. When it
-would, the matching runs on the tables between players at most ``window`` places apart
-in that line; a rematch in its answer doubles the window, up to every possible table, so
-a rematch is only ever kept when the complete graph cannot avoid it.
+How, and how fast: the players are lined up by match points (ties in the seed's order).
+The bye to the lowest-ranked taker and everyone else neighbour with neighbour in the line
+is already the least cost when it repeats no pairing (the usual case: no matching at all).
+When it would, a field of up to ``COMPLETE`` players is matched on every possible table;
+a larger one is repaired stretch by stretch: the pairs around each rematch are matched
+again, the stretch doubled while its answer still repeats a pairing (or, up to ``STRETCH``
+players, pairs down more than neighbour with neighbour would). Only when a stretch of the
+whole line cannot avoid a rematch is the whole field matched, on a window of the line
+doubled up to every possible table, so a rematch is only ever kept when the complete graph
+cannot avoid it either. bench/pairing.py times it (2,000 players: well under a second a round).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from shinpan.tournament.model import Entrant, Pairing, Played, PlayerState
-from shinpan.tournament.standings import participant_order, standing_key, standings
+from shinpan.tournament.standings import participant_order, score, standings
 
 BYE = ""  # the bye's node in the matching graph (a participant id is never empty)
 FIRST_WINDOW = 16  # places along the line a player may be paired across
@@ -77,7 +82,7 @@ def _field(entrants: Sequence[Entrant], before: list[Played], rng: random.Random
     rng.shuffle(active)
     drawn = {player: n for n, player in enumerate(active)}
     lines = {s.player: s for s in standings(entrants, before)}
-    ranked = sorted(active, key=lambda p: (*standing_key(lines[p]), drawn[p]))
+    ranked = sorted(active, key=lambda p: score(lines[p]), reverse=True)  # stable: ties in the drawn order
     line = sorted(active, key=lambda p: (-lines[p].points, drawn[p]))
     met = {frozenset((m.a, m.b)) for m in before if m.b is not None}
     had_bye = {m.a for m in before if m.b is None}
@@ -114,8 +119,8 @@ def _repaired(field: _Field) -> list[tuple[str, str]] | None:
     if len(field.line) <= COMPLETE:
         return None
     solved: dict[tuple[int, int], list[tuple[str, str]]] = {}
+    stretches = _merged(stretches, pairs)
     while True:
-        stretches = _merged(stretches, pairs)
         grown = []
         for low, high in stretches:
             if (low, high) not in solved:
@@ -128,7 +133,7 @@ def _repaired(field: _Field) -> list[tuple[str, str]] | None:
                 grown.append((low - (high - low), high + (high - low)))
             else:
                 grown.append((low, high))
-        if grown == stretches:
+        if (grown := _merged(grown, pairs)) == stretches:
             break
         stretches = grown
     covered = {k for low, high in stretches for k in range(low, high)}

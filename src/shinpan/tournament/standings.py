@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from math import lcm
 
 from shinpan.tournament.model import Entrant, Played, PlayerState, Standing
 
@@ -59,10 +60,8 @@ def participant_order(player: str) -> tuple[int, int, str]:
     return (1, 0, player)
 
 
-def duel_scores(match: Played) -> tuple[int, int, int, int]:
-    """(duels won by a, by b, drawn, played) as the tiebreakers count them."""
-    if match.b is None:
-        return (2, 0, 0, 2)
+def _duel_scores(match: Played) -> tuple[int, int, int, int]:
+    """(duels won by a, by b, drawn, played) of a match between two players, as the tiebreakers count them."""
     if match.by_penalty or not match.duels:
         return {"a": (2, 0, 0, 2), "b": (0, 2, 0, 2), "draw": (1, 1, 0, 2)}[match.result or "draw"]
     won_a = won_b = drawn = 0
@@ -93,7 +92,7 @@ def _records(matches: Iterable[Played]) -> dict[str, _Record]:
             continue
         if match.result not in RESULTS:
             raise ValueError(f"result {match.result!r} of {match.a} v {match.b} is not a, b or draw")
-        won_a, won_b, drawn, played = duel_scores(match)
+        won_a, won_b, drawn, played = _duel_scores(match)
         sides = ((match.a, match.b, "a", won_a), (match.b, match.a, "b", won_b))
         for player, opponent, side, won in sides:
             record = records.setdefault(player, _Record())
@@ -113,7 +112,11 @@ def _records(matches: Iterable[Played]) -> dict[str, _Record]:
 
 
 def _mean(values: list[Fraction]) -> Fraction:
-    return sum(values, Fraction(0)) / len(values) if values else Fraction(0)
+    """The exact mean (0 of nothing), summed over a common denominator: one Fraction, not one per addition."""
+    if not values:
+        return Fraction(0)
+    common = lcm(*(v.denominator for v in values))
+    return Fraction(sum(v.numerator * (common // v.denominator) for v in values), common * len(values))
 
 
 def standings(entrants: Sequence[Entrant], matches: Sequence[Played]) -> list[Standing]:
@@ -139,18 +142,19 @@ def standings(entrants: Sequence[Entrant], matches: Sequence[Played]) -> list[St
                 status=entrant.status,
             )
         )
-    lines.sort(key=lambda s: (*standing_key(s), participant_order(s.player)))
+    lines.sort(key=lambda s: participant_order(s.player))
+    lines.sort(key=score, reverse=True)  # stable: exact ties stay in participant order
     ranked = [s for s in lines if s.status is not PlayerState.disqualified]
     shown = [s for s in lines if s.status is PlayerState.disqualified]
     result: list[Standing] = []
     for position, line in enumerate(ranked, start=1):
         rank = position
-        if result and standing_key(result[-1]) == standing_key(line):
+        if result and score(result[-1]) == score(line):
             rank = result[-1].rank or position
         result.append(replace(line, rank=rank))
     return result + shown
 
 
-def standing_key(line: Standing) -> tuple[int, Fraction, Fraction, Fraction]:
-    """What ranks a player, best first when sorted ascending: points, OMW, GW, OGW."""
-    return (-line.points, -line.omw, -line.gw, -line.ogw)
+def score(line: Standing) -> tuple[int, Fraction, Fraction, Fraction]:
+    """What ranks a player, the higher the better: points, then OMW, GW, OGW."""
+    return (line.points, line.omw, line.gw, line.ogw)

@@ -176,6 +176,28 @@ def penalties(
     return _file(reports.penalty_report(request.app.state.db, event_id, group), format)
 
 
+@router.get("/api/events/{event_id}/reports/pairings", tags=["reports"], responses=REPORT_FILES)
+def wall_pairings(
+    request: Request, event_id: int, format: Format = "pdf", round: Annotated[int | None, Query(ge=1, le=9999)] = None,
+    by: Literal["table", "name"] = "table",
+) -> Response:  # fmt: skip
+    """A round's pairings for the venue wall (default: the current round), by table or by name in 50-on order."""
+    _allowed(request, event_id, "read")
+    return _file(reports.venue_pairings(request.app.state.db, event_id, round, by), format)
+
+
+@router.get("/api/events/{event_id}/reports/standings", tags=["reports"], responses=REPORT_FILES)
+def wall_standings(
+    request: Request,
+    event_id: int,
+    format: Format = "pdf",
+    round: Annotated[int | None, Query(ge=1, le=9999)] = None,
+) -> Response:
+    """The standings for the venue wall, as they stood at the end of the round (default: the current one)."""
+    _allowed(request, event_id, "read")
+    return _file(reports.venue_standings(request.app.state.db, event_id, round), format)
+
+
 @router.get("/api/events/{event_id}/reports/stats", tags=["reports"], responses=REPORT_FILES)
 def stats(request: Request, event_id: int, format: Format = "json") -> Response:
     """Statistics of one event, with charts in the HTML and PDF."""

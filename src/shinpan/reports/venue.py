@@ -1,0 +1,60 @@
+"""The venue wall from the ledger: a round's pairings and the standings, read through the
+services and laid out by :mod:`shinpan.reports.wall` (``shinpan report pairings|standings``,
+and the print links of the scorekeeper page)."""
+
+from __future__ import annotations
+
+from shinpan.reports.wall import (
+    WallPairings,
+    WallStandings,
+    pairing_rows,
+    pairings_by_name,
+    pairings_by_table,
+    standing_rows,
+    wall_standings,
+)
+from shinpan.services.context import load_event, stamp
+from shinpan.services.queries import round_matches
+from shinpan.services.rounds import names
+from shinpan.services.standings import read_standings
+from shinpan.store.db import Database
+from shinpan.tournament import Pairing
+
+ORDERS = ("table", "name")
+
+
+def venue_pairings(
+    db: Database, event_id: int, round_no: int | None = None, order: str = "table"
+) -> WallPairings:
+    """A round's pairings (default: the current round), by table or by name (50-on)."""
+    paired = round_matches(db, event_id, round_no)
+    with db.read() as conn:
+        event = load_event(conn, event_id)
+        people = names(conn, event_id)
+    pairings = [
+        Pairing(m["table"] if m["player_b"] else None, m["player_a"], m["player_b"])
+        for m in paired["matches"]
+    ]
+    lay_out = pairings_by_name if order == "name" else pairings_by_table
+    return lay_out(
+        event.name,
+        paired["round"],
+        pairing_rows(pairings, people),
+        generated_at=stamp(),
+        time_zone=event.time_zone,
+    )
+
+
+def venue_standings(db: Database, event_id: int, round_no: int | None = None) -> WallStandings:
+    """The standings as they stood at the end of ``round_no`` (default: the current round)."""
+    with db.read() as conn:
+        event = load_event(conn, event_id)
+        table = read_standings(conn, event_id, round_no)
+        people = names(conn, event_id)
+    return wall_standings(
+        event.name,
+        table.round,
+        standing_rows(table.rows, people),
+        generated_at=stamp(),
+        time_zone=event.time_zone,
+    )
