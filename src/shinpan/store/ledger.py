@@ -17,40 +17,8 @@ from sqlalchemy import Connection, bindparam, select, text
 from shinpan.store import projector
 from shinpan.store.chain import GENESIS, canonical, entry_hash
 from shinpan.store.db import GROWN, Statement
+from shinpan.store.entry import Entry as Entry  # where the readers of entries have always found it
 from shinpan.store.schema import entries
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One ledger entry of one event."""
-
-    event_id: int
-    seq: int
-    kind: str
-    actor: str
-    recorded_at: str
-    body: dict[str, Any]
-    refs: tuple[int, ...] = ()
-    command_id: str | None = None
-    command_hash: str | None = None
-    prev_hash: str = GENESIS
-    hash: str = ""
-
-    def content(self) -> dict[str, Any]:
-        """The entry as exported: everything but the local event id."""
-        return {
-            "seq": self.seq,
-            "kind": self.kind,
-            "actor": self.actor,
-            "recorded_at": self.recorded_at,
-            "body": self.body,
-            "refs": list(self.refs),
-            "command_id": self.command_id,
-            "command_hash": self.command_hash,
-            "prev_hash": self.prev_hash,
-            "hash": self.hash,
-        }
-
 
 # The statements every command runs, on the driver (see :class:`Statement`).
 _HEAD = Statement("SELECT seq, hash FROM entries WHERE event_id = :e ORDER BY seq DESC LIMIT 1")

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import Connection, and_, delete, insert, select, update
 
 from shinpan.guideline.search import normalize
 from shinpan.romaji import search_forms, to_romaji
 from shinpan.store.db import Statement
+from shinpan.store.entry import Entry
 from shinpan.store.schema import (
     DEFAULT_TIME_ZONE,
     PROJECTIONS,
@@ -32,10 +33,7 @@ from shinpan.store.schema import (
     time_extensions,
 )
 
-if TYPE_CHECKING:
-    from shinpan.store.ledger import Entry
-
-Handler = Callable[[Connection, "Entry"], None]
+Handler = Callable[[Connection, Entry], None]
 _HANDLERS: dict[str, Handler] = {}
 
 
