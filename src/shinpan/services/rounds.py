@@ -9,11 +9,13 @@ a ruling's ``time_extension`` (slow play) come after that and are shown as the r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES, MAX_ROUND_MINUTES, ROUND_MINUTES, table_ends_at
+from shinpan.engine.effects import Match
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, parse_stamp, stamp
@@ -181,9 +183,11 @@ def _due(d: RemedyDue) -> DueAtEnd:
     return DueAtEnd(d.ruling, d.position, d.player, d.remedy_ja, d.remedy_en)
 
 
-def read_clock(conn: Connection, event_id: int, round_no: int, now: datetime) -> RoundClock:
+def read_clock(
+    conn: Connection, event_id: int, round_no: int, now: datetime, matches: Sequence[Match] | None = None
+) -> RoundClock:
     """One round's clock: its time, each table's own end time, what was given to it, and
-    what falls due when each match and the round end."""
+    what falls due when each match and the round end (``matches``: the round's, already read)."""
     r = round_of(conn, event_id, round_no)
     if r is None:
         return RoundClock(round_no, "none", None, None, None, None, [])
@@ -198,7 +202,7 @@ def read_clock(conn: Connection, event_id: int, round_no: int, now: datetime) ->
         elif d.due_kind == "end_of_round":
             at_round_end.append(_due(d))
     tables = []
-    for m in round_matches(conn, event_id, round_no):
+    for m in round_matches(conn, event_id, round_no) if matches is None else matches:
         extra = given.get(m.table, [])
         ends = None
         if started is not None and r.minutes is not None and m.b is not None:

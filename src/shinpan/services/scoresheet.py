@@ -83,11 +83,11 @@ def read_sheet(conn: Connection, event_id: int, round_no: int | None, now: datet
     number = round_no or event.current_round
     pending = _pending_statuses(conn, event_id)
     people = {n: Person(n, p.name, p.reading, pending.get(n, ())) for n, p in names(conn, event_id).items()}
-    ms = round_matches(conn, event_id, number)
     ds = round_duels(conn, event_id, number)
+    ms = round_matches(conn, event_id, number, ds)
     wanted = {d.cause for d in ds if d.cause} | {m.result_ruling for m in ms if m.result_ruling}
     found = causes(conn, event_id, wanted)
-    clock = read_clock(conn, event_id, number, now)
+    clock = read_clock(conn, event_id, number, now, ms)
     clocks = {t.table: t for t in clock.tables}
 
     def person(n: str) -> Person:

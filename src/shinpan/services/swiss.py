@@ -151,8 +151,9 @@ def edit_pairings(
         if any(c["table"] < 1 for c in changed):
             raise InvalidInput("tables count from 1", field="tables")
         numbers = {c["table"] for c in changed}
-        tables = round_matches(conn, event_id, round_no)
-        decided = [d.table for d in round_duels(conn, event_id, round_no) if d.table in numbers]
+        duels = round_duels(conn, event_id, round_no)
+        tables = round_matches(conn, event_id, round_no, duels)
+        decided = [d.table for d in duels if d.table in numbers]
         reported = [
             m.table for m in tables if m.table in numbers and m.result is not None and m.b is not None
         ]

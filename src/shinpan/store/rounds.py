@@ -5,6 +5,7 @@ have a result, is a player still at a table).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import Connection, bindparam, or_, select
@@ -110,10 +111,13 @@ def round_duels(conn: Connection, event_id: int, number: int) -> list[DuelResult
     ]
 
 
-def round_matches(conn: Connection, event_id: int, number: int) -> list[Match]:
-    """The round's matches by table (a bye has no player b), each with its decided duels."""
+def round_matches(
+    conn: Connection, event_id: int, number: int, duels: Sequence[DuelResult] | None = None
+) -> list[Match]:
+    """The round's matches by table (a bye has no player b), each with its decided duels
+    (``duels``: the round's, already read with :func:`round_duels`)."""
     won: dict[int, dict[int, str]] = {}
-    for d in round_duels(conn, event_id, number):
+    for d in round_duels(conn, event_id, number) if duels is None else duels:
         if d.winner is not None:
             won.setdefault(d.table, {})[d.duel] = d.winner
     return [
