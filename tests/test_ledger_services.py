@@ -20,6 +20,7 @@ from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused
 from shinpan.services import corrections, deadlines, events, integrity, queries, recording
 from shinpan.services.context import stamp
 from shinpan.store.db import Database
+from shinpan.store.integrity import snapshot
 from shinpan.store.schema import carried_losses, duels, entries, matches, rulings
 
 # -- helpers --------------------------------------------------------------------------------
@@ -667,10 +668,10 @@ def test_after_a_rich_event_the_tables_equal_a_rebuild_from_the_entries(ev: Even
     assert result.ok and result.events == 1 and result.entries == entry_count(ev)
     # a full rebuild changes nothing either
     with db.read() as conn:
-        before = integrity.snapshot(conn, eid)
+        before = snapshot(conn, eid)
     assert integrity.rebuild(db) == []
     with db.read() as conn:
-        assert integrity.snapshot(conn, eid) == before
+        assert snapshot(conn, eid) == before
 
 
 def test_events_do_not_see_each_other(new_event: Any) -> None:

@@ -240,3 +240,19 @@ def test_the_app_role_cannot_switch_the_ledger_off(url: str, db: Database) -> No
         with db.write() as conn:
             conn.execute(text(f"DROP OWNED BY {role}"))
             conn.execute(text(f"DROP ROLE {role}"))
+
+
+def test_a_role_that_may_not_make_roles_is_told_why_in_one_line(url: str, db: Database) -> None:
+    if not db.is_postgres:
+        pytest.skip("roles are PostgreSQL's")
+    role = f"app_{uuid.uuid4().hex[:10]}"
+    assert run_cli("db", "grant", "--role", role, db=url).returncode == 0
+    try:
+        refused = run_cli("db", "grant", "--role", f"{role}_2", db=url.replace("postgres@", f"{role}@"))
+        assert refused.returncode == 1 and "Traceback" not in refused.stderr
+        assert refused.stderr.startswith("error: the role could not be granted: ")
+        assert "permission denied" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+    finally:
+        with db.write() as conn:
+            conn.execute(text(f"DROP OWNED BY {role}"))
+            conn.execute(text(f"DROP ROLE {role}"))

@@ -26,6 +26,7 @@ from shinpan.guideline import default_guideline
 from shinpan.services import corrections, deadlines, events, integrity, queries, recording, transfer
 from shinpan.store.chain import GENESIS, canonical, entry_hash
 from shinpan.store.db import Database
+from shinpan.store.integrity import snapshot as projections
 from shinpan.store.schema import rulings
 
 
@@ -47,7 +48,7 @@ def ev(db: Database) -> EventSetup:
 
 def snapshot(db: Database, event_id: int) -> dict[str, Any]:
     with db.read() as conn:
-        return integrity.snapshot(conn, event_id)
+        return projections(conn, event_id)
 
 
 def export_file(ev: EventSetup, url: str, path: Path) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from shinpan.cli.common import DbOption, handled, open_db
-from shinpan.cli.output import console, fail
+from shinpan.cli.output import console
 
 
 def register(app: typer.Typer) -> None:
@@ -27,16 +27,11 @@ def register(app: typer.Typer) -> None:
         """PostgreSQL: make the role `shinpan serve` should connect as. It appends to the
         ledger and keeps the tables, but owns none, so it cannot switch the ledger's triggers
         off. Run as the owner (the account that migrated the database)."""
-        from sqlalchemy.exc import DBAPIError
-
-        from shinpan.store.guards import grant_app_role
+        from shinpan.store.roles import grant_role
 
         database = open_db(db)
-        try:
-            with handled(), database.write() as conn:
-                grant_app_role(conn, role, password)
-        except DBAPIError as e:
-            fail(f"the role could not be granted: {' '.join(str(e.orig).split())}", 1)
+        with handled():
+            grant_role(database, role, password)
         console.print(
             f"role {role} may append and read; serve with --db postgresql://{role}@HOST/DB", markup=False
         )

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from shinpan.errors import InvalidInput
 
+DEFAULT_TIME_ZONE = "Asia/Tokyo"  # an event's clock and every time shown, unless it says otherwise
 MAX_AGE = timedelta(hours=12)
 CLOCK_SKEW = timedelta(minutes=2)  # a phone's clock this far ahead counts as now
 

@@ -16,12 +16,13 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import Connection, select
 
+from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.errors import NotFound
 from shinpan.guideline import Rulebook
 from shinpan.services.context import rulebook_for
 from shinpan.store.db import chunks
 from shinpan.store.ledger import Entry
-from shinpan.store.schema import DEFAULT_TIME_ZONE, entries, events, players
+from shinpan.store.schema import entries, events, players
 from shinpan.tournament.standings import participant_order
 
 GENERAL = "general"  # the category of the general rules (D3, D4)

@@ -15,9 +15,9 @@ from shinpan.reports.wall import (
 )
 from shinpan.services.context import load_event, stamp
 from shinpan.services.queries import round_matches
-from shinpan.services.rounds import names
 from shinpan.services.standings import read_standings
 from shinpan.store.db import Database
+from shinpan.store.roster import names
 from shinpan.tournament import Pairing
 
 ORDERS = ("table", "name")
@@ -30,7 +30,7 @@ def venue_pairings(
     paired = round_matches(db, event_id, round_no)
     with db.read() as conn:
         event = load_event(conn, event_id)
-        people = names(conn, event_id)
+        people = {n: (p.name, p.reading) for n, p in names(conn, event_id).items()}
     pairings = [
         Pairing(m["table"] if m["player_b"] else None, m["player_a"], m["player_b"])
         for m in paired["matches"]
@@ -50,7 +50,7 @@ def venue_standings(db: Database, event_id: int, round_no: int | None = None) ->
     with db.read() as conn:
         event = load_event(conn, event_id)
         table = read_standings(conn, event_id, round_no)
-        people = names(conn, event_id)
+        people = {n: (p.name, p.reading) for n, p in names(conn, event_id).items()}
     return wall_standings(
         event.name,
         table.round,

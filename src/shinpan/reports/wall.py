@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.kana import gojuon_key
-from shinpan.store.schema import DEFAULT_TIME_ZONE
 from shinpan.tournament import Pairing, Standing
 from shinpan.tournament.standings import participant_order
 

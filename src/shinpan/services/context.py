@@ -11,10 +11,11 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, select
 
+from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.engine.event_rules import Role, may
 from shinpan.errors import Forbidden, NotFound, Refused
 from shinpan.guideline import Rulebook, default_guideline
-from shinpan.store.schema import DEFAULT_TIME_ZONE, events, judges, players
+from shinpan.store.schema import events, judges, players
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 

@@ -14,8 +14,6 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, select
-
 from shinpan.engine import Deviation, RecordError
 from shinpan.engine.corrections import rederive
 from shinpan.engine.decide import check_deviation
@@ -26,19 +24,10 @@ from shinpan.services.commands import run_command
 from shinpan.services.context import load_event
 from shinpan.services.effects import apply_ruling, confirm_status, revert_rulings
 from shinpan.services.recording import append_rulings, live_history, next_number, rows_of
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
-from shinpan.store.schema import rulings
-
-_OF_ENTRY = select(rulings.c.number).where(
-    rulings.c.event_id == bindparam("e"), rulings.c.entry_seq == bindparam("s")
-)
-_FOLLOW_UPS = select(rulings.c.number, rulings.c.entry_seq).where(
-    rulings.c.event_id == bindparam("e"),
-    rulings.c.trigger == Trigger.deadline_missed.value,
-    rulings.c.cause.in_(bindparam("n", expanding=True)),
-    rulings.c.state != "voided",
-)
+from shinpan.store.rulings import live_follow_ups, numbers_of_entry
 
 
 def confirm(
@@ -125,12 +114,12 @@ def void_in(ap: Appender, number: int, reason: str) -> list[int]:
     if row.state == "voided":
         raise Conflict("ruling {n} is already voided", n=number)
     entries = [row.entry_seq]
-    numbers = sorted(conn.execute(_OF_ENTRY, {"e": event_id, "s": row.entry_seq}).scalars())
+    numbers = numbers_of_entry(conn, event_id, row.entry_seq)
     frontier = list(numbers)
     while frontier:  # follow-ups of its deadlines, and theirs
-        found = conn.execute(_FOLLOW_UPS, {"e": event_id, "n": frontier}).all()
-        fresh = sorted({int(f.number) for f in found} - set(numbers))
-        entries += sorted({int(f.entry_seq) for f in found} - set(entries))
+        found = live_follow_ups(conn, event_id, frontier)
+        fresh = sorted({f.number for f in found} - set(numbers))
+        entries += sorted({f.entry_seq for f in found} - set(entries))
         numbers += fresh
         frontier = fresh
     live = [r for r in rows_of(conn, event_id, numbers) if r.state != "voided"]

@@ -7,12 +7,9 @@ falls due when that ends, and the head judge may mark it missed sooner.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-
-from sqlalchemy import Connection, select
 
 from shinpan.engine import Ruling, follow_up
 from shinpan.engine.clock import due_state
@@ -22,9 +19,12 @@ from shinpan.errors import Conflict, Forbidden, NotFound
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, parse_stamp, role_of, stamp
 from shinpan.services.recording import append_rulings, next_number
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
+from shinpan.store.deadlines import RemedyDue, pending_positions, remedies, remedy
 from shinpan.store.ledger import Appender
-from shinpan.store.schema import deadlines, matches, rounds, rulings
+from shinpan.store.rounds import paired_after, result_at, round_of
+from shinpan.store.rulings import stored_ruling
 
 
 @dataclass(frozen=True)
@@ -50,28 +50,26 @@ class Deadline:
         return dict(self.__dict__)
 
 
-def _overdue(conn: Connection, event_id: int, d: Any, now: datetime) -> tuple[bool, float | None]:
+def _overdue(conn: Connection, event_id: int, d: RemedyDue, now: datetime) -> tuple[bool, float | None]:
     if d.due_kind == "minutes" and d.due_at:
         due_at = parse_stamp(d.due_at)
         return due_state(d.due_kind, due_at, now, False).due, (due_at - now).total_seconds()
-    if d.due_kind == "end_of_match" and d.round is not None and d.table_no is not None:
-        m = conn.execute(
-            select(matches.c.result).where(
-                matches.c.event_id == event_id, matches.c.round == d.round, matches.c.table_no == d.table_no
-            )
-        ).first()
-        return bool(m and m.result), None
+    if d.due_kind == "end_of_match" and d.round is not None and d.table is not None:
+        return bool(result_at(conn, event_id, d.round, d.table)), None
     if d.due_kind == "end_of_round" and d.round is not None:
-        r = conn.execute(
-            select(rounds.c.state).where(rounds.c.event_id == event_id, rounds.c.number == d.round)
-        ).first()
+        r = round_of(conn, event_id, d.round)
         return bool(r and r.state == "ended"), None
     if d.due_kind == "before_next_match" and d.round is not None:
-        nxt = conn.execute(
-            select(rounds.c.number).where(rounds.c.event_id == event_id, rounds.c.number > d.round)
-        ).first()
-        return nxt is not None, None
+        return paired_after(conn, event_id, d.round), None
     return False, None
+
+
+def _shown(d: RemedyDue, overdue: bool, left: float | None) -> Deadline:
+    on_miss = {"effects": list(d.miss_effects), "penalties": list(d.miss_penalties)}
+    return Deadline(
+        d.ruling, d.position, d.player, d.rule, d.due_kind, d.due_at, d.round, d.table, d.remedy_ja,
+        d.remedy_en, on_miss, d.state, overdue, left,
+    )  # fmt: skip
 
 
 def list_deadlines(
@@ -81,47 +79,15 @@ def list_deadlines(
     moment = parse_stamp(stamp(now))
     with db.read() as conn:
         load_event(conn, event_id)
-        query = (
-            select(deadlines, rulings.c.rule)
-            .join(
-                rulings,
-                (rulings.c.event_id == deadlines.c.event_id) & (rulings.c.number == deadlines.c.ruling),
-            )
-            .where(deadlines.c.event_id == event_id)
-            .order_by(deadlines.c.ruling, deadlines.c.position)
-        )
-        if not include_closed:
-            query = query.where(deadlines.c.state == "pending")
-        out = []
-        for d in conn.execute(query):
-            overdue, left = _overdue(conn, event_id, d, moment) if d.state == "pending" else (False, None)
-            out.append(
-                Deadline(
-                    d.ruling,
-                    d.position,
-                    d.player,
-                    d.rule,
-                    d.due_kind,
-                    d.due_at,
-                    d.round,
-                    d.table_no,
-                    d.remedy_ja,
-                    d.remedy_en,
-                    json.loads(d.on_miss),
-                    d.state,
-                    overdue,
-                    left,
-                )
-            )
+        out = [
+            _shown(d, *(_overdue(conn, event_id, d, moment) if d.state == "pending" else (False, None)))
+            for d in remedies(conn, event_id, include_closed=include_closed)
+        ]
     return sorted(out, key=lambda d: (not d.overdue, d.seconds_left if d.seconds_left is not None else 1e12))
 
 
-def _pending(conn: Connection, event_id: int, ruling: int, position: int) -> Any:
-    row = conn.execute(
-        select(deadlines).where(
-            deadlines.c.event_id == event_id, deadlines.c.ruling == ruling, deadlines.c.position == position
-        )
-    ).first()
+def _pending(conn: Connection, event_id: int, ruling: int, position: int) -> RemedyDue:
+    row = remedy(conn, event_id, ruling, position)
     if row is None:
         raise NotFound("ruling {ruling} has no deadline {position}", ruling=ruling, position=position)
     if row.state != "pending":
@@ -137,17 +103,7 @@ def mark_done(
 
     def act(conn: Connection, ap: Appender) -> None:
         _pending(conn, event_id, ruling, position)
-        later = conn.execute(
-            select(deadlines.c.position)
-            .where(
-                deadlines.c.event_id == event_id,
-                deadlines.c.ruling == ruling,
-                deadlines.c.position >= position,
-                deadlines.c.state == "pending",
-            )
-            .order_by(deadlines.c.position)
-        ).scalars()
-        for pos in list(later):
+        for pos in pending_positions(conn, event_id, ruling, since=position):
             ap.append("deadline.done", {"ruling": ruling, "position": pos})
 
     run_command(db, event_id, "deadline", judge, command_id, {"done": [ruling, position]}, act, now)
@@ -163,20 +119,11 @@ def mark_missed(
         event = load_event(conn, event_id)
         pos = position
         if pos is None:
-            pos = conn.execute(
-                select(deadlines.c.position)
-                .where(
-                    deadlines.c.event_id == event_id,
-                    deadlines.c.ruling == ruling,
-                    deadlines.c.state == "pending",
-                )
-                .order_by(deadlines.c.position)
-            ).scalar()
+            pos = next(iter(pending_positions(conn, event_id, ruling)), None)
             if pos is None:
                 raise NotFound("ruling {ruling} has no pending deadline", ruling=ruling)
         d = _pending(conn, event_id, ruling, pos)
-        on_miss = json.loads(d.on_miss)
-        if not (on_miss["penalties"] or on_miss["effects"]):
+        if not (d.miss_penalties or d.miss_effects):
             raise Conflict(
                 "missing this deadline brings nothing more: mark it done when the remedy is carried out"
             )
@@ -188,22 +135,21 @@ def mark_missed(
                 raise Conflict("this deadline is not due yet (due at {due_at})", due_at=d.due_at)
             if role_of(conn, event_id, ap.actor) is not Role.head_judge:
                 raise Forbidden("only the head judge may mark a deadline missed before it is due")
-        r = conn.execute(
-            select(rulings).where(rulings.c.event_id == event_id, rulings.c.number == ruling)
-        ).one()
+        r = stored_ruling(conn, event_id, ruling)
+        if r is None:
+            raise NotFound("no ruling {number} in event {event}", number=ruling, event=event_id)
         primary = Ruling(
-            player=r.player, rule=r.rule, offense=r.offense, penalties=tuple(json.loads(r.penalties)),
-            draft=r.draft, ref=f"#{r.number}", explanation=Explanation(reasons=(), step_source=r.source),
-            number=int(r.number),
+            player=r.player, rule=r.rule, offense=r.offense, penalties=r.penalties, draft=r.draft,
+            ref=f"#{r.number}", explanation=Explanation(reasons=(), step_source=r.source), number=r.number,
         )  # fmt: skip
         due = Due(
             when=d.due_kind, minutes=d.minutes, remedy=d.remedy_ja, remedy_en=d.remedy_en,
-            penalties=tuple(on_miss["penalties"]), effects=tuple(on_miss["effects"]),
-            has_consequence=bool(on_miss["penalties"] or on_miss["effects"]),
+            penalties=d.miss_penalties, effects=d.miss_effects,
+            has_consequence=bool(d.miss_penalties or d.miss_effects),
         )  # fmt: skip
         made = follow_up(event.book, primary, due, number=next_number(conn, event_id))
         body = {"follow_up_of": {"ruling": ruling, "position": pos}}
-        return append_rulings(ap, event, [made], body, r.round, r.table_no)
+        return append_rulings(ap, event, [made], body, r.round, r.table)
 
     return run_command(
         db, event_id, "deadline", judge, command_id, {"missed": [ruling, position]}, act, now,

@@ -3,39 +3,27 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import Connection, func, select
-
 from shinpan.csvio import PairingRow, PlayerRow
-from shinpan.engine.clock import MAX_ROUND_MINUTES
+from shinpan.engine.clock import DEFAULT_TIME_ZONE, MAX_ROUND_MINUTES
 from shinpan.engine.effects import plan_reported_duel
-from shinpan.engine.event_rules import Role, Status, may_be_paired, scope_problems
+from shinpan.engine.event_rules import Role, may_be_paired, scope_problems
 from shinpan.engine.participants import MAX_ID_LENGTH, check_id, first_clash, normalize_id
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.guideline import default_guideline
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, stamp
 from shinpan.services.effects import append_effects, settle_carried
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
+from shinpan.store.events import EventSummary, event_summaries, judge_seat, next_event_id
 from shinpan.store.ledger import Appender
-from shinpan.store.schema import DEFAULT_TIME_ZONE, entries, events, judges, players, rounds
+from shinpan.store.roster import statuses
+from shinpan.store.rounds import round_of
 from shinpan.store.snapshots import match_at
-
-
-@dataclass(frozen=True)
-class EventSummary:
-    id: int
-    name: str
-    starts_on: str | None
-    rel: int
-    head_judge: str
-    players: int
-    rulings: int
-    current_round: int
 
 
 def _date(value: str | None, field: str) -> str | None:
@@ -117,34 +105,14 @@ def create_event(
             )
         body["round_minutes"] = round_minutes
     with db.write(None) as conn:
-        event_id = (conn.execute(select(func.max(entries.c.event_id))).scalar() or 0) + 1
+        event_id = next_event_id(conn)
         Appender(conn, event_id, head_judge.strip(), stamp(now)).append("event.created", body)
     return event_id
 
 
 def list_events(db: Database) -> list[EventSummary]:
-    from shinpan.store.schema import rulings
-
     with db.read() as conn:
-        n_players = (
-            select(func.count())
-            .select_from(players)
-            .where(players.c.event_id == events.c.event_id)
-            .scalar_subquery()
-        )
-        n_rulings = (
-            select(func.count())
-            .select_from(rulings)
-            .where(rulings.c.event_id == events.c.event_id)
-            .scalar_subquery()
-        )
-        rows = conn.execute(
-            select(events, n_players.label("np"), n_rulings.label("nr")).order_by(events.c.event_id)
-        )
-        return [
-            EventSummary(r.event_id, r.name, r.starts_on, r.rel, r.head_judge, r.np, r.nr, r.current_round)
-            for r in rows
-        ]
+        return event_summaries(conn)
 
 
 def add_judge(
@@ -160,10 +128,7 @@ def add_judge(
     body = {"name": name.strip(), "level": level, "role": role.value, "account": account}
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
-        seated = conn.execute(
-            select(judges.c.name).where(judges.c.event_id == event_id, judges.c.name == name.strip())
-        ).first()
-        if seated is not None:
+        if judge_seat(conn, event_id, name.strip()) is not None:
             raise Conflict("{name} already has a seat at this event", field="name", name=name.strip())
         ap.append("judge.added", body)
         return body
@@ -176,24 +141,14 @@ def claim_seat(db: Database, event_id: int, seat: str, account: str, *, now: dat
     claim code was used: see :func:`shinpan.services.accounts.join`)."""
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
-        held = conn.execute(
-            select(judges.c.account).where(judges.c.event_id == event_id, judges.c.name == seat)
-        ).scalar()
-        if held is not None:
+        found = judge_seat(conn, event_id, seat)
+        if found is not None and found.account is not None:
             raise Conflict("{judge}'s seat is already held by an account", judge=seat)
         body = {"name": seat, "account": account}
         ap.append("judge.claimed", body)
         return body
 
     run_command(db, event_id, "read", seat, None, {"claim": seat, "account": account}, act, now)
-
-
-def _registered(conn: Connection, event_id: int) -> dict[str, str]:
-    """The event's players, number -> status, in one query whatever the size of an import
-    (a list of its numbers in ``IN (...)`` would meet the database's limit on bound
-    parameters, and costs a round trip per chunk)."""
-    query = select(players.c.number, players.c.status).where(players.c.event_id == event_id)
-    return {row.number: row.status for row in conn.execute(query)}
 
 
 def import_players(
@@ -219,7 +174,7 @@ def import_players(
     ]
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
-        taken = _registered(conn, event_id).keys() & set(numbers)
+        taken = statuses(conn, event_id).keys() & set(numbers)
         if taken:
             raise Conflict("already registered: {numbers}", numbers=", ".join(sorted(taken)[:20]))
         ap.append("players.imported", {"players": payload})
@@ -250,9 +205,7 @@ def import_pairings(
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
         event = load_event(conn, event_id)
-        if conn.execute(
-            select(rounds.c.number).where(rounds.c.event_id == event_id, rounds.c.number == round_no)
-        ).first():
+        if round_of(conn, event_id, round_no) is not None:
             raise Conflict("round {round} is already paired", round=round_no)
         if round_no <= event.current_round:
             raise Conflict(
@@ -261,13 +214,13 @@ def import_pairings(
                 current=event.current_round,
             )
         named = [normalize_id(p) for r in rows for p in (r.player_a, r.player_b) if p]
-        known = _registered(conn, event_id)
+        known = statuses(conn, event_id)
         unknown = [p for p in named if p not in known]
         if unknown:
             raise InvalidInput(
                 "not registered in this event: {players}", field="file", players=", ".join(unknown[:20])
             )
-        out = [f"{p} ({known[p]})" for p in named if not may_be_paired(Status(known[p]))]
+        out = [f"{p} ({known[p]})" for p in named if not may_be_paired(known[p])]
         if out:
             raise Refused(
                 "out of the event and cannot be paired (D14): {players}", field="file", players=", ".join(out)
@@ -292,9 +245,7 @@ def end_round(
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
         number = round_no or load_event(conn, event_id).current_round
-        row = conn.execute(
-            select(rounds).where(rounds.c.event_id == event_id, rounds.c.number == number)
-        ).first()
+        row = round_of(conn, event_id, number)
         if row is None:
             raise NotFound("round {round} is not paired", round=number)
         if row.state == "ended":

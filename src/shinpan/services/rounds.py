@@ -9,28 +9,30 @@ a ruling's ``time_extension`` (slow play) come after that and are shown as the r
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, select
-
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES, MAX_ROUND_MINUTES, ROUND_MINUTES, table_ends_at
+from shinpan.engine.effects import Match
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, parse_stamp, stamp
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
+from shinpan.store.deadlines import RemedyDue, due_at_end
+from shinpan.store.events import round_minutes
 from shinpan.store.ledger import Appender
-from shinpan.store.schema import deadlines, events, matches, players, rounds, rulings, time_extensions
+from shinpan.store.rounds import Round, TimeGiven, round_matches, round_of, time_given
+from shinpan.store.rulings import ExtraTurns, extra_turns
+from shinpan.store.snapshots import match_at
 
 MAX_REASON = 500
 
 
-def _round_row(conn: Connection, event_id: int, round_no: int) -> Any:
-    row = conn.execute(
-        select(rounds).where(rounds.c.event_id == event_id, rounds.c.number == round_no)
-    ).first()
+def _round_row(conn: Connection, event_id: int, round_no: int) -> Round:
+    row = round_of(conn, event_id, round_no)
     if row is None:
         raise NotFound("round {round} is not paired", round=round_no)
     return row
@@ -44,8 +46,7 @@ def _minutes(value: int, field: str, highest: int) -> int:
 
 def round_length(conn: Connection, event_id: int) -> int:
     """The event's round length in minutes (its setting, or 50)."""
-    value = conn.execute(select(events.c.round_minutes).where(events.c.event_id == event_id)).scalar()
-    return int(value or ROUND_MINUTES)
+    return round_minutes(conn, event_id) or ROUND_MINUTES
 
 
 def start_round(
@@ -95,14 +96,10 @@ def give_time(
         row = _round_row(conn, event_id, number)
         if row.state == "ended":
             raise Conflict("round {round} has already ended", round=number)
-        m = conn.execute(
-            select(matches).where(
-                matches.c.event_id == event_id, matches.c.round == number, matches.c.table_no == table
-            )
-        ).first()
+        m = match_at(conn, event_id, number, table)
         if m is None:
             raise NotFound("no match at table {table} in round {round}", table=table, round=number)
-        if m.player_b is None:
+        if m.b is None:
             raise Refused("table {table} is a bye: there is no match to give time to", table=table)
         if m.result is not None:
             raise Conflict("the match at table {table} has already ended", table=table)
@@ -115,25 +112,6 @@ def give_time(
 
 
 # -- the round's clock, as people read it ------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TimeGiven:
-    """Minutes a judge gave a table, and why."""
-
-    minutes: int
-    reason: str
-    judge: str
-    given_at: str
-
-
-@dataclass(frozen=True)
-class ExtraTurns:
-    """A ruling whose ``time_extension`` gives the table extra turns after time is called."""
-
-    ruling: int
-    player: str
-    rule: str
 
 
 @dataclass(frozen=True)
@@ -201,72 +179,37 @@ class RoundClock:
         }  # fmt: skip
 
 
-def _pending_dues(conn: Connection, event_id: int, round_no: int) -> list[Any]:
-    return list(
-        conn.execute(
-            select(deadlines)
-            .where(
-                deadlines.c.event_id == event_id,
-                deadlines.c.round == round_no,
-                deadlines.c.state == "pending",
-                deadlines.c.due_kind.in_(("end_of_match", "end_of_round")),
-            )
-            .order_by(deadlines.c.ruling, deadlines.c.position)
-        )
-    )
-
-
-def _due(d: Any) -> DueAtEnd:
+def _due(d: RemedyDue) -> DueAtEnd:
     return DueAtEnd(d.ruling, d.position, d.player, d.remedy_ja, d.remedy_en)
 
 
-def read_clock(conn: Connection, event_id: int, round_no: int, now: datetime) -> RoundClock:
+def read_clock(
+    conn: Connection, event_id: int, round_no: int, now: datetime, matches: Sequence[Match] | None = None
+) -> RoundClock:
     """One round's clock: its time, each table's own end time, what was given to it, and
-    what falls due when each match and the round end."""
-    r = conn.execute(select(rounds).where(rounds.c.event_id == event_id, rounds.c.number == round_no)).first()
+    what falls due when each match and the round end (``matches``: the round's, already read)."""
+    r = round_of(conn, event_id, round_no)
     if r is None:
         return RoundClock(round_no, "none", None, None, None, None, [])
     started = parse_stamp(r.started_at) if r.started_at else None
-    given: dict[int, list[TimeGiven]] = {}
-    for t in conn.execute(
-        select(time_extensions)
-        .where(time_extensions.c.event_id == event_id, time_extensions.c.round == round_no)
-        .order_by(time_extensions.c.entry_seq)
-    ):
-        given.setdefault(t.table_no, []).append(TimeGiven(t.minutes, t.reason, t.judge, t.given_at))
-    turns: dict[int, list[ExtraTurns]] = {}
-    for x in conn.execute(
-        select(rulings.c.number, rulings.c.player, rulings.c.rule, rulings.c.table_no, rulings.c.effects)
-        .where(
-            rulings.c.event_id == event_id,
-            rulings.c.round == round_no,
-            rulings.c.state != "voided",
-            rulings.c.effects.like('%"time_extension"%'),
-        )
-        .order_by(rulings.c.number)
-    ):
-        if x.table_no is not None and "time_extension" in json.loads(x.effects):
-            turns.setdefault(x.table_no, []).append(ExtraTurns(x.number, x.player, x.rule))
+    given = time_given(conn, event_id, round_no)
+    turns = extra_turns(conn, event_id, round_no)
     at_match_end: dict[int, list[DueAtEnd]] = {}
     at_round_end = []
-    for d in _pending_dues(conn, event_id, round_no):
-        if d.due_kind == "end_of_match" and d.table_no is not None:
-            at_match_end.setdefault(d.table_no, []).append(_due(d))
+    for d in due_at_end(conn, event_id, round_no):
+        if d.due_kind == "end_of_match" and d.table is not None:
+            at_match_end.setdefault(d.table, []).append(_due(d))
         elif d.due_kind == "end_of_round":
             at_round_end.append(_due(d))
     tables = []
-    for m in conn.execute(
-        select(matches)
-        .where(matches.c.event_id == event_id, matches.c.round == round_no)
-        .order_by(matches.c.table_no)
-    ):
-        time_given = given.get(m.table_no, [])
+    for m in round_matches(conn, event_id, round_no) if matches is None else matches:
+        extra = given.get(m.table, [])
         ends = None
-        if started is not None and r.minutes is not None and m.player_b is not None:
-            ends = stamp(table_ends_at(started, r.minutes, sum(t.minutes for t in time_given)))
+        if started is not None and r.minutes is not None and m.b is not None:
+            ends = stamp(table_ends_at(started, r.minutes, sum(t.minutes for t in extra)))
         tables.append(
-            TableClock(m.table_no, m.player_a, m.player_b, m.result, ends, time_given,
-                       turns.get(m.table_no, []), at_match_end.get(m.table_no, []))
+            TableClock(m.table, m.a, m.b, m.result, ends, extra, turns.get(m.table, []),
+                       at_match_end.get(m.table, []))
         )  # fmt: skip
     ends_at = stamp(table_ends_at(started, r.minutes, 0)) if started and r.minutes is not None else None
     left = (parse_stamp(ends_at) - now).total_seconds() if ends_at and r.state == "started" else None
@@ -280,11 +223,3 @@ def round_clock(
     with db.read() as conn:
         event = load_event(conn, event_id)
         return read_clock(conn, event_id, round_no or event.current_round, parse_stamp(stamp(now)))
-
-
-def names(conn: Connection, event_id: int) -> dict[str, tuple[str, str]]:
-    """Every player's name and reading, by id."""
-    rows = conn.execute(
-        select(players.c.number, players.c.name, players.c.reading).where(players.c.event_id == event_id)
-    )
-    return {r.number: (r.name, r.reading) for r in rows}

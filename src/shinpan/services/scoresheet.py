@@ -5,18 +5,18 @@ the head judge (D17), and the standings — read in one transaction.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import Connection, select
-
 from shinpan.engine.event_rules import AWAITS_CONFIRMATION
-from shinpan.services.context import load_event, parse_stamp, stamp
-from shinpan.services.rounds import RoundClock, TableClock, names, read_clock
+from shinpan.services.context import Event, load_event, parse_stamp, stamp
+from shinpan.services.rounds import RoundClock, TableClock, read_clock
 from shinpan.services.standings import Table, read_standings
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
-from shinpan.store.schema import duels, matches, players, rulings
+from shinpan.store.roster import active_players, names
+from shinpan.store.rounds import round_duels, round_matches
+from shinpan.store.rulings import Cause, awaiting_confirmation, causes
 from shinpan.tournament import recommended_rounds
 
 
@@ -26,15 +26,6 @@ class Person:
     name: str
     reading: str
     pending: tuple[str, ...] = ()  # ejection/disqualification waiting for the head judge (D17)
-
-
-@dataclass(frozen=True)
-class Cause:
-    """The ruling behind a duel or a result."""
-
-    ruling: int
-    rule: str
-    penalties: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -61,6 +52,7 @@ class Row:
 
 @dataclass(frozen=True)
 class Sheet:
+    event: Event
     round: int
     current_round: int
     rows: list[Row]
@@ -75,47 +67,27 @@ class Sheet:
 def _pending_statuses(conn: Connection, event_id: int) -> dict[str, tuple[str, ...]]:
     """D17: ejections and disqualifications recorded but not yet confirmed, by player."""
     out: dict[str, tuple[str, ...]] = {}
-    for r in conn.execute(
-        select(rulings.c.player, rulings.c.penalties, rulings.c.effects).where(
-            rulings.c.event_id == event_id, rulings.c.state == "pending"
-        )
-    ):
-        codes = [c for c in (*json.loads(r.penalties), *json.loads(r.effects)) if c in AWAITS_CONFIRMATION]
+    for r in awaiting_confirmation(conn, event_id):
+        codes = [c for c in r.components if c in AWAITS_CONFIRMATION]
         if codes:
             out[r.player] = tuple(sorted({*out.get(r.player, ()), *codes}))
     return out
 
 
-def _causes(conn: Connection, event_id: int, numbers: set[int]) -> dict[int, Cause]:
-    if not numbers:
-        return {}
-    rows = conn.execute(
-        select(rulings.c.number, rulings.c.rule, rulings.c.penalties).where(
-            rulings.c.event_id == event_id, rulings.c.number.in_(sorted(numbers))
-        )
-    )
-    return {r.number: Cause(r.number, r.rule, tuple(json.loads(r.penalties))) for r in rows}
-
-
 def read_sheet(conn: Connection, event_id: int, round_no: int | None, now: datetime) -> Sheet:
+    """The sheet of round ``round_no`` (None, or a round outside 1 to the current one: the
+    current round)."""
     event = load_event(conn, event_id)
+    if round_no is not None and not 1 <= round_no <= max(event.current_round, 1):
+        round_no = None
     number = round_no or event.current_round
     pending = _pending_statuses(conn, event_id)
-    people = {
-        n: Person(n, name, reading, pending.get(n, ()))
-        for n, (name, reading) in names(conn, event_id).items()
-    }
-    ms = conn.execute(
-        select(matches)
-        .where(matches.c.event_id == event_id, matches.c.round == number)
-        .order_by(matches.c.table_no)
-    ).all()
-    ds = conn.execute(
-        select(duels).where(duels.c.event_id == event_id, duels.c.round == number).order_by(duels.c.duel)
-    ).all()
-    wanted = {d.cause_ruling for d in ds if d.cause_ruling} | {m.result_ruling for m in ms if m.result_ruling}
-    causes = _causes(conn, event_id, wanted)
-    clock = read_clock(conn, event_id, number, now)
+    people = {n: Person(n, p.name, p.reading, pending.get(n, ())) for n, p in names(conn, event_id).items()}
+    ds = round_duels(conn, event_id, number)
+    ms = round_matches(conn, event_id, number, ds)
+    wanted = {d.cause for d in ds if d.cause} | {m.result_ruling for m in ms if m.result_ruling}
+    found = causes(conn, event_id, wanted)
+    clock = read_clock(conn, event_id, number, now, ms)
     clocks = {t.table: t for t in clock.tables}
 
     def person(n: str) -> Person:
@@ -124,27 +96,27 @@ def read_sheet(conn: Connection, event_id: int, round_no: int | None, now: datet
     rows = []
     for m in ms:
         own = [
-            Duel(d.duel, person(d.winner) if d.winner else None, causes.get(d.cause_ruling))
+            Duel(d.duel, person(d.winner) if d.winner else None, found.get(d.cause) if d.cause else None)
             for d in ds
-            if d.table_no == m.table_no
+            if d.table == m.table
         ]
         rows.append(
-            Row(m.table_no, person(m.player_a), person(m.player_b) if m.player_b else None, own, m.result,
-                causes.get(m.result_ruling) if m.result_ruling else None, clocks.get(m.table_no))
+            Row(m.table, person(m.a), person(m.b) if m.b else None, own, m.result,
+                found.get(m.result_ruling) if m.result_ruling else None, clocks.get(m.table))
         )  # fmt: skip
-    active_numbers = conn.execute(
-        select(players.c.number).where(players.c.event_id == event_id, players.c.status == "active")
-    ).scalars()
-    active = sorted((person(n) for n in active_numbers), key=lambda p: (p.reading or p.name, p.number))
+    active = sorted(
+        (person(n) for n in active_players(conn, event_id)), key=lambda p: (p.reading or p.name, p.number)
+    )
     table = read_standings(conn, event_id, number if number <= event.current_round else None)
     return Sheet(
-        number, event.current_round, rows, clock, table, people, active, recommended_rounds(len(active)),
-        [people[p] for p in sorted(pending) if p in people],
+        event, number, event.current_round, rows, clock, table, people, active,
+        recommended_rounds(len(active)), [people[p] for p in sorted(pending) if p in people],
     )  # fmt: skip
 
 
 def round_sheet(
     db: Database, event_id: int, round_no: int | None = None, *, now: datetime | None = None
 ) -> Sheet:
+    """The sheet of round ``round_no`` (default: the current round), read in one transaction."""
     with db.read() as conn:
         return read_sheet(conn, event_id, round_no, parse_stamp(stamp(now)))

@@ -16,18 +16,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, or_, select
-
 from shinpan.engine.event_rules import Status, may_be_paired, may_drop
 from shinpan.engine.participants import normalize_id
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event
 from shinpan.services.effects import settle_carried
-from shinpan.services.standings import entrants, played
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry
-from shinpan.store.schema import duels, matches, players, rounds
+from shinpan.store.roster import status_of, statuses
+from shinpan.store.rounds import round_duels, round_matches, round_of, unfinished_match, unfinished_tables
+from shinpan.store.standings import entrants, played
 from shinpan.tournament import pair_round, recommended_rounds
 
 SEED_LIMIT = 2**31  # a seed is 0 to 2**31 - 1 (the database's integer)
@@ -58,15 +58,8 @@ def _paired(entry: Entry) -> PairedRound:
 
 def _still_open(conn: Connection, event_id: int, round_no: int) -> None:
     """The round before the next one must be over: ended, and every match with a result."""
-    row = conn.execute(
-        select(rounds.c.state).where(rounds.c.event_id == event_id, rounds.c.number == round_no)
-    ).first()
-    playing = conn.execute(
-        select(matches.c.table_no)
-        .where(matches.c.event_id == event_id, matches.c.round == round_no, matches.c.result.is_(None))
-        .order_by(matches.c.table_no)
-    ).scalars()
-    tables = [str(t) for t in playing]
+    row = round_of(conn, event_id, round_no)
+    tables = [str(t) for t in unfinished_tables(conn, event_id, round_no)]
     if tables:
         raise Conflict(
             "round {round} still has matches without a result (tables {tables}): report them first",
@@ -150,59 +143,39 @@ def edit_pairings(
     def act(conn: Connection, ap: Appender) -> list[dict[str, Any]]:
         event = load_event(conn, event_id)
         round_no = event.current_round
-        row = conn.execute(
-            select(rounds.c.state).where(rounds.c.event_id == event_id, rounds.c.number == round_no)
-        ).first()
+        row = round_of(conn, event_id, round_no)
         if row is None:
             raise Conflict("no round is paired yet: pair round 1 first")
         if row.state != "paired":
             raise Conflict("round {round} has started: its pairing can no longer be changed", round=round_no)
         if any(c["table"] < 1 for c in changed):
             raise InvalidInput("tables count from 1", field="tables")
-        numbers = [c["table"] for c in changed]
-        decided = conn.execute(
-            select(duels.c.table_no).where(
-                duels.c.event_id == event_id, duels.c.round == round_no, duels.c.table_no.in_(numbers)
-            )
-        ).first()
-        reported = conn.execute(
-            select(matches.c.table_no).where(
-                matches.c.event_id == event_id, matches.c.round == round_no, matches.c.table_no.in_(numbers),
-                matches.c.result.is_not(None), matches.c.player_b.is_not(None),
-            )
-        ).first()  # fmt: skip
-        if decided is not None or reported is not None:
-            table = (decided or reported)[0]  # type: ignore[index]
+        numbers = {c["table"] for c in changed}
+        duels = round_duels(conn, event_id, round_no)
+        tables = round_matches(conn, event_id, round_no, duels)
+        decided = [d.table for d in duels if d.table in numbers]
+        reported = [
+            m.table for m in tables if m.table in numbers and m.result is not None and m.b is not None
+        ]
+        if decided or reported:
             raise Conflict(
                 "table {table} already has a result or a duel decided by a penalty: it cannot be paired again",
-                table=table,
+                table=(decided or reported)[0],
             )
-        kept = conn.execute(
-            select(matches.c.player_a, matches.c.player_b).where(
-                matches.c.event_id == event_id,
-                matches.c.round == round_no,
-                matches.c.table_no.not_in(numbers),
-            )
-        ).all()
+        kept = [(m.a, m.b) for m in tables if m.table not in numbers]
         seated = [p for m in kept for p in m if p] + [p for c in changed for p in (c["a"], c["b"]) if p]
         twice = sorted({p for p in seated if seated.count(p) > 1})
         if twice:
             raise InvalidInput("paired twice in round {round}: {players}", field="tables", round=round_no,
                                players=", ".join(twice[:20]))  # fmt: skip
         named = [p for c in changed for p in (c["a"], c["b"]) if p]
-        known = dict(
-            conn.execute(
-                select(players.c.number, players.c.status).where(
-                    players.c.event_id == event_id, players.c.number.in_(named)
-                )
-            ).all()
-        )
+        known = statuses(conn, event_id, named)
         unknown = [p for p in named if p not in known]
         if unknown:
             raise InvalidInput(
                 "not registered in this event: {players}", field="tables", players=", ".join(unknown)
             )
-        out = [p for p in named if not may_be_paired(Status(known[p]))]
+        out = [p for p in named if not may_be_paired(known[p])]
         if out:
             raise Refused("out of the event and cannot be paired (D14): {players}", field="tables",
                           players=", ".join(out))  # fmt: skip
@@ -215,20 +188,6 @@ def edit_pairings(
         db, event_id, "edit_pairings", actor, command_id, payload, act, now,
         lambda _conn, entry: list(entry.body["pairings"]),
     )  # fmt: skip
-
-
-def _unfinished_match(conn: Connection, event_id: int, player: str) -> Any:
-    """The player's match still being played (no result), if any."""
-    return conn.execute(
-        select(matches.c.round, matches.c.table_no)
-        .where(
-            matches.c.event_id == event_id,
-            or_(matches.c.player_a == player, matches.c.player_b == player),
-            matches.c.player_b.is_not(None),
-            matches.c.result.is_(None),
-        )
-        .order_by(matches.c.round.desc())
-    ).first()
 
 
 def _may_drop(status: Status, player: str) -> None:
@@ -255,20 +214,18 @@ def drop_player(
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
         event = load_event(conn, event_id)
-        found = conn.execute(
-            select(players.c.status).where(players.c.event_id == event_id, players.c.number == number)
-        ).first()
+        found = status_of(conn, event_id, number)
         if found is None:
             raise NotFound(
                 "no player {player} in event {event}", field="player", player=number, event=event_id
             )
-        _may_drop(Status(found.status), number)
-        m = _unfinished_match(conn, event_id, number)
-        if m is not None:
+        _may_drop(found, number)
+        playing = unfinished_match(conn, event_id, number)
+        if playing is not None:
             raise Conflict(
                 "{player} is paired at table {table} in round {round}: report that match's result "
                 "(or the head judge pairs the table again) before the player drops",
-                player=number, table=m.table_no, round=m.round,
+                player=number, table=playing[1], round=playing[0],
             )  # fmt: skip
         body = {"player": number, "round": event.current_round}
         ap.append("player.dropped", body)

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
-
-from sqlalchemy import func, select
-from sqlalchemy.exc import DataError, IntegrityError
 
 from shinpan.engine.event_rules import Role, scope_problems
 from shinpan.errors import Conflict, InvalidInput, NotFound, StorageError
 from shinpan.guideline import Rulebook
 from shinpan.services.context import rulebook_for
-from shinpan.store import projector
 from shinpan.store.chain import GENESIS, canonical, entry_hash
+from shinpan.store.copies import backup_sqlite, restore_entry
 from shinpan.store.db import Database
+from shinpan.store.events import event_with_uid, has_entries, identity, next_event_id
 from shinpan.store.ledger import Entry, read_entries
-from shinpan.store.schema import entries, events
 
 FORMAT = "shinpan-event"
 FORMAT_VERSION = 1
@@ -26,7 +22,7 @@ FORMAT_VERSION = 1
 def export_event(db: Database, event_id: int) -> dict[str, Any]:
     """The whole event as its ledger: every entry with its hash; projections are derived."""
     with db.read() as conn:
-        row = conn.execute(select(events).where(events.c.event_id == event_id)).first()
+        row = identity(conn, event_id)
         if row is None:
             raise NotFound("no event {event}", event=event_id)
         chain = [e.content() for e in read_entries(conn, event_id)]
@@ -67,7 +63,7 @@ def _shaped(item: Any) -> bool:
     )
 
 
-def _check_entry(n: int, item: Any, prev: str) -> dict[str, Any]:
+def _check_entry(n: int, item: Any, prev: str) -> None:
     if not _shaped(item):
         raise InvalidInput("entry {n} is not a shinpan ledger entry", n=n)
     if item["seq"] != n:
@@ -81,7 +77,6 @@ def _check_entry(n: int, item: Any, prev: str) -> dict[str, Any]:
     )  # fmt: skip
     if item["prev_hash"] != prev or digest != item["hash"]:
         raise InvalidInput("entry {n} does not verify: the file was altered", n=n)
-    return {**item, "refs": refs, "body": body}
 
 
 def _event_created(body: dict[str, Any]) -> None:
@@ -148,18 +143,15 @@ def import_event(db: Database, data: Any) -> int:
     about = data.get("event")
     book: Rulebook | None = None
     with db.write(None) as conn:
-        if conn.execute(select(events.c.event_id).where(events.c.uid == uid)).first():
+        if event_with_uid(conn, uid) is not None:
             raise Conflict("this event (uid {uid}) is already in the database", uid=uid)
         wanted = about.get("id") if isinstance(about, dict) else None
         if not (type(wanted) is int and 0 < wanted < 2**31):
             wanted = None  # not an id this database could hold
-        taken = conn.execute(select(entries.c.event_id).where(entries.c.event_id == wanted)).first()
-        event_id = wanted if wanted is not None and not taken else (
-            (conn.execute(select(func.max(entries.c.event_id))).scalar() or 0) + 1
-        )  # fmt: skip
+        event_id = wanted if wanted is not None and not has_entries(conn, wanted) else next_event_id(conn)
         prev = GENESIS
         for n, item in enumerate(items, start=1):
-            row = _check_entry(n, item, prev)
+            _check_entry(n, item, prev)
             if n > 1 and item["kind"] == "event.created":
                 raise InvalidInput("entry {n} creates the event a second time", n=n)
             try:
@@ -173,11 +165,10 @@ def import_event(db: Database, data: Any) -> int:
                 tuple(item["refs"]), item["command_id"], item["command_hash"], item["prev_hash"], item["hash"],
             )  # fmt: skip
             try:
-                conn.execute(entries.insert(), {**row, "event_id": event_id})
-                projector.apply(conn, entry)
-            except (KeyError, TypeError, ValueError, AttributeError, IntegrityError, DataError) as e:
+                restore_entry(conn, entry)
+            except (KeyError, TypeError, ValueError, AttributeError) as e:  # ValueError: Unstorable too
                 # its hash holds, but its content is not what shinpan writes: made by hand
-                problem = str(getattr(e, "orig", None) or e).splitlines()[0]
+                problem = str(e).splitlines()[0]
                 raise InvalidInput(
                     "entry {n} ({kind}) cannot be applied: {problem}", n=n, kind=item["kind"], problem=problem
                 ) from None
@@ -192,16 +183,5 @@ def backup(db: Database, target: Path) -> Path:
     target = target.expanduser().resolve()
     if target.exists():
         raise Conflict("{path} already exists; choose a new file", path=str(target))
-    source_path = db.engine.url.database
-    if not source_path:
-        raise StorageError("an in-memory database cannot be backed up")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    src = sqlite3.connect(source_path)
-    try:
-        dst = sqlite3.connect(str(target))
-        with dst:
-            src.backup(dst)
-        dst.close()
-    finally:
-        src.close()
+    backup_sqlite(db, target)
     return target

@@ -5,10 +5,21 @@ its transactions (:mod:`db`), and the ledger's guard (:mod:`guards`).
 
 __all__ = [
     "chain",
+    "connection",
+    "copies",
     "db",
+    "deadlines",
+    "events",
     "guards",
+    "integrity",
     "ledger",
     "migrate",
     "projector",
+    "roles",
+    "roster",
+    "rounds",
+    "rulings",
     "schema",
+    "snapshots",
+    "standings",
 ]

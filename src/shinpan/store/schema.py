@@ -20,9 +20,10 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
+from shinpan.engine.clock import DEFAULT_TIME_ZONE
+
 metadata = MetaData()
 
-DEFAULT_TIME_ZONE = "Asia/Tokyo"  # an event's, unless it says otherwise
 
 # The ledger. ``body`` and ``refs`` are canonical JSON; ``hash`` covers every column but
 # the local ids (``id``, ``event_id``), so an exported chain verifies in another database.

@@ -20,7 +20,6 @@ from shinpan.csvio import parse_pairings
 from shinpan.errors import InvalidInput, ShinpanError
 from shinpan.reports.common import local_time
 from shinpan.services import events, rounds, swiss
-from shinpan.services.context import load_event
 from shinpan.services.scoresheet import round_sheet
 from shinpan.services.standings import standing_json
 from shinpan.web import i18n
@@ -79,17 +78,13 @@ def _attempt(
 @router.get("/events/{event_id}/scorekeeper", response_class=HTMLResponse)
 def scorekeeper(request: Request, event_id: int, round: int | None = None) -> Response:
     _, role = role_at(request, event_id, "read")
-    db = request.app.state.db
-    with db.read() as conn:
-        event = load_event(conn, event_id)
-    if round is not None and not 1 <= round <= max(event.current_round, 1):
-        round = None
-    sheet = round_sheet(db, event_id, round)
+    sheet = round_sheet(request.app.state.db, event_id, round)  # one read for the whole page
     flash = unquote(request.cookies.get(FLASH, ""))
     error, notice = (flash[1:], None) if flash.startswith("!") else (None, flash or None)
     response = render(
-        request, "scorekeeper.html", event_id=event_id, event=event, role=role, sheet=sheet, error=error,
-        notice=notice, local=lambda s: local_time(s, event.time_zone, style="clock"), standing_json=standing_json,
+        request, "scorekeeper.html", event_id=event_id, event=sheet.event, role=role, sheet=sheet,
+        error=error, notice=notice, local=lambda s: local_time(s, sheet.event.time_zone, style="clock"),
+        standing_json=standing_json,
     )  # fmt: skip
     if flash:
         response.delete_cookie(FLASH, path=f"/events/{event_id}/scorekeeper")

@@ -9,8 +9,8 @@ Revises: 0005
 import sqlalchemy as sa
 from alembic import op
 
+from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.store.projector import search_key
-from shinpan.store.schema import DEFAULT_TIME_ZONE
 
 revision = "0006"
 down_revision = "0005"

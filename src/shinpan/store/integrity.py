@@ -1,0 +1,95 @@
+"""Do the stored projections say what the entries say? Every projection table's rows of one
+event, derived again from its entries and compared with the stored ones: in a scratch
+database beside the stored ones (nothing is changed), or in place (``shinpan rebuild``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Table, create_engine, select
+
+from shinpan.store import projector
+from shinpan.store.ledger import read_entries
+from shinpan.store.schema import PROJECTIONS, metadata
+
+__all__ = ["Difference", "derive_aside", "derive_in_place", "snapshot"]
+
+Rows = dict[tuple[Any, ...], dict[str, Any]]  # a table's rows by primary key: column -> value
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A projection row that the entries do not give."""
+
+    table: str
+    key: tuple[Any, ...]
+    stored: dict[str, Any] | None
+    derived: dict[str, Any] | None
+
+    def __str__(self) -> str:
+        where = f"{self.table} {'/'.join(map(str, self.key))}"
+        if self.stored is None:
+            return f"{where}: missing from the table, the ledger has it"
+        if self.derived is None:
+            return f"{where}: in the table, but no ledger entry gives it"
+        changed = [
+            f"{k} is {self.stored[k]!r} but the ledger gives {self.derived[k]!r}"
+            for k in self.stored
+            if self.stored[k] != self.derived.get(k)
+        ]
+        return f"{where}: " + "; ".join(changed)
+
+
+def _normal(value: Any) -> Any:
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def _rows(conn: Connection, table: Table, event_id: int) -> Rows:
+    keys = [c.name for c in table.primary_key.columns]
+    rows = conn.execute(select(table).where(table.c.event_id == event_id)).mappings()
+    return {tuple(r[k] for k in keys): {k: _normal(v) for k, v in r.items()} for r in rows}
+
+
+def snapshot(conn: Connection, event_id: int) -> dict[str, Rows]:
+    """Every projection table's rows of the event, by table name (booleans as 0 and 1)."""
+    return {t.name: _rows(conn, t, event_id) for t in PROJECTIONS}
+
+
+def _compare(before: dict[str, Rows], after: dict[str, Rows]) -> list[Difference]:
+    out = []
+    for table, stored in before.items():
+        derived = after[table]
+        for key in sorted(set(stored) | set(derived), key=lambda k: json.dumps(k, default=str)):
+            if stored.get(key) != derived.get(key):
+                out.append(Difference(table, key, stored.get(key), derived.get(key)))
+    return out
+
+
+def derive_in_place(conn: Connection, event_id: int) -> list[Difference]:
+    """Replace the event's stored projections with ones derived from its entries, in the
+    caller's write transaction; where the stored ones differed."""
+    before = snapshot(conn, event_id)
+    projector.clear(conn, event_id)
+    for entry in read_entries(conn, event_id):
+        projector.apply(conn, entry)
+    return _compare(before, snapshot(conn, event_id))
+
+
+def derive_aside(conn: Connection, event_id: int) -> list[Difference]:
+    """Compare the stored projections (read in ``conn``) with ones derived in a scratch
+    in-memory database: judges keep recording while this runs."""
+    stored = snapshot(conn, event_id)
+    scratch = create_engine("sqlite://")
+    try:
+        with scratch.begin() as aside:
+            metadata.create_all(aside, tables=list(PROJECTIONS))
+            for entry in read_entries(conn, event_id):
+                projector.apply(aside, entry)
+            return _compare(stored, snapshot(aside, event_id))
+    finally:
+        scratch.dispose()

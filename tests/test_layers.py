@@ -1,0 +1,108 @@
+"""The store is the only code that speaks SQL (DESIGN.md, issue 8 item 4).
+
+Every module of ``src/shinpan`` outside ``store/`` is read with ``ast``: none may import
+SQLAlchemy, Alembic or a database driver, nor the tables (``shinpan.store.schema``). Services
+name the transaction's type from :mod:`shinpan.store.connection` and ask the store's typed
+reads for what they need.
+
+The files below have not moved yet. The list can only shrink: a file on it that no longer
+imports what it is listed for fails the test until it is taken off.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "shinpan"
+DATABASE_MODULES = ("sqlalchemy", "alembic", "sqlite3", "psycopg", "psycopg2")
+TABLES = "shinpan.store.schema"
+
+NOT_MOVED_YET = {
+    # Being changed on other branches now (issue 8); moved by the lead once they land.
+    "services/accounts.py": {"sqlalchemy", TABLES},
+    "services/appeals.py": {"sqlalchemy", TABLES},
+    "services/commands.py": {"sqlalchemy"},
+    "services/context.py": {"sqlalchemy", TABLES},
+    "services/queries.py": {"sqlalchemy", TABLES},
+    "services/recording.py": {"sqlalchemy", TABLES},
+    "web/app.py": {"sqlalchemy"},  # catches DataError
+    "web/live.py": {"sqlalchemy", "psycopg"},  # LISTEN on PostgreSQL, the newest entry on SQLite
+    "reports/common.py": {"sqlalchemy", TABLES},
+    "reports/dq.py": {"sqlalchemy", TABLES},
+    "reports/history.py": {"sqlalchemy", TABLES},
+    "reports/rulings.py": {"sqlalchemy", TABLES},
+    "reports/slip.py": {"sqlalchemy", TABLES},
+    "reports/stats.py": {"sqlalchemy", TABLES},
+    # Neither on the store branch's list nor on the others': the database's errors and URLs.
+    "cli/common.py": {"sqlalchemy"},  # catches DataError
+    "services/demo.py": {"sqlalchemy"},  # make_url, ArgumentError
+}
+
+
+def _imported(tree: ast.Module, module: str) -> set[str]:
+    """Every module a file imports, by full name (``from a import b`` gives a and a.b)."""
+    package = module.rsplit(".", 1)[0]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from the file's package up
+                parts = package.split(".")
+                base = ".".join([*parts[: len(parts) - node.level + 1], *([base] if base else [])])
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return names
+
+
+def _speaks_sql(imported: set[str]) -> set[str]:
+    """What of the database a file imports: its libraries (by top name) and the tables."""
+    found = {name.split(".")[0] for name in imported} & set(DATABASE_MODULES)
+    if any(name == TABLES or name.startswith(TABLES + ".") for name in imported):
+        found.add(TABLES)
+    return found
+
+
+@cache
+def _outside_store() -> dict[str, set[str]]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE).as_posix()
+        if relative.startswith("store/"):
+            continue
+        module = "shinpan." + relative.removesuffix(".py").replace("/", ".")
+        out[relative] = _speaks_sql(_imported(ast.parse(path.read_text(encoding="utf-8")), module))
+    return out
+
+
+def test_only_the_store_speaks_sql() -> None:
+    found = _outside_store()
+    assert len(found) > 50  # the walk found the package
+    speaking = {f: sorted(what) for f, what in found.items() if what and f not in NOT_MOVED_YET}
+    assert speaking == {}, "outside store/: ask a typed read of shinpan.store instead"
+
+
+@pytest.mark.parametrize("file", sorted(NOT_MOVED_YET))
+def test_the_list_of_files_not_moved_only_shrinks(file: str) -> None:
+    found = _outside_store()
+    assert file in found, f"{file} is gone: take it off NOT_MOVED_YET"
+    assert found[file] == NOT_MOVED_YET[file], f"{file} changed: NOT_MOVED_YET[{file!r}] = {found[file]}"
+
+
+def test_the_walk_sees_every_way_of_importing() -> None:
+    code = (
+        "import sqlalchemy.exc\n"
+        "from shinpan.store import schema\n"
+        "from ..store.schema import rulings\n"
+        "from shinpan.store.rulings import causes\n"
+        "import json\n"
+    )
+    imported = _imported(ast.parse(code), "shinpan.services.example")
+    assert _speaks_sql(imported) == {"sqlalchemy", TABLES}
+    assert "shinpan.store.schema.rulings" in imported
+    assert _speaks_sql(_imported(ast.parse("from shinpan.store.rulings import causes"), "shinpan.x")) == set()
