@@ -161,7 +161,19 @@ def _d3(book: Rulebook) -> _D3:
 
 def _warned_rules(d3: _D3, history: Sequence[Ruling], leave_out: Ruling | None = None) -> list[str]:
     """D3: distinct event-counted infractions for which the player holds a warning1."""
-    return list(dict.fromkeys(r.rule for r in history if r is not leave_out and _counts_as_unrelated(d3, r)))
+    counted, warning = d3.event_counted, d3.component  # _counts_as_unrelated, inline: D3 reads every ruling
+    return list(
+        dict.fromkeys(
+            [
+                r.rule
+                for r in history
+                if r.rule in counted
+                and r.offense is not None
+                and warning in r.penalties
+                and r is not leave_out
+            ]
+        )
+    )
 
 
 def _counts_as_unrelated(d3: _D3, r: Ruling) -> bool:
