@@ -61,15 +61,20 @@ NEVER_SAME_KIND = "other"  # D19: a draft.standard of kind `other` is never "the
 def normalized(record: Record) -> Record:
     """D18: the record with its participant ids (the player, the people its facts name) in
     the form every path compares."""
-    named = {
-        key: normalize_id(value)
-        for key in PERSON_FACTS
-        if isinstance(value := record.facts.get(key), str) and normalize_id(value) != value
-    }
+    facts = record.facts
+    named = (
+        {
+            key: normalize_id(value)
+            for key in PERSON_FACTS
+            if isinstance(value := facts.get(key), str) and normalize_id(value) != value
+        }
+        if facts and not facts.keys().isdisjoint(PERSON_FACTS)
+        else {}
+    )
     player = normalize_id(record.player)
     if not named and player == record.player:
         return record  # already in that form: most records are
-    return replace(record, player=player, facts={**record.facts, **named})
+    return replace(record, player=player, facts={**facts, **named})
 
 
 def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Container[str]) -> Facts:
@@ -296,7 +301,7 @@ def _on_ladder(
         dues=plan.dues,
         explanation=Explanation(
             reasons=tuple(reasons),
-            counted=tuple([r.ref or "" for r in earlier]),
+            counted=tuple([r.ref or "" for r in earlier]) if earlier else (),
             step_source=plan.step_source,
             source=inf.source,
             remedies=plan.remedies,
@@ -530,7 +535,8 @@ def _on_infraction(
         rulings.append(replace(_outsider_only(book, inf, record, ref), number=numbers.take()))
     for n, player in enumerate(subjects):
         own = list(history.get(player, ()))
-        own += [r for r in rulings if r.player == player]
+        if rulings:
+            own += [r for r in rulings if r.player == player]
         ruling = _on_ladder(book, inf, player, own, facts, record.draft, recorded_as, ref, numbers.take())
         if n == 0:
             if record.deviation is not None:
