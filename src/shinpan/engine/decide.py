@@ -9,7 +9,7 @@ It costs time proportional to the involved players' own histories.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator, Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from shinpan.engine.participants import normalize_id
@@ -61,12 +61,20 @@ NEVER_SAME_KIND = "other"  # D19: a draft.standard of kind `other` is never "the
 def normalized(record: Record) -> Record:
     """D18: the record with its participant ids (the player, the people its facts name) in
     the form every path compares."""
-    facts = dict(record.facts)
-    for key in PERSON_FACTS:
-        value = facts.get(key)
-        if isinstance(value, str):
-            facts[key] = normalize_id(value)
-    return replace(record, player=normalize_id(record.player), facts=facts)
+    facts = record.facts
+    named = (
+        {
+            key: normalize_id(value)
+            for key in PERSON_FACTS
+            if isinstance(value := facts.get(key), str) and normalize_id(value) != value
+        }
+        if facts and not facts.keys().isdisjoint(PERSON_FACTS)
+        else {}
+    )
+    player = normalize_id(record.player)
+    if not named and player == record.player:
+        return record  # already in that form: most records are
+    return replace(record, player=player, facts={**facts, **named})
 
 
 def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Container[str]) -> Facts:
@@ -128,11 +136,13 @@ def _live_counted(history: Sequence[Ruling], rule: str, draft: str | None) -> li
 
 @dataclass(frozen=True)
 class _D3:
-    """What D3 looks at, worked out once per rulebook."""
+    """What D3 and D6 look at, worked out once per rulebook."""
 
     component: str  # the single warning
     event_counted: frozenset[str]  # infractions counted per event (not D4, not D5)
     threshold: int
+    counted: frozenset[str]  # infractions counted at all (D6 follows only these)
+    exclusions: frozenset[str]  # the codes that exclude from a draft, if the draft exclusion rule exists
 
 
 def _d3(book: Rulebook) -> _D3:
@@ -140,10 +150,15 @@ def _d3(book: Rulebook) -> _D3:
     if isinstance(found, _D3):
         return found
     rule = book.unrelated_warnings
+    infractions = book.guideline.infractions
     made = _D3(
         component=rule.counted_component or "warning1",
-        event_counted=frozenset(i.id for i in book.guideline.infractions if i.counting is Counting.event),
+        event_counted=frozenset(i.id for i in infractions if i.counting is Counting.event),
         threshold=rule.threshold or 3,
+        counted=frozenset(i.id for i in infractions if i.counting is not Counting.none),
+        exclusions=frozenset(code for code, acts in book.meaning.items() if acts == Meaning.draft_exclusion)
+        if DRAFT_EXCLUSION_RULE in book.infractions
+        else frozenset(),
     )
     book.memo["d3"] = made
     return made
@@ -151,7 +166,19 @@ def _d3(book: Rulebook) -> _D3:
 
 def _warned_rules(d3: _D3, history: Sequence[Ruling], leave_out: Ruling | None = None) -> list[str]:
     """D3: distinct event-counted infractions for which the player holds a warning1."""
-    return list(dict.fromkeys(r.rule for r in history if r is not leave_out and _counts_as_unrelated(d3, r)))
+    counted, warning = d3.event_counted, d3.component  # _counts_as_unrelated, inline: D3 reads every ruling
+    return list(
+        dict.fromkeys(
+            [
+                r.rule
+                for r in history
+                if r.rule in counted
+                and r.offense is not None
+                and warning in r.penalties
+                and r is not leave_out
+            ]
+        )
+    )
 
 
 def _counts_as_unrelated(d3: _D3, r: Ruling) -> bool:
@@ -226,14 +253,18 @@ def _on_ladder(
     draft: str | None,
     recorded_as: str | None,
     ref: str | None,
+    number: int | None = None,
+    *,
+    cause: Ruling | None = None,
 ) -> Ruling:
-    """One subject's ruling from their own offence count (D1, D2, D5, D12)."""
+    """One subject's ruling from their own offence count (D1, D2, D5, D12); with a
+    ``cause``, the draft exclusion that ruling's penalty added (D6)."""
     scope = (draft or DRAFT_DEFAULT) if inf.counting is Counting.draft else None
     earlier = _live_counted(history, inf.id, scope)
     offense = len(earlier) + 1
     plan = _plan(book, inf, offense)
     penalties = plan.penalties
-    reasons = ["ladder"]
+    reasons = ["ladder"] if cause is None else ["draft_exclusion", "ladder"]
     if inf.all_offenses:
         reasons.append("all_offenses")
     elif offense > len(inf.ladder):
@@ -270,7 +301,7 @@ def _on_ladder(
         dues=plan.dues,
         explanation=Explanation(
             reasons=tuple(reasons),
-            counted=tuple(r.ref or "" for r in earlier),
+            counted=tuple([r.ref or "" for r in earlier]) if earlier else (),
             step_source=plan.step_source,
             source=inf.source,
             remedies=plan.remedies,
@@ -278,6 +309,9 @@ def _on_ladder(
             same_as_previous=same,
         ),
         ref=ref,
+        trigger=Trigger.record if cause is None else Trigger.draft_exclusion,
+        number=number,
+        cause=None if cause is None else cause.number,
     )
 
 
@@ -315,8 +349,8 @@ def triggered(book: Rulebook, current: Ruling, before: Sequence[Ruling]) -> list
         warned = _warned_rules(d3, before)
         if current.rule not in warned and len(warned) + 1 >= d3.threshold:
             wanted.append(Trigger.unrelated_warnings)
-    if _counted(book, current.rule) and DRAFT_EXCLUSION_RULE in book.infractions:  # D6: each component
-        wanted += [Trigger.draft_exclusion] * book.acts(current.penalties).count(Meaning.draft_exclusion)
+    if current.rule in d3.counted and not d3.exclusions.isdisjoint(current.penalties):  # D6: each component
+        wanted += [Trigger.draft_exclusion for code in current.penalties if code in d3.exclusions]
     return wanted
 
 
@@ -328,16 +362,11 @@ def additional_ruling(
     if why is Trigger.unrelated_warnings:
         d3 = _d3(book)
         related = [*_warned_rules(d3, history, leave_out=cause), cause.rule]
-        made = _unrelated_warnings(book, cause, history, list(dict.fromkeys(related)), ref)
-    else:
-        exclusion = book.infractions[DRAFT_EXCLUSION_RULE]
-        made = _on_ladder(book, exclusion, cause.player, history, NO_FACTS, cause.draft, None, ref)
-        made = replace(
-            made,
-            trigger=Trigger.draft_exclusion,
-            explanation=replace(made.explanation, reasons=("draft_exclusion", *made.explanation.reasons)),
-        )
-    return replace(made, number=number, cause=cause.number)
+        return _unrelated_warnings(book, cause, history, list(dict.fromkeys(related)), ref, number)
+    exclusion = book.infractions[DRAFT_EXCLUSION_RULE]
+    return _on_ladder(
+        book, exclusion, cause.player, history, NO_FACTS, cause.draft, None, ref, number, cause=cause
+    )
 
 
 class Numbers:
@@ -353,23 +382,25 @@ class Numbers:
 
 def _consequences(
     book: Rulebook, ruling: Ruling, history: list[Ruling], numbers: Numbers, ref: str | None
-) -> Iterator[Ruling]:
+) -> list[Ruling]:
     """D6 and D3, followed through: the additional rulings a new ruling triggers, in order.
     ``history`` is the player's live rulings ending with ``ruling``; each new one joins it."""
+    made: list[Ruling] = []
     for why in triggered(book, ruling, history[:-1]):
         extra = additional_ruling(book, why, ruling, history, numbers.take(), ref)
         history.append(extra)
-        yield extra
-        yield from _consequences(book, extra, history, numbers, ref)
-
-
-def _counted(book: Rulebook, rule: str) -> bool:
-    inf = book.infractions.get(rule)
-    return inf is not None and inf.counting is not Counting.none
+        made.append(extra)
+        made += _consequences(book, extra, history, numbers, ref)
+    return made
 
 
 def _unrelated_warnings(
-    book: Rulebook, trigger: Ruling, history: Sequence[Ruling], related: list[str], ref: str | None
+    book: Rulebook,
+    trigger: Ruling,
+    history: Sequence[Ruling],
+    related: list[str],
+    ref: str | None,
+    number: int,
 ) -> Ruling:
     rule = book.unrelated_warnings
     offense = sum(1 for r in history if r.rule == rule.id and r.counted) + 1
@@ -390,6 +421,8 @@ def _unrelated_warnings(
             related=tuple(related),
         ),
         ref=ref,
+        number=number,
+        cause=trigger.number,
     )
 
 
@@ -502,14 +535,14 @@ def _on_infraction(
         rulings.append(replace(_outsider_only(book, inf, record, ref), number=numbers.take()))
     for n, player in enumerate(subjects):
         own = list(history.get(player, ()))
-        own += [r for r in rulings if r.player == player]
-        ruling = _on_ladder(book, inf, player, own, facts, record.draft, recorded_as, ref)
+        if rulings:
+            own += [r for r in rulings if r.player == player]
+        ruling = _on_ladder(book, inf, player, own, facts, record.draft, recorded_as, ref, numbers.take())
         if n == 0:
             if record.deviation is not None:
                 ruling = _deviate(book, ruling, record.deviation)
             if venue_removal:
                 ruling = replace(ruling, effects=(*ruling.effects, _venue_removal(book)))
-        ruling = replace(ruling, number=numbers.take())
         rulings.append(ruling)
         own.append(ruling)
         rulings.extend(_consequences(book, ruling, own, numbers, ref))

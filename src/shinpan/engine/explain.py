@@ -82,7 +82,11 @@ def deadline_text(due: Due, lang: str) -> str:
 def penalty_text(book: Rulebook, codes: tuple[str, ...], lang: str) -> str:
     if not codes:
         return "no penalty" if lang == "en" else "罰則なし"
-    return " + ".join(book.label(c, lang) for c in codes)
+    key = ("penalty_text", tuple(codes), lang)  # callers may pass a list read from JSON
+    found = book.memo.get(key)
+    if not isinstance(found, str):
+        found = book.memo[key] = " + ".join([book.label(c, lang) for c in codes])
+    return found
 
 
 def explain(book: Rulebook, ruling: Ruling, lang: str = "ja") -> str:
@@ -109,7 +113,19 @@ def _explain_en(book: Rulebook, ruling: Ruling) -> str:
     if ruling.deviation is not None:
         given = penalty_text(book, ruling.guideline_penalties, "en")
         parts.append(f"guideline gives {given}; reason: {ruling.deviation.reason}")
-    parts.append(f"penalty: {penalty_text(book, ruling.penalties, 'en')}")
+    parts.append(_penalty_en(book, ruling))
+    return "; ".join([p.rstrip(".。") for p in parts]) + "."
+
+
+def _penalty_en(book: Rulebook, ruling: Ruling) -> str:
+    """The end of an English explanation: penalty, effects, the guideline's line, remedies
+    and deadlines (the same for every ruling of a step: made once)."""
+    x = ruling.explanation
+    key = ("penalty_en", ruling.penalties, ruling.effects, x.step_source, x.remedies_en, ruling.dues)
+    found = book.memo.get(key)
+    if isinstance(found, str):
+        return found
+    parts = [f"penalty: {penalty_text(book, ruling.penalties, 'en')}"]
     if ruling.effects:
         parts.append("effects: " + ", ".join(book.label(e, "en") for e in ruling.effects))
     if x.step_source:
@@ -118,7 +134,8 @@ def _explain_en(book: Rulebook, ruling: Ruling) -> str:
         parts.append("remedy: " + " / ".join(x.remedies_en))
     for due in ruling.dues:
         parts.append(f"deadline: {deadline_text(due, 'en')} ({due.remedy_en})")
-    return "; ".join(p.rstrip(".。") for p in parts) + "."
+    made = book.memo[key] = "; ".join(p.rstrip(".。") for p in parts)
+    return made
 
 
 # --- Japanese

@@ -14,6 +14,8 @@ MAX_ID_LENGTH = 64
 
 def normalize_id(raw: str) -> str:
     """D18: the form every path compares: NFKC, surrounding white space removed."""
+    if raw.isascii():  # NFKC leaves ASCII as it is
+        return raw.strip()
     return unicodedata.normalize("NFKC", raw).strip()
 
 

@@ -56,11 +56,15 @@ class _State:
         return len(self.produced) + 1
 
     def add(self, index: int, ruling: Ruling) -> None:
-        assert ruling.number == self.next_number, (ruling.number, self.next_number)
+        assert ruling.number == len(self.produced) + 1, (ruling.number, self.next_number)
         p = _Produced(index, ruling)
         self.produced.append(p)
         self.by_event.setdefault(index, []).append(p)
-        self.history.setdefault(ruling.player, []).append(ruling)
+        own = self.history.get(ruling.player)
+        if own is None:
+            self.history[ruling.player] = [ruling]
+        else:
+            own.append(ruling)
 
     def void(self, p: _Produced) -> None:
         p.voided = True
@@ -201,7 +205,7 @@ def replay(book: Rulebook, scenario: object, *, explanations: bool = True) -> li
             raise ScenarioError(index, str(e)) from None
         for ruling in rulings:
             state.add(index, ruling)
-        if rulings:
+        if rulings and rulings[0].dues:
             state.dues[index] = [d for d in rulings[0].dues if d.has_consequence]
     return [_as_json(book, p, explanations) for p in state.produced]
 

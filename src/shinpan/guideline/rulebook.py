@@ -51,6 +51,13 @@ class Rulebook:
     def rule_name(self, rule_id: str, lang: str = "ja") -> str:
         """The name people read: the display name where the source's name does not stand
         alone (マークドカード(規則性のないとき)), else the source's name."""
+        key = ("rule_name", rule_id, lang)
+        found = self.memo.get(key)
+        if not isinstance(found, str):
+            found = self.memo[key] = self._rule_name(rule_id, lang)
+        return found
+
+    def _rule_name(self, rule_id: str, lang: str) -> str:
         rule: Infraction | GeneralRule | None = self.infractions.get(rule_id)
         if rule is None:
             rule = next((r for r in self.guideline.general_rules if r.id == rule_id), None)
@@ -86,6 +93,13 @@ class Rulebook:
 
     def label(self, code: str, lang: str = "ja") -> str:
         """A component or effect as a judge reads it: abbreviation and full name."""
+        key = ("label", code, lang)
+        found = self.memo.get(key)
+        if not isinstance(found, str):
+            found = self.memo[key] = self._label(code, lang)
+        return found
+
+    def _label(self, code: str, lang: str) -> str:
         c = self.components.get(code) or self.effects.get(code)
         if c is None:
             return code
