@@ -22,6 +22,10 @@ History = Mapping[str, Sequence[Ruling]]
 
 DRAFT_DEFAULT = "draft"
 DRAFT_EXCLUSION_RULE = "draft.exclusion"
+# Members read for every ruling, looked up once: Python 3.11 finds an enum member on its
+# class through the enum's metaclass, about 0.1 µs each time.
+_BY_DRAFT = Counting.draft
+_RECORDED, _EXCLUDED = Trigger.record, Trigger.draft_exclusion
 
 
 class RecordError(InvalidInput, ValueError):
@@ -219,6 +223,7 @@ class _Plan:
     remedies: tuple[str, ...]
     remedies_en: tuple[str, ...]
     step_source: str
+    needs_head_judge: bool  # for ``penalties`` alone
 
 
 def _plan(book: Rulebook, inf: Infraction, offense: int) -> _Plan:
@@ -239,6 +244,7 @@ def _plan(book: Rulebook, inf: Infraction, offense: int) -> _Plan:
         remedies=tuple(r.text.ja for r in remedies),
         remedies_en=tuple(r.text.en for r in remedies),
         step_source=step.source,
+        needs_head_judge=book.needs_head_judge(tuple(step.penalties)),
     )
     book.memo[key] = plan
     return plan
@@ -259,7 +265,7 @@ def _on_ladder(
 ) -> Ruling:
     """One subject's ruling from their own offence count (D1, D2, D5, D12); with a
     ``cause``, the draft exclusion that ruling's penalty added (D6)."""
-    scope = (draft or DRAFT_DEFAULT) if inf.counting is Counting.draft else None
+    scope = (draft or DRAFT_DEFAULT) if inf.counting is _BY_DRAFT else None
     earlier = _live_counted(history, inf.id, scope)
     offense = len(earlier) + 1
     plan = _plan(book, inf, offense)
@@ -292,7 +298,9 @@ def _on_ladder(
         offense=offense,
         penalties=penalties,
         effects=plan.effects,
-        needs_head_judge=book.needs_head_judge(penalties),
+        needs_head_judge=plan.needs_head_judge
+        if penalties is plan.penalties
+        else book.needs_head_judge(penalties),
         guideline_penalties=penalties,
         discretion=plan.discretion,
         recorded_as=recorded_as,
@@ -309,7 +317,7 @@ def _on_ladder(
             same_as_previous=same,
         ),
         ref=ref,
-        trigger=Trigger.record if cause is None else Trigger.draft_exclusion,
+        trigger=_RECORDED if cause is None else _EXCLUDED,
         number=number,
         cause=None if cause is None else cause.number,
     )
@@ -320,6 +328,8 @@ def _subjects(
 ) -> tuple[list[str], bool]:
     """D8: who this record penalises, and whether a non-participant leaves the venue."""
     player = record.player
+    if not inf.subjects:
+        return [player], False
     if Subject.mixed_into in inf.subjects and facts.mixed_into is not None:
         if facts.mixed_into == player:
             raise RecordError("facts.mixed_into", "names the same player as the record")
@@ -345,9 +355,9 @@ def triggered(book: Rulebook, current: Ruling, before: Sequence[Ruling]) -> list
     never feed D3 (D20)."""
     d3 = _d3(book)
     wanted: list[Trigger] = []
-    if _counts_as_unrelated(d3, current):
+    if len(before) + 1 >= d3.threshold and _counts_as_unrelated(d3, current):  # (too few rulings: not yet)
         warned = _warned_rules(d3, before)
-        if current.rule not in warned and len(warned) + 1 >= d3.threshold:
+        if len(warned) + 1 >= d3.threshold and current.rule not in warned:
             wanted.append(Trigger.unrelated_warnings)
     if current.rule in d3.counted and not d3.exclusions.isdisjoint(current.penalties):  # D6: each component
         wanted += [Trigger.draft_exclusion for code in current.penalties if code in d3.exclusions]

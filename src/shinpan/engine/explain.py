@@ -64,10 +64,13 @@ _WHEN_SAID = {
 }
 
 
+_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
+
+
 def ordinal(n: int, lang: str) -> str:
     if lang != "en":
         return f"{n}回目"
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    suffix = "th" if 10 <= n % 100 <= 20 else _SUFFIXES.get(n % 10, "th")
     return f"{n}{suffix}"
 
 

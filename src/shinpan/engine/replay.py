@@ -7,8 +7,9 @@ them as the contract's JSON objects; it stores nothing and reads no clock.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from shinpan.engine.corrections import rederive
@@ -20,6 +21,7 @@ from shinpan.errors import InvalidInput
 from shinpan.guideline.rulebook import Rulebook
 
 INFRACTION_KEYS = frozenset({"player", "infraction", "draft", "penalties", "deviation", "facts"})
+NO_FACTS: Mapping[str, object] = MappingProxyType({})  # one for every record without facts
 
 
 class ScenarioError(InvalidInput, ValueError):
@@ -55,16 +57,19 @@ class _State:
         """Rulings are numbered in the order they are made, as the ledger numbers them."""
         return len(self.produced) + 1
 
-    def add(self, index: int, ruling: Ruling) -> None:
-        assert ruling.number == len(self.produced) + 1, (ruling.number, self.next_number)
-        p = _Produced(index, ruling)
-        self.produced.append(p)
-        self.by_event.setdefault(index, []).append(p)
-        own = self.history.get(ruling.player)
-        if own is None:
-            self.history[ruling.player] = [ruling]
-        else:
-            own.append(ruling)
+    def add(self, index: int, rulings: Iterable[Ruling]) -> None:
+        """Rulings made for the event ``index``, in the order they were numbered."""
+        made = self.by_event.setdefault(index, [])
+        for ruling in rulings:
+            assert ruling.number == len(self.produced) + 1, (ruling.number, self.next_number)
+            p = _Produced(index, ruling)
+            self.produced.append(p)
+            made.append(p)
+            own = self.history.get(ruling.player)
+            if own is None:
+                self.history[ruling.player] = [ruling]
+            else:
+                own.append(ruling)
 
     def void(self, p: _Produced) -> None:
         p.voided = True
@@ -100,8 +105,8 @@ def _record(index: int, event: Mapping[str, Any]) -> Record:
     player, infraction = event.get("player"), event.get("infraction")
     if not isinstance(player, str) or not isinstance(infraction, str):
         raise ScenarioError(index, "'player' and 'infraction' must be strings")
-    facts = event.get("facts", {})
-    if not isinstance(facts, dict):
+    facts = event.get("facts", NO_FACTS)
+    if facts is not NO_FACTS and not isinstance(facts, dict):
         raise ScenarioError(index, "'facts' must be an object")
     draft = event.get("draft")
     if draft is not None and not isinstance(draft, str):
@@ -144,7 +149,7 @@ def _missed(book: Rulebook, state: _State, index: int, target: int) -> None:
         raise ScenarioError(index, f"event {target} has no remedy deadline left to miss")
     due = dues.pop(0)
     primary = state.by_event[target][0].ruling
-    state.add(index, follow_up(book, primary, due, ref=f"event {index}", number=state.next_number))
+    state.add(index, [follow_up(book, primary, due, ref=f"event {index}", number=state.next_number)])
     state.follow_ups.setdefault(target, []).append(index)
 
 
@@ -168,8 +173,7 @@ def _void(book: Rulebook, state: _State, index: int, target: int) -> None:
         again = rederive(book, state.history[player], first_number=state.next_number, ref=f"event {index}")
         for number in again.void:
             state.void(state.produced[number - 1])
-        for ruling in again.add:
-            state.add(index, ruling)
+        state.add(index, again.add)
 
 
 def replay(book: Rulebook, scenario: object, *, explanations: bool = True) -> list[dict[str, Any]]:
@@ -203,8 +207,7 @@ def replay(book: Rulebook, scenario: object, *, explanations: bool = True) -> li
             )  # fmt: skip
         except RecordError as e:
             raise ScenarioError(index, str(e)) from None
-        for ruling in rulings:
-            state.add(index, ruling)
+        state.add(index, rulings)
         if rulings and rulings[0].dues:
             state.dues[index] = [d for d in rulings[0].dues if d.has_consequence]
     return [_as_json(book, p, explanations) for p in state.produced]
