@@ -19,7 +19,7 @@ from sqlalchemy.exc import DBAPIError
 from conftest import Backend
 from shinpan.errors import StorageError
 from shinpan.store.chain import GENESIS, canonical, entry_hash, fingerprint
-from shinpan.store.db import HEAD, LOCK_NAMESPACE, REVISIONS, Database, resolve_url
+from shinpan.store.db import HEAD, LOCK_NAMESPACE, REVISIONS, Database, resolve_url, wrap_core
 from shinpan.store.ledger import Appender, entry_by_command, read_entries, verify_chain
 from shinpan.store.migrate import known_revisions
 from shinpan.store.schema import PROJECTIONS, entries, metadata
@@ -81,18 +81,18 @@ def test_the_revisions_the_code_accepts_are_the_migrations_it_ships() -> None:
 
 def test_a_new_database_is_migrated_and_matches_schema_py(db: Database) -> None:
     with db.engine.connect() as conn:
-        assert db.revision(conn) == HEAD
+        assert db.revision(wrap_core(conn)) == HEAD
         differences = compare_metadata(MigrationContext.configure(conn), metadata)
     assert differences == []
 
 
 def test_opening_a_migrated_database_again_changes_nothing(db: Database, backend: Backend) -> None:
     with db.read() as conn:
-        before = sorted(inspect(conn).get_table_names())
+        before = sorted(inspect(conn._core).get_table_names())
     again = Database(backend.url)
     try:
         with again.read() as conn:
-            assert sorted(inspect(conn).get_table_names()) == before
+            assert sorted(inspect(conn._core).get_table_names()) == before
             assert again.revision(conn) == HEAD
     finally:
         again.close()
@@ -110,7 +110,7 @@ def test_a_database_at_an_older_revision_is_upgraded(backend: Backend) -> None:
     old = Database(backend.url, migrate=False)
     try:
         with old.write() as conn:
-            command.upgrade(_alembic(conn), REVISIONS[0])
+            command.upgrade(_alembic(conn._core), REVISIONS[0])
         with old.read() as conn:
             assert old.revision(conn) == REVISIONS[0]
     finally:
@@ -118,7 +118,7 @@ def test_a_database_at_an_older_revision_is_upgraded(backend: Backend) -> None:
     upgraded = Database(backend.url)
     try:
         with upgraded.engine.connect() as conn:
-            assert upgraded.revision(conn) == HEAD
+            assert upgraded.revision(wrap_core(conn)) == HEAD
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []
     finally:
         upgraded.close()

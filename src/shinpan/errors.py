@@ -86,5 +86,10 @@ class TooManyAttempts(ShinpanError):
         super().__init__(message)
 
 
+class Unstorable(InvalidInput):
+    """A value passed every check but the database cannot hold it: a number too large for
+    its column, a lone surrogate or a NUL in a text. Nothing was saved."""
+
+
 class StorageError(ShinpanError):
     status = 503

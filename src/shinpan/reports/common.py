@@ -14,12 +14,13 @@ from functools import cache, lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import Connection, select
+from sqlalchemy import select
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.errors import NotFound
 from shinpan.guideline import Rulebook
 from shinpan.services.context import rulebook_for
+from shinpan.store.connection import Connection
 from shinpan.store.db import chunks
 from shinpan.store.ledger import Entry
 from shinpan.store.schema import entries, events, players

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import Connection, or_, select
+from sqlalchemy import or_, select
 
 from shinpan.engine.event_rules import needs_investigation
 from shinpan.engine.explain import penalty_text
@@ -20,6 +20,7 @@ from shinpan.guideline import Rulebook
 from shinpan.reports.common import EventHeader, Person, event_header, people
 from shinpan.reports.rulings import ReportedRuling, read_rulings
 from shinpan.services.context import stamp
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Entry, read_entries
 from shinpan.store.schema import matches

@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import select
 
 from shinpan.engine.explain import penalty_text
 from shinpan.guideline import Rulebook
@@ -27,6 +27,7 @@ from shinpan.reports.common import (
     is_reported,
     people,
 )
+from shinpan.store.connection import Connection
 from shinpan.store.schema import deadlines, rulings
 
 ACTS = ("ruling.confirmed", "ruling.deviated", "ruling.voided")

@@ -18,13 +18,14 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 
 from shinpan.engine.event_rules import Role
 from shinpan.engine.participants import normalize_id
 from shinpan.errors import Conflict, InvalidInput, NotFound
 from shinpan.services import events as event_service
 from shinpan.services.context import load_event, parse_stamp, require, stamp
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.schema import app_settings, invitations, judges, login_failures, sessions, users
 
@@ -73,7 +74,7 @@ def _insert_user(conn: Connection, name: str, secret: str, level: int | None, no
             name=name, password_hash=_HASHER.hash(secret), level=level, created_at=stamp(now), uid=uid
         )
     )
-    return User(int(result.inserted_primary_key[0]), name, level, uid)  # type: ignore[index]
+    return User(int(result.inserted_primary_key[0]), name, level, uid)
 
 
 def _user(row: Any) -> User:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import select
 
 from shinpan.errors import Conflict, InvalidInput, NotFound
 from shinpan.services.commands import run_command
 from shinpan.services.corrections import deviate_in, void_in
 from shinpan.services.recording import rows_of
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
 from shinpan.store.schema import appeals

@@ -12,11 +12,10 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection
-
 from shinpan.errors import Conflict, NotFound
 from shinpan.services.context import Event, authorized, holding, stamp
 from shinpan.store.chain import fingerprint
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry, entry_by_command, open_command
 

@@ -9,12 +9,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, select
+from sqlalchemy import bindparam, select
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.engine.event_rules import Role, may
 from shinpan.errors import Forbidden, NotFound, Refused
 from shinpan.guideline import Rulebook, default_guideline
+from shinpan.store.connection import Connection
 from shinpan.store.schema import events, judges, players
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"

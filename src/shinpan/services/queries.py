@@ -6,13 +6,14 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import Connection, desc, func, or_, select
+from sqlalchemy import desc, func, or_, select
 
 from shinpan import romaji
 from shinpan.engine.event_rules import DISQUALIFICATION, Status, status_after, status_codes_now
 from shinpan.errors import NotFound
 from shinpan.guideline.search import normalize
 from shinpan.services.context import load_event
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database, chunks
 from shinpan.store.schema import appeals, duels, entries, matches, players, rulings, statements
 

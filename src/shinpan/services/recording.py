@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import select
 
 from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, explain
 from shinpan.engine.clock import FROM_ROUND_START, ClockError, deadline_runs_from, given_at, parse_given_at
@@ -24,6 +24,7 @@ from shinpan.guideline import Rulebook
 from shinpan.services.commands import run_command
 from shinpan.services.context import Event, later, load_event, parse_stamp, require, stamp
 from shinpan.services.effects import apply_ruling
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.history import is_player, last_ruling_number, live_rulings, round_started_at, where_playing
 from shinpan.store.ledger import Appender, Entry, read_entries

@@ -7,12 +7,12 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from sqlalchemy import Connection
 from sqlalchemy.exc import DataError, IntegrityError
 
 from shinpan.errors import StorageError
 from shinpan.store import projector
 from shinpan.store.chain import canonical
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Entry
 from shinpan.store.schema import entries

@@ -16,19 +16,22 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
+from sqlalchemy import Connection as CoreConnection
+from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DatabaseError, DBAPIError, OperationalError
+from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError
 from sqlalchemy.pool import NullPool
 
 from shinpan.errors import StorageError
+from shinpan.store.connection import Connection, Statement
+
+__all__ = ["CHANNEL", "Connection", "Database", "Statement", "chunks", "data_dir", "resolve_url"]
 
 # Migrations this code knows, oldest first. A database at any other revision was written
 # by a newer shinpan and is refused.
@@ -52,45 +55,6 @@ def chunks(values: Sequence[T], size: int = IN_CHUNK) -> Iterator[Sequence[T]]:
     """``values`` in consecutive slices of at most ``size``, for ``column.in_(chunk)``."""
     for start in range(0, len(values), size):
         yield values[start : start + size]
-
-
-class Statement:
-    """A statement that every ruling runs, run on the driver's own connection in the
-    caller's transaction: no compiling, no result objects. SQLAlchemy's Core costs about
-    30 µs a statement, the driver 1–2 µs; a ruling runs a dozen. Written with ``:name``
-    parameters (SQLite's style); PostgreSQL's ``%(name)s`` is made once, here. Rows come
-    back as the driver's tuples (SQLite gives booleans as 0 and 1)."""
-
-    def __init__(self, sql: str) -> None:
-        self.sql = " ".join(sql.split())
-        self.pyformat = re.sub(r"(?<![:\w]):(\w+)", r"%(\1)s", self.sql.replace("%", "%%"))
-
-    def run(self, conn: Connection, params: Mapping[str, Any] | None = None) -> Any:
-        """Execute once; the driver's cursor (``fetchone``, ``fetchall``, iteration)."""
-        raw: Any = conn.connection.driver_connection
-        sql = self.pyformat if conn.dialect.name == "postgresql" else self.sql
-        try:
-            return raw.execute(sql, params or {})
-        except conn.dialect.loaded_dbapi.Error as e:
-            raise DBAPIError.instance(sql, params, e, conn.dialect.loaded_dbapi.Error) from e
-
-    def run_many(self, conn: Connection, rows: Iterable[Mapping[str, Any]]) -> None:
-        """Execute once per row, in one call to the driver."""
-        raw: Any = conn.connection.driver_connection
-        rows = list(rows)
-        if not rows:
-            return
-        try:
-            if conn.dialect.name == "postgresql":
-                with raw.cursor() as cur:
-                    cur.executemany(self.pyformat, rows)
-            else:
-                raw.executemany(self.sql, rows)
-        except conn.dialect.loaded_dbapi.Error as e:
-            raise DBAPIError.instance(self.sql, rows, e, conn.dialect.loaded_dbapi.Error) from e
-
-
-_BEGIN_WRITE, _BEGIN_READ = Statement("BEGIN IMMEDIATE"), Statement("BEGIN")
 
 
 def data_dir() -> Path:
@@ -130,13 +94,25 @@ def _sqlite_settings(engine: Engine) -> None:
         cur.close()
 
     @event.listens_for(engine, "begin")
-    def _begin(conn: Connection) -> None:
+    def _begin(conn: CoreConnection) -> None:
         write = conn.get_execution_options().get("shinpan_write", False)
-        (_BEGIN_WRITE if write else _BEGIN_READ).run(conn)  # on the driver: no result object
+        raw: Any = conn.connection.driver_connection  # on the driver: no result object
+        raw.execute("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
-_NOTIFY = text("SELECT pg_notify(:c, :p)")
-_ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(:ns, :key)")
+_NOTIFY = Statement("SELECT pg_notify(:c, :p)")
+_ADVISORY_LOCK = Statement("SELECT pg_advisory_xact_lock(:ns, :key)")
+_HAS_VERSION_SQLITE = Statement(
+    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
+)
+_HAS_VERSION_PG = Statement("SELECT to_regclass('alembic_version')")
+_VERSION = Statement("SELECT version_num FROM alembic_version")
+_REPEATABLE_READ = Statement("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+
+
+def wrap_core(core: CoreConnection) -> Connection:
+    """The store's connection over SQLAlchemy's, sharing its transaction."""
+    return Connection(core.connection.driver_connection, core.dialect.name, core)
 
 
 class Database:
@@ -150,7 +126,7 @@ class Database:
             raise StorageError(f"not a database URL or path: {url!r}") from None
         self.dialect = parsed.get_backend_name()
         # SQLite on a file: one writer connection per process, taken in turn (see write).
-        self._writer: Connection | None = None
+        self._writer: CoreConnection | None = None
         self._writer_lock: threading.Lock | None = None
         if self.dialect == "sqlite":
             path = parsed.database
@@ -199,25 +175,29 @@ class Database:
         Once it has committed, whoever listens hears which ledgers grew (see the module)."""
         grown: dict[int, int] = {}
         if self._writer_lock is not None:
-            with self._sqlite_write() as conn, self._tracking(conn, grown):
-                yield conn
+            with self._sqlite_write() as core:
+                conn = wrap_core(core)
+                with self._tracking(conn, grown):
+                    yield conn
         else:
             try:
-                with self.engine.connect() as conn:
-                    conn = conn.execution_options(shinpan_write=True)
-                    with conn.begin(), self._tracking(conn, grown):
-                        if self.is_postgres:
-                            conn.execute(
-                                _ADVISORY_LOCK,
-                                {
-                                    "ns": LOCK_NAMESPACE,
-                                    "key": event_id if event_id is not None else GLOBAL_LOCK,
-                                },
-                            )
-                        yield conn
-                        if self.is_postgres:  # delivered when the transaction commits
-                            for grew, head in sorted(grown.items()):
-                                conn.execute(_NOTIFY, {"c": CHANNEL, "p": f"{grew}:{head}"})
+                with self.engine.connect() as core:
+                    core = core.execution_options(shinpan_write=True)
+                    with core.begin():
+                        conn = wrap_core(core)
+                        with self._tracking(conn, grown):
+                            if self.is_postgres:
+                                _ADVISORY_LOCK.run(
+                                    conn,
+                                    {
+                                        "ns": LOCK_NAMESPACE,
+                                        "key": event_id if event_id is not None else GLOBAL_LOCK,
+                                    },
+                                )
+                            yield conn
+                            if self.is_postgres:  # delivered when the transaction commits
+                                for grew, head in sorted(grown.items()):
+                                    _NOTIFY.run(conn, {"c": CHANNEL, "p": f"{grew}:{head}"})
             except OperationalError as e:
                 raise StorageError(f"the database could not be written: {_reason(e)}") from e
         if not self.is_postgres:
@@ -242,7 +222,7 @@ class Database:
                 log.exception("a listener failed")
 
     @contextmanager
-    def _sqlite_write(self) -> Iterator[Connection]:
+    def _sqlite_write(self) -> Iterator[CoreConnection]:
         """On a SQLite file, the process's writes take one connection in turn, in the order
         they asked (a lock), as datasette does: SQLite's own busy wait sleeps up to 100 ms
         between tries, and a new connection per write costs the pool's bookkeeping.
@@ -265,9 +245,10 @@ class Database:
     def read(self) -> Iterator[Connection]:
         """A read transaction: a consistent view of the database."""
         try:
-            with self.engine.connect() as conn, conn.begin():
+            with self.engine.connect() as core, core.begin():
+                conn = wrap_core(core)
                 if self.is_postgres:
-                    conn.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                    _REPEATABLE_READ.run(conn)
                 yield conn
         except OperationalError as e:
             raise StorageError(f"the database could not be read: {_reason(e)}") from e
@@ -275,15 +256,18 @@ class Database:
     # -- migrations -----------------------------------------------------------------
 
     def revision(self, conn: Connection) -> str | None:
-        if not inspect(conn).has_table("alembic_version"):
+        """The schema revision the database is at; None for a new, empty database."""
+        present = _HAS_VERSION_PG if conn.is_postgres else _HAS_VERSION_SQLITE
+        if present.scalar(conn) is None:
             return None
-        return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        found = _VERSION.scalar(conn)
+        return None if found is None else str(found)
 
     def migrate(self) -> None:
         """Create a new database, upgrade an old one, refuse one newer than this code."""
         try:
-            with self.engine.connect() as conn:
-                current = self.revision(conn)
+            with self.engine.connect() as core:
+                current = self.revision(wrap_core(core))
         except DatabaseError as e:  # OperationalError, or a file that is not a SQLite database
             raise StorageError(f"cannot open the database {self.describe()}: {_reason(e)}") from None
         if current == HEAD:
@@ -297,4 +281,5 @@ class Database:
 
         with self.write() as conn:
             if self.revision(conn) != HEAD:
-                upgrade(conn)
+                assert conn._core is not None
+                upgrade(conn._core)

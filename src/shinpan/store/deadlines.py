@@ -9,8 +9,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, select
+from sqlalchemy import bindparam, select
 
+from shinpan.store.connection import Connection
 from shinpan.store.schema import deadlines, rulings
 
 __all__ = ["RemedyDue", "due_at_end", "pending_positions", "remedies", "remedy"]

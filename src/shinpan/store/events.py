@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, bindparam, func, select
+from sqlalchemy import bindparam, func, select
 
+from shinpan.store.connection import Connection
 from shinpan.store.schema import entries, events, judges, players, rulings
 
 __all__ = [

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy import Connection, text
+from sqlalchemy import text
 
 from shinpan.errors import InvalidInput
+from shinpan.store.connection import Connection
 from shinpan.store.schema import metadata
 
 SQLITE_TRIGGERS = ("entries_no_update", "entries_no_delete", "entries_no_replace")
@@ -23,7 +24,7 @@ ROLE_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 def missing_guards(conn: Connection) -> list[str]:
     """The ledger's triggers that are not there (or, on PostgreSQL, switched off)."""
-    if conn.dialect.name == "sqlite":
+    if conn.dialect == "sqlite":
         present = set(
             conn.execute(
                 text("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'entries'")
@@ -49,7 +50,7 @@ def grant_app_role(conn: Connection, role: str, password: str | None) -> None:
     """PostgreSQL: a login role for ``shinpan serve`` that appends to and reads the ledger
     and keeps the projections, without owning any table (so it cannot switch triggers off,
     alter or drop them). Run by the tables' owner; safe to run again."""
-    if conn.dialect.name != "postgresql":
+    if conn.dialect != "postgresql":
         raise InvalidInput("an app role is a PostgreSQL matter; SQLite has no roles", field="role")
     if not ROLE_NAME.fullmatch(role):
         raise InvalidInput("a role name is lower-case letters, digits and _", field="role")

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from sqlalchemy import Connection
-
-from shinpan.store.db import Statement
+from shinpan.store.connection import Connection, Statement
 
 __all__ = [
     "CountedRuling",

@@ -9,9 +9,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Table, create_engine, select
+from sqlalchemy import Table, create_engine, select
 
 from shinpan.store import projector
+from shinpan.store.connection import Connection
+from shinpan.store.db import wrap_core
 from shinpan.store.ledger import read_entries
 from shinpan.store.schema import PROJECTIONS, metadata
 
@@ -86,8 +88,9 @@ def derive_aside(conn: Connection, event_id: int) -> list[Difference]:
     stored = snapshot(conn, event_id)
     scratch = create_engine("sqlite://")
     try:
-        with scratch.begin() as aside:
-            metadata.create_all(aside, tables=list(PROJECTIONS))
+        with scratch.begin() as core:
+            metadata.create_all(core, tables=list(PROJECTIONS))
+            aside = wrap_core(core)
             for entry in read_entries(conn, event_id):
                 projector.apply(aside, entry)
             return _compare(stored, snapshot(aside, event_id))

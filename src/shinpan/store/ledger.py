@@ -12,11 +12,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, select, text
+from sqlalchemy import bindparam, select, text
 
 from shinpan.store import projector
 from shinpan.store.chain import GENESIS, canonical, entry_hash
-from shinpan.store.db import GROWN, Statement
+from shinpan.store.connection import Connection, Statement
+from shinpan.store.db import GROWN
 from shinpan.store.entry import Entry as Entry  # where the readers of entries have always found it
 from shinpan.store.schema import entries
 

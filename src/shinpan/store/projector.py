@@ -11,12 +11,12 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, insert, select, update
+from sqlalchemy import and_, delete, insert, select, update
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.guideline.search import normalize
 from shinpan.romaji import search_forms, to_romaji
-from shinpan.store.db import Statement
+from shinpan.store.connection import Connection, Statement
 from shinpan.store.entry import Entry
 from shinpan.store.schema import (
     PROJECTIONS,

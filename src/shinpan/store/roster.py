@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, bindparam, select
+from sqlalchemy import bindparam, select
 
 from shinpan.engine.event_rules import Status
+from shinpan.store.connection import Connection
 from shinpan.store.schema import players
 
 __all__ = ["PlayerName", "active_players", "names", "status_of", "statuses"]

@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, bindparam, or_, select
+from sqlalchemy import bindparam, or_, select
 
 from shinpan.engine.effects import Match
+from shinpan.store.connection import Connection
 from shinpan.store.schema import duels, matches, rounds, time_extensions
 
 __all__ = [

@@ -10,9 +10,10 @@ import json
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, bindparam, select
+from sqlalchemy import bindparam, select
 
 from shinpan.engine.ruling import Trigger
+from shinpan.store.connection import Connection
 from shinpan.store.schema import rulings
 
 __all__ = [

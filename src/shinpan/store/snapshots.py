@@ -11,7 +11,7 @@ import json
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import Connection, Row, bindparam, func, select, text, union_all
+from sqlalchemy import Row, bindparam, func, select, text, union_all
 
 from shinpan.engine.effects import (
     Carried,
@@ -24,6 +24,7 @@ from shinpan.engine.effects import (
     reported_by_hand,
 )
 from shinpan.engine.event_rules import Status
+from shinpan.store.connection import Connection
 from shinpan.store.schema import carried_losses, duels, matches, players, rulings
 
 __all__ = ["current_match", "match_at", "player_view", "undoing", "waiting_losses"]

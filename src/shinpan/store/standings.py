@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import json
 
-from sqlalchemy import Connection, bindparam, select
+from sqlalchemy import bindparam, select
 
+from shinpan.store.connection import Connection
 from shinpan.store.schema import duels, entries, matches, players
 from shinpan.tournament import Entrant, Played, PlayerState
 
