@@ -25,10 +25,10 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection as CoreConnection
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError
+from sqlalchemy.exc import ArgumentError, DatabaseError, DataError, OperationalError
 from sqlalchemy.pool import NullPool
 
-from shinpan.errors import StorageError
+from shinpan.errors import StorageError, Unstorable
 from shinpan.store.connection import Connection, Statement
 
 __all__ = ["CHANNEL", "Connection", "Database", "Statement", "chunks", "data_dir", "resolve_url"]
@@ -110,6 +110,17 @@ _VERSION = Statement("SELECT version_num FROM alembic_version")
 _REPEATABLE_READ = Statement("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
 
 
+@contextmanager
+def _unstorable() -> Iterator[None]:
+    """A value SQLAlchemy's Core passed to the database that it cannot hold (PostgreSQL's
+    integer out of range, a NUL in a text), told as :class:`Unstorable` like the store's own
+    statements tell it. Goes with the last Core statement."""
+    try:
+        yield
+    except DataError as e:
+        raise Unstorable("a number is too large or a text has characters that cannot be saved") from e
+
+
 def wrap_core(core: CoreConnection) -> Connection:
     """The store's connection over SQLAlchemy's, sharing its transaction."""
     return Connection(core.connection.driver_connection, core.dialect.name, core)
@@ -173,6 +184,11 @@ class Database:
     def write(self, event_id: int | None = None) -> Iterator[Connection]:
         """A write transaction, serialised with every other write for the same event.
         Once it has committed, whoever listens hears which ledgers grew (see the module)."""
+        with _unstorable(), self._write(event_id) as conn:
+            yield conn
+
+    @contextmanager
+    def _write(self, event_id: int | None) -> Iterator[Connection]:
         grown: dict[int, int] = {}
         if self._writer_lock is not None:
             with self._sqlite_write() as core:
@@ -244,6 +260,11 @@ class Database:
     @contextmanager
     def read(self) -> Iterator[Connection]:
         """A read transaction: a consistent view of the database."""
+        with _unstorable(), self._read() as conn:
+            yield conn
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
         try:
             with self.engine.connect() as core, core.begin():
                 conn = wrap_core(core)
