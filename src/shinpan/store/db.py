@@ -1,10 +1,14 @@
 """Opening a database: where it lives, its settings, its migrations, its transactions.
 
 SQLite is the default (one file in the data directory, WAL, full fsync on commit); a
-PostgreSQL URL serves many judges and events from one server. Every write runs in
-:meth:`Database.write`: ``BEGIN IMMEDIATE`` on SQLite, a per-event advisory lock on
-PostgreSQL, so counting a player's offences and appending the ruling never interleave
-with another recording for the same event.
+PostgreSQL URL serves many judges and events from one server. The store talks to both on
+their own drivers (``sqlite3``, ``psycopg``): SQLAlchemy and Alembic are loaded only to
+migrate a database to this code's schema, so a command that opens a database starts
+without them.
+
+Every write runs in :meth:`Database.write`: ``BEGIN IMMEDIATE`` on SQLite, a per-event
+advisory lock on PostgreSQL, so counting a player's offences and appending the ruling
+never interleave with another recording for the same event.
 
 What goes outward is told after commit, here and only here: a write that appended to an
 event's ledger notifies every process on PostgreSQL (``NOTIFY``, delivered at commit) and
@@ -17,21 +21,27 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import unquote, urlsplit, urlunsplit
 
-from sqlalchemy import Connection as CoreConnection
-from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DatabaseError, DataError, OperationalError
-from sqlalchemy.pool import NullPool
+from shinpan.errors import StorageError
+from shinpan.store.connection import Connection, DriverError, Statement
 
-from shinpan.errors import StorageError, Unstorable
-from shinpan.store.connection import Connection, Statement
-
-__all__ = ["CHANNEL", "Connection", "Database", "Statement", "chunks", "data_dir", "resolve_url"]
+__all__ = [
+    "CHANNEL",
+    "Connection",
+    "Database",
+    "Statement",
+    "chunks",
+    "data_dir",
+    "database_url",
+    "resolve_url",
+]
 
 # Migrations this code knows, oldest first. A database at any other revision was written
 # by a newer shinpan and is refused.
@@ -46,13 +56,15 @@ IN_CHUNK = 900
 BUSY_SECONDS = 30.0  # how long a write waits for the one before it (SQLite's busy timeout too)
 CHANNEL = "shinpan_events"  # PostgreSQL's NOTIFY channel: "event id:newest entry" of a grown ledger
 GROWN = "shinpan.grown"  # conn.info: event id → newest entry this transaction appended
+IDLE_PING_SECONDS = 10.0  # a pooled PostgreSQL connection idle this long is checked before use
+POOL_LIMIT = 20  # connections open at once per process (the web app's threads share them)
 log = logging.getLogger("shinpan.store")
 
 T = TypeVar("T")
 
 
 def chunks(values: Sequence[T], size: int = IN_CHUNK) -> Iterator[Sequence[T]]:
-    """``values`` in consecutive slices of at most ``size``, for ``column.in_(chunk)``."""
+    """``values`` in consecutive slices of at most ``size``, for ``IN (:values)``."""
     for start in range(0, len(values), size):
         yield values[start : start + size]
 
@@ -77,27 +89,53 @@ def resolve_url(db: str | None) -> str:
     return value
 
 
-def _reason(e: DatabaseError) -> str:
+@dataclass(frozen=True)
+class DatabaseUrl:
+    """What a database URL names: SQLite (a file, or None for memory) or PostgreSQL."""
+
+    dialect: str  # "sqlite" or "postgresql"
+    path: str | None = None  # SQLite's file
+    conninfo: str = ""  # PostgreSQL: the libpq URI psycopg connects with
+
+    def described(self, url: str) -> str:
+        """The URL without its password, for messages."""
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        host = parts.hostname or ""
+        netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+        return urlunsplit(parts._replace(netloc=netloc))
+
+
+def database_url(url: str) -> DatabaseUrl:
+    """Read a database URL as SQLAlchemy spells them (``sqlite:///file``,
+    ``postgresql+psycopg://user@host/db?options``); :class:`StorageError` for anything else."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or not scheme:
+        raise StorageError(f"not a database URL or path: {url!r}")
+    backend = scheme.split("+", 1)[0].lower()
+    if backend == "sqlite":
+        if scheme.lower() not in ("sqlite", "sqlite+pysqlite"):
+            raise StorageError(f"unsupported SQLite driver {scheme!r}: use sqlite:///FILE")
+        path = unquote(rest[1:].split("?", 1)[0]) if rest.startswith("/") else rest.split("?", 1)[0]
+        return DatabaseUrl("sqlite", path if path and path != ":memory:" else None)
+    if backend in ("postgresql", "postgres"):
+        if scheme.lower() not in ("postgresql", "postgres", "postgresql+psycopg"):
+            raise StorageError(f"unsupported PostgreSQL driver {scheme!r}: use postgresql://…")
+        return DatabaseUrl("postgresql", conninfo="postgresql://" + rest)
+    raise StorageError(f"unsupported database {backend!r}: use SQLite or PostgreSQL")
+
+
+def _reason(e: BaseException) -> str:
     """The driver's message on one line (libpq's has hints on further lines)."""
-    return " ".join(str(e.orig).split())
+    cause = e.orig if isinstance(e, DriverError) else e
+    return " ".join(str(cause).split())
 
 
-def _sqlite_settings(engine: Engine) -> None:
-    @event.listens_for(engine, "connect")
-    def _connect(dbapi_conn: Any, _record: Any) -> None:
-        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
-        cur = dbapi_conn.cursor()
-        cur.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
-        cur.execute("PRAGMA journal_mode = WAL")
-        cur.execute("PRAGMA synchronous = FULL")
-        cur.execute("PRAGMA foreign_keys = ON")
-        cur.close()
-
-    @event.listens_for(engine, "begin")
-    def _begin(conn: CoreConnection) -> None:
-        write = conn.get_execution_options().get("shinpan_write", False)
-        raw: Any = conn.connection.driver_connection  # on the driver: no result object
-        raw.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+def _operational(e: BaseException) -> bool:
+    """The database could not be reached or was busy, not a statement's fault."""
+    cause = e.orig if isinstance(e, DriverError) else e
+    return type(cause).__name__ == "OperationalError" or isinstance(cause, ConnectionError)
 
 
 _NOTIFY = Statement("SELECT pg_notify(:c, :p)")
@@ -107,23 +145,59 @@ _HAS_VERSION_SQLITE = Statement(
 )
 _HAS_VERSION_PG = Statement("SELECT to_regclass('alembic_version')")
 _VERSION = Statement("SELECT version_num FROM alembic_version")
-_REPEATABLE_READ = Statement("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+_PING = Statement("SELECT 1")
 
 
-@contextmanager
-def _unstorable() -> Iterator[None]:
-    """A value SQLAlchemy's Core passed to the database that it cannot hold (PostgreSQL's
-    integer out of range, a NUL in a text), told as :class:`Unstorable` like the store's own
-    statements tell it. Goes with the last Core statement."""
-    try:
-        yield
-    except DataError as e:
-        raise Unstorable("a number is too large or a text has characters that cannot be saved") from e
+class _Pool:
+    """Driver connections kept for reuse, most recently used first (a warm cache), opened
+    on demand up to ``limit`` at once; a thread that finds none idle and the limit reached
+    waits for one to come back (as SQLAlchemy's pool does). Thread-safe."""
 
+    def __init__(self, opener: Callable[[], Any], limit: int) -> None:
+        self._open = opener
+        self._limit = limit
+        self._idle: list[tuple[Any, float]] = []
+        self._count = 0  # open connections, idle or in use
+        self._changed = threading.Condition()
+        self.hooks: list[Callable[[Any], None]] = []  # run on every new connection
 
-def wrap_core(core: CoreConnection) -> Connection:
-    """The store's connection over SQLAlchemy's, sharing its transaction."""
-    return Connection(core.connection.driver_connection, core.dialect.name, core)
+    def take(self) -> tuple[Any, float]:
+        """A connection and when it was last given back (0 for a new one)."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: self._idle or self._count < self._limit, BUSY_SECONDS):
+                raise StorageError("the database is busy: every connection stayed in use")
+            if self._idle:
+                return self._idle.pop()
+            self._count += 1
+        try:
+            raw = self._open()
+            for hook in self.hooks:
+                hook(raw)
+        except BaseException:
+            self._forget()
+            raise
+        return raw, 0.0
+
+    def give_back(self, raw: Any) -> None:
+        with self._changed:
+            self._idle.append((raw, time.monotonic()))
+            self._changed.notify()
+
+    def discard(self, raw: Any) -> None:
+        with suppress(Exception):  # already broken
+            raw.close()
+        self._forget()
+
+    def _forget(self) -> None:
+        with self._changed:
+            self._count -= 1
+            self._changed.notify()
+
+    def clear(self) -> None:
+        with self._changed:
+            idle, self._idle = self._idle, []
+        for raw, _ in idle:
+            self.discard(raw)
 
 
 class Database:
@@ -131,36 +205,20 @@ class Database:
 
     def __init__(self, url: str | None = None, *, migrate: bool = True) -> None:
         self.url = resolve_url(url)
-        try:
-            parsed = make_url(self.url)
-        except ArgumentError:
-            raise StorageError(f"not a database URL or path: {url!r}") from None
-        self.dialect = parsed.get_backend_name()
-        # SQLite on a file: one writer connection per process, taken in turn (see write).
-        self._writer: CoreConnection | None = None
-        self._writer_lock: threading.Lock | None = None
-        if self.dialect == "sqlite":
-            path = parsed.database
-            if path and path != ":memory:":
-                self._writer_lock = threading.Lock()
-            if path and path != ":memory:":
-                folder = Path(path).parent
-                try:
-                    folder.mkdir(parents=True, exist_ok=True)
-                except OSError as e:
-                    raise StorageError(
-                        f"cannot make the database's folder {folder}: {e.strerror or e}"
-                    ) from None
-            # Every transaction ends in commit or rollback (write, read, Connection.close),
-            # so the pool need not roll back again when a connection comes back.
-            self.engine = create_engine(
-                self.url, poolclass=NullPool if not path else None, pool_reset_on_return=None
-            )
-            _sqlite_settings(self.engine)
-        elif self.dialect == "postgresql":
-            self.engine = create_engine(self.url, pool_pre_ping=True)
-        else:
-            raise StorageError(f"unsupported database {self.dialect!r}: use SQLite or PostgreSQL")
+        self.target = database_url(self.url)
+        self.dialect = self.target.dialect
+        self.path = self.target.path  # SQLite's file; None for memory and PostgreSQL
+        # SQLite: one writer connection per process, taken in turn (see _sqlite_write);
+        # in memory, that one connection is the whole database.
+        self._writer: Any = None
+        self._writer_lock = threading.Lock() if self.dialect == "sqlite" else None
+        if self.dialect == "sqlite" and self.path:
+            folder = Path(self.path).parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise StorageError(f"cannot make the database's folder {folder}: {e.strerror or e}") from None
+        self._pool = _Pool(self._open, POOL_LIMIT)
         self.listeners: list[Callable[[int, int], None]] = []  # (event, newest entry) after commit, SQLite
         if migrate:
             self.migrate()
@@ -169,14 +227,83 @@ class Database:
     def is_postgres(self) -> bool:
         return self.dialect == "postgresql"
 
+    @property
+    def connect_hooks(self) -> list[Callable[[Any], None]]:
+        """Run on every driver connection this database opens from now on (tests use it to
+        hold SQLite to its default limits); :meth:`close` drops the ones already open."""
+        return self._pool.hooks
+
     def describe(self) -> str:
-        return make_url(self.url).render_as_string(hide_password=True)
+        return self.target.described(self.url)
 
     def close(self) -> None:
         if self._writer is not None:
-            self._writer.close()
+            with suppress(Exception):
+                self._writer.close()
             self._writer = None
-        self.engine.dispose()
+        self._pool.clear()
+
+    # -- connections ----------------------------------------------------------------
+
+    def _open(self) -> Any:
+        try:
+            if self.dialect == "sqlite":
+                return self._open_sqlite()
+            import psycopg
+
+            # autocommit: the store says BEGIN and COMMIT itself, as on SQLite.
+            return psycopg.connect(self.target.conninfo, autocommit=True)
+        except Exception as e:
+            if type(e).__name__ in ("OperationalError", "DatabaseError") or isinstance(e, OSError):
+                raise StorageError(f"cannot open the database {self.describe()}: {_reason(e)}") from None
+            raise
+
+    def _open_sqlite(self) -> Any:
+        import sqlite3
+
+        raw = sqlite3.connect(
+            self.path or ":memory:", timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
+        )
+        raw.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+        if self.path:
+            raw.execute("PRAGMA journal_mode = WAL")
+        raw.execute("PRAGMA synchronous = FULL")
+        raw.execute("PRAGMA foreign_keys = ON")
+        return raw
+
+    @contextmanager
+    def _transaction(self, raw: Any, begin: str) -> Iterator[Connection]:
+        """BEGIN on ``raw``; COMMIT when the block ends, ROLLBACK when it raises."""
+        conn = Connection(raw, self.dialect)
+        raw.execute(begin)
+        try:
+            yield conn
+        except BaseException:
+            with suppress(Exception):  # the connection is gone; the server rolled back
+                raw.execute("ROLLBACK")
+            raise
+        raw.execute("COMMIT")
+
+    @contextmanager
+    def _pooled(self) -> Iterator[Any]:
+        """A connection of the pool, given back afterwards unless it broke. On PostgreSQL
+        one that sat idle is checked first (the server may have restarted since)."""
+        raw, since = self._pool.take()
+        if self.is_postgres and since and (raw.broken or time.monotonic() - since > IDLE_PING_SECONDS):
+            try:
+                _PING.run(Connection(raw, self.dialect))
+            except DriverError:
+                self._pool.discard(raw)
+                raw, _ = self._pool.take()
+        try:
+            yield raw
+        except BaseException:
+            if self.is_postgres and (raw.closed or raw.broken):
+                self._pool.discard(raw)
+            else:
+                self._pool.give_back(raw)
+            raise
+        self._pool.give_back(raw)
 
     # -- transactions ---------------------------------------------------------------
 
@@ -184,38 +311,26 @@ class Database:
     def write(self, event_id: int | None = None) -> Iterator[Connection]:
         """A write transaction, serialised with every other write for the same event.
         Once it has committed, whoever listens hears which ledgers grew (see the module)."""
-        with _unstorable(), self._write(event_id) as conn:
-            yield conn
-
-    @contextmanager
-    def _write(self, event_id: int | None) -> Iterator[Connection]:
         grown: dict[int, int] = {}
-        if self._writer_lock is not None:
-            with self._sqlite_write() as core:
-                conn = wrap_core(core)
-                with self._tracking(conn, grown):
+        try:
+            if self.dialect == "sqlite":
+                with self._sqlite_write() as conn, self._tracking(conn, grown):
                     yield conn
-        else:
-            try:
-                with self.engine.connect() as core:
-                    core = core.execution_options(shinpan_write=True)
-                    with core.begin():
-                        conn = wrap_core(core)
-                        with self._tracking(conn, grown):
-                            if self.is_postgres:
-                                _ADVISORY_LOCK.run(
-                                    conn,
-                                    {
-                                        "ns": LOCK_NAMESPACE,
-                                        "key": event_id if event_id is not None else GLOBAL_LOCK,
-                                    },
-                                )
-                            yield conn
-                            if self.is_postgres:  # delivered when the transaction commits
-                                for grew, head in sorted(grown.items()):
-                                    _NOTIFY.run(conn, {"c": CHANNEL, "p": f"{grew}:{head}"})
-            except OperationalError as e:
+            else:
+                with (
+                    self._pooled() as raw,
+                    self._transaction(raw, "BEGIN") as conn,
+                    self._tracking(conn, grown),
+                ):
+                    key = event_id if event_id is not None else GLOBAL_LOCK
+                    _ADVISORY_LOCK.run(conn, {"ns": LOCK_NAMESPACE, "key": key})
+                    yield conn
+                    for grew, head in sorted(grown.items()):  # delivered when the transaction commits
+                        _NOTIFY.run(conn, {"c": CHANNEL, "p": f"{grew}:{head}"})
+        except DriverError as e:
+            if _operational(e):
                 raise StorageError(f"the database could not be written: {_reason(e)}") from e
+            raise
         if not self.is_postgres:
             for grew, head in sorted(grown.items()):
                 self._tell(grew, head)
@@ -238,41 +353,42 @@ class Database:
                 log.exception("a listener failed")
 
     @contextmanager
-    def _sqlite_write(self) -> Iterator[CoreConnection]:
-        """On a SQLite file, the process's writes take one connection in turn, in the order
-        they asked (a lock), as datasette does: SQLite's own busy wait sleeps up to 100 ms
-        between tries, and a new connection per write costs the pool's bookkeeping.
-        ``BEGIN IMMEDIATE`` still serialises them with other processes."""
+    def _sqlite_write(self) -> Iterator[Connection]:
+        """On SQLite, the process's writes take one connection in turn, in the order they
+        asked (a lock), as datasette does: SQLite's own busy wait sleeps up to 100 ms
+        between tries. ``BEGIN IMMEDIATE`` still serialises them with other processes."""
         assert self._writer_lock is not None
         if not self._writer_lock.acquire(timeout=BUSY_SECONDS):
             raise StorageError("the database could not be written: other writes kept it busy")
         try:
-            writer = self._writer
-            if writer is None or writer.closed or writer.invalidated:
-                writer = self._writer = self.engine.connect().execution_options(shinpan_write=True)
-            with writer.begin():
-                yield writer
-        except OperationalError as e:
-            raise StorageError(f"the database could not be written: {_reason(e)}") from e
+            if self._writer is None:
+                self._writer = self._open()
+                for hook in self._pool.hooks:
+                    hook(self._writer)
+            with self._transaction(self._writer, "BEGIN IMMEDIATE") as conn:
+                yield conn
+        except Exception as e:
+            if _operational(e) and not isinstance(e, StorageError):
+                raise StorageError(f"the database could not be written: {_reason(e)}") from e
+            raise
         finally:
             self._writer_lock.release()
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
         """A read transaction: a consistent view of the database."""
-        with _unstorable(), self._read() as conn:
-            yield conn
-
-    @contextmanager
-    def _read(self) -> Iterator[Connection]:
         try:
-            with self.engine.connect() as core, core.begin():
-                conn = wrap_core(core)
-                if self.is_postgres:
-                    _REPEATABLE_READ.run(conn)
+            if self.dialect == "sqlite" and not self.path:  # memory: the one connection
+                with self._sqlite_write() as conn:
+                    yield conn
+                return
+            begin = "BEGIN ISOLATION LEVEL REPEATABLE READ" if self.is_postgres else "BEGIN"
+            with self._pooled() as raw, self._transaction(raw, begin) as conn:
                 yield conn
-        except OperationalError as e:
-            raise StorageError(f"the database could not be read: {_reason(e)}") from e
+        except DriverError as e:
+            if _operational(e):
+                raise StorageError(f"the database could not be read: {_reason(e)}") from e
+            raise
 
     # -- migrations -----------------------------------------------------------------
 
@@ -287,9 +403,9 @@ class Database:
     def migrate(self) -> None:
         """Create a new database, upgrade an old one, refuse one newer than this code."""
         try:
-            with self.engine.connect() as core:
-                current = self.revision(wrap_core(core))
-        except DatabaseError as e:  # OperationalError, or a file that is not a SQLite database
+            with self.read() as conn:
+                current = self.revision(conn)
+        except DriverError as e:  # e.g. a file that is not a SQLite database
             raise StorageError(f"cannot open the database {self.describe()}: {_reason(e)}") from None
         if current == HEAD:
             return
@@ -298,9 +414,14 @@ class Database:
                 f"this database is at schema revision {current}, newer than this shinpan "
                 f"knows (up to {HEAD}); upgrade shinpan to use it"
             )
-        from shinpan.store.migrate import upgrade
+        from shinpan.store.migrate import upgrade_database  # Alembic and SQLAlchemy: only now
 
-        with self.write() as conn:
-            if self.revision(conn) != HEAD:
-                assert conn._core is not None
-                upgrade(conn._core)
+        if self.dialect == "sqlite" and not self.path:  # memory: migrate the one connection
+            assert self._writer_lock is not None
+            with self._writer_lock:
+                if self._writer is None:
+                    self._writer = self._open()
+                upgrade_database(self.url, self._writer)
+        else:
+            upgrade_database(self.url)
+        self._pool.clear()  # connections opened before the schema changed
