@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 
@@ -13,16 +15,17 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect, select, text
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy import Connection as CoreConnection
+from sqlalchemy import inspect
 
 from conftest import Backend
 from shinpan.errors import StorageError
 from shinpan.store.chain import GENESIS, canonical, entry_hash, fingerprint
-from shinpan.store.db import HEAD, LOCK_NAMESPACE, REVISIONS, Database, resolve_url, wrap_core
+from shinpan.store.connection import DriverError, Statement
+from shinpan.store.db import HEAD, LOCK_NAMESPACE, REVISIONS, Database, resolve_url
 from shinpan.store.ledger import Appender, entry_by_command, read_entries, verify_chain
-from shinpan.store.migrate import known_revisions
-from shinpan.store.schema import PROJECTIONS, entries, metadata
+from shinpan.store.migrate import core_engine, known_revisions
+from shinpan.store.schema import PROJECTIONS, metadata
 
 STAMP = "2024-06-01T10:00:00.000000Z"
 
@@ -54,9 +57,9 @@ def test_a_new_sqlite_database_is_created_on_first_use_with_wal_and_full_sync(tm
     try:
         assert path.exists()
         with database.read() as conn:
-            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
-            assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
-            assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+            assert Statement("PRAGMA journal_mode").scalar(conn) == "wal"
+            assert Statement("PRAGMA synchronous").scalar(conn) == 2  # FULL
+            assert Statement("PRAGMA foreign_keys").scalar(conn) == 1
             assert database.revision(conn) == HEAD
     finally:
         database.close()
@@ -80,22 +83,35 @@ def test_the_revisions_the_code_accepts_are_the_migrations_it_ships() -> None:
 
 
 def test_a_new_database_is_migrated_and_matches_schema_py(db: Database) -> None:
-    with db.engine.connect() as conn:
-        assert db.revision(wrap_core(conn)) == HEAD
+    with db.read() as conn:
+        assert db.revision(conn) == HEAD
+    with _core(db) as conn:
         differences = compare_metadata(MigrationContext.configure(conn), metadata)
     assert differences == []
 
 
 def test_opening_a_migrated_database_again_changes_nothing(db: Database, backend: Backend) -> None:
-    with db.read() as conn:
-        before = sorted(inspect(conn._core).get_table_names())
+    with _core(db) as conn:
+        before = sorted(inspect(conn).get_table_names())
     again = Database(backend.url)
     try:
+        with _core(again) as conn:
+            assert sorted(inspect(conn).get_table_names()) == before
         with again.read() as conn:
-            assert sorted(inspect(conn._core).get_table_names()) == before
             assert again.revision(conn) == HEAD
     finally:
         again.close()
+
+
+@contextmanager
+def _core(db: Database) -> Iterator[CoreConnection]:
+    """SQLAlchemy's view of the test's database: Alembic compares and migrates with it."""
+    engine = core_engine(db.url)
+    try:
+        with engine.connect() as conn, conn.begin():
+            yield conn
+    finally:
+        engine.dispose()
 
 
 def _alembic(conn: object) -> Config:
@@ -109,24 +125,25 @@ def _alembic(conn: object) -> Config:
 def test_a_database_at_an_older_revision_is_upgraded(backend: Backend) -> None:
     old = Database(backend.url, migrate=False)
     try:
-        with old.write() as conn:
-            command.upgrade(_alembic(conn._core), REVISIONS[0])
+        with _core(old) as conn:
+            command.upgrade(_alembic(conn), REVISIONS[0])
         with old.read() as conn:
             assert old.revision(conn) == REVISIONS[0]
     finally:
         old.close()
     upgraded = Database(backend.url)
     try:
-        with upgraded.engine.connect() as conn:
-            assert upgraded.revision(wrap_core(conn)) == HEAD
+        with upgraded.read() as conn:
+            assert upgraded.revision(conn) == HEAD
+        with _core(upgraded) as conn:
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []
     finally:
         upgraded.close()
 
 
 def test_a_database_newer_than_the_code_is_refused(db: Database, backend: Backend) -> None:
-    with db.engine.begin() as conn:
-        conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    with db.write() as conn:
+        Statement("UPDATE alembic_version SET version_num = '9999'").run(conn)
     with pytest.raises(StorageError) as raised:
         Database(backend.url)
     message = str(raised.value)
@@ -164,8 +181,8 @@ def test_entries_cannot_be_updated_or_deleted_even_with_raw_sql(db: Database) ->
     if db.is_postgres:
         statements.append("TRUNCATE entries")
     for sql in statements:
-        with pytest.raises(DBAPIError, match="append-only"), db.engine.begin() as conn:
-            conn.execute(text(sql))
+        with pytest.raises(DriverError, match="append-only"), db.write() as conn:
+            Statement(sql).run(conn)
     with db.read() as conn:
         assert [e.seq for e in read_entries(conn, 1)] == [1, 2, 3]
         assert verify_chain(conn, 1)[0] is None
@@ -173,8 +190,8 @@ def test_entries_cannot_be_updated_or_deleted_even_with_raw_sql(db: Database) ->
 
 def test_entries_can_still_be_appended_after_a_refused_change(db: Database) -> None:
     _event(db)
-    with pytest.raises(DBAPIError), db.engine.begin() as conn:
-        conn.execute(text("DELETE FROM entries"))
+    with pytest.raises(DriverError), db.write() as conn:
+        Statement("DELETE FROM entries").run(conn)
     _append(db, 1, 1)
     with db.read() as conn:
         assert verify_chain(conn, 1)[:2] == (None, 2)
@@ -233,7 +250,7 @@ def test_a_failed_write_leaves_nothing_behind(db: Database) -> None:
         raise RuntimeError("the judge's phone died")
     with db.read() as conn:
         assert [e.seq for e in read_entries(conn, 1)] == [1]
-        assert conn.execute(text("SELECT count(*) FROM judges WHERE name = 'X'")).scalar() == 0
+        assert Statement("SELECT count(*) FROM judges WHERE name = 'X'").scalar(conn) == 0
 
 
 def test_an_unknown_entry_kind_is_not_applied(db: Database) -> None:
@@ -241,7 +258,7 @@ def test_an_unknown_entry_kind_is_not_applied(db: Database) -> None:
     with pytest.raises(ValueError, match="unknown kind"), db.write(1) as conn:
         Appender(conn, 1, "HJ", STAMP).append("nonsense", {})
     with db.read() as conn:
-        assert conn.execute(select(entries.c.seq).where(entries.c.event_id == 1)).scalars().all() == [1]
+        assert Statement("SELECT seq FROM entries WHERE event_id = 1").scalars(conn) == [1]
 
 
 def test_every_projection_has_the_event_in_its_key() -> None:
@@ -267,16 +284,13 @@ def test_a_write_transaction_holds_the_write_lock_until_it_ends(db: Database, ba
     try:
         assert holding.wait(10)
         if backend.is_postgres:
-            with db.engine.connect() as conn:
-                got = conn.execute(
-                    text("SELECT pg_try_advisory_lock(:ns, 1)"), {"ns": LOCK_NAMESPACE}
-                ).scalar()
-                assert got is False
-                other = conn.execute(
-                    text("SELECT pg_try_advisory_lock(:ns, 2)"), {"ns": LOCK_NAMESPACE}
-                ).scalar()
-                assert other is True  # another event is not held up
-                conn.execute(text("SELECT pg_advisory_unlock(:ns, 2)"), {"ns": LOCK_NAMESPACE})
+            with db.read() as conn:
+                try_lock = Statement("SELECT pg_try_advisory_lock(:ns, :key)")
+                assert try_lock.scalar(conn, {"ns": LOCK_NAMESPACE, "key": 1}) is False
+                assert (
+                    try_lock.scalar(conn, {"ns": LOCK_NAMESPACE, "key": 2}) is True
+                )  # another event is not held up
+                Statement("SELECT pg_advisory_unlock(:ns, 2)").run(conn, {"ns": LOCK_NAMESPACE})
         else:
             assert backend.path is not None
             raw = sqlite3.connect(str(backend.path), timeout=0, isolation_level=None)
