@@ -18,6 +18,7 @@ import time
 import traceback
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -43,6 +44,21 @@ BACKENDS = ["sqlite", "postgres"]
 T0 = datetime(2024, 6, 1, 10, 0, tzinfo=UTC)
 HEAD_JUDGE = "HJ"
 FLOOR_JUDGE = "FJ"
+
+
+@contextmanager
+def core_of(db: Database) -> Iterator[Any]:
+    """SQLAlchemy's connection to the test's database, in a transaction that commits: for
+    the tests that migrate to an old revision or compare the schema with Alembic (the store
+    itself runs on the drivers)."""
+    from shinpan.store.migrate import core_engine
+
+    engine = core_engine(db.url)
+    try:
+        with engine.connect() as conn, conn.begin():
+            yield conn
+    finally:
+        engine.dispose()
 
 
 # -- PostgreSQL --------------------------------------------------------------------------

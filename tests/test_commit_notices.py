@@ -13,6 +13,7 @@ from conftest import EventSetup, make_event
 from shinpan.errors import NotFound
 from shinpan.services import recording
 from shinpan.services.recording import RecordInput
+from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 
 
@@ -23,12 +24,12 @@ def test_listeners_hear_each_committed_change_once_after_commit(tmp_path: Path) 
 
     def listener(event_id: int, head: int) -> None:
         with db.read() as conn:  # after commit: another connection sees the ruling and its entry
-            (count,) = conn.exec_driver_sql(
-                "SELECT COUNT(*) FROM rulings WHERE event_id = ?", (event_id,)
-            ).one()
-            (newest,) = conn.exec_driver_sql(
-                "SELECT MAX(seq) FROM entries WHERE event_id = ?", (event_id,)
-            ).one()
+            count = Statement("SELECT COUNT(*) FROM rulings WHERE event_id = :e").scalar(
+                conn, {"e": event_id}
+            )
+            newest = Statement("SELECT MAX(seq) FROM entries WHERE event_id = :e").scalar(
+                conn, {"e": event_id}
+            )
         assert head == newest
         heard.append((event_id, int(count)))
 

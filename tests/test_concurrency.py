@@ -13,13 +13,11 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
-from sqlalchemy import select
-
 from conftest import Backend, EventSetup, Recorder, make_event
 from shinpan.services import integrity
+from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.store.ledger import read_entries
-from shinpan.store.schema import rulings
 
 PER_PROCESS = 200
 TIMEOUT = 120  # seconds for both processes together; normally a few seconds
@@ -29,14 +27,12 @@ def offences(db: Database, event_id: int) -> dict[tuple[str, str], list[int]]:
     """Offence numbers per (player, rule): the counted rulings, follow-ups aside."""
     found: dict[tuple[str, str], list[int]] = defaultdict(list)
     with db.read() as conn:
-        rows = conn.execute(
-            select(rulings.c.player, rulings.c.rule, rulings.c.offense, rulings.c.follow_up)
-            .where(rulings.c.event_id == event_id)
-            .order_by(rulings.c.number)
-        )
-        for r in rows:
-            if r.offense is not None and not r.follow_up:
-                found[(r.player, r.rule)].append(r.offense)
+        rows = Statement(
+            "SELECT player, rule, offense, follow_up FROM rulings WHERE event_id = :e ORDER BY number"
+        ).all(conn, {"e": event_id})
+        for player, rule, offense, follow_up in rows:
+            if offense is not None and not follow_up:
+                found[(player, rule)].append(offense)
     return found
 
 
@@ -61,7 +57,9 @@ def test_two_processes_recording_at_once_never_share_or_skip_an_offence_number(
     # every ruling either process was told about is there, under the number it was told
     told = {n: cid for report in reports for numbers, cid in report for n in numbers}
     with db.read() as conn:
-        numbers = sorted(conn.execute(select(rulings.c.number).where(rulings.c.event_id == ev.id)).scalars())
+        numbers = sorted(
+            Statement("SELECT number FROM rulings WHERE event_id = :e").scalars(conn, {"e": ev.id})
+        )
         by_command = {e.command_id: e for e in read_entries(conn, ev.id) if e.command_id}
     assert numbers == list(range(1, len(numbers) + 1))  # unique and gapless
     assert set(told) <= set(numbers)

@@ -10,13 +10,11 @@ import random
 import time
 from collections.abc import Callable
 
-from sqlalchemy import select
-
 from conftest import Backend, Recorder, make_event
 from shinpan.services import integrity
+from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.store.ledger import read_entries
-from shinpan.store.schema import rulings
 
 RUNS = 5
 SEED = 1998
@@ -41,12 +39,9 @@ def test_killing_a_recording_process_loses_nothing_it_reported_and_half_writes_n
         reported.update({command_id: numbers for numbers, command_id in saved})
 
         with db.read() as conn:
-            stored = {
-                r.number: r.entry_seq
-                for r in conn.execute(
-                    select(rulings.c.number, rulings.c.entry_seq).where(rulings.c.event_id == ev.id)
-                )
-            }
+            stored = dict(
+                Statement("SELECT number, entry_seq FROM rulings WHERE event_id = :e").all(conn, {"e": ev.id})
+            )
             chain = list(read_entries(conn, ev.id))
         by_command = {e.command_id: e for e in chain if e.command_id}
         # every ruling the process said was saved is there, in the entry of its command

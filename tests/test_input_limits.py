@@ -14,7 +14,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import event, func, select
 
 from conftest import Clock, player_rows
 from shinpan.csvio import MAX_BYTES, PairingRow, PlayerRow
@@ -22,8 +21,8 @@ from shinpan.engine.event_rules import Role
 from shinpan.errors import Conflict
 from shinpan.reports.formats import inert
 from shinpan.services import appeals, events, recording
+from shinpan.store.connection import Statement
 from shinpan.store.db import Database
-from shinpan.store.schema import players
 from web_support import ROLES, World, in_english, ledger_size, worlds
 
 HJ = ROLES[0]
@@ -40,18 +39,19 @@ def bounded_db(db: Database) -> Database:
     """The test's database; on SQLite, held to SQLite's default number of bound parameters."""
     if db.dialect == "sqlite":
 
-        @event.listens_for(db.engine, "connect")
-        def _limit(dbapi_conn: Any, _record: Any) -> None:
+        def _limit(dbapi_conn: Any) -> None:
             dbapi_conn.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, SQLITE_DEFAULT_VARIABLES)
 
-        db.engine.dispose()  # connections made before the limit are not reused
+        db.connect_hooks.append(_limit)
+        db.close()  # connections made before the limit are not reused
     return db
 
 
 def _player_count(db: Database, event_id: int) -> int:
     with db.read() as conn:
-        query = select(func.count()).select_from(players).where(players.c.event_id == event_id)
-        return int(conn.execute(query).scalar_one())
+        return int(
+            Statement("SELECT count(*) FROM players WHERE event_id = :e").scalar(conn, {"e": event_id})
+        )
 
 
 # -- 1. an import of any size -------------------------------------------------------------

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select, text
 
 from conftest import SHINPAN, EventSetup, make_event, run_cli, run_shinpan
 from shinpan.services import corrections, events, queries
+from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.store.schema import players, rulings
 
@@ -54,7 +54,7 @@ def refused(result: subprocess.CompletedProcess[str], *words: str, lines: int | 
 
 def count(db: Database, table: Any) -> int:
     with db.read() as conn:
-        return int(conn.execute(select(func.count()).select_from(table)).scalar() or 0)
+        return int(Statement(f"SELECT count(*) FROM {table.name}").scalar(conn) or 0)
 
 
 # -- events -----------------------------------------------------------------------------------
@@ -367,8 +367,8 @@ def test_import_of_json_no_export_can_be_is_one_line(ev: EventSetup, db_url: str
 
 
 def test_a_database_newer_than_shinpan_is_refused_by_every_command(db: Database, db_url: str) -> None:
-    with db.engine.begin() as conn:
-        conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    with db.write() as conn:
+        Statement("UPDATE alembic_version SET version_num = '9999'").run(conn)
     for args in (["event", "list"], ["verify"], ["record", "--event", "1", "--player", "P", "x", "--yes"]):
         refused(run_cli(*args, db=db_url), "9999", "upgrade shinpan")
 

@@ -11,8 +11,8 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
 
-from conftest import Backend
-from shinpan.store.db import HEAD, Database, wrap_core
+from conftest import Backend, core_of
+from shinpan.store.db import HEAD, Database
 from shinpan.store.schema import metadata
 
 NEW_COLUMNS = (("events", "round_minutes"), ("players", "dropped_round"), ("rounds", "started_at"),
@@ -29,18 +29,19 @@ def _alembic(conn: object) -> Config:
 def test_a_database_of_revision_0003_gets_the_rounds_clock(backend: Backend) -> None:
     old = Database(backend.url, migrate=False)
     try:
-        with old.write() as conn:
-            command.upgrade(_alembic(conn._core), "0003")
+        with core_of(old) as conn:
+            command.upgrade(_alembic(conn), "0003")
             for table, column in NEW_COLUMNS:  # 0001 makes today's tables; 0003's lacked these
                 conn.execute(text(f"ALTER TABLE {table} DROP COLUMN {column}"))
-        with old.read() as conn:
-            assert "time_extensions" not in inspect(conn._core).get_table_names()
+        with core_of(old) as conn:
+            assert "time_extensions" not in inspect(conn).get_table_names()
     finally:
         old.close()
     upgraded = Database(backend.url)
     try:
-        with upgraded.engine.connect() as conn:
-            assert upgraded.revision(wrap_core(conn)) == HEAD  # 0004 and every later revision
+        with upgraded.read() as conn:
+            assert upgraded.revision(conn) == HEAD  # 0004 and every later revision
+        with core_of(upgraded) as conn:
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []
     finally:
         upgraded.close()

@@ -5,8 +5,6 @@ from __future__ import annotations
 import itertools
 import sqlite3
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 
@@ -15,16 +13,15 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
-from sqlalchemy import Connection as CoreConnection
 from sqlalchemy import inspect
 
-from conftest import Backend
+from conftest import Backend, core_of
 from shinpan.errors import StorageError
 from shinpan.store.chain import GENESIS, canonical, entry_hash, fingerprint
 from shinpan.store.connection import DriverError, Statement
 from shinpan.store.db import HEAD, LOCK_NAMESPACE, REVISIONS, Database, resolve_url
 from shinpan.store.ledger import Appender, entry_by_command, read_entries, verify_chain
-from shinpan.store.migrate import core_engine, known_revisions
+from shinpan.store.migrate import known_revisions
 from shinpan.store.schema import PROJECTIONS, metadata
 
 STAMP = "2024-06-01T10:00:00.000000Z"
@@ -85,33 +82,22 @@ def test_the_revisions_the_code_accepts_are_the_migrations_it_ships() -> None:
 def test_a_new_database_is_migrated_and_matches_schema_py(db: Database) -> None:
     with db.read() as conn:
         assert db.revision(conn) == HEAD
-    with _core(db) as conn:
+    with core_of(db) as conn:
         differences = compare_metadata(MigrationContext.configure(conn), metadata)
     assert differences == []
 
 
 def test_opening_a_migrated_database_again_changes_nothing(db: Database, backend: Backend) -> None:
-    with _core(db) as conn:
+    with core_of(db) as conn:
         before = sorted(inspect(conn).get_table_names())
     again = Database(backend.url)
     try:
-        with _core(again) as conn:
+        with core_of(again) as conn:
             assert sorted(inspect(conn).get_table_names()) == before
         with again.read() as conn:
             assert again.revision(conn) == HEAD
     finally:
         again.close()
-
-
-@contextmanager
-def _core(db: Database) -> Iterator[CoreConnection]:
-    """SQLAlchemy's view of the test's database: Alembic compares and migrates with it."""
-    engine = core_engine(db.url)
-    try:
-        with engine.connect() as conn, conn.begin():
-            yield conn
-    finally:
-        engine.dispose()
 
 
 def _alembic(conn: object) -> Config:
@@ -125,7 +111,7 @@ def _alembic(conn: object) -> Config:
 def test_a_database_at_an_older_revision_is_upgraded(backend: Backend) -> None:
     old = Database(backend.url, migrate=False)
     try:
-        with _core(old) as conn:
+        with core_of(old) as conn:
             command.upgrade(_alembic(conn), REVISIONS[0])
         with old.read() as conn:
             assert old.revision(conn) == REVISIONS[0]
@@ -135,7 +121,7 @@ def test_a_database_at_an_older_revision_is_upgraded(backend: Backend) -> None:
     try:
         with upgraded.read() as conn:
             assert upgraded.revision(conn) == HEAD
-        with _core(upgraded) as conn:
+        with core_of(upgraded) as conn:
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []
     finally:
         upgraded.close()
