@@ -14,13 +14,12 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import func, select
 
 from conftest import SHINPAN
 from shinpan.services.demo import DEMO_MARK, DEMO_NAME, FLOOR_JUDGE, HEAD_JUDGE, SCOREKEEPER, demo_path
 from shinpan.services.events import list_events
+from shinpan.store.connection import Statement
 from shinpan.store.db import Database
-from shinpan.store.schema import users
 
 
 @pytest.fixture
@@ -36,7 +35,7 @@ def counts(path: Path) -> tuple[int, int]:
     db = Database(str(path))
     try:
         with db.read() as conn:
-            accounts = int(conn.execute(select(func.count()).select_from(users)).scalar_one())
+            accounts = int(Statement("SELECT count(*) FROM users").scalar(conn))
         return accounts, len(list_events(db))
     finally:
         db.close()

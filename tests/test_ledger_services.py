@@ -11,7 +11,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
 
 from conftest import HEAD_JUDGE, T0, EventSetup
 from shinpan.csvio import PairingRow, PlayerRow
@@ -19,9 +18,9 @@ from shinpan.engine.event_rules import Role
 from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused
 from shinpan.services import corrections, deadlines, events, integrity, queries, recording
 from shinpan.services.context import stamp
+from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.store.integrity import snapshot
-from shinpan.store.schema import carried_losses, duels, entries, matches, rulings
 
 # -- helpers --------------------------------------------------------------------------------
 
@@ -49,17 +48,15 @@ def status(ev: EventSetup, player: str) -> str:
 
 def carried(ev: EventSetup) -> list[tuple[str, str, str]]:
     with ev.db.read() as conn:
-        rows = conn.execute(
-            select(carried_losses.c.player, carried_losses.c.loss, carried_losses.c.state)
-            .where(carried_losses.c.event_id == ev.id)
-            .order_by(carried_losses.c.ruling, carried_losses.c.position)
-        )
-        return [tuple(r) for r in rows]  # type: ignore[misc]
+        rows = Statement(
+            "SELECT player, loss, state FROM carried_losses WHERE event_id = :e ORDER BY ruling, position"
+        ).all(conn, {"e": ev.id})
+        return [tuple(r) for r in rows]
 
 
 def entry_count(ev: EventSetup) -> int:
     with ev.db.read() as conn:
-        return int(conn.execute(select(func.count()).where(entries.c.event_id == ev.id)).scalar() or 0)
+        return int(Statement("SELECT count(*) FROM entries WHERE event_id = :e").scalar(conn, {"e": ev.id}))
 
 
 def counter(ev: EventSetup, player: str, rule: str) -> int:
@@ -412,9 +409,9 @@ def test_voiding_the_deciding_duel_loss_reopens_the_match(ev: EventSetup) -> Non
     corrections.void(ev.db, ev.id, second, "the player was there")
     assert (winners(ev, 1), match(ev, 1)["result"]) == ({1: "P002"}, None)
     with ev.db.read() as conn:
-        ended = conn.execute(
-            select(matches.c.ended_at).where(matches.c.event_id == ev.id, matches.c.table_no == 1)
-        ).scalar()
+        ended = Statement("SELECT ended_at FROM matches WHERE event_id = :e AND table_no = 1").scalar(
+            conn, {"e": ev.id}
+        )
     assert ended is None
     consistent(ev.db)
 
@@ -656,9 +653,11 @@ def test_after_a_rich_event_the_tables_equal_a_rebuild_from_the_entries(ev: Even
     ev.pair(2, [("P007", "P001"), ("P002", "P003"), ("P004", "P005"), ("P008", None)])
     ev.record("P004", "pregame.tardiness")
     with db.read() as conn:
-        assert conn.execute(select(func.count()).where(rulings.c.event_id == eid)).scalar() >= 15
-        assert conn.execute(select(func.count()).where(duels.c.event_id == eid)).scalar() >= 4
-        assert conn.execute(select(func.count()).where(matches.c.event_id == eid)).scalar() == 8
+        count = {t: Statement(f"SELECT count(*) FROM {t} WHERE event_id = :e").scalar(conn, {"e": eid})
+                 for t in ("rulings", "duels", "matches")}  # fmt: skip
+        assert count["rulings"] >= 15
+        assert count["duels"] >= 4
+        assert count["matches"] == 8
     assert winners(ev, 1, round_no=2) == {1: "P001"}  # P007's waiting duel loss landed
     assert any(
         r["rule"] == "general.unrelated-warnings" for r in queries.player_history(db, eid, "P005")["rulings"]

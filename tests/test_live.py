@@ -125,7 +125,7 @@ def test_postgres_notifications_reach_other_processes_at_once(backend: Backend) 
     try:
         event = make_event(db, players=2)
         got: list[str] = []
-        dsn = db.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        dsn = db.target.conninfo
         with psycopg.connect(dsn, autocommit=True) as listener:
             listener.execute("LISTEN shinpan_events")
             recording.record(

@@ -22,7 +22,6 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
 
 from conftest import run_cli
 from shinpan import reports
@@ -33,8 +32,8 @@ from shinpan.reports.common import STATE_WORDS
 from shinpan.reports.penalties import csv_header
 from shinpan.services import appeals, corrections, deadlines, events, recording
 from shinpan.services.demo import FLOOR_JUDGE, HEAD_JUDGE, SCOREKEEPER, load_demo
+from shinpan.store.connection import Statement
 from shinpan.store.db import Database
-from shinpan.store.schema import rulings
 from shinpan.web.app import create_app
 from web_support import sign_in
 
@@ -109,10 +108,11 @@ def expected_numbers(db: Database, event: int) -> set[int]:
     """What the guideline says the report lists, straight from the rulings table."""
     listed = set()
     with db.read() as conn:
-        for r in conn.execute(select(rulings).where(rulings.c.event_id == event)):
-            codes = json.loads(r.penalties) + json.loads(r.guideline_penalties)
+        found = Statement("SELECT number, penalties, guideline_penalties FROM rulings WHERE event_id = :e")
+        for number, penalties, guideline_penalties in found.all(conn, {"e": event}):
+            codes = json.loads(penalties) + json.loads(guideline_penalties)
             if any(c in BOOK.components and BOOK.components[c].reported for c in codes):
-                listed.add(r.number)
+                listed.add(number)
     return listed
 
 
@@ -292,9 +292,9 @@ def test_the_dq_report_has_the_timeline_statements_rulings_and_decision(scenario
 def category_counts(db: Database, event: int) -> Counter[str]:
     counts: Counter[str] = Counter()
     with db.read() as conn:
-        for rule in conn.execute(
-            select(rulings.c.rule).where(rulings.c.event_id == event, rulings.c.state != "voided")
-        ).scalars():
+        for rule in Statement("SELECT rule FROM rulings WHERE event_id = :e AND state <> 'voided'").scalars(
+            conn, {"e": event}
+        ):
             counts[BOOK.infractions[rule].category if rule in BOOK.infractions else "general"] += 1
     return counts
 

@@ -16,12 +16,11 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import text
-from sqlalchemy.exc import DBAPIError
 
 from conftest import run_cli
 from shinpan.engine.event_rules import Role
 from shinpan.services import accounts, events
+from shinpan.store.connection import DriverError, Statement
 from shinpan.store.db import Database
 from shinpan.web.app import create_app
 from web_support import LiveServer, csrf_in, database_url, sign_in
@@ -211,9 +210,9 @@ def test_verify_notices_a_dropped_trigger(url: str, db: Database) -> None:
     assert run_cli("verify", db=url).returncode == 0
     with db.write() as conn:
         if db.is_postgres:
-            conn.execute(text("ALTER TABLE entries DISABLE TRIGGER entries_append_only"))
+            Statement("ALTER TABLE entries DISABLE TRIGGER entries_append_only").run(conn)
         else:
-            conn.execute(text("DROP TRIGGER entries_no_update"))
+            Statement("DROP TRIGGER entries_no_update").run(conn)
     found = run_cli("verify", db=url)
     assert found.returncode == 1
     assert "UNGUARDED" in found.stdout and (
@@ -233,13 +232,13 @@ def test_the_app_role_cannot_switch_the_ledger_off(url: str, db: Database) -> No
         assert event == 1
         for attack in ("ALTER TABLE entries DISABLE TRIGGER ALL", "UPDATE entries SET body = '{}'",
                        "DROP TRIGGER entries_append_only ON entries", "TRUNCATE entries"):  # fmt: skip
-            with pytest.raises(DBAPIError), app_db.write() as conn:
-                conn.execute(text(attack))
+            with pytest.raises(DriverError), app_db.write() as conn:
+                Statement(attack).run(conn)
     finally:
         app_db.close()
         with db.write() as conn:
-            conn.execute(text(f"DROP OWNED BY {role}"))
-            conn.execute(text(f"DROP ROLE {role}"))
+            Statement(f"DROP OWNED BY {role}").run(conn)
+            Statement(f"DROP ROLE {role}").run(conn)
 
 
 def test_a_role_that_may_not_make_roles_is_told_why_in_one_line(url: str, db: Database) -> None:
@@ -254,5 +253,5 @@ def test_a_role_that_may_not_make_roles_is_told_why_in_one_line(url: str, db: Da
         assert "permission denied" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
     finally:
         with db.write() as conn:
-            conn.execute(text(f"DROP OWNED BY {role}"))
-            conn.execute(text(f"DROP ROLE {role}"))
+            Statement(f"DROP OWNED BY {role}").run(conn)
+            Statement(f"DROP ROLE {role}").run(conn)

@@ -12,7 +12,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
 
 from conftest import FLOOR_JUDGE, T0, EventSetup
 from shinpan.engine.event_rules import Role
@@ -21,8 +20,8 @@ from shinpan.services import corrections, deadlines, events, integrity, rounds, 
 from shinpan.services.context import stamp
 from shinpan.services.scoresheet import round_sheet
 from shinpan.services.standings import event_standings
+from shinpan.store.connection import Statement
 from shinpan.store.db import Database
-from shinpan.store.schema import entries
 from shinpan.tournament import pair_round, recommended_rounds
 from shinpan.tournament.model import Entrant
 
@@ -37,15 +36,15 @@ def consistent(db: Database) -> None:
 
 def ledger(ev: EventSetup, kind: str | None = None) -> list[dict[str, Any]]:
     with ev.db.read() as conn:
-        query = (
-            select(entries.c.kind, entries.c.body).where(entries.c.event_id == ev.id).order_by(entries.c.seq)
+        rows = Statement("SELECT kind, body FROM entries WHERE event_id = :e ORDER BY seq").all(
+            conn, {"e": ev.id}
         )
-        return [{"kind": k, **json.loads(b)} for k, b in conn.execute(query) if kind in (None, k)]
+        return [{"kind": k, **json.loads(b)} for k, b in rows if kind in (None, k)]
 
 
 def size(ev: EventSetup) -> int:
     with ev.db.read() as conn:
-        return int(conn.execute(select(func.count()).where(entries.c.event_id == ev.id)).scalar_one())
+        return int(Statement("SELECT count(*) FROM entries WHERE event_id = :e").scalar(conn, {"e": ev.id}))
 
 
 def table_of(paired: swiss.PairedRound, player: str) -> dict[str, Any]:

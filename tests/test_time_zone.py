@@ -13,12 +13,13 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 
-from conftest import HEAD_JUDGE, Backend, make_event, run_cli
+from conftest import HEAD_JUDGE, Backend, core_of, make_event, run_cli
 from shinpan import reports
 from shinpan.errors import InvalidInput
 from shinpan.reports.penalties import csv_header
 from shinpan.services import events, recording
 from shinpan.services.context import load_event
+from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.store.migrate import _config
 from shinpan.store.projector import search_key
@@ -112,9 +113,7 @@ def test_the_desk_and_the_rulings_pages_show_the_events_time(new_york: World) ->
     w = new_york
     number = w.record("P001", "ingame.slow-play")
     with w.db.read() as conn:
-        stamp = conn.execute(
-            sa.text("SELECT recorded_at FROM rulings WHERE number = :n"), {"n": number}
-        ).scalar()
+        stamp = Statement("SELECT recorded_at FROM rulings WHERE number = :n").scalar(conn, {"n": number})
     at = datetime.fromisoformat(stamp)
     from zoneinfo import ZoneInfo
 
@@ -155,7 +154,7 @@ def test_the_event_form_takes_the_zone_and_says_when_it_is_wrong(new_york: World
 def test_an_older_database_gets_the_zone_and_new_search_keys(backend: Backend) -> None:
     old = Database(backend.url, migrate=False)
     try:
-        with old.write() as conn:
+        with core_of(old) as conn:
             command.upgrade(_config(conn), "0003")
             inspector = sa.inspect(conn)
             if "time_zone" in {c["name"] for c in inspector.get_columns("events")}:
@@ -174,8 +173,8 @@ def test_an_older_database_gets_the_zone_and_new_search_keys(backend: Backend) -
     upgraded = Database(backend.url)
     try:
         with upgraded.read() as conn:
-            assert conn.execute(sa.text("SELECT time_zone FROM events")).scalar() == "Asia/Tokyo"
-            key = conn.execute(sa.text("SELECT search FROM players")).scalar()
+            assert Statement("SELECT time_zone FROM events").scalar(conn) == "Asia/Tokyo"
+            key = Statement("SELECT search FROM players").scalar(conn)
         assert key == search_key(
             {"number": "P1", "name": "佐藤 翔太", "reading": "さとう しょうた", "club": None}
         )

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
 
 from conftest import (
     Backend,
@@ -25,9 +24,9 @@ from shinpan.errors import Conflict, InvalidInput, StorageError
 from shinpan.guideline import default_guideline
 from shinpan.services import corrections, deadlines, events, integrity, queries, recording, transfer
 from shinpan.store.chain import GENESIS, canonical, entry_hash
+from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.store.integrity import snapshot as projections
-from shinpan.store.schema import rulings
 
 
 @pytest.fixture
@@ -136,7 +135,7 @@ def test_a_modified_export_is_refused_and_nothing_is_imported(
             assert what in result.stderr, (what, result.stderr)
             assert events.list_events(other) == []
             with other.read() as conn:
-                assert conn.execute(select(func.count()).select_from(rulings)).scalar() == 0
+                assert Statement("SELECT count(*) FROM rulings").scalar(conn) == 0
         with pytest.raises(InvalidInput, match="not a shinpan event export"):
             transfer.import_event(other, {"format": "something else"})
     finally:
@@ -301,4 +300,6 @@ def test_a_backup_taken_while_another_process_writes_is_consistent(
 
 def _count(db: Database, event_id: int) -> int:
     with db.read() as conn:
-        return int(conn.execute(select(func.count()).where(rulings.c.event_id == event_id)).scalar() or 0)
+        return int(
+            Statement("SELECT count(*) FROM rulings WHERE event_id = :e").scalar(conn, {"e": event_id})
+        )

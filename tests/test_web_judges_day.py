@@ -49,17 +49,13 @@ def ruling(site: Site, event: int, number: int) -> dict[str, Any]:
 
 def given_and_recorded(site: Site, event: int, number: int) -> tuple[datetime, datetime]:
     """When a ruling was given at the table (D21), and when it was recorded."""
-    from sqlalchemy import select
-
-    from shinpan.store.schema import rulings
+    from shinpan.store.connection import Statement
 
     with site.db.read() as conn:
-        row = conn.execute(
-            select(rulings.c.given_at, rulings.c.recorded_at).where(
-                rulings.c.event_id == event, rulings.c.number == number
-            )
-        ).one()
-    return datetime.fromisoformat(row.given_at), datetime.fromisoformat(row.recorded_at)
+        given, recorded = Statement(
+            "SELECT given_at, recorded_at FROM rulings WHERE event_id = :e AND number = :n"
+        ).first(conn, {"e": event, "n": number})
+    return datetime.fromisoformat(given), datetime.fromisoformat(recorded)
 
 
 def head_judge(people: People, viewport: dict[str, int] = DESKTOP) -> Page:
