@@ -30,7 +30,7 @@ __all__ = ["Change", "LedgerWatch", "head_of", "listen", "watch_of"]
 log = logging.getLogger("shinpan.notices")
 _HEAD = Statement("SELECT MAX(seq) FROM entries WHERE event_id = :e")
 _HEADS = Statement("SELECT event_id, MAX(seq) FROM entries WHERE event_id IN (:es) GROUP BY event_id")
-_KINDS = Statement("SELECT DISTINCT kind FROM entries WHERE event_id = :e AND seq > :after AND seq <= :head")
+_KINDS = Statement("SELECT seq, kind FROM entries WHERE event_id = :e AND seq > :after AND seq <= :head")
 
 
 @dataclass(frozen=True)
@@ -77,8 +77,11 @@ class LedgerWatch:
             kinds: frozenset[str] | None = None
             if seen is not None:
                 with self.db.read() as conn:
-                    found = _KINDS.scalars(conn, {"e": event_id, "after": seen, "head": head})
-                kinds = frozenset(str(k) for k in found)
+                    found = _KINDS.all(conn, {"e": event_id, "after": seen, "head": head})
+                # Every entry in between, or not known: a notice can arrive before a new
+                # snapshot shows its commit (seen on PostgreSQL), and then anything may have changed.
+                if len(found) == head - seen:
+                    kinds = frozenset(str(kind) for _, kind in found)
             self.heads[event_id] = head
         self._tell(Change(event_id, seen if seen is not None else 0, head, kinds))
 
