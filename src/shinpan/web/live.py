@@ -30,7 +30,7 @@ PANELS = ("queue", "appeals", "deadlines", "feed", "dq")
 _RULINGS = ("ruling.recorded", "ruling.confirmed", "ruling.deviated", "ruling.voided")
 _TOUCHES: dict[str, tuple[str, ...]] = {
     "queue": _RULINGS,
-    "appeals": (*_RULINGS, "appeal.filed", "appeal.decided"),
+    "appeals": ("ruling.confirmed", "ruling.deviated", "ruling.voided", "appeal.filed", "appeal.decided"),
     "deadlines": (
         *_RULINGS,
         "deadline.done",
