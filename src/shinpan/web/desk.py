@@ -16,6 +16,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from shinpan.errors import ShinpanError
+from shinpan.reports import dq
 from shinpan.services import appeals, corrections, deadlines, queries
 from shinpan.services.context import Event, load_event
 from shinpan.web import i18n
@@ -40,7 +41,7 @@ def _panels(request: Request, event_id: int) -> dict[str, Any]:
     return {
         "event": _event(request, event_id), "feed": feed, "queue": queue, "deadlines": due,
         "names": queries.player_names(db, event_id, [d.player for d in due]),
-        "appeals": queries.appeals_of(db, event_id), "dq": queries.disqualifications(db, event_id),
+        "appeals": queries.appeals_of(db, event_id), "dq": dq.disqualifications(db, event_id),
         "statements": queries.statements_of(db, event_id), "components": book().guideline.components,
         "head": queries.ledger_head(db, event_id),
     }  # fmt: skip
