@@ -28,12 +28,6 @@ NOT_MOVED_YET = {
     "services/queries.py": {"sqlalchemy", TABLES},
     "services/recording.py": {"sqlalchemy", TABLES},
     "web/app.py": {"sqlalchemy"},  # catches DataError
-    "reports/common.py": {"sqlalchemy", TABLES},
-    "reports/dq.py": {"sqlalchemy", TABLES},
-    "reports/history.py": {"sqlalchemy", TABLES},
-    "reports/rulings.py": {"sqlalchemy", TABLES},
-    "reports/slip.py": {"sqlalchemy", TABLES},
-    "reports/stats.py": {"sqlalchemy", TABLES},
     # Neither on the store branch's list nor on the others': the database's errors and URLs.
     "cli/common.py": {"sqlalchemy"},  # catches DataError
     "services/demo.py": {"sqlalchemy"},  # make_url, ArgumentError

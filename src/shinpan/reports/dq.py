@@ -1,8 +1,10 @@
 """The disqualification report: one section per disqualification, ready to send (D14).
 
-For each ruling with the ``disqualification`` component (given, or the guideline's): the
-ledger entries that concern it in order, the statements of the people involved, any
-appeals, the player's rulings in the event, and the head judge's decision.
+For each ruling that needs an investigation (:func:`is_disqualification`: what its
+penalties, or the guideline's penalties for it, do holds a disqualification; a voided ruling
+is none): the ledger entries that concern it in order, the statements of the people
+involved, any appeals, the player's rulings in the event, and the head judge's decision.
+The head judge's desk lists the same rulings (:func:`disqualifications`).
 """
 
 from __future__ import annotations
@@ -11,19 +13,18 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import or_, select
-
-from shinpan.engine.event_rules import needs_investigation
+from shinpan.engine.event_rules import Status, needs_investigation, status_after, status_codes_now
 from shinpan.engine.explain import penalty_text
 from shinpan.errors import NotFound
 from shinpan.guideline import Rulebook
+from shinpan.guideline.model import Meaning
 from shinpan.reports.common import EventHeader, Person, event_header, people
 from shinpan.reports.rulings import ReportedRuling, read_rulings
 from shinpan.services.context import stamp
+from shinpan.store import reports as store
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Entry, read_entries
-from shinpan.store.schema import matches
 
 ROLES = {"player": ("選手", "player"), "opponent": ("対戦相手", "opponent"),
          "witness": ("目撃者", "witness"), "judge": ("ジャッジ", "judge")}  # fmt: skip
@@ -136,8 +137,57 @@ class DisqualificationReport:
         return None
 
 
-def is_disqualification(r: ReportedRuling) -> bool:
-    return needs_investigation(r.penalties, r.guideline_penalties)
+def is_disqualification(
+    book: Rulebook, penalties: tuple[str, ...], given: tuple[str, ...], *, voided: bool
+) -> bool:
+    """D14: whether a ruling needs a disqualification report, asked of what its codes do in
+    the event's guideline (a file may call its disqualification anything); a voided ruling
+    never does. The report, the desk and nothing else ask it, here."""
+    return needs_investigation(book.acts(penalties), book.acts(given), voided=voided)
+
+
+@dataclass(frozen=True)
+class Investigation:
+    """A ruling on the head judge's desk that needs a disqualification report."""
+
+    number: int
+    player: str
+    player_name: str
+    rule: str
+    penalties: tuple[str, ...]
+    state: str
+    awaiting_status: str | None  # D17: "disqualified" or "ejected" once the head judge confirms
+
+
+def disqualifications(db: Database, event_id: int) -> list[Investigation]:
+    """The rulings that need a disqualification report (waiting for the head judge too, D17),
+    newest first, for the desk, where the statements are taken."""
+    with db.read() as conn:
+        book = event_header(conn, event_id).book
+        code = book.code_for.get(Meaning.disqualification)
+        found = [
+            r
+            for r in (store.rulings_naming(conn, event_id, code) if code else [])
+            if is_disqualification(book, r.penalties, r.guideline_penalties, voided=r.state == "voided")
+        ]
+        names = people(conn, event_id, {r.player for r in found}) if found else {}
+    return [
+        Investigation(
+            r.number, r.player, names[r.player].name if r.player in names else "", r.rule, r.penalties,
+            r.state, _awaiting(book, (*r.penalties, *r.effects), r.state),
+        )
+        for r in found
+    ]  # fmt: skip
+
+
+def _awaiting(book: Rulebook, codes: tuple[str, ...], state: str) -> str | None:
+    """D17: the status a ruling waiting for the head judge gives once confirmed."""
+    if state != "pending":
+        return None
+    acts = book.acts(codes)
+    now = status_codes_now(acts, pending=True)
+    status = status_after(a for a in acts if a not in now)
+    return None if status is Status.active else status.value
 
 
 def dq_report(
@@ -147,7 +197,13 @@ def dq_report(
     with db.read() as conn:
         event = event_header(conn, event_id)
         everything = read_rulings(conn, event)
-        cases = [r for r in everything if is_disqualification(r) and ruling in (None, r.number)]
+        book = event.book
+        cases = [
+            r
+            for r in everything
+            if ruling in (None, r.number)
+            and is_disqualification(book, r.penalties, r.guideline_penalties, voided=r.voided)
+        ]
         if ruling is not None and not cases:
             if any(r.number == ruling for r in everything):
                 raise NotFound("ruling {number} of event {event} is not a disqualification", number=ruling,
@@ -264,15 +320,7 @@ def decision(r: ReportedRuling, appeals: tuple[Appeal, ...]) -> Decision:
 def _opponent(conn: Connection, event_id: int, r: ReportedRuling, names: dict[str, Person]) -> Person | None:
     if r.round is None or r.table is None:
         return None
-    m = conn.execute(
-        select(matches.c.player_a, matches.c.player_b).where(
-            matches.c.event_id == event_id, matches.c.round == r.round, matches.c.table_no == r.table,
-            or_(matches.c.player_a == r.player, matches.c.player_b == r.player),
-        )
-    ).first()  # fmt: skip
-    if m is None:
-        return None
-    other = m.player_b if m.player_a == r.player else m.player_a
+    other = store.opponent_of(conn, event_id, r.player, r.round, r.table)
     return names.get(other) if other else None
 
 

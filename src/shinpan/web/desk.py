@@ -16,6 +16,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from shinpan.errors import ShinpanError
+from shinpan.reports import dq
 from shinpan.services import appeals, corrections, deadlines, queries
 from shinpan.services.context import Event, load_event
 from shinpan.web import i18n
@@ -50,7 +51,7 @@ def _panels(request: Request, event_id: int, shown: tuple[str, ...] = PANELS) ->
     if "appeals" in shown:
         out["appeals"] = queries.appeals_of(db, event_id)
     if "dq" in shown:
-        out["dq"] = queries.disqualifications(db, event_id)
+        out["dq"] = dq.disqualifications(db, event_id)
         out["statements"] = queries.statements_of(db, event_id)
     return out
 
