@@ -6,7 +6,6 @@ order and words an organiser, a head judge or a player reads; nothing here decid
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
@@ -22,6 +21,7 @@ from shinpan.guideline import Rulebook
 from shinpan.services.context import rulebook_for
 from shinpan.store.connection import Connection
 from shinpan.store.db import chunks
+from shinpan.store.entry import stored_entry
 from shinpan.store.ledger import Entry
 from shinpan.store.schema import entries, events, players
 from shinpan.tournament.standings import participant_order
@@ -202,10 +202,9 @@ _POSITIONS: dict[tuple[str, str], dict[str, int]] = {}
 
 
 def _entry(r: Any) -> Entry:
-    return Entry(
-        event_id=r.event_id, seq=r.seq, kind=r.kind, actor=r.actor, recorded_at=r.recorded_at,
-        body=json.loads(r.body), refs=tuple(json.loads(r.refs)), command_id=r.command_id,
-        command_hash=r.command_hash, prev_hash=r.prev_hash, hash=r.hash,
+    return stored_entry(
+        r.event_id, r.seq, r.kind, r.actor, r.recorded_at, r.body, r.refs, r.command_id, r.command_hash,
+        r.prev_hash, r.hash,
     )  # fmt: skip
 
 

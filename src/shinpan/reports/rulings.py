@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import select
 
 from shinpan.engine.explain import penalty_text
+from shinpan.entries import RulingDeviated, RulingsConfirmed, RulingsRecorded, RulingsVoided
 from shinpan.guideline import Rulebook
 from shinpan.reports.common import (
     EventHeader,
@@ -114,17 +115,17 @@ class _Acts:
 def _acts(conn: Connection, event_id: int, book: Rulebook) -> _Acts:
     acts = _Acts()
     for e in entries_of(conn, event_id, ACTS):
-        if e.kind == "ruling.confirmed":
-            for n in e.body["rulings"]:
-                acts.confirmed[n].append(Act(e.actor, e.recorded_at))
-        elif e.kind == "ruling.deviated":
-            new = tuple(e.body["penalties"])
-            acts.deviated[e.body["ruling"]].append(
-                _deviation(book, e.actor, e.recorded_at, e.body["reason"], new)
-            )
-        else:
-            for n in e.body["rulings"]:
-                acts.voided[n] = Act(e.actor, e.recorded_at, e.body.get("reason", ""))
+        match e.body:
+            case RulingsConfirmed(rulings=numbers):
+                for n in numbers:
+                    acts.confirmed[n].append(Act(e.actor, e.recorded_at))
+            case RulingDeviated() as b:
+                acts.deviated[b.ruling].append(
+                    _deviation(book, e.actor, e.recorded_at, b.reason, b.penalties)
+                )
+            case RulingsVoided() as b:
+                for n in b.rulings:
+                    acts.voided[n] = Act(e.actor, e.recorded_at, b.reason)
     return acts
 
 
@@ -147,9 +148,10 @@ def _missed_remedies(conn: Connection, event_id: int, rows: Sequence[Any]) -> di
     recorded = entries_at(conn, event_id, {r.entry_seq for r in rows})
     missed: dict[int, tuple[int, int]] = {}
     for r in rows:
-        of = recorded[r.entry_seq].body.get("follow_up_of") if r.entry_seq in recorded else None
+        said = recorded[r.entry_seq].body if r.entry_seq in recorded else None
+        of = said.follow_up_of if isinstance(said, RulingsRecorded) else None
         if of:
-            missed[r.number] = (of["ruling"], of["position"])
+            missed[r.number] = (of.ruling, of.position)
     texts = {
         (d.ruling, d.position): (d.remedy_ja, d.remedy_en)
         for d in conn.execute(
@@ -178,10 +180,13 @@ def _recorded_deviations(
         reason, penalties = r.deviation_reason, tuple(json.loads(r.penalties))
         if r.number in acts.deviated:  # later deviations rewrote the row: the entry says what was recorded
             entry = bodies.get(r.entry_seq)
-            made = [m for m in (entry.body["rulings"] if entry else []) if m["number"] == r.number]
-            if not made or not made[0].get("deviation_reason"):
+            said = entry.body if entry else None
+            made = [
+                m for m in (said.rulings if isinstance(said, RulingsRecorded) else ()) if m.number == r.number
+            ]
+            if not made or not made[0].deviation_reason:
                 continue
-            reason, penalties = made[0]["deviation_reason"], tuple(made[0]["penalties"])
+            reason, penalties = str(made[0].deviation_reason), made[0].penalties
         found[r.number] = _deviation(book, r.judge, r.recorded_at, reason, penalties)
     return found
 

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import select
 
+from shinpan.entries import RulingDeviated, RulingsConfirmed
 from shinpan.reports.common import (
     GENERAL,
     EventHeader,
@@ -177,11 +178,18 @@ def statistics(
             decided: dict[int, str] = {}
             changed: set[int] = set()
             for e in entries_of(conn, event.id, ("ruling.confirmed", "ruling.deviated")):
-                numbers = e.body["rulings"] if e.kind == "ruling.confirmed" else [e.body["ruling"]]
+                b = e.body
+                numbers = (
+                    b.rulings
+                    if isinstance(b, RulingsConfirmed)
+                    else [b.ruling]
+                    if isinstance(b, RulingDeviated)
+                    else []
+                )
                 for n in numbers:
                     decided.setdefault(n, e.recorded_at)
-                if e.kind == "ruling.deviated":
-                    changed.add(e.body["ruling"])
+                if isinstance(b, RulingDeviated):
+                    changed.add(b.ruling)
             for r in rows:
                 issued[r.judge] += 1
                 if r.state == "voided":

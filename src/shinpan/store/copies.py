@@ -38,7 +38,7 @@ def restore_entry(conn: Connection, entry: Entry) -> None:
         "actor": entry.actor,
         "recorded_at": entry.recorded_at,
         "refs": canonical(list(entry.refs)),
-        "body": canonical(entry.body),
+        "body": entry.body_json,
         "prev_hash": entry.prev_hash,
         "hash": entry.hash,
     }
