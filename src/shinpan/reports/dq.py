@@ -15,6 +15,22 @@ from typing import Any, ClassVar
 
 from shinpan.engine.event_rules import Status, needs_investigation, status_after, status_codes_now
 from shinpan.engine.explain import penalty_text
+from shinpan.entries import (
+    AppealDecided,
+    AppealFiled,
+    DeadlineDone,
+    DuelResult,
+    LossCarried,
+    LossSettled,
+    MatchExtended,
+    MatchResult,
+    RulingDeviated,
+    RulingsConfirmed,
+    RulingsRecorded,
+    RulingsVoided,
+    StatementTaken,
+    StatusChanged,
+)
 from shinpan.errors import NotFound
 from shinpan.guideline import Rulebook
 from shinpan.guideline.model import Meaning
@@ -223,9 +239,9 @@ def _case(
     trail = concerning(ledger, r.number, r.entry)
     recorded = next((e for e in trail if e.seq == r.entry), None)
     said = [
-        Statement(e.seq, e.recorded_at, e.actor, e.body["author"], e.body["author_role"], e.body["text"])
+        Statement(e.seq, e.recorded_at, e.actor, b.author, b.author_role, b.text)
         for e in trail
-        if e.kind == "statement"
+        if isinstance(b := e.body, StatementTaken)
     ]
     order = list(ROLES)
     said.sort(key=lambda s: (order.index(s.role) if s.role in order else len(order), s.seq))
@@ -233,7 +249,7 @@ def _case(
     appeals = _appeals(trail)
     return Disqualification(
         ruling=r,
-        note=str((recorded.body.get("record") or {}).get("note") or "") if recorded else "",
+        note=_note(recorded),
         opponent=_opponent(conn, event.id, r, names),
         player_status=person.status if person else "",
         decision=decision(r, appeals),
@@ -244,18 +260,30 @@ def _case(
     )
 
 
+def _note(recorded: Entry | None) -> str:
+    """The judge's note on the record the ruling came from."""
+    b = recorded.body if recorded else None
+    return b.record.note if isinstance(b, RulingsRecorded) and b.record else ""
+
+
 def _named_rulings(e: Entry) -> set[int]:
     """The rulings an entry's body names."""
-    b = e.body
-    named: set[int] = set()
-    for key in ("ruling", "cause_ruling"):
-        if isinstance(b.get(key), int):
-            named.add(b[key])
-    for item in b.get("rulings") or []:
-        named.add(item if isinstance(item, int) else item["number"])
-    if isinstance(b.get("follow_up_of"), dict):
-        named.add(b["follow_up_of"]["ruling"])
-    return named
+    match e.body:
+        case RulingsRecorded() as b:
+            of = {b.follow_up_of.ruling} if b.follow_up_of else set()
+            return {r.number for r in b.rulings} | of
+        case RulingsConfirmed(rulings=numbers) | RulingsVoided(rulings=numbers):
+            return set(numbers)
+        case (
+            RulingDeviated(ruling=n) | DeadlineDone(ruling=n) | AppealFiled(ruling=n) | AppealDecided(ruling=n)
+            | LossCarried(ruling=n) | LossSettled(ruling=n)
+        ):  # fmt: skip
+            return {n}
+        case StatementTaken(ruling=n) | StatusChanged(cause_ruling=n) | DuelResult(cause_ruling=n):
+            return {n} if n is not None else set()
+        case MatchResult(cause_ruling=n) | MatchExtended(cause_ruling=n):
+            return {n} if n is not None else set()
+    return set()
 
 
 def concerning(ledger: list[Entry], number: int, seq: int) -> list[Entry]:
@@ -274,19 +302,19 @@ def concerning(ledger: list[Entry], number: int, seq: int) -> list[Entry]:
 
 
 def _appeals(trail: list[Entry]) -> tuple[Appeal, ...]:
-    filed = {e.seq: e for e in trail if e.kind == "appeal.filed"}
-    decided = {e.body["appeal"]: e for e in trail if e.kind == "appeal.decided"}
+    filed = [(e, b) for e in trail if isinstance(b := e.body, AppealFiled)]
+    decided = {b.appeal: (e, b) for e in trail if isinstance(b := e.body, AppealDecided)}
     out = []
-    for seq, e in filed.items():
-        d = decided.get(seq)
+    for e, b in filed:
+        d, o = decided.get(e.seq, (None, None))
         out.append(
             Appeal(
-                seq,
+                e.seq,
                 e.recorded_at,
-                e.body["by"],
-                e.body["reason"],
-                d.body["outcome"] if d else None,
-                d.body["reason"] if d else "",
+                b.by,
+                b.reason,
+                o.outcome if o else None,
+                o.reason if o else "",
                 d.actor if d else "",
                 d.recorded_at if d else "",
             )
@@ -336,40 +364,39 @@ def _timeline_entry(book: Rulebook, e: Entry, number: int, names: dict[str, Pers
 
 def describe(book: Rulebook, e: Entry, number: int, names: dict[str, Person]) -> tuple[str, str]:
     """One line on what an entry did, in Japanese and English."""
-    b = e.body
-    if e.kind == "ruling.recorded":
-        made = next((m for m in b["rulings"] if m["number"] == number), b["rulings"][0])
-        who, rule = _who(names, made["player"]), made["rule"]
-        return (
-            f"裁定 #{made['number']}を記録: {who}、{book.rule_name(rule, 'ja')}",
-            f"ruling #{made['number']} recorded: {who}, {book.rule_name(rule, 'en')}",
-        )
-    if e.kind == "ruling.confirmed":
-        return "ヘッドジャッジが確認", "confirmed by the head judge"
-    if e.kind == "ruling.deviated":
-        new = tuple(b["penalties"])
-        return (
-            f"逸脱: {penalty_text(book, new, 'ja')}; 理由: {b['reason']}",
-            f"deviation: {penalty_text(book, new, 'en')}; reason: {b['reason']}",
-        )
-    if e.kind == "ruling.voided":
-        return f"取消; 理由: {b.get('reason', '')}", f"voided; reason: {b.get('reason', '')}"
-    if e.kind == "statement":
-        ja, en = ROLES.get(b["author_role"], (b["author_role"], b["author_role"]))
-        return f"陳述({ja}): {b['author']}", f"statement ({en}): {b['author']}"
-    if e.kind == "appeal.filed":
-        return f"上訴: {b['by']}; 理由: {b['reason']}", f"appeal by {b['by']}; reason: {b['reason']}"
-    if e.kind == "appeal.decided":
-        ja, en = OUTCOMES.get(b["outcome"], (b["outcome"], b["outcome"]))
-        return f"上訴の裁定: {ja}; 理由: {b['reason']}", f"appeal decided: {en}; reason: {b['reason']}"
-    if e.kind == "player.status":
-        ja, en = STATUS.get(b["status"], (b["status"], b["status"]))
-        who = _who(names, b["player"])
-        return f"{who}の状態: {ja}", f"{who} is now {en}"
-    if e.kind in ("match.result", "duel.result"):
-        where = f"R{b['round']} T{b['table']}"
-        result = b.get("result") or b.get("winner") or "—"
-        return f"{where} の結果: {result}", f"{where} result: {result}"
+    match e.body:
+        case RulingsRecorded(rulings=made_now):
+            made = next((m for m in made_now if m.number == number), made_now[0])
+            who, rule = _who(names, made.player), made.rule
+            return (
+                f"裁定 #{made.number}を記録: {who}、{book.rule_name(rule, 'ja')}",
+                f"ruling #{made.number} recorded: {who}, {book.rule_name(rule, 'en')}",
+            )
+        case RulingsConfirmed():
+            return "ヘッドジャッジが確認", "confirmed by the head judge"
+        case RulingDeviated(penalties=new, reason=reason):
+            return (
+                f"逸脱: {penalty_text(book, new, 'ja')}; 理由: {reason}",
+                f"deviation: {penalty_text(book, new, 'en')}; reason: {reason}",
+            )
+        case RulingsVoided(reason=reason):
+            return f"取消; 理由: {reason}", f"voided; reason: {reason}"
+        case StatementTaken(author=author, author_role=role):
+            ja, en = ROLES.get(role, (role, role))
+            return f"陳述({ja}): {author}", f"statement ({en}): {author}"
+        case AppealFiled(by=by, reason=reason):
+            return f"上訴: {by}; 理由: {reason}", f"appeal by {by}; reason: {reason}"
+        case AppealDecided(outcome=outcome, reason=reason):
+            ja, en = OUTCOMES.get(outcome, (outcome, outcome))
+            return f"上訴の裁定: {ja}; 理由: {reason}", f"appeal decided: {en}; reason: {reason}"
+        case StatusChanged(player=player, status=status):
+            ja, en = STATUS.get(status, (status, status))
+            who = _who(names, player)
+            return f"{who}の状態: {ja}", f"{who} is now {en}"
+        case MatchResult() | DuelResult() as b:
+            where = f"R{b.round} T{b.table}"
+            result = (b.result if isinstance(b, MatchResult) else b.winner) or "—"
+            return f"{where} の結果: {result}", f"{where} result: {result}"
     return _PLAIN.get(e.kind, (e.kind, e.kind))
 
 

@@ -14,6 +14,7 @@ import json
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any, NamedTuple
 
+from shinpan.entries import RulingDeviated, RulingsConfirmed, RulingsRecorded, RulingsVoided, parse
 from shinpan.store.connection import Connection, Statement
 from shinpan.store.db import chunks
 
@@ -266,21 +267,15 @@ def acts_on_rulings(conn: Connection, event_id: int, kinds: Sequence[str] = ACTS
     listed), in the ledger's order."""
     out = []
     for seq, kind, actor, at, text in _ENTRIES_OF_KINDS.all(conn, {"e": event_id, "kinds": list(kinds)}):
-        body = json.loads(text)
-        if kind == "ruling.deviated":
-            out.append(
-                JudgeAct(
-                    seq,
-                    kind,
-                    actor,
-                    at,
-                    (body["ruling"],),
-                    body.get("reason") or "",
-                    tuple(body["penalties"]),
-                )
-            )
-        else:
-            out.append(JudgeAct(seq, kind, actor, at, tuple(body["rulings"]), body.get("reason") or ""))
+        match parse(kind, json.loads(text)):
+            case RulingDeviated(ruling=ruling, penalties=penalties, reason=reason):
+                out.append(JudgeAct(seq, kind, actor, at, (ruling,), reason, penalties))
+            case RulingsVoided(rulings=numbers, reason=reason):
+                out.append(JudgeAct(seq, kind, actor, at, numbers, reason))
+            case RulingsConfirmed(rulings=numbers):
+                out.append(JudgeAct(seq, kind, actor, at, numbers))
+            case other:
+                raise ValueError(f"entry {seq} ({other.kind}) is not an act on rulings")
     return out
 
 
@@ -304,14 +299,13 @@ def as_recorded(conn: Connection, event_id: int, seqs: Iterable[int]) -> dict[in
     """The entries that recorded rulings, by their number in the ledger."""
     found: dict[int, RecordedEntry] = {}
     for chunk in chunks(sorted(set(seqs))):
-        for seq, _kind, _actor, _at, text in _ENTRIES_AT.all(conn, {"e": event_id, "seqs": list(chunk)}):
-            body = json.loads(text)
-            made = {
-                m["number"]: AsRecorded(tuple(m.get("penalties") or ()), m.get("deviation_reason"))
-                for m in body.get("rulings") or ()
-            }
-            of = body.get("follow_up_of")
-            found[seq] = RecordedEntry(seq, made, (of["ruling"], of["position"]) if of else None)
+        for seq, kind, _actor, _at, text in _ENTRIES_AT.all(conn, {"e": event_id, "seqs": list(chunk)}):
+            recorded = parse(kind, json.loads(text))
+            if not isinstance(recorded, RulingsRecorded):
+                continue
+            made = {m.number: AsRecorded(m.penalties, m.deviation_reason) for m in recorded.rulings}
+            of = recorded.follow_up_of
+            found[seq] = RecordedEntry(seq, made, (of.ruling, of.position) if of else None)
     return found
 
 
