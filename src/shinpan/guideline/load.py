@@ -16,8 +16,6 @@ import hashlib
 import json
 import os
 import pickle
-import tempfile
-import tomllib
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -50,6 +48,8 @@ def _parse(text: str, file: str) -> object:
         if suffix == ".json":
             return json.loads(text)
         if suffix == ".toml":
+            import tomllib
+
             return tomllib.loads(text)
         return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except RecursionError:
@@ -133,6 +133,8 @@ def cache_dir() -> Path:
 
 def _keep(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all; a cache that cannot be written is skipped."""
+    import tempfile  # only when the cache is filled
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".tmp-", delete=False) as f:
