@@ -17,6 +17,7 @@ from shinpan.csvio import parse_pairings, parse_players
 from shinpan.engine import Deviation
 from shinpan.engine.event_rules import Role
 from shinpan.errors import InvalidInput
+from shinpan.guideline.model import as_data
 from shinpan.guideline.search import search
 from shinpan.services import (
     accounts,
@@ -75,8 +76,8 @@ def guideline(q: str = "") -> dict[str, Any]:
     return {
         "id": g.id,
         "version": g.version,
-        "infractions": [i.model_dump(mode="json") for i in found],
-        "general_rules": [r.model_dump(mode="json") for r in g.general_rules] if not q else [],
+        "infractions": [as_data(i) for i in found],
+        "general_rules": [as_data(r) for r in g.general_rules] if not q else [],
     }
 
 
