@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from conftest import Backend, EventSetup, Recorder, make_event
+from shinpan.entries import RulingsRecorded
 from shinpan.services import integrity
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database
@@ -65,7 +66,7 @@ def test_two_processes_recording_at_once_never_share_or_skip_an_offence_number(
     assert set(told) <= set(numbers)
     for number, command_id in told.items():
         entry = by_command[command_id]
-        assert number in [r["number"] for r in entry.body["rulings"]]
+        assert number in [r.number for r in entry.of(RulingsRecorded).rulings]
     assert len([cid for cid in by_command if cid.startswith(("a-", "b-"))]) == 2 * PER_PROCESS
 
     # the offence numbers of each (player, rule) are exactly 1..n

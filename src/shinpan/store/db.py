@@ -11,9 +11,10 @@ advisory lock on PostgreSQL, so counting a player's offences and appending the r
 never interleave with another recording for the same event.
 
 What goes outward is told after commit, here and only here: a write that appended to an
-event's ledger notifies every process on PostgreSQL (``NOTIFY``, delivered at commit) and
-the listeners of this process on SQLite (:attr:`Database.listeners`, e.g. the web app's
-live views), whichever command made it, on the web or on the command line.
+event's ledger notifies every process on PostgreSQL (``NOTIFY``, delivered at commit) and,
+on either database, the listeners of this process (:attr:`Database.listeners`, e.g. the web
+app's live views and caches, which must forget at once what this process changed),
+whichever command made it, on the web or on the command line.
 """
 
 from __future__ import annotations
@@ -219,7 +220,7 @@ class Database:
             except OSError as e:
                 raise StorageError(f"cannot make the database's folder {folder}: {e.strerror or e}") from None
         self._pool = _Pool(self._open, POOL_LIMIT)
-        self.listeners: list[Callable[[int, int], None]] = []  # (event, newest entry) after commit, SQLite
+        self.listeners: list[Callable[[int, int], None]] = []  # (event, newest entry) after commit
         if migrate:
             self.migrate()
 
@@ -331,9 +332,8 @@ class Database:
             if _operational(e):
                 raise StorageError(f"the database could not be written: {_reason(e)}") from e
             raise
-        if not self.is_postgres:
-            for grew, head in sorted(grown.items()):
-                self._tell(grew, head)
+        for grew, head in sorted(grown.items()):
+            self._tell(grew, head)
 
     @staticmethod
     @contextmanager
