@@ -10,7 +10,7 @@ from pathlib import Path
 from shinpan.errors import StorageError, Unstorable
 from shinpan.store import projector
 from shinpan.store.chain import canonical
-from shinpan.store.connection import Connection, IntegrityViolation, Statement
+from shinpan.store.connection import Connection, IntegrityViolation, Statement, placeholders
 from shinpan.store.db import Database
 from shinpan.store.ledger import Entry
 
@@ -20,9 +20,7 @@ _COLUMNS = (
     "event_id", "seq", "kind", "command_id", "command_hash", "actor", "recorded_at", "refs", "body",
     "prev_hash", "hash",
 )  # fmt: skip
-_INSERT = Statement(
-    f"INSERT INTO entries ({', '.join(_COLUMNS)}) VALUES ({', '.join(':' + c for c in _COLUMNS)})"
-)
+_INSERT = Statement(f"INSERT INTO entries ({', '.join(_COLUMNS)}) VALUES ({placeholders(_COLUMNS)})")
 _FILE = Statement("SELECT file FROM pragma_database_list WHERE name = 'main'")
 
 

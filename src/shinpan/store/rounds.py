@@ -81,10 +81,10 @@ _GIVEN = Statement(
 # One lookup per side, each on its index, the latest round chosen in Python: with OR and
 # ORDER BY, SQLite (without statistics) walks every match of the event.
 _PLAYING = Statement(
-    "SELECT round, table_no FROM matches WHERE event_id = :e AND player_a = :p "
-    "AND player_b IS NOT NULL AND result IS NULL "
-    "UNION ALL SELECT round, table_no FROM matches WHERE event_id = :e AND player_b = :p AND result IS NULL"
-)
+    "SELECT round, table_no, player_b FROM matches WHERE event_id = :e AND player_a = :p AND result IS NULL "
+    "UNION ALL SELECT round, table_no, player_b FROM matches WHERE event_id = :e AND player_b = :p "
+    "AND result IS NULL"
+)  # a bye (no player b) is left out in Python: "player_b IS NOT NULL" sends SQLite to the wrong index
 
 
 def round_of(conn: Connection, event_id: int, number: int) -> Round | None:
@@ -137,7 +137,7 @@ def result_at(conn: Connection, event_id: int, number: int, table: int) -> str |
 def unfinished_match(conn: Connection, event_id: int, player: str) -> tuple[int, int] | None:
     """(round, table) of the player's match still being played (no result), if any."""
     found = _PLAYING.all(conn, {"e": event_id, "p": player})
-    return max(((int(r), int(t)) for r, t in found), default=None)
+    return max(((int(r), int(t)) for r, t, b in found if b is not None), default=None)
 
 
 def time_given(conn: Connection, event_id: int, number: int) -> dict[int, list[TimeGiven]]:

@@ -134,7 +134,8 @@ _CAUSED_DUELS = Statement(
 )
 _DECIDED = Statement("SELECT round, table_no FROM matches WHERE event_id = :e AND result_ruling IN (:n)")
 _CARRIED_BY = Statement(f"{_CARRIED} AND ruling IN (:n) ORDER BY ruling, position")
-_CONCERNED = Statement("SELECT DISTINCT player FROM rulings WHERE event_id = :e AND number IN (:n)")
+# Without DISTINCT, which SQLite answers by walking the event's rulings in player order.
+_CONCERNED = Statement("SELECT player FROM rulings WHERE event_id = :e AND number IN (:n)")
 
 
 def undoing(conn: Connection, event_id: int, numbers: Collection[int]) -> Undoing:
@@ -153,7 +154,9 @@ def undoing(conn: Connection, event_id: int, numbers: Collection[int]) -> Undoin
         by_hand=frozenset(k for k in {c.match for c in caused} if _by_hand(conn, event_id, k, since)),
         extensions=tuple(net_extensions(_extended(conn, event_id, since), wanted)),
         carried=tuple(_carried(c) for c in _CARRIED_BY.all(conn, params)),
-        players=tuple(_without(conn, event_id, p, wanted) for p in sorted(_CONCERNED.scalars(conn, params))),
+        players=tuple(
+            _without(conn, event_id, p, wanted) for p in sorted(set(_CONCERNED.scalars(conn, params)))
+        ),
     )
 
 
