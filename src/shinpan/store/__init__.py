@@ -15,6 +15,7 @@ __all__ = [
     "ledger",
     "migrate",
     "projector",
+    "reports",
     "roles",
     "roster",
     "rounds",

@@ -39,7 +39,7 @@ def restore_entry(conn: Connection, entry: Entry) -> None:
         "actor": entry.actor,
         "recorded_at": entry.recorded_at,
         "refs": canonical(list(entry.refs)),
-        "body": canonical(entry.body),
+        "body": entry.body_json,
         "prev_hash": entry.prev_hash,
         "hash": entry.hash,
     }
@@ -48,16 +48,6 @@ def restore_entry(conn: Connection, entry: Entry) -> None:
         projector.apply(conn, entry)
     except IntegrityViolation as e:
         raise Unstorable(str(e.orig).splitlines()[0]) from None
-    except Exception as e:
-        # Transitional, until the projector runs on the driver: its SQLAlchemy Core
-        # statements raise SQLAlchemy's error around the driver's, the same refusal.
-        refused = {c.__name__ for c in type(getattr(e, "orig", None)).__mro__} & {
-            "IntegrityError",
-            "DataError",
-        }
-        if not refused:
-            raise
-        raise Unstorable(str(e.orig).splitlines()[0]) from None  # type: ignore[attr-defined]
 
 
 def backup_sqlite(db: Database, target: Path) -> None:

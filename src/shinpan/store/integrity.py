@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,25 +98,9 @@ def derive_aside(conn: Connection, event_id: int) -> list[Difference]:
     try:
         raw.executescript(SCRATCH_DDL)
         raw.execute("BEGIN")  # one transaction: nothing to make durable
-        with _scratch(raw) as aside:
-            for entry in read_entries(conn, event_id):
-                projector.apply(aside, entry)
-            return _compare(stored, snapshot(aside, event_id))
+        aside = Connection(raw, "sqlite")
+        for entry in read_entries(conn, event_id):
+            projector.apply(aside, entry)
+        return _compare(stored, snapshot(aside, event_id))
     finally:
         raw.close()
-
-
-@contextmanager
-def _scratch(raw: sqlite3.Connection) -> Iterator[Connection]:
-    """The store's connection over the scratch database. Transitional: while the projector
-    still runs SQLAlchemy Core statements, they run on the same sqlite3 connection
-    (SQLAlchemy is loaded here only, for ``shinpan verify`` and ``rebuild --check``)."""
-    from sqlalchemy import create_engine
-    from sqlalchemy.pool import StaticPool
-
-    engine = create_engine("sqlite://", creator=lambda: raw, poolclass=StaticPool)
-    try:
-        with engine.connect() as core:
-            yield Connection(raw, "sqlite", core)
-    finally:
-        engine.dispose()
