@@ -43,13 +43,14 @@ from typing import Any
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine import Record, decide
 from shinpan.engine.event_rules import Role
+from shinpan.entries import GuidelineRef, RulingsRecorded
 from shinpan.services import events, integrity, recording
 from shinpan.services.commands import new_command_id
 from shinpan.services.context import load_event, stamp
 from shinpan.store.chain import fingerprint
+from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
-from shinpan.store.schema import entries
 from shinpan.store.snapshots import current_match
 
 THROUGHPUT_TARGET = 0.3
@@ -89,12 +90,9 @@ BATCH = 10  # both sides run in alternating batches, so a busy disk or CPU slows
 def typical_body(db: Database, event_id: int) -> str:
     """The body of a median-sized ``ruling.recorded`` entry: the raw side's row."""
     with db.read() as conn:
-        bodies = [
-            r.body
-            for r in conn.execute(
-                entries.select().where(entries.c.event_id == event_id, entries.c.kind == "ruling.recorded")
-            )
-        ]
+        bodies: list[str] = Statement(
+            "SELECT body FROM entries WHERE event_id = :e AND kind = 'ruling.recorded'"
+        ).scalars(conn, {"e": event_id})
     return sorted(bodies, key=len)[len(bodies) // 2]
 
 
@@ -168,7 +166,7 @@ def bulk_record(db: Database, event_id: int, players: list[str], n: int, seed: i
     with db.write(event_id) as conn:
         event = load_event(conn, event_id)
         book = event.book
-        guideline = {"id": event.guideline_id, "version": event.guideline_version}
+        guideline = GuidelineRef(event.guideline_id, event.guideline_version)
         participants = set(players)
         done = 0
         while done < n:
@@ -188,9 +186,8 @@ def bulk_record(db: Database, event_id: int, players: list[str], n: int, seed: i
             )
             m = current_match(conn, event_id, inp.player)
             where = (m.round, m.table) if m is not None else (event.current_round or None, None)
-            made = recording.append_rulings(
-                ap, event, decided, {"record": payload, "guideline": guideline}, *where
-            )
+            why = RulingsRecorded((), record=inp.asked(), guideline=guideline)
+            made = recording.append_rulings(ap, event, decided, why, *where)
             done += len(made)
 
 

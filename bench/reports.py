@@ -26,19 +26,18 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import Connection, select
-
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine import Record, decide
 from shinpan.engine.event_rules import Role
+from shinpan.entries import GuidelineRef, RulingsConfirmed, RulingsRecorded
 from shinpan.reports import penalty_report, render
 from shinpan.services import events, integrity
 from shinpan.services.context import load_event, stamp
 from shinpan.services.corrections import deviate_in, void_in
-from shinpan.services.recording import append_rulings, live_history, next_number
+from shinpan.services.recording import RecordInput, append_rulings, live_history, next_number
+from shinpan.store.connection import Connection, Statement
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
-from shinpan.store.schema import players, rulings
 
 CSV_TARGET, PDF_TARGET = 2.0, 60.0
 ROUNDS = 4
@@ -62,6 +61,11 @@ GIVEN = ["翔太", "美咲", "大輔", "陽菜", "健", "愛", "拓海", "結衣
 GIVEN_KANA = ["しょうた", "みさき", "だいすけ", "ひな", "けん", "あい", "たくみ", "ゆい"]
 
 
+_PLAYERS = Statement("SELECT number FROM players WHERE event_id = :e")
+_ACTIVE = Statement("SELECT number FROM players WHERE event_id = :e AND status = 'active'")
+_PENDING = Statement("SELECT number FROM rulings WHERE event_id = :e AND state = 'pending'")
+
+
 def build(db: Database, n_players: int, n_rulings: int, rng: random.Random) -> int:
     """The event: players, four rounds paired one after another, rulings recorded in batches."""
     start = datetime(2026, 2, 1, 0, 30, tzinfo=UTC)
@@ -79,8 +83,7 @@ def build(db: Database, n_players: int, n_rulings: int, rng: random.Random) -> i
     for round_no in range(1, ROUNDS + 1):
         at = start + timedelta(hours=round_no)
         with db.read() as conn:
-            active = list(conn.execute(select(players.c.number).where(
-                players.c.event_id == event_id, players.c.status == "active")).scalars())  # fmt: skip
+            active = _ACTIVE.scalars(conn, {"e": event_id})
         rng.shuffle(active)
         pairs = [PairingRow(t + 1, active[2 * t], active[2 * t + 1] if 2 * t + 1 < len(active) else None)
                  for t in range((len(active) + 1) // 2)]  # fmt: skip
@@ -100,10 +103,8 @@ def record_round(
     while made < count:
         with db.write(event_id) as conn:
             event = load_event(conn, event_id)
-            participants = set(
-                conn.execute(select(players.c.number).where(players.c.event_id == event_id)).scalars()
-            )
-            guideline = {"id": event.guideline_id, "version": event.guideline_version}
+            participants = set(_PLAYERS.scalars(conn, {"e": event_id}))
+            guideline = GuidelineRef(event.guideline_id, event.guideline_version)
             batch_end = min(count, made + 2500)
             while made < batch_end:
                 pair = rng.choice(pairs)
@@ -114,15 +115,15 @@ def record_round(
                 decided = decide(event.book, Record(player=player, infraction=rule),
                                  {player: live_history(conn, event_id, player)}, participants,
                                  first_number=next_number(conn, event_id))  # fmt: skip
-                body = {"record": {"player": player, "infraction": rule}, "guideline": guideline}
-                made += len(append_rulings(ap, event, decided, body, round_no, pair.table))
+                asked = RecordInput(player=player, infraction=rule).asked()
+                why = RulingsRecorded((), record=asked, guideline=guideline)
+                made += len(append_rulings(ap, event, decided, why, round_no, pair.table))
             head_judge_decides(conn, event_id, moment, rng)
 
 
 def head_judge_decides(conn: Connection, event_id: int, now: datetime, rng: random.Random) -> None:
     """Confirm most of what waits; deviate from 1 in 50, void 1 in 100."""
-    waiting = list(conn.execute(select(rulings.c.number).where(
-        rulings.c.event_id == event_id, rulings.c.state == "pending")).scalars())  # fmt: skip
+    waiting = _PENDING.scalars(conn, {"e": event_id})
     ap = Appender(conn, event_id, HEAD_JUDGE, stamp(now + timedelta(minutes=4)))
     for number in waiting:
         roll = rng.random()
@@ -130,10 +131,9 @@ def head_judge_decides(conn: Connection, event_id: int, now: datetime, rng: rand
             deviate_in(ap, number, ["notice"], "状況を考慮して通告に軽減")
         elif roll < 0.03:
             void_in(ap, number, "別の選手と取り違えた")
-    left = list(conn.execute(select(rulings.c.number).where(
-        rulings.c.event_id == event_id, rulings.c.state == "pending")).scalars())  # fmt: skip
+    left = _PENDING.scalars(conn, {"e": event_id})
     for start in range(0, int(len(left) * 0.95), 50):
-        ap.append("ruling.confirmed", {"rulings": sorted(left[start : start + 50])}, refs=[])
+        ap.append(RulingsConfirmed(tuple(sorted(left[start : start + 50]))), refs=[])
 
 
 def best_of(runs: int, work: Callable[[], int]) -> tuple[float, float, int]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from shinpan.engine.event_rules import Role, scope_problems
 from shinpan.entries import EntryBody, EventCreated, JudgeAdded, MalformedBody, RulingsRecorded, parse
-from shinpan.errors import Conflict, InvalidInput, NotFound, StorageError
+from shinpan.errors import Conflict, InvalidInput, NotFound, StorageError, Unstorable
 from shinpan.guideline import Rulebook
 from shinpan.services.context import rulebook_for
 from shinpan.store.chain import GENESIS, canonical, entry_hash
@@ -170,7 +170,8 @@ def import_event(db: Database, data: Any) -> int:
             )  # fmt: skip
             try:
                 restore_entry(conn, entry)
-            except (KeyError, TypeError, ValueError, AttributeError) as e:  # ValueError: Unstorable too
+            except (KeyError, TypeError, ValueError, AttributeError, Unstorable) as e:
+                # Unstorable: the database refused it (a key used twice, a value too large);
                 # its hash holds, but its content is not what shinpan writes: made by hand
                 problem = str(e).splitlines()[0]
                 raise InvalidInput(

@@ -7,28 +7,29 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from sqlalchemy.exc import DataError, IntegrityError
-
-from shinpan.errors import StorageError
+from shinpan.errors import StorageError, Unstorable
 from shinpan.store import projector
 from shinpan.store.chain import canonical
-from shinpan.store.connection import Connection, IntegrityViolation
+from shinpan.store.connection import Connection, IntegrityViolation, Statement, placeholders
 from shinpan.store.db import Database
 from shinpan.store.ledger import Entry
-from shinpan.store.schema import entries
 
 __all__ = ["Unstorable", "backup_sqlite", "restore_entry"]
 
-
-class Unstorable(ValueError):
-    """An entry whose content the database refuses (a key used twice, a value too large)."""
+_COLUMNS = (
+    "event_id", "seq", "kind", "command_id", "command_hash", "actor", "recorded_at", "refs", "body",
+    "prev_hash", "hash",
+)  # fmt: skip
+_INSERT = Statement(f"INSERT INTO entries ({', '.join(_COLUMNS)}) VALUES ({placeholders(_COLUMNS)})")
+_FILE = Statement("SELECT file FROM pragma_database_list WHERE name = 'main'")
 
 
 def restore_entry(conn: Connection, entry: Entry) -> None:
     """Insert an exported entry as it was written (its hash checked by the caller) and apply
     it to the projections, in the caller's write transaction. What the database refuses
-    is :class:`Unstorable` (the driver's first line); what the projector cannot apply
-    raises as it does (KeyError, TypeError, ValueError...)."""
+    (a key used twice, a value too large) is :class:`~shinpan.errors.Unstorable`, told in
+    the driver's first line; what the projector cannot apply raises as it does (KeyError,
+    TypeError, ValueError...)."""
     row = {
         "event_id": entry.event_id,
         "seq": entry.seq,
@@ -43,26 +44,21 @@ def restore_entry(conn: Connection, entry: Entry) -> None:
         "hash": entry.hash,
     }
     try:
-        conn.execute(entries.insert(), row)
+        _INSERT.run(conn, row)
         projector.apply(conn, entry)
-    except (IntegrityError, DataError) as e:
+    except IntegrityViolation as e:
         raise Unstorable(str(e.orig).splitlines()[0]) from None
-    except IntegrityViolation as e:  # the projector's statements run on the driver
-        raise Unstorable(str(e).splitlines()[0]) from None
 
 
 def backup_sqlite(db: Database, target: Path) -> None:
-    """Copy a live SQLite database to ``target`` with SQLite's online backup (consistent
-    while judges keep recording)."""
-    source_path = db.engine.url.database
-    if not source_path:
-        raise StorageError("an in-memory database cannot be backed up")
+    """Copy a live SQLite database to ``target`` with SQLite's online backup, from a read
+    transaction's snapshot (consistent while judges keep recording)."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    src = sqlite3.connect(source_path)
-    try:
+    with db.read() as conn:
+        if not _FILE.scalar(conn):
+            raise StorageError("an in-memory database cannot be backed up")
         dst = sqlite3.connect(str(target))
-        with dst:
-            src.backup(dst)
-        dst.close()
-    finally:
-        src.close()
+        try:
+            conn.driver.backup(dst)
+        finally:
+            dst.close()

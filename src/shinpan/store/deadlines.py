@@ -9,10 +9,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, select
-
-from shinpan.store.connection import Connection
-from shinpan.store.schema import deadlines, rulings
+from shinpan.store.connection import Connection, Statement
 
 __all__ = ["RemedyDue", "due_at_end", "pending_positions", "remedies", "remedy"]
 
@@ -37,53 +34,50 @@ class RemedyDue:
     state: str  # pending | done | missed | cancelled
 
 
-_OF_EVENT = (
-    select(deadlines, rulings.c.rule)
-    .join(rulings, (rulings.c.event_id == deadlines.c.event_id) & (rulings.c.number == deadlines.c.ruling))
-    .where(deadlines.c.event_id == bindparam("e"))
-    .order_by(deadlines.c.ruling, deadlines.c.position)
+_COLUMNS = (
+    "SELECT d.ruling, d.position, d.player, r.rule, d.due_kind, d.minutes, d.due_at, d.round, "
+    "d.table_no, d.remedy_ja, d.remedy_en, d.on_miss, d.state FROM deadlines d "
+    "JOIN rulings r ON r.event_id = d.event_id AND r.number = d.ruling WHERE d.event_id = :e"
 )
-_PENDING = _OF_EVENT.where(deadlines.c.state == "pending")
-_ONE = _OF_EVENT.where(deadlines.c.ruling == bindparam("n"), deadlines.c.position == bindparam("p"))
-_AT_END = _PENDING.where(
-    deadlines.c.round == bindparam("r"), deadlines.c.due_kind.in_(("end_of_match", "end_of_round"))
+_ORDER = " ORDER BY d.ruling, d.position"
+_OF_EVENT = Statement(_COLUMNS + _ORDER)
+_PENDING = Statement(_COLUMNS + " AND d.state = 'pending'" + _ORDER)
+_ONE = Statement(_COLUMNS + " AND d.ruling = :n AND d.position = :p")
+_AT_END = Statement(
+    _COLUMNS + " AND d.state = 'pending' AND d.round = :r "
+    "AND d.due_kind IN ('end_of_match', 'end_of_round')" + _ORDER
 )
-_POSITIONS = (
-    select(deadlines.c.position)
-    .where(
-        deadlines.c.event_id == bindparam("e"),
-        deadlines.c.ruling == bindparam("n"),
-        deadlines.c.position >= bindparam("p"),
-        deadlines.c.state == "pending",
-    )
-    .order_by(deadlines.c.position)
+_POSITIONS = Statement(
+    "SELECT position FROM deadlines WHERE event_id = :e AND ruling = :n AND position >= :p "
+    "AND state = 'pending' ORDER BY position"
 )
 
 
-def _remedy(d: Any) -> RemedyDue:
-    miss = json.loads(d.on_miss)
+def _remedy(row: tuple[Any, ...]) -> RemedyDue:
+    ruling, position, player, rule, due_kind, minutes, due_at, round_no, table, ja, en, on_miss, state = row
+    miss = json.loads(on_miss)
     return RemedyDue(
-        int(d.ruling), int(d.position), d.player, d.rule, d.due_kind, d.minutes, d.due_at, d.round,
-        d.table_no, d.remedy_ja, d.remedy_en, tuple(miss["penalties"]), tuple(miss["effects"]), d.state,
+        int(ruling), int(position), player, rule, due_kind, minutes, due_at, round_no, table, ja, en,
+        tuple(miss["penalties"]), tuple(miss["effects"]), state,
     )  # fmt: skip
 
 
 def remedies(conn: Connection, event_id: int, *, include_closed: bool = False) -> list[RemedyDue]:
     """The event's pending remedies (``include_closed``: every one), by ruling and position."""
-    return [_remedy(d) for d in conn.execute(_OF_EVENT if include_closed else _PENDING, {"e": event_id})]
+    return [_remedy(d) for d in (_OF_EVENT if include_closed else _PENDING).all(conn, {"e": event_id})]
 
 
 def remedy(conn: Connection, event_id: int, ruling: int, position: int) -> RemedyDue | None:
     """Deadline ``position`` of ruling ``ruling``, whatever its state."""
-    found = conn.execute(_ONE, {"e": event_id, "n": ruling, "p": position}).first()
+    found = _ONE.first(conn, {"e": event_id, "n": ruling, "p": position})
     return _remedy(found) if found is not None else None
 
 
 def pending_positions(conn: Connection, event_id: int, ruling: int, *, since: int = 0) -> list[int]:
     """The positions of the ruling's deadlines still pending, from ``since`` on, in order."""
-    return [int(p) for p in conn.execute(_POSITIONS, {"e": event_id, "n": ruling, "p": since}).scalars()]
+    return [int(p) for p in _POSITIONS.scalars(conn, {"e": event_id, "n": ruling, "p": since})]
 
 
 def due_at_end(conn: Connection, event_id: int, round_no: int) -> list[RemedyDue]:
     """The pending remedies of round ``round_no`` due when a match or the round ends."""
-    return [_remedy(d) for d in conn.execute(_AT_END, {"e": event_id, "r": round_no})]
+    return [_remedy(d) for d in _AT_END.all(conn, {"e": event_id, "r": round_no})]

@@ -1,15 +1,13 @@
 """Typed reads of the events and their judges' seats: the list of events, a seat, an
 event's round length, and what an export or an import asks of the events table.
+Run on the driver (see :class:`Statement`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, func, select
-
-from shinpan.store.connection import Connection
-from shinpan.store.schema import entries, events, judges, players, rulings
+from shinpan.store.connection import Connection, Statement
 
 __all__ = [
     "EventSummary",
@@ -57,56 +55,57 @@ class Identity:
     name: str
 
 
-_PLAYERS = select(func.count()).select_from(players).where(players.c.event_id == events.c.event_id)
-_RULINGS = select(func.count()).select_from(rulings).where(rulings.c.event_id == events.c.event_id)
-_SUMMARIES = select(
-    events, _PLAYERS.scalar_subquery().label("np"), _RULINGS.scalar_subquery().label("nr")
-).order_by(events.c.event_id)
-_LAST_ID = select(func.max(entries.c.event_id))
-_SEAT = select(judges).where(judges.c.event_id == bindparam("e"), judges.c.name == bindparam("n"))
-_ROUND_MINUTES = select(events.c.round_minutes).where(events.c.event_id == bindparam("e"))
-_IDENTITY = select(events.c.uid, events.c.name).where(events.c.event_id == bindparam("e"))
-_BY_UID = select(events.c.event_id).where(events.c.uid == bindparam("u"))
-_ANY_ENTRY = select(entries.c.event_id).where(entries.c.event_id == bindparam("e")).limit(1)
+_SUMMARIES = Statement(
+    "SELECT ev.event_id, ev.name, ev.starts_on, ev.rel, ev.head_judge, "
+    "(SELECT count(*) FROM players p WHERE p.event_id = ev.event_id), "
+    "(SELECT count(*) FROM rulings r WHERE r.event_id = ev.event_id), "
+    "ev.current_round FROM events ev ORDER BY ev.event_id"
+)
+_LAST_ID = Statement("SELECT max(event_id) FROM entries")
+_SEAT = Statement("SELECT name, level, role, account FROM judges WHERE event_id = :e AND name = :n")
+_ROUND_MINUTES = Statement("SELECT round_minutes FROM events WHERE event_id = :e")
+_IDENTITY = Statement("SELECT uid, name FROM events WHERE event_id = :e")
+_BY_UID = Statement("SELECT event_id FROM events WHERE uid = :u")
+_ANY_ENTRY = Statement("SELECT event_id FROM entries WHERE event_id = :e LIMIT 1")
 
 
 def next_event_id(conn: Connection) -> int:
     """The id a new event gets: one more than any event's in the ledger."""
-    return int(conn.execute(_LAST_ID).scalar() or 0) + 1
+    return int(_LAST_ID.scalar(conn) or 0) + 1
 
 
 def event_summaries(conn: Connection) -> list[EventSummary]:
     """Every event with its number of players and rulings, in the order they were made."""
     return [
-        EventSummary(r.event_id, r.name, r.starts_on, r.rel, r.head_judge, r.np, r.nr, r.current_round)
-        for r in conn.execute(_SUMMARIES)
+        EventSummary(int(i), name, starts_on, int(rel), head, int(np), int(nr), int(current))
+        for i, name, starts_on, rel, head, np, nr, current in _SUMMARIES.all(conn)
     ]
 
 
 def judge_seat(conn: Connection, event_id: int, name: str) -> Seat | None:
     """The judge's seat called ``name`` at the event, if there is one."""
-    row = conn.execute(_SEAT, {"e": event_id, "n": name}).first()
-    return Seat(row.name, row.level, row.role, row.account) if row is not None else None
+    row = _SEAT.first(conn, {"e": event_id, "n": name})
+    return Seat(*row) if row is not None else None
 
 
 def round_minutes(conn: Connection, event_id: int) -> int | None:
     """The event's round length in minutes, if it set one."""
-    value = conn.execute(_ROUND_MINUTES, {"e": event_id}).scalar()
+    value = _ROUND_MINUTES.scalar(conn, {"e": event_id})
     return int(value) if value else None
 
 
 def identity(conn: Connection, event_id: int) -> Identity | None:
     """The event's uid and name (None: no such event)."""
-    row = conn.execute(_IDENTITY, {"e": event_id}).first()
-    return Identity(row.uid, row.name) if row is not None else None
+    row = _IDENTITY.first(conn, {"e": event_id})
+    return Identity(*row) if row is not None else None
 
 
 def event_with_uid(conn: Connection, uid: str) -> int | None:
     """The id of the event whose uid is ``uid`` in this database, if it is here."""
-    found = conn.execute(_BY_UID, {"u": uid}).scalar()
+    found = _BY_UID.scalar(conn, {"u": uid})
     return int(found) if found is not None else None
 
 
 def has_entries(conn: Connection, event_id: int | None) -> bool:
     """Whether the ledger has entries of this event id (None: never)."""
-    return event_id is not None and conn.execute(_ANY_ENTRY, {"e": event_id}).first() is not None
+    return event_id is not None and _ANY_ENTRY.first(conn, {"e": event_id}) is not None

@@ -11,38 +11,29 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy import text
-
 from shinpan.errors import InvalidInput
-from shinpan.store.connection import Connection
-from shinpan.store.schema import metadata
+from shinpan.store.connection import Connection, DriverError, Statement
+from shinpan.store.tables import APP_TABLES
 
 SQLITE_TRIGGERS = ("entries_no_update", "entries_no_delete", "entries_no_replace")
 POSTGRES_TRIGGERS = ("entries_append_only", "entries_no_truncate")
 ROLE_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
+_SQLITE_PRESENT = Statement("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'entries'")
+_POSTGRES_ENABLED = Statement(
+    "SELECT tgname FROM pg_trigger WHERE tgrelid = to_regclass('entries') "
+    "AND NOT tgisinternal AND tgenabled <> 'D'"
+)
+_ROLE_EXISTS = Statement("SELECT 1 FROM pg_roles WHERE rolname = :r")
+_SCHEMA = Statement("SELECT current_schema()")
+
 
 def missing_guards(conn: Connection) -> list[str]:
     """The ledger's triggers that are not there (or, on PostgreSQL, switched off)."""
     if conn.dialect == "sqlite":
-        present = set(
-            conn.execute(
-                text("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'entries'")
-            )
-            .scalars()
-            .all()
-        )
+        present = set(_SQLITE_PRESENT.scalars(conn))
         return [t for t in SQLITE_TRIGGERS if t not in present]
-    enabled = set(
-        conn.execute(
-            text(
-                "SELECT tgname FROM pg_trigger WHERE tgrelid = to_regclass('entries') "
-                "AND NOT tgisinternal AND tgenabled <> 'D'"
-            )
-        )
-        .scalars()
-        .all()
-    )
+    enabled = set(_POSTGRES_ENABLED.scalars(conn))
     return [t for t in POSTGRES_TRIGGERS if t not in enabled]
 
 
@@ -54,16 +45,26 @@ def grant_app_role(conn: Connection, role: str, password: str | None) -> None:
         raise InvalidInput("an app role is a PostgreSQL matter; SQLite has no roles", field="role")
     if not ROLE_NAME.fullmatch(role):
         raise InvalidInput("a role name is lower-case letters, digits and _", field="role")
-    exists = conn.execute(text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": role}).first()
-    if exists is None:
-        conn.execute(text(f"CREATE ROLE {role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS"))
+    if _ROLE_EXISTS.first(conn, {"r": role}) is None:
+        _ddl(conn, f"CREATE ROLE {role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS")
     if password:
-        quoted = password.replace("'", "''")  # DDL takes no parameters
-        conn.execute(text(f"ALTER ROLE {role} PASSWORD '{quoted}'"))
-    schema = conn.execute(text("SELECT current_schema()")).scalar()
-    conn.execute(text(f'GRANT USAGE ON SCHEMA "{schema}" TO {role}'))
-    for table in metadata.sorted_tables:
-        rights = "SELECT, INSERT" if table.name == "entries" else "SELECT, INSERT, UPDATE, DELETE"
-        conn.execute(text(f'GRANT {rights} ON "{table.name}" TO {role}'))
-    conn.execute(text(f"GRANT SELECT ON alembic_version TO {role}"))
-    conn.execute(text(f'GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA "{schema}" TO {role}'))
+        quoted = password.replace("'", "''")
+        _ddl(conn, f"ALTER ROLE {role} PASSWORD '{quoted}'", told=f"ALTER ROLE {role} PASSWORD '…'")
+    schema = str(_SCHEMA.scalar(conn)).replace('"', '""')
+    _ddl(conn, f'GRANT USAGE ON SCHEMA "{schema}" TO {role}')
+    for table in APP_TABLES:
+        rights = "SELECT, INSERT" if table == "entries" else "SELECT, INSERT, UPDATE, DELETE"
+        _ddl(conn, f'GRANT {rights} ON "{table}" TO {role}')
+    _ddl(conn, f"GRANT SELECT ON alembic_version TO {role}")
+    _ddl(conn, f'GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA "{schema}" TO {role}')
+
+
+def _ddl(conn: Connection, sql: str, *, told: str | None = None) -> None:
+    """Run a statement that takes no parameters (DDL) as it is written: no ``:name`` or
+    ``%`` is read as a placeholder, so a password may hold any character. The role's name
+    was checked against :data:`ROLE_NAME`; the password is a quoted literal, left out of
+    the error (``told``)."""
+    try:
+        conn.driver.execute(sql)
+    except Exception as e:
+        raise DriverError(told or sql, e) from e

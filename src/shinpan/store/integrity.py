@@ -6,16 +6,14 @@ database beside the stored ones (nothing is changed), or in place (``shinpan reb
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Table, create_engine, select
-
 from shinpan.store import projector
-from shinpan.store.connection import Connection
-from shinpan.store.db import wrap_core
+from shinpan.store.connection import Connection, Statement
 from shinpan.store.ledger import read_entries
-from shinpan.store.schema import PROJECTIONS, metadata
+from shinpan.store.tables import PROJECTIONS, SCRATCH_DDL, Projection
 
 __all__ = ["Difference", "derive_aside", "derive_in_place", "snapshot"]
 
@@ -51,10 +49,20 @@ def _normal(value: Any) -> Any:
     return value
 
 
-def _rows(conn: Connection, table: Table, event_id: int) -> Rows:
-    keys = [c.name for c in table.primary_key.columns]
-    rows = conn.execute(select(table).where(table.c.event_id == event_id)).mappings()
-    return {tuple(r[k] for k in keys): {k: _normal(v) for k, v in r.items()} for r in rows}
+def _read(table: Projection) -> Statement:
+    columns = ", ".join(f'"{c}"' for c in table.columns)  # quoted: "trigger", "by"
+    return Statement(f"SELECT {columns} FROM {table.name} WHERE event_id = :e")
+
+
+_READS = {t.name: _read(t) for t in PROJECTIONS}  # one statement per projection table
+
+
+def _rows(conn: Connection, table: Projection, event_id: int) -> Rows:
+    where = [table.columns.index(k) for k in table.key]
+    return {
+        tuple(row[i] for i in where): {c: _normal(v) for c, v in zip(table.columns, row, strict=True)}
+        for row in _READS[table.name].all(conn, {"e": event_id})
+    }
 
 
 def snapshot(conn: Connection, event_id: int) -> dict[str, Rows]:
@@ -84,15 +92,15 @@ def derive_in_place(conn: Connection, event_id: int) -> list[Difference]:
 
 def derive_aside(conn: Connection, event_id: int) -> list[Difference]:
     """Compare the stored projections (read in ``conn``) with ones derived in a scratch
-    in-memory database: judges keep recording while this runs."""
+    in-memory SQLite database: judges keep recording while this runs."""
     stored = snapshot(conn, event_id)
-    scratch = create_engine("sqlite://")
+    raw = sqlite3.connect(":memory:", isolation_level=None)
     try:
-        with scratch.begin() as core:
-            metadata.create_all(core, tables=list(PROJECTIONS))
-            aside = wrap_core(core)
-            for entry in read_entries(conn, event_id):
-                projector.apply(aside, entry)
-            return _compare(stored, snapshot(aside, event_id))
+        raw.executescript(SCRATCH_DDL)
+        raw.execute("BEGIN")  # one transaction: nothing to make durable
+        aside = Connection(raw, "sqlite")
+        for entry in read_entries(conn, event_id):
+            projector.apply(aside, entry)
+        return _compare(stored, snapshot(aside, event_id))
     finally:
-        scratch.dispose()
+        raw.close()

@@ -4,9 +4,8 @@ in one write transaction; what the database refuses comes back as a :class:`Stor
 
 from __future__ import annotations
 
-from sqlalchemy.exc import DBAPIError
-
 from shinpan.errors import StorageError
+from shinpan.store.connection import DriverError
 from shinpan.store.db import Database
 from shinpan.store.guards import grant_app_role
 
@@ -18,5 +17,5 @@ def grant_role(db: Database, role: str, password: str | None) -> None:
     try:
         with db.write() as conn:
             grant_app_role(conn, role, password)
-    except DBAPIError as e:
+    except DriverError as e:
         raise StorageError(f"the role could not be granted: {' '.join(str(e.orig).split())}") from None

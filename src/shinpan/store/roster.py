@@ -9,11 +9,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, select
-
 from shinpan.engine.event_rules import Status
-from shinpan.store.connection import Connection
-from shinpan.store.schema import players
+from shinpan.store.connection import Connection, Statement
+from shinpan.store.db import chunks
 
 __all__ = ["PlayerName", "active_players", "names", "status_of", "statuses"]
 
@@ -26,41 +24,38 @@ class PlayerName:
     reading: str
 
 
-_STATUSES = select(players.c.number, players.c.status).where(players.c.event_id == bindparam("e"))
-_STATUSES_OF = _STATUSES.where(players.c.number.in_(bindparam("n", expanding=True)))
-_STATUS = select(players.c.status).where(
-    players.c.event_id == bindparam("e"), players.c.number == bindparam("n")
-)
-_NAMES = select(players.c.number, players.c.name, players.c.reading).where(
-    players.c.event_id == bindparam("e")
-)
-_ACTIVE = select(players.c.number).where(
-    players.c.event_id == bindparam("e"), players.c.status == Status.active.value
-)
+_STATUSES = Statement("SELECT number, status FROM players WHERE event_id = :e")
+_STATUSES_OF = Statement("SELECT number, status FROM players WHERE event_id = :e AND number IN (:n)")
+_STATUS = Statement("SELECT status FROM players WHERE event_id = :e AND number = :n")
+_NAMES = Statement("SELECT number, name, reading FROM players WHERE event_id = :e")
+_ACTIVE = Statement("SELECT number FROM players WHERE event_id = :e AND status = :s")
 
 
 def statuses(conn: Connection, event_id: int, numbers: Collection[str] | None = None) -> dict[str, Status]:
-    """Player id -> status: of every player of the event in one query whatever its size (a
-    list of numbers in ``IN (...)`` meets the database's limit on bound parameters), or of
-    the few ``numbers`` given (those not registered are left out)."""
+    """Player id -> status: of every player of the event in one query whatever its size, or
+    of the ``numbers`` given (those not registered are left out), asked in chunks so that a
+    long list stays within the database's limit on bound parameters."""
     if numbers is None:
-        rows = conn.execute(_STATUSES, {"e": event_id})
-    else:
-        rows = conn.execute(_STATUSES_OF, {"e": event_id, "n": list(numbers)})
-    return {r.number: Status(r.status) for r in rows}
+        return {number: Status(status) for number, status in _STATUSES.all(conn, {"e": event_id})}
+    found: dict[str, Status] = {}
+    for chunk in chunks(sorted(set(numbers))):
+        found.update(
+            (number, Status(status)) for number, status in _STATUSES_OF.all(conn, {"e": event_id, "n": chunk})
+        )
+    return found
 
 
 def status_of(conn: Connection, event_id: int, number: str) -> Status | None:
     """The player's status (None: no such player in the event)."""
-    found = conn.execute(_STATUS, {"e": event_id, "n": number}).scalar()
+    found = _STATUS.scalar(conn, {"e": event_id, "n": number})
     return Status(found) if found is not None else None
 
 
 def names(conn: Connection, event_id: int) -> dict[str, PlayerName]:
     """Every player's name and reading, by id."""
-    return {r.number: PlayerName(r.name, r.reading) for r in conn.execute(_NAMES, {"e": event_id})}
+    return {number: PlayerName(name, reading) for number, name, reading in _NAMES.all(conn, {"e": event_id})}
 
 
 def active_players(conn: Connection, event_id: int) -> list[str]:
     """The ids of the players still in the event (who may still drop)."""
-    return list(conn.execute(_ACTIVE, {"e": event_id}).scalars())
+    return [str(n) for n in _ACTIVE.scalars(conn, {"e": event_id, "s": Status.active.value})]

@@ -8,11 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, or_, select
-
 from shinpan.engine.effects import Match
-from shinpan.store.connection import Connection
-from shinpan.store.schema import duels, matches, rounds, time_extensions
+from shinpan.store.connection import Connection, Statement
 
 __all__ = [
     "DuelResult",
@@ -61,54 +58,53 @@ class TimeGiven:
     given_at: str
 
 
-_ROUND = select(rounds).where(rounds.c.event_id == bindparam("e"), rounds.c.number == bindparam("r"))
-_LATER = select(rounds.c.number).where(rounds.c.event_id == bindparam("e"), rounds.c.number > bindparam("r"))
-_IN_ROUND = (matches.c.event_id == bindparam("e"), matches.c.round == bindparam("r"))
-_MATCHES = select(matches).where(*_IN_ROUND).order_by(matches.c.table_no)
-_UNFINISHED = (
-    select(matches.c.table_no).where(*_IN_ROUND, matches.c.result.is_(None)).order_by(matches.c.table_no)
+_ROUND = Statement(
+    "SELECT number, state, started_at, minutes, ended_at, seed FROM rounds WHERE event_id = :e AND number = :r"
 )
-_RESULT = select(matches.c.result).where(*_IN_ROUND, matches.c.table_no == bindparam("t"))
-_DUELS = (
-    select(duels)
-    .where(duels.c.event_id == bindparam("e"), duels.c.round == bindparam("r"))
-    .order_by(duels.c.table_no, duels.c.duel)
+_LATER = Statement("SELECT number FROM rounds WHERE event_id = :e AND number > :r LIMIT 1")
+_MATCHES = Statement(
+    "SELECT round, table_no, player_a, player_b, result, result_ruling FROM matches "
+    "WHERE event_id = :e AND round = :r ORDER BY table_no"
 )
-_GIVEN = (
-    select(time_extensions)
-    .where(time_extensions.c.event_id == bindparam("e"), time_extensions.c.round == bindparam("r"))
-    .order_by(time_extensions.c.entry_seq)
+_UNFINISHED = Statement(
+    "SELECT table_no FROM matches WHERE event_id = :e AND round = :r AND result IS NULL ORDER BY table_no"
 )
-_PLAYING = (
-    select(matches.c.round, matches.c.table_no)
-    .where(
-        matches.c.event_id == bindparam("e"),
-        or_(matches.c.player_a == bindparam("p"), matches.c.player_b == bindparam("p")),
-        matches.c.player_b.is_not(None),
-        matches.c.result.is_(None),
-    )
-    .order_by(matches.c.round.desc())
+_RESULT = Statement("SELECT result FROM matches WHERE event_id = :e AND round = :r AND table_no = :t")
+_DUELS = Statement(
+    "SELECT table_no, duel, winner, cause_ruling FROM duels WHERE event_id = :e AND round = :r "
+    "ORDER BY table_no, duel"
 )
+_GIVEN = Statement(
+    "SELECT table_no, minutes, reason, judge, given_at FROM time_extensions "
+    "WHERE event_id = :e AND round = :r ORDER BY entry_seq"
+)
+# One lookup per side, each on its index, the latest round chosen in Python: with OR and
+# ORDER BY, SQLite (without statistics) walks every match of the event.
+_PLAYING = Statement(
+    "SELECT round, table_no, player_b FROM matches WHERE event_id = :e AND player_a = :p AND result IS NULL "
+    "UNION ALL SELECT round, table_no, player_b FROM matches WHERE event_id = :e AND player_b = :p "
+    "AND result IS NULL"
+)  # a bye (no player b) is left out in Python: "player_b IS NOT NULL" sends SQLite to the wrong index
 
 
 def round_of(conn: Connection, event_id: int, number: int) -> Round | None:
     """Round ``number`` (None: not paired)."""
-    r = conn.execute(_ROUND, {"e": event_id, "r": number}).first()
+    r = _ROUND.first(conn, {"e": event_id, "r": number})
     if r is None:
         return None
-    return Round(int(r.number), r.state, r.started_at, r.minutes, r.ended_at, r.seed)
+    return Round(int(r[0]), *r[1:])
 
 
 def paired_after(conn: Connection, event_id: int, number: int) -> bool:
     """Whether a round after round ``number`` is paired."""
-    return conn.execute(_LATER, {"e": event_id, "r": number}).first() is not None
+    return _LATER.first(conn, {"e": event_id, "r": number}) is not None
 
 
 def round_duels(conn: Connection, event_id: int, number: int) -> list[DuelResult]:
     """Every duel of the round with a row (decided or drawn), by table and duel."""
     return [
-        DuelResult(int(d.table_no), int(d.duel), d.winner, d.cause_ruling)
-        for d in conn.execute(_DUELS, {"e": event_id, "r": number})
+        DuelResult(int(table), int(duel), winner, cause)
+        for table, duel, winner, cause in _DUELS.all(conn, {"e": event_id, "r": number})
     ]
 
 
@@ -122,32 +118,31 @@ def round_matches(
         if d.winner is not None:
             won.setdefault(d.table, {})[d.duel] = d.winner
     return [
-        Match(int(m.round), int(m.table_no), m.player_a, m.player_b, m.result, m.result_ruling,
-              won.get(int(m.table_no), {}))
-        for m in conn.execute(_MATCHES, {"e": event_id, "r": number})
-    ]  # fmt: skip
+        Match(int(r), int(t), a, b, result, result_ruling, won.get(int(t), {}))
+        for r, t, a, b, result, result_ruling in _MATCHES.all(conn, {"e": event_id, "r": number})
+    ]
 
 
 def unfinished_tables(conn: Connection, event_id: int, number: int) -> list[int]:
     """The round's tables with no result yet, in order."""
-    return [int(t) for t in conn.execute(_UNFINISHED, {"e": event_id, "r": number}).scalars()]
+    return [int(t) for t in _UNFINISHED.scalars(conn, {"e": event_id, "r": number})]
 
 
 def result_at(conn: Connection, event_id: int, number: int, table: int) -> str | None:
     """The result at ``table`` in round ``number`` (None: still playing, or no such match)."""
-    found = conn.execute(_RESULT, {"e": event_id, "r": number, "t": table}).scalar()
+    found = _RESULT.scalar(conn, {"e": event_id, "r": number, "t": table})
     return str(found) if found is not None else None
 
 
 def unfinished_match(conn: Connection, event_id: int, player: str) -> tuple[int, int] | None:
     """(round, table) of the player's match still being played (no result), if any."""
-    row = conn.execute(_PLAYING, {"e": event_id, "p": player}).first()
-    return (int(row.round), int(row.table_no)) if row is not None else None
+    found = _PLAYING.all(conn, {"e": event_id, "p": player})
+    return max(((int(r), int(t)) for r, t, b in found if b is not None), default=None)
 
 
 def time_given(conn: Connection, event_id: int, number: int) -> dict[int, list[TimeGiven]]:
     """The time judges gave the round's tables, by table, in the order it was given."""
     given: dict[int, list[TimeGiven]] = {}
-    for t in conn.execute(_GIVEN, {"e": event_id, "r": number}):
-        given.setdefault(int(t.table_no), []).append(TimeGiven(t.minutes, t.reason, t.judge, t.given_at))
+    for table, minutes, reason, judge, given_at in _GIVEN.all(conn, {"e": event_id, "r": number}):
+        given.setdefault(int(table), []).append(TimeGiven(minutes, reason, judge, given_at))
     return given

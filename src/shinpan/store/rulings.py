@@ -10,11 +10,9 @@ import json
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, select
-
 from shinpan.engine.ruling import Trigger
-from shinpan.store.connection import Connection
-from shinpan.store.schema import rulings
+from shinpan.store.connection import Connection, Statement
+from shinpan.store.db import chunks
 
 __all__ = [
     "Awaiting",
@@ -80,76 +78,72 @@ class FollowUp:
     entry_seq: int
 
 
-_RULING = select(rulings).where(rulings.c.event_id == bindparam("e"), rulings.c.number == bindparam("n"))
-_CAUSES = select(rulings.c.number, rulings.c.rule, rulings.c.penalties).where(
-    rulings.c.event_id == bindparam("e"), rulings.c.number.in_(bindparam("n", expanding=True))
+_RULING = Statement(
+    "SELECT number, player, rule, offense, penalties, draft, source, round, table_no FROM rulings "
+    "WHERE event_id = :e AND number = :n"
 )
-_PENDING = select(rulings.c.player, rulings.c.penalties, rulings.c.effects).where(
-    rulings.c.event_id == bindparam("e"), rulings.c.state == "pending"
+_CAUSES = Statement("SELECT number, rule, penalties FROM rulings WHERE event_id = :e AND number IN (:n)")
+_PENDING = Statement(
+    "SELECT player, penalties, effects FROM rulings WHERE event_id = :e AND state = 'pending'"
 )
-_EXTRA_TURNS = (
-    select(rulings.c.number, rulings.c.player, rulings.c.rule, rulings.c.table_no, rulings.c.effects)
-    .where(
-        rulings.c.event_id == bindparam("e"),
-        rulings.c.round == bindparam("r"),
-        rulings.c.state != "voided",
-        rulings.c.effects.like('%"time_extension"%'),
-    )
-    .order_by(rulings.c.number)
+_EXTRA_TURNS = Statement(
+    "SELECT number, player, rule, table_no, effects FROM rulings WHERE event_id = :e AND round = :r "
+    "AND state <> 'voided' AND effects LIKE '%\"time_extension\"%' ORDER BY number"
 )
-_OF_ENTRY = select(rulings.c.number).where(
-    rulings.c.event_id == bindparam("e"), rulings.c.entry_seq == bindparam("s")
-)
-_FOLLOW_UPS = select(rulings.c.number, rulings.c.entry_seq).where(
-    rulings.c.event_id == bindparam("e"),
-    rulings.c.trigger == Trigger.deadline_missed.value,
-    rulings.c.cause.in_(bindparam("n", expanding=True)),
-    rulings.c.state != "voided",
+_OF_ENTRY = Statement("SELECT number FROM rulings WHERE event_id = :e AND entry_seq = :s")
+_FOLLOW_UPS = Statement(
+    'SELECT number, entry_seq FROM rulings WHERE event_id = :e AND "trigger" = :t '
+    "AND cause IN (:n) AND state <> 'voided'"
 )
 
 
 def stored_ruling(conn: Connection, event_id: int, number: int) -> StoredRuling | None:
     """Ruling ``number`` of the event, whatever its state."""
-    r = conn.execute(_RULING, {"e": event_id, "n": number}).first()
+    r = _RULING.first(conn, {"e": event_id, "n": number})
     if r is None:
         return None
+    n, player, rule, offense, penalties, draft, source, round_no, table = r
     return StoredRuling(
-        int(r.number), r.player, r.rule, r.offense, tuple(json.loads(r.penalties)), r.draft, r.source,
-        r.round, r.table_no,
-    )  # fmt: skip
+        int(n), player, rule, offense, tuple(json.loads(penalties)), draft, source, round_no, table
+    )
 
 
 def causes(conn: Connection, event_id: int, numbers: Collection[int]) -> dict[int, Cause]:
-    """The rulings ``numbers`` by number, as the cause of a duel or a result."""
-    if not numbers:
-        return {}
-    rows = conn.execute(_CAUSES, {"e": event_id, "n": sorted(numbers)})
-    return {r.number: Cause(r.number, r.rule, tuple(json.loads(r.penalties))) for r in rows}
+    """The rulings ``numbers`` by number, as the cause of a duel or a result (a list of any
+    length: asked in chunks within the database's limit on bound parameters)."""
+    found: dict[int, Cause] = {}
+    for chunk in chunks(sorted(numbers)):
+        for n, rule, penalties in _CAUSES.all(conn, {"e": event_id, "n": chunk}):
+            found[int(n)] = Cause(int(n), rule, tuple(json.loads(penalties)))
+    return found
 
 
 def awaiting_confirmation(conn: Connection, event_id: int) -> list[Awaiting]:
     """The rulings waiting for the head judge's confirmation (D11, D17)."""
     return [
-        Awaiting(r.player, (*json.loads(r.penalties), *json.loads(r.effects)))
-        for r in conn.execute(_PENDING, {"e": event_id})
+        Awaiting(player, (*json.loads(penalties), *json.loads(effects)))
+        for player, penalties, effects in _PENDING.all(conn, {"e": event_id})
     ]
 
 
 def extra_turns(conn: Connection, event_id: int, round_no: int) -> dict[int, list[ExtraTurns]]:
     """The live rulings of round ``round_no`` that give their table extra turns, by table."""
     turns: dict[int, list[ExtraTurns]] = {}
-    for x in conn.execute(_EXTRA_TURNS, {"e": event_id, "r": round_no}):
-        if x.table_no is not None and "time_extension" in json.loads(x.effects):
-            turns.setdefault(x.table_no, []).append(ExtraTurns(x.number, x.player, x.rule))
+    for n, player, rule, table, effects in _EXTRA_TURNS.all(conn, {"e": event_id, "r": round_no}):
+        if table is not None and "time_extension" in json.loads(effects):
+            turns.setdefault(int(table), []).append(ExtraTurns(int(n), player, rule))
     return turns
 
 
 def numbers_of_entry(conn: Connection, event_id: int, entry_seq: int) -> list[int]:
     """The numbers of the rulings entry ``entry_seq`` recorded, in order."""
-    return sorted(int(n) for n in conn.execute(_OF_ENTRY, {"e": event_id, "s": entry_seq}).scalars())
+    return sorted(int(n) for n in _OF_ENTRY.scalars(conn, {"e": event_id, "s": entry_seq}))
 
 
 def live_follow_ups(conn: Connection, event_id: int, numbers: Collection[int]) -> list[FollowUp]:
-    """The live follow-ups of the deadlines of rulings ``numbers`` (D7)."""
-    found = conn.execute(_FOLLOW_UPS, {"e": event_id, "n": list(numbers)})
-    return [FollowUp(int(f.number), int(f.entry_seq)) for f in found]
+    """The live follow-ups of the deadlines of rulings ``numbers`` (D7; a list of any length)."""
+    out: list[FollowUp] = []
+    for chunk in chunks(sorted(numbers)):
+        params = {"e": event_id, "t": Trigger.deadline_missed.value, "n": chunk}
+        out.extend(FollowUp(int(n), int(seq)) for n, seq in _FOLLOW_UPS.all(conn, params))
+    return out

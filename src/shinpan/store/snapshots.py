@@ -11,8 +11,6 @@ import json
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import Row, bindparam, func, select, text, union_all
-
 from shinpan.engine.effects import (
     Carried,
     CausedDuel,
@@ -24,80 +22,75 @@ from shinpan.engine.effects import (
     reported_by_hand,
 )
 from shinpan.engine.event_rules import Status
-from shinpan.store.connection import Connection
-from shinpan.store.schema import carried_losses, duels, matches, players, rulings
+from shinpan.store.connection import Connection, Statement
 
 __all__ = ["current_match", "match_at", "player_view", "undoing", "waiting_losses"]
 
-# Statements run for every ruling, built once (building one costs more than running it).
-# One lookup per side, each on its index, the latest round chosen in Python: with OR and
-# ORDER BY, SQLite (without statistics) walks every match of the event.
-_MATCHES_OF = union_all(
-    *(select(matches).where(matches.c.event_id == bindparam("e"), side == bindparam("p"))
-      for side in (matches.c.player_a, matches.c.player_b))
-)  # fmt: skip
-_DUELS = select(duels.c.duel, duels.c.winner).where(
-    duels.c.event_id == bindparam("e"), duels.c.round == bindparam("r"), duels.c.table_no == bindparam("t")
+# Statements run for every ruling, prepared once. One lookup per side, each on its index,
+# the latest round chosen in Python: with OR and ORDER BY, SQLite (without statistics) walks
+# every match of the event.
+_MATCH_COLUMNS = "SELECT round, table_no, player_a, player_b, result, result_ruling FROM matches"
+_MATCHES_OF = Statement(
+    f"{_MATCH_COLUMNS} WHERE event_id = :e AND player_a = :p "
+    f"UNION ALL {_MATCH_COLUMNS} WHERE event_id = :e AND player_b = :p"
 )
-_MATCH = select(matches).where(
-    matches.c.event_id == bindparam("e"),
-    matches.c.round == bindparam("r"),
-    matches.c.table_no == bindparam("t"),
+_DUELS = Statement("SELECT duel, winner FROM duels WHERE event_id = :e AND round = :r AND table_no = :t")
+_MATCH = Statement(f"{_MATCH_COLUMNS} WHERE event_id = :e AND round = :r AND table_no = :t")
+_STATUS = Statement("SELECT status, dropped_round FROM players WHERE event_id = :e AND number = :p")
+# Sorted in Python, not in SQL: with ORDER BY, SQLite (without statistics) walks the
+# primary key through every ruling of the event instead of the player's index.
+_LIVE = Statement(
+    "SELECT number, penalties, effects, state FROM rulings WHERE event_id = :e AND player = :p "
+    "AND state <> 'voided'"
 )
-_STATUS = select(players.c.status, players.c.dropped_round).where(
-    players.c.event_id == bindparam("e"), players.c.number == bindparam("p")
+_CARRIED = (
+    "SELECT ruling, position, player, loss FROM carried_losses WHERE event_id = :e AND state = 'waiting'"
 )
-_LIVE = select(rulings.c.number, rulings.c.penalties, rulings.c.effects, rulings.c.state).where(
-    rulings.c.event_id == bindparam("e"), rulings.c.player == bindparam("p"), rulings.c.state != "voided"
-)
-_WAITING = (
-    select(carried_losses)
-    .where(carried_losses.c.event_id == bindparam("e"), carried_losses.c.state == "waiting")
-    .order_by(carried_losses.c.ruling, carried_losses.c.position)
-)
+_WAITING = Statement(f"{_CARRIED} ORDER BY ruling, position")
 
 
-def _match(conn: Connection, row: Row[Any]) -> Match:
-    found = conn.execute(_DUELS, {"e": row.event_id, "r": row.round, "t": row.table_no})
+def _match(conn: Connection, event_id: int, row: tuple[Any, ...]) -> Match:
+    round_no, table, a, b, result, result_ruling = row
+    found = _DUELS.all(conn, {"e": event_id, "r": round_no, "t": table})
     return Match(
-        round=int(row.round),
-        table=int(row.table_no),
-        a=row.player_a,
-        b=row.player_b,
-        result=row.result,
-        result_ruling=row.result_ruling,
-        duels={int(d.duel): d.winner for d in found if d.winner is not None},
+        round=int(round_no),
+        table=int(table),
+        a=a,
+        b=b,
+        result=result,
+        result_ruling=result_ruling,
+        duels={int(duel): winner for duel, winner in found if winner is not None},
     )
 
 
 def current_match(conn: Connection, event_id: int, player: str) -> Match | None:
     """The player's match in the latest round they were paired in, with its duels."""
-    found = conn.execute(_MATCHES_OF, {"e": event_id, "p": player})
-    row = max(found, key=lambda m: int(m.round), default=None)
-    return _match(conn, row) if row is not None else None
+    found = _MATCHES_OF.all(conn, {"e": event_id, "p": player})
+    row = max(found, key=lambda m: int(m[0]), default=None)
+    return _match(conn, event_id, row) if row is not None else None
 
 
 def match_at(conn: Connection, event_id: int, round_no: int, table: int) -> Match | None:
     """The match at ``table`` in round ``round_no``, with its duels."""
-    row = conn.execute(_MATCH, {"e": event_id, "r": round_no, "t": table}).first()
-    return _match(conn, row) if row is not None else None
+    row = _MATCH.first(conn, {"e": event_id, "r": round_no, "t": table})
+    return _match(conn, event_id, row) if row is not None else None
 
 
 def _live(
     conn: Connection, event_id: int, player: str, leave_out: Collection[int] = ()
 ) -> tuple[LiveRuling, ...]:
-    rows = conn.execute(_LIVE, {"e": event_id, "p": player})
+    rows = _LIVE.all(conn, {"e": event_id, "p": player})
     return tuple(
-        LiveRuling(int(r.number), (*json.loads(r.penalties), *json.loads(r.effects)), r.state == "pending")
-        for r in sorted(rows, key=lambda r: int(r.number))
-        if r.number not in leave_out
+        LiveRuling(int(n), (*json.loads(penalties), *json.loads(effects)), state == "pending")
+        for n, penalties, effects, state in sorted(rows, key=lambda r: int(r[0]))
+        if n not in leave_out
     )
 
 
 def _status(conn: Connection, event_id: int, player: str) -> tuple[Status | None, bool]:
     """The player's status, and whether they dropped."""
-    row = conn.execute(_STATUS, {"e": event_id, "p": player}).first()
-    return (Status(row.status), row.dropped_round is not None) if row else (None, False)
+    row = _STATUS.first(conn, {"e": event_id, "p": player})
+    return (Status(row[0]), row[1] is not None) if row else (None, False)
 
 
 def player_view(
@@ -124,79 +117,62 @@ def _without(conn: Connection, event_id: int, player: str, numbers: Collection[i
 
 def waiting_losses(conn: Connection, event_id: int) -> list[Carried]:
     """The losses waiting for their players' next match, in the order they were given."""
-    return [
-        Carried(int(c.ruling), int(c.position), c.player, c.loss)
-        for c in conn.execute(_WAITING, {"e": event_id})
-    ]
+    return [_carried(c) for c in _WAITING.all(conn, {"e": event_id})]
+
+
+def _carried(row: tuple[Any, ...]) -> Carried:
+    ruling, position, player, loss = row
+    return Carried(int(ruling), int(position), player, loss)
+
+
+# What a void or a deviation undoes: the rulings of one record and their follow-ups, a
+# handful of numbers (an IN list far below the database's limit on bound parameters).
+_FIRST_ENTRY = Statement("SELECT min(entry_seq) FROM rulings WHERE event_id = :e AND number IN (:n)")
+_CAUSED_DUELS = Statement(
+    "SELECT round, table_no, duel FROM duels WHERE event_id = :e AND cause_ruling IN (:n) "
+    "ORDER BY round, table_no, duel"
+)
+_DECIDED = Statement("SELECT round, table_no FROM matches WHERE event_id = :e AND result_ruling IN (:n)")
+_CARRIED_BY = Statement(f"{_CARRIED} AND ruling IN (:n) ORDER BY ruling, position")
+# Without DISTINCT, which SQLite answers by walking the event's rulings in player order.
+_CONCERNED = Statement("SELECT player FROM rulings WHERE event_id = :e AND number IN (:n)")
 
 
 def undoing(conn: Connection, event_id: int, numbers: Collection[int]) -> Undoing:
     """What these rulings did, as the ledger shows it now (for a void or a deviation)."""
     wanted = frozenset(numbers)
-    since = _since(conn, event_id, wanted)
-    caused = [
-        CausedDuel((int(d.round), int(d.table_no)), int(d.duel))
-        for d in conn.execute(
-            select(duels.c.round, duels.c.table_no, duels.c.duel)
-            .where(duels.c.event_id == event_id, duels.c.cause_ruling.in_(wanted))
-            .order_by(duels.c.round, duels.c.table_no, duels.c.duel)
-        )
-    ]
-    decided = conn.execute(
-        select(matches.c.round, matches.c.table_no).where(
-            matches.c.event_id == event_id, matches.c.result_ruling.in_(wanted)
-        )
-    ).all()
-    keys = {c.match for c in caused} | {(int(m.round), int(m.table_no)) for m in decided}
+    params = {"e": event_id, "n": sorted(wanted)}
+    since = int(_FIRST_ENTRY.scalar(conn, params) or 0)  # what they did comes after it
+    caused = [CausedDuel((int(r), int(t)), int(d)) for r, t, d in _CAUSED_DUELS.all(conn, params)]
+    decided = [(int(r), int(t)) for r, t in _DECIDED.all(conn, params)]
+    keys = {c.match for c in caused} | set(decided)
     touched = {key: m for key in sorted(keys) if (m := match_at(conn, event_id, *key)) is not None}
-    waiting = conn.execute(
-        select(carried_losses)
-        .where(
-            carried_losses.c.event_id == event_id,
-            carried_losses.c.ruling.in_(wanted),
-            carried_losses.c.state == "waiting",
-        )
-        .order_by(carried_losses.c.ruling, carried_losses.c.position)
-    ).all()
-    concerned = conn.execute(
-        select(rulings.c.player)
-        .where(rulings.c.event_id == event_id, rulings.c.number.in_(wanted))
-        .distinct()
-    ).scalars()
     return Undoing(
         numbers=wanted,
         matches=touched,
         duels=tuple(caused),
         by_hand=frozenset(k for k in {c.match for c in caused} if _by_hand(conn, event_id, k, since)),
         extensions=tuple(net_extensions(_extended(conn, event_id, since), wanted)),
-        carried=tuple(Carried(int(c.ruling), int(c.position), c.player, c.loss) for c in waiting),
-        players=tuple(_without(conn, event_id, p, wanted) for p in sorted(concerned)),
+        carried=tuple(_carried(c) for c in _CARRIED_BY.all(conn, params)),
+        players=tuple(
+            _without(conn, event_id, p, wanted) for p in sorted(set(_CONCERNED.scalars(conn, params)))
+        ),
     )
 
 
-def _since(conn: Connection, event_id: int, numbers: Collection[int]) -> int:
-    """The first entry of these rulings: what they did comes after it, so undoing them reads
-    the ledger from there on, not the whole event's."""
-    first = conn.execute(
-        select(func.min(rulings.c.entry_seq)).where(
-            rulings.c.event_id == event_id, rulings.c.number.in_(numbers)
-        )
-    ).scalar()
-    return int(first or 0)
-
-
-_RESULTS_SINCE = text(
+# Undoing reads the ledger from the rulings' first entry on, not the whole event's.
+_RESULTS_SINCE = Statement(
     "SELECT kind, body FROM entries WHERE event_id = :e AND seq >= :since "
     "AND kind IN ('match.result', 'duel.result') ORDER BY seq"
 )
-_EXTENDED_SINCE = text(
+_EXTENDED_SINCE = Statement(
     "SELECT body FROM entries WHERE event_id = :e AND seq >= :since AND kind = 'match.extended' ORDER BY seq"
 )
 
 
 def _by_hand(conn: Connection, event_id: int, key: tuple[int, int], since: int) -> bool:
     results = []
-    for kind, raw in conn.execute(_RESULTS_SINCE, {"e": event_id, "since": since}):
+    for kind, raw in _RESULTS_SINCE.all(conn, {"e": event_id, "since": since}):
         b = json.loads(raw)
         if (b["round"], b["table"]) == key:
             by_scorekeeper = b.get("result") is not None and b.get("cause_ruling") is None
@@ -205,8 +181,5 @@ def _by_hand(conn: Connection, event_id: int, key: tuple[int, int], since: int) 
 
 
 def _extended(conn: Connection, event_id: int, since: int) -> list[tuple[int, int, int, int]]:
-    rows = conn.execute(_EXTENDED_SINCE, {"e": event_id, "since": since})
-    return [
-        (b["round"], b["table"], b["delta"], b.get("cause_ruling"))
-        for b in (json.loads(raw) for (raw,) in rows)
-    ]
+    rows = _EXTENDED_SINCE.scalars(conn, {"e": event_id, "since": since})
+    return [(b["round"], b["table"], b["delta"], b.get("cause_ruling")) for b in map(json.loads, rows)]
