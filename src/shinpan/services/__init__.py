@@ -20,5 +20,9 @@ __all__ = [
     "integrity",
     "queries",
     "recording",
+    "rounds",
+    "scoresheet",
+    "standings",
+    "swiss",
     "transfer",
 ]
