@@ -14,6 +14,8 @@ import pytest
 from conftest import EventSetup
 from shinpan.errors import Conflict, NotFound
 from shinpan.services import appeals, corrections, events, queries
+from shinpan.store.ledger import EVENT_COLUMNS, open_command
+from shinpan.store.settings import EventSettings, event_settings
 
 
 def numbers(feed: list[dict[str, Any]]) -> list[int]:
@@ -121,3 +123,14 @@ def test_a_players_history_has_each_match_with_its_own_duels(new_event: Any) -> 
     assert queries.round_matches(ev.db, ev.id, 1)["matches"][1]["duels"] == [{"duel": 1, "winner": "P003"}]
     with pytest.raises(NotFound):
         queries.player_history(ev.db, ev.id, "P999")
+
+
+def test_a_command_and_a_page_read_the_same_settings_of_the_event(ev: EventSetup) -> None:
+    assert EventSettings._fields == EVENT_COLUMNS
+    with ev.db.read() as conn:
+        settings = event_settings(conn, ev.id)
+        opening = open_command(conn, ev.id, None, None)
+        assert event_settings(conn, ev.id + 1000) is None
+    assert settings is not None and opening is not None
+    assert settings._asdict() == opening.event
+    assert (settings.head_judge, settings.rel, settings.current_round) == ("HJ", 3, 1)

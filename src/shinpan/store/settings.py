@@ -3,8 +3,9 @@ under, its head judge, the confirmation threshold, the current round, its time z
 judge's role at it (D11). Run on the driver (see :class:`Statement`).
 
 A command reads the same in one statement with its command id and the chain's head
-(:func:`shinpan.store.ledger.open_command`); the columns are those of
-:data:`~shinpan.store.ledger.EVENT_COLUMNS`, so the two cannot read different events.
+(:func:`shinpan.store.ledger.open_command`); its ``EVENT_COLUMNS`` are the fields of
+:class:`EventSettings` (``tests/test_desk_reads.py`` holds them together; this module does
+not import the ledger, so a page that only reads loads none of the writing code).
 """
 
 from __future__ import annotations
@@ -12,13 +13,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from shinpan.store.connection import Connection, Statement
-from shinpan.store.ledger import EVENT_COLUMNS
 
 __all__ = ["EventSettings", "event_settings", "judge_role"]
 
 
 class EventSettings(NamedTuple):
-    """An event's settings, the columns of ``EVENT_COLUMNS`` in their order."""
+    """An event's settings, by the names of their columns."""
 
     event_id: int
     name: str
@@ -31,9 +31,7 @@ class EventSettings(NamedTuple):
     time_zone: str
 
 
-assert EventSettings._fields == EVENT_COLUMNS, "EventSettings names the columns a command reads"
-
-_EVENT = Statement(f"SELECT {', '.join(EVENT_COLUMNS)} FROM events WHERE event_id = :e")
+_EVENT = Statement(f"SELECT {', '.join(EventSettings._fields)} FROM events WHERE event_id = :e")
 _ROLE = Statement("SELECT role FROM judges WHERE event_id = :e AND name = :j")
 
 
