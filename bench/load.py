@@ -193,6 +193,8 @@ async def stream(base: str, s: Setup, who: dict[str, str], desk: bool, stop: flo
                 async for line in r.aiter_lines():
                     if line.startswith("event:"):
                         kind = line[6:].strip()
+                    elif line.startswith("data:") and not line[5:].strip().isdigit():
+                        pass  # a change's second line: the desk's panels it touched
                     elif line.startswith("data:"):
                         if kind == "ready":
                             count[0] += 1

@@ -2,7 +2,9 @@
 
 Each case runs the command in a fresh interpreter, as a judge's terminal does, and looks at
 the modules it loaded: reading the guideline loads no web framework, no database layer and
-no PDF engine, and the shipped guideline comes from the cache without the YAML parser.
+no PDF engine, and the shipped guideline comes from the cache without the YAML parser;
+``shinpan replay`` loads no pydantic (the guideline's classes are plain dataclasses), and
+neither validates the guideline again (no YAML parser, no schema).
 """
 
 from __future__ import annotations
@@ -29,7 +31,10 @@ HEAVY = (
     "argon2",
 )
 PROBE = """
-import json, sys
+import json, os, sys
+def _exit(code):
+    raise SystemExit(code)
+os._exit = _exit  # `shinpan replay` ends with os._exit: the probe reports first
 sys.argv = ["shinpan", *json.loads(sys.argv[1])]
 from shinpan.cli import main
 try:
@@ -37,17 +42,29 @@ try:
 except SystemExit:
     pass
 sys.stdout.flush()
-print("\\n" + json.dumps(sorted({m.split(".")[0] for m in sys.modules})), file=sys.stderr)
+print("\\n" + json.dumps(sorted(sys.modules)), file=sys.stderr)
 """
+# The engine's decision path: what deciding a ruling loads, beyond its clock and event rules.
+DECIDING = {
+    "shinpan.engine.decide",
+    "shinpan.engine.explain",
+    "shinpan.engine.replay",
+    "shinpan.engine.corrections",
+}
 
 
-def loaded(args: list[str], cache: Path) -> set[str]:
-    """The top-level packages ``shinpan ARGS`` loaded."""
+def modules(args: list[str], cache: Path) -> set[str]:
+    """Every module ``shinpan ARGS`` loaded."""
     env = {"SHINPAN_CACHE": str(cache), "PATH": "/usr/bin:/bin", "HOME": str(cache)}
     done = subprocess.run(
         [sys.executable, "-c", PROBE, json.dumps(args)], capture_output=True, text=True, env=env, timeout=60
     )
     return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+def loaded(args: list[str], cache: Path) -> set[str]:
+    """The top-level packages ``shinpan ARGS`` loaded."""
+    return {m.split(".")[0] for m in modules(args, cache)}
 
 
 @pytest.mark.parametrize(
@@ -89,3 +106,37 @@ def test_every_command_is_found_where_the_table_says() -> None:
         alone = build(name)
         found = {c.name for c in alone.registered_commands} | {g.name for g in alone.registered_groups}
         assert name in found, (name, module)
+
+
+def test_replay_decides_without_pydantic_typer_or_yaml(tmp_path: Path) -> None:
+    scenario = tmp_path / "scenario.json"
+    scenario.write_text(
+        json.dumps({"players": ["A"], "events": [{"player": "A", "infraction": "ingame.slow-play"}]})
+    )
+    loaded(["rules"], tmp_path)  # fills the guideline cache
+    found = loaded(["replay", str(scenario)], tmp_path)
+    assert "shinpan" in found
+    assert not found & {"pydantic", "typer", "yaml", *HEAVY}, sorted(
+        found & {"pydantic", "typer", "yaml", *HEAVY}
+    )
+
+
+def test_listing_events_reads_no_guideline_file(tmp_path: Path) -> None:
+    loaded(["rules"], tmp_path)  # fills the guideline cache
+    found = modules(["event", "list", "--db", str(tmp_path / "events.sqlite3")], tmp_path)
+    assert "shinpan.services.events" in found  # it did read the database
+    assert not found & {"yaml", "shinpan.guideline.schema"}, sorted(
+        found & {"yaml", "shinpan.guideline.schema"}
+    )
+
+
+@pytest.mark.parametrize("args", [["record", "--help"], ["deadlines", "--help"], ["history", "--help"]])
+def test_a_commands_help_loads_no_engine_guideline_or_store(args: list[str], tmp_path: Path) -> None:
+    found = modules(args, tmp_path)
+    assert "shinpan.cli.rulings" in found
+    inside = {
+        m
+        for m in found
+        if m.split(".")[:2] in (["shinpan", p] for p in ("engine", "guideline", "store", "services"))
+    }
+    assert not inside, sorted(inside)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from shinpan.engine import Record, decide
+from shinpan.engine import Record, decide, explain
 from shinpan.engine.effects import DuelResult, Match, PlayerView, plan_ruling
 from shinpan.engine.event_rules import Status
 from shinpan.guideline import GuidelineError, Rulebook, default_guideline, load_guideline
@@ -90,3 +90,14 @@ def test_two_components_that_both_act_as_an_ejection_are_refused(tmp_path: Path)
     with pytest.raises(GuidelineError) as caught:
         load_guideline(path)
     assert [p.path for p in caught.value.problems if "already what" in p.message] == ["components[8].acts_as"]
+
+
+def test_an_effect_called_otherwise_is_explained_by_what_it_does(tmp_path: Path) -> None:
+    shipped = Rulebook(default_guideline())
+    book = Rulebook(load_guideline(renamed(tmp_path, "match_draw", "tie")))
+    record = Record("A", "players.wrong-opponent")
+    (ruling,) = decide(book, record, {}, {"A"})
+    (same,) = decide(shipped, record, {}, {"A"})
+    assert (ruling.effects, same.effects) == (("tie",), ("match_draw",))
+    # The remedy already says the match is a draw: neither explanation says it twice.
+    assert explain(book, ruling, "ja") == explain(shipped, same, "ja")

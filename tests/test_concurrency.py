@@ -16,6 +16,7 @@ from collections.abc import Callable
 from sqlalchemy import select
 
 from conftest import Backend, EventSetup, Recorder, make_event
+from shinpan.entries import RulingsRecorded
 from shinpan.services import integrity
 from shinpan.store.db import Database
 from shinpan.store.ledger import read_entries
@@ -67,7 +68,7 @@ def test_two_processes_recording_at_once_never_share_or_skip_an_offence_number(
     assert set(told) <= set(numbers)
     for number, command_id in told.items():
         entry = by_command[command_id]
-        assert number in [r["number"] for r in entry.body["rulings"]]
+        assert number in [r.number for r in entry.of(RulingsRecorded).rulings]
     assert len([cid for cid in by_command if cid.startswith(("a-", "b-"))]) == 2 * PER_PROCESS
 
     # the offence numbers of each (player, rule) are exactly 1..n

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from sqlalchemy import select
 
 from conftest import Backend, Recorder, make_event
+from shinpan.entries import RulingsRecorded
 from shinpan.services import integrity
 from shinpan.store.db import Database
 from shinpan.store.ledger import read_entries
@@ -53,12 +54,12 @@ def test_killing_a_recording_process_loses_nothing_it_reported_and_half_writes_n
         for command_id, numbers in reported.items():
             assert command_id in by_command, f"run {run}: {command_id} was reported saved but is lost"
             entry = by_command[command_id]
-            assert [r["number"] for r in entry.body["rulings"]] == numbers
+            assert [r.number for r in entry.of(RulingsRecorded).rulings] == numbers
             for n in numbers:
                 assert stored[n] == entry.seq
         # nothing half-written: each recorded entry has its rulings, and every ruling its entry
         recorded = [e for e in chain if e.kind == "ruling.recorded"]
-        from_entries = {r["number"]: e.seq for e in recorded for r in e.body["rulings"]}
+        from_entries = {r.number: e.seq for e in recorded for r in e.of(RulingsRecorded).rulings}
         assert from_entries == stored
         # at most the one record in flight at the kill may be saved without being reported
         unreported = [cid for cid in by_command if cid.startswith(f"run{run}-") and cid not in reported]

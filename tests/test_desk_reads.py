@@ -1,8 +1,8 @@
 """What the desk, the API and a ruling's page read, through the store's typed reads
 (``store.feed``, ``store.appeals``, ``store.matches``, ``store.players``) — on SQLite and
-on PostgreSQL: the feed newest first and its pages, the confirmation queue, the
-disqualification reports (D14, D17), appeals open first (D11) with the statements, who a
-ruling concerns, and a player's matches with their duels.
+on PostgreSQL: the feed newest first and its pages, the confirmation queue (D17), appeals
+open first (D11) with the statements, who a ruling concerns, and a player's matches with
+their duels.
 """
 
 from __future__ import annotations
@@ -49,18 +49,6 @@ def test_the_confirmation_queue_is_the_feed_of_what_waits_for_the_head_judge(ev:
     assert numbers(paged) == [waiting[0]["number"]]
     corrections.confirm(ev.db, ev.id, [waiting[0]["number"]], now=ev.clock.now)
     assert numbers(queries.rulings_feed(ev.db, ev.id, state="pending")) == [waiting[1]["number"]]
-
-
-def test_a_disqualification_is_reported_waiting_or_confirmed_but_not_once_voided(ev: EventSetup) -> None:
-    confirmed, waiting, voided = (made(ev, p, "severe.cheating") for p in ("P001", "P003", "P005"))
-    made(ev, "P007", "players.wrong-opponent")  # no disqualification: not reported
-    corrections.confirm(ev.db, ev.id, [confirmed["number"]], now=ev.clock.now)
-    corrections.void(ev.db, ev.id, voided["number"], "recorded for the wrong player", now=ev.clock.now)
-    reported = queries.disqualifications(ev.db, ev.id)
-    assert [(r["number"], r["player_name"], r["state"]) for r in reported] == [
-        (waiting["number"], "選手 3", "pending"),
-        (confirmed["number"], "選手 1", "confirmed"),
-    ]
 
 
 def test_appeals_list_the_open_ones_first_with_the_ruling_as_it_stands(ev: EventSetup) -> None:

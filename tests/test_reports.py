@@ -1,9 +1,9 @@
 """Reports: the penalty report, disqualification reports, a player's history, statistics, slips.
 
-One demo event (64 players, three rounds) in a fresh SQLite file for the module, plus what
+One demo event (64 players, three rounds) in a fresh database for the module, plus what
 makes reports worth reading: a cheating disqualification with statements and an appeal,
 a deviation, a void, a missed deadline and a draft warning. Reports only read, so every
-test shares it; the penalty report's data is also checked on PostgreSQL (``db``).
+test shares it; every test runs on SQLite and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from conftest import run_cli
+from conftest import BACKENDS, new_backend, run_cli
 from shinpan import reports
 from shinpan.errors import InvalidInput
 from shinpan.guideline import Rulebook, default_guideline
@@ -96,13 +96,14 @@ def recording_feed(db: Database, event: int) -> list[dict[str, Any]]:
     return rulings_feed(db, event, limit=1000)
 
 
-@pytest.fixture(scope="module")
-def scenario(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scenario]:
-    db = Database(str(tmp_path_factory.mktemp("reports") / "reports.sqlite3"))
-    try:
-        yield demo_with_a_disqualification(db)
-    finally:
-        db.close()
+@pytest.fixture(scope="module", params=BACKENDS)
+def scenario(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scenario]:
+    for backend in new_backend(request.param, tmp_path_factory.mktemp("reports")):
+        db = Database(backend.url)
+        try:
+            yield demo_with_a_disqualification(db)
+        finally:
+            db.close()
 
 
 def expected_numbers(db: Database, event: int) -> set[int]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import itertools
 import sqlite3
 import threading
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 from alembic import command
@@ -17,7 +19,9 @@ from sqlalchemy import inspect, select, text
 from sqlalchemy.exc import DBAPIError
 
 from conftest import Backend
+from shinpan.entries import EventCreated, GuidelineRef, HeadJudge, JudgeAdded
 from shinpan.errors import StorageError
+from shinpan.store import projector
 from shinpan.store.chain import GENESIS, canonical, entry_hash, fingerprint
 from shinpan.store.db import HEAD, LOCK_NAMESPACE, REVISIONS, Database, resolve_url, wrap_core
 from shinpan.store.ledger import Appender, entry_by_command, read_entries, verify_chain
@@ -140,16 +144,16 @@ def _append(db: Database, event_id: int, n: int, *, command_id: str | None = Non
     with db.write(event_id) as conn:
         ap = Appender(conn, event_id, "HJ", STAMP, command_id=command_id, command_hash="c" * 64)
         for i in range(n):
-            ap.append("judge.added", {"name": f"J{i}", "level": 1, "role": "floor_judge"})
+            ap.append(JudgeAdded(f"J{i}", 1, "floor_judge"))
 
 
 def _event(db: Database, event_id: int = 1) -> None:
-    body = {
-        "uid": f"uid-{event_id}", "name": "E", "rel": 3, "guideline": {"id": "g", "version": "1"},
-        "head_judge": {"name": "HJ", "level": 2}, "confirmation_threshold": "warning1",
-    }  # fmt: skip
+    created = EventCreated(
+        uid=f"uid-{event_id}", name="E", starts_on=None, ends_on=None, venue=None, rel=3,
+        guideline=GuidelineRef("g", "1"), head_judge=HeadJudge("HJ", 2), confirmation_threshold="warning1",
+    )  # fmt: skip
     with db.write(None) as conn:
-        Appender(conn, event_id, "HJ", STAMP).append("event.created", body)
+        Appender(conn, event_id, "HJ", STAMP).append(created)
 
 
 def test_entries_cannot_be_updated_or_deleted_even_with_raw_sql(db: Database) -> None:
@@ -195,7 +199,7 @@ def test_each_entry_hashes_its_content_and_the_previous_hash(db: Database) -> No
     for e in chain:
         assert e.hash == entry_hash(
             seq=e.seq, kind=e.kind, command_id=e.command_id, command_hash=e.command_hash, actor=e.actor,
-            recorded_at=e.recorded_at, refs=canonical(list(e.refs)), body=canonical(e.body),
+            recorded_at=e.recorded_at, refs=canonical(list(e.refs)), body=canonical(e.body.body()),
             prev_hash=e.prev_hash,
         )  # fmt: skip
     # one command: the first entry carries its id, the others point at that entry
@@ -229,7 +233,7 @@ def test_canonical_json_and_fingerprints_do_not_depend_on_key_order() -> None:
 def test_a_failed_write_leaves_nothing_behind(db: Database) -> None:
     _event(db)
     with pytest.raises(RuntimeError), db.write(1) as conn:
-        Appender(conn, 1, "HJ", STAMP).append("judge.added", {"name": "X", "level": 1, "role": "viewer"})
+        Appender(conn, 1, "HJ", STAMP).append(JudgeAdded("X", 1, "viewer"))
         raise RuntimeError("the judge's phone died")
     with db.read() as conn:
         assert [e.seq for e in read_entries(conn, 1)] == [1]
@@ -238,13 +242,22 @@ def test_a_failed_write_leaves_nothing_behind(db: Database) -> None:
 
 def test_an_unknown_entry_kind_is_not_applied(db: Database) -> None:
     _event(db)
-    with pytest.raises(ValueError, match="unknown kind"), db.write(1) as conn:
-        Appender(conn, 1, "HJ", STAMP).append("nonsense", {})
+
+    @dataclass(frozen=True)
+    class Nonsense:
+        kind: ClassVar[str] = "nonsense"
+
+        def body(self) -> dict[str, Any]:
+            return {}
+
+    with pytest.raises(ValueError, match="no projection for 'nonsense'"), db.write(1) as conn:
+        Appender(conn, 1, "HJ", STAMP).append(Nonsense())  # type: ignore[arg-type]
     with db.read() as conn:
         assert conn.execute(select(entries.c.seq).where(entries.c.event_id == 1)).scalars().all() == [1]
 
 
 def test_every_projection_has_the_event_in_its_key() -> None:
+    assert tuple(t.name for t in PROJECTIONS) == projector.PROJECTION_TABLES  # what a rebuild clears
     for table in PROJECTIONS:
         assert "event_id" in table.primary_key.columns, table.name
 

@@ -156,8 +156,8 @@ def test_an_older_database_gets_the_zone_and_new_search_keys(backend: Backend) -
     old = Database(backend.url, migrate=False)
     try:
         with old.write() as conn:
-            command.upgrade(_config(conn), "0003")
-            inspector = sa.inspect(conn)
+            command.upgrade(_config(conn._core), "0003")
+            inspector = sa.inspect(conn._core)
             if "time_zone" in {c["name"] for c in inspector.get_columns("events")}:
                 conn.execute(sa.text("ALTER TABLE events DROP COLUMN time_zone"))  # 0001 made today's table
             conn.execute(sa.text(

@@ -467,3 +467,23 @@ def test_a_queued_record_outlives_a_server_error(site: Site, people: People) -> 
     expect(fj.locator("#offline")).to_be_hidden()
     assert answered == [503]
     assert len(rulings_of(site, event, "P002")) == 1
+
+
+def test_a_ruling_redraws_only_the_desks_panels_it_touched(site: Site, people: People) -> None:
+    from shinpan.services import recording
+
+    event, _ = quick_event(site, player_table(8))
+    hj = people.open(DESKTOP)
+    sign_in(hj, HEAD_JUDGE[0], HEAD_JUDGE[1])
+    with hj.expect_response(lambda r: r.url.endswith(f"/api/events/{event}/stream")):
+        hj.goto(f"/events/{event}/desk")
+    hj.evaluate("for (const id of ['appeals', 'feed']) document.getElementById(id).__drawn = true")
+    asked: list[str] = []
+    hj.on("request", lambda r: asked.append(r.url) if "/desk/panels" in r.url else None)
+
+    # A ruling recorded elsewhere (no appeal can be against it yet) reaches the feed.
+    saved = recording.record(site.db, event, recording.RecordInput("P001", "ingame.cards-off-table"))
+    expect(hj.locator(f"#ruling-{saved.rulings[0]['number']}")).to_contain_text("佐藤 翔太", timeout=15_000)
+    assert hj.evaluate("document.getElementById('feed').__drawn === undefined"), "the feed was redrawn"
+    assert hj.evaluate("document.getElementById('appeals').__drawn === true"), "the appeals were sent again"
+    assert asked and all("only=" in u and "appeals" not in u for u in asked), asked

@@ -58,7 +58,9 @@ def _ladder_cells(book: Rulebook, inf: Infraction, lang: str) -> list[str]:
 
 
 def _infraction_json(book: Rulebook, inf: Infraction, offense: int | None) -> dict[str, Any]:
-    data: dict[str, Any] = inf.model_dump(mode="json")
+    from shinpan.guideline.model import as_data
+
+    data = as_data(inf)
     if offense is not None:
         step = book.step(inf, offense)
         data["applies"] = {
@@ -67,7 +69,7 @@ def _infraction_json(book: Rulebook, inf: Infraction, offense: int | None) -> di
             "penalties": list(step.penalties),
             "effects": list(dict.fromkeys([*inf.effects, *step.effects])),
             "if_same_as_previous": list(step.if_same_as_previous),
-            "remedies": [r.text.model_dump() for r in book.remedies(inf, step)],
+            "remedies": [as_data(r.text) for r in book.remedies(inf, step)],
             "source": step.source,
         }
     return data
@@ -85,7 +87,9 @@ def show(book: Rulebook, rule_id: str, offense: int | None, lang: str, as_json: 
         if general is None:
             fail(f"unknown infraction {rule_id!r}; try `shinpan rules {rule_id.split('.')[-1]}`", 1)
         if as_json:
-            print_json(general.model_dump(mode="json"))
+            from shinpan.guideline.model import as_data
+
+            print_json(as_data(general))
         else:
             console.print(f"[bold]{general.name.get(lang)}[/] ({general.id})")
             console.print(general.source, markup=False)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
 
 from shinpan.engine.event_rules import (
     STATUS_CODES,
@@ -30,6 +29,12 @@ from shinpan.engine.event_rules import (
     status_codes_now,
     status_of,
 )
+from shinpan.entries import DuelResult as DuelResult
+from shinpan.entries import LossCarried as LossCarried
+from shinpan.entries import LossSettled as LossSettled
+from shinpan.entries import MatchExtended as MatchExtended
+from shinpan.entries import MatchResult as MatchResult
+from shinpan.entries import StatusChanged as StatusChanged
 
 DUELS_TO_WIN = 2
 DUEL_LOSS, MATCH_LOSS, MATCH_DRAW, TIME_EXTENSION = "duel_loss", "match_loss", "match_draw", "time_extension"
@@ -124,101 +129,7 @@ class Undoing:
     players: tuple[PlayerView, ...]  # the players they concern; live rulings without them
 
 
-# -- what the planner says to append ----------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DuelResult:
-    kind: ClassVar[str] = "duel.result"
-    round: int
-    table: int
-    duel: int
-    winner: str | None  # None: the duel is undone
-    cause_ruling: int | None = None
-    decides: bool = False  # whether this duel decides (or undoes) the match's result
-    match_result: str | None = None
-
-    def body(self) -> dict[str, Any]:
-        body: dict[str, Any] = {
-            "round": self.round,
-            "table": self.table,
-            "duel": self.duel,
-            "winner": self.winner,
-        }
-        if self.cause_ruling is not None:
-            body["cause_ruling"] = self.cause_ruling
-        if self.decides:
-            body["match_result"] = self.match_result
-        return body
-
-
-@dataclass(frozen=True)
-class MatchResult:
-    kind: ClassVar[str] = "match.result"
-    round: int
-    table: int
-    result: str | None
-    cause_ruling: int | None
-
-    def body(self) -> dict[str, Any]:
-        return {
-            "round": self.round,
-            "table": self.table,
-            "result": self.result,
-            "cause_ruling": self.cause_ruling,
-        }
-
-
-@dataclass(frozen=True)
-class MatchExtended:
-    kind: ClassVar[str] = "match.extended"
-    round: int
-    table: int
-    delta: int
-    cause_ruling: int
-
-    def body(self) -> dict[str, Any]:
-        return {
-            "round": self.round,
-            "table": self.table,
-            "delta": self.delta,
-            "cause_ruling": self.cause_ruling,
-        }
-
-
-@dataclass(frozen=True)
-class LossCarried:
-    kind: ClassVar[str] = "loss.carried"
-    ruling: int
-    position: int
-    player: str
-    loss: str
-
-    def body(self) -> dict[str, Any]:
-        return {"ruling": self.ruling, "position": self.position, "player": self.player, "loss": self.loss}
-
-
-@dataclass(frozen=True)
-class LossSettled:
-    kind: ClassVar[str] = "loss.settled"
-    ruling: int
-    position: int
-    state: str  # applied | cancelled
-
-    def body(self) -> dict[str, Any]:
-        return {"ruling": self.ruling, "position": self.position, "state": self.state}
-
-
-@dataclass(frozen=True)
-class StatusChanged:
-    kind: ClassVar[str] = "player.status"
-    player: str
-    status: Status
-    cause_ruling: int | None
-
-    def body(self) -> dict[str, Any]:
-        return {"player": self.player, "status": self.status.value, "cause_ruling": self.cause_ruling}
-
+# -- what the planner says to append: ledger entries (shinpan.entries) ------------------
 
 Effect = DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled | StatusChanged
 

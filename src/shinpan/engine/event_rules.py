@@ -82,20 +82,29 @@ def may_drop(status: Status) -> bool:
     return status is Status.active
 
 
-def needs_investigation(codes: Iterable[str], guideline_codes: Iterable[str] = ()) -> bool:
+# What a ruling does is asked of its meanings (``Rulebook.acts(codes)``), never of its codes: a
+# guideline file may call its disqualification anything.
+
+
+def disqualifies(acts: Iterable[str], *, voided: bool) -> bool:
+    """D14: whether a ruling disqualifies the player: what its penalties do (``acts``) holds a
+    disqualification; a voided one disqualifies nobody (D16: as if never recorded)."""
+    return not voided and DISQUALIFICATION in acts
+
+
+def needs_investigation(
+    acts: Iterable[str], guideline_acts: Iterable[str] = (), *, voided: bool = False
+) -> bool:
     """D14: a disqualification needs an investigation report with statements: one the
-    ruling gives, or one the guideline gave and the head judge deviated from."""
-    return DISQUALIFICATION in codes or DISQUALIFICATION in guideline_codes
+    ruling gives, or one the guideline gave and the head judge deviated from. A voided
+    ruling needs none (D16). The one test of the desk's panel and the DQ report."""
+    return disqualifies(acts, voided=voided) or (not voided and DISQUALIFICATION in guideline_acts)
 
 
-def disqualifies(codes: Iterable[str], *, voided: bool) -> bool:
-    """D14: whether a ruling disqualifies the player (a voided one disqualifies nobody)."""
-    return not voided and DISQUALIFICATION in codes
-
-
-def ejects(codes: Iterable[str], *, voided: bool) -> bool:
-    """D14: whether a ruling ejects the player (a voided one ejects nobody)."""
-    return not voided and EJECTION in codes
+def ejects(acts: Iterable[str], *, voided: bool) -> bool:
+    """D14: whether a ruling ejects the player (what its penalties do holds an ejection;
+    a voided one ejects nobody)."""
+    return not voided and EJECTION in acts
 
 
 def next_duel(decided: Collection[int]) -> int:

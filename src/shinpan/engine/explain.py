@@ -40,15 +40,19 @@ _REASONS_JA: dict[str, str] = {
 }
 _NO_PENALTY_SAID = frozenset({"facts_determined", "advisor_outsider_only"})
 
-# What an effect does, as the end of a Japanese sentence (the catalog fixes the codes), and
-# the word by which a remedy's text already says it.
-_EFFECTS_JA: dict[str, tuple[str, str]] = {
+# What an effect does, as the end of a Japanese sentence, and the word by which a remedy's
+# text already says it: by what the effect does (its declared meaning, whatever the file
+# calls it), or, for an effect the engine does not apply, by the shipped file's code (one
+# called otherwise is said by its name).
+_MEANINGS_JA: dict[str, tuple[str, str]] = {
     "withdrawn": ("大会を棄権したものとして扱います", "棄権"),
     "match_draw": ("このマッチは引き分けになります", "引き分け"),
     "venue_removal": ("大会参加者でない助言者には、会場から退去してもらいます", "退去"),
+    "time_extension": ("ジャッジの判断で、時間を延長できます", "延長"),
+}
+_EFFECTS_JA: dict[str, tuple[str, str]] = {
     "opponent_claim_adopted": ("対戦相手の言い分を採用します", "言い分"),
     "no_mulligan": ("現在のデュエルでは、マリガンできません", "マリガン"),
-    "time_extension": ("ジャッジの判断で、時間を延長できます", "延長"),
 }
 
 _WHEN: dict[str, tuple[str, str]] = {
@@ -195,7 +199,7 @@ def _ruling_ja(book: Rulebook, ruling: Ruling) -> list[str]:
     elif not reasons & _NO_PENALTY_SAID:
         out.append(f"罰則はありません{source}。")
     said = "".join(x.remedies)
-    out += [_effect_ja(book, e) + "。" for e in ruling.effects if not _said(e, said)]
+    out += [_effect_ja(book, e) + "。" for e in ruling.effects if not _said(book, e, said)]
     out += [_sentence(r) for r in x.remedies]
     for due in ruling.dues:
         if not _says_when(due, x.remedies):
@@ -327,14 +331,19 @@ def _name_ja(book: Rulebook, code: str) -> str:
     return c.name.ja if c is not None else code
 
 
+def _effect_words(book: Rulebook, code: str) -> tuple[str, str] | None:
+    meaning = book.meaning.get(code)
+    return _MEANINGS_JA.get(meaning) if meaning else _EFFECTS_JA.get(code)
+
+
 def _effect_ja(book: Rulebook, code: str) -> str:
-    known = _EFFECTS_JA.get(code)
+    known = _effect_words(book, code)
     return known[0] if known else f"「{_name_ja(book, code)}」の措置をとります"
 
 
-def _said(effect: str, remedies: str) -> bool:
+def _said(book: Rulebook, effect: str, remedies: str) -> bool:
     """Whether the remedies shown already say what the effect does (a draw, a removal…)."""
-    known = _EFFECTS_JA.get(effect)
+    known = _effect_words(book, effect)
     return known is not None and known[1] in remedies
 
 

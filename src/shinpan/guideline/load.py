@@ -5,7 +5,7 @@ and what is wrong; nothing here raises anything but :class:`GuidelineError`.
 
 The shipped guideline is read and checked once per version of its file (and of the models
 and pydantic): the checked guideline is kept in the user's cache directory under the hash
-of what made it, and a command that starts later takes it from there (about 2 ms instead
+of what made it (the file, its classes and checks), and a command that starts later takes it from there (about 2 ms instead
 of 40, and without loading the YAML parser). A cache that cannot be read or written is
 passed over: the file is read and checked as it always was.
 """
@@ -16,15 +16,10 @@ import hashlib
 import json
 import os
 import pickle
-import tempfile
-import tomllib
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
-
-import pydantic
-from pydantic import ValidationError
 
 from shinpan.errors import InvalidInput
 from shinpan.guideline import model
@@ -32,6 +27,9 @@ from shinpan.guideline.check import Problem, check_meaning
 from shinpan.guideline.model import Guideline
 
 DEFAULT_FILE = "rel3-ja-1998.yaml"
+# What a checked guideline depends on besides its file: its classes, its schema and checks.
+# (Not pydantic's version: finding it would load pydantic, which a cached guideline avoids.)
+_SHAPED_BY = ("model.py", "schema.py", "check.py")
 
 
 class GuidelineError(InvalidInput):
@@ -50,6 +48,8 @@ def _parse(text: str, file: str) -> object:
         if suffix == ".json":
             return json.loads(text)
         if suffix == ".toml":
+            import tomllib
+
             return tomllib.loads(text)
         return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except RecursionError:
@@ -73,10 +73,12 @@ def parse_guideline(text: str, file: str = "<guideline>") -> Guideline:
     raw = _parse(text, file)
     if not isinstance(raw, dict):
         raise GuidelineError([Problem(file, "", "a guideline file must be a mapping of fields")])
+    from shinpan.guideline import schema  # pydantic: only where a file is validated
+
     try:
-        guideline = Guideline.model_validate(raw)
-    except ValidationError as e:
-        problems = [Problem(file, _field_path(err["loc"]), err["msg"]) for err in e.errors(include_url=False)]
+        guideline = schema.validate(raw)
+    except schema.ValidationError as e:
+        problems = [Problem(file, _field_path(loc), message) for loc, message in schema.problems_of(e)]
         raise GuidelineError(problems) from None
     problems = check_meaning(guideline, file)
     if problems:
@@ -107,7 +109,7 @@ def default_guideline() -> Guideline:
     """The guideline shipped with shinpan (REL 3), checked once per version (see above)."""
     text = default_guideline_text()
     key = hashlib.sha256()
-    for part in (text, pydantic.VERSION, Path(model.__file__).read_text("utf-8")):
+    for part in (text, *(Path(model.__file__).with_name(m).read_text("utf-8") for m in _SHAPED_BY)):
         key.update(part.encode("utf-8") + b"\0")
     cached = cache_dir() / f"guideline-{key.hexdigest()[:32]}.pickle"
     try:
@@ -131,6 +133,8 @@ def cache_dir() -> Path:
 
 def _keep(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all; a cache that cannot be written is skipped."""
+    import tempfile  # only when the cache is filled
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".tmp-", delete=False) as f:
@@ -142,7 +146,9 @@ def _keep(path: Path, data: bytes) -> None:
 
 def guideline_schema() -> dict[str, Any]:
     """The JSON Schema of a guideline file, for editors and organisers."""
-    schema = Guideline.model_json_schema()
+    from shinpan.guideline.schema import json_schema
+
+    schema = json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "shinpan guideline file"
     return schema

@@ -2,31 +2,53 @@
 
 A guideline file is the penalty guideline of one Rules Enforcement Level as data: its
 penalty components, categories, infractions with their ladders (1st, 2nd, 3rd offence),
-remedies and deadlines, and the general rules. These pydantic models are its schema;
+remedies and deadlines, and the general rules. These classes are its schema;
 ``shinpan guideline schema`` prints them as JSON Schema. Meaning beyond shape (codes that
 exist, references that resolve) is checked in :mod:`shinpan.guideline.check`.
+
+They are plain frozen dataclasses: a command that reads the checked guideline (from the
+cache, see :mod:`shinpan.guideline.load`) never loads pydantic, which costs more than the
+rest of ``shinpan replay``'s imports together. Their annotations name pydantic's
+constraints (``Code``, ``Field(ge=1, description=…)``); :mod:`shinpan.guideline.schema`
+has those names in scope and validates a file into these classes with them.
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass, field
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, dataclass_transform
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+if TYPE_CHECKING:
+    from pydantic import Field, StringConstraints
 
-Code = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
-RuleId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]*\.[a-z0-9][a-z0-9-]*$")]
-NonEmpty = Annotated[str, StringConstraints(min_length=1)]
-Kind = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_-]*$")]
+    from shinpan.guideline.schema import Code, Kind, NonEmpty, RuleId
 
-
-class Strict(BaseModel):
-    """Every guideline model refuses unknown fields: a typo is an error, not a silence."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+T = TypeVar("T")
+FORBID_EXTRA = {"extra": "forbid"}  # pydantic's config: every field is known
 
 
-class Text(Strict):
+@dataclass_transform(frozen_default=True, kw_only_default=True)
+def shape(cls: type[T]) -> type[T]:
+    """A part of a guideline file: immutable, its fields by name, unknown fields refused
+    (a typo is an error, not a silence)."""
+    cls.__pydantic_config__ = FORBID_EXTRA  # type: ignore[attr-defined]
+    return dataclass(frozen=True, slots=True, kw_only=True)(cls)
+
+
+def empty() -> Any:
+    """The default of a list field: an empty list of its own."""
+    return field(default_factory=list)
+
+
+def as_data(part: object) -> dict[str, Any]:
+    """A part of a guideline as the file writes it (JSON's types: a StrEnum is a str)."""
+    data: dict[str, Any] = asdict(part)  # type: ignore[call-overload]  # (a dataclass: any part)
+    return data
+
+
+@shape
+class Text:
     """A text in Japanese and English."""
 
     ja: NonEmpty
@@ -36,11 +58,12 @@ class Text(Strict):
         return self.en if lang == "en" else self.ja
 
 
-class Source(Strict):
+@shape
+class Source:
     """Where the guideline comes from."""
 
     file: NonEmpty
-    heading: NonEmpty = Field(description="The source's first line, verbatim.")
+    heading: Annotated[NonEmpty, Field(description="The source's first line, verbatim.")]
 
 
 class Meaning(StrEnum):
@@ -68,39 +91,43 @@ REQUIRED_MEANINGS = (
 )
 
 
-class Component(Strict):
+@shape
+class Component:
     """A penalty component (注, 警1, デ敗…) or an effect (match_draw, withdrawn…)."""
 
     code: Code
-    abbr: str = Field("", description="The source's abbreviation, e.g. 警1; empty if none.")
+    abbr: Annotated[str, Field(description="The source's abbreviation, e.g. 警1; empty if none.")] = ""
     name: Text
-    severity: int | None = Field(
-        None,
-        ge=1,
-        description="Rank in the source's ascending order; null for components outside it.",
-    )
-    reported: bool = Field(True, description="Whether the official penalty report lists it.")
-    discretionary: bool = Field(False, description="Left to the judge's call (D12).")
-    acts_as: Meaning | None = Field(
-        None,
-        description="What it does to the event (a duel loss, an ejection…); null: nothing the engine applies.",
-    )
+    severity: Annotated[
+        int | None,
+        Field(ge=1, description="Rank in the source's ascending order; null for components outside it."),
+    ] = None
+    reported: Annotated[bool, Field(description="Whether the official penalty report lists it.")] = True
+    discretionary: Annotated[bool, Field(description="Left to the judge's call (D12).")] = False
+    acts_as: Annotated[
+        Meaning | None,
+        Field(
+            description="What it does to the event (a duel loss, an ejection…); null: nothing the engine applies."
+        ),
+    ] = None
     note: Text | None = None
 
 
-class Abbreviation(Strict):
+@shape
+class Abbreviation:
     """Any other abbreviation of the source's legend (次, 現, レ, ドラ…)."""
 
     abbr: NonEmpty
     name: Text
 
 
-class Category(Strict):
+@shape
+class Category:
     """A ● heading of the source."""
 
     id: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]*$")]
     name: Text
-    source: NonEmpty = Field(description="The heading as the source writes it.")
+    source: Annotated[NonEmpty, Field(description="The heading as the source writes it.")]
 
 
 class When(StrEnum):
@@ -112,42 +139,50 @@ class When(StrEnum):
     before_next_match = "before_next_match"
 
 
-class Consequence(Strict):
+@shape
+class Consequence:
     """What a missed deadline brings: a follow-up ruling on the same offence (D7)."""
 
-    penalties: list[Code] = []
-    effects: list[Code] = []
+    penalties: list[Code] = empty()
+    effects: list[Code] = empty()
 
 
-class Deadline(Strict):
+@shape
+class Deadline:
     """A remedy's deadline. ``on_miss`` is the source's {…} or its 'if not done' clause."""
 
     when: When
-    minutes: int | None = Field(None, ge=1, description="For when = minutes.")
-    text: Text = Field(description="When it falls due and what missing it brings, as a judge says it.")
+    minutes: Annotated[int | None, Field(ge=1, description="For when = minutes.")] = None
+    text: Annotated[
+        Text, Field(description="When it falls due and what missing it brings, as a judge says it.")
+    ]
     on_miss: Consequence | None = None
-    source: str | None = Field(None, description="The deadline's clause as the source writes it, if any.")
+    source: Annotated[
+        str | None, Field(description="The deadline's clause as the source writes it, if any.")
+    ] = None
 
 
-class Remedy(Strict):
+@shape
+class Remedy:
     """What the judge carries out (→ in the source)."""
 
-    text: Text = Field(description="The remedy as a judge says it at the table: whole sentences.")
+    text: Annotated[Text, Field(description="The remedy as a judge says it at the table: whole sentences.")]
     deadline: Deadline | None = None
-    source: str | None = Field(None, description="The remedy as the source writes it (→…).")
+    source: Annotated[str | None, Field(description="The remedy as the source writes it (→…).")] = None
 
 
-class Step(Strict):
+@shape
+class Step:
     """One rung of a ladder: the penalty for one offence number."""
 
     penalties: list[Code]
-    effects: list[Code] = []
-    remedies: list[Remedy] = []
-    discretion: bool = Field(False, description="The source leaves this step to the judge (D12).")
-    if_same_as_previous: list[Code] = Field(
-        [], description="Added when the violation is the same kind as before (D5)."
-    )
-    source: NonEmpty = Field(description="This step as the source writes it, e.g. 2)警1+デ敗.")
+    effects: list[Code] = empty()
+    remedies: list[Remedy] = empty()
+    discretion: Annotated[bool, Field(description="The source leaves this step to the judge (D12).")] = False
+    if_same_as_previous: Annotated[
+        list[Code], Field(description="Added when the violation is the same kind as before (D5).")
+    ] = empty()
+    source: Annotated[NonEmpty, Field(description="This step as the source writes it, e.g. 2)警1+デ敗.")]
 
 
 class Counting(StrEnum):
@@ -179,67 +214,74 @@ class Question(StrEnum):
     facts_determined = "facts_determined"
 
 
-class Infraction(Strict):
+@shape
+class Infraction:
     """A ○ item of the source under its catalog id."""
 
     id: RuleId
     category: str
-    name: Text = Field(description="Japanese exactly as the source writes it.")
-    display: Text | None = Field(
-        None,
-        description="The name shown to people when the source's name does not stand alone, "
-        "e.g. マークドカード(規則性のないとき) for 規則性のないとき.",
-    )
-    reading: str = Field("", description="The Japanese name in hiragana, for kana search.")
-    notes: list[Text] = Field([], description="Qualifying notes: intent not certain, …")
-    ladder: list[Step] = Field(description="1st, 2nd, 3rd… offence; the last repeats (D2).")
-    all_offenses: bool = Field(False, description="One penalty for every offence (D2).")
-    effects: list[Code] = Field([], description="Effects of every offence.")
-    remedies: list[Remedy] = Field([], description="Remedies of every offence.")
+    name: Annotated[Text, Field(description="Japanese exactly as the source writes it.")]
+    display: Annotated[
+        Text | None,
+        Field(
+            description="The name shown to people when the source's name does not stand alone, "
+            "e.g. マークドカード(規則性のないとき) for 規則性のないとき."
+        ),
+    ] = None
+    reading: Annotated[str, Field(description="The Japanese name in hiragana, for kana search.")] = ""
+    notes: Annotated[list[Text], Field(description="Qualifying notes: intent not certain, …")] = empty()
+    ladder: Annotated[list[Step], Field(description="1st, 2nd, 3rd… offence; the last repeats (D2).")]
+    all_offenses: Annotated[bool, Field(description="One penalty for every offence (D2).")] = False
+    effects: Annotated[list[Code], Field(description="Effects of every offence.")] = empty()
+    remedies: Annotated[list[Remedy], Field(description="Remedies of every offence.")] = empty()
     counting: Counting = Counting.event
-    subjects: list[Subject] = Field([], description="Second participants it can name (D8).")
-    questions: list[Question] = []
-    kinds: list[Kind] = Field([], description="Kinds of a draft violation (D5).")
-    intent_becomes: RuleId | None = Field(
-        None, description="Recorded as this rule when intent is established (D13)."
-    )
-    no_offense_when: Question | None = Field(
-        None, description="A fact that, when true, means no penalty and no offence (D13)."
-    )
-    source: NonEmpty = Field(description="The whole item as the source writes it.")
+    subjects: Annotated[list[Subject], Field(description="Second participants it can name (D8).")] = empty()
+    questions: list[Question] = empty()
+    kinds: Annotated[list[Kind], Field(description="Kinds of a draft violation (D5).")] = empty()
+    intent_becomes: Annotated[
+        RuleId | None, Field(description="Recorded as this rule when intent is established (D13).")
+    ] = None
+    no_offense_when: Annotated[
+        Question | None, Field(description="A fact that, when true, means no penalty and no offence (D13).")
+    ] = None
+    source: Annotated[NonEmpty, Field(description="The whole item as the source writes it.")]
 
 
-class GeneralRule(Strict):
+@shape
+class GeneralRule:
     """A ● general rule: uncategorized violations (D4), unrelated warnings (D3)."""
 
     id: RuleId
     name: Text
-    display: Text | None = Field(None, description="The name shown to people, if not the source's.")
+    display: Annotated[Text | None, Field(description="The name shown to people, if not the source's.")] = (
+        None
+    )
     reading: str = ""
     kind: Literal["uncategorized", "unrelated_warnings"]
-    penalties: list[Code] = []
-    threshold: int | None = Field(None, ge=2, description="Distinct warnings that trigger it.")
+    penalties: list[Code] = empty()
+    threshold: Annotated[int | None, Field(ge=2, description="Distinct warnings that trigger it.")] = None
     counted_component: Code | None = None
     source: NonEmpty
 
 
-class Guideline(Strict):
+@shape
+class Guideline:
     """A whole guideline file."""
 
     schema_version: Literal[1] = 1
     id: Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$")]
     version: NonEmpty
     title: Text
-    rel: int = Field(ge=1, le=3, description="Rules Enforcement Level.")
-    min_head_judge_level: int = Field(ge=1, description="Head judge certification (D15).")
+    rel: Annotated[int, Field(ge=1, le=3, description="Rules Enforcement Level.")]
+    min_head_judge_level: Annotated[int, Field(ge=1, description="Head judge certification (D15).")]
     language: Literal["ja", "en"]
     source: Source
-    confirmation_threshold: Code = Field(
-        description="The lightest component that waits for the head judge (D11)."
-    )
+    confirmation_threshold: Annotated[
+        Code, Field(description="The lightest component that waits for the head judge (D11).")
+    ]
     components: list[Component]
     effects: list[Component]
-    abbreviations: list[Abbreviation] = []
+    abbreviations: list[Abbreviation] = empty()
     categories: list[Category]
     general_rules: list[GeneralRule]
     infractions: list[Infraction]

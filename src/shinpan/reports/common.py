@@ -6,24 +6,18 @@ order and words an organiser, a head judge or a player reads; nothing here decid
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from functools import cache, lru_cache
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-from sqlalchemy import select
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.errors import NotFound
 from shinpan.guideline import Rulebook
 from shinpan.services.context import rulebook_for
+from shinpan.store import reports as store
 from shinpan.store.connection import Connection
-from shinpan.store.db import chunks
-from shinpan.store.ledger import Entry
-from shinpan.store.schema import entries, events, players
 from shinpan.tournament.standings import participant_order
 
 GENERAL = "general"  # the category of the general rules (D3, D4)
@@ -108,7 +102,7 @@ class EventHeader:
         return asdict(self)
 
 
-def _header(r: Any) -> EventHeader:
+def _header(r: store.EventRecord) -> EventHeader:
     return EventHeader(
         id=r.event_id, name=r.name, starts_on=r.starts_on, ends_on=r.ends_on, venue=r.venue, rel=r.rel,
         head_judge=r.head_judge, guideline_id=r.guideline_id, guideline_version=r.guideline_version,
@@ -117,18 +111,15 @@ def _header(r: Any) -> EventHeader:
 
 
 def event_header(conn: Connection, event_id: int) -> EventHeader:
-    row = conn.execute(select(events).where(events.c.event_id == event_id)).first()
-    if row is None:
+    found = store.event(conn, event_id)
+    if found is None:
         raise NotFound("no event {event}", event=event_id)
-    return _header(row)
+    return _header(found)
 
 
 def event_headers(conn: Connection, event_ids: Sequence[int] | None = None) -> list[EventHeader]:
     """Every event (or those listed), oldest first."""
-    query = select(events).order_by(events.c.starts_on, events.c.event_id)
-    if event_ids is not None:
-        query = query.where(events.c.event_id.in_(list(event_ids)))
-    return [_header(r) for r in conn.execute(query)]
+    return [_header(r) for r in store.events(conn, event_ids)]
 
 
 # -- people ---------------------------------------------------------------------------------
@@ -144,13 +135,7 @@ class Person:
 
 def people(conn: Connection, event_id: int, numbers: Iterable[str] | None = None) -> dict[str, Person]:
     """The event's players by number (all of them, or those listed)."""
-    query = select(players.c.number, players.c.name, players.c.reading, players.c.status).where(
-        players.c.event_id == event_id
-    )
-    queries = [query] if numbers is None else [
-        query.where(players.c.number.in_(chunk)) for chunk in chunks(sorted(set(numbers)))
-    ]  # fmt: skip
-    return {r.number: Person(r.number, r.name, r.reading, r.status) for q in queries for r in conn.execute(q)}
+    return {n: Person(*p) for n, p in store.players(conn, event_id, numbers).items()}
 
 
 def player_order(number: str) -> tuple[int, int, str]:
@@ -196,34 +181,3 @@ def rule_order(book: Rulebook, rule: str) -> int:
 
 
 _POSITIONS: dict[tuple[str, str], dict[str, int]] = {}
-
-
-# -- the ledger -----------------------------------------------------------------------------
-
-
-def _entry(r: Any) -> Entry:
-    return Entry(
-        event_id=r.event_id, seq=r.seq, kind=r.kind, actor=r.actor, recorded_at=r.recorded_at,
-        body=json.loads(r.body), refs=tuple(json.loads(r.refs)), command_id=r.command_id,
-        command_hash=r.command_hash, prev_hash=r.prev_hash, hash=r.hash,
-    )  # fmt: skip
-
-
-def entries_of(conn: Connection, event_id: int, kinds: Sequence[str]) -> list[Entry]:
-    """The event's ledger entries of these kinds, in order (without reading the rest)."""
-    rows = conn.execute(
-        select(entries)
-        .where(entries.c.event_id == event_id, entries.c.kind.in_(list(kinds)))
-        .order_by(entries.c.seq)
-    )
-    return [_entry(r) for r in rows]
-
-
-def entries_at(conn: Connection, event_id: int, seqs: Iterable[int]) -> dict[int, Entry]:
-    """Some entries of the event, by number."""
-    wanted = sorted(set(seqs))
-    found: dict[int, Entry] = {}
-    for chunk in chunks(wanted):
-        rows = conn.execute(select(entries).where(entries.c.event_id == event_id, entries.c.seq.in_(chunk)))
-        found.update((r.seq, _entry(r)) for r in rows)
-    return found

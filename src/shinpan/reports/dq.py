@@ -1,8 +1,10 @@
 """The disqualification report: one section per disqualification, ready to send (D14).
 
-For each ruling with the ``disqualification`` component (given, or the guideline's): the
-ledger entries that concern it in order, the statements of the people involved, any
-appeals, the player's rulings in the event, and the head judge's decision.
+For each ruling that needs an investigation (:func:`is_disqualification`: what its
+penalties, or the guideline's penalties for it, do holds a disqualification; a voided ruling
+is none): the ledger entries that concern it in order, the statements of the people
+involved, any appeals, the player's rulings in the event, and the head judge's decision.
+The head judge's desk lists the same rulings (:func:`disqualifications`).
 """
 
 from __future__ import annotations
@@ -11,19 +13,34 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import or_, select
-
-from shinpan.engine.event_rules import needs_investigation
+from shinpan.engine.event_rules import Status, needs_investigation, status_after, status_codes_now
 from shinpan.engine.explain import penalty_text
+from shinpan.entries import (
+    AppealDecided,
+    AppealFiled,
+    DeadlineDone,
+    DuelResult,
+    LossCarried,
+    LossSettled,
+    MatchExtended,
+    MatchResult,
+    RulingDeviated,
+    RulingsConfirmed,
+    RulingsRecorded,
+    RulingsVoided,
+    StatementTaken,
+    StatusChanged,
+)
 from shinpan.errors import NotFound
 from shinpan.guideline import Rulebook
+from shinpan.guideline.model import Meaning
 from shinpan.reports.common import EventHeader, Person, event_header, people
 from shinpan.reports.rulings import ReportedRuling, read_rulings
 from shinpan.services.context import stamp
+from shinpan.store import reports as store
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Entry, read_entries
-from shinpan.store.schema import matches
 
 ROLES = {"player": ("選手", "player"), "opponent": ("対戦相手", "opponent"),
          "witness": ("目撃者", "witness"), "judge": ("ジャッジ", "judge")}  # fmt: skip
@@ -136,8 +153,57 @@ class DisqualificationReport:
         return None
 
 
-def is_disqualification(r: ReportedRuling) -> bool:
-    return needs_investigation(r.penalties, r.guideline_penalties)
+def is_disqualification(
+    book: Rulebook, penalties: tuple[str, ...], given: tuple[str, ...], *, voided: bool
+) -> bool:
+    """D14: whether a ruling needs a disqualification report, asked of what its codes do in
+    the event's guideline (a file may call its disqualification anything); a voided ruling
+    never does. The report, the desk and nothing else ask it, here."""
+    return needs_investigation(book.acts(penalties), book.acts(given), voided=voided)
+
+
+@dataclass(frozen=True)
+class Investigation:
+    """A ruling on the head judge's desk that needs a disqualification report."""
+
+    number: int
+    player: str
+    player_name: str
+    rule: str
+    penalties: tuple[str, ...]
+    state: str
+    awaiting_status: str | None  # D17: "disqualified" or "ejected" once the head judge confirms
+
+
+def disqualifications(db: Database, event_id: int) -> list[Investigation]:
+    """The rulings that need a disqualification report (waiting for the head judge too, D17),
+    newest first, for the desk, where the statements are taken."""
+    with db.read() as conn:
+        book = event_header(conn, event_id).book
+        code = book.code_for.get(Meaning.disqualification)
+        found = [
+            r
+            for r in (store.rulings_naming(conn, event_id, code) if code else [])
+            if is_disqualification(book, r.penalties, r.guideline_penalties, voided=r.state == "voided")
+        ]
+        names = people(conn, event_id, {r.player for r in found}) if found else {}
+    return [
+        Investigation(
+            r.number, r.player, names[r.player].name if r.player in names else "", r.rule, r.penalties,
+            r.state, _awaiting(book, (*r.penalties, *r.effects), r.state),
+        )
+        for r in found
+    ]  # fmt: skip
+
+
+def _awaiting(book: Rulebook, codes: tuple[str, ...], state: str) -> str | None:
+    """D17: the status a ruling waiting for the head judge gives once confirmed."""
+    if state != "pending":
+        return None
+    acts = book.acts(codes)
+    now = status_codes_now(acts, pending=True)
+    status = status_after(a for a in acts if a not in now)
+    return None if status is Status.active else status.value
 
 
 def dq_report(
@@ -147,7 +213,13 @@ def dq_report(
     with db.read() as conn:
         event = event_header(conn, event_id)
         everything = read_rulings(conn, event)
-        cases = [r for r in everything if is_disqualification(r) and ruling in (None, r.number)]
+        book = event.book
+        cases = [
+            r
+            for r in everything
+            if ruling in (None, r.number)
+            and is_disqualification(book, r.penalties, r.guideline_penalties, voided=r.voided)
+        ]
         if ruling is not None and not cases:
             if any(r.number == ruling for r in everything):
                 raise NotFound("ruling {number} of event {event} is not a disqualification", number=ruling,
@@ -167,9 +239,9 @@ def _case(
     trail = concerning(ledger, r.number, r.entry)
     recorded = next((e for e in trail if e.seq == r.entry), None)
     said = [
-        Statement(e.seq, e.recorded_at, e.actor, e.body["author"], e.body["author_role"], e.body["text"])
+        Statement(e.seq, e.recorded_at, e.actor, b.author, b.author_role, b.text)
         for e in trail
-        if e.kind == "statement"
+        if isinstance(b := e.body, StatementTaken)
     ]
     order = list(ROLES)
     said.sort(key=lambda s: (order.index(s.role) if s.role in order else len(order), s.seq))
@@ -177,7 +249,7 @@ def _case(
     appeals = _appeals(trail)
     return Disqualification(
         ruling=r,
-        note=str((recorded.body.get("record") or {}).get("note") or "") if recorded else "",
+        note=_note(recorded),
         opponent=_opponent(conn, event.id, r, names),
         player_status=person.status if person else "",
         decision=decision(r, appeals),
@@ -188,18 +260,30 @@ def _case(
     )
 
 
+def _note(recorded: Entry | None) -> str:
+    """The judge's note on the record the ruling came from."""
+    b = recorded.body if recorded else None
+    return b.record.note if isinstance(b, RulingsRecorded) and b.record else ""
+
+
 def _named_rulings(e: Entry) -> set[int]:
     """The rulings an entry's body names."""
-    b = e.body
-    named: set[int] = set()
-    for key in ("ruling", "cause_ruling"):
-        if isinstance(b.get(key), int):
-            named.add(b[key])
-    for item in b.get("rulings") or []:
-        named.add(item if isinstance(item, int) else item["number"])
-    if isinstance(b.get("follow_up_of"), dict):
-        named.add(b["follow_up_of"]["ruling"])
-    return named
+    match e.body:
+        case RulingsRecorded() as b:
+            of = {b.follow_up_of.ruling} if b.follow_up_of else set()
+            return {r.number for r in b.rulings} | of
+        case RulingsConfirmed(rulings=numbers) | RulingsVoided(rulings=numbers):
+            return set(numbers)
+        case (
+            RulingDeviated(ruling=n) | DeadlineDone(ruling=n) | AppealFiled(ruling=n) | AppealDecided(ruling=n)
+            | LossCarried(ruling=n) | LossSettled(ruling=n)
+        ):  # fmt: skip
+            return {n}
+        case StatementTaken(ruling=n) | StatusChanged(cause_ruling=n) | DuelResult(cause_ruling=n):
+            return {n} if n is not None else set()
+        case MatchResult(cause_ruling=n) | MatchExtended(cause_ruling=n):
+            return {n} if n is not None else set()
+    return set()
 
 
 def concerning(ledger: list[Entry], number: int, seq: int) -> list[Entry]:
@@ -218,19 +302,19 @@ def concerning(ledger: list[Entry], number: int, seq: int) -> list[Entry]:
 
 
 def _appeals(trail: list[Entry]) -> tuple[Appeal, ...]:
-    filed = {e.seq: e for e in trail if e.kind == "appeal.filed"}
-    decided = {e.body["appeal"]: e for e in trail if e.kind == "appeal.decided"}
+    filed = [(e, b) for e in trail if isinstance(b := e.body, AppealFiled)]
+    decided = {b.appeal: (e, b) for e in trail if isinstance(b := e.body, AppealDecided)}
     out = []
-    for seq, e in filed.items():
-        d = decided.get(seq)
+    for e, b in filed:
+        d, o = decided.get(e.seq, (None, None))
         out.append(
             Appeal(
-                seq,
+                e.seq,
                 e.recorded_at,
-                e.body["by"],
-                e.body["reason"],
-                d.body["outcome"] if d else None,
-                d.body["reason"] if d else "",
+                b.by,
+                b.reason,
+                o.outcome if o else None,
+                o.reason if o else "",
                 d.actor if d else "",
                 d.recorded_at if d else "",
             )
@@ -264,15 +348,7 @@ def decision(r: ReportedRuling, appeals: tuple[Appeal, ...]) -> Decision:
 def _opponent(conn: Connection, event_id: int, r: ReportedRuling, names: dict[str, Person]) -> Person | None:
     if r.round is None or r.table is None:
         return None
-    m = conn.execute(
-        select(matches.c.player_a, matches.c.player_b).where(
-            matches.c.event_id == event_id, matches.c.round == r.round, matches.c.table_no == r.table,
-            or_(matches.c.player_a == r.player, matches.c.player_b == r.player),
-        )
-    ).first()  # fmt: skip
-    if m is None:
-        return None
-    other = m.player_b if m.player_a == r.player else m.player_a
+    other = store.opponent_of(conn, event_id, r.player, r.round, r.table)
     return names.get(other) if other else None
 
 
@@ -288,40 +364,39 @@ def _timeline_entry(book: Rulebook, e: Entry, number: int, names: dict[str, Pers
 
 def describe(book: Rulebook, e: Entry, number: int, names: dict[str, Person]) -> tuple[str, str]:
     """One line on what an entry did, in Japanese and English."""
-    b = e.body
-    if e.kind == "ruling.recorded":
-        made = next((m for m in b["rulings"] if m["number"] == number), b["rulings"][0])
-        who, rule = _who(names, made["player"]), made["rule"]
-        return (
-            f"裁定 #{made['number']}を記録: {who}、{book.rule_name(rule, 'ja')}",
-            f"ruling #{made['number']} recorded: {who}, {book.rule_name(rule, 'en')}",
-        )
-    if e.kind == "ruling.confirmed":
-        return "ヘッドジャッジが確認", "confirmed by the head judge"
-    if e.kind == "ruling.deviated":
-        new = tuple(b["penalties"])
-        return (
-            f"逸脱: {penalty_text(book, new, 'ja')}; 理由: {b['reason']}",
-            f"deviation: {penalty_text(book, new, 'en')}; reason: {b['reason']}",
-        )
-    if e.kind == "ruling.voided":
-        return f"取消; 理由: {b.get('reason', '')}", f"voided; reason: {b.get('reason', '')}"
-    if e.kind == "statement":
-        ja, en = ROLES.get(b["author_role"], (b["author_role"], b["author_role"]))
-        return f"陳述({ja}): {b['author']}", f"statement ({en}): {b['author']}"
-    if e.kind == "appeal.filed":
-        return f"上訴: {b['by']}; 理由: {b['reason']}", f"appeal by {b['by']}; reason: {b['reason']}"
-    if e.kind == "appeal.decided":
-        ja, en = OUTCOMES.get(b["outcome"], (b["outcome"], b["outcome"]))
-        return f"上訴の裁定: {ja}; 理由: {b['reason']}", f"appeal decided: {en}; reason: {b['reason']}"
-    if e.kind == "player.status":
-        ja, en = STATUS.get(b["status"], (b["status"], b["status"]))
-        who = _who(names, b["player"])
-        return f"{who}の状態: {ja}", f"{who} is now {en}"
-    if e.kind in ("match.result", "duel.result"):
-        where = f"R{b['round']} T{b['table']}"
-        result = b.get("result") or b.get("winner") or "—"
-        return f"{where} の結果: {result}", f"{where} result: {result}"
+    match e.body:
+        case RulingsRecorded(rulings=made_now):
+            made = next((m for m in made_now if m.number == number), made_now[0])
+            who, rule = _who(names, made.player), made.rule
+            return (
+                f"裁定 #{made.number}を記録: {who}、{book.rule_name(rule, 'ja')}",
+                f"ruling #{made.number} recorded: {who}, {book.rule_name(rule, 'en')}",
+            )
+        case RulingsConfirmed():
+            return "ヘッドジャッジが確認", "confirmed by the head judge"
+        case RulingDeviated(penalties=new, reason=reason):
+            return (
+                f"逸脱: {penalty_text(book, new, 'ja')}; 理由: {reason}",
+                f"deviation: {penalty_text(book, new, 'en')}; reason: {reason}",
+            )
+        case RulingsVoided(reason=reason):
+            return f"取消; 理由: {reason}", f"voided; reason: {reason}"
+        case StatementTaken(author=author, author_role=role):
+            ja, en = ROLES.get(role, (role, role))
+            return f"陳述({ja}): {author}", f"statement ({en}): {author}"
+        case AppealFiled(by=by, reason=reason):
+            return f"上訴: {by}; 理由: {reason}", f"appeal by {by}; reason: {reason}"
+        case AppealDecided(outcome=outcome, reason=reason):
+            ja, en = OUTCOMES.get(outcome, (outcome, outcome))
+            return f"上訴の裁定: {ja}; 理由: {reason}", f"appeal decided: {en}; reason: {reason}"
+        case StatusChanged(player=player, status=status):
+            ja, en = STATUS.get(status, (status, status))
+            who = _who(names, player)
+            return f"{who}の状態: {ja}", f"{who} is now {en}"
+        case MatchResult() | DuelResult() as b:
+            where = f"R{b.round} T{b.table}"
+            result = (b.result if isinstance(b, MatchResult) else b.winner) or "—"
+            return f"{where} の結果: {result}", f"{where} result: {result}"
     return _PLAIN.get(e.kind, (e.kind, e.kind))
 
 

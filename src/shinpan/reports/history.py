@@ -12,17 +12,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import select
-
 from shinpan.engine.event_rules import disqualifies, ejects
-from shinpan.errors import InvalidInput
+from shinpan.errors import InvalidInput, NotFound
 from shinpan.guideline.search import normalize
 from shinpan.reports.common import STATE_WORDS, EventHeader, event_header, event_headers, shared_zone
 from shinpan.reports.rulings import ReportedRuling, read_rulings
 from shinpan.services.context import stamp
-from shinpan.services.queries import get_player
+from shinpan.store import reports as store
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
-from shinpan.store.schema import players
 
 
 @dataclass(frozen=True)
@@ -38,11 +36,15 @@ class Appearance:
 
     @property
     def ejections(self) -> int:
-        return sum(1 for r in self.rulings if ejects(r.penalties, voided=r.voided))
+        """Rulings that eject, by what their penalties do in the event's guideline (D14)."""
+        book = self.event.book
+        return sum(1 for r in self.rulings if ejects(book.acts(r.penalties), voided=r.voided))
 
     @property
     def disqualifications(self) -> int:
-        return sum(1 for r in self.rulings if disqualifies(r.penalties, voided=r.voided))
+        """Rulings that disqualify, by what their penalties do in the event's guideline (D14)."""
+        book = self.event.book
+        return sum(1 for r in self.rulings if disqualifies(book.acts(r.penalties), voided=r.voided))
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -127,24 +129,9 @@ def player_history(
     db: Database, name: str, reading: str = "", *, now: datetime | None = None
 ) -> PlayerHistory:
     """Every event where someone of this name (and reading) played, oldest first."""
-    if not normalize(name):
-        raise InvalidInput("give the player's name", field="name")
     with db.read() as conn:
-        candidates = conn.execute(
-            select(players.c.event_id, players.c.number, players.c.name, players.c.reading, players.c.status)
-            .where(players.c.search.contains(normalize(name), autoescape=True))
-            .order_by(players.c.event_id)
-        ).all()
-        found = [p for p in candidates if same_person(name, reading, p.name, p.reading)]
-        headers = {h.id: h for h in event_headers(conn, sorted({p.event_id for p in found}))}
-        appearances = []
-        for p in found:
-            event = headers[p.event_id]
-            listed = tuple(r for r in read_rulings(conn, event, player=p.number) if r.reported)
-            appearances.append(Appearance(event, p.number, p.name, p.reading, p.status, listed))
-    order = {h: n for n, h in enumerate(headers)}
-    appearances.sort(key=lambda a: order[a.event.id])
-    return PlayerHistory(name.strip(), reading.strip(), tuple(appearances), stamp(now))
+        appearances = _appearances(conn, name, reading)
+    return PlayerHistory(name.strip(), reading.strip(), appearances, stamp(now))
 
 
 def history_of_player(
@@ -153,5 +140,24 @@ def history_of_player(
     """The history of a player of this event: their name and reading, searched in every event."""
     with db.read() as conn:
         event_header(conn, event_id)
-        player = get_player(conn, event_id, number)
-    return player_history(db, player.name, player.reading, now=now)
+        player = store.players(conn, event_id, [number]).get(number)
+        if player is None:
+            raise NotFound("no player {player} in event {event}", player=number, event=event_id)
+        appearances = _appearances(conn, player.name, player.reading)
+    return PlayerHistory(player.name.strip(), player.reading.strip(), appearances, stamp(now))
+
+
+def _appearances(conn: Connection, name: str, reading: str) -> tuple[Appearance, ...]:
+    if not normalize(name):
+        raise InvalidInput("give the player's name", field="name")
+    candidates = store.players_named(conn, normalize(name))
+    found = [p for p in candidates if same_person(name, reading, p.name, p.reading)]
+    headers = {h.id: h for h in event_headers(conn, sorted({p.event_id for p in found}))}
+    appearances = []
+    for p in found:
+        event = headers[p.event_id]
+        listed = tuple(r for r in read_rulings(conn, event, player=p.number) if r.reported)
+        appearances.append(Appearance(event, p.number, p.name, p.reading, p.status, listed))
+    order = {h: n for n, h in enumerate(headers)}
+    appearances.sort(key=lambda a: order[a.event.id])
+    return tuple(appearances)

@@ -7,30 +7,17 @@ from their ``ruling.confirmed``, ``ruling.deviated`` and ``ruling.voided`` entri
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from sqlalchemy import select
-
 from shinpan.engine.explain import penalty_text
 from shinpan.guideline import Rulebook
-from shinpan.reports.common import (
-    EventHeader,
-    Person,
-    abbreviations,
-    category,
-    entries_at,
-    entries_of,
-    is_reported,
-    people,
-)
+from shinpan.reports.common import EventHeader, Person, abbreviations, category, is_reported, people
+from shinpan.store import reports as store
 from shinpan.store.connection import Connection
-from shinpan.store.schema import deadlines, rulings
 
-ACTS = ("ruling.confirmed", "ruling.deviated", "ruling.voided")
 MANY_PLAYERS = 500  # above this, read every player of the event rather than list them
 
 
@@ -69,6 +56,7 @@ class ReportedRuling:
     penalties_en: str
     guideline_penalties: tuple[str, ...]
     guideline_abbr: str
+    effects: tuple[str, ...]
     effects_ja: str
     effects_en: str
     remedy_ja: str
@@ -113,18 +101,15 @@ class _Acts:
 
 def _acts(conn: Connection, event_id: int, book: Rulebook) -> _Acts:
     acts = _Acts()
-    for e in entries_of(conn, event_id, ACTS):
-        if e.kind == "ruling.confirmed":
-            for n in e.body["rulings"]:
-                acts.confirmed[n].append(Act(e.actor, e.recorded_at))
-        elif e.kind == "ruling.deviated":
-            new = tuple(e.body["penalties"])
-            acts.deviated[e.body["ruling"]].append(
-                _deviation(book, e.actor, e.recorded_at, e.body["reason"], new)
-            )
+    for a in store.acts_on_rulings(conn, event_id):
+        if a.kind == "ruling.confirmed":
+            for n in a.rulings:
+                acts.confirmed[n].append(Act(a.judge, a.at))
+        elif a.kind == "ruling.deviated":
+            acts.deviated[a.rulings[0]].append(_deviation(book, a.judge, a.at, a.reason, a.penalties))
         else:
-            for n in e.body["rulings"]:
-                acts.voided[n] = Act(e.actor, e.recorded_at, e.body.get("reason", ""))
+            for n in a.rulings:
+                acts.voided[n] = Act(a.judge, a.at, a.reason)
     return acts
 
 
@@ -140,23 +125,20 @@ def _guideline_remedy(book: Rulebook, rule: str, offense: int | None) -> tuple[s
     return " / ".join(r.text.ja for r in remedies), " / ".join(r.text.en for r in remedies)
 
 
-def _missed_remedies(conn: Connection, event_id: int, rows: Sequence[Any]) -> dict[int, tuple[str, str]]:
+def _missed_remedies(
+    conn: Connection, event_id: int, rows: list[store.RulingRecord], recorded: dict[int, store.RecordedEntry]
+) -> dict[int, tuple[str, str]]:
     """D7: the remedy a follow-up ruling punishes, from the deadline it closed."""
-    if not rows:
-        return {}
-    recorded = entries_at(conn, event_id, {r.entry_seq for r in rows})
     missed: dict[int, tuple[int, int]] = {}
     for r in rows:
-        of = recorded[r.entry_seq].body.get("follow_up_of") if r.entry_seq in recorded else None
-        if of:
-            missed[r.number] = (of["ruling"], of["position"])
+        entry = recorded.get(r.entry_seq)
+        if r.follow_up and entry is not None and entry.follow_up_of is not None:
+            missed[r.number] = entry.follow_up_of
+    if not missed:
+        return {}
     texts = {
         (d.ruling, d.position): (d.remedy_ja, d.remedy_en)
-        for d in conn.execute(
-            select(deadlines).where(
-                deadlines.c.event_id == event_id, deadlines.c.ruling.in_({m[0] for m in missed.values()})
-            )
-        )
+        for d in store.deadlines_of(conn, event_id, {m[0] for m in missed.values()})
     }
     out = {}
     for number, key in missed.items():
@@ -166,22 +148,20 @@ def _missed_remedies(conn: Connection, event_id: int, rows: Sequence[Any]) -> di
 
 
 def _recorded_deviations(
-    conn: Connection, event_id: int, book: Rulebook, rows: Sequence[Any], acts: _Acts
+    book: Rulebook, rows: list[store.RulingRecord], acts: _Acts, recorded: dict[int, store.RecordedEntry]
 ) -> dict[int, Act]:
     """Deviations made when the ruling was recorded (the head judge recording it)."""
     found: dict[int, Act] = {}
-    later = [r for r in rows if r.deviation_reason and r.number in acts.deviated]
-    bodies = entries_at(conn, event_id, {r.entry_seq for r in later})
     for r in rows:
         if not r.deviation_reason:
             continue
-        reason, penalties = r.deviation_reason, tuple(json.loads(r.penalties))
+        reason, penalties = r.deviation_reason, r.penalties
         if r.number in acts.deviated:  # later deviations rewrote the row: the entry says what was recorded
-            entry = bodies.get(r.entry_seq)
-            made = [m for m in (entry.body["rulings"] if entry else []) if m["number"] == r.number]
-            if not made or not made[0].get("deviation_reason"):
+            entry = recorded.get(r.entry_seq)
+            made = entry.rulings.get(r.number) if entry is not None else None
+            if made is None or not made.deviation_reason:
                 continue
-            reason, penalties = made[0]["deviation_reason"], tuple(made[0]["penalties"])
+            reason, penalties = made.deviation_reason, made.penalties
         found[r.number] = _deviation(book, r.judge, r.recorded_at, reason, penalties)
     return found
 
@@ -195,14 +175,7 @@ class _Words:
         self.effect_words: dict[tuple[str, ...], tuple[str, str]] = {}
         self.rule_words: dict[str, tuple[str, str, str]] = {}
         self.remedy_words: dict[tuple[str, int | None], tuple[str, str]] = {}
-        self.parsed: dict[str, tuple[str, ...]] = {}
         self.listed: dict[tuple[str, ...], bool] = {}
-
-    def codes(self, stored: str) -> tuple[str, ...]:
-        """A column of codes as stored (JSON), read once per distinct value."""
-        if stored not in self.parsed:
-            self.parsed[stored] = tuple(json.loads(stored))
-        return self.parsed[stored]
 
     def reported(self, codes: tuple[str, ...]) -> bool:
         if codes not in self.listed:
@@ -253,34 +226,31 @@ def read_rulings(
 ) -> list[ReportedRuling]:
     """The event's rulings (one player's, or those numbered), in number order, voided ones too."""
     book = event.book
-    query = select(rulings).where(rulings.c.event_id == event.id)
-    if player is not None:
-        query = query.where(rulings.c.player == player)
-    if numbers is not None:
-        query = query.where(rulings.c.number.in_(sorted(numbers)))
-    rows = conn.execute(query.order_by(rulings.c.number)).all()
+    rows = store.rulings(conn, event.id, player=player, numbers=numbers)
     subjects = {r.player for r in rows}
     names = people(conn, event.id, subjects if len(subjects) <= MANY_PLAYERS else None)
     acts = _acts(conn, event.id, book)
-    missed = _missed_remedies(conn, event.id, [r for r in rows if r.follow_up])
-    at_record = _recorded_deviations(conn, event.id, book, rows, acts)
+    # The entries that recorded follow-ups (D7) and rulings deviated from since.
+    wanted = {r.entry_seq for r in rows if r.follow_up or (r.deviation_reason and r.number in acts.deviated)}
+    recorded = store.as_recorded(conn, event.id, wanted) if wanted else {}
+    missed = _missed_remedies(conn, event.id, rows, recorded)
+    at_record = _recorded_deviations(book, rows, acts, recorded)
     words = _Words(book)
     return [_ruling(words, r, names.get(r.player), acts, missed, at_record) for r in rows]
 
 
 def _ruling(
     words: _Words,
-    r: Any,
+    r: store.RulingRecord,
     person: Person | None,
     acts: _Acts,
     missed: dict[int, tuple[str, str]],
     at_record: dict[int, Act],
 ) -> ReportedRuling:
-    penalties = words.codes(r.penalties)
-    given = words.codes(r.guideline_penalties)
+    penalties, given = r.penalties, r.guideline_penalties
     abbr, ja, en = words.penalties(penalties)
     name_ja, name_en, category_id = words.rule(r.rule)
-    effects_ja, effects_en = words.effects(words.codes(r.effects))
+    effects_ja, effects_en = words.effects(r.effects)
     remedy = missed.get(r.number) or words.remedy(r.rule, r.offense)
     deviations = ([at_record[r.number]] if r.number in at_record else []) + acts.deviated.get(r.number, [])
     return ReportedRuling(
@@ -295,7 +265,7 @@ def _ruling(
         infraction_en=name_en,
         category=category_id,
         offense=r.offense,
-        follow_up=bool(r.follow_up),
+        follow_up=r.follow_up,
         trigger=r.trigger,
         penalties=penalties,
         penalty_abbr=abbr,
@@ -303,6 +273,7 @@ def _ruling(
         penalties_en=en,
         guideline_penalties=given,
         guideline_abbr=words.penalties(given)[0],
+        effects=r.effects,
         effects_ja=effects_ja,
         effects_en=effects_en,
         remedy_ja=remedy[0],

@@ -10,14 +10,13 @@ from typing import Any, ClassVar
 
 import qrcode
 import qrcode.image.svg
-from sqlalchemy import select
 
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.reports.common import EventHeader, event_header
 from shinpan.reports.rulings import ReportedRuling, read_rulings
 from shinpan.services.context import stamp
+from shinpan.store import reports as store
 from shinpan.store.db import Database
-from shinpan.store.schema import deadlines
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
 
@@ -94,10 +93,6 @@ def penalty_slip(
             raise NotFound("no ruling {number} in event {event}", number=number, event=event_id)
         dues = tuple(
             DueRemedy(d.remedy_ja, d.remedy_en, d.due_kind, d.due_at, d.state)
-            for d in conn.execute(
-                select(deadlines)
-                .where(deadlines.c.event_id == event_id, deadlines.c.ruling == number)
-                .order_by(deadlines.c.position)
-            )
+            for d in store.deadlines_of(conn, event_id, [number])
         )
     return Slip(event, found[0], dues, url, qr_svg(url), stamp(now))

@@ -16,13 +16,10 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import select
-
 from shinpan.reports.common import (
     GENERAL,
     EventHeader,
     category,
-    entries_of,
     event_header,
     event_headers,
     minutes_between,
@@ -31,8 +28,9 @@ from shinpan.reports.common import (
     shared_zone,
 )
 from shinpan.services.context import stamp
+from shinpan.store import reports as store
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
-from shinpan.store.schema import deadlines, rulings
 
 
 @dataclass(frozen=True)
@@ -170,18 +168,14 @@ def statistics(
             book = event.book
             for n, c in enumerate(book.guideline.categories):
                 order.setdefault(c.id, n)
-            rows = conn.execute(
-                select(rulings.c.number, rulings.c.rule, rulings.c.state, rulings.c.judge, rulings.c.round,
-                       rulings.c.recorded_at).where(rulings.c.event_id == event.id)
-            ).all()  # fmt: skip
+            rows = store.tallies(conn, event.id)
             decided: dict[int, str] = {}
             changed: set[int] = set()
-            for e in entries_of(conn, event.id, ("ruling.confirmed", "ruling.deviated")):
-                numbers = e.body["rulings"] if e.kind == "ruling.confirmed" else [e.body["ruling"]]
-                for n in numbers:
-                    decided.setdefault(n, e.recorded_at)
-                if e.kind == "ruling.deviated":
-                    changed.add(e.body["ruling"])
+            for act in store.acts_on_rulings(conn, event.id, ("ruling.confirmed", "ruling.deviated")):
+                for n in act.rulings:
+                    decided.setdefault(n, act.at)
+                if act.kind == "ruling.deviated":
+                    changed.update(act.rulings)
             for r in rows:
                 issued[r.judge] += 1
                 if r.state == "voided":
@@ -240,26 +234,19 @@ def _waiting(waits: list[float], pending: int) -> Waiting:
     )
 
 
-def _missed(conn: Any, event: EventHeader) -> list[MissedDeadline]:
+def _missed(conn: Connection, event: EventHeader) -> list[MissedDeadline]:
     book = event.book
-    rows = conn.execute(
-        select(deadlines, rulings.c.rule)
-        .join(
-            rulings, (rulings.c.event_id == deadlines.c.event_id) & (rulings.c.number == deadlines.c.ruling)
-        )
-        .where(deadlines.c.event_id == event.id, deadlines.c.state == "missed")
-        .order_by(deadlines.c.closed_at, deadlines.c.ruling)
-    ).all()
-    names = people(conn, event.id, {r.player for r in rows}) if rows else {}
+    rows = store.missed_deadlines(conn, event.id)
+    names = people(conn, event.id, {m.deadline.player for m in rows}) if rows else {}
     return [
         MissedDeadline(
             event_id=event.id,
             ruling=d.ruling,
             player=d.player,
             player_name=names[d.player].name if d.player in names else "",
-            rule=d.rule,
-            infraction_ja=book.rule_name(d.rule, "ja"),
-            infraction_en=book.rule_name(d.rule, "en"),
+            rule=rule,
+            infraction_ja=book.rule_name(rule, "ja"),
+            infraction_en=book.rule_name(rule, "en"),
             remedy_ja=d.remedy_ja,
             remedy_en=d.remedy_en,
             due_kind=d.due_kind,
@@ -267,5 +254,5 @@ def _missed(conn: Any, event: EventHeader) -> list[MissedDeadline]:
             table=d.table_no,
             closed_at=d.closed_at,
         )
-        for d in rows
+        for d, rule in rows
     ]

@@ -22,6 +22,7 @@ __all__ = [
     "recording",
     "rounds",
     "scoresheet",
+    "search",
     "standings",
     "swiss",
     "transfer",

@@ -14,20 +14,18 @@ import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, insert, select, update
 
 from shinpan.engine.event_rules import Role
 from shinpan.engine.participants import normalize_id
 from shinpan.errors import Conflict, InvalidInput, NotFound
 from shinpan.services import events as event_service
 from shinpan.services.context import load_event, parse_stamp, require, stamp
+from shinpan.store import accounts as store
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
-from shinpan.store.schema import app_settings, invitations, judges, login_failures, sessions, users
 
 _HASHER = PasswordHasher()
 MIN_SECRET = 4
@@ -66,24 +64,19 @@ def add_user(
 
 
 def _insert_user(conn: Connection, name: str, secret: str, level: int | None, now: datetime | None) -> User:
-    if conn.execute(select(users.c.id).where(users.c.name == name)).first():
+    if store.name_taken(conn, name):
         raise Conflict("the name {name} is taken; choose another", field="name", name=name)
     uid = str(uuid.uuid4())
-    result = conn.execute(
-        insert(users).values(
-            name=name, password_hash=_HASHER.hash(secret), level=level, created_at=stamp(now), uid=uid
-        )
-    )
-    return User(int(result.inserted_primary_key[0]), name, level, uid)
+    return User(store.add_user(conn, name, _HASHER.hash(secret), level, stamp(now), uid), name, level, uid)
 
 
-def _user(row: Any) -> User:
-    return User(row.id, row.name, row.level, row.uid or "")
+def _user(row: store.Account) -> User:
+    return User(row.id, row.name, row.level, row.uid)
 
 
 def authenticate(db: Database, name: str, secret: str) -> User | None:
     with db.read() as conn:
-        row = conn.execute(select(users).where(users.c.name == sign_in_name(name))).first()
+        row = store.account_by_name(conn, sign_in_name(name))
     if row is None:
         _HASHER.hash(secret)  # the same work either way: no timing hint that the name exists
         return None
@@ -97,7 +90,7 @@ def authenticate(db: Database, name: str, secret: str) -> User | None:
 def account_named(db: Database, name: str) -> User | None:
     """The account an administrator names on the command line, if there is one."""
     with db.read() as conn:
-        row = conn.execute(select(users).where(users.c.name == sign_in_name(name))).first()
+        row = store.account_by_name(conn, sign_in_name(name))
     return _user(row) if row else None
 
 
@@ -112,75 +105,62 @@ def open_session(db: Database, user: User, now: datetime | None = None) -> str:
     """A new session for the user; the id goes in the signed cookie, its hash in the database."""
     session_id = secrets.token_urlsafe(32)
     moment = now or parse_stamp(stamp())
+    until = stamp(moment + timedelta(seconds=SESSION_SECONDS))
     with db.write(None) as conn:
-        conn.execute(delete(sessions).where(sessions.c.expires_at < stamp(moment)))  # the expired go
-        conn.execute(
-            insert(sessions).values(
-                id_hash=_digest(session_id),
-                user_id=user.id,
-                expires_at=stamp(moment + timedelta(seconds=SESSION_SECONDS)),
-            )
-        )
+        store.add_session(conn, _digest(session_id), user.id, until, stamp(moment))
     return session_id
 
 
 def close_session(db: Database, session_id: str) -> None:
-    """Sign out: the session's cookie is refused from now on, everywhere."""
+    """Sign out: the session's cookie is refused from now on, everywhere (a process that
+    keeps sessions in memory hears of it: :func:`session_hash` names it)."""
     with db.write(None) as conn:
-        conn.execute(delete(sessions).where(sessions.c.id_hash == _digest(session_id)))
+        store.end_session(conn, _digest(session_id))
 
 
-def _live_session(user_id: int, session_id: str) -> Any:
-    return (
-        (sessions.c.id_hash == _digest(session_id))
-        & (sessions.c.user_id == user_id)
-        & (sessions.c.expires_at > stamp())
-    )
+def session_hash(session_id: str) -> str:
+    """How the database (and a sign-out's notice) names a session."""
+    return _digest(session_id)
+
+
+@dataclass(frozen=True)
+class Membership:
+    """The signed-in user, when their session ends, and their role and seat at one event."""
+
+    user: User
+    expires_at: str
+    role: Role | None
+    seat: str | None
+
+
+def membership(db: Database, user_id: int, session_id: str, event_id: int | None) -> Membership | None:
+    """The signed-in user while their session lasts, their role at the event and their
+    seat's name, in one read. A seat belongs to an account by uid, never by name."""
+    with db.read() as conn:
+        found = store.member(conn, user_id, _digest(session_id), stamp(), event_id)
+    if found is None:
+        return None
+    role = Role(found.role) if found.role else None
+    return Membership(_user(found.account), found.expires_at, role, found.seat)
 
 
 def get_user(db: Database, user_id: int, session_id: str) -> User | None:
     """The signed-in user, while their session lasts."""
-    with db.read() as conn:
-        row = conn.execute(
-            select(users).select_from(users.join(sessions, _live_session(user_id, session_id)))
-            .where(users.c.id == user_id)
-        ).first()  # fmt: skip
-    return _user(row) if row else None
+    found = membership(db, user_id, session_id, None)
+    return found.user if found else None
 
 
 def member(
     db: Database, user_id: int, session_id: str, event_id: int
 ) -> tuple[User, Role | None, str | None] | None:
-    """The signed-in user, their role at the event and their seat's name, in one read
-    (every page and API call asks). A seat belongs to an account by uid, never by name."""
-    with db.read() as conn:
-        row = conn.execute(
-            select(
-                users.c.id,
-                users.c.name,
-                users.c.level,
-                users.c.uid,
-                judges.c.role,
-                judges.c.name.label("seat"),
-            )
-            .select_from(
-                users.join(sessions, _live_session(user_id, session_id)).outerjoin(
-                    judges, (judges.c.account == users.c.uid) & (judges.c.event_id == event_id)
-                )
-            )
-            .where(users.c.id == user_id)
-        ).first()
-    if row is None:
-        return None
-    return _user(row), (Role(row.role) if row.role else None), row.seat
+    """The signed-in user, their role at the event and their seat's name, in one read."""
+    found = membership(db, user_id, session_id, event_id)
+    return (found.user, found.role, found.seat) if found else None
 
 
 def events_of(db: Database, user: User) -> list[tuple[int, Role]]:
     with db.read() as conn:
-        rows = conn.execute(
-            select(judges.c.event_id, judges.c.role).where(judges.c.account == user.uid)
-        ).all()
-    return [(r.event_id, Role(r.role)) for r in rows]
+        return [(e, Role(r)) for e, r in store.roles_of(conn, user.uid)]
 
 
 # -- failed sign-ins: a limit every process shares -----------------------------------------
@@ -196,23 +176,17 @@ def attempt_sign_in(
     since = stamp(now - timedelta(seconds=window))
     key, anywhere = f"{address}\n{sign_in_name(name)}", f"{address}\n"
     with db.write(None) as conn:
-        conn.execute(delete(login_failures).where(login_failures.c.at < since))
-        mine = conn.execute(
-            select(func.count()).where(login_failures.c.key == key, login_failures.c.at >= since)
-        ).scalar()
-        theirs = conn.execute(
-            select(func.count()).where(login_failures.c.key.startswith(anywhere, autoescape=True))
-        ).scalar()
-        if (mine or 0) >= limit or (theirs or 0) >= per_address:
+        mine, theirs = store.failures(conn, key, anywhere, since)
+        if mine >= limit or theirs >= per_address:
             return False
-        conn.execute(insert(login_failures).values(key=key, at=stamp(now)))
+        store.add_failure(conn, key, stamp(now))
     return True
 
 
 def sign_in_succeeded(db: Database, address: str, name: str) -> None:
     """A right password: the name's counted failures from this address are forgotten."""
     with db.write(None) as conn:
-        conn.execute(delete(login_failures).where(login_failures.c.key == f"{address}\n{sign_in_name(name)}"))
+        store.forget_failures(conn, f"{address}\n{sign_in_name(name)}")
 
 
 # -- join and claim codes -------------------------------------------------------------------
@@ -235,15 +209,7 @@ def invite(db: Database, event_id: int, role: Role, by: str, now: datetime | Non
     expires = stamp((now or parse_stamp(stamp())) + timedelta(hours=INVITATION_HOURS))
     with db.write(event_id) as conn:
         require(conn, load_event(conn, event_id), by, "invite")
-        conn.execute(
-            insert(invitations).values(
-                code_hash=_code_hash(code),
-                event_id=event_id,
-                role=role.value,
-                created_by=by,
-                expires_at=expires,
-            )
-        )
+        store.add_invitation(conn, _code_hash(code), event_id, role.value, by, expires)
     return code
 
 
@@ -253,21 +219,13 @@ def claim_code(db: Database, event_id: int, seat: str, now: datetime | None = No
     code = _new_code()
     expires = stamp((now or parse_stamp(stamp())) + timedelta(hours=CLAIM_HOURS))
     with db.write(event_id) as conn:
-        row = conn.execute(
-            select(judges.c.role, judges.c.account).where(
-                judges.c.event_id == event_id, judges.c.name == seat
-            )
-        ).first()
-        if row is None:
+        found = store.judge_seat(conn, event_id, seat)
+        if found is None:
             raise NotFound("{judge} is not a judge of event {event}", judge=seat, event=event_id)
-        if row.account is not None:
+        role, account = found
+        if account is not None:
             raise Conflict("{judge}'s seat is already held by an account", judge=seat)
-        conn.execute(
-            insert(invitations).values(
-                code_hash=_code_hash(code), event_id=event_id, role=row.role, created_by=seat,
-                expires_at=expires, seat=seat,
-            )
-        )  # fmt: skip
+        store.add_invitation(conn, _code_hash(code), event_id, role, seat, expires, seat=seat)
     return code
 
 
@@ -282,7 +240,7 @@ class Invitation:
 def invitation(db: Database, code: str, now: datetime | None = None) -> Invitation:
     """What a usable join or claim code gives."""
     with db.read() as conn:
-        row = conn.execute(select(invitations).where(invitations.c.code_hash == _code_hash(code))).first()
+        row = store.invitation(conn, _code_hash(code))
     if row is None or row.used_at is not None or row.expires_at < stamp(now):
         raise NotFound("this join code is unknown, used or expired; ask the head judge for a new one")
     return Invitation(row.event_id, Role(row.role), row.created_by, row.seat)
@@ -302,18 +260,9 @@ def join(
             raise InvalidInput("a name is needed", field="name")
     seat = found.seat or (user.name if user else name)
     with db.write(found.event_id) as conn:
-        if found.seat is None:
-            taken = conn.execute(
-                select(judges.c.name).where(judges.c.event_id == found.event_id, judges.c.name == seat)
-            ).first()
-            if taken:
-                raise Conflict("the name {name} is taken; choose another", field="name", name=seat)
-        used = conn.execute(
-            update(invitations)
-            .where(invitations.c.code_hash == _code_hash(code), invitations.c.used_at.is_(None))
-            .values(used_at=stamp(now), used_by=seat)
-        )
-        if used.rowcount != 1:
+        if found.seat is None and store.seat_name_taken(conn, found.event_id, seat):
+            raise Conflict("the name {name} is taken; choose another", field="name", name=seat)
+        if not store.use_invitation(conn, _code_hash(code), stamp(now), seat):
             raise NotFound("this join code is unknown, used or expired; ask the head judge for a new one")
         holder = user or _insert_user(conn, name, pin, None, now)
     if found.seat is not None:
@@ -335,9 +284,9 @@ def join(
 def secret_key(db: Database) -> str:
     """The key that signs session cookies, made once and shared by every app process."""
     with db.write(None) as conn:
-        row = conn.execute(select(app_settings.c.value).where(app_settings.c.key == "session_secret")).first()
-        if row is not None:
-            return str(row.value)
+        found = store.setting(conn, "session_secret")
+        if found is not None:
+            return found
         value = secrets.token_urlsafe(48)
-        conn.execute(insert(app_settings).values(key="session_secret", value=value))
+        store.set_setting(conn, "session_secret", value)
         return value

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from shinpan.entries import AppealDecided, AppealFiled, StatementTaken
 from shinpan.errors import Conflict, InvalidInput, NotFound
 from shinpan.services.commands import run_command
 from shinpan.services.corrections import deviate_in, void_in
@@ -30,11 +31,7 @@ def file_appeal(
         (row,) = rows_of(conn, event_id, [ruling])
         if row.state == "voided":
             raise Conflict("ruling {n} is voided", n=ruling)
-        entry = ap.append(
-            "appeal.filed",
-            {"ruling": ruling, "by": by.strip(), "reason": reason.strip()},
-            refs=[row.entry_seq],
-        )
+        entry = ap.append(AppealFiled(ruling, by.strip(), reason.strip()), refs=[row.entry_seq])
         return entry.seq
 
     payload = {"appeal": ruling, "by": by, "reason": reason}
@@ -60,16 +57,18 @@ def decide_appeal(
             raise NotFound("no appeal {n}", n=appeal)
         if row.outcome is not None:
             raise Conflict("appeal {n} was already decided: {outcome}", n=appeal, outcome=row.outcome)
-        body = {"appeal": appeal, "ruling": row.ruling, "outcome": outcome, "reason": reason.strip()}
-        ap.append("appeal.decided", body, refs=[appeal])
+        decided = AppealDecided(appeal, row.ruling, outcome, reason.strip())
+        ap.append(decided, refs=[appeal])
         if outcome == "overturned":
             void_in(ap, row.ruling, f"appeal upheld: {reason.strip()}")
         elif outcome == "changed":
             deviate_in(ap, row.ruling, penalties or [], f"appeal: {reason.strip()}")
-        return body
+        return decided.body()
 
     payload = {"decide": appeal, "outcome": outcome, "reason": reason, "penalties": penalties}
-    return run_command(db, event_id, "appeal", judge, command_id, payload, act, now, lambda _c, e: e.body)
+    return run_command(
+        db, event_id, "appeal", judge, command_id, payload, act, now, lambda _c, e: e.body.body()
+    )
 
 
 def add_statement(
@@ -85,8 +84,7 @@ def add_statement(
     def act(conn: Connection, ap: Appender) -> int:
         if ruling is not None:
             rows_of(conn, event_id, [ruling])
-        body = {"ruling": ruling, "author": author.strip(), "author_role": author_role, "text": text.strip()}
-        return ap.append("statement", body).seq
+        return ap.append(StatementTaken(ruling, author.strip(), author_role, text.strip())).seq
 
     payload = {"statement": ruling, "author": author, "role": author_role, "text": text}
     return run_command(db, event_id, "statement", judge, command_id, payload, act, now, lambda _c, e: e.seq)

@@ -19,6 +19,7 @@ from shinpan.engine.corrections import rederive
 from shinpan.engine.decide import check_deviation
 from shinpan.engine.explain import deviation_text
 from shinpan.engine.ruling import Trigger
+from shinpan.entries import RulingDeviated, RulingsConfirmed, RulingsRecorded, RulingsVoided
 from shinpan.errors import Conflict, InvalidInput
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event
@@ -44,14 +45,14 @@ def confirm(
                 raise Conflict(
                     "ruling {n} is {state}, not waiting for confirmation", n=r.number, state=r.state
                 )
-        ap.append("ruling.confirmed", {"rulings": sorted(numbers)})
+        ap.append(RulingsConfirmed(tuple(sorted(numbers))))
         for r in sorted(found, key=lambda r: int(r.number)):
             confirm_status(ap, r.number, r.player, [*json.loads(r.penalties), *json.loads(r.effects)])
         return sorted(numbers)
 
     return run_command(
         db, event_id, "confirm", judge, command_id, {"confirm": sorted(numbers)}, act, now,
-        lambda _c, e: list(e.body["rulings"]),
+        lambda _c, e: list(e.of(RulingsConfirmed).rulings),
     )  # fmt: skip
 
 
@@ -88,19 +89,16 @@ def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str)
         )
     new = tuple(penalties)
     given = tuple(json.loads(row.guideline_penalties))
-    body = {
-        "ruling": number,
-        "penalties": list(new),
-        "reason": why,
-        "needs_head_judge": book.needs_head_judge(new, event.confirmation_threshold),
-        "explanation_ja": f"{row.explanation_ja}{deviation_text(book, new, given, why, 'ja')}",
-        "explanation_en": f"{row.explanation_en} {deviation_text(book, new, given, why, 'en')}",
-    }
-    ap.append("ruling.deviated", body, refs=[row.entry_seq])
+    deviated = RulingDeviated(
+        number, new, why, book.needs_head_judge(new, event.confirmation_threshold),
+        f"{row.explanation_ja}{deviation_text(book, new, given, why, 'ja')}",
+        f"{row.explanation_en} {deviation_text(book, new, given, why, 'en')}",
+    )  # fmt: skip
+    ap.append(deviated, refs=[row.entry_seq])
     revert_rulings(ap, {number})
     apply_ruling(ap, number, row.player, [*new, *json.loads(row.effects)], pending=False)
     _rederive(ap, [row.player], number, why)
-    return body
+    return deviated.body()
 
 
 def void_in(ap: Appender, number: int, reason: str) -> list[int]:
@@ -124,7 +122,7 @@ def void_in(ap: Appender, number: int, reason: str) -> list[int]:
         frontier = fresh
     live = [r for r in rows_of(conn, event_id, numbers) if r.state != "voided"]
     gone = sorted(int(r.number) for r in live)
-    ap.append("ruling.voided", {"rulings": gone, "reason": why}, refs=entries)
+    ap.append(RulingsVoided(tuple(gone), why), refs=entries)
     revert_rulings(ap, set(gone))
     _rederive(ap, [r.player for r in live], number, why)
     return gone
@@ -137,14 +135,10 @@ def _rederive(ap: Appender, players: Iterable[str], corrected: int, reason: str)
         history = live_history(ap.conn, ap.event_id, player)
         again = rederive(event.book, history, first_number=next_number(ap.conn, ap.event_id))
         if again.void:
-            ap.append(
-                "ruling.voided",
-                {"rulings": list(again.void), "reason": reason, "rederived_after": corrected},
-            )
+            ap.append(RulingsVoided(tuple(again.void), reason, rederived_after=corrected))
             revert_rulings(ap, set(again.void))
         if again.add:
-            body = {"rederived_after": corrected}
-            append_rulings(ap, event, again.add, body, None, None)
+            append_rulings(ap, event, again.add, RulingsRecorded((), rederived_after=corrected), None, None)
 
 
 def deviate(
@@ -155,7 +149,7 @@ def deviate(
     payload = {"deviate": number, "penalties": list(penalties), "reason": reason}
     return run_command(
         db, event_id, "deviate", judge, command_id, payload,
-        lambda _conn, ap: deviate_in(ap, number, penalties, reason), now, lambda _c, e: e.body,
+        lambda _conn, ap: deviate_in(ap, number, penalties, reason), now, lambda _c, e: e.body.body(),
     )  # fmt: skip
 
 
@@ -166,5 +160,5 @@ def void(
     """Void the record a ruling came from: all its rulings count for nothing from now (D1, D16)."""
     return run_command(
         db, event_id, "void", judge, command_id, {"void": number, "reason": reason},
-        lambda _conn, ap: void_in(ap, number, reason), now, lambda _c, e: list(e.body["rulings"]),
+        lambda _conn, ap: void_in(ap, number, reason), now, lambda _c, e: list(e.of(RulingsVoided).rulings),
     )  # fmt: skip

@@ -15,6 +15,7 @@ from shinpan.engine import Ruling, follow_up
 from shinpan.engine.clock import due_state
 from shinpan.engine.event_rules import Role
 from shinpan.engine.ruling import Due, Explanation
+from shinpan.entries import DeadlineDone, DeadlineRef, RulingsRecorded
 from shinpan.errors import Conflict, Forbidden, NotFound
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, parse_stamp, role_of, stamp
@@ -104,7 +105,7 @@ def mark_done(
     def act(conn: Connection, ap: Appender) -> None:
         _pending(conn, event_id, ruling, position)
         for pos in pending_positions(conn, event_id, ruling, since=position):
-            ap.append("deadline.done", {"ruling": ruling, "position": pos})
+            ap.append(DeadlineDone(ruling, pos))
 
     run_command(db, event_id, "deadline", judge, command_id, {"done": [ruling, position]}, act, now)
 
@@ -148,10 +149,10 @@ def mark_missed(
             has_consequence=bool(d.miss_penalties or d.miss_effects),
         )  # fmt: skip
         made = follow_up(event.book, primary, due, number=next_number(conn, event_id))
-        body = {"follow_up_of": {"ruling": ruling, "position": pos}}
-        return append_rulings(ap, event, [made], body, r.round, r.table)
+        missed = RulingsRecorded((), follow_up_of=DeadlineRef(ruling, pos))
+        return append_rulings(ap, event, [made], missed, r.round, r.table)
 
     return run_command(
         db, event_id, "deadline", judge, command_id, {"missed": [ruling, position]}, act, now,
-        lambda _c, e: list(e.body["rulings"]),
+        lambda _c, e: [r.body() for r in e.of(RulingsRecorded).rulings],
     )  # fmt: skip

@@ -33,7 +33,7 @@ _ON_MATCHES = frozenset({*LOSSES, MATCH_DRAW, TIME_EXTENSION})
 
 def append_effects(ap: Appender, planned: Iterable[Effect]) -> None:
     for effect in planned:
-        ap.append(effect.kind, effect.body())
+        ap.append(effect)
 
 
 def _book(ap: Appender) -> Rulebook:

@@ -12,6 +12,19 @@ from shinpan.engine.clock import DEFAULT_TIME_ZONE, MAX_ROUND_MINUTES
 from shinpan.engine.effects import plan_reported_duel
 from shinpan.engine.event_rules import Role, may_be_paired, scope_problems
 from shinpan.engine.participants import MAX_ID_LENGTH, check_id, first_clash, normalize_id
+from shinpan.entries import (
+    EventCreated,
+    GuidelineRef,
+    HeadJudge,
+    JudgeAdded,
+    JudgeClaimed,
+    MatchResult,
+    Pairing,
+    PlayersImported,
+    Registration,
+    RoundEnded,
+    RoundPaired,
+)
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.guideline import default_guideline
 from shinpan.services.commands import run_command
@@ -86,27 +99,20 @@ def create_event(
             field="confirmation_threshold",
             base=g.confirmation_threshold,
         )
-    body = {
-        "uid": str(uuid.uuid4()),
-        "name": name,
-        "starts_on": _date(starts_on, "starts_on"),
-        "ends_on": _date(ends_on, "ends_on") or _date(starts_on, "starts_on"),
-        "venue": venue,
-        "rel": rel,
-        "guideline": {"id": g.id, "version": g.version},
-        "head_judge": {"name": head_judge.strip(), "level": head_judge_level, "account": head_judge_account},
-        "confirmation_threshold": threshold,
-        "time_zone": _time_zone(time_zone),
-    }
-    if round_minutes is not None:
-        if not 1 <= round_minutes <= MAX_ROUND_MINUTES:
-            raise InvalidInput(
-                "give between 1 and {highest} minutes", field="round_minutes", highest=MAX_ROUND_MINUTES
-            )
-        body["round_minutes"] = round_minutes
+    if round_minutes is not None and not 1 <= round_minutes <= MAX_ROUND_MINUTES:
+        raise InvalidInput(
+            "give between 1 and {highest} minutes", field="round_minutes", highest=MAX_ROUND_MINUTES
+        )
+    created = EventCreated(
+        uid=str(uuid.uuid4()), name=name, starts_on=_date(starts_on, "starts_on"),
+        ends_on=_date(ends_on, "ends_on") or _date(starts_on, "starts_on"), venue=venue, rel=rel,
+        guideline=GuidelineRef(g.id, g.version),
+        head_judge=HeadJudge(head_judge.strip(), head_judge_level, head_judge_account),
+        confirmation_threshold=threshold, time_zone=_time_zone(time_zone), round_minutes=round_minutes,
+    )  # fmt: skip
     with db.write(None) as conn:
         event_id = next_event_id(conn)
-        Appender(conn, event_id, head_judge.strip(), stamp(now)).append("event.created", body)
+        Appender(conn, event_id, head_judge.strip(), stamp(now)).append(created)
     return event_id
 
 
@@ -125,15 +131,15 @@ def add_judge(
         raise InvalidInput("the judge needs a name", field="name")
     if role is Role.head_judge:
         raise InvalidInput("an event has one head judge, named when it is created", field="role")
-    body = {"name": name.strip(), "level": level, "role": role.value, "account": account}
+    seat = JudgeAdded(name.strip(), level, role.value, account)
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
         if judge_seat(conn, event_id, name.strip()) is not None:
             raise Conflict("{name} already has a seat at this event", field="name", name=name.strip())
-        ap.append("judge.added", body)
-        return body
+        ap.append(seat)
+        return seat.body()
 
-    run_command(db, event_id, "invite", actor, command_id, body, act, now)
+    run_command(db, event_id, "invite", actor, command_id, seat.body(), act, now)
 
 
 def claim_seat(db: Database, event_id: int, seat: str, account: str, *, now: datetime | None = None) -> None:
@@ -144,9 +150,9 @@ def claim_seat(db: Database, event_id: int, seat: str, account: str, *, now: dat
         found = judge_seat(conn, event_id, seat)
         if found is not None and found.account is not None:
             raise Conflict("{judge}'s seat is already held by an account", judge=seat)
-        body = {"name": seat, "account": account}
-        ap.append("judge.claimed", body)
-        return body
+        claimed = JudgeClaimed(seat, account)
+        ap.append(claimed)
+        return claimed.body()
 
     run_command(db, event_id, "read", seat, None, {"claim": seat, "account": account}, act, now)
 
@@ -168,21 +174,19 @@ def import_players(
         raise InvalidInput(
             "a player id has 1 to {limit} characters", field="number", limit=MAX_ID_LENGTH
         ) from None
-    payload = [
-        {"number": n, "name": r.name, "reading": r.reading, "club": r.club}
-        for n, r in zip(numbers, rows, strict=True)
-    ]
+    registered = tuple(Registration(n, r.name, r.reading, r.club) for n, r in zip(numbers, rows, strict=True))
+    payload = [p.body() for p in registered]
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
         taken = statuses(conn, event_id).keys() & set(numbers)
         if taken:
             raise Conflict("already registered: {numbers}", numbers=", ".join(sorted(taken)[:20]))
-        ap.append("players.imported", {"players": payload})
+        ap.append(PlayersImported(registered))
         return {"imported": len(payload)}
 
     result = run_command(
         db, event_id, "manage", actor, command_id, {"players": payload}, act, now,
-        lambda _conn, entry: {"imported": len(entry.body["players"])},
+        lambda _conn, entry: {"imported": len(entry.of(PlayersImported).players)},
     )  # fmt: skip
     return int(result["imported"])
 
@@ -194,14 +198,11 @@ def import_pairings(
     """Pair a round; refused for unknown players and for those out of the event (D14)."""
     if round_no < 1:
         raise InvalidInput("rounds count from 1", field="round")
-    pairings = [
-        {
-            "table": r.table,
-            "a": normalize_id(r.player_a),
-            "b": normalize_id(r.player_b) if r.player_b else None,
-        }
+    paired = tuple(
+        Pairing(r.table, normalize_id(r.player_a), normalize_id(r.player_b) if r.player_b else None)
         for r in rows
-    ]  # D18
+    )  # D18
+    pairings = [p.body() for p in paired]
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
         event = load_event(conn, event_id)
@@ -225,13 +226,13 @@ def import_pairings(
             raise Refused(
                 "out of the event and cannot be paired (D14): {players}", field="file", players=", ".join(out)
             )
-        ap.append("round.paired", {"round": round_no, "pairings": pairings})
+        ap.append(RoundPaired(round_no, paired))
         settle_carried(ap, round_no)
         return {"paired": len(pairings)}
 
     result = run_command(
         db, event_id, "results", actor, command_id, {"round": round_no, "pairings": pairings}, act, now,
-        lambda _conn, entry: {"paired": len(entry.body["pairings"])},
+        lambda _conn, entry: {"paired": len(entry.of(RoundPaired).pairings)},
     )  # fmt: skip
     return int(result["paired"])
 
@@ -250,12 +251,12 @@ def end_round(
             raise NotFound("round {round} is not paired", round=number)
         if row.state == "ended":
             raise Conflict("round {round} has already ended", round=number)
-        ap.append("round.ended", {"round": number})
+        ap.append(RoundEnded(number))
         return {"round": number}
 
     payload = {"end_round": round_no}
     done = run_command(db, event_id, "results", actor, command_id, payload, act, now,
-                       lambda _conn, entry: {"round": entry.body["round"]})  # fmt: skip
+                       lambda _conn, entry: {"round": entry.of(RoundEnded).round})  # fmt: skip
     return int(done["round"])
 
 
@@ -280,7 +281,7 @@ def report_result(
         else:
             if result not in ("a", "b", "draw"):
                 raise InvalidInput("a match result is a, b or draw", field="result")
-            ap.append("match.result", {"round": round_no, "table": table, "result": result})
+            ap.append(MatchResult(round_no, table, result, by_hand=True))
         return {}
 
     payload = {"round": round_no, "table": table, "duel": duel, "winner": winner, "result": result}

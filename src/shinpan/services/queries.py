@@ -3,25 +3,26 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import or_, select
-
-from shinpan import romaji
-from shinpan.engine.event_rules import DISQUALIFICATION, Status, status_after, status_codes_now
+from shinpan.engine.event_rules import Status, status_after, status_codes_now
 from shinpan.errors import NotFound
-from shinpan.guideline.search import normalize
 from shinpan.services.context import load_event
+from shinpan.services.search import PlayerView
+
+# Player search moved to shinpan.services.search (an index the ledger keeps current).
+from shinpan.services.search import Roster as Roster
+from shinpan.services.search import find_players as find_players
+from shinpan.services.search import roster as roster
+from shinpan.services.search import with_seats as with_seats
 from shinpan.store import appeals as stored_appeals
 from shinpan.store import feed
 from shinpan.store import matches as stored_matches
 from shinpan.store import players as stored_players
 from shinpan.store.connection import Connection
-from shinpan.store.db import Database, chunks
+from shinpan.store.db import Database
 from shinpan.store.feed import NamedRuling, RulingRow
 from shinpan.store.matches import MatchRecord
-from shinpan.store.schema import matches, players
 
 
 def awaiting_status(penalties: list[str], effects: list[str], state: str) -> str | None:
@@ -65,24 +66,6 @@ def ruling_dict(row: RulingRow) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
-class PlayerView:
-    """A player as a search shows them: with their seat in the current round, if paired."""
-
-    number: str
-    name: str
-    reading: str
-    club: str | None
-    status: str
-    table: int | None = None
-    seat: str | None = None  # "a" or "b"
-    opponent: str | None = None
-    opponent_name: str | None = None
-
-    def as_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-
 def _player(row: Any) -> PlayerView:
     return PlayerView(row.number, row.name, row.reading, row.club, row.status)
 
@@ -92,107 +75,6 @@ def get_player(conn: Connection, event_id: int, number: str) -> PlayerView:
     if row is None:
         raise NotFound("no player {player} in event {event}", player=number, event=event_id)
     return _player(row)
-
-
-def _table_asked(word: str) -> int | None:
-    """A table number: ``12``, ``t12``, ``卓12`` (the query normalised)."""
-    digits = word[1:] if word.startswith(("t", "卓")) else word
-    return int(digits) if digits.isdigit() and len(digits) <= 6 else None
-
-
-def _word_matches(word: str) -> Any:
-    """One word of a query against the search keys: as typed, and in romaji's one spelling."""
-    spelt = romaji.spelling(word) if romaji.is_romaji(word) else ""
-    forms = [word] + ([spelt] if spelt not in ("", word) else [])
-    return or_(*(players.c.search.like(f"%{form}%") for form in forms))
-
-
-def find_players(db: Database, event_id: int, query: str, limit: int = 20) -> list[PlayerView]:
-    """By table number (``t12`` or a number that is a table), event id, or name in kanji, kana
-    or romaji (Hepburn or Kunrei, long vowels or not, either name first); each with their
-    table, seat and opponent in the current round."""
-    words = [normalize(w) for w in query.split()]
-    words = [w for w in words if w]
-    with db.read() as conn:
-        event = load_event(conn, event_id)
-        found: list[Any] = []
-        table = _table_asked(words[0]) if len(words) == 1 else None
-        if table is not None and event.current_round:
-            m = conn.execute(
-                select(matches).where(
-                    matches.c.event_id == event_id,
-                    matches.c.round == event.current_round,
-                    matches.c.table_no == table,
-                )
-            ).first()
-            if m is not None:
-                seated = [p for p in (m.player_a, m.player_b) if p]
-                rows = conn.execute(
-                    select(players).where(players.c.event_id == event_id, players.c.number.in_(seated))
-                ).all()
-                found += sorted(rows, key=lambda r: seated.index(r.number))  # seat A, then B
-        if query.strip():
-            found += conn.execute(
-                select(players).where(players.c.event_id == event_id, players.c.number == query.strip())
-            ).all()
-        matching = select(players).where(players.c.event_id == event_id, *map(_word_matches, words))
-        found += conn.execute(matching.order_by(players.c.number).limit(limit)).all()
-        seen: dict[str, PlayerView] = {}
-        for r in found:
-            seen.setdefault(r.number, _player(r))
-        shown = list(seen.values())[:limit]
-        return with_seats(conn, event_id, event.current_round, shown)
-
-
-def with_seats(conn: Connection, event_id: int, round_no: int, found: list[PlayerView]) -> list[PlayerView]:
-    """The players with their table, seat and opponent (by name too) in round ``round_no``."""
-    if not round_no or not found:
-        return found
-    numbers = [p.number for p in found]
-    seats: dict[str, tuple[int, str, str | None]] = {}
-    for chunk in chunks(numbers):
-        for m in conn.execute(
-            select(matches.c.table_no, matches.c.player_a, matches.c.player_b).where(
-                matches.c.event_id == event_id,
-                matches.c.round == round_no,
-                or_(matches.c.player_a.in_(chunk), matches.c.player_b.in_(chunk)),
-            )
-        ):
-            seats[m.player_a] = (m.table_no, "a", m.player_b)
-            if m.player_b:
-                seats[m.player_b] = (m.table_no, "b", m.player_a)
-    opponents = [o for _, _, o in seats.values() if o]
-    names = _names(conn, event_id, opponents)
-    out = []
-    for p in found:
-        seat = seats.get(p.number)
-        if seat is None:
-            out.append(p)
-            continue
-        table, side, opponent = seat
-        out.append(replace(p, table=table, seat=side, opponent=opponent,
-                           opponent_name=names.get(opponent) if opponent else None))  # fmt: skip
-    return out
-
-
-@dataclass(frozen=True)
-class Roster:
-    """Every player of the event with their search key and seat: what the record screen keeps
-    to find players offline (the same keys :func:`find_players` matches)."""
-
-    round: int
-    players: list[tuple[PlayerView, str]]
-
-
-def roster(db: Database, event_id: int) -> Roster:
-    with db.read() as conn:
-        event = load_event(conn, event_id)
-        rows = conn.execute(
-            select(players).where(players.c.event_id == event_id).order_by(players.c.number)
-        ).all()
-        keys = {r.number: r.search for r in rows}
-        seated = with_seats(conn, event_id, event.current_round, [_player(r) for r in rows])
-    return Roster(event.current_round, [(p, keys[p.number]) for p in seated])
 
 
 def player_history(db: Database, event_id: int, number: str) -> dict[str, Any]:
@@ -258,14 +140,6 @@ def round_matches(db: Database, event_id: int, round_no: int | None = None) -> d
     return {"round": number, "matches": [match_dict(m, winners.get(m.table_no, {})) for m in ms]}
 
 
-def disqualifications(db: Database, event_id: int) -> list[dict[str, Any]]:
-    """Rulings that disqualify (waiting for the head judge too, D17), newest first, for the
-    desk's disqualification reports (D14)."""
-    with db.read() as conn:
-        rows = feed.rulings_giving(conn, event_id, DISQUALIFICATION)
-    return [_with_name(r) for r in rows]
-
-
 def appeals_of(db: Database, event_id: int) -> list[dict[str, Any]]:
     """The event's appeals, open first, each with the ruling appealed against."""
     with db.read() as conn:
@@ -301,11 +175,7 @@ def ledger_head(db: Database, event_id: int) -> int:
 def player_names(db: Database, event_id: int, numbers: list[str]) -> dict[str, str]:
     """Players' names by number (those the event has)."""
     with db.read() as conn:
-        return _names(conn, event_id, numbers)
-
-
-def _names(conn: Connection, event_id: int, numbers: list[str]) -> dict[str, str]:
-    return stored_players.names(conn, event_id, numbers)
+        return stored_players.names(conn, event_id, numbers)
 
 
 def involved(db: Database, event_id: int, ruling: dict[str, Any]) -> list[PlayerView]:

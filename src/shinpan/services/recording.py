@@ -17,6 +17,15 @@ from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, expla
 from shinpan.engine.clock import FROM_ROUND_START, ClockError, deadline_runs_from, given_at, parse_given_at
 from shinpan.engine.decide import PERSON_FACTS, normalized
 from shinpan.engine.ruling import Due, Trigger
+from shinpan.entries import (
+    AskedDeviation,
+    Consequence,
+    DueRemedy,
+    GuidelineRef,
+    RecordAsked,
+    RecordedRuling,
+    RulingsRecorded,
+)
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.guideline import Rulebook
 from shinpan.services.commands import run_command
@@ -66,6 +75,16 @@ class RecordInput:
             "note": self.note,
             **({"given_at": self.given_at} if self.given_at is not None else {}),
         }
+
+    def asked(self) -> RecordAsked:
+        """The record as the ledger keeps it (the same as the command's payload)."""
+        deviation = (
+            AskedDeviation(self.deviation.penalties, self.deviation.reason) if self.deviation else None
+        )
+        return RecordAsked(
+            self.player, self.infraction, self.facts, self.draft, self.penalties, deviation, self.round,
+            self.table, self.note, self.given_at,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -168,48 +187,27 @@ def _where(conn: Connection, event: Event, inp: RecordInput) -> tuple[int | None
     return playing
 
 
-def _due_json(due: Due, position: int, given: str, round_no: int | None, table: int | None) -> dict[str, Any]:
-    return {
-        "position": position,
-        "due_kind": due.when,
-        "minutes": due.minutes,
-        "due_at": later(given, due.minutes) if due.minutes else None,
-        "round": round_no,
-        "table": table,
-        "remedy_ja": due.remedy,
-        "remedy_en": due.remedy_en,
-        "on_miss": {"penalties": list(due.penalties), "effects": list(due.effects)},
-    }
+def _due_remedy(due: Due, position: int, given: str, round_no: int | None, table: int | None) -> DueRemedy:
+    return DueRemedy(
+        position, due.when, due.minutes, later(given, due.minutes) if due.minutes else None, round_no, table,
+        due.remedy, due.remedy_en, Consequence(tuple(due.penalties), tuple(due.effects)),
+    )  # fmt: skip
 
 
 def ruling_json(
     book: Rulebook, r: Ruling, number: int, given: str, round_no: int | None, table: int | None
-) -> dict[str, Any]:
+) -> RecordedRuling:
     """A ruling as the ledger keeps it: the decision as it was made, with its words."""
     scope = (r.draft or "") if r.counted and _counts_per_draft(book, r.rule) else ""
-    return {
-        "number": number,
-        "player": r.player,
-        "rule": r.rule,
-        "offense": r.offense,
-        "penalties": list(r.penalties),
-        "guideline_penalties": list(r.guideline_penalties),
-        "effects": list(r.effects),
-        "follow_up": r.follow_up,
-        "needs_head_judge": r.needs_head_judge,
-        "deviation_reason": r.deviation.reason if r.deviation else None,
-        "draft": r.draft,
-        "scope": scope,
-        "kind": r.kind,
-        "trigger": r.trigger.value,
-        "recorded_as": r.recorded_as,
-        "discretion": r.discretion,
-        "source": r.explanation.step_source,
-        "explanation_ja": explain(book, r, "ja"),
-        "explanation_en": explain(book, r, "en"),
-        "cause": r.cause,
-        "dues": [_due_json(d, n, given, round_no, table) for n, d in enumerate(r.dues)],
-    }
+    return RecordedRuling(
+        number=number, player=r.player, rule=r.rule, offense=r.offense, penalties=tuple(r.penalties),
+        guideline_penalties=tuple(r.guideline_penalties), effects=tuple(r.effects), follow_up=r.follow_up,
+        needs_head_judge=r.needs_head_judge, deviation_reason=r.deviation.reason if r.deviation else None,
+        draft=r.draft, scope=scope, kind=r.kind, trigger=r.trigger.value, recorded_as=r.recorded_as,
+        discretion=r.discretion, source=r.explanation.step_source, explanation_ja=explain(book, r, "ja"),
+        explanation_en=explain(book, r, "en"), cause=r.cause,
+        dues=tuple(_due_remedy(d, n, given, round_no, table) for n, d in enumerate(r.dues)),
+    )  # fmt: skip
 
 
 def _counts_per_draft(book: Rulebook, rule: str) -> bool:
@@ -231,10 +229,11 @@ def next_number(conn: Connection, event_id: int) -> int:
 
 
 def append_rulings(
-    ap: Appender, event: Event, decided: Sequence[Ruling], body: dict[str, Any], round_no: int | None,
+    ap: Appender, event: Event, decided: Sequence[Ruling], why: RulingsRecorded, round_no: int | None,
     table: int | None, *, given: str | None = None,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """Append one ``ruling.recorded`` entry for these rulings, then apply their effects.
+    ``why`` says what they come from (a record, a missed deadline, a correction);
     ``given`` is when they were given at the table (D21; default: now)."""
     first = next_number(ap.conn, event.id)
     moment = given or ap.now
@@ -246,14 +245,10 @@ def append_rulings(
     ]
     if any(r.number is not None and r.number != first + n for n, r in enumerate(decided)):
         raise AssertionError("rulings decided with other numbers than the ledger gives them")
-    ap.append(
-        "ruling.recorded", {**body, "given_at": moment, "round": round_no, "table": table, "rulings": made}
-    )
+    ap.append(replace(why, rulings=tuple(made), round=round_no, table=table, given_at=moment))
     for r in made:
-        apply_ruling(
-            ap, r["number"], r["player"], [*r["penalties"], *r["effects"]], pending=r["needs_head_judge"]
-        )
-    return made
+        apply_ruling(ap, r.number, r.player, [*r.penalties, *r.effects], pending=r.needs_head_judge)
+    return [r.body() for r in made]
 
 
 def given_stamp(inp: RecordInput, now: str) -> str:
@@ -278,8 +273,9 @@ def _recorded(event_id: int, conn: Connection, entry: Entry, replayed: bool) -> 
     for later_entry in read_entries(conn, event_id, after=entry.seq):
         if later_entry.refs != (entry.seq,):
             break
-        effects.append({"kind": later_entry.kind, **later_entry.body})
-    return Recorded(event_id, entry.seq, entry.body["rulings"], effects, replayed)
+        effects.append({"kind": later_entry.kind, **later_entry.body.body()})
+    made = [r.body() for r in entry.of(RulingsRecorded).rulings]
+    return Recorded(event_id, entry.seq, made, effects, replayed)
 
 
 def preview(db: Database, event_id: int, inp: RecordInput, *, judge: str | None = None) -> list[Ruling]:
@@ -306,13 +302,11 @@ def record(
         given = given_stamp(inp, ap.now)
         decided = _decide(conn, event, inp)
         round_no, table = _where(conn, event, inp)
-        guideline = {"id": event.guideline_id, "version": event.guideline_version}
-        body = {"record": inp.payload(), "guideline": guideline}
-        append_rulings(ap, event, decided, body, round_no, table, given=given)
+        guideline = GuidelineRef(event.guideline_id, event.guideline_version)
+        why = RulingsRecorded((), record=inp.asked(), guideline=guideline)
+        made = append_rulings(ap, event, decided, why, round_no, table, given=given)
         first, *effects = ap.appended
-        return Recorded(
-            event_id, first.seq, first.body["rulings"], [{"kind": e.kind, **e.body} for e in effects]
-        )
+        return Recorded(event_id, first.seq, made, [{"kind": e.kind, **e.body.body()} for e in effects])
 
     return run_command(
         db, event_id, "record", judge, command_id, inp.payload(), act, now,

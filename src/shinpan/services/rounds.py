@@ -16,6 +16,7 @@ from typing import Any
 
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES, MAX_ROUND_MINUTES, ROUND_MINUTES, table_ends_at
 from shinpan.engine.effects import Match
+from shinpan.entries import RoundStarted, TimeExtended
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, parse_stamp, stamp
@@ -66,13 +67,14 @@ def start_round(
         if row.state != "paired":
             raise Conflict("round {round} has already started", round=row.number)
         length = minutes if minutes is not None else round_length(conn, event_id)
+        ap.append(RoundStarted(row.number, length))
         body = {"round": row.number, "minutes": length}
-        ap.append("round.started", body)
         return {**body, "started_at": ap.now, "ends_at": stamp(table_ends_at(parse_stamp(ap.now), length, 0))}
 
     def replayed(_conn: Connection, entry: Any) -> dict[str, Any]:
-        ends = table_ends_at(parse_stamp(entry.recorded_at), entry.body["minutes"], 0)
-        return {**entry.body, "started_at": entry.recorded_at, "ends_at": stamp(ends)}
+        started = entry.of(RoundStarted)
+        ends = table_ends_at(parse_stamp(entry.recorded_at), started.minutes, 0)
+        return {**started.body(), "started_at": entry.recorded_at, "ends_at": stamp(ends)}
 
     payload = {"start_round": True, "minutes": minutes}
     return run_command(db, event_id, "results", actor, command_id, payload, act, now, replayed)
@@ -103,9 +105,9 @@ def give_time(
             raise Refused("table {table} is a bye: there is no match to give time to", table=table)
         if m.result is not None:
             raise Conflict("the match at table {table} has already ended", table=table)
-        body = {"round": number, "table": table, "minutes": minutes, "reason": reason}
-        ap.append("time.extended", body)
-        return body
+        given = TimeExtended(number, table, minutes, reason)
+        ap.append(given)
+        return given.body()
 
     payload = {"round": round_no, "table": table, "minutes": minutes, "reason": reason}
     run_command(db, event_id, "extend", judge, command_id, payload, act, now)

@@ -18,6 +18,7 @@ from typing import Any
 
 from shinpan.engine.event_rules import Status, may_be_paired, may_drop
 from shinpan.engine.participants import normalize_id
+from shinpan.entries import Pairing, PairingEdited, PlayerDropped, RoundPaired
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event
@@ -52,8 +53,8 @@ def _shown(pairings: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _paired(entry: Entry) -> PairedRound:
-    b = entry.body
-    return PairedRound(b["round"], b.get("seed"), _shown(b["pairings"]))
+    b = entry.of(RoundPaired)
+    return PairedRound(b.round, b.seed, _shown([p.body() for p in b.pairings]))
 
 
 def _still_open(conn: Connection, event_id: int, round_no: int) -> None:
@@ -92,11 +93,12 @@ def pair_next_round(
         chosen = seed if seed is not None else secrets.randbelow(SEED_LIMIT)
         made = pair_round(round_no, people, played(conn, event_id), chosen)
         last = max((p.table for p in made if p.table is not None), default=0)
-        pairings = [
-            {"table": p.table if p.table is not None else last + 1, "a": p.a, "b": p.b}
+        paired = tuple(
+            Pairing(p.table if p.table is not None else last + 1, p.a, p.b)
             for p in sorted(made, key=lambda p: p.table if p.table is not None else last + 1)
-        ]
-        ap.append("round.paired", {"round": round_no, "pairings": pairings, "seed": chosen})
+        )
+        pairings = [p.body() for p in paired]
+        ap.append(RoundPaired(round_no, paired, chosen))
         settle_carried(ap, round_no)
         return PairedRound(round_no, chosen, _shown(pairings))
 
@@ -179,14 +181,16 @@ def edit_pairings(
         if out:
             raise Refused("out of the event and cannot be paired (D14): {players}", field="tables",
                           players=", ".join(out))  # fmt: skip
-        ap.append("pairing.edited", {"round": round_no, "pairings": changed, "reason": reason})
+        ap.append(
+            PairingEdited(round_no, tuple(Pairing(c["table"], c["a"], c["b"]) for c in changed), reason)
+        )
         settle_carried(ap, round_no)
         return changed
 
     payload = {"tables": changed, "reason": reason}
     return run_command(
         db, event_id, "edit_pairings", actor, command_id, payload, act, now,
-        lambda _conn, entry: list(entry.body["pairings"]),
+        lambda _conn, entry: [p.body() for p in entry.of(PairingEdited).pairings],
     )  # fmt: skip
 
 
@@ -227,11 +231,11 @@ def drop_player(
                 "(or the head judge pairs the table again) before the player drops",
                 player=number, table=playing[1], round=playing[0],
             )  # fmt: skip
-        body = {"player": number, "round": event.current_round}
-        ap.append("player.dropped", body)
-        return body
+        dropped = PlayerDropped(number, event.current_round)
+        ap.append(dropped)
+        return dropped.body()
 
     return run_command(
         db, event_id, "results", actor, command_id, {"drop": number}, act, now,
-        lambda _conn, entry: dict(entry.body),
+        lambda _conn, entry: entry.of(PlayerDropped).body(),
     )  # fmt: skip

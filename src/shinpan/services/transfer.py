@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from shinpan.engine.event_rules import Role, scope_problems
+from shinpan.entries import EntryBody, EventCreated, JudgeAdded, MalformedBody, RulingsRecorded, parse
 from shinpan.errors import Conflict, InvalidInput, NotFound, StorageError
 from shinpan.guideline import Rulebook
 from shinpan.services.context import rulebook_for
@@ -79,47 +80,54 @@ def _check_entry(n: int, item: Any, prev: str) -> None:
         raise InvalidInput("entry {n} does not verify: the file was altered", n=n)
 
 
-def _event_created(body: dict[str, Any]) -> None:
+def _event_created(created: EventCreated) -> Rulebook:
     """D15, as :func:`shinpan.services.events.create_event` checks it: a guideline this
     shinpan has, an REL and a head judge it may run with."""
-    guideline = body.get("guideline") or {}
-    book = rulebook_for(str(guideline.get("id")), str(guideline.get("version")))
-    head = body.get("head_judge") or {}
-    level = head.get("level")
-    problems = scope_problems(book.guideline, body.get("rel"), level if isinstance(level, int) else None)  # type: ignore[arg-type]
+    book = rulebook_for(created.guideline.id, created.guideline.version)
+    problems = scope_problems(book.guideline, created.rel, created.head_judge.level)
     if problems:
         raise InvalidInput("the event cannot be imported: {reason}", reason="; ".join(problems))
+    return book
 
 
-def _judge_added(body: dict[str, Any]) -> None:
+def _judge_added(seat: JudgeAdded) -> None:
     """A judge's seat is a floor judge, scorekeeper or viewer: there is one head judge."""
     roles = {r.value for r in Role} - {Role.head_judge.value}
-    if body.get("role") not in roles or not isinstance(body.get("name"), str) or not body["name"].strip():
-        raise InvalidInput("a judge's seat with the role {role!r} cannot be imported", role=body.get("role"))
+    if seat.role not in roles or not seat.name.strip():
+        raise InvalidInput("a judge's seat with the role {role!r} cannot be imported", role=seat.role)
 
 
-def _ruling_recorded(body: dict[str, Any], book: Rulebook) -> None:
+def _ruling_recorded(recorded: RulingsRecorded, book: Rulebook) -> None:
     """Rulings of rules and with components the event's guideline has."""
     known = set(book.rule_ids())
     codes = set(book.components) | set(book.effects)
-    for r in body.get("rulings") or []:
-        if not isinstance(r, dict) or r.get("rule") not in known:
+    for r in recorded.rulings:
+        if r.rule not in known:
             raise InvalidInput("a ruling of an unknown rule cannot be imported")
-        if not set(r.get("penalties") or []) | set(r.get("effects") or []) <= codes:
+        if not set(r.penalties) | set(r.effects) <= codes:
             raise InvalidInput("a ruling with unknown penalties cannot be imported")
 
 
-def _validate(kind: str, body: dict[str, Any], book: Rulebook | None) -> Rulebook | None:
+def _validate(body: EntryBody, book: Rulebook | None) -> Rulebook | None:
     """What the services would refuse, refused here too; the event's guideline once known."""
-    if kind == "event.created":
-        _event_created(body)
-        guideline = body["guideline"]
-        return rulebook_for(str(guideline["id"]), str(guideline["version"]))
-    if kind == "judge.added":
+    if isinstance(body, EventCreated):
+        return _event_created(body)
+    if isinstance(body, JudgeAdded):
         _judge_added(body)
-    elif kind == "ruling.recorded" and book is not None:
+    elif isinstance(body, RulingsRecorded) and book is not None:
         _ruling_recorded(body, book)
     return book
+
+
+def _parsed(n: int, item: dict[str, Any]) -> EntryBody:
+    """The entry's body in its type; a body that is not what shinpan writes is refused,
+    naming the entry and the field."""
+    try:
+        return parse(item["kind"], item["body"])
+    except MalformedBody as e:
+        raise InvalidInput(
+            "entry {n} ({kind}) is not what shinpan writes: {problem}", n=n, kind=item["kind"], problem=str(e)
+        ) from None
 
 
 def import_event(db: Database, data: Any) -> int:
@@ -154,15 +162,11 @@ def import_event(db: Database, data: Any) -> int:
             _check_entry(n, item, prev)
             if n > 1 and item["kind"] == "event.created":
                 raise InvalidInput("entry {n} creates the event a second time", n=n)
-            try:
-                book = _validate(item["kind"], item["body"], book)
-            except (TypeError, AttributeError, KeyError):
-                raise InvalidInput(
-                    "entry {n} ({kind}) is not what shinpan writes", n=n, kind=item["kind"]
-                ) from None
+            body = _parsed(n, item)
+            book = _validate(body, book)
             entry = Entry(
-                event_id, item["seq"], item["kind"], item["actor"], item["recorded_at"], item["body"],
-                tuple(item["refs"]), item["command_id"], item["command_hash"], item["prev_hash"], item["hash"],
+                event_id, item["seq"], item["actor"], item["recorded_at"], body, tuple(item["refs"]),
+                item["command_id"], item["command_hash"], item["prev_hash"], item["hash"], canonical(item["body"]),
             )  # fmt: skip
             try:
                 restore_entry(conn, entry)

@@ -6,6 +6,7 @@ services, pages and reports ask (one module per domain: :mod:`feed`, :mod:`appea
 """
 
 __all__ = [
+    "accounts",
     "appeals",
     "chain",
     "connection",
@@ -21,13 +22,16 @@ __all__ = [
     "ledger",
     "matches",
     "migrate",
+    "notices",
     "players",
     "projector",
+    "reports",
     "roles",
     "roster",
     "rounds",
     "rulings",
     "schema",
+    "search",
     "settings",
     "snapshots",
     "standings",

@@ -12,7 +12,7 @@ from sqlalchemy.exc import DataError, IntegrityError
 from shinpan.errors import StorageError
 from shinpan.store import projector
 from shinpan.store.chain import canonical
-from shinpan.store.connection import Connection
+from shinpan.store.connection import Connection, IntegrityViolation
 from shinpan.store.db import Database
 from shinpan.store.ledger import Entry
 from shinpan.store.schema import entries
@@ -38,7 +38,7 @@ def restore_entry(conn: Connection, entry: Entry) -> None:
         "actor": entry.actor,
         "recorded_at": entry.recorded_at,
         "refs": canonical(list(entry.refs)),
-        "body": canonical(entry.body),
+        "body": entry.body_json,
         "prev_hash": entry.prev_hash,
         "hash": entry.hash,
     }
@@ -47,6 +47,8 @@ def restore_entry(conn: Connection, entry: Entry) -> None:
         projector.apply(conn, entry)
     except (IntegrityError, DataError) as e:
         raise Unstorable(str(e.orig).splitlines()[0]) from None
+    except IntegrityViolation as e:  # the projector's statements run on the driver
+        raise Unstorable(str(e).splitlines()[0]) from None
 
 
 def backup_sqlite(db: Database, target: Path) -> None:

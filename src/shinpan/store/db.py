@@ -7,9 +7,10 @@ PostgreSQL, so counting a player's offences and appending the ruling never inter
 with another recording for the same event.
 
 What goes outward is told after commit, here and only here: a write that appended to an
-event's ledger notifies every process on PostgreSQL (``NOTIFY``, delivered at commit) and
-the listeners of this process on SQLite (:attr:`Database.listeners`, e.g. the web app's
-live views), whichever command made it, on the web or on the command line.
+event's ledger notifies every process on PostgreSQL (``NOTIFY``, delivered at commit) and,
+on either database, the listeners of this process (:attr:`Database.listeners`, e.g. the web
+app's live views and caches, which must forget at once what this process changed),
+whichever command made it, on the web or on the command line.
 """
 
 from __future__ import annotations
@@ -161,7 +162,7 @@ class Database:
             self.engine = create_engine(self.url, pool_pre_ping=True)
         else:
             raise StorageError(f"unsupported database {self.dialect!r}: use SQLite or PostgreSQL")
-        self.listeners: list[Callable[[int, int], None]] = []  # (event, newest entry) after commit, SQLite
+        self.listeners: list[Callable[[int, int], None]] = []  # (event, newest entry) after commit
         if migrate:
             self.migrate()
 
@@ -216,9 +217,8 @@ class Database:
                                     _NOTIFY.run(conn, {"c": CHANNEL, "p": f"{grew}:{head}"})
             except OperationalError as e:
                 raise StorageError(f"the database could not be written: {_reason(e)}") from e
-        if not self.is_postgres:
-            for grew, head in sorted(grown.items()):
-                self._tell(grew, head)
+        for grew, head in sorted(grown.items()):
+            self._tell(grew, head)
 
     @staticmethod
     @contextmanager

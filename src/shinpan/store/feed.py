@@ -1,7 +1,7 @@
 """Typed reads of the rulings as the projection keeps them, for the services, the desk and
 the API: one ruling, those a correction names, a player's, the feed (newest first, the
-confirmation queue too), those giving a component (a disqualification), and how far the
-ledger has got. Run on the driver (see :class:`Statement`), in the caller's transaction.
+confirmation queue too), and how far the ledger has got. Run on the driver (see
+:class:`Statement`), in the caller's transaction.
 
 A ruling comes back with every column (:class:`RulingRow`); its JSON columns stay the text
 they are stored as, as in :class:`shinpan.store.history.CountedRuling`: each caller parses
@@ -23,7 +23,6 @@ __all__ = [
     "ledger_head",
     "player_rulings",
     "ruling",
-    "rulings_giving",
     "rulings_numbered",
 ]
 
@@ -100,9 +99,6 @@ _FEED = {
     for state in (False, True)
     for before in (False, True)
 }
-_GIVING = Statement(
-    _WITH_NAMES + " AND r.state <> 'voided' AND r.penalties LIKE :code ORDER BY r.number DESC"
-)
 _HEAD = Statement("SELECT MAX(seq) FROM entries WHERE event_id = :e")
 
 
@@ -137,11 +133,6 @@ def feed(
     if before:
         params["b"] = before
     return [_named(r) for r in statement.all(conn, params)]
-
-
-def rulings_giving(conn: Connection, event_id: int, component: str) -> list[NamedRuling]:
-    """The rulings not voided whose penalties include ``component``, newest first."""
-    return [_named(r) for r in _GIVING.all(conn, {"e": event_id, "code": f'%"{component}"%'})]
 
 
 def ledger_head(conn: Connection, event_id: int) -> int:

@@ -7,19 +7,17 @@ Entries are never changed: a correction is a new entry whose ``refs`` point at o
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam, select, text
-
+from shinpan.entries import EntryBody
 from shinpan.store import projector
 from shinpan.store.chain import GENESIS, canonical, entry_hash
 from shinpan.store.connection import Connection, Statement
 from shinpan.store.db import GROWN
 from shinpan.store.entry import Entry as Entry  # where the readers of entries have always found it
-from shinpan.store.schema import entries
+from shinpan.store.entry import stored_entry
 
 # The statements every command runs, on the driver (see :class:`Statement`).
 _HEAD = Statement("SELECT seq, hash FROM entries WHERE event_id = :e ORDER BY seq DESC LIMIT 1")
@@ -96,21 +94,17 @@ class Appender:
         self.seq, self.hash = head
         self.appended: list[Entry] = []
 
-    def append(
-        self,
-        kind: str,
-        body: dict[str, Any],
-        *,
-        refs: Sequence[int] | None = None,
-    ) -> Entry:
-        """Append one entry. The command's first entry carries its id; later ones point at it."""
+    def append(self, body: EntryBody, *, refs: Sequence[int] | None = None) -> Entry:
+        """Append one entry, its body serialised once (the bytes its hash covers). The
+        command's first entry carries its id; later ones point at it."""
+        kind = body.kind
         command_id = command_hash = None
         if not self.appended:
             command_id, command_hash = self.command_id, self.command_hash
         if refs is None:
             refs = [self.appended[0].seq] if self.appended else []
         seq = self.seq + 1
-        refs_json, body_json = canonical(list(refs)), canonical(body)
+        refs_json, body_json = canonical(list(refs)), canonical(body.body())
         digest = entry_hash(
             seq=seq,
             kind=kind,
@@ -139,8 +133,8 @@ class Appender:
             },
         )
         entry = Entry(
-            self.event_id, seq, kind, self.actor, self.now, body, tuple(refs),
-            command_id, command_hash, self.hash, digest,
+            self.event_id, seq, self.actor, self.now, body, tuple(refs),
+            command_id, command_hash, self.hash, digest, body_json,
         )  # fmt: skip
         self.seq, self.hash = seq, digest
         projector.apply(self.conn, entry)
@@ -151,42 +145,44 @@ class Appender:
         return entry
 
 
-def _entry(row: Any) -> Entry:
-    return Entry(
-        event_id=row.event_id,
-        seq=row.seq,
-        kind=row.kind,
-        actor=row.actor,
-        recorded_at=row.recorded_at,
-        body=json.loads(row.body),
-        refs=tuple(json.loads(row.refs)),
-        command_id=row.command_id,
-        command_hash=row.command_hash,
-        prev_hash=row.prev_hash,
-        hash=row.hash,
-    )
-
-
-def read_entries(conn: Connection, event_id: int, *, after: int = 0) -> Iterator[Entry]:
-    rows = conn.execute(
-        select(entries).where(entries.c.event_id == event_id, entries.c.seq > after).order_by(entries.c.seq)
-    )
-    for row in rows:
-        yield _entry(row)
-
-
-def entry_by_command(conn: Connection, event_id: int, command_id: str) -> Entry | None:
-    row = conn.execute(_BY_COMMAND, {"e": event_id, "c": command_id}).first()
-    return _entry(row) if row is not None else None
-
-
-_BY_COMMAND = select(entries).where(
-    entries.c.event_id == bindparam("e"), entries.c.command_id == bindparam("c")
+_COLUMNS = "event_id, seq, kind, actor, recorded_at, body, refs, command_id, command_hash, prev_hash, hash"
+_ENTRIES_AFTER = Statement(
+    f"SELECT {_COLUMNS} FROM entries WHERE event_id = :e AND seq > :after ORDER BY seq"
+)
+_BY_COMMAND = Statement(f"SELECT {_COLUMNS} FROM entries WHERE event_id = :e AND command_id = :c")
+_EVENT_IDS = Statement("SELECT DISTINCT event_id FROM entries ORDER BY event_id")
+_CHAIN = Statement(
+    "SELECT seq, kind, command_id, command_hash, actor, recorded_at, refs, body, prev_hash, hash "
+    "FROM entries WHERE event_id = :e ORDER BY seq, id"
 )
 
 
+def read_entries(conn: Connection, event_id: int, *, after: int = 0) -> Iterator[Entry]:
+    """The event's entries after entry ``after``, in order, each body parsed into its type."""
+    for row in _ENTRIES_AFTER.all(conn, {"e": event_id, "after": after}):
+        yield stored_entry(*row)
+
+
+def entry_by_command(conn: Connection, event_id: int, command_id: str) -> Entry | None:
+    row = _BY_COMMAND.first(conn, {"e": event_id, "c": command_id})
+    return stored_entry(*row) if row is not None else None
+
+
 def event_ids(conn: Connection) -> list[int]:
-    return [r[0] for r in conn.execute(text("SELECT DISTINCT event_id FROM entries ORDER BY event_id"))]
+    return [int(r[0]) for r in _EVENT_IDS.all(conn)]
+
+
+class _Row(NamedTuple):
+    seq: int
+    kind: str
+    command_id: str | None
+    command_hash: str | None
+    actor: str
+    recorded_at: str
+    refs: str
+    body: str
+    prev_hash: str
+    hash: str
 
 
 @dataclass(frozen=True)
@@ -203,16 +199,9 @@ class Break:
 
 def verify_chain(conn: Connection, event_id: int) -> tuple[Break | None, int, str]:
     """Walk one event's chain; the first break (or None), the entry count and the head hash."""
-    rows = conn.execute(
-        text(
-            "SELECT seq, kind, command_id, command_hash, actor, recorded_at, refs, body, "
-            "prev_hash, hash FROM entries WHERE event_id = :e ORDER BY seq, id"
-        ),
-        {"e": event_id},
-    )
     expected_seq, prev, before_prev = 1, GENESIS, None
     count = 0
-    for r in rows:
+    for r in map(_Row._make, _CHAIN.run(conn, {"e": event_id})):
         count += 1
         if r.seq != expected_seq:
             if r.seq > expected_seq:

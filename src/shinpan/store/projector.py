@@ -9,36 +9,60 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
-
-from sqlalchemy import and_, delete, insert, select, update
+from typing import Any, TypeVar
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
+from shinpan.entries import (
+    AppealDecided,
+    AppealFiled,
+    DeadlineDone,
+    DuelResult,
+    EntryBody,
+    EventCreated,
+    JudgeAdded,
+    JudgeClaimed,
+    LossCarried,
+    LossSettled,
+    MatchExtended,
+    MatchResult,
+    Pairing,
+    PairingEdited,
+    PlayerDropped,
+    PlayersImported,
+    RoundEnded,
+    RoundPaired,
+    RoundStarted,
+    RulingDeviated,
+    RulingsConfirmed,
+    RulingsRecorded,
+    RulingsVoided,
+    StatementTaken,
+    StatusChanged,
+    TimeExtended,
+)
 from shinpan.guideline.search import normalize
 from shinpan.romaji import search_forms, to_romaji
 from shinpan.store.connection import Connection, Statement
 from shinpan.store.entry import Entry
-from shinpan.store.schema import (
-    PROJECTIONS,
-    appeals,
-    carried_losses,
-    deadlines,
-    events,
-    judges,
-    matches,
-    players,
-    rounds,
-    rulings,
-    statements,
-    time_extensions,
-)
 
-Handler = Callable[[Connection, Entry], None]
-_HANDLERS: dict[str, Handler] = {}
+B = TypeVar("B", bound=EntryBody)
+_HANDLERS: dict[type[Any], Callable[[Connection, Entry, Any], None]] = {}
+
+# The tables the entries project into (store.schema.PROJECTIONS, named here so that the
+# projector runs without the schema's SQLAlchemy tables).
+PROJECTION_TABLES = (
+    "events", "judges", "players", "drafts", "rounds", "matches", "time_extensions", "duels", "rulings",
+    "deadlines", "carried_losses", "statements", "appeals",
+)  # fmt: skip
+_CLEAR = {t: Statement(f"DELETE FROM {t} WHERE event_id = :e") for t in PROJECTION_TABLES}
 
 
-def handles(kind: str) -> Callable[[Handler], Handler]:
-    def register(fn: Handler) -> Handler:
+def handles(
+    kind: type[B],
+) -> Callable[[Callable[[Connection, Entry, B], None]], Callable[[Connection, Entry, B], None]]:
+    """Register what an entry of this type does to the projections."""
+
+    def register(fn: Callable[[Connection, Entry, B], None]) -> Callable[[Connection, Entry, B], None]:
         _HANDLERS[kind] = fn
         return fn
 
@@ -46,16 +70,16 @@ def handles(kind: str) -> Callable[[Handler], Handler]:
 
 
 def apply(conn: Connection, entry: Entry) -> None:
-    handler = _HANDLERS.get(entry.kind)
+    handler = _HANDLERS.get(type(entry.body))
     if handler is None:
-        raise ValueError(f"entry {entry.seq}: unknown kind {entry.kind!r}")
-    handler(conn, entry)
+        raise ValueError(f"entry {entry.seq}: no projection for {entry.kind!r}")
+    handler(conn, entry, entry.body)
 
 
 def clear(conn: Connection, event_id: int) -> None:
     """Empty every projection of one event (before applying its entries again)."""
-    for table in PROJECTIONS:
-        conn.execute(delete(table).where(table.c.event_id == event_id))
+    for statement in _CLEAR.values():
+        statement.run(conn, {"e": event_id})
 
 
 def _j(value: Any) -> str:
@@ -64,87 +88,71 @@ def _j(value: Any) -> str:
 
 # -- the event and its people ---------------------------------------------------------
 
+_INSERT_EVENT = Statement(
+    "INSERT INTO events (event_id, uid, name, starts_on, ends_on, venue, rel, guideline_id, guideline_version, "
+    "head_judge, confirmation_threshold, current_round, created_at, round_minutes, time_zone) VALUES (:e, :uid, "
+    ":name, :starts_on, :ends_on, :venue, :rel, :gid, :gversion, :head, :threshold, 0, :at, :minutes, :zone)"
+)
+_INSERT_JUDGE = Statement(
+    "INSERT INTO judges (event_id, name, level, role, account) VALUES (:e, :name, :level, :role, :account)"
+)
+_JUDGE = Statement("SELECT name FROM judges WHERE event_id = :e AND name = :name")
+_SET_JUDGE = Statement("UPDATE judges SET level = :level, role = :role WHERE event_id = :e AND name = :name")
+_CLAIM = Statement("UPDATE judges SET account = :account WHERE event_id = :e AND name = :name")
+_INSERT_PLAYER = Statement(
+    "INSERT INTO players (event_id, number, name, reading, club, status, status_ruling, search) "
+    "VALUES (:e, :number, :name, :reading, :club, 'active', NULL, :search)"
+)
+_DROP = Statement(
+    "UPDATE players SET status = 'dropped', status_ruling = NULL, dropped_round = :r "
+    "WHERE event_id = :e AND number = :p"
+)
+_SET_STATUS = Statement(
+    "UPDATE players SET status = :status, status_ruling = :cause WHERE event_id = :e AND number = :p"
+)
 
-@handles("event.created")
-def _event_created(conn: Connection, e: Entry) -> None:
-    b = e.body
-    conn.execute(
-        insert(events).values(
-            event_id=e.event_id,
-            uid=b["uid"],
-            name=b["name"],
-            starts_on=b.get("starts_on"),
-            ends_on=b.get("ends_on"),
-            venue=b.get("venue"),
-            rel=b["rel"],
-            guideline_id=b["guideline"]["id"],
-            guideline_version=b["guideline"]["version"],
-            head_judge=b["head_judge"]["name"],
-            confirmation_threshold=b["confirmation_threshold"],
-            current_round=0,
-            created_at=e.recorded_at,
-            round_minutes=b.get("round_minutes"),
-            time_zone=b.get("time_zone") or DEFAULT_TIME_ZONE,
-        )
+
+@handles(EventCreated)
+def _event_created(conn: Connection, e: Entry, b: EventCreated) -> None:
+    _INSERT_EVENT.run(
+        conn,
+        {"e": e.event_id, "uid": b.uid, "name": b.name, "starts_on": b.starts_on, "ends_on": b.ends_on,
+         "venue": b.venue, "rel": b.rel, "gid": b.guideline.id, "gversion": b.guideline.version,
+         "head": b.head_judge.name, "threshold": b.confirmation_threshold, "at": e.recorded_at,
+         "minutes": b.round_minutes, "zone": b.time_zone or DEFAULT_TIME_ZONE},
+    )  # fmt: skip
+    hj = b.head_judge
+    _INSERT_JUDGE.run(
+        conn,
+        {"e": e.event_id, "name": hj.name, "level": hj.level, "role": "head_judge", "account": hj.account},
     )
-    hj = b["head_judge"]
-    conn.execute(
-        insert(judges).values(
-            event_id=e.event_id,
-            name=hj["name"],
-            level=hj["level"],
-            role="head_judge",
-            account=hj.get("account"),
-        )
-    )
 
 
-@handles("judge.added")
-def _judge_added(conn: Connection, e: Entry) -> None:
-    b = e.body
-    where = and_(judges.c.event_id == e.event_id, judges.c.name == b["name"])
-    if conn.execute(select(judges.c.name).where(where)).first():
-        conn.execute(update(judges).where(where).values(level=b.get("level"), role=b["role"]))
+@handles(JudgeAdded)
+def _judge_added(conn: Connection, e: Entry, b: JudgeAdded) -> None:
+    where = {"e": e.event_id, "name": b.name}
+    if _JUDGE.first(conn, where):
+        _SET_JUDGE.run(conn, {**where, "level": b.level, "role": b.role})
     else:
-        conn.execute(
-            insert(judges).values(
-                event_id=e.event_id,
-                name=b["name"],
-                level=b.get("level"),
-                role=b["role"],
-                account=b.get("account"),
-            )
-        )
+        _INSERT_JUDGE.run(conn, {**where, "level": b.level, "role": b.role, "account": b.account})
 
 
-@handles("judge.claimed")
-def _judge_claimed(conn: Connection, e: Entry) -> None:
+@handles(JudgeClaimed)
+def _judge_claimed(conn: Connection, e: Entry, b: JudgeClaimed) -> None:
     """A seat made without an account, claimed with its one-time code."""
-    b = e.body
-    conn.execute(
-        update(judges)
-        .where(judges.c.event_id == e.event_id, judges.c.name == b["name"])
-        .values(account=b["account"])
-    )
+    _CLAIM.run(conn, {"e": e.event_id, "name": b.name, "account": b.account})
 
 
-@handles("players.imported")
-def _players_imported(conn: Connection, e: Entry) -> None:
-    rows = [
-        {
-            "event_id": e.event_id,
-            "number": p["number"],
-            "name": p["name"],
-            "reading": p.get("reading") or "",
-            "club": p.get("club"),
-            "status": "active",
-            "status_ruling": None,
-            "search": search_key(p),
-        }
-        for p in e.body["players"]
-    ]
-    if rows:
-        conn.execute(insert(players), rows)
+@handles(PlayersImported)
+def _players_imported(conn: Connection, e: Entry, b: PlayersImported) -> None:
+    _INSERT_PLAYER.run_many(
+        conn,
+        [
+            {"e": e.event_id, "number": p.number, "name": p.name, "reading": p.reading or "", "club": p.club,
+             "search": search_key(p.body())}
+            for p in b.players
+        ],
+    )  # fmt: skip
 
 
 def search_key(p: dict[str, Any]) -> str:
@@ -156,103 +164,84 @@ def search_key(p: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
-@handles("player.dropped")
-def _player_dropped(conn: Connection, e: Entry) -> None:
+@handles(PlayerDropped)
+def _player_dropped(conn: Connection, e: Entry, b: PlayerDropped) -> None:
     """The player left the event between rounds: never paired again."""
-    b = e.body
-    conn.execute(
-        update(players)
-        .where(players.c.event_id == e.event_id, players.c.number == b["player"])
-        .values(status="dropped", status_ruling=None, dropped_round=b["round"])
-    )
+    _DROP.run(conn, {"e": e.event_id, "p": b.player, "r": b.round})
 
 
-_SET_STATUS = Statement(
-    "UPDATE players SET status = :status, status_ruling = :cause WHERE event_id = :e AND number = :p"
-)
-
-
-@handles("player.status")
-def _player_status(conn: Connection, e: Entry) -> None:
-    b = e.body
-    _SET_STATUS.run(
-        conn, {"e": e.event_id, "p": b["player"], "status": b["status"], "cause": b.get("cause_ruling")}
-    )
+@handles(StatusChanged)
+def _player_status(conn: Connection, e: Entry, b: StatusChanged) -> None:
+    _SET_STATUS.run(conn, {"e": e.event_id, "p": b.player, "status": str(b.status), "cause": b.cause_ruling})
 
 
 # -- rounds, matches, duels -----------------------------------------------------------
 
+_INSERT_MATCH = Statement(
+    "INSERT INTO matches (event_id, round, table_no, player_a, player_b, result, ended_at, extensions) "
+    "VALUES (:e, :r, :t, :a, :b, :result, :ended, 0)"
+)
+_DELETE_MATCHES = Statement(
+    "DELETE FROM matches WHERE event_id = :e AND round = :r AND table_no IN (:tables)"
+)
+_INSERT_ROUND = Statement(
+    "INSERT INTO rounds (event_id, number, state, seed) VALUES (:e, :r, 'paired', :seed)"
+)
+_CURRENT_ROUND = Statement("UPDATE events SET current_round = :r WHERE event_id = :e")
+_START = Statement(
+    "UPDATE rounds SET state = 'started', started_at = :at, minutes = :minutes WHERE event_id = :e AND number = :r"
+)
+_END = Statement("UPDATE rounds SET state = 'ended', ended_at = :at WHERE event_id = :e AND number = :r")
+_INSERT_EXTENSION = Statement(
+    "INSERT INTO time_extensions (event_id, entry_seq, round, table_no, minutes, reason, judge, given_at) "
+    "VALUES (:e, :seq, :r, :t, :minutes, :reason, :judge, :at)"
+)
 
-def _match_rows(e: Entry, round_no: int, pairings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+
+def _insert_matches(conn: Connection, e: Entry, round_no: int, pairings: tuple[Pairing, ...]) -> None:
     """New matches; a bye (no player b) is won by player a at once."""
-    return [
-        {
-            "event_id": e.event_id,
-            "round": round_no,
-            "table_no": p["table"],
-            "player_a": p["a"],
-            "player_b": p.get("b"),
-            "result": None if p.get("b") else "a",
-            "ended_at": None if p.get("b") else e.recorded_at,
-            "extensions": 0,
-        }
-        for p in pairings
-    ]
-
-
-@handles("round.paired")
-def _round_paired(conn: Connection, e: Entry) -> None:
-    b = e.body
-    conn.execute(
-        insert(rounds).values(event_id=e.event_id, number=b["round"], state="paired", seed=b.get("seed"))
-    )
-    rows = _match_rows(e, b["round"], b["pairings"])
-    if rows:
-        conn.execute(insert(matches), rows)
-    conn.execute(update(events).where(events.c.event_id == e.event_id).values(current_round=b["round"]))
-
-
-@handles("pairing.edited")
-def _pairing_edited(conn: Connection, e: Entry) -> None:
-    """The head judge's new pairing of some tables of a round not started yet."""
-    b = e.body
-    tables = [p["table"] for p in b["pairings"]]
-    conn.execute(
-        delete(matches).where(
-            matches.c.event_id == e.event_id, matches.c.round == b["round"], matches.c.table_no.in_(tables)
-        )
-    )
-    conn.execute(insert(matches), _match_rows(e, b["round"], b["pairings"]))
-
-
-@handles("round.started")
-def _round_started(conn: Connection, e: Entry) -> None:
-    conn.execute(
-        update(rounds)
-        .where(rounds.c.event_id == e.event_id, rounds.c.number == e.body["round"])
-        .values(state="started", started_at=e.recorded_at, minutes=e.body["minutes"])
-    )
-
-
-@handles("time.extended")
-def _time_extended(conn: Connection, e: Entry) -> None:
-    """Minutes a judge gave one table, with the reason."""
-    b = e.body
-    conn.execute(
-        insert(time_extensions).values(
-            event_id=e.event_id, entry_seq=e.seq, round=b["round"], table_no=b["table"],
-            minutes=b["minutes"], reason=b["reason"], judge=e.actor, given_at=e.recorded_at,
-        )
+    _INSERT_MATCH.run_many(
+        conn,
+        [
+            {"e": e.event_id, "r": round_no, "t": p.table, "a": p.a, "b": p.b,
+             "result": None if p.b else "a", "ended": None if p.b else e.recorded_at}
+            for p in pairings
+        ],
     )  # fmt: skip
 
 
-@handles("round.ended")
-def _round_ended(conn: Connection, e: Entry) -> None:
-    conn.execute(
-        update(rounds)
-        .where(rounds.c.event_id == e.event_id, rounds.c.number == e.body["round"])
-        .values(state="ended", ended_at=e.recorded_at)
-    )
+@handles(RoundPaired)
+def _round_paired(conn: Connection, e: Entry, b: RoundPaired) -> None:
+    _INSERT_ROUND.run(conn, {"e": e.event_id, "r": b.round, "seed": b.seed})
+    _insert_matches(conn, e, b.round, b.pairings)
+    _CURRENT_ROUND.run(conn, {"e": e.event_id, "r": b.round})
+
+
+@handles(PairingEdited)
+def _pairing_edited(conn: Connection, e: Entry, b: PairingEdited) -> None:
+    """The head judge's new pairing of some tables of a round not started yet."""
+    _DELETE_MATCHES.run(conn, {"e": e.event_id, "r": b.round, "tables": [p.table for p in b.pairings]})
+    _insert_matches(conn, e, b.round, b.pairings)
+
+
+@handles(RoundStarted)
+def _round_started(conn: Connection, e: Entry, b: RoundStarted) -> None:
+    _START.run(conn, {"e": e.event_id, "r": b.round, "at": e.recorded_at, "minutes": b.minutes})
+
+
+@handles(TimeExtended)
+def _time_extended(conn: Connection, e: Entry, b: TimeExtended) -> None:
+    """Minutes a judge gave one table, with the reason."""
+    _INSERT_EXTENSION.run(
+        conn,
+        {"e": e.event_id, "seq": e.seq, "r": b.round, "t": b.table, "minutes": b.minutes, "reason": b.reason,
+         "judge": e.actor, "at": e.recorded_at},
+    )  # fmt: skip
+
+
+@handles(RoundEnded)
+def _round_ended(conn: Connection, e: Entry, b: RoundEnded) -> None:
+    _END.run(conn, {"e": e.event_id, "r": b.round, "at": e.recorded_at})
 
 
 # The entries every ruling makes run on the driver (see :class:`Statement`); ``e``, ``r``,
@@ -279,59 +268,53 @@ _CARRY = Statement(
 )
 
 
-def _set_result(conn: Connection, e: Entry, result: str | None, cause: int | None) -> None:
-    b = e.body
+_SETTLE = Statement(
+    "UPDATE carried_losses SET state = :state WHERE event_id = :e AND ruling = :ruling AND position = :position"
+)
+
+
+def _set_result(
+    conn: Connection, e: Entry, round_no: int, table: int, result: str | None, cause: int | None
+) -> None:
     _SET_RESULT.run(
         conn,
-        {"e": e.event_id, "r": b["round"], "t": b["table"], "outcome": result, "cause": cause,
+        {"e": e.event_id, "r": round_no, "t": table, "outcome": result, "cause": cause,
          "ended": e.recorded_at if result else None},
     )  # fmt: skip
 
 
-@handles("duel.result")
-def _duel_result(conn: Connection, e: Entry) -> None:
-    b = e.body
-    where = {"e": e.event_id, "r": b["round"], "t": b["table"], "d": b["duel"]}
+@handles(DuelResult)
+def _duel_result(conn: Connection, e: Entry, b: DuelResult) -> None:
+    where = {"e": e.event_id, "r": b.round, "t": b.table, "d": b.duel}
     _DELETE_DUEL.run(conn, where)
-    if b.get("winner") is not None:
-        _INSERT_DUEL.run(conn, {**where, "winner": b["winner"], "cause": b.get("cause_ruling")})
-    if "match_result" in b:  # the service says whether this duel decided (or undid) the match
-        _set_result(conn, e, b["match_result"], None)
+    if b.winner is not None:
+        _INSERT_DUEL.run(conn, {**where, "winner": b.winner, "cause": b.cause_ruling})
+    if b.decides:  # the service says whether this duel decided (or undid) the match
+        _set_result(conn, e, b.round, b.table, b.match_result, None)
 
 
-@handles("match.result")
-def _match_result(conn: Connection, e: Entry) -> None:
-    _set_result(conn, e, e.body.get("result"), e.body.get("cause_ruling"))
+@handles(MatchResult)
+def _match_result(conn: Connection, e: Entry, b: MatchResult) -> None:
+    _set_result(conn, e, b.round, b.table, b.result, b.cause_ruling)
 
 
-@handles("match.extended")
-def _match_extended(conn: Connection, e: Entry) -> None:
-    b = e.body
-    _EXTEND.run(conn, {"e": e.event_id, "r": b["round"], "t": b["table"], "delta": b["delta"]})
+@handles(MatchExtended)
+def _match_extended(conn: Connection, e: Entry, b: MatchExtended) -> None:
+    _EXTEND.run(conn, {"e": e.event_id, "r": b.round, "t": b.table, "delta": b.delta})
 
 
-@handles("loss.carried")
-def _loss_carried(conn: Connection, e: Entry) -> None:
+@handles(LossCarried)
+def _loss_carried(conn: Connection, e: Entry, b: LossCarried) -> None:
     """A loss waiting for the player's next match; a deviation that keeps the loss carries it
     again under the same ruling and position (the earlier one was cancelled)."""
-    b = e.body
-    where = {"e": e.event_id, "ruling": b["ruling"], "position": b["position"]}
+    where = {"e": e.event_id, "ruling": b.ruling, "position": b.position}
     _UNCARRY.run(conn, where)
-    _CARRY.run(conn, {**where, "player": b["player"], "loss": b["loss"]})
+    _CARRY.run(conn, {**where, "player": b.player, "loss": b.loss})
 
 
-@handles("loss.settled")
-def _loss_settled(conn: Connection, e: Entry) -> None:
-    b = e.body
-    conn.execute(
-        update(carried_losses)
-        .where(
-            carried_losses.c.event_id == e.event_id,
-            carried_losses.c.ruling == b["ruling"],
-            carried_losses.c.position == b["position"],
-        )
-        .values(state=b["state"])
-    )
+@handles(LossSettled)
+def _loss_settled(conn: Connection, e: Entry, b: LossSettled) -> None:
+    _SETTLE.run(conn, {"e": e.event_id, "ruling": b.ruling, "position": b.position, "state": b.state})
 
 
 # -- rulings ----------------------------------------------------------------------------
@@ -358,163 +341,145 @@ _INSERT_DEADLINES = _inserting("deadlines", _DEADLINE_COLUMNS)
 _INSERT_DRAFT = _inserting("drafts", ("event_id", "name", "round"), "ON CONFLICT (event_id, name) DO NOTHING")
 
 
-@handles("ruling.recorded")
-def _ruling_recorded(conn: Connection, e: Entry) -> None:
+_SET_STATE = Statement("UPDATE rulings SET state = :state WHERE event_id = :e AND number IN (:ns)")
+_DEVIATE = Statement(
+    "UPDATE rulings SET penalties = :penalties, deviation_reason = :reason, needs_head_judge = :needs, "
+    "state = 'confirmed', explanation_ja = :ja, explanation_en = :en WHERE event_id = :e AND number = :n"
+)
+_CANCEL_DEADLINES = Statement(
+    "UPDATE deadlines SET state = 'cancelled', closed_at = :at "
+    "WHERE event_id = :e AND ruling IN (:ns) AND state = 'pending'"
+)
+_CLOSE_DEADLINE = Statement(
+    "UPDATE deadlines SET state = :state, closed_at = :at WHERE event_id = :e AND ruling = :ruling AND position = :position"
+)
+_INSERT_STATEMENT = Statement(
+    "INSERT INTO statements (event_id, entry_seq, ruling, author, author_role, text) "
+    "VALUES (:e, :seq, :ruling, :author, :role, :text)"
+)
+_INSERT_APPEAL = Statement(
+    'INSERT INTO appeals (event_id, entry_seq, ruling, "by", reason) VALUES (:e, :seq, :ruling, :by, :reason)'
+)
+_DECIDE_APPEAL = Statement(
+    "UPDATE appeals SET outcome = :outcome, decision_reason = :reason WHERE event_id = :e AND entry_seq = :appeal"
+)
+
+
+@handles(RulingsRecorded)
+def _ruling_recorded(conn: Connection, e: Entry, b: RulingsRecorded) -> None:
     """The entry's rulings, their deadlines and drafts: one batch per table."""
-    b = e.body
     rows: list[dict[str, Any]] = []
     dues: list[dict[str, Any]] = []
     drafted: dict[str, dict[str, Any]] = {}
-    for r in b["rulings"]:
+    for r in b.rulings:
         rows.append(
             {
                 "event_id": e.event_id,
-                "number": r["number"],
+                "number": r.number,
                 "entry_seq": e.seq,
-                "player": r["player"],
-                "rule": r["rule"],
-                "offense": r["offense"],
-                "penalties": _j(r["penalties"]),
-                "guideline_penalties": _j(r["guideline_penalties"]),
-                "effects": _j(r["effects"]),
-                "follow_up": r["follow_up"],
-                "needs_head_judge": r["needs_head_judge"],
-                "state": "pending" if r["needs_head_judge"] else "recorded",
-                "deviation_reason": r.get("deviation_reason"),
-                "draft": r.get("draft"),
-                "scope": r["scope"],
-                "kind": r.get("kind"),
-                "trigger": r["trigger"],
-                "recorded_as": r.get("recorded_as"),
-                "round": b.get("round"),
-                "table_no": b.get("table"),
+                "player": r.player,
+                "rule": r.rule,
+                "offense": r.offense,
+                "penalties": _j(list(r.penalties)),
+                "guideline_penalties": _j(list(r.guideline_penalties)),
+                "effects": _j(list(r.effects)),
+                "follow_up": r.follow_up,
+                "needs_head_judge": r.needs_head_judge,
+                "state": "pending" if r.needs_head_judge else "recorded",
+                "deviation_reason": r.deviation_reason,
+                "draft": r.draft,
+                "scope": r.scope,
+                "kind": r.kind,
+                "trigger": r.trigger,
+                "recorded_as": r.recorded_as,
+                "round": b.round,
+                "table_no": b.table,
                 "judge": e.actor,
                 "recorded_at": e.recorded_at,
-                "source": r["source"],
-                "explanation_ja": r["explanation_ja"],
-                "explanation_en": r["explanation_en"],
-                "cause": r.get("cause"),
-                "given_at": b.get("given_at") or e.recorded_at,
+                "source": r.source,
+                "explanation_ja": r.explanation_ja,
+                "explanation_en": r.explanation_en,
+                "cause": r.cause,
+                "given_at": b.given_at or e.recorded_at,
             }
         )
-        if r.get("draft"):
-            drafted.setdefault(
-                r["draft"], {"event_id": e.event_id, "name": r["draft"], "round": b.get("round")}
-            )
+        if r.draft:
+            drafted.setdefault(r.draft, {"event_id": e.event_id, "name": r.draft, "round": b.round})
         dues += [
             {
                 "event_id": e.event_id,
-                "ruling": r["number"],
-                "position": d["position"],
-                "player": r["player"],
-                "due_kind": d["due_kind"],
-                "minutes": d.get("minutes"),
-                "due_at": d.get("due_at"),
-                "round": d.get("round"),
-                "table_no": d.get("table"),
-                "remedy_ja": d["remedy_ja"],
-                "remedy_en": d["remedy_en"],
-                "on_miss": _j(d["on_miss"]),
+                "ruling": r.number,
+                "position": d.position,
+                "player": r.player,
+                "due_kind": d.due_kind,
+                "minutes": d.minutes,
+                "due_at": d.due_at,
+                "round": d.round,
+                "table_no": d.table,
+                "remedy_ja": d.remedy_ja,
+                "remedy_en": d.remedy_en,
+                "on_miss": _j(d.on_miss.body()),
                 "state": "pending",
                 "closed_at": None,
             }
-            for d in r.get("dues", [])
+            for d in r.dues
         ]
     _INSERT_DRAFT.run_many(conn, drafted.values())
     _INSERT_DEADLINES.run_many(conn, dues)
     _INSERT_RULINGS.run_many(conn, rows)
-    missed = b.get("follow_up_of")
+    missed = b.follow_up_of
     if missed:
-        _close_deadline(conn, e, missed["ruling"], missed["position"], "missed")
+        _close_deadline(conn, e, missed.ruling, missed.position, "missed")
 
 
-def _set_rulings(conn: Connection, event_id: int, numbers: list[int], **values: Any) -> None:
-    conn.execute(
-        update(rulings).where(rulings.c.event_id == event_id, rulings.c.number.in_(numbers)).values(**values)
-    )
+@handles(RulingsConfirmed)
+def _ruling_confirmed(conn: Connection, e: Entry, b: RulingsConfirmed) -> None:
+    _SET_STATE.run(conn, {"e": e.event_id, "ns": list(b.rulings), "state": "confirmed"})
 
 
-@handles("ruling.confirmed")
-def _ruling_confirmed(conn: Connection, e: Entry) -> None:
-    _set_rulings(conn, e.event_id, e.body["rulings"], state="confirmed")
-
-
-@handles("ruling.deviated")
-def _ruling_deviated(conn: Connection, e: Entry) -> None:
-    b = e.body
-    _set_rulings(
+@handles(RulingDeviated)
+def _ruling_deviated(conn: Connection, e: Entry, b: RulingDeviated) -> None:
+    _DEVIATE.run(
         conn,
-        e.event_id,
-        [b["ruling"]],
-        penalties=_j(b["penalties"]),
-        deviation_reason=b["reason"],
-        needs_head_judge=b["needs_head_judge"],
-        state="confirmed",
-        explanation_ja=b["explanation_ja"],
-        explanation_en=b["explanation_en"],
-    )
+        {"e": e.event_id, "n": b.ruling, "penalties": _j(list(b.penalties)), "reason": b.reason,
+         "needs": b.needs_head_judge, "ja": b.explanation_ja, "en": b.explanation_en},
+    )  # fmt: skip
 
 
-@handles("ruling.voided")
-def _ruling_voided(conn: Connection, e: Entry) -> None:
-    numbers = e.body["rulings"]
-    _set_rulings(conn, e.event_id, numbers, state="voided")
-    conn.execute(
-        update(deadlines)
-        .where(
-            deadlines.c.event_id == e.event_id,
-            deadlines.c.ruling.in_(numbers),
-            deadlines.c.state == "pending",
-        )
-        .values(state="cancelled", closed_at=e.recorded_at)
-    )
+@handles(RulingsVoided)
+def _ruling_voided(conn: Connection, e: Entry, b: RulingsVoided) -> None:
+    numbers = list(b.rulings)
+    _SET_STATE.run(conn, {"e": e.event_id, "ns": numbers, "state": "voided"})
+    _CANCEL_DEADLINES.run(conn, {"e": e.event_id, "ns": numbers, "at": e.recorded_at})
 
 
 def _close_deadline(conn: Connection, e: Entry, ruling: int, position: int, state: str) -> None:
-    conn.execute(
-        update(deadlines)
-        .where(
-            deadlines.c.event_id == e.event_id, deadlines.c.ruling == ruling, deadlines.c.position == position
-        )
-        .values(state=state, closed_at=e.recorded_at)
+    _CLOSE_DEADLINE.run(
+        conn, {"e": e.event_id, "ruling": ruling, "position": position, "state": state, "at": e.recorded_at}
     )
 
 
-@handles("deadline.done")
-def _deadline_done(conn: Connection, e: Entry) -> None:
-    _close_deadline(conn, e, e.body["ruling"], e.body["position"], "done")
+@handles(DeadlineDone)
+def _deadline_done(conn: Connection, e: Entry, b: DeadlineDone) -> None:
+    _close_deadline(conn, e, b.ruling, b.position, "done")
 
 
-@handles("statement")
-def _statement(conn: Connection, e: Entry) -> None:
-    b = e.body
-    conn.execute(
-        insert(statements).values(
-            event_id=e.event_id,
-            entry_seq=e.seq,
-            ruling=b.get("ruling"),
-            author=b["author"],
-            author_role=b["author_role"],
-            text=b["text"],
-        )
+@handles(StatementTaken)
+def _statement(conn: Connection, e: Entry, b: StatementTaken) -> None:
+    _INSERT_STATEMENT.run(
+        conn,
+        {"e": e.event_id, "seq": e.seq, "ruling": b.ruling, "author": b.author, "role": b.author_role,
+         "text": b.text},
+    )  # fmt: skip
+
+
+@handles(AppealFiled)
+def _appeal_filed(conn: Connection, e: Entry, b: AppealFiled) -> None:
+    _INSERT_APPEAL.run(
+        conn, {"e": e.event_id, "seq": e.seq, "ruling": b.ruling, "by": b.by, "reason": b.reason}
     )
 
 
-@handles("appeal.filed")
-def _appeal_filed(conn: Connection, e: Entry) -> None:
-    b = e.body
-    conn.execute(
-        insert(appeals).values(
-            event_id=e.event_id, entry_seq=e.seq, ruling=b["ruling"], by=b["by"], reason=b["reason"]
-        )
-    )
-
-
-@handles("appeal.decided")
-def _appeal_decided(conn: Connection, e: Entry) -> None:
-    b = e.body
-    conn.execute(
-        update(appeals)
-        .where(appeals.c.event_id == e.event_id, appeals.c.entry_seq == b["appeal"])
-        .values(outcome=b["outcome"], decision_reason=b["reason"])
-    )
+@handles(AppealDecided)
+def _appeal_decided(conn: Connection, e: Entry, b: AppealDecided) -> None:
+    _DECIDE_APPEAL.run(conn, {"e": e.event_id, "appeal": b.appeal, "outcome": b.outcome, "reason": b.reason})

@@ -11,15 +11,27 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 
 from shinpan.csvio import parse_pairings, parse_players
 from shinpan.engine import Deviation
 from shinpan.engine.event_rules import Role
 from shinpan.errors import InvalidInput
+from shinpan.guideline.model import as_data
 from shinpan.guideline.search import search
-from shinpan.services import accounts, appeals, corrections, deadlines, events, queries, recording, transfer
+from shinpan.services import (
+    accounts,
+    appeals,
+    corrections,
+    deadlines,
+    events,
+    queries,
+    recording,
+    transfer,
+)
+from shinpan.services.search import index_of
 from shinpan.web import i18n
-from shinpan.web.auth import CSRF_HEADER, check_csrf, csrf_expected, role_at, signed_in
+from shinpan.web.auth import CSRF_HEADER, check_csrf, csrf_expected, role_at, role_at_async, signed_in
 from shinpan.web.openapi import ERRORS, LIVE_STREAM
 from shinpan.web.render import book
 from shinpan.web.uploads import parse_upload
@@ -64,8 +76,8 @@ def guideline(q: str = "") -> dict[str, Any]:
     return {
         "id": g.id,
         "version": g.version,
-        "infractions": [i.model_dump(mode="json") for i in found],
-        "general_rules": [r.model_dump(mode="json") for r in g.general_rules] if not q else [],
+        "infractions": [as_data(i) for i in found],
+        "general_rules": [as_data(r) for r in g.general_rules] if not q else [],
     }
 
 
@@ -107,10 +119,17 @@ def create_event(request: Request, body: EventIn) -> dict[str, Any]:
 
 
 @router.get("/events/{event_id}/players")
-def players(request: Request, event_id: int, q: str = Query("", max_length=100)) -> list[dict[str, Any]]:
-    """Find players by table, id, or name in kanji, kana or romaji."""
-    role_at(request, event_id, "read")
-    return [p.as_json() for p in queries.find_players(request.app.state.db, event_id, q)]
+async def players(
+    request: Request, event_id: int, q: str = Query("", max_length=100)
+) -> list[dict[str, Any]]:
+    """Find players by table, id, or name in kanji, kana or romaji (from the player index,
+    on the event loop; read in a thread only when the index is not current)."""
+    await role_at_async(request, event_id, "read")
+    index = index_of(request.app.state.db)
+    kept = index.ready(event_id)
+    if kept is None:
+        kept = await run_in_threadpool(index.current, event_id)
+    return [p.as_json() for p in kept.find(q)]
 
 
 @router.get("/events/{event_id}/players/{number}")
@@ -390,9 +409,7 @@ def export(request: Request, event_id: int) -> dict[str, Any]:
 @router.get("/events/{event_id}/stream", responses=LIVE_STREAM)
 async def stream(request: Request, event_id: int) -> StreamingResponse:
     """Server-sent events: ``changed`` whenever the event's ledger grows."""
-    from starlette.concurrency import run_in_threadpool
-
-    await run_in_threadpool(role_at, request, event_id, "read")
+    await role_at_async(request, event_id, "read")
     live = request.app.state.live
     return StreamingResponse(
         live.stream(event_id),

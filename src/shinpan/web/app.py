@@ -29,6 +29,7 @@ from shinpan.web.auth import (
     COOKIE_TOKEN,
     CSRF_COOKIE,
     LoginLimiter,
+    Members,
     NotAllowed,
     Signer,
     new_csrf_token,
@@ -234,6 +235,7 @@ def create_app(db: Database | str | None = None, *, secure_cookies: bool = False
     app.state.db = database
     app.state.signer = Signer.for_db(database)
     app.state.live = live
+    app.state.members = Members(database)
     app.state.limiter = LoginLimiter(database)
     app.state.secure_cookies = secure_cookies
     app.state.demo_hint = None

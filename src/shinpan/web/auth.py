@@ -12,16 +12,21 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, replace
+import threading
+import time
+from dataclasses import dataclass, field, replace
 
 from fastapi import Request
 from itsdangerous import BadSignature, URLSafeTimedSerializer
+from starlette.concurrency import run_in_threadpool
 
 from shinpan.engine.event_rules import Role, may
 from shinpan.errors import Forbidden, NotSignedIn, TooManyAttempts
 from shinpan.services import accounts
-from shinpan.services.accounts import User
+from shinpan.services.accounts import Membership, User
+from shinpan.services.context import stamp
 from shinpan.store.db import Database
+from shinpan.store.notices import Change, head_of, watch_of
 
 SESSION_COOKIE = "shinpan_session"
 CSRF_COOKIE = "shinpan_csrf"
@@ -45,9 +50,17 @@ class CsrfFailed(Forbidden):
         super().__init__(message)
 
 
+_VERIFIED_MAX = 20_000  # cookies whose signature was checked, kept per process
+
+
 @dataclass
 class Signer:
+    """Signs and verifies cookies. A cookie's signature is checked once per process: a
+    phone sends the same two cookies with every request (the session's age still counts)."""
+
     serializer: URLSafeTimedSerializer
+    _sessions: dict[str, tuple[int, str, float]] = field(default_factory=dict)
+    _tokens: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def for_db(cls, db: Database) -> Signer:
@@ -60,14 +73,24 @@ class Signer:
         """The user id and session id a cookie carries (the database says if it still holds)."""
         if not cookie:
             return None
-        try:
-            data = self.serializer.loads(cookie, max_age=SESSION_SECONDS)
-        except BadSignature:
+        known = self._sessions.get(cookie)
+        if known is None:
+            try:
+                data, signed = self.serializer.loads(cookie, max_age=SESSION_SECONDS, return_timestamp=True)
+            except BadSignature:
+                return None
+            if not isinstance(data, dict):
+                return None
+            uid, sid = data.get("uid"), data.get("sid")
+            if not (isinstance(uid, int) and isinstance(sid, str)):
+                return None
+            if len(self._sessions) >= _VERIFIED_MAX:
+                self._sessions.clear()
+            known = self._sessions[cookie] = (uid, sid, signed.timestamp())
+        uid, sid, signed_at = known
+        if time.time() - signed_at > SESSION_SECONDS:
             return None
-        if not isinstance(data, dict):
-            return None
-        uid, sid = data.get("uid"), data.get("sid")
-        return (uid, sid) if isinstance(uid, int) and isinstance(sid, str) else None
+        return uid, sid
 
     def csrf_cookie(self, token: str) -> str:
         return self.serializer.dumps({"csrf": token})
@@ -75,12 +98,85 @@ class Signer:
     def csrf_token(self, cookie: str | None) -> str | None:
         if not cookie:
             return None
+        known = self._tokens.get(cookie)
+        if known is not None:
+            return known
         try:
             data = self.serializer.loads(cookie)
         except BadSignature:
             return None
         token = data.get("csrf") if isinstance(data, dict) else None
-        return token if isinstance(token, str) else None
+        if not isinstance(token, str):
+            return None
+        if len(self._tokens) >= _VERIFIED_MAX:
+            self._tokens.clear()
+        self._tokens[cookie] = token
+        return token
+
+
+_SEAT_KINDS = frozenset({"event.created", "judge.added", "judge.claimed"})
+
+
+class Members:
+    """Who is signed in and their seat at each event, kept in the web process.
+
+    Trusted only while the ledger's changes are relayed to this process (the live views
+    run): a seat is forgotten when its event's ledger gets a judge (``judge.added``,
+    ``judge.claimed``) or an unknown change, a session when it is signed out, here (at
+    once, before the sign-out answers) or in another process (PostgreSQL's ``NOTIFY``),
+    and when it expires. Otherwise every request reads the database, as it did."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.watch = watch_of(db)
+        self.sessions: dict[str, tuple[User, str]] = {}  # session hash → user, when it ends
+        self.seats: dict[tuple[int, int], tuple[Role | None, str | None]] = {}  # (user, event)
+        self.generation: dict[int, int] = {}  # per event: how many times its seats were forgotten
+        self._lock = threading.Lock()
+        self.watch.subscribers.append(self._changed)
+        self.watch.session_subscribers.append(self.signed_out)
+
+    def _changed(self, change: Change) -> None:
+        if change.kinds is not None and change.kinds.isdisjoint(_SEAT_KINDS):
+            return
+        with self._lock:
+            self.generation[change.event_id] = self.generation.get(change.event_id, 0) + 1
+            for key in [k for k in self.seats if k[1] == change.event_id]:
+                del self.seats[key]
+
+    def signed_out(self, id_hash: str) -> None:
+        self.sessions.pop(id_hash, None)
+
+    def known(self, user_id: int, session_id: str, event_id: int | None) -> Membership | None:
+        """The membership from memory only (None: not kept, or not to be trusted now)."""
+        if not self.watch.relayed:
+            return None
+        known = self.sessions.get(accounts.session_hash(session_id))
+        if known is None or known[0].id != user_id or known[1] <= stamp():
+            return None
+        seat = self.seats.get((user_id, event_id)) if event_id is not None else (None, None)
+        return Membership(known[0], known[1], *seat) if seat is not None else None
+
+    def member(self, user_id: int, session_id: str, event_id: int | None) -> Membership | None:
+        """As :func:`accounts.membership`, from memory when it can be trusted (may read)."""
+        if not self.watch.relayed:
+            return accounts.membership(self.db, user_id, session_id, event_id)
+        kept = self.known(user_id, session_id, event_id)
+        if kept is not None:
+            return kept
+        id_hash = accounts.session_hash(session_id)
+        if event_id is not None and event_id not in self.watch.heads:
+            with self.db.read() as conn:  # follow the event from now: its judges' changes reach here
+                self.watch.follow(event_id, head_of(conn, event_id))
+        generation = self.generation.get(event_id, 0) if event_id is not None else 0
+        found = accounts.membership(self.db, user_id, session_id, event_id)
+        if found is None:
+            return None
+        with self._lock:
+            self.sessions[id_hash] = (found.user, found.expires_at)
+            if event_id is not None and self.generation.get(event_id, 0) == generation:
+                self.seats[(user_id, event_id)] = (found.role, found.seat)
+        return found
 
 
 def new_csrf_token() -> str:
@@ -129,8 +225,9 @@ def current_user(request: Request) -> User | None:
     if not hasattr(request.state, "user"):
         signer: Signer = request.app.state.signer
         found = signer.session_of(request.cookies.get(SESSION_COOKIE))
-        db: Database = request.app.state.db
-        request.state.user = accounts.get_user(db, *found) if found is not None else None
+        members: Members = request.app.state.members
+        known = members.member(*found, None) if found is not None else None
+        request.state.user = known.user if known is not None else None
     user: User | None = request.state.user
     return user
 
@@ -147,10 +244,26 @@ def role_at(request: Request, event_id: int, action: str) -> tuple[User, Role]:
     back under the name of their seat at the event (what the ledger records them as)."""
     signer: Signer = request.app.state.signer
     session = signer.session_of(request.cookies.get(SESSION_COOKIE))
-    found = accounts.member(request.app.state.db, *session, event_id) if session is not None else None
+    members: Members = request.app.state.members
+    found = members.member(*session, event_id) if session is not None else None
+    return _allowed(request, found, action)
+
+
+async def role_at_async(request: Request, event_id: int, action: str) -> tuple[User, Role]:
+    """:func:`role_at` for an endpoint on the event loop: from memory, or read in a thread."""
+    signer: Signer = request.app.state.signer
+    session = signer.session_of(request.cookies.get(SESSION_COOKIE))
+    members: Members = request.app.state.members
+    found = members.known(*session, event_id) if session is not None else None
+    if found is None and session is not None:
+        found = await run_in_threadpool(members.member, *session, event_id)
+    return _allowed(request, found, action)
+
+
+def _allowed(request: Request, found: Membership | None, action: str) -> tuple[User, Role]:
     if found is None:
         raise NotSignedIn
-    user, role, seat = found
+    user, role, seat = found.user, found.role, found.seat
     request.state.user = user
     if role is None or seat is None:
         raise NotAllowed("you are not a judge of this event")

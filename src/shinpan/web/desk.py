@@ -16,11 +16,13 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from shinpan.errors import ShinpanError
+from shinpan.reports import dq
 from shinpan.services import appeals, corrections, deadlines, queries
 from shinpan.services.context import Event, load_event
 from shinpan.web import i18n
 from shinpan.web.api import Penalties, csrf
 from shinpan.web.auth import role_at
+from shinpan.web.live import PANELS
 from shinpan.web.render import book, render
 
 router = APIRouter(include_in_schema=False)
@@ -32,18 +34,26 @@ def _event(request: Request, event_id: int) -> Event:
         return load_event(conn, event_id)
 
 
-def _panels(request: Request, event_id: int) -> dict[str, Any]:
+def _panels(request: Request, event_id: int, shown: tuple[str, ...] = PANELS) -> dict[str, Any]:
+    """What the panels ``shown`` need, and only that (the live refresh asks for the panels
+    a change touched, see :func:`shinpan.web.live.panels_touched`)."""
     db = request.app.state.db
-    feed = queries.rulings_feed(db, event_id, limit=30)
-    queue = queries.rulings_feed(db, event_id, state="pending", limit=200)
-    due = deadlines.list_deadlines(db, event_id)
-    return {
-        "event": _event(request, event_id), "feed": feed, "queue": queue, "deadlines": due,
-        "names": queries.player_names(db, event_id, [d.player for d in due]),
-        "appeals": queries.appeals_of(db, event_id), "dq": queries.disqualifications(db, event_id),
-        "statements": queries.statements_of(db, event_id), "components": book().guideline.components,
-        "head": queries.ledger_head(db, event_id),
-    }  # fmt: skip
+    head = queries.ledger_head(db, event_id)  # first: a panel is at least as new as its head
+    out: dict[str, Any] = {"event": _event(request, event_id), "head": head, "shown": shown,
+                           "components": book().guideline.components}  # fmt: skip
+    if "feed" in shown:
+        out["feed"] = queries.rulings_feed(db, event_id, limit=30)
+    if "queue" in shown:
+        out["queue"] = queries.rulings_feed(db, event_id, state="pending", limit=200)
+    if "deadlines" in shown:
+        out["deadlines"] = due = deadlines.list_deadlines(db, event_id)
+        out["names"] = queries.player_names(db, event_id, [d.player for d in due])
+    if "appeals" in shown:
+        out["appeals"] = queries.appeals_of(db, event_id)
+    if "dq" in shown:
+        out["dq"] = dq.disqualifications(db, event_id)
+        out["statements"] = queries.statements_of(db, event_id)
+    return out
 
 
 @router.get("/events/{event_id}/desk", response_class=HTMLResponse)
@@ -53,10 +63,13 @@ def desk(request: Request, event_id: int) -> Response:
 
 
 @router.get("/events/{event_id}/desk/panels", response_class=HTMLResponse)
-def desk_panels(request: Request, event_id: int) -> Response:
-    """Every panel of the desk, for the live refresh."""
+def desk_panels(request: Request, event_id: int, only: str = "") -> Response:
+    """The desk's panels for the live refresh: every panel, or those named in ``only``
+    (``feed,queue``: what a change touched), each on its own to put in place."""
     _, role = role_at(request, event_id, "read")
-    return render(request, "_desk_panels.html", event_id=event_id, role=role, **_panels(request, event_id))
+    asked = tuple(p for p in PANELS if p in only.split(",")) if only else PANELS
+    return render(request, "_desk_panels.html", event_id=event_id, role=role, partial=bool(only),
+                  **_panels(request, event_id, asked))  # fmt: skip
 
 
 @router.get("/events/{event_id}/desk/corrections/{number}", response_class=HTMLResponse)

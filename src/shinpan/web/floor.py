@@ -22,7 +22,7 @@ from shinpan import romaji
 from shinpan.engine import Ruling, explain
 from shinpan.errors import ShinpanError
 from shinpan.guideline.model import Question
-from shinpan.services import queries, recording
+from shinpan.services import queries, recording, search
 from shinpan.services.context import Event, load_event
 from shinpan.web import i18n
 from shinpan.web.api import csrf
@@ -101,7 +101,7 @@ def record_roster(request: Request, event_id: int) -> JSONResponse:
     """The players with their search keys and their seats in the current round, and the
     romaji spelling rules: what the record screen searches when the network is gone."""
     role_at(request, event_id, "record")
-    roster = queries.roster(request.app.state.db, event_id)
+    roster = search.roster(request.app.state.db, event_id)
     body = {"round": roster.round, "players": [p.as_json() | {"search": k} for p, k in roster.players],
             "spelling": [list(rule) for rule in romaji.SPELLING]}  # fmt: skip
     return JSONResponse(body, headers={"Cache-Control": "no-cache"})

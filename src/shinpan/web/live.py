@@ -1,12 +1,13 @@
-"""Live views: tell open pages that an event changed, across processes.
+"""Live views: tell open pages that an event changed, and which of the desk's panels.
 
 Nothing here is called by a route: the store tells what grew once a write has committed,
-whichever command made it, on the web or on the command line (:meth:`Database.write`).
-On PostgreSQL its ``NOTIFY`` carries the event and its newest entry to every app process,
-whose one ``LISTEN`` connection relays it to its own streams; on SQLite the store calls
-this process's listener, and one watcher per event with open streams (not one per stream)
-looks at the newest entry every second, which covers other processes. Either way each
-change is handed to every open stream of the event on the event loop, with no query per stream.
+whichever command made it (:mod:`shinpan.store.notices`). This process's own writes are
+heard at once; other processes' through PostgreSQL's ``LISTEN`` (one connection for the
+process) or, on SQLite, one look every ``POLL_SECONDS`` at the newest entry of every event
+this process follows (one read for all of them, not one per stream). Each change is read
+once (the kinds of its entries) and handed to every open stream of the event on the event
+loop, with no query per stream. While this runs, the process's caches (the player index,
+sessions and roles) trust what they are told instead of asking the database each time.
 """
 
 from __future__ import annotations
@@ -16,128 +17,133 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
 
-from sqlalchemy import text
-
-from shinpan.store.db import CHANNEL, Database
+from shinpan.store.db import Database
+from shinpan.store.notices import Change, head_of, listen, watch_of
 
 HEARTBEAT_SECONDS = 15.0
-POLL_SECONDS = 1.0
+POLL_SECONDS = 0.25
 log = logging.getLogger("shinpan.live")
-_HEAD = text("SELECT MAX(seq) FROM entries WHERE event_id = :e")
+
+# The desk's panels, and the kinds of entry that change each (what a change re-sends).
+PANELS = ("queue", "appeals", "deadlines", "feed", "dq")
+_RULINGS = ("ruling.recorded", "ruling.confirmed", "ruling.deviated", "ruling.voided")
+_TOUCHES: dict[str, tuple[str, ...]] = {
+    "queue": _RULINGS,
+    "appeals": ("ruling.confirmed", "ruling.deviated", "ruling.voided", "appeal.filed", "appeal.decided"),
+    "deadlines": (
+        *_RULINGS,
+        "deadline.done",
+        "round.started",
+        "round.ended",
+        "time.extended",
+        "match.extended",
+    ),
+    "feed": (*_RULINGS, "players.imported"),
+    "dq": (*_RULINGS, "statement", "player.status"),
+}
+
+
+def panels_touched(kinds: frozenset[str] | None) -> list[str]:
+    """The desk's panels that entries of these kinds change (None: not known, all of them)."""
+    if kinds is None or "event.created" in kinds:
+        return list(PANELS)
+    return [panel for panel in PANELS if not kinds.isdisjoint(_TOUCHES[panel])]
 
 
 @dataclass
 class _Watch:
     """The open streams of one event in this process, and the newest entry they were told."""
 
-    streams: set[asyncio.Queue[int]] = field(default_factory=set)
+    streams: set[asyncio.Queue[tuple[int, frozenset[str] | None]]] = field(default_factory=set)
     head: int = 0
-    poller: asyncio.Task[None] | None = None
 
 
 class Live:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.ledger = watch_of(db)
         self.watches: dict[int, _Watch] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.task: asyncio.Task[None] | None = None
+        self.tasks: list[asyncio.Task[None]] = []
 
-    # -- hearing the store (SQLite: called from the thread that committed) -----------
+    # -- hearing the store (from any thread) ----------------------------------------
 
-    def _relay_threadsafe(self, event_id: int, head: int) -> None:
+    def _heard(self, change: Change) -> None:
         loop = self.loop
-        if loop is not None and event_id in self.watches:
-            loop.call_soon_threadsafe(self._relay, event_id, head)
+        if loop is not None and change.event_id in self.watches:
+            loop.call_soon_threadsafe(self._relay, change.event_id, change.head, change.kinds)
 
-    def _relay(self, event_id: int, head: int) -> None:
-        """On the event loop: every open stream of the event gets the newest entry number."""
+    def _relay(self, event_id: int, head: int, kinds: frozenset[str] | None) -> None:
+        """On the event loop: every open stream of the event gets the change."""
         watch = self.watches.get(event_id)
         if watch is None or head <= watch.head:
             return
         watch.head = head
         for queue in watch.streams:
-            queue.put_nowait(head)
+            queue.put_nowait((head, kinds))
 
     # -- listening ---------------------------------------------------------------------
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
+        self.ledger.subscribers.append(self._heard)
+        self.ledger.relayed = True
         if self.db.is_postgres:
-            self.task = asyncio.create_task(self._listen())
+            ready = asyncio.Event()
+            self.tasks.append(asyncio.create_task(listen(self.db, ready)))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ready.wait(), 10)  # nothing missed once serving
         else:
-            self.db.listeners.append(self._relay_threadsafe)
+            self.tasks.append(asyncio.create_task(self._poll()))
 
     async def stop(self) -> None:
-        if self._relay_threadsafe in self.db.listeners:
-            self.db.listeners.remove(self._relay_threadsafe)
-        tasks = [self.task] + [w.poller for w in self.watches.values()]
-        for task in tasks:
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+        self.ledger.relayed = False
+        if self._heard in self.ledger.subscribers:
+            self.ledger.subscribers.remove(self._heard)
+        for task in self.tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.tasks.clear()
 
-    async def _listen(self) -> None:
-        import psycopg
-
-        url = self.db.engine.url.set(drivername="postgresql")
-        dsn = url.render_as_string(hide_password=False)
-        while True:
-            try:
-                conn = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
-                async with conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
-                    async for note in conn.notifies():
-                        with contextlib.suppress(ValueError):
-                            event_id, head = note.payload.split(":")
-                            self._relay(int(event_id), int(head))
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("LISTEN lost; retrying")
-                await asyncio.sleep(1.0)
-
-    def _head(self, event_id: int) -> int:
-        with self.db.engine.connect() as conn:
-            value: Any = conn.execute(_HEAD, {"e": event_id}).scalar()
-        return int(value or 0)
-
-    async def _poll(self, event_id: int) -> None:
-        """SQLite: one look a second at the event's newest entry, for all its streams."""
+    async def _poll(self) -> None:
+        """SQLite: one look at the followed events' newest entries, for other processes."""
         while True:
             await asyncio.sleep(POLL_SECONDS)
             try:
-                self._relay(event_id, await asyncio.to_thread(self._head, event_id))
+                await asyncio.to_thread(self.ledger.catch_up)
             except Exception:
-                log.exception("watching event %s failed", event_id)
+                log.exception("watching the ledger failed")
 
-    async def _open(self, event_id: int, queue: asyncio.Queue[int]) -> int:
+    def _head(self, event_id: int) -> int:
+        with self.db.read() as conn:
+            head = head_of(conn, event_id)
+        self.ledger.follow(event_id, head)
+        self.ledger.heard(event_id, head)  # newer than what was followed: tell everyone
+        return head
+
+    async def _open(self, event_id: int, queue: asyncio.Queue[tuple[int, frozenset[str] | None]]) -> int:
         """Add a stream; the event's newest entry as this stream starts."""
         head = await asyncio.to_thread(self._head, event_id)
         watch = self.watches.get(event_id)
         if watch is None:
             watch = self.watches[event_id] = _Watch(head=head)
-            if not self.db.is_postgres:
-                watch.poller = asyncio.create_task(self._poll(event_id))
         watch.streams.add(queue)
-        self._relay(event_id, head)  # newer than what the others were told: tell them too
         return head
 
-    def _close(self, event_id: int, queue: asyncio.Queue[int]) -> None:
+    def _close(self, event_id: int, queue: asyncio.Queue[tuple[int, frozenset[str] | None]]) -> None:
         watch = self.watches.get(event_id)
         if watch is None:
             return
         watch.streams.discard(queue)
         if not watch.streams:
             del self.watches[event_id]
-            if watch.poller is not None:
-                watch.poller.cancel()
 
     async def stream(self, event_id: int, *, limit_seconds: float | None = None) -> AsyncIterator[str]:
-        """Server-sent events: ``changed`` with the newest entry number, and heartbeats."""
-        queue: asyncio.Queue[int] = asyncio.Queue()
+        """Server-sent events: ``ready`` and ``changed`` with the newest entry number (a
+        ``changed`` has a second line: the desk's panels it touched), and heartbeats."""
+        queue: asyncio.Queue[tuple[int, frozenset[str] | None]] = asyncio.Queue()
         loop = asyncio.get_running_loop()
         started = loop.time()
         try:
@@ -148,14 +154,15 @@ class Live:
                 if limit_seconds is not None:
                     wait = max(0.0, min(wait, limit_seconds - (loop.time() - started)))
                 try:
-                    newest = await asyncio.wait_for(queue.get(), timeout=wait)
+                    newest, kinds = await asyncio.wait_for(queue.get(), timeout=wait)
                 except TimeoutError:
                     yield ": heartbeat\n\n"
                     continue
-                while not queue.empty():  # several changes at once: the newest is enough
-                    newest = queue.get_nowait()
+                while not queue.empty():  # several changes at once: one message for them all
+                    newest, more = queue.get_nowait()
+                    kinds = None if kinds is None or more is None else kinds | more
                 if newest > head:
                     head = newest
-                    yield f"event: changed\ndata: {head}\n\n"
+                    yield f"event: changed\ndata: {head}\ndata: {' '.join(panels_touched(kinds))}\n\n"
         finally:
             self._close(event_id, queue)

@@ -111,6 +111,7 @@ def logout(request: Request) -> Response:
     found = request.app.state.signer.session_of(request.cookies.get(SESSION_COOKIE))
     if found is not None:
         accounts.close_session(request.app.state.db, found[1])
+        request.app.state.members.signed_out(accounts.session_hash(found[1]))  # at once, here
     response = RedirectResponse("/login", status_code=303)
     response.delete_cookie(SESSION_COOKIE)
     return response

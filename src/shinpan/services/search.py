@@ -1,0 +1,255 @@
+"""Finding a player the way a judge types, from an index the ledger keeps current.
+
+Each event's players (number, names, readings, romaji forms: the search key of migration
+0006) and the current round's tables are held in memory, one :class:`PlayerIndex` per
+database in the process. A change of players or pairings (the kinds in ``ROSTER_KINDS``)
+told by :mod:`shinpan.store.notices` marks the event's index stale, and the next search
+rebuilds it from one read; any other change only moves the index's head. While the web
+app relays other processes' changes (``LedgerWatch.relayed``) a search asks the database
+nothing; otherwise (a command, a test) it first asks how far the ledger has grown.
+"""
+
+from __future__ import annotations
+
+import threading
+from bisect import bisect_right
+from dataclasses import dataclass, replace
+from typing import Any
+
+from shinpan import romaji
+from shinpan.guideline.search import normalize
+from shinpan.store.connection import Connection
+from shinpan.store.db import Database, chunks
+from shinpan.store.notices import Change, watch_of
+from shinpan.store.search import RosterRead, names_of, read_roster, tables_of
+
+__all__ = [
+    "ROSTER_KINDS",
+    "PlayerIndex",
+    "PlayerView",
+    "Roster",
+    "find_players",
+    "index_of",
+    "roster",
+    "with_seats",
+]
+
+# What changes a player, a search key or a seat: these rebuild the event's index.
+ROSTER_KINDS = frozenset(
+    {"event.created", "players.imported", "player.dropped", "player.status", "round.paired", "pairing.edited"}
+)
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """A player as a search shows them: with their seat in the current round, if paired."""
+
+    number: str
+    name: str
+    reading: str
+    club: str | None
+    status: str
+    table: int | None = None
+    seat: str | None = None  # "a" or "b"
+    opponent: str | None = None
+    opponent_name: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Roster:
+    """Every player of the event with their search key and seat: what the record screen keeps
+    to find players offline (the same keys :func:`find_players` matches)."""
+
+    round: int
+    players: list[tuple[PlayerView, str]]
+
+
+def _table_asked(word: str) -> int | None:
+    """A table number: ``12``, ``t12``, ``卓12`` (the query normalised)."""
+    digits = word[1:] if word.startswith(("t", "卓")) else word
+    return int(digits) if digits.isdigit() and len(digits) <= 6 else None
+
+
+def _forms(word: str) -> list[str]:
+    """One word of a query as it is matched: as typed, and in romaji's one spelling."""
+    spelt = romaji.spelling(word) if romaji.is_romaji(word) else ""
+    return [word] + ([spelt] if spelt not in ("", word) else [])
+
+
+class EventRoster:
+    """One event's players in number order, seated, with their keys in one text to search."""
+
+    def __init__(self, read: RosterRead) -> None:
+        self.head, self.round = read.head, read.round
+        self.stale = False
+        rows = sorted(read.players, key=lambda r: r.number)
+        names = {r.number: r.name for r in rows}
+        seats: dict[str, tuple[int, str, str | None]] = {}
+        self.tables: dict[int, list[str]] = {}
+        for t in read.tables:
+            seats[t.a] = (t.table, "a", t.b)
+            if t.b:
+                seats[t.b] = (t.table, "b", t.a)
+            self.tables[t.table] = [p for p in (t.a, t.b) if p]
+        self.players: list[PlayerView] = []
+        for r in rows:
+            view = PlayerView(r.number, r.name, r.reading, r.club, r.status)
+            seat = seats.get(r.number)
+            if seat is not None:
+                table, side, opponent = seat
+                view = replace(view, table=table, seat=side, opponent=opponent,
+                               opponent_name=names.get(opponent) if opponent else None)  # fmt: skip
+            self.players.append(view)
+        self.keys = [r.search for r in rows]
+        self.at = {p.number: i for i, p in enumerate(self.players)}
+        self.text = "\0".join(self.keys)  # a form never spans two players: no key holds NUL
+        self.starts: list[int] = []
+        offset = 0
+        for key in self.keys:
+            self.starts.append(offset)
+            offset += len(key) + 1
+
+    def _holding(self, form: str) -> set[int]:
+        """The players whose key contains ``form`` (a C-speed find through one text)."""
+        found: set[int] = set()
+        starts, find = self.starts, self.text.find
+        pos = find(form)
+        while pos != -1:
+            i = bisect_right(starts, pos) - 1
+            found.add(i)
+            if i + 1 >= len(starts):
+                break
+            pos = find(form, starts[i + 1])
+        return found
+
+    def find(self, query: str, limit: int = 20) -> list[PlayerView]:
+        """As :func:`find_players`: the table's two players first, then the id typed
+        exactly, then every player matching every word, in number order."""
+        words = [w for w in (normalize(w) for w in query.split()) if w]
+        chosen: list[int] = []
+        table = _table_asked(words[0]) if len(words) == 1 else None
+        if table is not None and self.round:
+            chosen += [self.at[p] for p in self.tables.get(table, ()) if p in self.at]
+        exact = self.at.get(query.strip()) if query.strip() else None
+        if exact is not None:
+            chosen.append(exact)
+        if words:
+            matching: set[int] | None = None
+            for word in words:
+                holding: set[int] = set()
+                for form in _forms(word):
+                    holding |= self._holding(form)
+                matching = holding if matching is None else matching & holding
+                if not matching:
+                    break
+            chosen += sorted(matching or ())[:limit]
+        else:
+            chosen += range(min(limit, len(self.players)))
+        out: list[PlayerView] = []
+        for i in dict.fromkeys(chosen):
+            out.append(self.players[i])
+            if len(out) == limit:
+                break
+        return out
+
+    def roster(self) -> Roster:
+        return Roster(self.round, list(zip(self.players, self.keys, strict=True)))
+
+
+class PlayerIndex:
+    """The player index of one database in this process (see the module)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.watch = watch_of(db)
+        self.events: dict[int, EventRoster] = {}
+        self._lock = threading.Lock()
+        self.watch.subscribers.append(self._changed)
+
+    def _changed(self, change: Change) -> None:
+        kept = self.events.get(change.event_id)
+        if kept is None or change.head <= kept.head:
+            return
+        if kept.head < change.after or change.kinds is None or not change.kinds.isdisjoint(ROSTER_KINDS):
+            kept.stale = True
+        else:
+            kept.head = change.head
+
+    def ready(self, event_id: int) -> EventRoster | None:
+        """The event's index if it can answer now without asking the database."""
+        kept = self.events.get(event_id)
+        if kept is None or kept.stale or not self.watch.relayed:
+            return None
+        return kept
+
+    def current(self, event_id: int) -> EventRoster:
+        """The event's index, caught up with the ledger (may read the database)."""
+        if not self.watch.relayed and event_id in self.events:
+            self.watch.catch_up([event_id])  # other processes' changes, if nobody relays them
+        kept = self.events.get(event_id)
+        if kept is not None and not kept.stale:
+            return kept
+        with self._lock:
+            kept = self.events.get(event_id)
+            if kept is not None and not kept.stale:
+                return kept
+            with self.db.read() as conn:
+                kept = EventRoster(read_roster(conn, event_id))
+            self.events[event_id] = kept
+        self.watch.follow(event_id, kept.head)
+        if self.watch.heads.get(event_id, kept.head) > kept.head:
+            kept.stale = True  # the ledger grew while it was read: the next search reads again
+        return kept
+
+
+_INDEXES_LOCK = threading.Lock()
+
+
+def index_of(db: Database) -> PlayerIndex:
+    """The database's player index in this process."""
+    with _INDEXES_LOCK:
+        found = getattr(db, "_player_index", None)
+        if not isinstance(found, PlayerIndex):
+            found = PlayerIndex(db)
+            db._player_index = found  # type: ignore[attr-defined]
+        return found
+
+
+def find_players(db: Database, event_id: int, query: str, limit: int = 20) -> list[PlayerView]:
+    """By table number (``t12`` or a number that is a table), event id, or name in kanji, kana
+    or romaji (Hepburn or Kunrei, long vowels or not, either name first); each with their
+    table, seat and opponent in the current round."""
+    return index_of(db).current(event_id).find(query, limit)
+
+
+def roster(db: Database, event_id: int) -> Roster:
+    return index_of(db).current(event_id).roster()
+
+
+def with_seats(conn: Connection, event_id: int, round_no: int, found: list[PlayerView]) -> list[PlayerView]:
+    """The players with their table, seat and opponent (by name too) in round ``round_no``."""
+    if not round_no or not found:
+        return found
+    seats: dict[str, tuple[int, str, str | None]] = {}
+    for chunk in chunks([p.number for p in found]):
+        for t in tables_of(conn, event_id, round_no, chunk):
+            seats[t.a] = (t.table, "a", t.b)
+            if t.b:
+                seats[t.b] = (t.table, "b", t.a)
+    opponents = sorted({o for _, _, o in seats.values() if o})
+    names: dict[str, str] = {}
+    for chunk in chunks(opponents):
+        names.update(names_of(conn, event_id, chunk))
+    out = []
+    for p in found:
+        seat = seats.get(p.number)
+        if seat is None:
+            out.append(p)
+            continue
+        table, side, opponent = seat
+        out.append(replace(p, table=table, seat=side, opponent=opponent,
+                           opponent_name=names.get(opponent) if opponent else None))  # fmt: skip
+    return out
