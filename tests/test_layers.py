@@ -4,9 +4,6 @@ Every module of ``src/shinpan`` outside ``store/`` is read with ``ast``: none ma
 SQLAlchemy, Alembic or a database driver, nor the tables (``shinpan.store.schema``). Services
 name the transaction's type from :mod:`shinpan.store.connection` and ask the store's typed
 reads for what they need.
-
-Files that have not moved yet are listed below. The list can only shrink: a file on it that
-no longer imports what it is listed for fails the test until it is taken off.
 """
 
 from __future__ import annotations
@@ -20,11 +17,6 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "shinpan"
 DATABASE_MODULES = ("sqlalchemy", "alembic", "sqlite3", "psycopg", "psycopg2")
 TABLES = "shinpan.store.schema"
-
-NOT_MOVED_YET: dict[str, set[str]] = {
-    # Every file has moved (issue 8). A file that must speak SQL for a while is listed here
-    # with what it imports, and comes off when it stops.
-}
 
 
 def _imported(tree: ast.Module, module: str) -> set[str]:
@@ -67,15 +59,8 @@ def _outside_store() -> dict[str, set[str]]:
 def test_only_the_store_speaks_sql() -> None:
     found = _outside_store()
     assert len(found) > 50  # the walk found the package
-    speaking = {f: sorted(what) for f, what in found.items() if what and f not in NOT_MOVED_YET}
+    speaking = {f: sorted(what) for f, what in found.items() if what}
     assert speaking == {}, "outside store/: ask a typed read of shinpan.store instead"
-
-
-@pytest.mark.parametrize("file", sorted(NOT_MOVED_YET))
-def test_the_list_of_files_not_moved_only_shrinks(file: str) -> None:
-    found = _outside_store()
-    assert file in found, f"{file} is gone: take it off NOT_MOVED_YET"
-    assert found[file] == NOT_MOVED_YET[file], f"{file} changed: NOT_MOVED_YET[{file!r}] = {found[file]}"
 
 
 @pytest.mark.parametrize("package", ["store", "services"])

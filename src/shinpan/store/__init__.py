@@ -35,5 +35,6 @@ __all__ = [
     "settings",
     "snapshots",
     "standings",
+    "tables",
     "urls",
 ]
