@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from shinpan.cli.output import fail
-from shinpan.errors import ShinpanError
+from shinpan.errors import ShinpanError, Unstorable
 
 if TYPE_CHECKING:
     from shinpan.store.db import Database
@@ -54,19 +54,16 @@ UNSTORABLE = "a number is too large or a text has characters that cannot be save
 @contextmanager
 def handled() -> Iterator[None]:
     """Turn shinpan's errors into a one-line message and exit 1; so too a value that passed
-    the checks but that the database cannot hold (the transaction rolled back)."""
+    the checks but that the database cannot hold (the transaction rolled back): the store
+    tells it as :class:`Unstorable` (PostgreSQL's integer out of range, a NUL in a text)."""
     try:
         yield
+    except Unstorable:
+        fail(UNSTORABLE, 1)
     except ShinpanError as e:
         where = f" ({e.field})" if e.field else ""
         fail(f"{e}{where}", 1)
     except (OverflowError, UnicodeEncodeError):  # SQLite's integer; a lone surrogate from argv
-        fail(UNSTORABLE, 1)
-    except Exception as e:
-        from sqlalchemy.exc import DataError  # loaded already: the database layer raised it
-
-        if not isinstance(e, DataError):  # PostgreSQL: integer out of range, NUL in a text
-            raise
         fail(UNSTORABLE, 1)
 
 

@@ -20,5 +20,10 @@ __all__ = [
     "integrity",
     "queries",
     "recording",
+    "rounds",
+    "scoresheet",
+    "search",
+    "standings",
+    "swiss",
     "transfer",
 ]

@@ -5,17 +5,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
-
 from shinpan.entries import AppealDecided, AppealFiled, StatementTaken
 from shinpan.errors import Conflict, InvalidInput, NotFound
 from shinpan.services.commands import run_command
 from shinpan.services.corrections import deviate_in, void_in
 from shinpan.services.recording import rows_of
+from shinpan.store.appeals import filed_appeal
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
-from shinpan.store.schema import appeals
 
 OUTCOMES = ("upheld", "overturned", "changed")
 AUTHOR_ROLES = ("player", "opponent", "witness", "judge")
@@ -54,9 +52,7 @@ def decide_appeal(
         raise InvalidInput("a changed ruling needs its new penalties", field="penalties")
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
-        row = conn.execute(
-            select(appeals).where(appeals.c.event_id == event_id, appeals.c.entry_seq == appeal)
-        ).first()
+        row = filed_appeal(conn, event_id, appeal)
         if row is None:
             raise NotFound("no appeal {n}", n=appeal)
         if row.outcome is not None:

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
-
-from sqlalchemy import bindparam, select
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.engine.event_rules import Role, may
 from shinpan.errors import Forbidden, NotFound, Refused
 from shinpan.guideline import Rulebook, default_guideline
 from shinpan.store.connection import Connection
-from shinpan.store.schema import events, judges, players
+from shinpan.store.settings import event_settings, judge_role
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
@@ -75,9 +73,9 @@ class Event:
         return rulebook_for(self.guideline_id, self.guideline_version)
 
     @classmethod
-    def of(cls, row: Any) -> Event:
-        """From the event's projection (a row or a mapping with its column names)."""
-        get = row.__getitem__ if isinstance(row, dict) else row._mapping.__getitem__
+    def of(cls, row: Mapping[str, Any]) -> Event:
+        """From the event's settings by their column names (see :mod:`shinpan.store.settings`)."""
+        get = row.__getitem__
         return cls(
             id=get("event_id"),
             name=get("name"),
@@ -92,9 +90,6 @@ class Event:
 
 
 _CURRENT = "shinpan.event"
-# Statements every command runs, built once (building one costs more than running it).
-_EVENT = select(events).where(events.c.event_id == bindparam("e"))
-_ROLE = select(judges.c.role).where(judges.c.event_id == bindparam("e"), judges.c.name == bindparam("j"))
 
 
 def load_event(conn: Connection, event_id: int) -> Event:
@@ -102,15 +97,14 @@ def load_event(conn: Connection, event_id: int) -> Event:
     held = conn.info.get(_CURRENT)
     if isinstance(held, Event) and held.id == event_id:
         return held
-    row = conn.execute(_EVENT, {"e": event_id}).first()
-    if row is None:
+    found = event_settings(conn, event_id)
+    if found is None:
         raise NotFound("no event {event}", event=event_id)
-    return Event.of(row)
+    return Event.of(found._asdict())
 
 
 def role_of(conn: Connection, event_id: int, judge: str) -> Role:
-    row = conn.execute(_ROLE, {"e": event_id, "j": judge}).first()
-    return authorized(event_id, judge, row.role if row is not None else None, None)
+    return authorized(event_id, judge, judge_role(conn, event_id, judge), None)
 
 
 def authorized(event_id: int, judge: str, role: str | None, action: str | None) -> Role:
@@ -128,13 +122,6 @@ def require(conn: Connection, event: Event, actor: str | None, action: str) -> s
     name = actor or event.head_judge
     authorized(event.id, name, role_of(conn, event.id, name).value, action)
     return name
-
-
-def player_exists(conn: Connection, event_id: int, number: str) -> bool:
-    found = conn.execute(
-        select(players.c.number).where(players.c.event_id == event_id, players.c.number == number)
-    ).first()
-    return found is not None
 
 
 def loads(value: str | None) -> Any:

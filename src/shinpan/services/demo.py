@@ -18,15 +18,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
-
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.event_rules import Role
-from shinpan.errors import Conflict, StorageError
+from shinpan.errors import Conflict
 from shinpan.services import accounts, corrections, deadlines, events, recording
 from shinpan.services.events import list_events
 from shinpan.store.db import Database, data_dir, resolve_url
+from shinpan.store.urls import database_url
 
 DEMO_NAME = "デモ大会 2026 冬 (shinpan demo)"
 DEMO_MARK = "(デモ)"  # ends every demo account's name (ASCII parentheses: names are NFKC)
@@ -75,14 +73,11 @@ def demo_path(db: str | None = None) -> Path:
     ``--db`` (or ``SHINPAN_DATABASE_URL``); a file already named as a demo is used as it is.
     Never the file ``db`` names otherwise.
     """
-    try:
-        parsed = make_url(resolve_url(db))
-    except ArgumentError:
-        raise StorageError(f"not a database URL or path: {db!r}") from None
+    parsed = database_url(resolve_url(db))  # StorageError: not a database URL
     default = data_dir().expanduser().resolve() / DEMO_FILE
-    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+    if parsed.dialect != "sqlite" or parsed.path is None:
         return default
-    real = Path(str(parsed.database)).expanduser().resolve()
+    real = Path(parsed.path).expanduser().resolve()
     if real.name == DEMO_FILE or real.name.endswith(_DEMO_SUFFIX):
         return real
     if real == default.with_name("shinpan.sqlite3"):

@@ -13,8 +13,6 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
-
 from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, explain
 from shinpan.engine.clock import FROM_ROUND_START, ClockError, deadline_runs_from, given_at, parse_given_at
 from shinpan.engine.decide import PERSON_FACTS, normalized
@@ -35,9 +33,9 @@ from shinpan.services.context import Event, later, load_event, parse_stamp, requ
 from shinpan.services.effects import apply_ruling
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
+from shinpan.store.feed import RulingRow, rulings_numbered
 from shinpan.store.history import is_player, last_ruling_number, live_rulings, round_started_at, where_playing
 from shinpan.store.ledger import Appender, Entry, read_entries
-from shinpan.store.schema import rulings
 
 
 @dataclass(frozen=True)
@@ -316,13 +314,12 @@ def record(
     )  # fmt: skip
 
 
-def rows_of(conn: Connection, event_id: int, numbers: Sequence[int]) -> list[Any]:
-    found = conn.execute(
-        select(rulings).where(rulings.c.event_id == event_id, rulings.c.number.in_(list(numbers)))
-    ).all()
+def rows_of(conn: Connection, event_id: int, numbers: Sequence[int]) -> list[RulingRow]:
+    """The rulings of these numbers as they stand; :class:`NotFound` names those the event lacks."""
+    found = rulings_numbered(conn, event_id, numbers)
     missing = sorted(set(numbers) - {r.number for r in found})
     if missing:
         raise NotFound(
             "no ruling {numbers} in event {event}", numbers=", ".join(map(str, missing)), event=event_id
         )
-    return list(found)
+    return found

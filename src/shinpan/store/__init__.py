@@ -1,19 +1,29 @@
 """The store: the only code that speaks SQL. The schema and its migrations, the hash-chained
 ledger (:mod:`ledger`, :mod:`chain`), the projections (:mod:`projector`), the database and
-its transactions (:mod:`db`), and the ledger's guard (:mod:`guards`).
+its transactions (:mod:`db`), the ledger's guard (:mod:`guards`), and the typed reads the
+services, pages and reports ask (one module per domain: :mod:`feed`, :mod:`appeals`,
+:mod:`matches`, :mod:`players`, :mod:`settings`, :mod:`history`, …).
 """
 
 __all__ = [
+    "accounts",
+    "appeals",
     "chain",
     "connection",
     "copies",
     "db",
     "deadlines",
+    "entry",
     "events",
+    "feed",
     "guards",
+    "history",
     "integrity",
     "ledger",
+    "matches",
     "migrate",
+    "notices",
+    "players",
     "projector",
     "reports",
     "roles",
@@ -21,6 +31,10 @@ __all__ = [
     "rounds",
     "rulings",
     "schema",
+    "search",
+    "settings",
     "snapshots",
     "standings",
+    "tables",
+    "urls",
 ]

@@ -15,7 +15,6 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import DataError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.middleware.gzip import GZipMiddleware
@@ -198,10 +197,10 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(OverflowError)
     @app.exception_handler(UnicodeEncodeError)
-    @app.exception_handler(DataError)
     async def unstorable(request: Request, exc: Exception) -> Response:
         # A number too large for the database, a lone surrogate or a NUL in a text: the
-        # value passed validation but cannot be stored. The transaction rolled back.
+        # value passed validation but cannot be stored. The transaction rolled back. The
+        # store tells most of these as errors.Unstorable, a ShinpanError (422, the same words).
         return _error(
             request, 422, i18n.gettext("a number is too large or a text has characters that cannot be saved")
         )
