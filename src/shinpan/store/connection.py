@@ -22,13 +22,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from shinpan.errors import Unstorable
-
-if TYPE_CHECKING:  # the transitional path to SQLAlchemy's Core (see Connection.execute)
-    from sqlalchemy import Connection as CoreConnection
-    from sqlalchemy import Executable
 
 __all__ = ["Connection", "DriverError", "IntegrityViolation", "Statement"]
 
@@ -51,27 +47,16 @@ class IntegrityViolation(DriverError):
 class Connection:
     """One transaction's connection (see the module)."""
 
-    __slots__ = ("_core", "dialect", "driver", "info")
+    __slots__ = ("dialect", "driver", "info")
 
-    def __init__(self, driver: Any, dialect: str, core: CoreConnection | None = None) -> None:
+    def __init__(self, driver: Any, dialect: str) -> None:
         self.driver = driver  # sqlite3.Connection or psycopg.Connection
         self.dialect = dialect  # "sqlite" or "postgresql"
         self.info: dict[str, Any] = {}
-        self._core = core
 
     @property
     def is_postgres(self) -> bool:
         return self.dialect == "postgresql"
-
-    # Transitional: store code still written with SQLAlchemy's Core runs on the same
-    # transaction through these two, until every statement is a Statement.
-    def execute(self, statement: Executable, parameters: Any = None) -> Any:
-        assert self._core is not None, "SQLAlchemy Core statement on a driver-only connection"
-        return self._core.execute(statement, parameters)
-
-    def exec_driver_sql(self, sql: str, parameters: Any = None) -> Any:
-        assert self._core is not None, "SQLAlchemy Core statement on a driver-only connection"
-        return self._core.exec_driver_sql(sql, parameters)
 
 
 def _errors(conn: Connection) -> tuple[type[BaseException], type[BaseException], type[BaseException]]:

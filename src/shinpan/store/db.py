@@ -25,13 +25,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import unquote, urlsplit, urlunsplit
 
 from shinpan.errors import StorageError
 from shinpan.store.connection import Connection, DriverError, Statement
+from shinpan.store.urls import database_url, described
 
 __all__ = [
     "CHANNEL",
@@ -88,43 +87,6 @@ def resolve_url(db: str | None) -> str:
     if value.startswith(("postgresql://", "postgres://")):
         return "postgresql+psycopg://" + value.split("://", 1)[1]
     return value
-
-
-@dataclass(frozen=True)
-class DatabaseUrl:
-    """What a database URL names: SQLite (a file, or None for memory) or PostgreSQL."""
-
-    dialect: str  # "sqlite" or "postgresql"
-    path: str | None = None  # SQLite's file
-    conninfo: str = ""  # PostgreSQL: the libpq URI psycopg connects with
-
-    def described(self, url: str) -> str:
-        """The URL without its password, for messages."""
-        parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        host = parts.hostname or ""
-        netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-        return urlunsplit(parts._replace(netloc=netloc))
-
-
-def database_url(url: str) -> DatabaseUrl:
-    """Read a database URL as SQLAlchemy spells them (``sqlite:///file``,
-    ``postgresql+psycopg://user@host/db?options``); :class:`StorageError` for anything else."""
-    scheme, sep, rest = url.partition("://")
-    if not sep or not scheme:
-        raise StorageError(f"not a database URL or path: {url!r}")
-    backend = scheme.split("+", 1)[0].lower()
-    if backend == "sqlite":
-        if scheme.lower() not in ("sqlite", "sqlite+pysqlite"):
-            raise StorageError(f"unsupported SQLite driver {scheme!r}: use sqlite:///FILE")
-        path = unquote(rest[1:].split("?", 1)[0]) if rest.startswith("/") else rest.split("?", 1)[0]
-        return DatabaseUrl("sqlite", path if path and path != ":memory:" else None)
-    if backend in ("postgresql", "postgres"):
-        if scheme.lower() not in ("postgresql", "postgres", "postgresql+psycopg"):
-            raise StorageError(f"unsupported PostgreSQL driver {scheme!r}: use postgresql://…")
-        return DatabaseUrl("postgresql", conninfo="postgresql://" + rest)
-    raise StorageError(f"unsupported database {backend!r}: use SQLite or PostgreSQL")
 
 
 def _reason(e: BaseException) -> str:
@@ -235,7 +197,7 @@ class Database:
         return self._pool.hooks
 
     def describe(self) -> str:
-        return self.target.described(self.url)
+        return described(self.url)
 
     def close(self) -> None:
         if self._writer is not None:

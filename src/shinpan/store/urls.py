@@ -6,11 +6,11 @@ its own SQLite file beside the one a judge serves) without loading SQLAlchemy.
 from __future__ import annotations
 
 from typing import NamedTuple
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from shinpan.errors import StorageError
 
-__all__ = ["DatabaseUrl", "database_url"]
+__all__ = ["DatabaseUrl", "database_url", "described"]
 
 
 class DatabaseUrl(NamedTuple):
@@ -38,3 +38,13 @@ def database_url(url: str) -> DatabaseUrl:
             raise StorageError(f"unsupported PostgreSQL driver {scheme!r}: use postgresql://…")
         return DatabaseUrl("postgresql", conninfo="postgresql://" + rest)
     raise StorageError(f"unsupported database {backend!r}: use SQLite or PostgreSQL")
+
+
+def described(url: str) -> str:
+    """The URL without its password, for messages."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
