@@ -5,12 +5,15 @@ its own SQLite file beside the one a judge serves) without loading SQLAlchemy.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from shinpan.errors import StorageError
 
 __all__ = ["DatabaseUrl", "database_url", "described"]
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*")  # RFC 3986
 
 
 class DatabaseUrl(NamedTuple):
@@ -25,7 +28,7 @@ def database_url(url: str) -> DatabaseUrl:
     """Read a database URL as SQLAlchemy spells them (``sqlite:///file``,
     ``postgresql+psycopg://user@host/db?options``); :class:`StorageError` for anything else."""
     scheme, sep, rest = url.partition("://")
-    if not sep or not scheme:
+    if not sep or not _SCHEME.fullmatch(scheme):
         raise StorageError(f"not a database URL or path: {url!r}")
     backend = scheme.split("+", 1)[0].lower()
     if backend == "sqlite":
