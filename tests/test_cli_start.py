@@ -140,3 +140,16 @@ def test_a_commands_help_loads_no_engine_guideline_or_store(args: list[str], tmp
         if m.split(".")[:2] in (["shinpan", p] for p in ("engine", "guideline", "store", "services"))
     }
     assert not inside, sorted(inside)
+
+
+def test_a_command_on_a_migrated_database_loads_no_sqlalchemy_alembic_or_pydantic(tmp_path: Path) -> None:
+    """The store runs on the drivers: SQLAlchemy and Alembic load only to migrate (the
+    first command on a new database), pydantic only to check a guideline file."""
+    url = str(tmp_path / "events.sqlite3")
+    loaded(["rules"], tmp_path)  # fills the guideline cache
+    first = loaded(["event", "list", "--db", url], tmp_path)
+    assert {"sqlalchemy", "alembic"} <= first  # a new database: migrated
+    for args in (["event", "list"], ["verify"], ["deadlines", "--event", "1"]):
+        found = loaded([*args, "--db", url], tmp_path)
+        assert "sqlite3" in found  # it did open the database
+        assert not found & {"sqlalchemy", "alembic", "pydantic", "psycopg"}, (args, sorted(found))
