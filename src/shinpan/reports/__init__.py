@@ -14,25 +14,74 @@ its CSV, rendered to HTML and PDF by :func:`render`:
   pairings and the standings for the venue wall, from plain rows (:mod:`shinpan.reports.wall`).
 """
 
-from shinpan.reports.dq import DisqualificationReport, dq_report
-from shinpan.reports.formats import FORMATS, Output, Report, render
-from shinpan.reports.history import PlayerHistory, history_of_player, player_history
-from shinpan.reports.penalties import GROUPINGS, PenaltyReport, penalty_report
-from shinpan.reports.rulings import ReportedRuling
-from shinpan.reports.slip import DEFAULT_BASE_URL, Slip, penalty_slip
-from shinpan.reports.stats import Statistics, statistics
-from shinpan.reports.venue import venue_pairings, venue_standings
-from shinpan.reports.wall import (
-    WallPairing,
-    WallPairings,
-    WallStanding,
-    WallStandings,
-    pairing_rows,
-    pairings_by_name,
-    pairings_by_table,
-    standing_rows,
-    wall_standings,
-)
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from shinpan.reports.dq import DisqualificationReport, dq_report
+    from shinpan.reports.formats import FORMATS, Output, Report, render
+    from shinpan.reports.history import PlayerHistory, history_of_player, player_history
+    from shinpan.reports.penalties import GROUPINGS, PenaltyReport, penalty_report
+    from shinpan.reports.rulings import ReportedRuling
+    from shinpan.reports.slip import DEFAULT_BASE_URL, Slip, penalty_slip
+    from shinpan.reports.stats import Statistics, statistics
+    from shinpan.reports.venue import venue_pairings, venue_standings
+    from shinpan.reports.wall import (
+        WallPairing,
+        WallPairings,
+        WallStanding,
+        WallStandings,
+        pairing_rows,
+        pairings_by_name,
+        pairings_by_table,
+        standing_rows,
+        wall_standings,
+    )
+
+# Each report loads on first use: a command that files the penalty report as CSV does not
+# load the PDF engine, the templates or the charts of the others.
+_WHERE = {
+    "DEFAULT_BASE_URL": "shinpan.reports.slip",
+    "DisqualificationReport": "shinpan.reports.dq",
+    "FORMATS": "shinpan.reports.formats",
+    "GROUPINGS": "shinpan.reports.penalties",
+    "Output": "shinpan.reports.formats",
+    "PenaltyReport": "shinpan.reports.penalties",
+    "PlayerHistory": "shinpan.reports.history",
+    "Report": "shinpan.reports.formats",
+    "ReportedRuling": "shinpan.reports.rulings",
+    "Slip": "shinpan.reports.slip",
+    "Statistics": "shinpan.reports.stats",
+    "WallPairing": "shinpan.reports.wall",
+    "WallPairings": "shinpan.reports.wall",
+    "WallStanding": "shinpan.reports.wall",
+    "WallStandings": "shinpan.reports.wall",
+    "dq_report": "shinpan.reports.dq",
+    "history_of_player": "shinpan.reports.history",
+    "pairing_rows": "shinpan.reports.wall",
+    "pairings_by_name": "shinpan.reports.wall",
+    "pairings_by_table": "shinpan.reports.wall",
+    "penalty_report": "shinpan.reports.penalties",
+    "penalty_slip": "shinpan.reports.slip",
+    "player_history": "shinpan.reports.history",
+    "render": "shinpan.reports.formats",
+    "standing_rows": "shinpan.reports.wall",
+    "statistics": "shinpan.reports.stats",
+    "venue_pairings": "shinpan.reports.venue",
+    "venue_standings": "shinpan.reports.venue",
+    "wall_standings": "shinpan.reports.wall",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(_WHERE[name]), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_BASE_URL",

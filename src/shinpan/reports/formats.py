@@ -14,16 +14,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any, ClassVar, Protocol
-
-from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
-from markupsafe import Markup
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from shinpan.errors import InvalidInput
 from shinpan.reports.common import local_time, zone_label
 from shinpan.reports.penalties import PenaltyReport
 from shinpan.reports.slip import Slip
 from shinpan.reports.stats import Statistics
+
+if TYPE_CHECKING:  # the templates load only for HTML and PDF
+    from jinja2 import Environment
 
 FORMATS = ("csv", "json", "html", "pdf")
 MEDIA_TYPES = {
@@ -117,6 +117,8 @@ def to_json(report: Report) -> bytes:
 
 @cache
 def environment() -> Environment:
+    from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+
     templates = resources.files("shinpan.reports") / "templates"
     env = Environment(
         loader=FileSystemLoader(str(templates)),
@@ -133,6 +135,8 @@ def environment() -> Environment:
 
 def to_html(report: Report, *, stylesheet: str | None = None) -> str:
     """The report as one HTML document, its styles inside (or linked from ``stylesheet``)."""
+    from markupsafe import Markup
+
     context: dict[str, Any] = {"report": report, "stylesheet": stylesheet, "tz": report.time_zone}
     if isinstance(report, Statistics):
         from shinpan.reports.charts import charts  # matplotlib: only when a chart is drawn

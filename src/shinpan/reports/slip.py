@@ -8,9 +8,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
-import qrcode
-import qrcode.image.svg
-
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.reports.common import EventHeader, event_header
 from shinpan.reports.rulings import ReportedRuling, read_rulings
@@ -74,6 +71,9 @@ def ruling_url(base_url: str, event_id: int, number: int) -> str:
 
 def qr_svg(text: str) -> str:
     """A QR code as an inline ``<svg>`` element (paths only, no styles)."""
+    import qrcode  # loaded for a slip only
+    import qrcode.image.svg
+
     image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
     buffer = io.BytesIO()
     image.save(buffer)

@@ -13,17 +13,20 @@ views, the player index and the role cache subscribe to it.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import threading
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from shinpan.store.accounts import SESSION_NOTICE
 from shinpan.store.connection import Connection, Statement
 from shinpan.store.db import CHANNEL, Database
+
+if TYPE_CHECKING:  # the event loop's library loads in the web app, not for a command
+    import asyncio
 
 __all__ = ["Change", "LedgerWatch", "head_of", "listen", "watch_of"]
 
@@ -125,20 +128,17 @@ def watch_of(db: Database) -> LedgerWatch:
         return watch
 
 
-def _dsn(db: Database) -> str:
-    scheme, rest = db.url.split("://", 1)
-    return "postgresql://" + rest if scheme.startswith("postgres") else db.url
-
-
 async def listen(db: Database, ready: asyncio.Event | None = None) -> None:
     """PostgreSQL: one ``LISTEN`` connection for the process, relaying every other
     process's changes and sign-outs to :func:`watch_of`'s subscribers; reconnects if lost."""
+    import asyncio
+
     import psycopg
 
     watch = watch_of(db)
     while True:
         try:
-            conn = await psycopg.AsyncConnection.connect(_dsn(db), autocommit=True)
+            conn = await psycopg.AsyncConnection.connect(db.target.conninfo, autocommit=True)
             async with conn:
                 await conn.execute(f"LISTEN {CHANNEL}")
                 if ready is not None:

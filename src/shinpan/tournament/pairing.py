@@ -36,8 +36,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import networkx as nx
-
 from shinpan.tournament.model import Entrant, Pairing, Played, PlayerState
 from shinpan.tournament.standings import participant_order, score, standings
 
@@ -175,6 +173,8 @@ def _matched(field: _Field, players: list[str], bye_takers: list[str]) -> list[t
 
 
 def _matching(field: _Field, players: list[str], bye_takers: list[str], window: int) -> list[tuple[str, str]]:
+    import networkx as nx  # ~0.1 s to load: only when a round is paired, not for standings
+
     count = len(players)
     tables = count // 2 + 1
     spread = max(field.points[p] for p in players) - min(field.points[p] for p in players)
