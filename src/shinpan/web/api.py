@@ -29,6 +29,7 @@ from shinpan.services import (
     recording,
     transfer,
 )
+from shinpan.services.context import load_event
 from shinpan.services.search import index_of
 from shinpan.web import i18n
 from shinpan.web.auth import CSRF_HEADER, check_csrf, csrf_expected, role_at, role_at_async, signed_in
@@ -178,11 +179,14 @@ def preview(request: Request, event_id: int, body: RecordIn) -> dict[str, Any]:
     lang = i18n.current.get()
     from shinpan.engine import explain
 
+    with request.app.state.db.read() as conn:
+        rulebook = load_event(conn, event_id).book
+
     return {
         "rulings": [
             {"player": r.player, "rule": r.rule, "offense": r.offense, "penalties": list(r.penalties),
              "effects": list(r.effects), "needs_head_judge": r.needs_head_judge,
-             "explanation": explain(book(), r, lang)}
+             "explanation": explain(rulebook, r, lang)}
             for r in made
         ]
     }  # fmt: skip

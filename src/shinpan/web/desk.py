@@ -23,7 +23,7 @@ from shinpan.web import i18n
 from shinpan.web.api import Penalties, csrf
 from shinpan.web.auth import role_at
 from shinpan.web.live import PANELS
-from shinpan.web.render import book, render
+from shinpan.web.render import render
 
 router = APIRouter(include_in_schema=False)
 Unsafe = [Depends(csrf)]
@@ -39,8 +39,9 @@ def _panels(request: Request, event_id: int, shown: tuple[str, ...] = PANELS) ->
     a change touched, see :func:`shinpan.web.live.panels_touched`)."""
     db = request.app.state.db
     head = queries.ledger_head(db, event_id)  # first: a panel is at least as new as its head
-    out: dict[str, Any] = {"event": _event(request, event_id), "head": head, "shown": shown,
-                           "components": book().guideline.components}  # fmt: skip
+    event = _event(request, event_id)
+    out: dict[str, Any] = {"event": event, "head": head, "shown": shown,
+                           "components": event.book.guideline.components}  # fmt: skip
     if "feed" in shown:
         out["feed"] = queries.rulings_feed(db, event_id, limit=30)
     if "queue" in shown:
@@ -78,8 +79,10 @@ def correction_forms(request: Request, event_id: int, number: int) -> Response:
     _, role = role_at(request, event_id, "read")
     db = request.app.state.db
     ruling = queries.get_ruling(db, event_id, number)
-    return render(request, "_corrections.html", event_id=event_id, role=role, r=ruling, on_desk=True,
-                  involved=queries.involved(db, event_id, ruling), components=book().guideline.components)  # fmt: skip
+    event = _event(request, event_id)
+    return render(request, "_corrections.html", event_id=event_id, event=event, role=role, r=ruling,
+                  on_desk=True, involved=queries.involved(db, event_id, ruling),
+                  components=event.book.guideline.components)  # fmt: skip
 
 
 def _after(request: Request, event_id: int, error: str | None = None, status: int = 200) -> Response:

@@ -27,7 +27,7 @@ from shinpan.services.context import Event, load_event
 from shinpan.web import i18n
 from shinpan.web.api import csrf
 from shinpan.web.auth import role_at
-from shinpan.web.render import book, render
+from shinpan.web.render import render
 
 router = APIRouter(include_in_schema=False)
 
@@ -86,10 +86,11 @@ def record_page(request: Request, event_id: int) -> Response:
     """The record screen, with every infraction's questions in it: once loaded (and kept by
     the service worker), it finds, asks and queues without the network."""
     _, role = role_at(request, event_id, "record")
-    guideline = book().guideline
+    event = _event(request, event_id)
+    guideline = event.book.guideline
     asked = {inf.id: [q for q in QUESTION_ORDER if q in inf.questions] for inf in guideline.infractions}
     response = render(
-        request, "record.html", event_id=event_id, event=_event(request, event_id), role=role,
+        request, "record.html", event_id=event_id, event=event, role=role,
         categories=guideline.categories, infractions=guideline.infractions, asked=asked,
     )  # fmt: skip
     response.headers["Cache-Control"] = "no-cache"
@@ -146,9 +147,12 @@ async def record_preview(request: Request, event_id: int) -> Response:
         except ShinpanError as e:
             return render(request, "_preview.html", rulings=[], error=e.render(i18n.gettext), field=e.field)
         lang = i18n.current.get()
-        shown = [(r, explain(book(), r, lang)) for r in made]
+        rulebook = _event(request, event_id).book
+        shown = [(r, explain(rulebook, r, lang)) for r in made]
         names = queries.player_names(request.app.state.db, event_id, [r.player for r in made])
-        return render(request, "_preview.html", rulings=shown, names=names, error=None, field=None)
+        return render(
+            request, "_preview.html", rulings=shown, names=names, error=None, field=None, rulebook=rulebook
+        )
 
     return await run_in_threadpool(work)
 

@@ -22,7 +22,15 @@ from shinpan.web.auth import csrf_expected, current_user
 
 @cache
 def book() -> Rulebook:
+    """The shipped guideline's rulebook: the guideline pages'. A page of an event speaks
+    with the event's own rulebook (``rulebook`` in its context, see :func:`render`)."""
     return Rulebook(default_guideline())
+
+
+@pass_context
+def _rulebook(context: Context) -> Rulebook:
+    found = context.get("rulebook")
+    return found if isinstance(found, Rulebook) else book()
 
 
 @cache
@@ -38,12 +46,14 @@ def environment() -> Environment:
     env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(
         lang=lambda: i18n.current.get(),
-        penalty_text=lambda codes: penalty_text(book(), tuple(codes), i18n.current.get()),
-        label=lambda code: book().label(code, i18n.current.get()),
-        rule_name=lambda rule: book().rule_name(rule, i18n.current.get()),
+        penalty_text=pass_context(
+            lambda ctx, codes: penalty_text(_rulebook(ctx), tuple(codes), i18n.current.get())
+        ),
+        label=pass_context(lambda ctx, code: _rulebook(ctx).label(code, i18n.current.get())),
+        rule_name=pass_context(lambda ctx, rule: _rulebook(ctx).rule_name(rule, i18n.current.get())),
         ordinal=lambda n: ordinal(n, i18n.current.get()),
         deadline_text=lambda due: deadline_text(due, i18n.current.get()),
-        book=book,
+        book=_rulebook,
         new_id=lambda: uuid.uuid4().hex,
         local=_local,
         may=may,
@@ -63,9 +73,11 @@ def csrf_token(request: Request) -> str:
 
 
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
-    """A page; times on it are shown in the time zone of its ``event`` (or ``tz``)."""
+    """A page; times on it are shown in the time zone of its ``event`` (or ``tz``), its
+    rules and penalties named as the event's guideline names them (or ``rulebook``'s)."""
     user = context.pop("user", None) or current_user(request)
     context.setdefault("tz", getattr(context.get("event"), "time_zone", None))
+    context.setdefault("rulebook", getattr(context.get("event"), "book", None))
     html = (
         environment()
         .get_template(template)
