@@ -182,6 +182,7 @@ class Database:
             except OSError as e:
                 raise StorageError(f"cannot make the database's folder {folder}: {e.strerror or e}") from None
         self._pool = _Pool(self._open, POOL_LIMIT)
+        self._reading = threading.local()  # the read this thread's reads join (one_view)
         self.listeners: list[Callable[[int, int], None]] = []  # (event, newest entry) after commit
         if migrate:
             self.migrate()
@@ -338,7 +339,13 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
-        """A read transaction: a consistent view of the database."""
+        """A read transaction: a consistent view of the database. A read asked for inside
+        another read of the same thread joins it: a page that asks several services sees
+        one moment of the event, in one transaction (see :meth:`one_view`)."""
+        joined = getattr(self._reading, "conn", None)
+        if joined is not None:
+            yield joined
+            return
         try:
             if self.dialect == "sqlite" and not self.path:  # memory: the one connection
                 with self._sqlite_write() as conn:
@@ -351,6 +358,20 @@ class Database:
             if _operational(e):
                 raise StorageError(f"the database could not be read: {_reason(e)}") from e
             raise
+
+    @contextmanager
+    def one_view(self) -> Iterator[Connection]:
+        """A read that every :meth:`read` of this thread joins until it ends."""
+        if getattr(self._reading, "conn", None) is not None:
+            with self.read() as conn:
+                yield conn
+            return
+        with self.read() as conn:
+            self._reading.conn = conn
+            try:
+                yield conn
+            finally:
+                self._reading.conn = None
 
     # -- migrations -----------------------------------------------------------------
 

@@ -38,7 +38,13 @@ def _panels(request: Request, event_id: int, shown: tuple[str, ...] = PANELS) ->
     """What the panels ``shown`` need, and only that (the live refresh asks for the panels
     a change touched, see :func:`shinpan.web.live.panels_touched`)."""
     db = request.app.state.db
-    head = queries.ledger_head(db, event_id)  # first: a panel is at least as new as its head
+    with db.one_view():  # every panel as of one moment, in one read transaction
+        return _panels_in_view(request, event_id, shown)
+
+
+def _panels_in_view(request: Request, event_id: int, shown: tuple[str, ...]) -> dict[str, Any]:
+    db = request.app.state.db
+    head = queries.ledger_head(db, event_id)
     event = _event(request, event_id)
     out: dict[str, Any] = {"event": event, "head": head, "shown": shown,
                            "components": event.book.guideline.components}  # fmt: skip
