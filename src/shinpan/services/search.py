@@ -21,7 +21,8 @@ from shinpan.guideline.search import normalize
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database, chunks
 from shinpan.store.notices import Change, watch_of
-from shinpan.store.search import RosterRead, names_of, read_roster, tables_of
+from shinpan.store.players import names as player_names
+from shinpan.store.search import RosterRead, read_roster, tables_of
 
 __all__ = [
     "ROSTER_KINDS",
@@ -240,9 +241,7 @@ def with_seats(conn: Connection, event_id: int, round_no: int, found: list[Playe
             if t.b:
                 seats[t.b] = (t.table, "b", t.a)
     opponents = sorted({o for _, _, o in seats.values() if o})
-    names: dict[str, str] = {}
-    for chunk in chunks(opponents):
-        names.update(names_of(conn, event_id, chunk))
+    names = player_names(conn, event_id, opponents)
     out = []
     for p in found:
         seat = seats.get(p.number)

@@ -10,7 +10,7 @@ from shinpan.errors import NotFound
 from shinpan.store.connection import Connection, Statement
 from shinpan.store.notices import head_of
 
-__all__ = ["RosterRead", "RosterRow", "Table", "names_of", "read_roster", "tables_of"]
+__all__ = ["RosterRead", "RosterRow", "Table", "read_roster", "tables_of"]
 
 _ROUND = Statement("SELECT current_round FROM events WHERE event_id = :e")
 _PLAYERS = Statement("SELECT number, name, reading, club, status, search FROM players WHERE event_id = :e")
@@ -65,11 +65,3 @@ def tables_of(conn: Connection, event_id: int, round_no: int, numbers: Sequence[
     """The tables of round ``round_no`` where any of ``numbers`` sits."""
     rows = _TABLES_OF.all(conn, {"e": event_id, "r": round_no, "ns": list(numbers)})
     return [Table(int(t), a, b) for t, a, b in rows]
-
-
-_NAMES_OF = Statement("SELECT number, name FROM players WHERE event_id = :e AND number IN (:ns)")
-
-
-def names_of(conn: Connection, event_id: int, numbers: Sequence[str]) -> dict[str, str]:
-    """Players' names by number (those the event has)."""
-    return {str(n): str(name) for n, name in _NAMES_OF.all(conn, {"e": event_id, "ns": list(numbers)})}
