@@ -1,0 +1,149 @@
+"""What the ledger's entries say: one frozen type per kind of entry.
+
+Every change to an event is an entry (:mod:`shinpan.store.ledger`); its body is one of the
+types below, the way beancount's ``core/data.py`` names every directive. Each type knows its
+``kind``, writes the JSON body the ledger has always written (:meth:`body`: the hash chain
+covers those bytes, so a type never changes what it writes for what it holds) and is read
+back from a body with :func:`parse`, which refuses a malformed one with
+:class:`MalformedBody` naming the kind and the field, never a KeyError.
+
+Keys an entry leaves out when they have nothing to say (a duel's ``cause_ruling``, a
+round's ``seed``, …) are left out here too; ``None`` stands for them in the fields.
+
+Pure: no I/O, nothing of the store or the web. The engine's planner returns these types
+(:mod:`shinpan.engine.effects`), the services build them, the projector applies them.
+"""
+
+from __future__ import annotations
+
+from shinpan.entries.event import (
+    DuelResult,
+    EventCreated,
+    JudgeAdded,
+    JudgeClaimed,
+    LossCarried,
+    LossSettled,
+    MatchExtended,
+    MatchResult,
+    PairingEdited,
+    PlayerDropped,
+    PlayersImported,
+    RoundEnded,
+    RoundPaired,
+    RoundStarted,
+    StatusChanged,
+    TimeExtended,
+)
+from shinpan.entries.parts import (
+    AskedDeviation,
+    Consequence,
+    DeadlineRef,
+    DueRemedy,
+    GuidelineRef,
+    HeadJudge,
+    Pairing,
+    RecordAsked,
+    RecordedRuling,
+    Registration,
+)
+from shinpan.entries.reading import Fields, Kind, MalformedBody
+from shinpan.entries.rulings import (
+    AppealDecided,
+    AppealFiled,
+    DeadlineDone,
+    RulingDeviated,
+    RulingsConfirmed,
+    RulingsRecorded,
+    RulingsVoided,
+    StatementTaken,
+)
+
+EntryBody = (
+    EventCreated | JudgeAdded | JudgeClaimed | PlayersImported | PlayerDropped | StatusChanged
+    | RoundPaired | PairingEdited | RoundStarted | TimeExtended | RoundEnded
+    | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled
+    | RulingsRecorded | RulingsConfirmed | RulingDeviated | RulingsVoided | DeadlineDone
+    | StatementTaken | AppealFiled | AppealDecided
+)  # fmt: skip
+
+KINDS: dict[str, type[EntryBody]] = {
+    t.kind: t
+    for t in (
+        EventCreated,
+        JudgeAdded,
+        JudgeClaimed,
+        PlayersImported,
+        PlayerDropped,
+        StatusChanged,
+        RoundPaired,
+        PairingEdited,
+        RoundStarted,
+        TimeExtended,
+        RoundEnded,
+        DuelResult,
+        MatchResult,
+        MatchExtended,
+        LossCarried,
+        LossSettled,
+        RulingsRecorded,
+        RulingsConfirmed,
+        RulingDeviated,
+        RulingsVoided,
+        DeadlineDone,
+        StatementTaken,
+        AppealFiled,
+        AppealDecided,
+    )
+}
+
+
+def parse(kind: str, body: object) -> EntryBody:
+    """The typed entry of ``kind`` a body says; :class:`MalformedBody` when it is not one."""
+    made = KINDS.get(kind)
+    if made is None:
+        raise MalformedBody(f"{kind!r} is not a kind of entry shinpan writes")
+    return made.from_body(body)
+
+
+__all__ = [
+    "KINDS",
+    "AppealDecided",
+    "AppealFiled",
+    "AskedDeviation",
+    "Consequence",
+    "DeadlineDone",
+    "DeadlineRef",
+    "DueRemedy",
+    "DuelResult",
+    "EntryBody",
+    "EventCreated",
+    "Fields",
+    "GuidelineRef",
+    "HeadJudge",
+    "JudgeAdded",
+    "JudgeClaimed",
+    "Kind",
+    "LossCarried",
+    "LossSettled",
+    "MalformedBody",
+    "MatchExtended",
+    "MatchResult",
+    "Pairing",
+    "PairingEdited",
+    "PlayerDropped",
+    "PlayersImported",
+    "RecordAsked",
+    "RecordedRuling",
+    "Registration",
+    "RoundEnded",
+    "RoundPaired",
+    "RoundStarted",
+    "RulingDeviated",
+    "RulingsConfirmed",
+    "RulingsRecorded",
+    "RulingsVoided",
+    "StatementTaken",
+    "StatusChanged",
+    "TimeExtended",
+    "parse",
+]
