@@ -34,6 +34,8 @@ from web_support import (
     XSS_NAME,
     LiveServer,
     database_url,
+    network_back,
+    network_down,
     pairings_csv,
     player_table,
     players_csv,
@@ -406,7 +408,7 @@ def test_a_record_made_offline_waits_on_the_phone_and_is_sent_once(site: Site, p
     choose(fj, "P005", "P005", "cards-off", "ingame.cards-off-table")
 
     # The server cannot be reached: the record stays on the phone, and the page says so.
-    fj.context.set_offline(True)
+    network_down(fj)
     fj.click("#save")
     expect(fj.locator("#result")).to_contain_text("未送信")
     expect(fj.locator("#offline")).to_be_visible()
@@ -416,7 +418,7 @@ def test_a_record_made_offline_waits_on_the_phone_and_is_sent_once(site: Site, p
     assert rulings_of(site, event, "P005") == []
 
     # Back online: it is sent, once.
-    fj.context.set_offline(False)
+    network_back(fj)
     expect(fj.locator("#result")).to_contain_text("記録しました", timeout=15_000)
     expect(fj.locator("#offline")).to_be_hidden()
     assert fj.evaluate(f"JSON.parse(localStorage.getItem('shinpan-queue-{event}'))") == []
@@ -445,7 +447,7 @@ def test_a_queued_record_outlives_a_server_error(site: Site, people: People) -> 
     sign_in(fj, judge, FLOOR_JUDGE[1])
     fj.goto(f"/events/{event}/record")
     choose(fj, "P002", "P002", "cards-off", "ingame.cards-off-table")
-    fj.context.set_offline(True)
+    network_down(fj)
     fj.click("#save")
     expect(fj.locator("#result")).to_contain_text("未送信")
 
@@ -459,7 +461,7 @@ def test_a_queued_record_outlives_a_server_error(site: Site, people: People) -> 
         route.fulfill(status=503, json={"detail": "データベースが使用中です"})
 
     fj.route("**/api/events/*/rulings", busy_once)
-    fj.context.set_offline(False)
+    network_back(fj)
     expect(fj.locator("#result")).to_contain_text("データベースが使用中です")
     expect(fj.locator("#offline")).to_be_visible()  # still kept on the phone
     assert len(fj.evaluate(f"JSON.parse(localStorage.getItem('shinpan-queue-{event}'))")) == 1

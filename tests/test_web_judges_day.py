@@ -30,7 +30,7 @@ from test_web_browser import (  # noqa: F401  (fixtures)
     sign_in,
     site,
 )
-from web_support import DESKTOP, FLOOR_JUDGE, HEAD_JUDGE, PHONE, player_table
+from web_support import DESKTOP, FLOOR_JUDGE, HEAD_JUDGE, PHONE, network_back, network_down, player_table
 
 TOUCH = {"has_touch": True, "is_mobile": True}
 
@@ -106,7 +106,7 @@ def test_offline_two_rulings_survive_a_reload_and_are_each_sent_once(site: Site,
     kept_for_offline(fj, event)
 
     # The network goes before the judge opens the search.
-    fj.context.set_offline(True)
+    network_down(fj)
     before = datetime.now(UTC)
 
     # A player found by table number; an infraction without questions.
@@ -152,7 +152,7 @@ def test_offline_two_rulings_survive_a_reload_and_are_each_sent_once(site: Site,
     time.sleep(1)  # given_at lies before the records arrive
 
     # Back online: each is sent once, and the rulings the server decided are shown.
-    fj.context.set_offline(False)
+    network_back(fj)
     expect(fj.locator("#outbox")).to_be_hidden(timeout=20_000)
     expect(fj.locator("#result")).to_contain_text("記録しました")
     expect(fj.locator("#result")).to_contain_text("P003")

@@ -38,6 +38,10 @@ from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.web.app import create_app
 
+# Playwright lets a test see and stop a service worker's own requests only with this set
+# before the browser starts (microsoft/playwright#2311: setOffline alone does not stop them).
+os.environ.setdefault("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # -- the browser ---------------------------------------------------------------------------
@@ -322,3 +326,19 @@ def in_english(client: Client) -> Iterator[Client]:
 def ledger_size(w: World) -> int:
     with w.db.read() as conn:
         return int(Statement("SELECT count(*) FROM entries").scalar(conn))
+
+
+def _no_network(route: Any) -> None:
+    route.abort("internetdisconnected")
+
+
+def network_down(page: Any) -> None:
+    """The venue's Wi-Fi drops for this phone: the page, and its service worker too,
+    reach nothing; what the worker keeps still loads."""
+    page.context.set_offline(True)
+    page.context.route("**/*", _no_network)
+
+
+def network_back(page: Any) -> None:
+    page.context.unroute("**/*", _no_network)
+    page.context.set_offline(False)

@@ -56,9 +56,14 @@ function networkFirst(request) {
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  if (request.method !== "GET") return;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  if (request.method !== "GET") {
+    // Sent by the worker itself, not left to the browser's fallback: a record then fails
+    // while the network is down however the browser treats the worker (the page queues it).
+    event.respondWith(fetch(request));
+    return;
+  }
   if (ASSETS.indexOf(url.pathname) >= 0) {
     event.respondWith(caches.match(request, { cacheName: STATIC, ignoreSearch: true }).then(function (kept) {
       return kept || fetch(request);
