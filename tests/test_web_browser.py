@@ -460,7 +460,7 @@ def test_a_queued_record_outlives_a_server_error(site: Site, people: People) -> 
         answered.append(503)
         route.fulfill(status=503, json={"detail": "データベースが使用中です"})
 
-    fj.route("**/api/events/*/rulings", busy_once)
+    fj.context.route("**/api/events/*/rulings", busy_once)  # the service worker sends it
     network_back(fj)
     expect(fj.locator("#result")).to_contain_text("データベースが使用中です")
     expect(fj.locator("#offline")).to_be_visible()  # still kept on the phone
