@@ -22,16 +22,15 @@ from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from shinpan.store.accounts import SESSION_NOTICE
-from shinpan.store.connection import Connection, Statement
+from shinpan.store.connection import Statement
 from shinpan.store.db import CHANNEL, Database
 
 if TYPE_CHECKING:  # the event loop's library loads in the web app, not for a command
     import asyncio
 
-__all__ = ["Change", "LedgerWatch", "head_of", "listen", "watch_of"]
+__all__ = ["Change", "LedgerWatch", "listen", "watch_of"]
 
 log = logging.getLogger("shinpan.notices")
-_HEAD = Statement("SELECT MAX(seq) FROM entries WHERE event_id = :e")
 _HEADS = Statement("SELECT event_id, MAX(seq) FROM entries WHERE event_id IN (:es) GROUP BY event_id")
 _KINDS = Statement("SELECT seq, kind FROM entries WHERE event_id = :e AND seq > :after AND seq <= :head")
 
@@ -45,11 +44,6 @@ class Change:
     after: int
     head: int
     kinds: frozenset[str] | None
-
-
-def head_of(conn: Connection, event_id: int) -> int:
-    """The number of the event's newest ledger entry (0 before the first)."""
-    return int(_HEAD.scalar(conn, {"e": event_id}) or 0)
 
 
 class LedgerWatch:

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from shinpan.errors import NotFound
 from shinpan.store.connection import Connection, Statement
-from shinpan.store.notices import head_of
+from shinpan.store.feed import ledger_head
 
 __all__ = ["RosterRead", "RosterRow", "Table", "read_roster", "tables_of"]
 
@@ -51,7 +51,7 @@ def read_roster(conn: Connection, event_id: int) -> RosterRead:
     if current is None:
         raise NotFound("no event {event}", event=event_id)
     round_no = int(current[0] or 0)
-    head = head_of(conn, event_id)
+    head = ledger_head(conn, event_id)
     players = [RosterRow(*r) for r in _PLAYERS.all(conn, {"e": event_id})]
     tables = (
         [Table(int(t), a, b) for t, a, b in _TABLES.all(conn, {"e": event_id, "r": round_no})]

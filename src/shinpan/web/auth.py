@@ -26,7 +26,8 @@ from shinpan.services import accounts
 from shinpan.services.accounts import Membership, User
 from shinpan.services.context import stamp
 from shinpan.store.db import Database
-from shinpan.store.notices import Change, head_of, watch_of
+from shinpan.store.feed import ledger_head
+from shinpan.store.notices import Change, watch_of
 
 SESSION_COOKIE = "shinpan_session"
 CSRF_COOKIE = "shinpan_csrf"
@@ -167,7 +168,7 @@ class Members:
         id_hash = accounts.session_hash(session_id)
         if event_id is not None and event_id not in self.watch.heads:
             with self.db.read() as conn:  # follow the event from now: its judges' changes reach here
-                self.watch.follow(event_id, head_of(conn, event_id))
+                self.watch.follow(event_id, ledger_head(conn, event_id))
         generation = self.generation.get(event_id, 0) if event_id is not None else 0
         found = accounts.membership(self.db, user_id, session_id, event_id)
         if found is None:

@@ -19,7 +19,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from shinpan.store.db import Database
-from shinpan.store.notices import Change, head_of, listen, watch_of
+from shinpan.store.feed import ledger_head
+from shinpan.store.notices import Change, listen, watch_of
 
 HEARTBEAT_SECONDS = 15.0
 POLL_SECONDS = 0.25
@@ -118,7 +119,7 @@ class Live:
 
     def _head(self, event_id: int) -> int:
         with self.db.read() as conn:
-            head = head_of(conn, event_id)
+            head = ledger_head(conn, event_id)
         self.ledger.follow(event_id, head)
         self.ledger.heard(event_id, head)  # newer than what was followed: tell everyone
         return head
