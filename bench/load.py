@@ -167,18 +167,25 @@ async def judge(
 
 async def stream(base: str, s: Setup, who: dict[str, str], desk: bool, stop: float, stats: Stats,
                  opened: asyncio.Event, count: list[int]) -> None:  # fmt: skip
-    """An open page: hears every change; a desk fetches its panels on each, one at a time."""
+    """An open page: hears every change; a desk fetches the panels a change touched, one
+    refresh at a time, as desk.js does."""
     heard: list[tuple[float, int]] = []
     stats.heard.append(heard)
     refresh = asyncio.Event()
+    wanted: set[str] = set()
 
     async def refresher(http: httpx.AsyncClient) -> None:
         while True:
             await refresh.wait()
             refresh.clear()
+            names = sorted(wanted)
+            wanted.clear()
+            if not names:
+                continue
+            only = "" if "*" in names else "?only=" + ",".join(names)
             started = time.perf_counter()
             try:
-                r = await http.get(f"/events/{s.event}/desk/panels")
+                r = await http.get(f"/events/{s.event}/desk/panels{only}")
                 stats.add("desk panels", started, r.status_code == 200)
             except httpx.HTTPError:
                 stats.add("desk panels", started, False)
@@ -194,7 +201,9 @@ async def stream(base: str, s: Setup, who: dict[str, str], desk: bool, stop: flo
                     if line.startswith("event:"):
                         kind = line[6:].strip()
                     elif line.startswith("data:") and not line[5:].strip().isdigit():
-                        pass  # a change's second line: the desk's panels it touched
+                        if desk and kind == "changed":  # a change's second line: the panels it touched
+                            wanted.update(line[5:].split() or ["*"])
+                            refresh.set()
                     elif line.startswith("data:"):
                         if kind == "ready":
                             count[0] += 1
@@ -202,8 +211,6 @@ async def stream(base: str, s: Setup, who: dict[str, str], desk: bool, stop: flo
                                 opened.set()
                         elif kind == "changed":
                             heard.append((time.perf_counter(), int(line[5:].strip())))
-                            if desk:
-                                refresh.set()
                     if time.perf_counter() >= stop:
                         return
         except httpx.HTTPError:

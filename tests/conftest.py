@@ -31,6 +31,10 @@ from shinpan.engine.event_rules import Role
 from shinpan.services import events, recording
 from shinpan.store.db import Database
 
+# pytest-xdist's workers run with COLUMNS=80, and the command line's console keeps the
+# width it was made with: the CLI tests give their own width, so none is set here.
+os.environ.pop("COLUMNS", None)
+
 ROOT = Path(__file__).resolve().parents[1]
 BIN = ROOT / ".venv" / "bin"
 PYTHON = BIN / "python"

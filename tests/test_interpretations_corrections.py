@@ -83,6 +83,14 @@ def test_d16_voiding_a_warning_voids_the_unrelated_warnings_ruling_it_made_possi
     assert live(rulings, UNRELATED) == [(3, 2)]  # the fourth is the third now; its number stays
 
 
+def test_d16_a_void_can_add_the_unrelated_warnings_ruling_the_corrected_history_now_supports() -> None:
+    # The third id came with event 2; voided, the same id comes again with event 3, which
+    # now makes the set three: the void carries the new additional ruling.
+    rulings = play(f"A: {SLOW}", f"A: {SHUFFLE}", f"A: {EXTRA}", f"A: {EXTRA}", void(2))
+    assert one(rulings, event=2, rule=UNRELATED)["voided"] is True
+    assert live(rulings, UNRELATED) == [(4, 1)]
+
+
 def test_d16_a_third_warning_deviated_to_a_notice_fires_nothing_and_the_next_one_fires_once() -> None:
     rulings = play(
         f"A: {SLOW}",

@@ -22,7 +22,7 @@ import pytest
 from conftest import SHINPAN, Backend, make_event
 from shinpan.services import accounts, recording
 from shinpan.services.recording import RecordInput
-from shinpan.store.db import Database
+from shinpan.store.db import CHANNEL, Database
 from shinpan.store.ledger import read_entries
 
 
@@ -126,17 +126,49 @@ def test_postgres_notifications_reach_other_processes_at_once(backend: Backend) 
         event = make_event(db, players=2)
         got: list[str] = []
         dsn = db.target.conninfo
+        with db.read() as conn:
+            channel = CHANNEL.scalar(conn)
         with psycopg.connect(dsn, autocommit=True) as listener:
-            listener.execute("LISTEN shinpan_events")
+            listener.execute(f'LISTEN "{channel}"')
             recording.record(
                 db, event.id, RecordInput(event.players[0], "ingame.slow-play"), now=event.clock.now
             )
             for note in listener.notifies(timeout=5):
-                if note.payload.startswith(f"{event.id}:"):  # other tests' events share the channel
-                    got.append(note.payload)
-                    break
+                got.append(note.payload)
+                break
         with db.read() as conn:
             head = max(e.seq for e in read_entries(conn, event.id))
         assert got == [f"{event.id}:{head}"]
     finally:
         db.close()
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_two_schemas_of_one_database_never_hear_each_others_events(
+    backend: Backend, other_backend: Backend
+) -> None:
+    """Two shinpan schemas in one PostgreSQL database each have event 1: a process serving
+    one must not take the other's ledger growing for its own (it would then miss its own)."""
+    import psycopg
+
+    ours, theirs = Database(backend.url), Database(other_backend.url)
+    try:
+        with ours.read() as a, theirs.read() as b:
+            assert CHANNEL.scalar(a) != CHANNEL.scalar(b)
+            channel = CHANNEL.scalar(a)
+        mine, other = make_event(ours, players=2), make_event(theirs, players=2)
+        assert mine.id == other.id
+        with psycopg.connect(ours.target.conninfo, autocommit=True) as listener:
+            listener.execute(f'LISTEN "{channel}"')
+            recording.record(
+                theirs, other.id, RecordInput(other.players[0], "ingame.slow-play"), now=other.clock.now
+            )
+            assert [n.payload for n in listener.notifies(timeout=1)] == []
+            recording.record(
+                ours, mine.id, RecordInput(mine.players[0], "ingame.slow-play"), now=mine.clock.now
+            )
+            heard = [n.payload for n in listener.notifies(timeout=5, stop_after=1)]
+        assert heard and heard[0].startswith(f"{mine.id}:")
+    finally:
+        ours.close()
+        theirs.close()

@@ -39,6 +39,7 @@ from web_support import (
     pairings_csv,
     player_table,
     players_csv,
+    save_record,
 )
 
 VIEWPORTS = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
@@ -280,7 +281,7 @@ def test_a_second_offence_goes_from_the_floor_to_the_desk_and_the_match(
     expect(preview.locator(".penalty")).to_contain_text("警1")
     expect(preview.locator(".penalty")).to_contain_text("デ敗")
     expect(preview).to_contain_text("ヘッドジャッジの承認待ち")
-    fj.click("#save")
+    save_record(fj)
     expect(fj.locator("#result")).to_contain_text("記録しました")
     number = int(re.findall(r"#(\d+)", fj.locator("#result").inner_text())[0])
 
@@ -344,7 +345,7 @@ def test_a_player_named_like_a_script_is_shown_as_text(site: Site, people: Peopl
     choose(fj, "すくりぷと", "X001", "cards-off", "ingame.cards-off-table")
     expect(fj.locator(".player-pick[data-player='X001']")).to_contain_text(XSS_NAME)
     expect(fj.locator("#chosen-player")).to_contain_text(XSS_NAME)
-    fj.click("#save")
+    save_record(fj)
     expect(fj.locator("#result")).to_contain_text("X001")
 
     for page in (fj, hj):
@@ -409,7 +410,7 @@ def test_a_record_made_offline_waits_on_the_phone_and_is_sent_once(site: Site, p
 
     # The server cannot be reached: the record stays on the phone, and the page says so.
     network_down(fj)
-    fj.click("#save")
+    save_record(fj)
     expect(fj.locator("#result")).to_contain_text("未送信")
     expect(fj.locator("#offline")).to_be_visible()
     expect(fj.locator("#queued")).to_have_text("(1)")
@@ -448,7 +449,7 @@ def test_a_queued_record_outlives_a_server_error(site: Site, people: People) -> 
     fj.goto(f"/events/{event}/record")
     choose(fj, "P002", "P002", "cards-off", "ingame.cards-off-table")
     network_down(fj)
-    fj.click("#save")
+    save_record(fj)
     expect(fj.locator("#result")).to_contain_text("未送信")
 
     answered: list[int] = []

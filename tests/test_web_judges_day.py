@@ -30,7 +30,16 @@ from test_web_browser import (  # noqa: F401  (fixtures)
     sign_in,
     site,
 )
-from web_support import DESKTOP, FLOOR_JUDGE, HEAD_JUDGE, PHONE, network_back, network_down, player_table
+from web_support import (
+    DESKTOP,
+    FLOOR_JUDGE,
+    HEAD_JUDGE,
+    PHONE,
+    network_back,
+    network_down,
+    player_table,
+    save_record,
+)
 
 TOUCH = {"has_touch": True, "is_mobile": True}
 
@@ -119,7 +128,7 @@ def test_offline_two_rulings_survive_a_reload_and_are_each_sent_once(site: Site,
     offline = fj.locator("#preview .offline-preview")
     expect(offline).to_contain_text("違反の回数と罰則は、記録がサーバーに届いたときに決まります")
     expect(fj.locator("#preview .offense-number")).to_have_count(0)  # nothing decided on the phone
-    fj.locator("#save").tap()
+    save_record(fj, tap=True)
     expect(fj.locator("#result")).to_contain_text("未送信")
     expect(fj.locator("#outbox li")).to_have_count(1)
     expect(fj.locator("#outbox")).to_contain_text("違反の回数は届いたときに決まります")
@@ -134,7 +143,7 @@ def test_offline_two_rulings_survive_a_reload_and_are_each_sent_once(site: Site,
     expect(opponent).to_contain_text("鈴木 翔太 (P002)")
     opponent.tap()
     expect(fj.locator("#questions input[name=fact_mixed_into]")).to_have_value("P002")
-    fj.locator("#save").tap()
+    save_record(fj, tap=True)
     expect(fj.locator("#outbox li")).to_have_count(2)
     stored = queued(fj, event)
     assert [(s["body"]["player"], s["body"]["infraction"]) for s in stored] == [
@@ -310,7 +319,7 @@ def test_a_pending_disqualification_shows_as_pending_until_the_head_judge_confir
     fj.fill("#infraction-search", "イカサマ")
     fj.locator(".infraction-pick[data-infraction='severe.cheating']").tap()
     expect(fj.locator("#preview .ruling-preview")).to_contain_text("失格")
-    fj.locator("#save").tap()
+    save_record(fj, tap=True)
     expect(fj.locator("#result")).to_contain_text("記録しました")
     number = rulings_of(site, event, "P004")[0]["number"]
 
@@ -365,7 +374,7 @@ def test_the_opponent_is_offered_for_mixed_cards_and_a_name_gets_a_japanese_mess
     fj.locator("#questions .opponent-pick").click()
     expect(field).to_have_value("P006")
     expect(fj.locator("#preview .ruling-preview")).to_have_count(2)  # both players are penalised
-    fj.locator("#save").click()
+    save_record(fj)
     expect(fj.locator("#result")).to_contain_text("記録しました")
     assert [r["rule"] for r in rulings_of(site, event, "P006")] == ["deck.lost-or-mixed-cards"]
 
@@ -453,7 +462,7 @@ def test_a_ruling_by_table_number_takes_three_taps_and_the_form_is_cleared_after
     fj.locator(".infraction-pick[data-infraction='ingame.cards-off-table']").tap()  # 2
     expect(fj.locator("#save")).to_be_enabled()
     expect(fj.locator("#save")).to_be_in_viewport(ratio=1)
-    fj.locator("#save").tap()  # 3
+    save_record(fj, tap=True)  # 3
     expect(fj.locator("#result")).to_contain_text("記録しました")
     assert [r["rule"] for r in rulings_of(site, event, "P007")] == ["ingame.cards-off-table"]
     expect(fj.locator("#infraction-search")).to_have_value("")

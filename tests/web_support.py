@@ -30,6 +30,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from playwright.sync_api import expect
 
 from shinpan.engine.event_rules import Role
 from shinpan.services import accounts, events, recording
@@ -337,6 +338,17 @@ def network_down(page: Any) -> None:
     reach nothing; what the worker keeps still loads."""
     page.context.set_offline(True)
     page.context.route("**/*", _no_network)
+
+
+def save_record(page: Any, *, tap: bool = False) -> None:
+    """The judge saves once the preview has answered: until then the button may still move."""
+    expect(page.locator("#preview")).not_to_have_attribute("aria-busy", "true")
+    save = page.locator("#save")
+    expect(save).to_be_enabled()
+    if tap:
+        save.tap()
+    else:
+        save.click()
 
 
 def network_back(page: Any) -> None:

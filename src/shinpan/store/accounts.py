@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from shinpan.store.connection import Connection, Statement
-from shinpan.store.db import CHANNEL
+from shinpan.store.db import NOTICE
 
 __all__ = [
     "SESSION_NOTICE",
@@ -48,7 +48,6 @@ _INSERT_USER = Statement(
 _DROP_EXPIRED = Statement("DELETE FROM sessions WHERE expires_at < :now")
 _INSERT_SESSION = Statement("INSERT INTO sessions (id_hash, user_id, expires_at) VALUES (:h, :u, :until)")
 _END_SESSION = Statement("DELETE FROM sessions WHERE id_hash = :h")
-_NOTIFY = Statement("SELECT pg_notify(:c, :p)")
 # The signed-in user, when their session ends, and their seat at one event, in one read.
 _MEMBER = Statement(
     f"SELECT {_USER_COLUMNS}, sessions.expires_at, judges.role, judges.name FROM users "
@@ -136,7 +135,7 @@ def end_session(conn: Connection, id_hash: str) -> None:
     """Sign out; on PostgreSQL every app process hears of it when the transaction commits."""
     _END_SESSION.run(conn, {"h": id_hash})
     if conn.is_postgres:
-        _NOTIFY.run(conn, {"c": CHANNEL, "p": SESSION_NOTICE + id_hash})
+        NOTICE.run(conn, {"p": SESSION_NOTICE + id_hash})
 
 
 def member(conn: Connection, user_id: int, id_hash: str, now: str, event_id: int | None) -> Member | None:

@@ -34,6 +34,7 @@ from shinpan.store.urls import database_url, described
 
 __all__ = [
     "CHANNEL",
+    "NOTICE",
     "Connection",
     "Database",
     "Statement",
@@ -54,7 +55,25 @@ GLOBAL_LOCK = 0
 # chunks; fewer, larger chunks cost less on the round trips.
 IN_CHUNK = 900
 BUSY_SECONDS = 30.0  # how long a write waits for the one before it (SQLite's busy timeout too)
-CHANNEL = "shinpan_events"  # PostgreSQL's NOTIFY channel: "event id:newest entry" of a grown ledger
+
+
+def set_up_sqlite(raw: Any, *, on_disk: bool) -> None:
+    """How every SQLite connection of the store runs, the migration's too: a write waits its
+    turn, a file is in WAL with a full fsync at each commit, foreign keys are enforced."""
+    raw.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+    if on_disk:
+        raw.execute("PRAGMA journal_mode = WAL")
+    raw.execute("PRAGMA synchronous = FULL")
+    raw.execute("PRAGMA foreign_keys = ON")
+
+
+# PostgreSQL's NOTIFY channel ("event id:newest entry" of a grown ledger, or a sign-out):
+# one per schema, so that two shinpan schemas in one database never hear each other's
+# events (event 1 of one is not event 1 of the other). Worked out by the server, from the
+# connection's own search path, so the sender and the listener cannot disagree.
+CHANNEL_OF_SCHEMA = "'shinpan_events_' || left(md5(current_schema()), 12)"
+NOTICE = Statement(f"SELECT pg_notify({CHANNEL_OF_SCHEMA}, :p)")
+CHANNEL = Statement(f"SELECT {CHANNEL_OF_SCHEMA}")
 GROWN = "shinpan.grown"  # conn.info: event id → newest entry this transaction appended
 IDLE_PING_SECONDS = 10.0  # a pooled PostgreSQL connection idle this long is checked before use
 POOL_LIMIT = 20  # connections open at once per process (the web app's threads share them)
@@ -101,7 +120,6 @@ def _operational(e: BaseException) -> bool:
     return type(cause).__name__ == "OperationalError" or isinstance(cause, ConnectionError)
 
 
-_NOTIFY = Statement("SELECT pg_notify(:c, :p)")
 _ADVISORY_LOCK = Statement("SELECT pg_advisory_xact_lock(:ns, :key)")
 _HAS_VERSION_SQLITE = Statement(
     "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
@@ -109,6 +127,7 @@ _HAS_VERSION_SQLITE = Statement(
 _HAS_VERSION_PG = Statement("SELECT to_regclass('alembic_version')")
 _VERSION = Statement("SELECT version_num FROM alembic_version")
 _PING = Statement("SELECT 1")
+_COMMIT = Statement("COMMIT")
 
 
 class _Pool:
@@ -228,25 +247,22 @@ class Database:
         raw = sqlite3.connect(
             self.path or ":memory:", timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
         )
-        raw.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
-        if self.path:
-            raw.execute("PRAGMA journal_mode = WAL")
-        raw.execute("PRAGMA synchronous = FULL")
-        raw.execute("PRAGMA foreign_keys = ON")
+        set_up_sqlite(raw, on_disk=bool(self.path))
         return raw
 
     @contextmanager
     def _transaction(self, raw: Any, begin: str) -> Iterator[Connection]:
-        """BEGIN on ``raw``; COMMIT when the block ends, ROLLBACK when it raises."""
+        """BEGIN on ``raw``; COMMIT when the block ends, ROLLBACK when it raises (or the
+        COMMIT fails: a refused commit is a store error like any statement's)."""
         conn = Connection(raw, self.dialect)
         raw.execute(begin)
         try:
             yield conn
+            _COMMIT.run(conn)
         except BaseException:
             with suppress(Exception):  # the connection is gone; the server rolled back
                 raw.execute("ROLLBACK")
             raise
-        raw.execute("COMMIT")
 
     @contextmanager
     def _pooled(self) -> Iterator[Any]:
@@ -290,7 +306,7 @@ class Database:
                     _ADVISORY_LOCK.run(conn, {"ns": LOCK_NAMESPACE, "key": key})
                     yield conn
                     for grew, head in sorted(grown.items()):  # delivered when the transaction commits
-                        _NOTIFY.run(conn, {"c": CHANNEL, "p": f"{grew}:{head}"})
+                        NOTICE.run(conn, {"p": f"{grew}:{head}"})
         except DriverError as e:
             if _operational(e):
                 raise StorageError(f"the database could not be written: {_reason(e)}") from e

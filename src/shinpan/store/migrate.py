@@ -12,7 +12,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.pool import NullPool, StaticPool
 
-from shinpan.store.db import BUSY_SECONDS, GLOBAL_LOCK, HEAD, LOCK_NAMESPACE
+from shinpan.store.db import GLOBAL_LOCK, HEAD, LOCK_NAMESPACE, set_up_sqlite
 
 
 def _config(conn: Connection | None = None) -> Config:
@@ -47,11 +47,7 @@ def core_engine(url: str, raw: Any | None = None) -> Engine:
         @event.listens_for(engine, "connect")
         def _connect(dbapi_conn: Any, _record: Any) -> None:
             dbapi_conn.isolation_level = None  # BEGIN is issued below
-            dbapi_conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
-            if raw is None:
-                dbapi_conn.execute("PRAGMA journal_mode = WAL")
-            dbapi_conn.execute("PRAGMA synchronous = FULL")
-            dbapi_conn.execute("PRAGMA foreign_keys = ON")
+            set_up_sqlite(dbapi_conn, on_disk=raw is None)
 
         @event.listens_for(engine, "begin")
         def _begin(conn: Connection) -> None:

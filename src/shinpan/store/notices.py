@@ -134,7 +134,9 @@ async def listen(db: Database, ready: asyncio.Event | None = None) -> None:
         try:
             conn = await psycopg.AsyncConnection.connect(db.target.conninfo, autocommit=True)
             async with conn:
-                await conn.execute(f"LISTEN {CHANNEL}")
+                found = await (await conn.execute(CHANNEL.sql)).fetchone()
+                assert found is not None
+                await conn.execute(f'LISTEN "{found[0]}"')
                 if ready is not None:
                     ready.set()
                 async for note in conn.notifies():

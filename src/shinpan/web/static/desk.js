@@ -8,8 +8,13 @@
   if (!live) return;
   var eventId = live.dataset.event;
   var pending = false;
-  var wanted = {};  // panels a change touched that are not redrawn yet ("*": all of them)
+  var wanted = {};  // panels a change touched that are not redrawn yet
 
+  // Every panel carries the ledger entry it was drawn at (data-head). A change is news to a
+  // panel drawn before it; an answer drawn before what a panel shows now (a refresh that
+  // crossed a form's answer on the way) is not shown.
+  function sections() { return Array.prototype.slice.call(document.querySelectorAll("#panels > section[id]")); }
+  function headOf(el) { return +(el && el.dataset.head) || 0; }
   function busy() {
     var panels = document.getElementById("panels");
     if (!panels) return false;
@@ -24,45 +29,42 @@
     var names = Object.keys(wanted);
     wanted = {};
     if (!names.length) return;
-    if (names.indexOf("*") >= 0) {
-      htmx.ajax("GET", "/events/" + eventId + "/desk/panels", { target: "#panels", swap: "outerHTML" });
-      return;
-    }
     fetch("/events/" + eventId + "/desk/panels?only=" + names.join(","), { credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
-        var panels = document.getElementById("panels");
         doc.querySelectorAll("section[id]").forEach(function (fresh) {
           var old = document.getElementById(fresh.id);
-          if (!old) return;
+          if (!old || headOf(fresh) < headOf(old)) return;
           var node = document.importNode(fresh, true);
           old.replaceWith(node);
           htmx.process(node);
-          if (panels && +node.dataset.head > +panels.dataset.head) panels.dataset.head = node.dataset.head;
         });
         tick();
       })
-      .catch(function () { wanted["*"] = true; setTimeout(refresh, 1000); });
+      .catch(function () { names.forEach(function (n) { wanted[n] = true; }); setTimeout(refresh, 1000); });
   }
-  function want(names) { names.forEach(function (n) { if (n) wanted[n] = true; }); refresh(); }
+  // The panels drawn before ``head`` among ``names`` (every panel for "*").
+  function want(head, names) {
+    sections().forEach(function (section) {
+      if ((names.indexOf("*") >= 0 || names.indexOf(section.id) >= 0) && headOf(section) < head) wanted[section.id] = true;
+    });
+    refresh();
+  }
   function later() { if (pending) setTimeout(refresh, 300); }
   document.addEventListener("focusout", later);
   document.addEventListener("toggle", later, true);
+  document.body.addEventListener("htmx:afterSettle", later);  // a form's answer took the text away
 
   function connect() {
     var source = new EventSource("/api/events/" + eventId + "/stream");
-    // "ready" carries the newest ledger entry: refresh if the page was drawn before it
-    // (a ruling saved while the page loaded, or while the connection was lost).
+    // "ready" carries the newest ledger entry: refresh what was drawn before it (a ruling
+    // saved while the page loaded, or while the connection was lost).
     // "changed" has two lines: the newest entry, and the panels the change touched.
-    function behind(head) {
-      var panels = document.getElementById("panels");
-      return !panels || +panels.dataset.head < +head;
-    }
-    source.addEventListener("ready", function (ev) { live.classList.remove("off"); if (behind(ev.data)) want(["*"]); });
+    source.addEventListener("ready", function (ev) { live.classList.remove("off"); want(+ev.data, ["*"]); });
     source.addEventListener("changed", function (ev) {
       var lines = ev.data.split("\n");
-      if (behind(lines[0])) want((lines[1] || "*").split(" "));
+      want(+lines[0], (lines[1] || "*").split(" "));
     });
     source.onerror = function () { live.classList.add("off"); };
   }

@@ -247,7 +247,16 @@
   // -- 3. the ruling before saving -------------------------------------------------------------
   form.addEventListener("change", function (ev) { if (ev.target.closest("#questions")) schedulePreview(); });
   form.addEventListener("input", function (ev) { if (ev.target.closest("#questions")) schedulePreview(); });
-  function schedulePreview() { clearTimeout(previewTimer); previewTimer = setTimeout(preview, 120); }
+  // The preview is busy from a change until its answer is shown (the save button and the page
+  // may move then): aria-busy tells assistive technology, and tests, to wait. An answer to an
+  // earlier state of the form (the judge changed it since, or saved it) is not shown.
+  var previewSeq = 0;
+  function busy(on) { $("#preview").setAttribute("aria-busy", on ? "true" : "false"); }
+  function schedulePreview() {
+    previewSeq++; busy(true);
+    clearTimeout(previewTimer); previewTimer = setTimeout(preview, 120);
+  }
+  function cancelPreview() { previewSeq++; clearTimeout(previewTimer); busy(false); }
   function ready() { return form.elements.player.value && form.elements.infraction.value; }
   function saveInSight() {
     var save = $("#save");
@@ -255,20 +264,25 @@
     if (box.bottom > window.innerHeight || box.top < 0) save.scrollIntoView({ block: "end" });
   }
   function preview() {
+    var mine = ++previewSeq;
     show($("#step-preview"), !!ready());
     $("#save").disabled = true;
-    if (!ready()) return;
+    if (!ready()) { busy(false); return; }
     fetchWithin("/events/" + eventId + "/record/preview", { method: "POST", body: new FormData(form) }, 4000)
       .then(function (r) { return r.text(); })
       .then(function (html) {
+        if (mine !== previewSeq) return;
         $("#preview").innerHTML = html;
         $("#save").disabled = !$("#preview .ruling-preview") || !!$("#preview .field-error");
         saveInSight();
+        busy(false);
       }, function () {
+        if (mine !== previewSeq) return;
         // No server: nothing is decided here. Say so, and let the judge save for later.
         $("#preview").textContent = ""; $("#preview").appendChild(clone("offline-preview"));
         $("#save").disabled = false;
         saveInSight();
+        busy(false);
       });
   }
 
@@ -334,6 +348,7 @@
     }, function () { report(false, response.status + " " + response.statusText); });
   }
   function reset() {
+    cancelPreview();
     form.elements.command_id.value = newId();
     form.elements.player.value = ""; form.elements.infraction.value = ""; chosenPlayer = null;
     show($("#chosen-player"), false); show($("#chosen-infraction"), false);
