@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -490,3 +491,40 @@ def test_a_ruling_redraws_only_the_desks_panels_it_touched(site: Site, people: P
     assert hj.evaluate("document.getElementById('feed').__drawn === undefined"), "the feed was redrawn"
     assert hj.evaluate("document.getElementById('appeals').__drawn === true"), "the appeals were sent again"
     assert asked and all("only=" in u and "appeals" not in u for u in asked), asked
+
+
+def test_a_desk_refresh_answered_late_never_undoes_a_newer_one(site: Site, people: People) -> None:
+    """Venue Wi-Fi: the refresh for a ruling arrives after the one for its void. The desk
+    shows the void, not the older answer that came last."""
+    from shinpan.services import corrections, recording
+
+    event, _ = quick_event(site, player_table(8))
+    hj = people.open(DESKTOP)
+    sign_in(hj, HEAD_JUDGE[0], HEAD_JUDGE[1])
+    with hj.expect_response(lambda r: r.url.endswith(f"/api/events/{event}/stream")):
+        hj.goto(f"/events/{event}/desk")
+    held: list[tuple[Any, Any]] = []
+
+    def hold(route: Any) -> None:  # the first: the server answers now, the phone hears it later
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    hj.route("**/desk/panels?only=*", hold)
+    saved = recording.record(site.db, event, recording.RecordInput("P001", "ingame.cards-off-table"))
+    number = saved.rulings[0]["number"]
+    hj.wait_for_timeout(100)
+    deadline = time.monotonic() + 15
+    while not held and time.monotonic() < deadline:
+        hj.wait_for_timeout(100)
+    assert held, "the desk asked for the panels the ruling touched"
+
+    corrections.void(site.db, event, number, "記録の誤り")
+    row = hj.locator(f"#ruling-{number}")
+    expect(row).to_have_class(re.compile(r"\bstate-voided\b"), timeout=15_000)
+    route, stale = held[0]
+    with hj.expect_response(lambda r: "/desk/panels?only=" in r.url):
+        route.fulfill(response=stale)
+    hj.wait_for_timeout(300)
+    expect(row).to_have_class(re.compile(r"\bstate-voided\b"))
