@@ -73,7 +73,7 @@ def serve(port: int, url: str) -> None:
 
     from shinpan.web.app import create_app
 
-    app = create_app(url)
+    app = create_app(url, serving=True)  # as `shinpan serve` makes it
 
     # Where the time goes: the app's middleware and routing with no work, in a worker thread
     # (as every shinpan endpoint runs) and on the event loop.

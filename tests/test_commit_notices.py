@@ -14,7 +14,7 @@ from shinpan.errors import NotFound
 from shinpan.services import recording
 from shinpan.services.recording import RecordInput
 from shinpan.store.connection import Statement
-from shinpan.store.db import Database
+from shinpan.store.db import Database, Growth
 
 
 def test_listeners_hear_each_committed_change_once_after_commit(tmp_path: Path) -> None:
@@ -22,7 +22,8 @@ def test_listeners_hear_each_committed_change_once_after_commit(tmp_path: Path) 
     ev: EventSetup = make_event(db, players=4)
     heard: list[tuple[int, int]] = []
 
-    def listener(event_id: int, head: int) -> None:
+    def listener(event_id: int, head: int, growth: Growth) -> None:
+        assert growth.head == head and "ruling.recorded" in growth.kinds
         with db.read() as conn:  # after commit: another connection sees the ruling and its entry
             count = Statement("SELECT COUNT(*) FROM rulings WHERE event_id = :e").scalar(
                 conn, {"e": event_id}

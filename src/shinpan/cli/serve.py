@@ -71,7 +71,7 @@ def register(app: typer.Typer) -> None:
             uvicorn.run("shinpan.web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
                         log_level="warning", proxy_headers=False)  # fmt: skip
             return
-        web = create_app(database, secure_cookies=secure_cookies)
+        web = create_app(database, secure_cookies=secure_cookies, serving=True)
         web.state.demo_hint = hint
         uvicorn.run(web, host=host, port=port, log_level="warning", proxy_headers=False)
 

@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -37,6 +38,7 @@ __all__ = [
     "NOTICE",
     "Connection",
     "Database",
+    "Growth",
     "Statement",
     "chunks",
     "data_dir",
@@ -74,7 +76,23 @@ def set_up_sqlite(raw: Any, *, on_disk: bool) -> None:
 CHANNEL_OF_SCHEMA = "'shinpan_events_' || left(md5(current_schema()), 12)"
 NOTICE = Statement(f"SELECT pg_notify({CHANNEL_OF_SCHEMA}, :p)")
 CHANNEL = Statement(f"SELECT {CHANNEL_OF_SCHEMA}")
-GROWN = "shinpan.grown"  # conn.info: event id → newest entry this transaction appended
+GROWN = "shinpan.grown"  # conn.info: event id → what this transaction appended (Growth)
+
+
+@dataclass
+class Growth:
+    """What one transaction appended to an event's ledger: its first and newest entries
+    and their kinds (a listener that saw the entry before ``first`` needs no read)."""
+
+    first: int
+    head: int
+    kinds: set[str]
+
+    def add(self, seq: int, kind: str) -> None:
+        self.head = seq
+        self.kinds.add(kind)
+
+
 IDLE_PING_SECONDS = 10.0  # a pooled PostgreSQL connection idle this long is checked before use
 POOL_LIMIT = 20  # connections open at once per process (the web app's threads share them)
 log = logging.getLogger("shinpan.store")
@@ -128,6 +146,32 @@ _HAS_VERSION_PG = Statement("SELECT to_regclass('alembic_version')")
 _VERSION = Statement("SELECT version_num FROM alembic_version")
 _PING = Statement("SELECT 1")
 _COMMIT = Statement("COMMIT")
+_BEGIN = Statement("BEGIN IMMEDIATE")
+GROUP_COMMIT_MOST = 64  # writes in one SQLite transaction at most
+
+
+class _Batch:
+    """Writes sharing one SQLite transaction, and how its commit went."""
+
+    __slots__ = ("_done", "error", "size")
+
+    def __init__(self) -> None:
+        self._done = threading.Event()
+        self.error: BaseException | None = None
+        self.size = 0
+
+    def finish(self, error: BaseException | None) -> None:
+        self.error = error
+        self._done.set()
+
+    def wait(self) -> None:
+        """Until the batch is committed; its error if the commit failed."""
+        if not self._done.wait(BUSY_SECONDS):
+            raise StorageError("the database could not be written: the commit did not come")
+        if self.error is not None:
+            if isinstance(self.error, StorageError):
+                raise self.error
+            raise StorageError(f"the database could not be written: {_reason(self.error)}") from self.error
 
 
 class _Pool:
@@ -194,6 +238,9 @@ class Database:
         # in memory, that one connection is the whole database.
         self._writer: Any = None
         self._writer_lock = threading.Lock() if self.dialect == "sqlite" else None
+        self._batch: _Batch | None = None  # the writes sharing the open transaction
+        self._queued = 0  # writes waiting for the writer connection
+        self._queue_lock = threading.Lock()
         if self.dialect == "sqlite" and self.path:
             folder = Path(self.path).parent
             try:
@@ -202,7 +249,8 @@ class Database:
                 raise StorageError(f"cannot make the database's folder {folder}: {e.strerror or e}") from None
         self._pool = _Pool(self._open, POOL_LIMIT)
         self._reading = threading.local()  # the read this thread's reads join (one_view)
-        self.listeners: list[Callable[[int, int], None]] = []  # (event, newest entry) after commit
+        # told after commit: (event, newest entry, what this process's transaction appended)
+        self.listeners: list[Callable[[int, int, Growth], None]] = []
         if migrate:
             self.migrate()
 
@@ -291,7 +339,7 @@ class Database:
     def write(self, event_id: int | None = None) -> Iterator[Connection]:
         """A write transaction, serialised with every other write for the same event.
         Once it has committed, whoever listens hears which ledgers grew (see the module)."""
-        grown: dict[int, int] = {}
+        grown: dict[int, Growth] = {}
         try:
             if self.dialect == "sqlite":
                 with self._sqlite_write() as conn, self._tracking(conn, grown):
@@ -305,18 +353,18 @@ class Database:
                     key = event_id if event_id is not None else GLOBAL_LOCK
                     _ADVISORY_LOCK.run(conn, {"ns": LOCK_NAMESPACE, "key": key})
                     yield conn
-                    for grew, head in sorted(grown.items()):  # delivered when the transaction commits
-                        NOTICE.run(conn, {"p": f"{grew}:{head}"})
+                    for grew, growth in sorted(grown.items()):  # delivered when the transaction commits
+                        NOTICE.run(conn, {"p": f"{grew}:{growth.head}"})
         except DriverError as e:
             if _operational(e):
                 raise StorageError(f"the database could not be written: {_reason(e)}") from e
             raise
-        for grew, head in sorted(grown.items()):
-            self._tell(grew, head)
+        for grew, growth in sorted(grown.items()):
+            self._tell(grew, growth)
 
     @staticmethod
     @contextmanager
-    def _tracking(conn: Connection, grown: dict[int, int]) -> Iterator[None]:
+    def _tracking(conn: Connection, grown: dict[int, Growth]) -> Iterator[None]:
         """The appender notes here which ledgers this transaction grew, and how far."""
         conn.info[GROWN] = grown
         try:
@@ -324,10 +372,10 @@ class Database:
         finally:
             conn.info.pop(GROWN, None)
 
-    def _tell(self, event_id: int, head: int) -> None:
+    def _tell(self, event_id: int, growth: Growth) -> None:
         for listener in list(self.listeners):
             try:
-                listener(event_id, head)
+                listener(event_id, growth.head, growth)
             except Exception:  # a listener must never fail the command that committed
                 log.exception("a listener failed")
 
@@ -335,23 +383,84 @@ class Database:
     def _sqlite_write(self) -> Iterator[Connection]:
         """On SQLite, the process's writes take one connection in turn, in the order they
         asked (a lock), as datasette does: SQLite's own busy wait sleeps up to 100 ms
-        between tries. ``BEGIN IMMEDIATE`` still serialises them with other processes."""
+        between tries. ``BEGIN IMMEDIATE`` still serialises them with other processes.
+
+        Group commit: a write that finds others waiting for the connection leaves its
+        transaction open to them, each in a savepoint of its own (a write that fails takes
+        back only itself), and the last of them commits for all; each returns once that
+        commit is on disk. Under load one fsync then serves many rulings; alone, a write
+        commits at once as before."""
         assert self._writer_lock is not None
-        if not self._writer_lock.acquire(timeout=BUSY_SECONDS):
+        with self._queue_lock:
+            self._queued += 1
+        acquired = self._writer_lock.acquire(timeout=BUSY_SECONDS)
+        with self._queue_lock:
+            self._queued -= 1
+        if not acquired:
             raise StorageError("the database could not be written: other writes kept it busy")
+        batch: _Batch | None = None
+        failed: BaseException | None = None
         try:
-            if self._writer is None:
-                self._writer = self._open()
-                for hook in self._pool.hooks:
-                    hook(self._writer)
-            with self._transaction(self._writer, "BEGIN IMMEDIATE") as conn:
-                yield conn
+            batch = self._join_batch()
+            raw = self._writer
+            raw.execute("SAVEPOINT write")
+            try:
+                yield Connection(raw, self.dialect)
+            except BaseException as e:
+                failed = e
+                with suppress(Exception):  # gone with the transaction if SQLite ended it
+                    raw.execute("ROLLBACK TO write")
+                    raw.execute("RELEASE write")
+                raise
+            raw.execute("RELEASE write")
         except Exception as e:
+            failed = failed or e
             if _operational(e) and not isinstance(e, StorageError):
                 raise StorageError(f"the database could not be written: {_reason(e)}") from e
             raise
         finally:
-            self._writer_lock.release()
+            try:
+                waits = batch is not None and self._settle(batch, failed)
+            finally:
+                self._writer_lock.release()
+        if waits and batch is not None:
+            batch.wait()
+
+    def _join_batch(self) -> _Batch:
+        """The open transaction, or a new one (the writer lock is held)."""
+        if self._writer is None:
+            self._writer = self._open()
+            for hook in self._pool.hooks:
+                hook(self._writer)
+        if self._batch is None:
+            _BEGIN.run(Connection(self._writer, self.dialect))
+            self._batch = _Batch()
+        self._batch.size += 1
+        return self._batch
+
+    def _settle(self, batch: _Batch, failed: BaseException | None) -> bool:
+        """After a write's savepoint (the writer lock is held): leave the transaction open
+        to the writes waiting, or commit it for the whole batch. True when this write must
+        still wait for the commit."""
+        raw = self._writer
+        if raw is None or not raw.in_transaction:  # SQLite rolled the whole batch back
+            self._batch = None
+            batch.finish(StorageError("the database could not be written: the transaction was rolled back"))
+            return False
+        if self._queued > 0 and batch.size < GROUP_COMMIT_MOST:
+            return failed is None
+        self._batch = None
+        try:
+            _COMMIT.run(Connection(raw, self.dialect))
+        except Exception as e:
+            with suppress(Exception):
+                raw.execute("ROLLBACK")
+            batch.finish(e)
+            if failed is None:
+                raise
+            return False
+        batch.finish(None)
+        return False
 
     @contextmanager
     def read(self) -> Iterator[Connection]:

@@ -15,7 +15,7 @@ from shinpan.entries import EntryBody
 from shinpan.store import projector
 from shinpan.store.chain import GENESIS, canonical, entry_hash
 from shinpan.store.connection import Connection, Statement
-from shinpan.store.db import GROWN
+from shinpan.store.db import GROWN, Growth
 from shinpan.store.entry import Entry as Entry  # where the readers of entries have always found it
 from shinpan.store.entry import stored_entry
 
@@ -140,7 +140,11 @@ class Appender:
         projector.apply(self.conn, entry)
         grown = self.conn.info.get(GROWN)
         if grown is not None:  # told after commit (Database.write)
-            grown[self.event_id] = seq
+            growth = grown.get(self.event_id)
+            if growth is None:
+                grown[self.event_id] = Growth(seq, seq, {entry.kind})
+            else:
+                growth.add(seq, entry.kind)
         self.appended.append(entry)
         return entry
 

@@ -23,7 +23,7 @@ from weakref import WeakKeyDictionary
 
 from shinpan.store.accounts import SESSION_NOTICE
 from shinpan.store.connection import Statement
-from shinpan.store.db import CHANNEL, Database
+from shinpan.store.db import CHANNEL, Database, Growth
 
 if TYPE_CHECKING:  # the event loop's library loads in the web app, not for a command
     import asyncio
@@ -65,14 +65,17 @@ class LedgerWatch:
         with self._lock:
             self.heads.setdefault(event_id, head)
 
-    def heard(self, event_id: int, head: int) -> None:
-        """The event's ledger reached ``head`` (any thread; reads the database if it grew)."""
+    def heard(self, event_id: int, head: int, growth: Growth | None = None) -> None:
+        """The event's ledger reached ``head`` (any thread). A commit of this process says
+        what it appended (``growth``); otherwise, if the ledger grew, the database is read."""
         with self._lock:
             seen = self.heads.get(event_id)
             if seen is not None and head <= seen:
                 return
             kinds: frozenset[str] | None = None
-            if seen is not None:
+            if seen is not None and growth is not None and growth.first == seen + 1:
+                kinds = frozenset(growth.kinds)
+            elif seen is not None:
                 with self.db.read() as conn:
                     found = _KINDS.all(conn, {"e": event_id, "after": seen, "head": head})
                 # Every entry in between, or not known: a notice can arrive before a new

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
-from fastapi.responses import StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -192,8 +192,12 @@ def preview(request: Request, event_id: int, body: RecordIn) -> dict[str, Any]:
     }  # fmt: skip
 
 
-@router.post("/events/{event_id}/rulings", status_code=201, dependencies=Unsafe)
-def record(request: Request, event_id: int, body: RecordIn) -> dict[str, Any]:
+# The answer is plain JSON already: sent as it is (FastAPI would check it against the
+# annotation in a second trip to the thread pool, then walk it again to encode it).
+@router.post("/events/{event_id}/rulings", status_code=201, dependencies=Unsafe, response_model=None,
+             responses={201: {"description": "The rulings made (or made before, for a retry)",
+                              "content": {"application/json": {"schema": {"type": "object"}}}}})  # fmt: skip
+def record(request: Request, event_id: int, body: RecordIn) -> JSONResponse:
     """Record an infraction; a retry with the same command_id records nothing new."""
     user, _ = role_at(request, event_id, "record")
     if body.deviation is not None:
@@ -201,7 +205,7 @@ def record(request: Request, event_id: int, body: RecordIn) -> dict[str, Any]:
     saved = recording.record(
         request.app.state.db, event_id, body.record_input(), judge=user.name, command_id=body.command_id
     )
-    return saved.as_json()
+    return JSONResponse(saved.as_json(), status_code=201)
 
 
 @router.get("/events/{event_id}/rulings")
