@@ -494,11 +494,14 @@ def test_a_ruling_redraws_only_the_desks_panels_it_touched(site: Site, people: P
 
 
 def test_a_desk_refresh_answered_late_never_undoes_a_newer_one(site: Site, people: People) -> None:
-    """Venue Wi-Fi: the refresh for a ruling arrives after the one for its void. The desk
-    shows the void, not the older answer that came last."""
-    from shinpan.services import corrections, recording
+    """Venue Wi-Fi: the desk's refresh for a ruling recorded elsewhere is answered late,
+    after the head judge voided another ruling from the desk. The desk keeps the void, not
+    the older answer that came last; the late answer's ruling is shown all the same."""
+    from shinpan.services import recording
 
     event, _ = quick_event(site, player_table(8))
+    first = recording.record(site.db, event, recording.RecordInput("P001", "ingame.cards-off-table"))
+    voided = first.rulings[0]["number"]
     hj = people.open(DESKTOP)
     sign_in(hj, HEAD_JUDGE[0], HEAD_JUDGE[1])
     with hj.expect_response(lambda r: r.url.endswith(f"/api/events/{event}/stream")):
@@ -512,19 +515,30 @@ def test_a_desk_refresh_answered_late_never_undoes_a_newer_one(site: Site, peopl
             held.append((route, route.fetch()))
 
     hj.route("**/desk/panels?only=*", hold)
-    saved = recording.record(site.db, event, recording.RecordInput("P001", "ingame.cards-off-table"))
-    number = saved.rulings[0]["number"]
-    hj.wait_for_timeout(100)
+    later = recording.record(site.db, event, recording.RecordInput("P003", "ingame.cards-off-table"))
     deadline = time.monotonic() + 15
     while not held and time.monotonic() < deadline:
         hj.wait_for_timeout(100)
     assert held, "the desk asked for the panels the ruling touched"
 
-    corrections.void(site.db, event, number, "記録の誤り")
-    row = hj.locator(f"#ruling-{number}")
-    expect(row).to_have_class(re.compile(r"\bstate-voided\b"), timeout=15_000)
-    route, stale = held[0]
+    hj.locator(f"#ruling-{voided} details.correct summary").click()
+    void = hj.locator(f"#ruling-{voided} form.void")
+    void.locator("textarea[name=reason]").fill("記録の誤り")
+    void.locator("button[type=submit]").click()
+    row = hj.locator(f"#ruling-{voided}")
+    expect(row).to_have_class(re.compile(r"\bstate-voided\b"))
+
+    # Every state the voided ruling's row shows from now on, as the page draws it.
+    hj.evaluate(
+        """id => { window.seen = []; new MutationObserver(() => {
+             const row = document.getElementById(id); if (row) window.seen.push(row.className);
+           }).observe(document.body, {subtree: true, childList: true, attributes: true}); }""",
+        f"ruling-{voided}",
+    )
+    route, stale = held[0]  # drawn before the void
     with hj.expect_response(lambda r: "/desk/panels?only=" in r.url):
         route.fulfill(response=stale)
-    hj.wait_for_timeout(300)
+    expect(hj.locator(f"#ruling-{later.rulings[0]['number']}")).to_be_visible()
+    hj.wait_for_timeout(500)
     expect(row).to_have_class(re.compile(r"\bstate-voided\b"))
+    assert "state-recorded" not in hj.evaluate("window.seen"), "the older answer never showed"

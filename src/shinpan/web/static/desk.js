@@ -23,12 +23,17 @@
     var written = Array.prototype.some.call(panels.querySelectorAll("textarea"), function (t) { return t.value.trim() !== ""; });
     return typing || written || !!panels.querySelector("details.correct[open]");
   }
+  // One refresh at a time: changes that arrive meanwhile wait for it and go together in
+  // the next (rulings given together at time in the round cost one redraw, not one each).
+  var inFlight = false;
   function refresh() {
     if (busy()) { pending = true; return; }
+    if (inFlight) return;
     pending = false;
     var names = Object.keys(wanted);
     wanted = {};
     if (!names.length) return;
+    inFlight = true;
     fetch("/events/" + eventId + "/desk/panels?only=" + names.join(","), { credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
       .then(function (html) {
@@ -41,8 +46,14 @@
           htmx.process(node);
         });
         tick();
+        inFlight = false;
+        refresh();
       })
-      .catch(function () { names.forEach(function (n) { wanted[n] = true; }); setTimeout(refresh, 1000); });
+      .catch(function () {
+        inFlight = false;
+        names.forEach(function (n) { wanted[n] = true; });
+        setTimeout(refresh, 1000);
+      });
   }
   // The panels drawn before ``head`` among ``names`` (every panel for "*").
   function want(head, names) {
