@@ -9,8 +9,11 @@ ruling that will eject or disqualify shows as waiting until the head judge confi
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
+from weakref import WeakKeyDictionary
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
@@ -23,7 +26,7 @@ from shinpan.web import i18n
 from shinpan.web.api import Penalties, csrf
 from shinpan.web.auth import role_at
 from shinpan.web.live import PANELS
-from shinpan.web.render import render
+from shinpan.web.render import for_viewer, render, render_shared
 
 router = APIRouter(include_in_schema=False)
 Unsafe = [Depends(csrf)]
@@ -74,9 +77,73 @@ def desk_panels(request: Request, event_id: int, only: str = "") -> Response:
     """The desk's panels for the live refresh: every panel, or those named in ``only``
     (``feed,queue``: what a change touched), each on its own to put in place."""
     _, role = role_at(request, event_id, "read")
-    asked = tuple(p for p in PANELS if p in only.split(",")) if only else PANELS
-    return render(request, "_desk_panels.html", event_id=event_id, role=role, partial=bool(only),
-                  **_panels(request, event_id, asked))  # fmt: skip
+    if not only:
+        return render(request, "_desk_panels.html", event_id=event_id, role=role, partial=False,
+                      **_panels(request, event_id, PANELS))  # fmt: skip
+    asked = tuple(p for p in PANELS if p in only.split(","))
+    html = [
+        for_viewer(
+            request, _shared_panels(request, event_id, role, tuple(p for p in asked if p != "deadlines"))
+        )
+    ]
+    if "deadlines" in asked:  # time left is the viewer's moment's
+        html.append(bytes(render(request, "_desk_panels.html", event_id=event_id, role=role, partial=True,
+                           **_panels(request, event_id, ("deadlines",))).body).decode())  # fmt: skip
+    return HTMLResponse("".join(html))
+
+
+class _SharedPanels:
+    """The desk's panels as every desk of an event sees them at one ledger entry (in one
+    language, for one role): a change reaches a dozen desks, which then ask for the same
+    panels at once; they are read and rendered once (:func:`render_shared`)."""
+
+    MOST = 64
+
+    def __init__(self) -> None:
+        self.kept: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self.lock = threading.Lock()
+        self.rendering: dict[tuple[Any, ...], threading.Lock] = {}
+
+    def get(self, key: tuple[Any, ...], make: Callable[[], tuple[tuple[Any, ...], str]]) -> str:
+        with self.lock:
+            if key in self.kept:
+                return self.kept[key]
+            turn = self.rendering.setdefault(key, threading.Lock())
+        with turn:  # the same panels asked at once: one renders, the others wait for it
+            with self.lock:
+                if key in self.kept:
+                    return self.kept[key]
+            made_key, html = make()
+            with self.lock:
+                self.kept[made_key] = html
+                self.kept.move_to_end(made_key)
+                while len(self.kept) > self.MOST:
+                    self.kept.popitem(last=False)
+                self.rendering.pop(key, None)
+            return html
+
+
+_SHARED: WeakKeyDictionary[Any, _SharedPanels] = WeakKeyDictionary()  # per database
+_SHARED_LOCK = threading.Lock()
+
+
+def _shared_panels(request: Request, event_id: int, role: Any, shown: tuple[str, ...]) -> str:
+    if not shown:
+        return ""
+    db = request.app.state.db
+    with _SHARED_LOCK:
+        shared = _SHARED.setdefault(db, _SharedPanels())
+    lang = i18n.current.get()
+
+    def key(head: int) -> tuple[Any, ...]:
+        return (event_id, head, shown, lang, role)
+
+    def make() -> tuple[tuple[Any, ...], str]:
+        data = _panels(request, event_id, shown)
+        return key(data["head"]), render_shared("_desk_panels.html", event_id=event_id, role=role,
+                                                partial=True, **data)  # fmt: skip
+
+    return shared.get(key(queries.ledger_head(db, event_id)), make)
 
 
 @router.get("/events/{event_id}/desk/corrections/{number}", response_class=HTMLResponse)

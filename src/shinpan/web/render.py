@@ -86,6 +86,29 @@ def render(request: Request, template: str, status: int = 200, **context: Any) -
     return HTMLResponse(html, status_code=status)
 
 
+# A part of a page rendered once for everyone who sees it alike (the desk's panels, for
+# every desk of an event at one ledger entry): what is each viewer's own is marked, and
+# filled in for each (:func:`for_viewer`).
+_CSRF_MARK, _ID_MARK = "\x00csrf\x00", "\x00id\x00"
+
+
+def render_shared(template: str, **context: Any) -> str:
+    """The template for every viewer: the CSRF token and each form's command id marked."""
+    context.setdefault("tz", getattr(context.get("event"), "time_zone", None))
+    context.setdefault("rulebook", getattr(context.get("event"), "book", None))
+    return (
+        environment()
+        .get_template(template)
+        .render(user=None, csrf=_CSRF_MARK, new_id=lambda: _ID_MARK, **context)
+    )
+
+
+def for_viewer(request: Request, shared: str) -> str:
+    """A shared rendering with this viewer's CSRF token and fresh command ids."""
+    parts = shared.replace(_CSRF_MARK, csrf_token(request)).split(_ID_MARK)
+    return "".join(part + uuid.uuid4().hex for part in parts[:-1]) + parts[-1]
+
+
 def render_error(request: Request, status: int, message: str) -> HTMLResponse:
     if request.headers.get("hx-request"):
         html = environment().get_template("_error.html").render(message=message, status=status)
