@@ -389,7 +389,7 @@ class Database:
         transaction open to them, each in a savepoint of its own (a write that fails takes
         back only itself), and the last of them commits for all; each returns once that
         commit is on disk. Under load one fsync then serves many rulings; alone, a write
-        commits at once as before."""
+        commits at once as before, without a savepoint (it is alone in its transaction)."""
         assert self._writer_lock is not None
         with self._queue_lock:
             self._queued += 1
@@ -403,16 +403,22 @@ class Database:
         try:
             batch = self._join_batch()
             raw = self._writer
-            raw.execute("SAVEPOINT write")
+            shared = batch.size > 1  # the first write is alone in the transaction so far
+            if shared:
+                raw.execute("SAVEPOINT write")
             try:
                 yield Connection(raw, self.dialect)
             except BaseException as e:
                 failed = e
                 with suppress(Exception):  # gone with the transaction if SQLite ended it
-                    raw.execute("ROLLBACK TO write")
-                    raw.execute("RELEASE write")
+                    if shared:
+                        raw.execute("ROLLBACK TO write")
+                        raw.execute("RELEASE write")
+                    else:
+                        raw.execute("ROLLBACK")
                 raise
-            raw.execute("RELEASE write")
+            if shared:
+                raw.execute("RELEASE write")
         except Exception as e:
             failed = failed or e
             if _operational(e) and not isinstance(e, StorageError):
@@ -443,6 +449,13 @@ class Database:
         to the writes waiting, or commit it for the whole batch. True when this write must
         still wait for the commit."""
         raw = self._writer
+        if failed is not None and batch.size == 1:  # the write alone in it failed: nothing to keep
+            if raw is not None and raw.in_transaction:
+                with suppress(Exception):
+                    raw.execute("ROLLBACK")
+            self._batch = None
+            batch.finish(None)
+            return False
         if raw is None or not raw.in_transaction:  # SQLite rolled the whole batch back
             self._batch = None
             batch.finish(StorageError("the database could not be written: the transaction was rolled back"))
