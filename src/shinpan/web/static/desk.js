@@ -55,8 +55,11 @@
         setTimeout(refresh, 1000);
       });
   }
-  // The panels drawn before ``head`` among ``names`` (every panel for "*").
+  // The panels drawn before ``head`` among ``names`` (every panel for "*"). The newest
+  // entry heard is kept: whatever a form's answer put in place is checked against it.
+  var latest = 0;
   function want(head, names) {
+    if (head > latest) latest = head;
     sections().forEach(function (section) {
       if ((names.indexOf("*") >= 0 || names.indexOf(section.id) >= 0) && headOf(section) < head) wanted[section.id] = true;
     });
@@ -65,7 +68,10 @@
   function later() { if (pending) setTimeout(refresh, 300); }
   document.addEventListener("focusout", later);
   document.addEventListener("toggle", later, true);
-  document.body.addEventListener("htmx:afterSettle", later);  // a form's answer took the text away
+  document.body.addEventListener("htmx:afterSettle", function () {
+    want(latest, ["*"]);  // a form's answer drawn before the newest change heard: redraw it
+    later();  // and it took the text away: what waited for that goes now
+  });
 
   function connect() {
     var source = new EventSource("/api/events/" + eventId + "/stream");
