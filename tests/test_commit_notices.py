@@ -5,6 +5,8 @@ rolled back). PostgreSQL's NOTIFY, from any command, is tested in test_live.py."
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -40,3 +42,32 @@ def test_listeners_hear_each_committed_change_once_after_commit(tmp_path: Path) 
     with pytest.raises(NotFound):  # rolled back: nothing is told
         recording.record(db, ev.id, RecordInput("P999", "ingame.slow-play"), now=ev.clock.now)
     assert heard == [(ev.id, 1)]
+
+
+def test_changes_reach_subscribers_in_the_ledgers_order(tmp_path: Path) -> None:
+    """A change heard in one thread never overtakes the one before it: a live view drops
+    what is older than what it last heard, and would lose the panels only that one touched."""
+    from shinpan.store.notices import Change, LedgerWatch
+
+    db = Database(f"sqlite:///{tmp_path}/order.sqlite3")
+    try:
+        watch = LedgerWatch(db)
+        watch.follow(1, 10)
+        told: list[int] = []
+        second: list[threading.Thread] = []
+
+        def slow_subscriber(change: Change) -> None:
+            if not second:  # while the first change is being told, the next one arrives
+                second.append(
+                    threading.Thread(target=watch.heard, args=(1, 12, Growth(12, 12, {"appeal.decided"})))
+                )
+                second[0].start()
+                time.sleep(0.3)
+            told.append(change.head)
+
+        watch.subscribers.append(slow_subscriber)
+        watch.heard(1, 11, Growth(11, 11, {"ruling.recorded"}))
+        second[0].join(5)
+        assert told == [11, 12]
+    finally:
+        db.close()

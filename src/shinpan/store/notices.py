@@ -83,7 +83,11 @@ class LedgerWatch:
                 if len(found) == head - seen:
                     kinds = frozenset(str(kind) for _, kind in found)
             self.heads[event_id] = head
-        self._tell(Change(event_id, seen if seen is not None else 0, head, kinds))
+            # Told while the lock is held: subscribers hear the changes in the ledger's order.
+            # Told after it, a change read in one thread could overtake the one before it,
+            # and a live view that drops what is older than it heard would lose what only
+            # that one touched (a desk panel never redrawn).
+            self._tell(Change(event_id, seen if seen is not None else 0, head, kinds))
 
     def _tell(self, change: Change) -> None:
         for subscriber in list(self.subscribers):
