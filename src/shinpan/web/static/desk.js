@@ -15,13 +15,17 @@
   // crossed a form's answer on the way) is not shown.
   function sections() { return Array.prototype.slice.call(document.querySelectorAll("#panels > section[id]")); }
   function headOf(el) { return +(el && el.dataset.head) || 0; }
+  // A panel with something the judge is writing, has focused or has opened (a ruling's
+  // corrections) is not redrawn under them.
+  function holdsInput(el) {
+    var active = document.activeElement;
+    if (active && el.contains(active) && /^(TEXTAREA|INPUT|SELECT)$/.test(active.tagName)) return true;
+    if (el.querySelector("details.correct[open]")) return true;
+    return Array.prototype.some.call(el.querySelectorAll("textarea"), function (t) { return t.value.trim() !== ""; });
+  }
   function busy() {
     var panels = document.getElementById("panels");
-    if (!panels) return false;
-    var el = document.activeElement;
-    var typing = el && panels.contains(el) && (el.tagName === "TEXTAREA" || el.tagName === "INPUT" || el.tagName === "SELECT");
-    var written = Array.prototype.some.call(panels.querySelectorAll("textarea"), function (t) { return t.value.trim() !== ""; });
-    return typing || written || !!panels.querySelector("details.correct[open]");
+    return !!panels && holdsInput(panels);
   }
   // One refresh at a time: changes that arrive meanwhile wait for it and go together in
   // the next (rulings given together at time in the round cost one redraw, not one each).
@@ -40,7 +44,8 @@
         var doc = new DOMParser().parseFromString(html, "text/html");
         doc.querySelectorAll("section[id]").forEach(function (fresh) {
           var old = document.getElementById(fresh.id);
-          if (!old || headOf(fresh) < headOf(old)) return;
+          if (!old || headOf(fresh) <= headOf(old)) return;  // nothing newer than what is shown
+          if (holdsInput(old)) { wanted[fresh.id] = true; pending = true; return; }  // after the judge is done
           var node = document.importNode(fresh, true);
           old.replaceWith(node);
           htmx.process(node);
