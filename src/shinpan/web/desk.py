@@ -86,9 +86,10 @@ def desk_panels(request: Request, event_id: int, only: str = "") -> Response:
             request, _shared_panels(request, event_id, role, tuple(p for p in asked if p != "deadlines"))
         )
     ]
-    if "deadlines" in asked:  # time left is the viewer's moment's
-        html.append(bytes(render(request, "_desk_panels.html", event_id=event_id, role=role, partial=True,
-                           **_panels(request, event_id, ("deadlines",))).body).decode())  # fmt: skip
+    if "deadlines" in asked:  # time left is the viewer's moment's: drawn for this request
+        own = render_shared("_desk_panels.html", event_id=event_id, role=role, partial=True,
+                            **_panels(request, event_id, ("deadlines",)))  # fmt: skip
+        html.append(for_viewer(request, own))
     return HTMLResponse("".join(html))
 
 
@@ -113,13 +114,16 @@ class _SharedPanels:
             with self.lock:
                 if key in self.kept:
                     return self.kept[key]
-            made_key, html = make()
-            with self.lock:
-                self.kept[made_key] = html
-                self.kept.move_to_end(made_key)
-                while len(self.kept) > self.MOST:
-                    self.kept.popitem(last=False)
-                self.rendering.pop(key, None)
+            try:
+                made_key, html = make()
+                with self.lock:
+                    self.kept[made_key] = html
+                    self.kept.move_to_end(made_key)
+                    while len(self.kept) > self.MOST:
+                        self.kept.popitem(last=False)
+            finally:  # made or failed, nobody waits on this key's turn any more
+                with self.lock:
+                    self.rendering.pop(key, None)
             return html
 
 

@@ -72,12 +72,17 @@ def csrf_token(request: Request) -> str:
     return token or str(request.scope.get("state", {}).get("csrf_token", ""))
 
 
+def _of_event(context: dict[str, Any]) -> None:
+    """A page of an event shows times in its time zone and names rules as its guideline does."""
+    context.setdefault("tz", getattr(context.get("event"), "time_zone", None))
+    context.setdefault("rulebook", getattr(context.get("event"), "book", None))
+
+
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
     """A page; times on it are shown in the time zone of its ``event`` (or ``tz``), its
     rules and penalties named as the event's guideline names them (or ``rulebook``'s)."""
     user = context.pop("user", None) or current_user(request)
-    context.setdefault("tz", getattr(context.get("event"), "time_zone", None))
-    context.setdefault("rulebook", getattr(context.get("event"), "book", None))
+    _of_event(context)
     html = (
         environment()
         .get_template(template)
@@ -94,8 +99,7 @@ _CSRF_MARK, _ID_MARK = "\x00csrf\x00", "\x00id\x00"
 
 def render_shared(template: str, **context: Any) -> str:
     """The template for every viewer: the CSRF token and each form's command id marked."""
-    context.setdefault("tz", getattr(context.get("event"), "time_zone", None))
-    context.setdefault("rulebook", getattr(context.get("event"), "book", None))
+    _of_event(context)
     return (
         environment()
         .get_template(template)
