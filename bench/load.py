@@ -22,13 +22,16 @@ searches, a ruling on every stream within 200 ms (p99). The run stops by itself;
 only the server it started, by its process id (and that process's group).
 
 Not collected by pytest: ``bench/`` is outside ``testpaths``. The load generator shares
-the machine's cores with the server: its figures are what a server on a busy laptop gives.
+the machine's 2 cores with the server: its figures are what a server on a busy laptop gives.
+So that it leaves the server a core, the load goes through a lean HTTP/1.1 client on asyncio
+streams (``Connection``), not httpx, which took the generator most of a core.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import signal
@@ -39,16 +42,18 @@ import tempfile
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 SHINPAN = ROOT / ".venv" / "bin" / "shinpan"
 P99_TARGET_MS, STREAM_TARGET_MS = 50.0, 200.0
+DESK_SPACING = 1.0  # seconds between two refreshes of a desk (desk.js's SPACING_MS)
 FAMILY = [("佐藤", "さとう"), ("鈴木", "すずき"), ("高橋", "たかはし"), ("田中", "たなか"), ("伊藤", "いとう"),
           ("渡辺", "わたなべ"), ("山本", "やまもと"), ("中村", "なかむら"), ("小林", "こばやし"), ("加藤", "かとう")]  # fmt: skip
 GIVEN = [("翔太", "しょうた"), ("美咲", "みさき"), ("大輔", "だいすけ"), ("陽菜", "ひな"), ("蓮", "れん")]
@@ -121,11 +126,92 @@ class Stats:
             self.errors[kind] += 1
 
 
-def client(base: str, who: dict[str, str], timeout: float = 30) -> httpx.AsyncClient:
-    cookies = {k: v for k, v in who.items() if k != "token"}
-    limits = httpx.Limits(max_connections=2, max_keepalive_connections=2)
-    return httpx.AsyncClient(base_url=base, cookies=cookies, headers={"X-CSRF-Token": who["token"]},
-                             timeout=timeout, limits=limits)  # fmt: skip
+FAILURES = (OSError, EOFError, ValueError, asyncio.LimitOverrunError)  # broken, garbled, timed out
+IDLE_SECONDS = 4.0  # a connection idle longer is opened again: uvicorn closes it at 5 s, maybe as we send
+
+
+class Connection:
+    """A keep-alive HTTP/1.1 connection, signed in as ``who``: one request at a time, opened
+    again if the server has closed it (after an answer with ``Connection: close``, or at any
+    time) or it has been idle ``IDLE_SECONDS``. A request that breaks, or has no whole answer
+    in time, closes it too."""
+
+    def __init__(self, base: str, who: dict[str, str], timeout: float = 30) -> None:
+        url = urlsplit(base)
+        self.address, self.timeout = (url.hostname, url.port), timeout
+        cookies = "; ".join(f"{k}={v}" for k, v in who.items() if k != "token")
+        self.sign_in = f"Host: {url.netloc}\r\nCookie: {cookies}\r\nX-CSRF-Token: {who['token']}\r\n"
+        self.io: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self.answered = 0.0  # when the last answer was read whole
+
+    async def __aenter__(self) -> Connection:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.io is not None:
+            self.io[1].close()
+        self.io = None
+
+    async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+        """The answer's status and whole body, within the timeout; status 0 if there is none."""
+        try:
+            async with asyncio.timeout(self.timeout):
+                status, chunks = await self.open(method, path, body)
+                return status, b"".join([chunk async for chunk in chunks])
+        except FAILURES:
+            return 0, b""
+
+    async def open(self, method: str, path: str, body: bytes = b"") -> tuple[int, AsyncIterator[bytes]]:
+        """Sends a request: the answer's status within the timeout (or one of ``FAILURES``),
+        then its body as it comes."""
+        try:
+            async with asyncio.timeout(self.timeout):
+                idle = time.monotonic() - self.answered > IDLE_SECONDS
+                if self.io is None or idle or self.io[0].at_eof() or self.io[1].is_closing():
+                    self.close()
+                    self.io = await asyncio.open_connection(*self.address)
+                reader, writer = self.io
+                head = f"{method} {path} HTTP/1.1\r\n{self.sign_in}Accept-Encoding: identity\r\n"
+                if body:
+                    head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+                writer.write(head.encode() + b"\r\n" + body)
+                await writer.drain()
+                status, *fields = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+            headers = dict((name.strip().lower(), value.strip().lower()) for name, _, value in
+                           (field.partition(":") for field in fields))  # fmt: skip
+            return int(status.split(" ", 2)[1]), self.body(reader, headers)
+        except BaseException:
+            self.close()
+            raise
+
+    async def body(self, reader: asyncio.StreamReader, headers: dict[str, str]) -> AsyncIterator[bytes]:
+        """Chunked or with a Content-Length (uvicorn gives every body one or the other)."""
+        try:
+            if "chunked" in headers.get("transfer-encoding", ""):
+                while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
+                    yield (await reader.readexactly(size + 2))[:-2]
+                while await reader.readuntil(b"\r\n") != b"\r\n":  # trailers
+                    pass
+            else:
+                yield await reader.readexactly(int(headers.get("content-length", 0)))
+        except BaseException:  # broken, timed out or given up: what is left of it is unread
+            self.close()
+            raise
+        if headers.get("connection") == "close":
+            self.close()
+        self.answered = time.monotonic()
+
+
+async def lines(chunks: AsyncIterator[bytes]) -> AsyncIterator[str]:
+    """A body's lines as they come: chunk by chunk, split at each newline."""
+    rest = b""
+    async for chunk in chunks:
+        *complete, rest = (rest + chunk).split(b"\n")
+        for line in complete:
+            yield line.removesuffix(b"\r").decode()
 
 
 async def judge(
@@ -133,7 +219,7 @@ async def judge(
 ) -> None:
     """One floor judge's phone: searches as they type, and records."""
     rng = random.Random(seed)
-    async with client(base, who) as http:
+    async with Connection(base, who) as http:
         while True:
             await asyncio.sleep(min(rng.expovariate(rate), max(0.0, stop - time.perf_counter())))
             if time.perf_counter() >= stop:
@@ -143,77 +229,72 @@ async def judge(
                 family = reading.split()[0]
                 for typed in (family[:2], family, reading)[: rng.choice((2, 3))]:
                     started = time.perf_counter()
-                    try:
-                        r = await http.get(f"/api/events/{s.event}/players?q={quote(typed)}")
-                        stats.add("search", started, r.status_code == 200)
-                    except httpx.HTTPError:
-                        stats.add("search", started, False)
+                    status, _ = await http.request("GET", f"/api/events/{s.event}/players?q={quote(typed)}")
+                    stats.add("search", started, status == 200)
             else:
                 body = {
                     "command_id": uuid.uuid4().hex,
                     "player": number,
                     "infraction": rng.choice(INFRACTIONS),
                 }
+                payload = json.dumps(body).encode()
                 started = time.perf_counter()
-                try:
-                    r = await http.post(f"/api/events/{s.event}/rulings", json=body)
-                    ok = r.status_code == 201
-                    stats.add("record", started, ok)
-                    if ok:
-                        stats.sent[int(r.json()["entry"])] = started
-                except httpx.HTTPError:
-                    stats.add("record", started, False)
+                status, answer = await http.request("POST", f"/api/events/{s.event}/rulings", payload)
+                stats.add("record", started, status == 201)
+                if status == 201:
+                    stats.sent[int(json.loads(answer)["entry"])] = started
 
 
 async def stream(base: str, s: Setup, who: dict[str, str], desk: bool, stop: float, stats: Stats,
                  opened: asyncio.Event, count: list[int]) -> None:  # fmt: skip
     """An open page: hears every change; a desk fetches the panels a change touched, one
-    refresh at a time, as desk.js does."""
+    refresh at a time and at most one a second, drawn at the newest change it heard or
+    later, as desk.js does."""
     heard: list[tuple[float, int]] = []
     stats.heard.append(heard)
     refresh = asyncio.Event()
     wanted: set[str] = set()
 
-    async def refresher(http: httpx.AsyncClient) -> None:
+    async def refresher(http: Connection) -> None:
+        last = -DESK_SPACING
         while True:
             await refresh.wait()
+            await asyncio.sleep(max(0.0, last + DESK_SPACING - time.perf_counter()))
             refresh.clear()
             names = sorted(wanted)
             wanted.clear()
             if not names:
                 continue
-            only = "" if "*" in names else "?only=" + ",".join(names)
-            started = time.perf_counter()
-            try:
-                r = await http.get(f"/events/{s.event}/desk/panels{only}")
-                stats.add("desk panels", started, r.status_code == 200)
-            except httpx.HTTPError:
-                stats.add("desk panels", started, False)
+            since = heard[-1][1] if heard else 0
+            only = "" if "*" in names else f"?only={','.join(names)}&since={since}"
+            started = last = time.perf_counter()
+            status, _ = await http.request("GET", f"/events/{s.event}/desk/panels{only}")
+            stats.add("desk panels", started, status == 200)
 
-    async with client(base, who, timeout=httpx.Timeout(30, read=None)) as http:
-        task = asyncio.create_task(refresher(http)) if desk else None
+    async with Connection(base, who) as live, Connection(base, who) as panels:  # as a page has them
+        task = asyncio.create_task(refresher(panels)) if desk else None
         try:
             started = time.perf_counter()
-            async with http.stream("GET", f"/api/events/{s.event}/stream") as r:
-                stats.add("stream open", started, r.status_code == 200)
-                kind = ""
-                async for line in r.aiter_lines():
-                    if line.startswith("event:"):
-                        kind = line[6:].strip()
-                    elif line.startswith("data:") and not line[5:].strip().isdigit():
-                        if desk and kind == "changed":  # a change's second line: the panels it touched
-                            wanted.update(line[5:].split() or ["*"])
-                            refresh.set()
-                    elif line.startswith("data:"):
-                        if kind == "ready":
-                            count[0] += 1
-                            if count[0] == len(s.judges[: len(stats.heard)]) or count[0] >= len(stats.heard):
-                                opened.set()
-                        elif kind == "changed":
-                            heard.append((time.perf_counter(), int(line[5:].strip())))
-                    if time.perf_counter() >= stop:
-                        return
-        except httpx.HTTPError:
+            status, body = await live.open("GET", f"/api/events/{s.event}/stream")
+            stats.add("stream open", started, status == 200)
+            kind = ""
+            async for line in lines(body):
+                if line.startswith("event:"):
+                    kind = line[6:].strip()
+                elif line.startswith("data:") and not line[5:].strip().isdigit():
+                    if desk and kind == "changed":  # a change's second line: the panels it touched
+                        wanted.update(line[5:].split() or ["*"])
+                        refresh.set()
+                elif line.startswith("data:"):
+                    if kind == "ready":
+                        count[0] += 1
+                        if count[0] == len(s.judges[: len(stats.heard)]) or count[0] >= len(stats.heard):
+                            opened.set()
+                    elif kind == "changed":
+                        heard.append((time.perf_counter(), int(line[5:].strip())))
+                if time.perf_counter() >= stop:
+                    return
+        except FAILURES:
             stats.stream_errors += 1
         finally:
             if task is not None:

@@ -91,3 +91,20 @@ def test_the_walk_sees_every_way_of_importing() -> None:
     assert _speaks_sql(imported) == {"sqlalchemy", TABLES}
     assert "shinpan.store.schema.rulings" in imported
     assert _speaks_sql(_imported(ast.parse("from shinpan.store.rulings import causes"), "shinpan.x")) == set()
+
+
+def test_a_request_is_matched_against_the_apps_own_routes_the_json_api_first(tmp_path: Path) -> None:
+    """FastAPI matches a request against an included router by walking its routes twice:
+    every route sits on the app's own router, the JSON API (searches, records, live
+    streams: the requests a big event sends most) before the pages."""
+    from fastapi.routing import APIRoute
+    from starlette.routing import Mount, Route
+
+    from shinpan.web.app import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'routes.sqlite3'}")
+    assert all(type(r) in (APIRoute, Route, Mount) for r in app.router.routes), "no router included"
+    paths = [getattr(r, "path", "") for r in app.router.routes]
+    search = paths.index("/api/events/{event_id}/players")
+    assert search < paths.index("/events/{event_id}/desk") and search < paths.index("/login")
+    assert len(app.openapi()["paths"]) >= 30, "the API is documented as before"

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 from weakref import WeakKeyDictionary
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from shinpan.errors import ShinpanError
@@ -73,19 +73,17 @@ def desk(request: Request, event_id: int) -> Response:
 
 
 @router.get("/events/{event_id}/desk/panels", response_class=HTMLResponse)
-def desk_panels(request: Request, event_id: int, only: str = "") -> Response:
+def desk_panels(request: Request, event_id: int, only: str = "", since: int = Query(0, ge=0)) -> Response:
     """The desk's panels for the live refresh: every panel, or those named in ``only``
-    (``feed,queue``: what a change touched), each on its own to put in place."""
+    (``feed,queue``: what a change touched), each on its own to put in place. ``since``:
+    the newest entry the desk heard of; panels drawn at it or later will do."""
     _, role = role_at(request, event_id, "read")
     if not only:
         return render(request, "_desk_panels.html", event_id=event_id, role=role, partial=False,
                       **_panels(request, event_id, PANELS))  # fmt: skip
     asked = tuple(p for p in PANELS if p in only.split(","))
-    html = [
-        for_viewer(
-            request, _shared_panels(request, event_id, role, tuple(p for p in asked if p != "deadlines"))
-        )
-    ]
+    shared = tuple(p for p in asked if p != "deadlines")
+    html = [for_viewer(request, _shared_panels(request, event_id, role, shared, since))]
     if "deadlines" in asked:  # time left is the viewer's moment's: drawn for this request
         own = render_shared("_desk_panels.html", event_id=event_id, role=role, partial=True,
                             **_panels(request, event_id, ("deadlines",)))  # fmt: skip
@@ -96,14 +94,22 @@ def desk_panels(request: Request, event_id: int, only: str = "") -> Response:
 class _SharedPanels:
     """The desk's panels as every desk of an event sees them at one ledger entry (in one
     language, for one role): a change reaches a dozen desks, which then ask for the same
-    panels at once; they are read and rendered once (:func:`render_shared`)."""
+    panels at once; they are read and rendered once (:func:`render_shared`). A desk that
+    heard of entry ``since`` takes the newest drawing at or after it, if there is one: it
+    will hear of any later change and ask again."""
 
     MOST = 64
 
     def __init__(self) -> None:
         self.kept: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self.newest: dict[tuple[Any, ...], tuple[int, str]] = {}  # the key without its head
         self.lock = threading.Lock()
         self.rendering: dict[tuple[Any, ...], threading.Lock] = {}
+
+    def recent(self, alike: tuple[Any, ...], since: int) -> str | None:
+        with self.lock:
+            head, html = self.newest.get(alike, (-1, ""))
+        return html if since and head >= since else None
 
     def get(self, key: tuple[Any, ...], make: Callable[[], tuple[tuple[Any, ...], str]]) -> str:
         with self.lock:
@@ -119,6 +125,9 @@ class _SharedPanels:
                 with self.lock:
                     self.kept[made_key] = html
                     self.kept.move_to_end(made_key)
+                    alike, head = made_key[:-1], made_key[-1]
+                    if head >= self.newest.get(alike, (-1, ""))[0]:
+                        self.newest[alike] = (head, html)
                     while len(self.kept) > self.MOST:
                         self.kept.popitem(last=False)
             finally:  # made or failed, nobody waits on this key's turn any more
@@ -131,16 +140,19 @@ _SHARED: WeakKeyDictionary[Any, _SharedPanels] = WeakKeyDictionary()  # per data
 _SHARED_LOCK = threading.Lock()
 
 
-def _shared_panels(request: Request, event_id: int, role: Any, shown: tuple[str, ...]) -> str:
+def _shared_panels(request: Request, event_id: int, role: Any, shown: tuple[str, ...], since: int = 0) -> str:
     if not shown:
         return ""
     db = request.app.state.db
     with _SHARED_LOCK:
         shared = _SHARED.setdefault(db, _SharedPanels())
     lang = i18n.current.get()
+    recent = shared.recent((event_id, shown, lang, role), since)
+    if recent is not None:
+        return recent
 
     def key(head: int) -> tuple[Any, ...]:
-        return (event_id, head, shown, lang, role)
+        return (event_id, shown, lang, role, head)
 
     def make() -> tuple[tuple[Any, ...], str]:
         data = _panels(request, event_id, shown)

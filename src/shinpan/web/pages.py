@@ -18,15 +18,12 @@ from shinpan.engine.event_rules import Role
 from shinpan.errors import ShinpanError
 from shinpan.guideline.search import search
 from shinpan.services import accounts, events
-from shinpan.web import corrections, desk, floor, i18n
+from shinpan.web import i18n
 from shinpan.web.api import csrf
 from shinpan.web.auth import SESSION_COOKIE, SESSION_SECONDS, current_user, role_at, signed_in
 from shinpan.web.render import book, render
 
 router = APIRouter(include_in_schema=False)
-router.include_router(floor.router)
-router.include_router(desk.router)
-router.include_router(corrections.router)
 
 
 def _safe_next(value: str | None) -> str:

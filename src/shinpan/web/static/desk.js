@@ -27,18 +27,24 @@
     var panels = document.getElementById("panels");
     return !!panels && holdsInput(panels);
   }
-  // One refresh at a time: changes that arrive meanwhile wait for it and go together in
-  // the next (rulings given together at time in the round cost one redraw, not one each).
-  var inFlight = false;
+  // One refresh at a time, and at most one a second: changes that arrive meanwhile wait
+  // and go together in the next (rulings given together at time in the round cost one
+  // redraw, not one each; a dozen desks do not redraw a busy event's feed ten times a second).
+  var SPACING_MS = 1000;
+  var inFlight = false, lastStart = -SPACING_MS, timer = null;
   function refresh() {
     if (busy()) { pending = true; return; }
-    if (inFlight) return;
+    if (inFlight || timer) return;
+    var wait = lastStart + SPACING_MS - performance.now();
+    if (wait > 0) { timer = setTimeout(function () { timer = null; refresh(); }, wait); return; }
     pending = false;
     var names = Object.keys(wanted);
     wanted = {};
     if (!names.length) return;
     inFlight = true;
-    fetch("/events/" + eventId + "/desk/panels?only=" + names.join(","), { credentials: "same-origin" })
+    lastStart = performance.now();
+    // ``since``: panels drawn at the newest change heard, or later, will do.
+    fetch("/events/" + eventId + "/desk/panels?only=" + names.join(",") + "&since=" + latest, { credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
