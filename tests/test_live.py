@@ -172,3 +172,48 @@ def test_two_schemas_of_one_database_never_hear_each_others_events(
     finally:
         ours.close()
         theirs.close()
+
+
+def test_a_stream_tells_changes_heard_together_once_and_beats_while_nothing_happens(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two rulings recorded while a page is busy reach it as one change (the newest entry,
+    the panels either touched); with nothing to tell, one timer beats for every stream."""
+    import asyncio
+
+    from shinpan.web import live as live_views
+
+    monkeypatch.setattr(live_views, "HEARTBEAT_SECONDS", 0.2)
+    db = Database(backend.url)
+    try:
+        event = make_event(db, players=4)
+
+        def record(player: str) -> None:
+            recording.record(db, event.id, RecordInput(player, "ingame.slow-play"), now=event.clock.now)
+
+        async def watch() -> list[str]:
+            views = live_views.Live(db)
+            await views.start()
+            try:
+                pages = [views.stream(event.id) for _ in range(3)]
+                told = [await anext(page) for page in pages]
+                await asyncio.to_thread(record, event.players[0])
+                await asyncio.to_thread(record, event.players[1])
+                await asyncio.sleep(0.1)  # both heard before any page reads on
+                told += [await asyncio.wait_for(anext(page), 5) for page in pages]
+                told += [await asyncio.wait_for(anext(page), 5) for page in pages]
+                for page in pages:
+                    await page.aclose()
+                assert not any(w.streams for w in views.watches.values()), "closed pages are forgotten"
+                return told
+            finally:
+                await views.stop()
+
+        told = asyncio.run(watch())
+        with db.read() as conn:
+            head = max(e.seq for e in read_entries(conn, event.id))
+        assert all(t.startswith("event: ready\ndata: ") for t in told[:3])
+        assert told[3:6] == [f"event: changed\ndata: {head}\ndata: queue deadlines feed dq\n\n"] * 3
+        assert told[6:] == [": heartbeat\n\n"] * 3
+    finally:
+        db.close()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -90,6 +91,7 @@ class Live:
         self.loop = asyncio.get_running_loop()
         self.ledger.subscribers.append(self._heard)
         self.ledger.relayed = True
+        self.tasks.append(asyncio.create_task(self._beat()))
         if self.db.is_postgres:
             ready = asyncio.Event()
             self.tasks.append(asyncio.create_task(listen(self.db, ready)))
@@ -141,29 +143,43 @@ class Live:
         if not watch.streams:
             del self.watches[event_id]
 
-    async def stream(self, event_id: int, *, limit_seconds: float | None = None) -> AsyncIterator[str]:
+    async def stream(self, event_id: int) -> AsyncIterator[str]:
         """Server-sent events: ``ready`` and ``changed`` with the newest entry number (a
         ``changed`` has a second line: the desk's panels it touched), and heartbeats."""
         queue: asyncio.Queue[tuple[int, frozenset[str] | None]] = asyncio.Queue()
-        loop = asyncio.get_running_loop()
-        started = loop.time()
         try:
             head = await self._open(event_id, queue)
             yield f"event: ready\ndata: {head}\n\n"
-            while limit_seconds is None or loop.time() - started < limit_seconds:
-                wait = HEARTBEAT_SECONDS
-                if limit_seconds is not None:
-                    wait = max(0.0, min(wait, limit_seconds - (loop.time() - started)))
-                try:
-                    newest, kinds = await asyncio.wait_for(queue.get(), timeout=wait)
-                except TimeoutError:
-                    yield ": heartbeat\n\n"
-                    continue
+            while True:
+                heard = [await queue.get()]
                 while not queue.empty():  # several changes at once: one message for them all
-                    newest, more = queue.get_nowait()
-                    kinds = None if kinds is None or more is None else kinds | more
-                if newest > head:
-                    head = newest
-                    yield f"event: changed\ndata: {head}\ndata: {' '.join(panels_touched(kinds))}\n\n"
+                    heard.append(queue.get_nowait())
+                news = [(newest, kinds) for newest, kinds in heard if newest > head]
+                if not news:
+                    if any(newest == _BEAT for newest, _ in heard):
+                        yield ": heartbeat\n\n"
+                    continue
+                head = max(newest for newest, _ in news)
+                told = [k for _, k in news]
+                kinds = None if None in told else frozenset[str]().union(*(k for k in told if k is not None))
+                yield f"event: changed\ndata: {head}\ndata: {_touched_line(kinds)}\n\n"
         finally:
             self._close(event_id, queue)
+
+    async def _beat(self) -> None:
+        """One heartbeat for every open stream every HEARTBEAT_SECONDS (one timer for them
+        all: a stream waiting on its own timer cost a task per change it was told)."""
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            for watch in self.watches.values():
+                for queue in watch.streams:
+                    queue.put_nowait((_BEAT, None))
+
+
+_BEAT = -1  # a heartbeat in a stream's queue: no entry is numbered below 1
+
+
+@functools.lru_cache(maxsize=256)
+def _touched_line(kinds: frozenset[str] | None) -> str:
+    """The panels line of a change (the same few kinds come again and again)."""
+    return " ".join(panels_touched(kinds))
