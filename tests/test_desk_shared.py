@@ -26,14 +26,18 @@ def command_ids(html: str) -> list[str]:
     return re.findall(r'name="command_id" value="([^"]+)"', html)
 
 
-def test_desks_asking_at_once_share_one_rendering_and_keep_their_own_tokens(
-    world: World, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    rendered: list[Any] = []
+@pytest.fixture
+def rendered(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The panels of every shared rendering, in order."""
+    shown: list[Any] = []
     real = desk.render_shared
-    monkeypatch.setattr(
-        desk, "render_shared", lambda *a, **kw: rendered.append(kw["shown"]) or real(*a, **kw)
-    )
+    monkeypatch.setattr(desk, "render_shared", lambda *a, **kw: shown.append(kw["shown"]) or real(*a, **kw))
+    return shown
+
+
+def test_desks_asking_at_once_share_one_rendering_and_keep_their_own_tokens(
+    world: World, rendered: list[Any]
+) -> None:
     desks = [world.clients["head_judge"]]
     for _ in range(2):
         http = TestClient(world.app, raise_server_exceptions=False)
@@ -98,18 +102,13 @@ def test_a_rulings_row_is_drawn_again_only_when_what_it_shows_changes(
     with in_english(head) as english:
         assert "Confirm" in english.get(path).text and "確認" not in english.get(path).text
     floor = world.clients["floor_judge"].get(f"/events/{world.event}/desk/panels?only=queue")
-    if floor.status_code == 200:  # a floor judge may read the desk, not confirm from it
-        assert f'id="queue-{third}"' in floor.text and "/desk/confirm/" not in floor.text
+    assert floor.status_code == 200  # a floor judge may read the desk, not confirm from it
+    assert f'id="queue-{third}"' in floor.text and "/desk/confirm/" not in floor.text
 
 
 def test_a_desk_that_heard_of_an_entry_takes_panels_drawn_at_it_or_later(
-    world: World, monkeypatch: pytest.MonkeyPatch
+    world: World, rendered: list[Any]
 ) -> None:
-    rendered: list[Any] = []
-    real = desk.render_shared
-    monkeypatch.setattr(
-        desk, "render_shared", lambda *a, **kw: rendered.append(kw["shown"]) or real(*a, **kw)
-    )
     first = world.record(world.players[0], "ingame.cards-off-table")
     head = world.clients["head_judge"]
     entry = int(
