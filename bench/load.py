@@ -34,6 +34,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -54,6 +55,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SHINPAN = ROOT / ".venv" / "bin" / "shinpan"
 P99_TARGET_MS, STREAM_TARGET_MS = 50.0, 200.0
 DESK_SPACING = 1.0  # seconds between two refreshes of a desk (desk.js's SPACING_MS)
+PANELS = ("queue", "appeals", "deadlines", "feed", "dq")
+DRAWN_AT = re.compile(r'<section class="card" id="(\w+)" data-head="(\d+)"')
 FAMILY = [("佐藤", "さとう"), ("鈴木", "すずき"), ("高橋", "たかはし"), ("田中", "たなか"), ("伊藤", "いとう"),
           ("渡辺", "わたなべ"), ("山本", "やまもと"), ("中村", "なかむら"), ("小林", "こばやし"), ("加藤", "かとう")]  # fmt: skip
 GIVEN = [("翔太", "しょうた"), ("美咲", "みさき"), ("大輔", "だいすけ"), ("陽菜", "ひな"), ("蓮", "れん")]
@@ -248,12 +251,15 @@ async def judge(
 async def stream(base: str, s: Setup, who: dict[str, str], desk: bool, stop: float, stats: Stats,
                  opened: asyncio.Event, count: list[int]) -> None:  # fmt: skip
     """An open page: hears every change; a desk fetches the panels a change touched, one
-    refresh at a time and at most one a second, drawn at the newest change it heard or
-    later, as desk.js does."""
+    refresh at a time and at most one a second, taking any drawing newer than what it
+    shows and asking again for what is still older than the change that touched it, as
+    desk.js does."""
     heard: list[tuple[float, int]] = []
     stats.heard.append(heard)
     refresh = asyncio.Event()
     wanted: set[str] = set()
+    drawn: dict[str, int] = {}  # per panel: the entry it was drawn at
+    needed: dict[str, int] = {}  # per panel: the newest change that touched it
 
     async def refresher(http: Connection) -> None:
         last = -DESK_SPACING
@@ -261,15 +267,22 @@ async def stream(base: str, s: Setup, who: dict[str, str], desk: bool, stop: flo
             await refresh.wait()
             await asyncio.sleep(max(0.0, last + DESK_SPACING - time.perf_counter()))
             refresh.clear()
-            names = sorted(wanted)
+            names = sorted(PANELS if "*" in wanted else wanted)
             wanted.clear()
             if not names:
                 continue
-            since = heard[-1][1] if heard else 0
-            only = "" if "*" in names else f"?only={','.join(names)}&since={since}"
+            since = min(drawn.get(n, 0) for n in names) + 1
             started = last = time.perf_counter()
-            status, _ = await http.request("GET", f"/events/{s.event}/desk/panels{only}")
+            status, answer = await http.request(
+                "GET", f"/events/{s.event}/desk/panels?only={','.join(names)}&since={since}"
+            )
             stats.add("desk panels", started, status == 200)
+            for panel, head in DRAWN_AT.findall(answer.decode() if status == 200 else ""):
+                drawn[panel] = max(drawn.get(panel, 0), int(head))
+            behind = {n for n in names if drawn.get(n, 0) < needed.get(n, 0)}
+            if behind:
+                wanted.update(behind)
+                refresh.set()
 
     async with Connection(base, who) as live, Connection(base, who) as panels:  # as a page has them
         task = asyncio.create_task(refresher(panels)) if desk else None
@@ -283,7 +296,10 @@ async def stream(base: str, s: Setup, who: dict[str, str], desk: bool, stop: flo
                     kind = line[6:].strip()
                 elif line.startswith("data:") and not line[5:].strip().isdigit():
                     if desk and kind == "changed":  # a change's second line: the panels it touched
-                        wanted.update(line[5:].split() or ["*"])
+                        touched = line[5:].split() or list(PANELS)
+                        wanted.update(touched)
+                        for panel in touched:
+                            needed[panel] = max(needed.get(panel, 0), heard[-1][1] if heard else 0)
                         refresh.set()
                 elif line.startswith("data:"):
                     if kind == "ready":

@@ -26,7 +26,7 @@ from typing import Any
 
 from shinpan.errors import Unstorable
 
-__all__ = ["Connection", "DriverError", "IntegrityViolation", "Statement"]
+__all__ = ["Connection", "DriverError", "IntegrityViolation", "Script", "Statement"]
 
 _NAME = re.compile(r"(?<![:\w]):(\w+)")
 
@@ -82,6 +82,23 @@ def _translate(conn: Connection, sql: str, e: BaseException) -> BaseException:
     if isinstance(e, base):
         return DriverError(sql, e)
     return e
+
+
+class Script:
+    """Statements with no parameters sent in one trip to the server (PostgreSQL's simple
+    query protocol takes several at once): a write's ``BEGIN`` with its lock, its notices
+    with its ``COMMIT``. Only numbers and the store's own words go into one."""
+
+    __slots__ = ("sql",)
+
+    def __init__(self, *statements: str) -> None:
+        self.sql = "; ".join(statements)
+
+    def run(self, conn: Connection) -> None:
+        try:
+            conn.driver.execute(self.sql)
+        except Exception as e:
+            raise _translate(conn, self.sql, e) from e
 
 
 class Statement:

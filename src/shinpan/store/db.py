@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from shinpan.errors import StorageError
-from shinpan.store.connection import Connection, DriverError, Statement
+from shinpan.store.connection import Connection, DriverError, Script, Statement
 from shinpan.store.urls import database_url, described
 
 __all__ = [
@@ -138,7 +138,6 @@ def _operational(e: BaseException) -> bool:
     return type(cause).__name__ == "OperationalError" or isinstance(cause, ConnectionError)
 
 
-_ADVISORY_LOCK = Statement("SELECT pg_advisory_xact_lock(:ns, :key)")
 _HAS_VERSION_SQLITE = Statement(
     "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
 )
@@ -299,14 +298,23 @@ class Database:
         return raw
 
     @contextmanager
-    def _transaction(self, raw: Any, begin: str) -> Iterator[Connection]:
-        """BEGIN on ``raw``; COMMIT when the block ends, ROLLBACK when it raises (or the
-        COMMIT fails: a refused commit is a store error like any statement's)."""
+    def _transaction(
+        self, raw: Any, begin: str | Script, end: Callable[[], Script] | None = None
+    ) -> Iterator[Connection]:
+        """BEGIN on ``raw``; COMMIT (or ``end()``, which ends with it) when the block ends,
+        ROLLBACK when it raises (or the COMMIT fails: a refused commit is a store error like
+        any statement's)."""
         conn = Connection(raw, self.dialect)
-        raw.execute(begin)
         try:
+            if isinstance(begin, Script):  # a lock refused with it: rolled back below
+                begin.run(conn)
+            else:
+                raw.execute(begin)
             yield conn
-            _COMMIT.run(conn)
+            if end is None:
+                _COMMIT.run(conn)
+            else:
+                end().run(conn)
         except BaseException:
             with suppress(Exception):  # the connection is gone; the server rolled back
                 raw.execute("ROLLBACK")
@@ -345,16 +353,24 @@ class Database:
                 with self._sqlite_write() as conn, self._tracking(conn, grown):
                     yield conn
             else:
+                # One trip to the server to begin and take the event's lock, one to tell who
+                # listens and commit: the lock is held for as few trips as the work needs.
+                key = event_id if event_id is not None else GLOBAL_LOCK
+                begin = Script("BEGIN", f"SELECT pg_advisory_xact_lock({LOCK_NAMESPACE}, {int(key)})")
+
+                def end() -> Script:  # notices are delivered when the transaction commits
+                    told = [
+                        f"SELECT pg_notify({CHANNEL_OF_SCHEMA}, '{int(e)}:{int(g.head)}')"
+                        for e, g in sorted(grown.items())
+                    ]
+                    return Script(*told, "COMMIT")
+
                 with (
                     self._pooled() as raw,
-                    self._transaction(raw, "BEGIN") as conn,
+                    self._transaction(raw, begin, end) as conn,
                     self._tracking(conn, grown),
                 ):
-                    key = event_id if event_id is not None else GLOBAL_LOCK
-                    _ADVISORY_LOCK.run(conn, {"ns": LOCK_NAMESPACE, "key": key})
                     yield conn
-                    for grew, growth in sorted(grown.items()):  # delivered when the transaction commits
-                        NOTICE.run(conn, {"p": f"{grew}:{growth.head}"})
         except DriverError as e:
             if _operational(e):
                 raise StorageError(f"the database could not be written: {_reason(e)}") from e

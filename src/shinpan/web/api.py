@@ -33,6 +33,7 @@ from shinpan.services.context import load_event
 from shinpan.services.search import index_of
 from shinpan.web import i18n
 from shinpan.web.auth import CSRF_HEADER, check_csrf, csrf_expected, role_at, role_at_async, signed_in
+from shinpan.web.lane import players_found
 from shinpan.web.openapi import ERRORS, LIVE_STREAM
 from shinpan.web.render import book
 from shinpan.web.uploads import parse_upload
@@ -130,7 +131,7 @@ async def players(
     kept = index.ready(event_id)
     if kept is None:
         kept = await run_in_threadpool(index.current, event_id)
-    return [p.as_json() for p in kept.find(q)]
+    return players_found(kept, q)  # the usual case takes its own lane: shinpan.web.lane
 
 
 @router.get("/events/{event_id}/players/{number}")

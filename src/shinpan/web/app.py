@@ -34,6 +34,7 @@ from shinpan.web.auth import (
     Signer,
     new_csrf_token,
 )
+from shinpan.web.lane import SearchLane
 from shinpan.web.live import Live
 from shinpan.web.render import render_error
 from shinpan.web.uploads import UPLOAD_BODY_LIMIT
@@ -280,6 +281,7 @@ def create_app(
         app.router.routes.extend(router.routes)
     static = resources.files("shinpan.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    app.add_middleware(SearchLane)  # innermost: the search's usual case, past FastAPI's routing
     app.add_middleware(BodyLimit)  # inside RequestContext: its refusals are in the user's language
     # Level 5: most of level 9's saving at a fraction of its time (the desk's panels are
     # compressed for every desk on every change).

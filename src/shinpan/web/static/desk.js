@@ -43,8 +43,11 @@
     if (!names.length) return;
     inFlight = true;
     lastStart = performance.now();
-    // ``since``: panels drawn at the newest change heard, or later, will do.
-    fetch("/events/" + eventId + "/desk/panels?only=" + names.join(",") + "&since=" + latest, { credentials: "same-origin" })
+    // ``since``: any drawing newer than the oldest of these panels will do (another desk's,
+    // made a moment ago, costs the server nothing); what is still older than the change
+    // that touched it is asked for again.
+    var since = Math.min.apply(null, names.map(function (n) { return headOf(document.getElementById(n)); })) + 1;
+    fetch("/events/" + eventId + "/desk/panels?only=" + names.join(",") + "&since=" + since, { credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
@@ -56,6 +59,7 @@
           old.replaceWith(node);
           htmx.process(node);
         });
+        names.forEach(function (n) { if (headOf(document.getElementById(n)) < (needed[n] || 0)) wanted[n] = true; });
         tick();
         inFlight = false;
         refresh();
@@ -66,13 +70,17 @@
         setTimeout(refresh, 1000);
       });
   }
-  // The panels drawn before ``head`` among ``names`` (every panel for "*"). The newest
-  // entry heard is kept: whatever a form's answer put in place is checked against it.
-  var latest = 0;
+  // The panels drawn before ``head`` among ``names`` (every panel for "*"), and for each
+  // the newest change that touched it (``needed``). The newest entry heard is kept:
+  // whatever a form's answer put in place is checked against it.
+  var latest = 0, needed = {};
   function want(head, names) {
     if (head > latest) latest = head;
     sections().forEach(function (section) {
-      if ((names.indexOf("*") >= 0 || names.indexOf(section.id) >= 0) && headOf(section) < head) wanted[section.id] = true;
+      if ((names.indexOf("*") >= 0 || names.indexOf(section.id) >= 0) && headOf(section) < head) {
+        wanted[section.id] = true;
+        needed[section.id] = Math.max(needed[section.id] || 0, head);
+      }
     });
     refresh();
   }

@@ -1,0 +1,69 @@
+"""The player search's own lane: the request a big event sends most (every keystroke of
+150 judges at a round's start), answered without FastAPI's routing and parameter solving.
+
+Pure ASGI, inside the app's middleware (the language, the security headers, gzip), and
+only for the usual case: a judge of the event signed in, known from memory, with the
+event's player index current. Anything else (not signed in, a role that may not read, a
+query too long, an index to be read, an error) goes the whole way through the route in
+:mod:`shinpan.web.api`, which answers it as it answers every call; both lanes give the
+same answer (:func:`players_found`).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from starlette.datastructures import Headers, QueryParams
+from starlette.requests import cookie_parser
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from shinpan.engine.event_rules import may
+from shinpan.services.search import EventRoster, index_of
+from shinpan.web.auth import SESSION_COOKIE, Members, Signer
+
+SEARCH = re.compile(r"/api/events/([1-9][0-9]{0,17})/players")
+QUERY_MOST = 100  # the route's limit on ``q``: a longer one is refused there
+log = logging.getLogger("shinpan.web")
+
+
+def players_found(roster: EventRoster, query: str) -> list[dict[str, Any]]:
+    """The search's answer, on either lane."""
+    return [p.as_json() for p in roster.find(query)]
+
+
+class SearchLane:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET":
+            found = SEARCH.fullmatch(scope["path"])
+            answer = self._answer(scope, int(found[1])) if found else None
+            if answer is not None:
+                await answer(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    @staticmethod
+    def _answer(scope: Scope, event_id: int) -> JSONResponse | None:
+        """The search's answer when it can be given from memory; None: take the route."""
+        try:
+            query = QueryParams(scope["query_string"].decode("latin-1")).get("q", "")
+            if len(query) > QUERY_MOST:
+                return None
+            state = scope["app"].state
+            signer: Signer = state.signer
+            members: Members = state.members
+            cookies = cookie_parser(Headers(scope=scope).get("cookie", ""))
+            session = signer.session_of(cookies.get(SESSION_COOKIE))
+            member = members.known(*session, event_id) if session is not None else None
+            if member is None or member.role is None or member.seat is None or not may(member.role, "read"):
+                return None
+            roster = index_of(state.db).ready(event_id)
+            return None if roster is None else JSONResponse(players_found(roster, query))
+        except Exception:  # the route meets it again and answers it as every error
+            log.exception("the search lane failed; the route answers")
+            return None
