@@ -255,3 +255,24 @@ def test_a_role_that_may_not_make_roles_is_told_why_in_one_line(url: str, db: Da
         with db.write() as conn:
             Statement(f"DROP OWNED BY {role}").run(conn)
             Statement(f"DROP ROLE {role}").run(conn)
+
+
+def test_a_session_kept_in_memory_ends_when_it_ends(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the app serves, who is signed in is kept in memory; a session still ends at
+    its time there, without the database being asked."""
+    import time
+
+    from shinpan.web.auth import Members
+
+    user = accounts.add_user(db, "期限 五郎", "expiry-pass-1")
+    session = accounts.open_session(db, user)
+    members = Members(db)
+    members.watch.relayed = True  # as the live views set it while the app serves
+    try:
+        assert members.member(user.id, session, None) is not None  # read once, then kept
+        assert members.known(user.id, session, None) is not None
+        ends = time.time() + accounts.SESSION_SECONDS + 1
+        monkeypatch.setattr(time, "time", lambda: ends)
+        assert members.known(user.id, session, None) is None
+    finally:
+        members.watch.relayed = False

@@ -113,12 +113,13 @@ class EventRoster:
             self.starts.append(offset)
             offset += len(key) + 1
 
-    def _holding(self, form: str) -> set[int]:
-        """The players whose key contains ``form`` (a C-speed find through one text)."""
+    def _holding(self, form: str, most: int | None = None) -> set[int]:
+        """The players whose key contains ``form`` (a C-speed find through one text), in
+        number order: the first ``most`` of them if given."""
         found: set[int] = set()
         starts, find = self.starts, self.text.find
         pos = find(form)
-        while pos != -1:
+        while pos != -1 and len(found) != most:
             i = bisect_right(starts, pos) - 1
             found.add(i)
             if i + 1 >= len(starts):
@@ -138,11 +139,14 @@ class EventRoster:
         if exact is not None:
             chosen.append(exact)
         if words:
+            # One word: its first ``limit`` players in number order are all the answer needs
+            # (a family name typed at a round's start matches hundreds at a big event).
+            most = limit if len(words) == 1 else None
             matching: set[int] | None = None
             for word in words:
                 holding: set[int] = set()
                 for form in _forms(word):
-                    holding |= self._holding(form)
+                    holding |= self._holding(form, most)
                 matching = holding if matching is None else matching & holding
                 if not matching:
                     break

@@ -24,7 +24,7 @@ from shinpan.engine.event_rules import Role, may
 from shinpan.errors import Forbidden, NotSignedIn, TooManyAttempts
 from shinpan.services import accounts
 from shinpan.services.accounts import Membership, User
-from shinpan.services.context import stamp
+from shinpan.services.context import parse_stamp
 from shinpan.store.db import Database
 from shinpan.store.feed import ledger_head
 from shinpan.store.notices import Change, watch_of
@@ -130,7 +130,9 @@ class Members:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.watch = watch_of(db)
-        self.sessions: dict[str, tuple[User, str]] = {}  # session hash → user, when it ends
+        # session hash → the user, when the session ends (as stored, and in seconds: a
+        # number is compared at every request, a time would be formatted)
+        self.sessions: dict[str, tuple[User, str, float]] = {}
         self.seats: dict[tuple[int, int], tuple[Role | None, str | None]] = {}  # (user, event)
         self.generation: dict[int, int] = {}  # per event: how many times its seats were forgotten
         self._lock = threading.Lock()
@@ -153,7 +155,7 @@ class Members:
         if not self.watch.relayed:
             return None
         known = self.sessions.get(accounts.session_hash(session_id))
-        if known is None or known[0].id != user_id or known[1] <= stamp():
+        if known is None or known[0].id != user_id or known[2] <= time.time():
             return None
         seat = self.seats.get((user_id, event_id)) if event_id is not None else (None, None)
         return Membership(known[0], known[1], *seat) if seat is not None else None
@@ -174,7 +176,7 @@ class Members:
         if found is None:
             return None
         with self._lock:
-            self.sessions[id_hash] = (found.user, found.expires_at)
+            self.sessions[id_hash] = (found.user, found.expires_at, parse_stamp(found.expires_at).timestamp())
             if event_id is not None and self.generation.get(event_id, 0) == generation:
                 self.seats[(user_id, event_id)] = (found.role, found.seat)
         return found
