@@ -217,3 +217,46 @@ def test_a_stream_tells_changes_heard_together_once_and_beats_while_nothing_happ
         assert told[6:] == [": heartbeat\n\n"] * 3
     finally:
         db.close()
+
+
+def test_an_answer_on_its_way_goes_out_before_the_pages_are_told(backend: Backend) -> None:
+    """A ruling's commit is heard in the thread that recorded it, which then answers the
+    judge: the 150 pages of a big event are told a moment later, not ahead of that answer."""
+    import asyncio
+
+    from shinpan.store.notices import Change
+    from shinpan.web import live as live_views
+
+    db = Database(backend.url)
+    try:
+        event = make_event(db, players=2)
+
+        async def watch() -> tuple[bool, str]:
+            views = live_views.Live(db)
+            await views.start()
+            try:
+                page = views.stream(event.id)
+                head = int((await anext(page)).split("data: ")[1])
+                loop = asyncio.get_running_loop()
+                answered = loop.create_future()
+
+                def told() -> bool:
+                    return any(not q.empty() for w in views.watches.values() for q in w.streams)
+
+                def recorded_and_answered() -> None:  # as the recording thread does, in this order
+                    views._heard(Change(event.id, head, head + 1, frozenset({"ruling.recorded"})))
+                    loop.call_soon_threadsafe(lambda: answered.set_result(told()))
+
+                await asyncio.to_thread(recorded_and_answered)
+                told_before_answer = await answered
+                changed = await asyncio.wait_for(anext(page), 5)
+                await page.aclose()
+                return told_before_answer, changed
+            finally:
+                await views.stop()
+
+        told_before_answer, changed = asyncio.run(watch())
+        assert not told_before_answer
+        assert changed.startswith("event: changed\ndata: ")
+    finally:
+        db.close()

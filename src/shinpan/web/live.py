@@ -25,6 +25,7 @@ from shinpan.store.notices import Change, listen, watch_of
 
 HEARTBEAT_SECONDS = 15.0
 POLL_SECONDS = 0.25
+RELAY_SECONDS = 0.002  # a change waits this long for the answers about to be sent (see Live._soon)
 log = logging.getLogger("shinpan.live")
 
 # The desk's panels, and the kinds of entry that change each (what a change re-sends).
@@ -68,13 +69,28 @@ class Live:
         self.watches: dict[int, _Watch] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self.tasks: list[asyncio.Task[None]] = []
+        self.waiting: list[tuple[int, int, frozenset[str] | None]] = []  # heard, not yet relayed
 
     # -- hearing the store (from any thread) ----------------------------------------
 
     def _heard(self, change: Change) -> None:
         loop = self.loop
         if loop is not None and change.event_id in self.watches:
-            loop.call_soon_threadsafe(self._relay, change.event_id, change.head, change.kinds)
+            loop.call_soon_threadsafe(self._soon, change.event_id, change.head, change.kinds)
+
+    def _soon(self, event_id: int, head: int, kinds: frozenset[str] | None) -> None:
+        """On the event loop: the change waits ``RELAY_SECONDS`` for what is about to be
+        answered (the judge whose ruling it is hears "recorded" before 150 pages are told
+        of it: the answer used to wait behind every page's message), then goes to the
+        streams with whatever came meanwhile, in the order heard."""
+        self.waiting.append((event_id, head, kinds))
+        if len(self.waiting) == 1 and self.loop is not None:
+            self.loop.call_later(RELAY_SECONDS, self._relay_waiting)
+
+    def _relay_waiting(self) -> None:
+        waiting, self.waiting = self.waiting, []
+        for change in waiting:
+            self._relay(*change)
 
     def _relay(self, event_id: int, head: int, kinds: frozenset[str] | None) -> None:
         """On the event loop: every open stream of the event gets the change."""
