@@ -76,7 +76,8 @@ def desk(request: Request, event_id: int) -> Response:
 def desk_panels(request: Request, event_id: int, only: str = "", since: int = Query(0, ge=0)) -> Response:
     """The desk's panels for the live refresh: every panel, or those named in ``only``
     (``feed,queue``: what a change touched), each on its own to put in place. ``since``:
-    the newest entry the desk heard of; panels drawn at it or later will do."""
+    panels drawn at this ledger entry or later will do (desk.js asks for anything newer
+    than what it shows, and again for what is still older than a change it heard)."""
     _, role = role_at(request, event_id, "read")
     if not only:
         return render(request, "_desk_panels.html", event_id=event_id, role=role, partial=False,
@@ -94,9 +95,10 @@ def desk_panels(request: Request, event_id: int, only: str = "", since: int = Qu
 class _SharedPanels:
     """The desk's panels as every desk of an event sees them at one ledger entry (in one
     language, for one role): a change reaches a dozen desks, which then ask for the same
-    panels at once; they are read and rendered once (:func:`render_shared`). A desk that
-    heard of entry ``since`` takes the newest drawing at or after it, if there is one: it
-    will hear of any later change and ask again."""
+    panels at once; they are read and rendered once (:func:`render_shared`). A desk asking
+    for panels drawn at ``since`` or later takes the newest drawing that is, if there is
+    one, without a read: one drawing a second then serves a dozen desks refreshing at
+    their own moments."""
 
     MOST = 64
 
