@@ -22,7 +22,7 @@ import pytest
 from conftest import SHINPAN, Backend, make_event
 from shinpan.services import accounts, recording
 from shinpan.services.recording import RecordInput
-from shinpan.store.db import CHANNEL, Database
+from shinpan.store.db import CHANNEL, Database, Growth
 from shinpan.store.ledger import read_entries
 
 
@@ -118,7 +118,7 @@ def test_a_ruling_recorded_on_one_process_reaches_a_page_on_another(backend: Bac
 def test_postgres_notifications_reach_other_processes_at_once(backend: Backend) -> None:
     """On PostgreSQL the news travels by NOTIFY, not by waiting for a poll, from whatever
     command committed (here one run as the command line runs it); it carries the event's
-    newest entry, so no stream needs to ask the database for it."""
+    newest entry and what the commit appended (:meth:`Growth.notice`)."""
     import psycopg
 
     db = Database(backend.url)
@@ -137,8 +137,15 @@ def test_postgres_notifications_reach_other_processes_at_once(backend: Backend) 
                 got.append(note.payload)
                 break
         with db.read() as conn:
-            head = max(e.seq for e in read_entries(conn, event.id))
-        assert got == [f"{event.id}:{head}"]
+            entries = list(read_entries(conn, event.id))
+        head = max(e.seq for e in entries)
+        assert len(got) == 1 and got[0].startswith(f"{event.id}:{head}:"), got
+        event_id, told_head, growth = Growth.of_notice(got[0])  # what the commit appended, told
+        assert (event_id, told_head) == (event.id, head) and growth is not None
+        assert (
+            growth.kinds == {e.kind for e in entries if e.seq >= growth.first}
+            and "ruling.recorded" in growth.kinds
+        )
     finally:
         db.close()
 
@@ -260,3 +267,48 @@ def test_an_answer_on_its_way_goes_out_before_the_pages_are_told(backend: Backen
         assert changed.startswith("event: changed\ndata: ")
     finally:
         db.close()
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_another_process_hears_what_changed_without_asking_the_database(backend: Backend) -> None:
+    """A process following an event learns from the notice itself which kinds of entry
+    another process's commit appended: a big event's rulings cost the other workers no
+    read each."""
+    import asyncio
+
+    from shinpan.store.notices import Change, listen, watch_of
+
+    writer, hearer = Database(backend.url), Database(backend.url)  # two processes' stores
+    try:
+        event = make_event(writer, players=2)
+        with hearer.read() as conn:
+            before = max(e.seq for e in read_entries(conn, event.id))
+        watch = watch_of(hearer)
+        watch.follow(event.id, before)
+        heard: list[Change] = []
+        watch.subscribers.append(heard.append)
+
+        def no_reads() -> None:
+            raise AssertionError("the hearer asked the database")
+
+        async def run() -> None:
+            ready = asyncio.Event()
+            listening = asyncio.create_task(listen(hearer, ready))
+            await asyncio.wait_for(ready.wait(), 10)
+            hearer.read = no_reads  # type: ignore[method-assign,assignment]
+            await asyncio.to_thread(
+                recording.record, writer, event.id, RecordInput(event.players[0], "ingame.slow-play"),
+                now=event.clock.now,
+            )  # fmt: skip
+            for _ in range(100):
+                if heard:
+                    break
+                await asyncio.sleep(0.05)
+            listening.cancel()
+
+        asyncio.run(run())
+        assert len(heard) == 1 and heard[0].after == before
+        assert heard[0].kinds is not None and "ruling.recorded" in heard[0].kinds
+    finally:
+        writer.close()
+        hearer.close()

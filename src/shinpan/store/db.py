@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -91,6 +92,27 @@ class Growth:
     def add(self, seq: int, kind: str) -> None:
         self.head = seq
         self.kinds.add(kind)
+
+    def notice(self, event_id: int) -> str:
+        """The NOTIFY payload telling other processes: ``event:head:first:kind,kind`` (they
+        need no read to know what changed). Kinds are the store's own words; were one not
+        plain, only ``event:head`` is told, and the hearer reads."""
+        told = f"{int(event_id)}:{int(self.head)}"
+        if all(_PLAIN_KIND.fullmatch(kind) for kind in self.kinds):
+            told += f":{int(self.first)}:{','.join(sorted(self.kinds))}"
+        return told
+
+    @classmethod
+    def of_notice(cls, payload: str) -> tuple[int, int, Growth | None]:
+        """The event, its newest entry and (when told) what grew, from :meth:`notice`'s payload."""
+        parts = payload.split(":")
+        event_id, head = int(parts[0]), int(parts[1])
+        if len(parts) != 4:
+            return event_id, head, None
+        return event_id, head, cls(int(parts[2]), head, set(parts[3].split(",")))
+
+
+_PLAIN_KIND = re.compile(r"[a-z][a-z0-9_.-]{0,60}")
 
 
 IDLE_PING_SECONDS = 10.0  # a pooled PostgreSQL connection idle this long is checked before use
@@ -360,7 +382,7 @@ class Database:
 
                 def end() -> Script:  # notices are delivered when the transaction commits
                     told = [
-                        f"SELECT pg_notify({CHANNEL_OF_SCHEMA}, '{int(e)}:{int(g.head)}')"
+                        f"SELECT pg_notify({CHANNEL_OF_SCHEMA}, '{g.notice(e)}')"
                         for e, g in sorted(grown.items())
                     ]
                     return Script(*told, "COMMIT")

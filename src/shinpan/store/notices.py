@@ -66,8 +66,9 @@ class LedgerWatch:
             self.heads.setdefault(event_id, head)
 
     def heard(self, event_id: int, head: int, growth: Growth | None = None) -> None:
-        """The event's ledger reached ``head`` (any thread). A commit of this process says
-        what it appended (``growth``); otherwise, if the ledger grew, the database is read."""
+        """The event's ledger reached ``head`` (any thread). A commit says what it appended
+        (``growth``: this process's, or another's in its PostgreSQL notice); otherwise, if
+        the ledger grew, the database is read."""
         with self._lock:
             seen = self.heads.get(event_id)
             if seen is not None and head <= seen:
@@ -151,9 +152,9 @@ async def listen(db: Database, ready: asyncio.Event | None = None) -> None:
                     if payload.startswith(SESSION_NOTICE):
                         watch.signed_out(payload[len(SESSION_NOTICE) :])
                         continue
-                    with contextlib.suppress(ValueError):
-                        event_id, head = payload.split(":")
-                        await asyncio.to_thread(watch.heard, int(event_id), int(head))
+                    with contextlib.suppress(ValueError, IndexError):
+                        event_id, head, growth = Growth.of_notice(payload)
+                        await asyncio.to_thread(watch.heard, event_id, head, growth)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -4,9 +4,10 @@ Nothing here is called by a route: the store tells what grew once a write has co
 whichever command made it (:mod:`shinpan.store.notices`). This process's own writes are
 heard at once; other processes' through PostgreSQL's ``LISTEN`` (one connection for the
 process) or, on SQLite, one look every ``POLL_SECONDS`` at the newest entry of every event
-this process follows (one read for all of them, not one per stream). Each change is read
-once (the kinds of its entries) and handed to every open stream of the event on the event
-loop, with no query per stream. While this runs, the process's caches (the player index,
+this process follows (one read for all of them, not one per stream). What a change
+appended (the kinds of its entries) is told with it (a commit of this process, or another
+process's PostgreSQL notice) or read once, and handed to every open stream of the event on
+the event loop, with no query per stream. While this runs, the process's caches (the player index,
 sessions and roles) trust what they are told instead of asking the database each time.
 """
 
