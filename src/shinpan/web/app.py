@@ -27,6 +27,7 @@ from shinpan.store.db import Database
 from shinpan.web import i18n
 from shinpan.web.auth import (
     COOKIE_TOKEN,
+    COOKIES,
     CSRF_COOKIE,
     LoginLimiter,
     Members,
@@ -66,6 +67,7 @@ class RequestContext:
         carried = self.signer.csrf_token(cookies.get(CSRF_COOKIE))
         state = scope.setdefault("state", {})
         state[COOKIE_TOKEN] = carried
+        state[COOKIES] = cookies
         fresh = new_csrf_token() if carried is None else None
         if fresh is not None:
             state["csrf_token"] = fresh

@@ -187,6 +187,7 @@ def new_csrf_token() -> str:
 
 
 COOKIE_TOKEN = "csrf_cookie_token"  # the request's scope state: the token its cookie carries
+COOKIES = "cookies"  # the request's scope state: its cookies, parsed once (RequestContext)
 
 
 def csrf_expected(request: Request) -> str | None:
@@ -263,14 +264,23 @@ async def role_at_async(request: Request, event_id: int, action: str) -> tuple[U
     return _allowed(request, found, action)
 
 
-def _allowed(request: Request, found: Membership | None, action: str) -> tuple[User, Role]:
+def refusal(found: Membership | None, action: str) -> NotSignedIn | NotAllowed | None:
+    """Why a membership may not ``action`` at its event (D11), or None: it may. Every way
+    in asks here: the routes (:func:`role_at`) and the search's lane (:mod:`shinpan.web.lane`)."""
     if found is None:
-        raise NotSignedIn
-    user, role, seat = found.user, found.role, found.seat
-    request.state.user = user
-    if role is None or seat is None:
-        raise NotAllowed("you are not a judge of this event")
-    user = replace(user, name=seat)
-    if not may(role, action):
-        raise NotAllowed("a {role} may not {action}", role=role.value, action=action)
-    return user, role
+        return NotSignedIn()
+    if found.role is None or found.seat is None:
+        return NotAllowed("you are not a judge of this event")
+    if not may(found.role, action):
+        return NotAllowed("a {role} may not {action}", role=found.role.value, action=action)
+    return None
+
+
+def _allowed(request: Request, found: Membership | None, action: str) -> tuple[User, Role]:
+    if found is not None:
+        request.state.user = found.user
+    refused = refusal(found, action)
+    if refused is not None:
+        raise refused
+    assert found is not None and found.role is not None and found.seat is not None
+    return replace(found.user, name=found.seat), found.role

@@ -1,9 +1,9 @@
 """The player search's own lane: the request a big event sends most (every keystroke of
 150 judges at a round's start), answered without FastAPI's routing and parameter solving.
 
-Pure ASGI, inside the app's middleware (the language, the security headers, gzip), and
-only for the usual case: a judge of the event signed in, known from memory, with the
-event's player index current. Anything else (not signed in, a role that may not read, a
+Pure ASGI, inside the app's middleware (the language, the cookies as it parsed them, the
+security headers, gzip), and only for the usual case: a judge of the event signed in,
+known from memory, with the event's player index current. Anything else (not signed in, a role that may not read, a
 query too long, an index to be read, an error) goes the whole way through the route in
 :mod:`shinpan.web.api`, which answers it as it answers every call; both lanes give the
 same answer (:func:`players_found`).
@@ -15,14 +15,12 @@ import logging
 import re
 from typing import Any
 
-from starlette.datastructures import Headers, QueryParams
-from starlette.requests import cookie_parser
+from starlette.datastructures import QueryParams
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from shinpan.engine.event_rules import may
 from shinpan.services.search import EventRoster, index_of
-from shinpan.web.auth import SESSION_COOKIE, Members, Signer
+from shinpan.web.auth import COOKIES, SESSION_COOKIE, Members, Signer, refusal
 
 SEARCH = re.compile(r"/api/events/([1-9][0-9]{0,17})/players")
 QUERY_MOST = 100  # the route's limit on ``q``: a longer one is refused there
@@ -57,10 +55,10 @@ class SearchLane:
             state = scope["app"].state
             signer: Signer = state.signer
             members: Members = state.members
-            cookies = cookie_parser(Headers(scope=scope).get("cookie", ""))
+            cookies: dict[str, str] = scope["state"][COOKIES]  # parsed once, by RequestContext
             session = signer.session_of(cookies.get(SESSION_COOKIE))
             member = members.known(*session, event_id) if session is not None else None
-            if member is None or member.role is None or member.seat is None or not may(member.role, "read"):
+            if refusal(member, "read") is not None:  # the route refuses it, in the judge's words
                 return None
             roster = index_of(state.db).ready(event_id)
             return None if roster is None else JSONResponse(players_found(roster, query))
