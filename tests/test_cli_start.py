@@ -4,7 +4,9 @@ Each case runs the command in a fresh interpreter, as a judge's terminal does, a
 the modules it loaded: reading the guideline loads no web framework, no database layer and
 no PDF engine, and the shipped guideline comes from the cache without the YAML parser;
 ``shinpan replay`` loads no pydantic (the guideline's classes are plain dataclasses), and
-neither validates the guideline again (no YAML parser, no schema).
+neither validates the guideline again (no YAML parser, no schema). A command that answers
+in one plain line loads no Rich; a command loads the services it calls and no others; one
+that decides nothing loads no decision path; and Typer builds only the command typed.
 """
 
 from __future__ import annotations
@@ -13,11 +15,15 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from shinpan.cli.commands import COMMANDS, MODULES, build
 from support import VENV_BIN
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 HEAVY = (
     "fastapi",
@@ -97,6 +103,37 @@ def test_a_damaged_cache_is_passed_over(tmp_path: Path) -> None:
     assert "ingame.slow-play" in done.stdout
 
 
+SHIPPED = Path(__file__).resolve().parents[1] / "src" / "shinpan" / "guideline" / "data" / "rel3-ja-1998.yaml"
+
+
+def shinpan(args: list[str], cache: Path) -> subprocess.CompletedProcess[str]:
+    """``shinpan ARGS`` in a new process, its cache in ``cache``."""
+    env = {"SHINPAN_CACHE": str(cache), "PATH": "/usr/bin:/bin", "HOME": str(cache)}
+    return subprocess.run(
+        [str(VENV_BIN / "shinpan"), *args], capture_output=True, text=True, env=env, timeout=60
+    )
+
+
+def test_a_guideline_file_checked_once_is_not_validated_again_until_it_changes(tmp_path: Path) -> None:
+    cache, file = tmp_path / "cache", tmp_path / "local.yaml"
+    file.write_text(SHIPPED.read_text("utf-8"), encoding="utf-8")
+    assert "pydantic" in loaded(["guideline", "check", str(file)], cache)  # the first check validates
+    assert "pydantic" not in loaded(["guideline", "check", str(file)], cache)
+    assert "pydantic" not in loaded(["rules", "--guideline", str(file)], cache)
+    file.write_text(file.read_text("utf-8").replace("version:", "version: [", 1), encoding="utf-8")
+    broken = shinpan(["guideline", "check", str(file)], cache)
+    assert broken.returncode == 1 and "problem" in broken.stderr  # changed: checked, and refused
+
+
+def test_the_schema_is_made_once_and_printed_alike_after(tmp_path: Path) -> None:
+    first = shinpan(["guideline", "schema"], tmp_path)
+    assert "pydantic" not in loaded(["guideline", "schema"], tmp_path)
+    again = shinpan(["guideline", "schema"], tmp_path)
+    assert first.returncode == again.returncode == 0
+    assert json.loads(first.stdout) == json.loads(again.stdout)
+    assert json.loads(again.stdout)["title"] == "shinpan guideline file"
+
+
 def test_every_command_is_found_where_the_table_says() -> None:
     whole = build()
     names = {c.name for c in whole.registered_commands} | {g.name for g in whole.registered_groups}
@@ -153,3 +190,146 @@ def test_a_command_on_a_migrated_database_loads_no_sqlalchemy_alembic_or_pydanti
         found = loaded([*args, "--db", url], tmp_path)
         assert "sqlite3" in found  # it did open the database
         assert not found & {"sqlalchemy", "alembic", "pydantic", "psycopg"}, (args, sorted(found))
+
+
+# -- an event to run the judges' commands on ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def event_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, list[int]]]:
+    """A SQLite file with event 1 (four players, round 1 paired) and slow-play warnings
+    waiting for the head judge; the guideline cache beside it is filled."""
+    from shinpan.csvio import PairingRow, PlayerRow
+    from shinpan.services import events, recording
+    from shinpan.store.db import Database
+
+    folder = tmp_path_factory.mktemp("start")
+    loaded(["rules"], folder)  # fills the guideline cache
+    db = Database(str(folder / "events.sqlite3"))
+    numbers = ["P1", "P2", "P3", "P4"]
+    event = events.create_event(db, name="本戦", head_judge="HJ", head_judge_level=2)
+    events.import_players(db, event, [PlayerRow(n, f"選手 {n}", "せんしゅ", None) for n in numbers])
+    events.import_pairings(db, event, 1, [PairingRow(1, "P1", "P2"), PairingRow(2, "P3", "P4")])
+    pending = [
+        recording.record(db, event, recording.RecordInput(n, "ingame.slow-play")).rulings[0]["number"]
+        for n in numbers
+    ]
+    db.close()
+    yield folder, pending
+
+
+def said(args: list[str], folder: Path) -> tuple[str, set[str]]:
+    """What ``shinpan ARGS --db …`` printed first, and every module it loaded."""
+    env = {"SHINPAN_CACHE": str(folder), "PATH": "/usr/bin:/bin", "HOME": str(folder)}
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps([*args, "--db", str(folder / "events.sqlite3")])],
+        capture_output=True, text=True, env=env, timeout=60,
+    )  # fmt: skip
+    *_, found = done.stderr.strip().splitlines()
+    return done.stdout, set(json.loads(found))
+
+
+def test_a_one_line_answer_loads_no_rich(event_db: tuple[Path, list[int]]) -> None:
+    """Rich loads for tables and styled text only (shinpan.cli.output.say)."""
+    folder, pending = event_db
+    for args, first in (
+        (["confirm", str(pending[0]), "--event", "1"], f"confirmed {pending[0]}\n"),
+        (["void", str(pending[1]), "--event", "1", "--reason", "wrong table"], f"voided {pending[1]}\n"),
+        (["result", "--event", "1", "--round", "1", "--table", "2", "--match", "a"], "recorded\n"),
+        (["verify"], "ok: 1 event(s), "),
+        (["rebuild", "--check"], "the tables match the ledger\n"),
+    ):
+        out, found = said(args, folder)
+        assert out.startswith(first), (args, out)
+        assert "shinpan.cli.output" in found
+        assert not {m for m in found if m.split(".")[0] == "rich"}, args
+
+
+def test_a_table_still_loads_rich(event_db: tuple[Path, list[int]]) -> None:
+    folder, _ = event_db
+    out, found = said(["event", "list"], folder)
+    assert "本戦" in out and "rich.table" in found
+
+
+def test_record_loads_the_recording_services_and_no_others(event_db: tuple[Path, list[int]]) -> None:
+    folder, _ = event_db
+    out, found = said(
+        ["record", "ingame.extra-cards-drawn", "--event", "1", "--player", "P3", "--yes"], folder
+    )
+    assert out.startswith("saved: ruling #")
+    assert "shinpan.services.recording" in found
+    others = {f"shinpan.services.{s}" for s in ("corrections", "deadlines", "queries", "search", "transfer")}
+    assert not found & others, sorted(found & others)
+
+
+def test_confirming_loads_no_deadline_query_or_transfer_services(event_db: tuple[Path, list[int]]) -> None:
+    folder, pending = event_db
+    out, found = said(["confirm", str(pending[2]), "--event", "1"], folder)
+    assert out == f"confirmed {pending[2]}\n"
+    others = {f"shinpan.services.{s}" for s in ("deadlines", "queries", "search", "transfer", "integrity")}
+    assert not found & others, sorted(found & others)
+
+
+@pytest.mark.parametrize("args", [["verify"], ["rebuild", "--check"], ["deadlines", "--event", "1"]])
+def test_a_command_that_decides_nothing_loads_no_decision_path(
+    args: list[str], event_db: tuple[Path, list[int]]
+) -> None:
+    """Checking the ledger and listing deadlines read; they decide no ruling, so they load
+    neither the engine's decision path nor the services that record."""
+    folder, _ = event_db
+    _, found = said(args, folder)
+    assert "sqlite3" in found  # it did read the database
+    unused = DECIDING | {"shinpan.services.recording", "shinpan.services.transfer"}
+    assert not found & unused, sorted(found & unused)
+
+
+def test_checking_the_ledger_loads_no_guideline_classes(event_db: tuple[Path, list[int]]) -> None:
+    """The projector folds names as the guideline's search does, with one small function:
+    the guideline's classes stay unloaded (no rulebook is asked for)."""
+    folder, _ = event_db
+    _, found = said(["verify"], folder)
+    assert "shinpan.guideline.search" in found
+    assert not found & {"shinpan.guideline.model", "shinpan.guideline.rulebook"}
+
+
+def test_the_clock_and_the_event_rules_load_without_the_engine() -> None:
+    """Every service reads them; the engine's package loads its names on first use, and
+    keeps giving the functions decide, explain and replay, not their modules."""
+    code = (
+        "import json, sys\n"
+        "import shinpan.engine.clock, shinpan.engine.event_rules\n"
+        "before = sorted(m for m in sys.modules if m.startswith(('shinpan.engine.', 'shinpan.guideline.')))\n"
+        "import shinpan.engine.decide, shinpan.engine.explain, shinpan.engine.replay\n"
+        "from shinpan.engine import decide, explain, replay, Record\n"
+        "import shinpan.engine as engine\n"
+        "kinds = [type(x).__name__ for x in (decide, explain, replay, engine.decide, engine.explain)]\n"
+        "print(json.dumps([before, kinds, Record.__module__]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    before, kinds, record_module = json.loads(done.stdout)
+    assert before == ["shinpan.engine.clock", "shinpan.engine.event_rules"]
+    assert kinds == ["function"] * 5
+    assert record_module == "shinpan.engine.ruling"
+
+
+def test_a_command_builds_only_itself() -> None:
+    """Typer reads the signature of every command an app holds; ``shinpan NAME SUB`` holds
+    one. An option or an unknown name after a group keeps the whole group (its help, its
+    "did you mean")."""
+
+    def held(command: str, sub: str | None = None) -> dict[str, list[str]]:
+        app = build(command, sub)
+        found = {c.name or "": [] for c in app.registered_commands}
+        for g in app.registered_groups:
+            assert g.typer_instance is not None
+            found[g.name or ""] = sorted(c.name or "" for c in g.typer_instance.registered_commands)
+        return found
+
+    assert held("record") == {"record": []}
+    assert held("record", "--help") == {"record": []}
+    assert held("event", "list") == {"event": ["list"]}
+    assert held("round", "end") == {"round": ["end"]}
+    assert held("event", "--help") == {"event": ["create", "list"]}
+    assert held("event", "lst") == {"event": ["create", "list"]}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 _BASE = {
     "あ": "a", "い": "i", "う": "u", "え": "e", "お": "o",
@@ -85,8 +86,14 @@ SPELLING: tuple[tuple[str, str], ...] = (
     ("ou", "o"), ("o{2,}", "o"),  # shouta; ouou
     ("y{2,}", "y"),
 )  # fmt: skip
-_RULES = tuple((re.compile(pattern), replacement) for pattern, replacement in SPELLING)
 _ROMAJI = re.compile(r"[a-z]")
+
+
+@cache
+def _rules() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """:data:`SPELLING` compiled, once it is first used (a command that writes imports this
+    module, and few of them spell a name)."""
+    return tuple((re.compile(pattern), replacement) for pattern, replacement in SPELLING)
 
 
 def _plain(text: str) -> str:
@@ -102,7 +109,7 @@ def spelling(text: str) -> str:
     out = _plain(text)
     for _ in range(_PASSES):
         before = out
-        for pattern, replacement in _RULES:
+        for pattern, replacement in _rules():
             out = pattern.sub(replacement, out)
         if out == before:
             break

@@ -1,10 +1,11 @@
 """The ``shinpan`` command.
 
-Every command starts with only what it needs: ``shinpan NAME …`` builds a Typer app with
-only the commands of the module that holds NAME (:func:`shinpan.cli.commands.build`), and
-each module loads the services, the database layer and the guideline inside the commands
-that use them. ``shinpan replay`` is the one command scripts run in bulk (conformance,
-batches of tens of thousands of records): it starts without Typer at all.
+Every command starts with only what it needs: ``shinpan NAME SUB …`` builds a Typer app
+with only that command (:func:`shinpan.cli.commands.build`), each module loads the
+services, the database layer and the guideline inside the commands that use them, and
+Rich loads only for tables and styled text (:mod:`shinpan.cli.output`). ``shinpan replay``
+is the one command scripts run in bulk (conformance, batches of tens of thousands of
+records): it starts without Typer at all.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def main() -> None:
     from shinpan.cli.commands import COMMANDS, build
 
     command = args[0] if args and args[0] in COMMANDS else None
-    build(command)()
+    build(command, args[1] if command and len(args) > 1 else None)()
 
 
 def __getattr__(name: str) -> Any:

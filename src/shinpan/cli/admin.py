@@ -5,21 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Annotated, Any
 
 import typer
 
 from shinpan.cli.common import DbOption, EventOption, JsonOption, OnlyEventOption, handled, open_db
-from shinpan.cli.output import console, fail, print_json
-
-
-def _services() -> ModuleType:
-    """The services, loaded when a command needs them (keeps `shinpan` quick to start)."""
-    import shinpan.services.integrity
-    import shinpan.services.transfer
-
-    return shinpan.services
+from shinpan.cli.output import fail, print_json, say
 
 
 def _read_export(file: Path) -> Any:
@@ -47,9 +38,11 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Walk every hash chain and compare the tables with the ledger: exit 0 when it holds."""
+        from shinpan.services import integrity
+
         database = open_db(db)
         with handled():
-            result = _services().integrity.verify(database, event)
+            result = integrity.verify(database, event)
         if as_json:
             print_json({
                 "ok": result.ok, "events": result.events, "entries": result.entries,
@@ -59,22 +52,20 @@ def register(app: typer.Typer) -> None:
                 "missing_guards": result.missing_guards,
             })  # fmt: skip
         elif result.ok:
-            console.print(
-                f"ok: {result.events} event(s), {result.entries} entries, every chain holds", markup=False
-            )
+            say(f"ok: {result.events} event(s), {result.entries} entries, every chain holds", markup=False)
             for event_id, head in result.heads.items():
-                console.print(f"  event {event_id} head {head}", markup=False)
+                say(f"  event {event_id} head {head}", markup=False)
         else:
             for guard in result.missing_guards:
-                console.print(
+                say(
                     f"UNGUARDED the ledger's trigger {guard} is missing or switched off: "
                     "entries could be changed unseen; restore it from a backup or as the tables' owner",
                     markup=False, style="bold red",
                 )  # fmt: skip
             for b in result.breaks:
-                console.print(f"BROKEN {b}", markup=False, style="bold red")
+                say(f"BROKEN {b}", markup=False, style="bold red")
             for d in result.differences[:50]:
-                console.print(f"DIFFERS {d}", markup=False, style="bold red")
+                say(f"DIFFERS {d}", markup=False, style="bold red")
         if not result.ok:
             raise SystemExit(1)
 
@@ -85,13 +76,15 @@ def register(app: typer.Typer) -> None:
         db: DbOption = None,
     ) -> None:
         """Derive players, matches, rulings and deadlines again from the ledger."""
+        from shinpan.services import integrity
+
         database = open_db(db)
         with handled():
-            differences = _services().integrity.rebuild(database, event, check_only=check)
+            differences = integrity.rebuild(database, event, check_only=check)
         for d in differences[:50]:
-            console.print(("DIFFERS " if check else "fixed ") + str(d), markup=False)
+            say(("DIFFERS " if check else "fixed ") + str(d), markup=False)
         if not differences:
-            console.print("the tables match the ledger")
+            say("the tables match the ledger")
         if check and differences:
             raise SystemExit(1)
 
@@ -104,16 +97,18 @@ def register(app: typer.Typer) -> None:
         db: DbOption = None,
     ) -> None:
         """The whole event as JSON: every ledger entry with its hash."""
+        from shinpan.services import transfer
+
         database = open_db(db)
         with handled():
-            data = _services().transfer.export_event(database, event)
+            data = transfer.export_event(database, event)
         text = json.dumps(data, ensure_ascii=False, indent=1)
         if output:
             try:
                 output.write_text(text + "\n", encoding="utf-8")
             except OSError as e:
                 fail(f"cannot write {output}: {e.strerror or e}", 1)
-            console.print(f"wrote {output} ({len(data['entries'])} entries)", markup=False)
+            say(f"wrote {output} ({len(data['entries'])} entries)", markup=False)
         else:
             sys.stdout.write(text + "\n")
 
@@ -124,11 +119,13 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Load an exported event; its chain is verified before anything is kept."""
+        from shinpan.services import transfer
+
         data = _read_export(file)
         database = open_db(db)
         with handled():
-            event_id = _services().transfer.import_event(database, data)
-        print_json({"event": event_id}) if as_json else console.print(f"imported as event {event_id}")
+            event_id = transfer.import_event(database, data)
+        print_json({"event": event_id}) if as_json else say(f"imported as event {event_id}")
 
     @app.command("backup")
     def backup(
@@ -136,7 +133,9 @@ def register(app: typer.Typer) -> None:
         db: DbOption = None,
     ) -> None:
         """A consistent copy of the live SQLite database."""
+        from shinpan.services import transfer
+
         database = open_db(db)
         with handled():
-            target = _services().transfer.backup(database, file)
-        console.print(f"backed up to {target}", markup=False)
+            target = transfer.backup(database, file)
+        say(f"backed up to {target}", markup=False)

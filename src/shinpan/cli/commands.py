@@ -2,9 +2,12 @@
 
 Each module of :mod:`shinpan.cli` registers its commands on the app; :data:`COMMANDS` says
 which module holds each top-level command, so that ``shinpan NAME …`` builds an app with
-only that module's commands (Typer reads every command's signature when it builds one,
-and a module's imports come with it). ``shinpan``, ``--help`` and an unknown name get the
-whole app (``tests/test_cli_start.py`` checks the table against it).
+only that module's commands (a module's imports come with it), and of those only NAME:
+Typer reads the signature of every command an app holds when it runs one, a few
+milliseconds each. ``shinpan NAME SUB …`` keeps only SUB of the group NAME, when SUB is one
+of its commands (not an option, not a typo: those get the whole group, as its help and its
+"did you mean" need it). ``shinpan``, ``--help`` and an unknown name get the whole app
+(``tests/test_cli_start.py`` checks the table against it).
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ COMMANDS = {
 }  # fmt: skip
 
 
-def build(command: str | None = None) -> typer.Typer:
-    """The app with every command, or with those of the module that holds ``command``."""
+def build(command: str | None = None, sub: str | None = None) -> typer.Typer:
+    """The app with every command, or with only ``command`` (and of its group, only ``sub``
+    when the group has a command of that name)."""
     app = typer.Typer(
         name="shinpan",
         help="審判 shinpan: the penalty system judges run at card-game tournaments.",
@@ -44,6 +48,14 @@ def build(command: str | None = None) -> typer.Typer:
 
     for name in MODULES if wanted is None else (wanted,):
         import_module(f"shinpan.cli.{name}").register(app)
+    if wanted is not None:
+        app.registered_commands = [c for c in app.registered_commands if c.name == command]
+        app.registered_groups = [g for g in app.registered_groups if g.name == command]
+        for group in app.registered_groups:
+            inner = group.typer_instance
+            if inner is not None and any(c.name == sub for c in inner.registered_commands):
+                inner.registered_commands = [c for c in inner.registered_commands if c.name == sub]
+                inner.registered_groups = []
     return app
 
 

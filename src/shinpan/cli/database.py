@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from shinpan.cli.common import DbOption, handled, open_db
-from shinpan.cli.output import console
+from shinpan.cli.output import say
 
 
 def register(app: typer.Typer) -> None:
@@ -32,6 +32,4 @@ def register(app: typer.Typer) -> None:
         database = open_db(db)
         with handled():
             grant_role(database, role, password)
-        console.print(
-            f"role {role} may append and read; serve with --db postgresql://{role}@HOST/DB", markup=False
-        )
+        say(f"role {role} may append and read; serve with --db postgresql://{role}@HOST/DB", markup=False)

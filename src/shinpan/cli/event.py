@@ -9,7 +9,6 @@ from types import ModuleType
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from shinpan.cli.common import (
     CommandOption,
@@ -22,7 +21,7 @@ from shinpan.cli.common import (
     number_option,
     open_db,
 )
-from shinpan.cli.output import console, fail, print_json
+from shinpan.cli.output import fail, print_json, print_table, say
 from shinpan.engine.event_rules import Role
 
 
@@ -60,7 +59,7 @@ def _holder(database: Any, account: str | None) -> Any:
 def _say_claim(seat: str, code: str | None) -> None:
     if code is None:
         return
-    console.print(
+    say(
         f"claim code for {seat.strip()}'s seat (shown once; valid 7 days): {code}\n"
         f"  the judge opens /join/{code} on the server and sets a PIN, or signs in first to use their account",
         markup=False,
@@ -142,6 +141,8 @@ def register(app: typer.Typer) -> None:
     @event_app.command("list")
     def list_(db: DbOption = None, as_json: JsonOption = False) -> None:
         """Every event in the database."""
+        from rich.table import Table
+
         database = open_db(db)
         with handled():
             found = _events().list_events(database)
@@ -152,7 +153,7 @@ def register(app: typer.Typer) -> None:
         for e in found:
             table.add_row(str(e.id), e.name, e.starts_on or "", str(e.rel), e.head_judge, str(e.players),
                           str(e.rulings), str(e.current_round))  # fmt: skip
-        console.print(table)
+        print_table(table)
 
     judge_app = typer.Typer(help="The judges of an event.", no_args_is_help=True)
     app.add_typer(judge_app, name="judge")
@@ -181,7 +182,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json({"added": name.strip(), "role": role.value, "claim_code": code})
             return
-        console.print(f"added {name} ({role.value})", markup=False)
+        say(f"added {name} ({role.value})", markup=False)
         _say_claim(name, code)
 
     players_app = typer.Typer(help="The players of an event.", no_args_is_help=True)
@@ -203,7 +204,7 @@ def register(app: typer.Typer) -> None:
         database = open_db(db)
         with handled():
             n = _events().import_players(database, event, rows, actor=judge, command_id=command_id)
-        print_json({"imported": n}) if as_json else console.print(f"imported {n} players")
+        print_json({"imported": n}) if as_json else say(f"imported {n} players")
 
     @players_app.command("drop")
     def players_drop(
@@ -223,7 +224,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json(done)
             return
-        console.print(f"{done['player']} dropped after round {done['round']}", markup=False)
+        say(f"{done['player']} dropped after round {done['round']}", markup=False)
 
     pairings_app = typer.Typer(help="Pairings of a round.", no_args_is_help=True)
     app.add_typer(pairings_app, name="pairings")
@@ -245,7 +246,7 @@ def register(app: typer.Typer) -> None:
         database = open_db(db)
         with handled():
             n = _events().import_pairings(database, event, round_no, rows, actor=judge, command_id=command_id)
-        print_json({"paired": n}) if as_json else console.print(f"round {round_no}: {n} matches")
+        print_json({"paired": n}) if as_json else say(f"round {round_no}: {n} matches")
 
     @app.command("result")
     def result(
@@ -266,4 +267,4 @@ def register(app: typer.Typer) -> None:
             _events().report_result(
                 database, event, round_no, table, duel=duel, winner=winner, result=match, actor=judge
             )
-        console.print("recorded")
+        say("recorded")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from shinpan.cli.output import console, fail, print_json
+from shinpan.cli.output import fail, print_json, print_table, say
 
 if TYPE_CHECKING:  # the guideline and the engine load inside the commands that use them
     from shinpan.guideline import Rulebook
@@ -91,8 +91,8 @@ def show(book: Rulebook, rule_id: str, offense: int | None, lang: str, as_json: 
 
             print_json(as_data(general))
         else:
-            console.print(f"[bold]{general.name.get(lang)}[/] ({general.id})")
-            console.print(general.source, markup=False)
+            say(f"[bold]{general.name.get(lang)}[/] ({general.id})")
+            say(general.source, markup=False)
         return
     if offense is not None and offense < 1:
         fail("--offense counts from 1", 1)
@@ -101,10 +101,10 @@ def show(book: Rulebook, rule_id: str, offense: int | None, lang: str, as_json: 
         return
     en = lang == "en"
     category = next(c for c in book.guideline.categories if c.id == inf.category)
-    console.print(f"[bold]{inf.name.get(lang)}[/]  {inf.id}")
-    console.print(f"{category.name.get(lang)}", style="dim")
+    say(f"[bold]{inf.name.get(lang)}[/]  {inf.id}")
+    say(f"{category.name.get(lang)}", style="dim")
     for note in inf.notes:
-        console.print(f"  • {note.get(lang)}", markup=False)
+        say(f"  • {note.get(lang)}", markup=False)
     applies = book.step(inf, offense) if offense is not None else None
     table = Table("", "offence" if en else "回数", "penalty" if en else "罰則", "guideline" if en else "原文")
     for n, step in enumerate(inf.ladder, start=1):
@@ -113,23 +113,23 @@ def show(book: Rulebook, rule_id: str, offense: int | None, lang: str, as_json: 
             label += "+" if n > 1 or en else ""
         mark = "▶" if step is applies else ""
         table.add_row(mark, label, step_text(book, step, lang), step.source)
-    console.print(table)
+    print_table(table)
     for remedy in inf.remedies:
-        console.print(("→ remedy: " if en else "→ 追加措置: ") + remedy.text.get(lang), markup=False)
+        say(("→ remedy: " if en else "→ 追加措置: ") + remedy.text.get(lang), markup=False)
     if offense is not None:
         assert applies is not None
         for remedy in applies.remedies:
-            console.print(("→ remedy: " if en else "→ 追加措置: ") + remedy.text.get(lang), markup=False)
+            say(("→ remedy: " if en else "→ 追加措置: ") + remedy.text.get(lang), markup=False)
         for due in dues_of(book, inf, offense):
             miss = " + ".join(book.label(c, lang) for c in (*due.penalties, *due.effects)) or "—"
-            console.print(("deadline: " if en else "期限: ") + f"{_deadline_text(due, lang)} → {miss}")
-        console.print(
+            say(("deadline: " if en else "期限: ") + f"{_deadline_text(due, lang)} → {miss}")
+        say(
             (f"The {ordinal(offense, lang)} offence gets: " if en else f"{ordinal(offense, lang)}の違反: ")
             + step_text(book, applies, lang)
         )
     facts = [q.value for q in inf.questions]
     if facts:
-        console.print(("questions: " if en else "確認事項: ") + ", ".join(facts), style="dim")
+        say(("questions: " if en else "確認事項: ") + ", ".join(facts), style="dim")
 
 
 def _deadline_text(due: Any, lang: str) -> str:
@@ -159,10 +159,10 @@ def list_rules(book: Rulebook, query: str, lang: str, as_json: bool) -> None:
             table.add_column(col)
         for inf in rows:
             table.add_row(inf.id, inf.name.get(lang), *_ladder_cells(book, inf, lang))
-        console.print(table)
+        print_table(table)
     if not query:
         for rule in book.guideline.general_rules:
-            console.print(f"● {rule.name.get(lang)} ({rule.id})", markup=False)
+            say(f"● {rule.name.get(lang)} ({rule.id})", markup=False)
 
 
 def register(app: typer.Typer) -> None:
@@ -207,7 +207,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json({"ok": True, "id": g.id, "version": g.version, "infractions": len(g.infractions)})
         else:
-            console.print(
+            say(
                 f"ok: {g.id} {g.version}, {len(g.infractions)} infractions, "
                 f"{len(g.general_rules)} general rules",
                 markup=False,

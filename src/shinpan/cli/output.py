@@ -1,15 +1,64 @@
-"""How commands speak: Rich tables for people, JSON for scripts, one-line errors."""
+"""How commands speak: plain lines, Rich for tables and styled text, JSON for scripts,
+one-line errors.
+
+Rich takes about as long to load as the rest of a one-line command's start, and most
+commands print a line or two of plain text: ``confirmed 7``, ``saved: ruling #15``. Such a
+line :func:`say` writes itself, byte for byte as Rich's ``Console.print`` would, when Rich
+would change nothing in it: it fits the width Rich wraps at, and holds no markup, no emoji
+code (``:name:``) and no character Rich strips, expands or measures differently (only
+printable ASCII). Any other line, and every table, goes to Rich, loaded then. In a terminal
+Rich would also colour the numbers of a plain line; that is all a plain line loses.
+
+Rich's consoles are made where they are used, one per print: a console keeps the
+``COLUMNS`` it was made with, and the tests run commands with a ``COLUMNS`` of their own in
+one process.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from rich.console import Console
+if TYPE_CHECKING:
+    from re import Pattern
 
-console = Console()
-errors = Console(stderr=True)
+    from rich.console import Console
+
+# What Rich's emoji codes look like (rich._emoji_replace): a line with one goes to Rich,
+# which knows which names are emoji.
+_EMOJI_CODE = r"(:(\S*?)(?:(?:\-)(emoji|text))?:)"
+_emoji_code: Pattern[str] | None = None
+
+
+def console() -> Console:
+    """A Rich console on standard output (for tables and styled lines)."""
+    from rich.console import Console
+
+    return Console()
+
+
+def errors() -> Console:
+    """A Rich console on standard error (for progress bars and styled messages)."""
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def print_table(table: Any) -> None:
+    """Print a Rich table."""
+    console().print(table)
+
+
+def say(text: str, *, markup: bool = True, highlight: bool = True, style: str | None = None) -> None:
+    """Print a line (or lines) on standard output as ``Console.print(text, ...)`` does; plain
+    text that Rich would print as it is is written without loading Rich."""
+    if style is None and _unchanged(text, markup=markup, room=_room()):
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()  # as Rich does after every print
+        return
+    console().print(text, markup=markup, highlight=highlight, style=style)
 
 
 def print_json(data: Any) -> None:
@@ -17,6 +66,56 @@ def print_json(data: Any) -> None:
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    """Print a one-line error on stderr and exit with ``code``."""
-    errors.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
+    """Print a one-line error on stderr and exit with ``code`` (Rich's soft wrap: the line is
+    never broken, so any printable text is written as it is)."""
+    text = f"error: {message}"
+    if _unchanged(text, markup=False, room=None):
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+    else:
+        errors().print(text, markup=False, highlight=False, soft_wrap=True)
     raise SystemExit(code)
+
+
+def _unchanged(text: str, *, markup: bool, room: int | None) -> bool:
+    """Whether Rich would print ``text`` as it is: every line printable and, when it wraps
+    lines at ``room`` columns, printable ASCII (one column a character) no wider than that;
+    no markup (when Rich reads markup) and no emoji code."""
+    for line in text.split("\n"):
+        if not line.isprintable():  # control characters, tabs, separators, lone surrogates
+            return False
+        if room is not None and (len(line) > room or not line.isascii()):
+            return False
+    if markup and "[" in text:
+        return False
+    return ":" not in text or _emoji().search(text) is None
+
+
+def _emoji() -> Pattern[str]:
+    global _emoji_code
+    if _emoji_code is None:
+        import re
+
+        _emoji_code = re.compile(_EMOJI_CODE)
+    return _emoji_code
+
+
+def _room() -> int:
+    """The width Rich wraps standard output at (``Console.size``): ``COLUMNS``, else the
+    first terminal among stdin, stdout and stderr, else 80; a dumb terminal has 80."""
+    width = 0
+    columns = os.environ.get("COLUMNS")
+    if columns is not None and columns.isdigit():
+        width = int(columns)
+    else:
+        for fd in (0, 1, 2):
+            try:
+                width = os.get_terminal_size(fd).columns or 80
+                break
+            except (AttributeError, ValueError, OSError):  # not a terminal
+                continue
+        else:
+            width = 80
+    if os.environ.get("TERM", "").lower() in ("dumb", "unknown"):
+        width = min(width, 80)  # Rich: 80 when the console is a dumb terminal
+    return width

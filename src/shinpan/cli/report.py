@@ -56,7 +56,7 @@ def _render_with_progress(make: Callable[[], Report], fmt: Format) -> Output:
 
     with Progress(
         SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-        console=errors, transient=True,
+        console=errors(), transient=True,
     ) as progress:  # fmt: skip
         task = progress.add_task("reading the ledger", total=len(STEPS) + 1)
         report = make()
@@ -80,7 +80,7 @@ def _emit(make: Callable[[], Report], fmt: Format, output: Path | None) -> None:
         output.write_bytes(out.content)
     except OSError as e:
         fail(f"cannot write {output}: {e.strerror}", 1)
-    errors.print(f"wrote {output} ({len(out.content):,} bytes)", markup=False, highlight=False)
+    errors().print(f"wrote {output} ({len(out.content):,} bytes)", markup=False, highlight=False)
 
 
 def register(app: typer.Typer) -> None:

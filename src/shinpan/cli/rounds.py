@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from shinpan.cli.common import (
     CommandOption,
@@ -18,7 +17,7 @@ from shinpan.cli.common import (
     number_option,
     open_db,
 )
-from shinpan.cli.output import console, fail, print_json
+from shinpan.cli.output import fail, print_json, print_table, say
 
 if TYPE_CHECKING:
     from shinpan.services.rounds import RoundClock
@@ -37,7 +36,9 @@ def _show_clock(clock: RoundClock, zone: str) -> None:
     head = f"round {clock.round}: {clock.state}"
     if clock.started_at:
         head += f", started {_local(clock.started_at, zone)}, {clock.minutes} min, time ends {_local(clock.ends_at, zone)}"
-    console.print(head, markup=False)
+    say(head, markup=False)
+    from rich.table import Table
+
     table = Table("table", "a", "b", "result", "ends", "time given", "extra turns", "due when it ends")
     for t in clock.tables:
         given = "; ".join(f"+{g.minutes} min: {g.reason}" for g in t.time_given)
@@ -45,9 +46,9 @@ def _show_clock(clock: RoundClock, zone: str) -> None:
         due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_en}" for d in t.due_at_end)
         table.add_row(str(t.table), t.player_a, t.player_b or "bye", (t.result or "playing") if t.player_b else "bye",
                       _local(t.ends_at, zone), given, turns, due)  # fmt: skip
-    console.print(table)
+    print_table(table)
     for d in clock.due_at_round_end:
-        console.print(f"due at the end of the round: #{d.ruling} {d.player}: {d.remedy_en}", markup=False)
+        say(f"due at the end of the round: #{d.ruling} {d.player}: {d.remedy_en}", markup=False)
 
 
 def _table_change(spec: str) -> Any:
@@ -88,11 +89,13 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json(made.as_json())
             return
-        console.print(f"round {made.round} (seed {made.seed}; {advice} rounds recommended)", markup=False)
+        say(f"round {made.round} (seed {made.seed}; {advice} rounds recommended)", markup=False)
+        from rich.table import Table
+
         table = Table("table", "a", "b")
         for p in made.pairings:
             table.add_row(str(p["table"] or "—"), p["a"], p["b"] or "bye")
-        console.print(table)
+        print_table(table)
 
     @round_app.command("start")
     def start(
@@ -116,7 +119,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json(started)
             return
-        console.print(f"round {started['round']} started: {started['minutes']} min, time ends "
+        say(f"round {started['round']} started: {started['minutes']} min, time ends "
                       f"{_local(started['ends_at'], zone)}", markup=False)  # fmt: skip
 
     @round_app.command("end")
@@ -140,10 +143,10 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json({"round": number, "still_playing": [t.as_json() for t in clock.still_playing]})
             return
-        console.print(f"round {number} ended", markup=False)
+        say(f"round {number} ended", markup=False)
         for t in clock.still_playing:
             due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_en}" for d in t.due_at_end)
-            console.print(f"  table {t.table} still playing (time ends {_local(t.ends_at, zone)})"
+            say(f"  table {t.table} still playing (time ends {_local(t.ends_at, zone)})"
                           + (f"; due when it ends: {due}" if due else ""), markup=False)  # fmt: skip
 
     @round_app.command("time")
@@ -165,7 +168,7 @@ def register(app: typer.Typer) -> None:
             give(
                 database, event, table, minutes, reason, round_no=round_no, judge=judge, command_id=command_id
             )
-        console.print(f"table {table}: +{minutes} min", markup=False)
+        say(f"table {table}: +{minutes} min", markup=False)
 
     @round_app.command("edit")
     def edit(
@@ -188,7 +191,7 @@ def register(app: typer.Typer) -> None:
             print_json({"pairings": done})
             return
         for p in done:
-            console.print(f"table {p['table']}: {p['a']} – {p['b'] or 'bye'}", markup=False)
+            say(f"table {p['table']}: {p['a']} – {p['b'] or 'bye'}", markup=False)
 
     @round_app.command("clock")
     def clock(event: EventOption, round_no: OptionalRound = None, db: DbOption = None,
@@ -215,6 +218,8 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json(table.as_json())
             return
+        from rich.table import Table
+
         out = Table(
             "rank",
             "player",
@@ -230,4 +235,4 @@ def register(app: typer.Typer) -> None:
             j = standing_json(s)
             out.add_row(str(s.rank or "—"), s.player, str(s.points), f"{s.wins}-{s.losses}-{s.draws}",
                         f"{j['omw']:.4f}", f"{j['gw']:.4f}", f"{j['ogw']:.4f}", s.status.value)  # fmt: skip
-        console.print(out)
+        print_table(out)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from types import ModuleType
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -21,21 +20,10 @@ from shinpan.cli.common import (
     open_db,
 )
 from shinpan.cli.guideline import Lang, LangOption
-from shinpan.cli.output import console, fail, print_json
+from shinpan.cli.output import fail, print_json, print_table, say
 
 if TYPE_CHECKING:  # the guideline and the engine load inside the commands that use them
     from shinpan.guideline import Rulebook
-
-
-def _services() -> ModuleType:
-    """The services, loaded when a command needs them (keeps `shinpan` quick to start)."""
-    import shinpan.services.commands
-    import shinpan.services.corrections
-    import shinpan.services.deadlines
-    import shinpan.services.queries
-    import shinpan.services.recording
-
-    return shinpan.services
 
 
 def parse_fact(text: str) -> tuple[str, Any]:
@@ -56,23 +44,23 @@ def _show_preview(rulings: list[Any], lang: str) -> None:
     from shinpan.engine.explain import deadline_text, penalty_text
 
     if not rulings:
-        console.print("no ruling")
+        say("no ruling")
         return
     book = rulebook_for_default()
     for r in rulings:
         en = lang == "en"
         offense = f"{r.offense}" if r.offense is not None else "—"
-        console.print(
+        say(
             f"[bold]{r.player}[/]  {book.rule_name(r.rule, lang)} ({r.rule})  "
             + (f"offence {offense}: " if en else f"{offense}回目: ")
             + f"[bold red]{penalty_text(book, r.penalties, lang)}[/]"
         )
-        console.print("  " + explain(book, r, lang), markup=False, highlight=False)
+        say("  " + explain(book, r, lang), markup=False, highlight=False)
         for d in r.dues:
             what = d.remedy_en if en else d.remedy
-            console.print(f"  ⏱ {deadline_text(d, lang)}: {what}", markup=False)
+            say(f"  ⏱ {deadline_text(d, lang)}: {what}", markup=False)
         if r.needs_head_judge:
-            console.print(
+            say(
                 "  waits for the head judge's confirmation (D11)" if en else "  ヘッドジャッジの承認待ち(D11)"
             )
 
@@ -114,33 +102,36 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Record an infraction: shows the ruling, asks, saves (one transaction; retry-safe)."""
+        from shinpan.services import recording
+        from shinpan.services.commands import new_command_id
+
         facts = dict(parse_fact(f) for f in fact or [])
-        inp = _services().recording.RecordInput(
+        inp = recording.RecordInput(
             player=player, infraction=infraction, facts=facts, draft=draft,
             penalties=tuple(penalty) if penalty else None, round=round_no, table=table, note=note,
             given_at=given_at,
         )  # fmt: skip
         database = open_db(db)
-        command_id = command_id or _services().commands.new_command_id()
+        command_id = command_id or new_command_id()
         if not yes:
             with handled():
-                rulings = _services().recording.preview(database, event, inp, judge=judge)
+                rulings = recording.preview(database, event, inp, judge=judge)
             _show_preview(rulings, lang.value)
             if not sys.stdin.isatty():
                 fail("not saved: add --yes to save without a question", 1)
             if not typer.confirm("Save this ruling?" if lang is Lang.en else "この裁定を記録しますか?"):
                 fail("not saved", 1)
         with handled():
-            saved = _services().recording.record(database, event, inp, judge=judge, command_id=command_id)
+            saved = recording.record(database, event, inp, judge=judge, command_id=command_id)
         if as_json:
             print_json(saved.as_json())
             return
         numbers = ", ".join(f"#{r['number']}" for r in saved.rulings)
         again = " (already recorded earlier with this command id)" if saved.replayed else ""
-        console.print(f"saved: ruling {numbers}{again}", markup=False)
+        say(f"saved: ruling {numbers}{again}", markup=False)
         for r in saved.rulings:
             text = r["explanation_en"] if lang is Lang.en else r["explanation_ja"]
-            console.print(f"  #{r['number']} {r['player']}: {text}", markup=False, highlight=False)
+            say(f"  #{r['number']} {r['player']}: {text}", markup=False, highlight=False)
 
     @app.command("confirm")
     def confirm(
@@ -152,14 +143,12 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """The head judge confirms rulings waiting for it (D11)."""
+        from shinpan.services import corrections
+
         database = open_db(db)
         with handled():
-            done = _services().corrections.confirm(
-                database, event, rulings, judge=judge, command_id=command_id
-            )
-        print_json({"confirmed": done}) if as_json else console.print(
-            f"confirmed {', '.join(map(str, done))}"
-        )
+            done = corrections.confirm(database, event, rulings, judge=judge, command_id=command_id)
+        print_json({"confirmed": done}) if as_json else say(f"confirmed {', '.join(map(str, done))}")
 
     @app.command("void")
     def void(
@@ -172,12 +161,12 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """Void a ruling's record; what it did to matches and statuses is reversed (D1)."""
+        from shinpan.services import corrections
+
         database = open_db(db)
         with handled():
-            done = _services().corrections.void(
-                database, event, ruling, reason, judge=judge, command_id=command_id
-            )
-        print_json({"voided": done}) if as_json else console.print(f"voided {', '.join(map(str, done))}")
+            done = corrections.void(database, event, ruling, reason, judge=judge, command_id=command_id)
+        print_json({"voided": done}) if as_json else say(f"voided {', '.join(map(str, done))}")
 
     @app.command("deviate")
     def deviate(
@@ -193,12 +182,14 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """The head judge deviates from the guideline for one ruling (D11, D12)."""
+        from shinpan.services import corrections
+
         database = open_db(db)
         with handled():
-            body = _services().corrections.deviate(
+            body = corrections.deviate(
                 database, event, ruling, penalty or [], reason, judge=judge, command_id=command_id
             )
-        print_json(body) if as_json else console.print(
+        print_json(body) if as_json else say(
             f"ruling {ruling}: {', '.join(body['penalties']) or 'no penalty'}"
         )
 
@@ -211,9 +202,11 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """A player's rulings (voided too), status and matches in this event."""
+        from shinpan.services.queries import player_history
+
         database = open_db(db)
         with handled():
-            data = _services().queries.player_history(database, event, player)
+            data = player_history(database, event, player)
         if as_json:
             print_json(data)
             return
@@ -222,7 +215,7 @@ def register(app: typer.Typer) -> None:
         from shinpan.engine.explain import penalty_text
 
         p = data["player"]
-        console.print(f"[bold]{p['name']}[/] ({p['number']}) {p['reading']} — {p['status']}")
+        say(f"[bold]{p['name']}[/] ({p['number']}) {p['reading']} — {p['status']}")
         book = rulebook_for_default()
         table = Table("#", "round", "rule", "offence", "penalty", "state", "judge")
         for r in data["rulings"]:
@@ -231,7 +224,7 @@ def register(app: typer.Typer) -> None:
                 str(r["offense"] or "—") + (" (follow-up)" if r["follow_up"] else ""),
                 penalty_text(book, tuple(r["penalties"]), lang.value), r["state"], r["judge"],
             )  # fmt: skip
-        console.print(table)
+        print_table(table)
 
     @app.command("deadlines")
     def deadlines(
@@ -246,6 +239,8 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
     ) -> None:
         """What is due and overdue; `done RULING` closes one, `missed RULING` records the follow-up."""
+        from shinpan.services.deadlines import list_deadlines, mark_done, mark_missed
+
         database = open_db(db)
         words = action or []
         if words:
@@ -262,19 +257,17 @@ def register(app: typer.Typer) -> None:
             position = int(words[2]) if len(words) == 3 else None
             with handled():
                 if words[0] == "done":
-                    _services().deadlines.mark_done(database, event, number, position or 0, judge=judge)
+                    mark_done(database, event, number, position or 0, judge=judge)
                     result: Any = {"done": number}
                 else:
-                    result = {
-                        "follow_up": _services().deadlines.mark_missed(
-                            database, event, number, position, judge=judge
-                        )
-                    }
-            print_json(result) if as_json else console.print(f"{words[0]}: ruling {number}")
+                    result = {"follow_up": mark_missed(database, event, number, position, judge=judge)}
+            print_json(result) if as_json else say(f"{words[0]}: ruling {number}")
             return
+        from shinpan.services.queries import time_zone_of
+
         with handled():
-            found = _services().deadlines.list_deadlines(database, event, include_closed=include_closed)
-            zone = _services().queries.time_zone_of(database, event)
+            found = list_deadlines(database, event, include_closed=include_closed)
+            zone = time_zone_of(database, event)
         if as_json:
             print_json([d.as_json() for d in found])
             return
@@ -293,4 +286,4 @@ def register(app: typer.Typer) -> None:
             table.add_row(
                 str(d.ruling), str(d.position), d.player, due, d.remedy_en if en else d.remedy_ja, state
             )
-        console.print(table)
+        print_table(table)

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from shinpan.cli.common import DbOption, handled, open_db
-from shinpan.cli.output import console, fail
+from shinpan.cli.output import fail, say
 
 
 def register(app: typer.Typer) -> None:
@@ -35,18 +35,15 @@ def register(app: typer.Typer) -> None:
         db: DbOption = None,
     ) -> None:
         """Start the web app for judges' phones and the head judge's desk."""
-        import uvicorn
-
-        from shinpan.services.demo import FLOOR_JUDGE, SCOREKEEPER, demo_path, load_demo
-        from shinpan.web.app import create_app
-
         if demo and workers > 1:
             fail("--demo serves its own SQLite file from one process: leave out --workers", 1)
         hint = None
         if demo:  # known passwords: never in the database that is served for real
+            from shinpan.services.demo import FLOOR_JUDGE, SCOREKEEPER, demo_path, load_demo
+
             with handled():
                 path = demo_path(db)
-            console.print(f"demo database: {path} (a file of its own; remove it to start the demo anew)",
+            say(f"demo database: {path} (a file of its own; remove it to start the demo anew)",
                           markup=False)  # fmt: skip
             database = open_db(str(path))
             with handled():
@@ -56,14 +53,16 @@ def register(app: typer.Typer) -> None:
                 for role, name, secret in (("head_judge", made.head_judge, made.password),
                                            ("floor_judge", *FLOOR_JUDGE), ("scorekeeper", *SCOREKEEPER))
             )  # fmt: skip
-            console.print(f"demo event {made.event_id}: head judge {made.head_judge} (password {made.password}), "
+            say(f"demo event {made.event_id}: head judge {made.head_judge} (password {made.password}), "
                           f"floor judge {FLOOR_JUDGE[0]} (PIN {FLOOR_JUDGE[1]}), "
                           f"scorekeeper {SCOREKEEPER[0]} (PIN {SCOREKEEPER[1]})", markup=False)  # fmt: skip
         else:
             database = open_db(db)
         if workers > 1 and not database.is_postgres:
             fail("several workers need PostgreSQL; SQLite serves from one process", 1)
-        console.print(f"shinpan on http://{host}:{port}/  (database: {database.describe()})", markup=False)
+        say(f"shinpan on http://{host}:{port}/  (database: {database.describe()})", markup=False)
+        import uvicorn  # the web stack loads once the judge has been told where it will be
+
         if workers > 1:  # each worker process opens the same PostgreSQL; live views cross via NOTIFY
             os.environ["SHINPAN_DATABASE_URL"] = database.url
             os.environ["SHINPAN_DEMO_HINT"] = hint or ""
@@ -71,6 +70,8 @@ def register(app: typer.Typer) -> None:
             uvicorn.run("shinpan.web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
                         log_level="warning", proxy_headers=False)  # fmt: skip
             return
+        from shinpan.web.app import create_app
+
         web = create_app(database, secure_cookies=secure_cookies, serving=True)
         web.state.demo_hint = hint
         uvicorn.run(web, host=host, port=port, log_level="warning", proxy_headers=False)
@@ -94,4 +95,4 @@ def register(app: typer.Typer) -> None:
         database = open_db(db)
         with handled():
             user = accounts.add_user(database, name, secret, level)
-        console.print(f"user {user.name} created", markup=False)
+        say(f"user {user.name} created", markup=False)

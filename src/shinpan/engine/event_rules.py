@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from shinpan.guideline.model import Guideline
+if TYPE_CHECKING:  # every service reads the rules: they load no guideline classes
+    from shinpan.guideline.model import Guideline
 
 DISQUALIFICATION = "disqualification"
 EJECTION = "ejection"

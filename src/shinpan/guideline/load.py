@@ -3,11 +3,13 @@
 Every problem comes back at once as a :class:`Problem` with the file, the path to the field
 and what is wrong; nothing here raises anything but :class:`GuidelineError`.
 
-The shipped guideline is read and checked once per version of its file (and of the models
-and pydantic): the checked guideline is kept in the user's cache directory under the hash
-of what made it (the file, its classes and checks), and a command that starts later takes it from there (about 2 ms instead
-of 40, and without loading the YAML parser). A cache that cannot be read or written is
-passed over: the file is read and checked as it always was.
+A guideline file is read and checked once per version of its text (and of the code that
+checks it): the checked guideline is kept in the user's cache directory under the hash of
+what made it (the text, its format, the classes and checks), and a command that starts
+later takes it from there (about 2 ms instead of 40, and without loading the YAML parser or
+pydantic). So is the JSON Schema of a file, under the hash of the classes. Only what passed
+is kept: a broken file is checked, and its problems told, every time. A cache that cannot
+be read or written is passed over: the file is read and checked as it always was.
 """
 
 from __future__ import annotations
@@ -16,15 +18,18 @@ import hashlib
 import json
 import os
 import pickle
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from shinpan.errors import InvalidInput
 from shinpan.guideline import model
 from shinpan.guideline.check import Problem, check_meaning
 from shinpan.guideline.model import Guideline
+
+T = TypeVar("T")
 
 DEFAULT_FILE = "rel3-ja-1998.yaml"
 # What a checked guideline depends on besides its file: its classes, its schema and checks.
@@ -97,7 +102,7 @@ def load_guideline(path: str | Path) -> Guideline:
         raise GuidelineError([Problem(file, "", "not UTF-8 text")]) from None
     except OSError as e:
         raise GuidelineError([Problem(file, "", e.strerror or str(e))]) from None
-    return parse_guideline(text, file)
+    return _checked(text, file)
 
 
 def default_guideline_text() -> str:
@@ -107,20 +112,31 @@ def default_guideline_text() -> str:
 @cache
 def default_guideline() -> Guideline:
     """The guideline shipped with shinpan (REL 3), checked once per version (see above)."""
-    text = default_guideline_text()
+    return _checked(default_guideline_text(), DEFAULT_FILE)
+
+
+def _checked(text: str, file: str) -> Guideline:
+    """``parse_guideline(text, file)``, from the cache when this text was checked before."""
+    form = Path(file).suffix.lower().encode()  # the same text may be YAML or JSON
+    return _kept("guideline", (form, text.encode("utf-8")), Guideline, lambda: parse_guideline(text, file))
+
+
+def _kept(kind: str, made_of: tuple[bytes, ...], shape: type[T], make: Callable[[], T]) -> T:
+    """What ``make`` makes of ``made_of`` and the code that checks guidelines, kept in the
+    cache under the hash of both; ``make`` runs only when it is not there (or unreadable)."""
     key = hashlib.sha256()
-    for part in (text, *(Path(model.__file__).with_name(m).read_text("utf-8") for m in _SHAPED_BY)):
-        key.update(part.encode("utf-8") + b"\0")
-    cached = cache_dir() / f"guideline-{key.hexdigest()[:32]}.pickle"
+    for part in (*made_of, *(Path(model.__file__).with_name(m).read_bytes() for m in _SHAPED_BY)):
+        key.update(part + b"\0")
+    cached = cache_dir() / f"{kind}-{key.hexdigest()[:32]}.pickle"
     try:
         kept = pickle.loads(cached.read_bytes())  # written by this user, named by its content's hash
-        if isinstance(kept, Guideline):
+        if isinstance(kept, shape):
             return kept
-    except Exception:  # none yet, unreadable, or from other code: read the file
+    except Exception:  # none yet, unreadable, or from other code: make it
         pass
-    guideline = parse_guideline(text, DEFAULT_FILE)
-    _keep(cached, pickle.dumps(guideline, protocol=pickle.HIGHEST_PROTOCOL))
-    return guideline
+    made = make()  # what raises (a broken file) is not kept
+    _keep(cached, pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
+    return made
 
 
 def cache_dir() -> Path:
@@ -145,7 +161,13 @@ def _keep(path: Path, data: bytes) -> None:
 
 
 def guideline_schema() -> dict[str, Any]:
-    """The JSON Schema of a guideline file, for editors and organisers."""
+    """The JSON Schema of a guideline file, for editors and organisers (made once per
+    version of the classes, see above)."""
+    schema: dict[str, Any] = _kept("schema", (), dict, _json_schema)
+    return schema
+
+
+def _json_schema() -> dict[str, Any]:
     from shinpan.guideline.schema import json_schema
 
     schema = json_schema()

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import unicodedata
+from typing import TYPE_CHECKING
 
-from shinpan.guideline.model import Infraction
-from shinpan.guideline.rulebook import Rulebook
+if TYPE_CHECKING:  # the ledger's projector folds names with normalize(): no guideline classes
+    from shinpan.guideline.model import Infraction
+    from shinpan.guideline.rulebook import Rulebook
 
 _KATAKANA = range(ord("ァ"), ord("ヶ") + 1)
 _TO_HIRAGANA = {k: k - 0x60 for k in _KATAKANA}

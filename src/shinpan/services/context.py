@@ -7,14 +7,16 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.engine.event_rules import Role, may
 from shinpan.errors import Forbidden, NotFound, Refused
-from shinpan.guideline import Rulebook, default_guideline
 from shinpan.store.connection import Connection
 from shinpan.store.settings import event_settings, judge_role
+
+if TYPE_CHECKING:  # the guideline loads when an event's is first asked for
+    from shinpan.guideline import Rulebook
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
@@ -38,6 +40,8 @@ def later(value: str, minutes: int) -> str:
 
 def rulebook_for(guideline_id: str, version: str) -> Rulebook:
     """The guideline an event runs under (the built-in one; published files never change)."""
+    from shinpan.guideline import Rulebook, default_guideline
+
     g = default_guideline()
     if (g.id, g.version) != (guideline_id, version):
         raise Refused(

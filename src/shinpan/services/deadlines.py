@@ -9,23 +9,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from shinpan.engine import Ruling, follow_up
 from shinpan.engine.clock import due_state
 from shinpan.engine.event_rules import Role
-from shinpan.engine.ruling import Due, Explanation
-from shinpan.entries import DeadlineDone, DeadlineRef, RulingsRecorded
 from shinpan.errors import Conflict, Forbidden, NotFound
-from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, parse_stamp, role_of, stamp
-from shinpan.services.recording import append_rulings, next_number
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.deadlines import RemedyDue, pending_positions, remedies, remedy
-from shinpan.store.ledger import Appender
 from shinpan.store.rounds import paired_after, result_at, round_of
-from shinpan.store.rulings import stored_ruling
+
+if TYPE_CHECKING:  # what appends loads in mark_done and mark_missed: listing reads only
+    from shinpan.store.ledger import Appender
 
 
 @dataclass(frozen=True)
@@ -101,6 +97,8 @@ def mark_done(
     command_id: str | None = None, now: datetime | None = None,
 ) -> None:  # fmt: skip
     """The remedy was carried out in time: this deadline and the ruling's later ones close."""
+    from shinpan.entries import DeadlineDone
+    from shinpan.services.commands import run_command
 
     def act(conn: Connection, ap: Appender) -> None:
         _pending(conn, event_id, ruling, position)
@@ -115,6 +113,12 @@ def mark_missed(
     command_id: str | None = None, now: datetime | None = None,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """The remedy was not done in time: the follow-up ruling (D7), from the next deadline."""
+    from shinpan.engine import Ruling, follow_up
+    from shinpan.engine.ruling import Due, Explanation
+    from shinpan.entries import DeadlineRef, RulingsRecorded
+    from shinpan.services.commands import run_command
+    from shinpan.services.recording import append_rulings, next_number
+    from shinpan.store.rulings import stored_ruling
 
     def act(conn: Connection, ap: Appender) -> list[dict[str, Any]]:
         event = load_event(conn, event_id)

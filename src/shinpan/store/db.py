@@ -19,7 +19,6 @@ whichever command made it, on the web or on the command line.
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import threading
@@ -117,7 +116,6 @@ _PLAIN_KIND = re.compile(r"[a-z][a-z0-9_.-]{0,60}")
 
 IDLE_PING_SECONDS = 10.0  # a pooled PostgreSQL connection idle this long is checked before use
 POOL_LIMIT = 20  # connections open at once per process (the web app's threads share them)
-log = logging.getLogger("shinpan.store")
 
 T = TypeVar("T")
 
@@ -415,7 +413,9 @@ class Database:
             try:
                 listener(event_id, growth.head, growth)
             except Exception:  # a listener must never fail the command that committed
-                log.exception("a listener failed")
+                import logging  # only when one fails: a command that starts does not pay for it
+
+                logging.getLogger("shinpan.store").exception("a listener failed")
 
     @contextmanager
     def _sqlite_write(self) -> Iterator[Connection]:

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from shinpan.engine.effects import Match
 from shinpan.store.connection import Connection, Statement
+
+if TYPE_CHECKING:  # loaded by the one read that makes them: the others need none of the engine
+    from shinpan.engine.effects import Match
 
 __all__ = [
     "DuelResult",
@@ -113,6 +116,8 @@ def round_matches(
 ) -> list[Match]:
     """The round's matches by table (a bye has no player b), each with its decided duels
     (``duels``: the round's, already read with :func:`round_duels`)."""
+    from shinpan.engine.effects import Match
+
     won: dict[int, dict[int, str]] = {}
     for d in round_duels(conn, event_id, number) if duels is None else duels:
         if d.winner is not None:
