@@ -1,12 +1,13 @@
 """Benchmark: a big event's load on 127.0.0.1, on SQLite and on PostgreSQL.
 
-    .venv/bin/python bench/load.py [--db sqlite|postgres|both] [--seconds 30] [--rate 100]
+    .venv/bin/python bench/load.py [--db sqlite|postgres|both] [--seconds 30] [--warmup 5] [--rate 100]
                                    [--players 2000] [--judges 150] [--streams 150] [--desks 12]
                                    [--pg postgresql://postgres@127.0.0.1:5432/postgres]
 
 One event of ``--players`` players (names with readings, round 1 paired), served by
 ``shinpan serve`` (SQLite: one process; PostgreSQL: ``--workers 2``, in a database made for
-the run and dropped after it). Against it, for ``--seconds``:
+the run and dropped after it). Against it, for ``--warmup`` seconds not counted and then
+``--seconds`` counted:
 
 - ``--judges`` floor judges, each signed in on their own phone (a keep-alive connection),
   sending about ``--rate`` requests/s between them (Poisson): 70 % player searches as a
@@ -20,6 +21,11 @@ ruling takes to reach every open stream (from when its request was sent to when 
 stream heard of an entry at or past it). Targets: 0 errors, p99 < 50 ms for records and
 searches, a ruling on every stream within 200 ms (p99). The run stops by itself; it stops
 only the server it started, by its process id (and that process's group).
+
+The warm-up is the same load: a server at an event has served for a while when a round
+starts, and its first seconds fill what it keeps in memory (each worker's player index,
+the guideline, the drawn rows of the desk, its connections, compiled templates). What the
+warm-up gave is printed too (``warm-up``), with the errors of both parts counted.
 
 Not collected by pytest: ``bench/`` is outside ``testpaths``. The load generator shares
 the machine's 2 cores with the server: its figures are what a server on a busy laptop gives.
@@ -126,9 +132,16 @@ class Stats:
     sent: dict[int, float] = field(default_factory=dict)  # ruling's entry -> when its request was sent
     heard: list[list[tuple[float, int]]] = field(default_factory=list)  # per stream: (when, newest entry)
     stream_errors: int = 0
+    counting_from: float = float("inf")  # the warm-up's end (perf_counter); opening a stream always counts
+    warm: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+
+    def counts(self, started: float) -> bool:
+        return started >= self.counting_from
 
     def add(self, kind: str, started: float, ok: bool) -> None:
-        self.latencies[kind].append((time.perf_counter() - started) * 1000)
+        taken = (time.perf_counter() - started) * 1000
+        counted = kind == "stream open" or self.counts(started)
+        (self.latencies if counted else self.warm)[kind].append(taken)
         if not ok:
             self.errors[kind] += 1
 
@@ -248,7 +261,7 @@ async def judge(
                 started = time.perf_counter()
                 status, answer = await http.request("POST", f"/api/events/{s.event}/rulings", payload)
                 stats.add("record", started, status == 201)
-                if status == 201:
+                if status == 201 and stats.counts(started):
                     stats.sent[int(json.loads(answer)["entry"])] = started
 
 
@@ -327,8 +340,8 @@ def open_pages(base: str, s: Setup, streams: int, desks: int, seconds: float, pi
     judge's phone does not (``perf_counter`` is the machine's monotonic clock on Linux:
     one clock for both processes)."""
     stats = asyncio.run(_pages(base, s, streams, desks, seconds, pipe))
-    pipe.send({"latencies": dict(stats.latencies), "errors": dict(stats.errors), "heard": stats.heard,
-               "stream_errors": stats.stream_errors})  # fmt: skip
+    pipe.send({"latencies": dict(stats.latencies), "warm": dict(stats.warm), "errors": dict(stats.errors),
+               "heard": stats.heard, "stream_errors": stats.stream_errors})  # fmt: skip
 
 
 async def _pages(base: str, s: Setup, streams: int, desks: int, seconds: float, pipe: PipeEnd) -> Stats:
@@ -346,6 +359,7 @@ async def _pages(base: str, s: Setup, streams: int, desks: int, seconds: float, 
     except TimeoutError:
         print(f"  only {count[0]} of {streams} streams opened in 60 s")
     pipe.send("opened")
+    stats.counting_from = await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
     await asyncio.get_running_loop().run_in_executor(None, pipe.recv)  # the judges are done
     for t in tasks:
         t.cancel()
@@ -365,14 +379,16 @@ async def run_load(base: str, s: Setup, args: argparse.Namespace) -> tuple[Stats
         await loop.run_in_executor(None, ours.recv)  # the pages are open
         await asyncio.sleep(0.5)
         started = time.perf_counter()
-        stop = started + args.seconds
+        stats.counting_from = started + args.warmup
+        ours.send(stats.counting_from)
+        stop = stats.counting_from + args.seconds
         per_judge = args.rate / args.judges / 1.6  # a search is 2–3 requests: about 1.6 requests an action
         judges = [
             asyncio.create_task(judge(base, s, who, per_judge, stop, stats, n))
             for n, who in enumerate(s.judges)
         ]
         await asyncio.gather(*judges, return_exceptions=True)
-        elapsed = time.perf_counter() - started
+        elapsed = time.perf_counter() - stats.counting_from
         await asyncio.sleep(1.5)  # the last rulings reach the streams
         ours.send("stop")
         heard = await loop.run_in_executor(None, ours.recv)
@@ -382,6 +398,8 @@ async def run_load(base: str, s: Setup, args: argparse.Namespace) -> tuple[Stats
             pages.kill()
     for kind, values in heard["latencies"].items():
         stats.latencies[kind].extend(values)
+    for kind, values in heard["warm"].items():
+        stats.warm[kind].extend(values)
     for kind, errors in heard["errors"].items():
         stats.errors[kind] += errors
     stats.heard, stats.stream_errors = heard["heard"], heard["stream_errors"]
@@ -408,11 +426,15 @@ def reach(stats: Stats) -> list[float]:
     return out
 
 
-def report(label: str, stats: Stats, elapsed: float, streams: int) -> bool:
+def report(label: str, stats: Stats, elapsed: float, args: argparse.Namespace) -> bool:
     total = sum(len(v) for k, v in stats.latencies.items() if k != "stream open")
-    print(
-        f"\n== {label}: {total} requests in {elapsed:.1f} s ({total / elapsed:.0f} req/s), {streams} streams"
-    )
+    print(f"\n== {label}: {total} requests in {elapsed:.1f} s ({total / elapsed:.0f} req/s) after "
+          f"{args.warmup:g} s of warm-up, {args.streams} streams")  # fmt: skip
+    warm = ", ".join(
+        f"{kind} p99 {percentile(stats.warm[kind], 99):.1f} ms (max {max(stats.warm[kind]):.1f})"
+        for kind in ("record", "search", "desk panels") if stats.warm.get(kind)
+    )  # fmt: skip
+    print(f"  warm-up, not counted: {warm or 'no requests'}")
     print(f"  {'kind':14} {'count':>6} {'req/s':>6} {'p50':>8} {'p99':>8} {'max':>8} {'errors':>6}  target")
     ok = True
     for kind in ("record", "search", "desk panels", "stream open"):
@@ -491,7 +513,7 @@ def one(label: str, url: str, workers: int, args: argparse.Namespace, tmp: Path)
         stats, elapsed = asyncio.run(run_load(base, s, args))
     finally:
         stop_server(proc)
-    return report(label, stats, elapsed, args.streams)
+    return report(label, stats, elapsed, args)
 
 
 def main() -> int:
@@ -499,7 +521,8 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
-    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--seconds", type=float, default=30.0, help="counted, after the warm-up")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds of the same load, not counted")
     parser.add_argument("--rate", type=float, default=100.0, help="requests/s from all judges together")
     parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--judges", type=int, default=150)

@@ -19,11 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EventSetup
+from conftest import HEAD_JUDGE, EventSetup
 from shinpan.engine.event_rules import Status
-from shinpan.services import deadlines
+from shinpan.services import corrections, deadlines
 from shinpan.store.connection import Connection, Statement
 from shinpan.store.db import Database
+from shinpan.store.history import before_record, is_player, last_ruling_number, live_rulings
 from shinpan.store.roles import grant_role
 from shinpan.store.roster import statuses
 from shinpan.store.rulings import causes, live_follow_ups
@@ -70,6 +71,33 @@ def test_the_causes_and_follow_ups_of_many_rulings_are_read_whatever_their_numbe
     assert sorted(found) == [late, follow_up["number"]]
     assert found[late].rule == "pregame.tardiness"
     assert [f.number for f in follow_ups] == [follow_up["number"]]
+
+
+def test_what_a_record_reads_first_is_one_read_that_agrees_with_the_reads_one_by_one(
+    new_event: Callable[..., EventSetup],
+) -> None:
+    ev = new_event()  # round 1: P001 v P002 at table 1, P003 v P004 at table 2, ...
+    with ev.db.read() as conn:
+        fresh = before_record(conn, ev.id, "P001", ["P001"])
+    assert fresh.last_number == 0 and fresh.rulings == {"P001": []}
+    assert fresh.playing == (1, 1)
+
+    ev.pair(2, [("P003", "P002"), ("P004", "P001")])  # P001 second-named, at table 2
+    voided = ev.record("P001", "general.uncategorized", penalties=["caution"]).rulings[0]["number"]
+    ev.record("P001", "players.advice", facts={"advisor": "P002"})  # a ruling for each of them
+    ev.record("P001", "general.uncategorized", penalties=["caution"])
+    corrections.void(ev.db, ev.id, voided, "recorded for the wrong player", judge=HEAD_JUDGE)
+    names = ["P001", "P002", "P005", "a spectator"]
+    with ev.db.read() as conn:
+        before = before_record(conn, ev.id, "P001", names)
+        assert before.players == {n for n in names if is_player(conn, ev.id, n)} == {"P001", "P002", "P005"}
+        assert before.rulings == {n: live_rulings(conn, ev.id, n) for n in names}
+        assert before.last_number == last_ruling_number(conn, ev.id) == 4
+        assert before.playing == (2, 2)  # the latest round the player was paired in
+        elsewhere = before_record(conn, ev.id, "P005", ["P005"])
+    assert [r.number for r in before.rulings["P001"]] == [2, 4]  # the voided one counts no more
+    assert [r.rule for r in before.rulings["P002"]] == ["players.advice"]
+    assert elsewhere.playing == (1, 3)  # not paired in round 2: still where round 1 put them
 
 
 _PASSWORD_SET = Statement("SELECT rolpassword IS NOT NULL FROM pg_authid WHERE rolname = :r")

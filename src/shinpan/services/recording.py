@@ -34,7 +34,15 @@ from shinpan.services.effects import apply_ruling
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.feed import RulingRow, rulings_numbered
-from shinpan.store.history import is_player, last_ruling_number, live_rulings, round_started_at, where_playing
+from shinpan.store.history import (
+    BeforeRecord,
+    CountedRuling,
+    before_record,
+    is_player,
+    last_ruling_number,
+    live_rulings,
+    round_started_at,
+)
 from shinpan.store.ledger import Appender, Entry, read_entries
 
 
@@ -110,9 +118,9 @@ class Recorded:
 class _Participants:
     """Membership in the event, asked of the database only for the names the record uses."""
 
-    def __init__(self, conn: Connection, event_id: int) -> None:
+    def __init__(self, conn: Connection, event_id: int, known: dict[str, bool]) -> None:
         self.conn, self.event_id = conn, event_id
-        self.known: dict[str, bool] = {}
+        self.known = known  # what was read already (the names the record itself uses)
 
     def __contains__(self, name: object) -> bool:
         if not isinstance(name, str):
@@ -124,6 +132,10 @@ class _Participants:
 
 def live_history(conn: Connection, event_id: int, player: str) -> list[Ruling]:
     """A player's rulings that count (not voided), as the engine reads them."""
+    return _history(player, live_rulings(conn, event_id, player))
+
+
+def _history(player: str, counted: Sequence[CountedRuling]) -> list[Ruling]:
     return [
         Ruling(
             player=player,
@@ -138,7 +150,7 @@ def live_history(conn: Connection, event_id: int, player: str) -> list[Ruling]:
             trigger=Trigger(r.trigger),
             cause=r.cause,
         )
-        for r in live_rulings(conn, event_id, player)
+        for r in counted
     ]
 
 
@@ -151,20 +163,25 @@ def _named(inp: RecordInput) -> list[str]:
     return names
 
 
-def _decide(conn: Connection, event: Event, inp: RecordInput) -> tuple[Ruling, ...]:
+def _before(conn: Connection, event: Event, inp: RecordInput) -> BeforeRecord:
+    """What deciding the record reads, in one read."""
+    return before_record(conn, event.id, inp.player, _named(inp))
+
+
+def _decide(conn: Connection, event: Event, inp: RecordInput, before: BeforeRecord) -> tuple[Ruling, ...]:
     book = event.book
-    participants = _Participants(conn, event.id)
+    participants = _Participants(conn, event.id, {name: name in before.players for name in before.rulings})
     if inp.player not in participants:
         raise NotFound(
             "no player {player} in event {event}", field="player", player=inp.player, event=event.id
         )
-    history = {name: live_history(conn, event.id, name) for name in _named(inp) if name in participants}
+    history = {name: _history(name, before.rulings[name]) for name in _named(inp) if name in participants}
     record = Record(
         player=inp.player, infraction=inp.infraction, facts=inp.facts, draft=inp.draft,
         penalties=inp.penalties, deviation=inp.deviation,
     )  # fmt: skip
     try:
-        return decide(book, record, history, participants, first_number=next_number(conn, event.id))
+        return decide(book, record, history, participants, first_number=before.last_number + 1)
     except RecordError as e:
         raise InvalidInput(e.template, field=e.field, **e.params) from None
 
@@ -178,13 +195,12 @@ def with_threshold(event: Event, decided: Sequence[Ruling]) -> list[Ruling]:
     ]
 
 
-def _where(conn: Connection, event: Event, inp: RecordInput) -> tuple[int | None, int | None]:
+def _where(event: Event, inp: RecordInput, before: BeforeRecord) -> tuple[int | None, int | None]:
     if inp.round is not None or inp.table is not None:
         return inp.round, inp.table
-    playing = where_playing(conn, event.id, inp.player)
-    if playing is None:
+    if before.playing is None:
         return (event.current_round or None), None
-    return playing
+    return before.playing
 
 
 def _due_remedy(due: Due, position: int, given: str, round_no: int | None, table: int | None) -> DueRemedy:
@@ -230,12 +246,13 @@ def next_number(conn: Connection, event_id: int) -> int:
 
 def append_rulings(
     ap: Appender, event: Event, decided: Sequence[Ruling], why: RulingsRecorded, round_no: int | None,
-    table: int | None, *, given: str | None = None,
+    table: int | None, *, given: str | None = None, first: int | None = None,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """Append one ``ruling.recorded`` entry for these rulings, then apply their effects.
     ``why`` says what they come from (a record, a missed deadline, a correction);
-    ``given`` is when they were given at the table (D21; default: now)."""
-    first = next_number(ap.conn, event.id)
+    ``given`` is when they were given at the table (D21; default: now); ``first`` is the
+    next ruling number, when it was read in this transaction already."""
+    first = next_number(ap.conn, event.id) if first is None else first
     moment = given or ap.now
     made = [
         ruling_json(
@@ -283,7 +300,8 @@ def preview(db: Database, event_id: int, inp: RecordInput, *, judge: str | None 
     with db.read() as conn:
         event = load_event(conn, event_id)
         require(conn, event, judge, "record")
-        return with_threshold(event, _decide(conn, event, inp.normalized()))
+        inp = inp.normalized()
+        return with_threshold(event, _decide(conn, event, inp, _before(conn, event, inp)))
 
 
 def record(
@@ -300,11 +318,14 @@ def record(
     def act(conn: Connection, ap: Appender) -> Recorded:
         event = load_event(conn, event_id)
         given = given_stamp(inp, ap.now)
-        decided = _decide(conn, event, inp)
-        round_no, table = _where(conn, event, inp)
+        before = _before(conn, event, inp)
+        decided = _decide(conn, event, inp, before)
+        round_no, table = _where(event, inp, before)
         guideline = GuidelineRef(event.guideline_id, event.guideline_version)
         why = RulingsRecorded((), record=inp.asked(), guideline=guideline)
-        made = append_rulings(ap, event, decided, why, round_no, table, given=given)
+        made = append_rulings(
+            ap, event, decided, why, round_no, table, given=given, first=before.last_number + 1
+        )
         first, *effects = ap.appended
         return Recorded(event_id, first.seq, made, [{"kind": e.kind, **e.body.body()} for e in effects])
 
