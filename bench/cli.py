@@ -33,6 +33,9 @@ SHINPAN = ROOT / ".venv" / "bin" / "shinpan"
 PYTHON = ROOT / ".venv" / "bin" / "python"
 TARGET = 0.25
 PLAYERS = 64
+# Commands whose first output is the finished document: the time is WeasyPrint laying out
+# the pages, not the command's start. Shown, not held to the target.
+RENDERING = {"report dq pdf"}
 
 
 def first_output(command: list[str], env: dict[str, str], *, stop: bool = False) -> tuple[float, int, str]:
@@ -82,6 +85,8 @@ def setup(tmp: Path, runs: int) -> dict[str, object]:
         ]["number"]
         for i in range(3 * (runs + 1))
     ]
+    cheated = numbers[-1]  # a disqualification, for the DQ report (D14)
+    recording.record(db, main, recording.RecordInput(cheated, "severe.cheating"))
     per_run = []  # an event each run can pair, report results in and end a round of
     for _ in range(runs + 1):
         e = events.create_event(db, name="予選", head_judge="HJ", head_judge_level=2)
@@ -212,7 +217,8 @@ def commands(tmp: Path, ctx: dict[str, object]) -> dict[str, tuple[Args, bool]]:
         "report penalties": (lambda n: ["report", "penalties", *ev, "-f", "csv", *db], False),
         "report player": (lambda n: ["report", "player", *ev, "--player", "P0001", "-f", "json", *db], False),
         "report stats": (lambda n: ["report", "stats", "-f", "json", *db], False),
-        "report dq": (lambda n: ["report", "dq", *ev, "--help"], False),
+        "report dq": (lambda n: ["report", "dq", *ev, "--format", "json", *db], False),
+        "report dq pdf": (lambda n: ["report", "dq", *ev, "-o", str(tmp / f"dq-{n}.pdf"), *db], False),
         "user add": (
             lambda n: ["user", "add", "--name", f"U{fresh(n)}", "--password", "bench-pass", *db],
             False,
@@ -249,8 +255,11 @@ def main() -> int:
                 elapsed, code, said = first_output([str(SHINPAN), *make(n)], env, stop=stop)
                 times.append(elapsed)
             median = statistics.median(times)
-            worst = max(worst, median)
             words = " ".join(said.split())[:40]
+            if label in RENDERING:
+                print(f"  {label:20} {median:7.3f} {max(times):7.3f}  {code:4d}  {words}  (the document: not a start)")
+                continue
+            worst = max(worst, median)
             mark = "ok" if median < TARGET else "OVER"
             print(f"  {label:20} {median:7.3f} {max(times):7.3f}  {code:4d}  {words}  {mark}", flush=True)
         floor = statistics.median(floors)
