@@ -257,7 +257,9 @@ def main() -> int:
             median = statistics.median(times)
             words = " ".join(said.split())[:40]
             if label in RENDERING:
-                print(f"  {label:20} {median:7.3f} {max(times):7.3f}  {code:4d}  {words}  (the document: not a start)")
+                print(
+                    f"  {label:20} {median:7.3f} {max(times):7.3f}  {code:4d}  {words}  (the document: not a start)"
+                )
                 continue
             worst = max(worst, median)
             mark = "ok" if median < TARGET else "OVER"

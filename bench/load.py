@@ -1,13 +1,13 @@
 """Benchmark: a big event's load on 127.0.0.1, on SQLite and on PostgreSQL.
 
-    .venv/bin/python bench/load.py [--db sqlite|postgres|both] [--seconds 30] [--warmup 5] [--rate 100]
+    .venv/bin/python bench/load.py [--db sqlite|postgres|both] [--seconds 30] [--warmup 0] [--rate 100]
                                    [--players 2000] [--judges 150] [--streams 150] [--desks 12]
                                    [--pg postgresql://postgres@127.0.0.1:5432/postgres]
 
 One event of ``--players`` players (names with readings, round 1 paired), served by
 ``shinpan serve`` (SQLite: one process; PostgreSQL: ``--workers 2``, in a database made for
-the run and dropped after it). Against it, for ``--warmup`` seconds not counted and then
-``--seconds`` counted:
+the run and dropped after it). Against it, for ``--seconds`` (after ``--warmup`` seconds not
+counted, none by default):
 
 - ``--judges`` floor judges, each signed in on their own phone (a keep-alive connection),
   sending about ``--rate`` requests/s between them (Poisson): 70 % player searches as a
@@ -22,10 +22,11 @@ stream heard of an entry at or past it). Targets: 0 errors, p99 < 50 ms for reco
 searches, a ruling on every stream within 200 ms (p99). The run stops by itself; it stops
 only the server it started, by its process id (and that process's group).
 
-The warm-up is the same load: a server at an event has served for a while when a round
-starts, and its first seconds fill what it keeps in memory (each worker's player index,
-the guideline, the drawn rows of the desk, its connections, compiled templates). What the
-warm-up gave is printed too (``warm-up``), with the errors of both parts counted.
+By default every request counts, from the server's first. ``--warmup`` sends the same load
+first without counting it, to study a server that has served for a while (as one has when
+a round starts): its first seconds fill what it keeps in memory (each worker's player
+index, the desk's drawn rows, its connections). What the warm-up gave is printed too, and
+the errors of both parts are counted.
 
 Not collected by pytest: ``bench/`` is outside ``testpaths``. The load generator shares
 the machine's 2 cores with the server: its figures are what a server on a busy laptop gives.
@@ -522,7 +523,7 @@ def main() -> int:
     )
     parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
     parser.add_argument("--seconds", type=float, default=30.0, help="counted, after the warm-up")
-    parser.add_argument("--warmup", type=float, default=5.0, help="seconds of the same load, not counted")
+    parser.add_argument("--warmup", type=float, default=0.0, help="seconds of the same load, not counted")
     parser.add_argument("--rate", type=float, default=100.0, help="requests/s from all judges together")
     parser.add_argument("--players", type=int, default=2000)
     parser.add_argument("--judges", type=int, default=150)

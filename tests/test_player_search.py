@@ -7,6 +7,8 @@ last. Each result carries the player's table, seat and opponent in the current r
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -15,6 +17,7 @@ from conftest import EventSetup, make_event
 from shinpan.csvio import PlayerRow
 from shinpan.romaji import SPELLING, is_romaji, search_forms, spelling, to_romaji
 from shinpan.services import events, queries
+from shinpan.services.search import index_of
 from shinpan.store.db import Database
 
 # -- the one spelling ----------------------------------------------------------------------
@@ -152,3 +155,17 @@ def test_the_roster_carries_the_keys_the_search_matches(roster_event: EventSetup
     assert (player.table, player.seat, player.opponent_name) == (1, "a", "伊藤 陽菜")
     for form in ("syota", "satosyota", "syotasato", "さとうしょうた", "佐藤翔太", "p001"):
         assert form in key.splitlines(), form
+
+
+def test_the_answer_written_as_json_is_the_players_found_and_follows_a_new_pairing(
+    roster_event: EventSetup,
+) -> None:
+    ev = roster_event
+    index = index_of(ev.db)
+    for query in ("2", "sato", "たかはし", "30", "", "nobody here", "P00"):
+        answer = index.current(ev.id).find_json(query)
+        assert json.loads(answer) == [p.as_json() for p in index.current(ev.id).find(query)], query
+        assert index.current(ev.id).find_json(query) == answer  # written once, the same again
+    ev.pair(2, [("P006", "P005")])
+    (first,) = (p for p in json.loads(index.current(ev.id).find_json("1")) if p["number"] == "P006")
+    assert (first["table"], first["seat"], first["opponent_name"]) == (1, "a", "斎藤 翔")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -120,10 +120,8 @@ def create_event(request: Request, body: EventIn) -> dict[str, Any]:
     return {"event": event_id}
 
 
-@router.get("/events/{event_id}/players")
-async def players(
-    request: Request, event_id: int, q: str = Query("", max_length=100)
-) -> list[dict[str, Any]]:
+@router.get("/events/{event_id}/players", response_model=list[dict[str, Any]])
+async def players(request: Request, event_id: int, q: str = Query("", max_length=100)) -> Response:
     """Find players by table, id, or name in kanji, kana or romaji (from the player index,
     on the event loop; read in a thread only when the index is not current)."""
     await role_at_async(request, event_id, "read")
