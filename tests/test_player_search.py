@@ -10,15 +10,18 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from conftest import EventSetup, make_event
 from shinpan.csvio import PlayerRow
+from shinpan.guideline.search import normalize
 from shinpan.romaji import SPELLING, is_romaji, search_forms, spelling, to_romaji
 from shinpan.services import events, queries
-from shinpan.services.search import index_of
+from shinpan.services.search import EventRoster, index_of
+from shinpan.services.search import _forms as forms
 from shinpan.store.db import Database
+from shinpan.store.search import RosterRead, RosterRow
 
 # -- the one spelling ----------------------------------------------------------------------
 
@@ -169,3 +172,29 @@ def test_the_answer_written_as_json_is_the_players_found_and_follows_a_new_pairi
     ev.pair(2, [("P006", "P005")])
     (first,) = (p for p in json.loads(index.current(ev.id).find_json("1")) if p["number"] == "P006")
     assert (first["table"], first["seat"], first["opponent_name"]) == (1, "a", "斎藤 翔")
+
+
+# -- the index answers as reading every key would ----------------------------------------------
+
+# A few characters, so that a query's pieces are often held by keys that do not hold it.
+KEY_TEXT = st.text(alphabet="さとうa0\n", min_size=1, max_size=12)
+
+
+@given(
+    keys=st.lists(KEY_TEXT, min_size=1, max_size=12),
+    query=st.text(alphabet="さとうa0 \0", max_size=6),
+    limit=st.integers(min_value=1, max_value=5),
+)
+@example(keys=["a", "b"], query="a\0", limit=2)  # a NUL typed: the text joins the keys with one
+def test_the_pieces_index_finds_exactly_the_players_whose_key_holds_every_word(
+    keys: list[str], query: str, limit: int
+) -> None:
+    numbers = [f"N{i:02d}" for i in range(len(keys))]
+    rows = [RosterRow(n, n, n, None, "active", key) for n, key in zip(numbers, keys, strict=True)]
+    index = EventRoster(RosterRead(head=1, round=0, players=rows, tables=[]))
+    words = [w for w in (normalize(w) for w in query.split()) if w]
+    holding = [
+        n for n, key in zip(numbers, keys, strict=True) if all(any(f in key for f in forms(w)) for w in words)
+    ]
+    exact = [query.strip()] if query.strip() in numbers else []
+    assert [p.number for p in index.find(query, limit)] == list(dict.fromkeys(exact + holding))[:limit]

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.datastructures import QueryParams
 
 from shinpan.web import lane
 from web_support import FLOOR_JUDGE, OUTSIDER, World, sign_in, worlds
@@ -46,7 +47,13 @@ def test_a_judges_search_takes_its_own_lane_and_gets_the_routes_answer(
         assert lanes == ["route", "lane"], "the first reads the seat and the index; the next need not"
         assert first.status_code == second.status_code == 200
         assert first.json() == second.json() and len(second.json()) == 8
-        for header in ("content-type", "content-security-policy", "x-content-type-options"):
+        for header in (
+            "content-type",
+            "content-encoding",
+            "vary",
+            "content-security-policy",
+            "x-content-type-options",
+        ):
             assert first.headers[header] == second.headers[header]
         table = judge.get(f"/api/events/{world.event}/players?q=t1").json()  # a table: both its players
         assert [p["number"] for p in table] == [world.players[0], world.players[1]] and lanes[-1] == "lane"
@@ -68,3 +75,12 @@ def test_anything_unusual_takes_the_route_and_its_answer(world: World, lanes: li
         outsider = sign_in(other, *OUTSIDER)
         assert outsider.get(path + "?q=P").status_code == 403
         assert outsider.get(path + "?q=P").status_code == 403 and lanes[-2:] == ["route", "route"]
+
+
+@pytest.mark.parametrize(
+    "query_string",
+    ["q=sato", "q=%E3%81%95%E3%81%A8%E3%81%86", "q=sato+shota", "q=a%2Bb", "q=", "", "x=1&q=P0", "q=a&q=b",
+     "q=%ZZ", "q=%E3%81", "%71=P0", "q=a;b"],
+)  # fmt: skip
+def test_the_lane_reads_the_query_as_the_route_does(query_string: str) -> None:
+    assert lane._query(query_string) == QueryParams(query_string).get("q", "")

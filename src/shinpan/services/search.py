@@ -36,6 +36,8 @@ __all__ = [
     "with_seats",
 ]
 
+PIECES_KEPT = 50_000  # pieces of keys an event's index keeps (what matches nothing is kept too)
+
 # What changes a player, a search key or a seat: these rebuild the event's index.
 ROSTER_KINDS = frozenset(
     {"event.created", "players.imported", "player.dropped", "player.status", "round.paired", "pairing.edited"}
@@ -114,19 +116,45 @@ class EventRoster:
         for key in self.keys:
             self.starts.append(offset)
             offset += len(key) + 1
+        # A piece of a key (one or two characters) with the players whose key holds it, in
+        # number order: found through the text the first time a search asks, then kept (a
+        # search looks up its pieces instead of reading every key; building them all at
+        # once held the interpreter for tens of milliseconds at every new pairing).
+        self.pieces: dict[str, list[int]] = {}
 
-    def _holding(self, form: str, most: int | None = None) -> set[int]:
-        """The players whose key contains ``form`` (a C-speed find through one text), in
-        number order: the first ``most`` of them if given."""
-        found: set[int] = set()
+    def _holders(self, piece: str) -> list[int]:
+        found = self.pieces.get(piece)
+        if found is not None:
+            return found
+        found = []
         starts, find = self.starts, self.text.find
-        pos = find(form)
-        while pos != -1 and len(found) != most:
+        pos = find(piece)
+        while pos != -1:
             i = bisect_right(starts, pos) - 1
-            found.add(i)
+            found.append(i)
             if i + 1 >= len(starts):
                 break
-            pos = find(form, starts[i + 1])
+            pos = find(piece, starts[i + 1])
+        if len(self.pieces) < PIECES_KEPT:
+            self.pieces[piece] = found
+        return found
+
+    def _holding(self, form: str, most: int | None = None) -> set[int]:
+        """The players whose key contains ``form``, in number order: the first ``most`` of
+        them if given. A form of one or two characters is a piece; a longer one is looked
+        for in the keys of the players holding its rarest piece."""
+        if "\0" in form:  # typed, perhaps; never in a key
+            return set()
+        if len(form) <= 2:
+            return set(self._holders(form)[:most])
+        holders = [self._holders(form[j : j + 2]) for j in range(len(form) - 1)]
+        found: set[int] = set()
+        keys = self.keys
+        for i in min(holders, key=len):
+            if form in keys[i]:
+                found.add(i)
+                if len(found) == most:
+                    break
         return found
 
     def find(self, query: str, limit: int = 20) -> list[PlayerView]:

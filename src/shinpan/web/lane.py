@@ -1,8 +1,9 @@
 """The player search's own lane: the request a big event sends most (every keystroke of
 150 judges at a round's start), answered without FastAPI's routing and parameter solving.
 
-Pure ASGI, inside the app's middleware (the language, the cookies as it parsed them, the
-security headers, gzip), and only for the usual case: a judge of the event signed in,
+Pure ASGI, just inside the app's :class:`RequestContext` (the language, the cookies as it
+parsed them, the security headers), its answer compressed as every answer is (the app's
+gzip, around the answer alone); only for the usual case: a judge of the event signed in,
 known from memory, with the event's player index current. Anything else (not signed in, a role that may not read, a
 query too long, an index to be read, an error) goes the whole way through the route in
 :mod:`shinpan.web.api`, which answers it as it answers every call; both lanes give the
@@ -13,8 +14,10 @@ from __future__ import annotations
 
 import logging
 import re
+from urllib.parse import unquote_plus
 
 from starlette.datastructures import QueryParams
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -31,16 +34,23 @@ def players_found(roster: EventRoster, query: str) -> Response:
     return Response(roster.find_json(query), media_type="application/json")
 
 
+def _query(text: str) -> str:
+    """``q`` as the route reads it (the last one given; "" without one)."""
+    if text.startswith("q=") and "&" not in text:  # what the record screen sends
+        return unquote_plus(text[2:])
+    return QueryParams(text).get("q", "")
+
+
 class SearchLane:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    def __init__(self, app: ASGIApp, gzip_from: int, gzip_level: int) -> None:
+        self.app, self.gzip_from, self.gzip_level = app, gzip_from, gzip_level
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "GET":
             found = SEARCH.fullmatch(scope["path"])
             answer = self._answer(scope, int(found[1])) if found else None
-            if answer is not None:
-                await answer(scope, receive, send)
+            if answer is not None:  # a GET: no body to read or to limit
+                await GZipMiddleware(answer, self.gzip_from, self.gzip_level)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
@@ -48,7 +58,7 @@ class SearchLane:
     def _answer(scope: Scope, event_id: int) -> Response | None:
         """The search's answer when it can be given from memory; None: take the route."""
         try:
-            query = QueryParams(scope["query_string"].decode("latin-1")).get("q", "")
+            query = _query(scope["query_string"].decode("latin-1"))
             if len(query) > QUERY_MOST:
                 return None
             state = scope["app"].state
