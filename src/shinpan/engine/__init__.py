@@ -19,13 +19,14 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from shinpan.engine.decide import RecordError, decide, follow_up
+    from shinpan.engine.decide import decide, follow_up
     from shinpan.engine.explain import explain
+    from shinpan.engine.facts import RecordError
     from shinpan.engine.replay import ScenarioError, replay
     from shinpan.engine.ruling import Deviation, Due, Explanation, Record, Ruling, Trigger
 
 _WHERE = {
-    "RecordError": "decide", "decide": "decide", "follow_up": "decide", "explain": "explain",
+    "RecordError": "facts", "decide": "decide", "follow_up": "decide", "explain": "explain",
     "ScenarioError": "replay", "replay": "replay", "Deviation": "ruling", "Due": "ruling",
     "Explanation": "ruling", "Record": "ruling", "Ruling": "ruling", "Trigger": "ruling",
 }  # fmt: skip

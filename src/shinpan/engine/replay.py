@@ -13,8 +13,9 @@ from types import MappingProxyType
 from typing import Any
 
 from shinpan.engine.corrections import rederive
-from shinpan.engine.decide import RecordError, decide, follow_up
+from shinpan.engine.decide import decide, follow_up
 from shinpan.engine.explain import explain
+from shinpan.engine.facts import RecordError
 from shinpan.engine.participants import check_id, first_clash
 from shinpan.engine.ruling import Deviation, Due, Record, Ruling
 from shinpan.errors import InvalidInput

@@ -16,8 +16,8 @@ from typing import Any
 
 from shinpan.engine import Deviation, RecordError
 from shinpan.engine.corrections import rederive
-from shinpan.engine.decide import check_deviation
 from shinpan.engine.explain import deviation_text
+from shinpan.engine.facts import check_deviation
 from shinpan.engine.ruling import Trigger
 from shinpan.entries import RulingDeviated, RulingsConfirmed, RulingsRecorded, RulingsVoided
 from shinpan.errors import Conflict, InvalidInput

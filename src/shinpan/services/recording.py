@@ -15,7 +15,7 @@ from typing import Any
 
 from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, explain
 from shinpan.engine.clock import FROM_ROUND_START, ClockError, deadline_runs_from, given_at, parse_given_at
-from shinpan.engine.decide import PERSON_FACTS, normalized
+from shinpan.engine.facts import PERSON_FACTS, normalized
 from shinpan.engine.ruling import Due, Trigger
 from shinpan.entries import (
     AskedDeviation,

@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 from shinpan.errors import StorageError
 from shinpan.store.connection import Connection, DriverError, Script, Statement
+from shinpan.store.pool import BUSY_SECONDS, Batch, Pool, operational, reason
 from shinpan.store.urls import database_url, described
 
 __all__ = [
@@ -56,7 +57,6 @@ GLOBAL_LOCK = 0
 # PostgreSQL and 32,766 on SQLite (999 before SQLite 3.32), so a long list is asked in
 # chunks; fewer, larger chunks cost less on the round trips.
 IN_CHUNK = 900
-BUSY_SECONDS = 30.0  # how long a write waits for the one before it (SQLite's busy timeout too)
 
 
 def set_up_sqlite(raw: Any, *, on_disk: bool) -> None:
@@ -146,18 +146,6 @@ def resolve_url(db: str | None) -> str:
     return value
 
 
-def _reason(e: BaseException) -> str:
-    """The driver's message on one line (libpq's has hints on further lines)."""
-    cause = e.orig if isinstance(e, DriverError) else e
-    return " ".join(str(cause).split())
-
-
-def _operational(e: BaseException) -> bool:
-    """The database could not be reached or was busy, not a statement's fault."""
-    cause = e.orig if isinstance(e, DriverError) else e
-    return type(cause).__name__ == "OperationalError" or isinstance(cause, ConnectionError)
-
-
 _HAS_VERSION_SQLITE = Statement(
     "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
 )
@@ -167,82 +155,6 @@ _PING = Statement("SELECT 1")
 _COMMIT = Statement("COMMIT")
 _BEGIN = Statement("BEGIN IMMEDIATE")
 GROUP_COMMIT_MOST = 64  # writes in one SQLite transaction at most
-
-
-class _Batch:
-    """Writes sharing one SQLite transaction, and how its commit went."""
-
-    __slots__ = ("_done", "error", "size")
-
-    def __init__(self) -> None:
-        self._done = threading.Event()
-        self.error: BaseException | None = None
-        self.size = 0
-
-    def finish(self, error: BaseException | None) -> None:
-        self.error = error
-        self._done.set()
-
-    def wait(self) -> None:
-        """Until the batch is committed; its error if the commit failed."""
-        if not self._done.wait(BUSY_SECONDS):
-            raise StorageError("the database could not be written: the commit did not come")
-        if self.error is not None:
-            if isinstance(self.error, StorageError):
-                raise self.error
-            raise StorageError(f"the database could not be written: {_reason(self.error)}") from self.error
-
-
-class _Pool:
-    """Driver connections kept for reuse, most recently used first (a warm cache), opened
-    on demand up to ``limit`` at once; a thread that finds none idle and the limit reached
-    waits for one to come back (as SQLAlchemy's pool does). Thread-safe."""
-
-    def __init__(self, opener: Callable[[], Any], limit: int) -> None:
-        self._open = opener
-        self._limit = limit
-        self._idle: list[tuple[Any, float]] = []
-        self._count = 0  # open connections, idle or in use
-        self._changed = threading.Condition()
-        self.hooks: list[Callable[[Any], None]] = []  # run on every new connection
-
-    def take(self) -> tuple[Any, float]:
-        """A connection and when it was last given back (0 for a new one)."""
-        with self._changed:
-            if not self._changed.wait_for(lambda: self._idle or self._count < self._limit, BUSY_SECONDS):
-                raise StorageError("the database is busy: every connection stayed in use")
-            if self._idle:
-                return self._idle.pop()
-            self._count += 1
-        try:
-            raw = self._open()
-            for hook in self.hooks:
-                hook(raw)
-        except BaseException:
-            self._forget()
-            raise
-        return raw, 0.0
-
-    def give_back(self, raw: Any) -> None:
-        with self._changed:
-            self._idle.append((raw, time.monotonic()))
-            self._changed.notify()
-
-    def discard(self, raw: Any) -> None:
-        with suppress(Exception):  # already broken
-            raw.close()
-        self._forget()
-
-    def _forget(self) -> None:
-        with self._changed:
-            self._count -= 1
-            self._changed.notify()
-
-    def clear(self) -> None:
-        with self._changed:
-            idle, self._idle = self._idle, []
-        for raw, _ in idle:
-            self.discard(raw)
 
 
 class Database:
@@ -257,7 +169,7 @@ class Database:
         # in memory, that one connection is the whole database.
         self._writer: Any = None
         self._writer_lock = threading.Lock() if self.dialect == "sqlite" else None
-        self._batch: _Batch | None = None  # the writes sharing the open transaction
+        self._batch: Batch | None = None  # the writes sharing the open transaction
         self._queued = 0  # writes waiting for the writer connection
         self._queue_lock = threading.Lock()
         if self.dialect == "sqlite" and self.path:
@@ -266,7 +178,7 @@ class Database:
                 folder.mkdir(parents=True, exist_ok=True)
             except OSError as e:
                 raise StorageError(f"cannot make the database's folder {folder}: {e.strerror or e}") from None
-        self._pool = _Pool(self._open, POOL_LIMIT)
+        self._pool = Pool(self._open, POOL_LIMIT)
         self._reading = threading.local()  # the read this thread's reads join (one_view)
         # told after commit: (event, newest entry, what this process's transaction appended)
         self.listeners: list[Callable[[int, int, Growth], None]] = []
@@ -305,7 +217,7 @@ class Database:
             return psycopg.connect(self.target.conninfo, autocommit=True)
         except Exception as e:
             if type(e).__name__ in ("OperationalError", "DatabaseError") or isinstance(e, OSError):
-                raise StorageError(f"cannot open the database {self.describe()}: {_reason(e)}") from None
+                raise StorageError(f"cannot open the database {self.describe()}: {reason(e)}") from None
             raise
 
     def _open_sqlite(self) -> Any:
@@ -392,8 +304,8 @@ class Database:
                 ):
                     yield conn
         except DriverError as e:
-            if _operational(e):
-                raise StorageError(f"the database could not be written: {_reason(e)}") from e
+            if operational(e):
+                raise StorageError(f"the database could not be written: {reason(e)}") from e
             raise
         for grew, growth in sorted(grown.items()):
             self._tell(grew, growth)
@@ -436,7 +348,7 @@ class Database:
             self._queued -= 1
         if not acquired:
             raise StorageError("the database could not be written: other writes kept it busy")
-        batch: _Batch | None = None
+        batch: Batch | None = None
         failed: BaseException | None = None
         try:
             batch = self._join_batch()
@@ -459,8 +371,8 @@ class Database:
                 raw.execute("RELEASE write")
         except Exception as e:
             failed = failed or e
-            if _operational(e) and not isinstance(e, StorageError):
-                raise StorageError(f"the database could not be written: {_reason(e)}") from e
+            if operational(e) and not isinstance(e, StorageError):
+                raise StorageError(f"the database could not be written: {reason(e)}") from e
             raise
         finally:
             try:
@@ -470,7 +382,7 @@ class Database:
         if waits and batch is not None:
             batch.wait()
 
-    def _join_batch(self) -> _Batch:
+    def _join_batch(self) -> Batch:
         """The open transaction, or a new one (the writer lock is held)."""
         if self._writer is None:
             self._writer = self._open()
@@ -478,11 +390,11 @@ class Database:
                 hook(self._writer)
         if self._batch is None:
             _BEGIN.run(Connection(self._writer, self.dialect))
-            self._batch = _Batch()
+            self._batch = Batch()
         self._batch.size += 1
         return self._batch
 
-    def _settle(self, batch: _Batch, failed: BaseException | None) -> bool:
+    def _settle(self, batch: Batch, failed: BaseException | None) -> bool:
         """After a write's savepoint (the writer lock is held): leave the transaction open
         to the writes waiting, or commit it for the whole batch. True when this write must
         still wait for the commit."""
@@ -531,8 +443,8 @@ class Database:
             with self._pooled() as raw, self._transaction(raw, begin) as conn:
                 yield conn
         except DriverError as e:
-            if _operational(e):
-                raise StorageError(f"the database could not be read: {_reason(e)}") from e
+            if operational(e):
+                raise StorageError(f"the database could not be read: {reason(e)}") from e
             raise
 
     @contextmanager
@@ -565,7 +477,7 @@ class Database:
             with self.read() as conn:
                 current = self.revision(conn)
         except DriverError as e:  # e.g. a file that is not a SQLite database
-            raise StorageError(f"cannot open the database {self.describe()}: {_reason(e)}") from None
+            raise StorageError(f"cannot open the database {self.describe()}: {reason(e)}") from None
         if current == HEAD:
             return
         if current is not None and current not in REVISIONS:
