@@ -1,8 +1,9 @@
 """The store: the only code that speaks SQL. The schema and its migrations, the hash-chained
 ledger (:mod:`ledger`, :mod:`chain`), the projections (:mod:`projector`), the database and
-its transactions (:mod:`db`; its connections, :mod:`pool`), the ledger's guard (:mod:`guards`), and the typed reads the
-services, pages and reports ask (one module per domain: :mod:`feed`, :mod:`appeals`,
-:mod:`matches`, :mod:`players`, :mod:`settings`, :mod:`history`, …).
+its transactions (:mod:`db`; its connections, :mod:`pool`), the ledger's guard
+(:mod:`guards`), and the typed reads the services, pages and reports ask (one module per
+domain: :mod:`feed`, :mod:`appeals`, :mod:`matches`, :mod:`players`, :mod:`settings`,
+:mod:`history`, …).
 """
 
 __all__ = [
