@@ -37,6 +37,7 @@ __all__ = [
 ]
 
 PIECES_KEPT = 50_000  # pieces of keys an event's index keeps (what matches nothing is kept too)
+PIECES_ASKED = 4  # pieces of one form of a word looked up at most
 
 # What changes a player, a search key or a seat: these rebuild the event's index.
 ROSTER_KINDS = frozenset(
@@ -147,7 +148,11 @@ class EventRoster:
             return set()
         if len(form) <= 2:
             return set(self._holders(form)[:most])
-        holders = [self._holders(form[j : j + 2]) for j in range(len(form) - 1)]
+        # At most PIECES_ASKED pieces, spread over the form: a long form typed once costs no
+        # more than a short one (each piece not kept yet is one pass through the text).
+        last = len(form) - 2
+        at = sorted({last * k // (PIECES_ASKED - 1) for k in range(PIECES_ASKED)})
+        holders = [self._holders(form[j : j + 2]) for j in at]
         found: set[int] = set()
         keys = self.keys
         for i in min(holders, key=len):
