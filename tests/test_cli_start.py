@@ -134,6 +134,46 @@ def test_the_schema_is_made_once_and_printed_alike_after(tmp_path: Path) -> None
     assert json.loads(again.stdout)["title"] == "shinpan guideline file"
 
 
+def test_a_cache_that_cannot_be_had_or_written_leaves_the_check_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from shinpan.guideline import load
+
+    file, broken = tmp_path / "local.yaml", tmp_path / "broken.yaml"
+    file.write_text(SHIPPED.read_text("utf-8"), encoding="utf-8")
+    broken.write_text("version: [", encoding="utf-8")
+
+    def nowhere() -> Path:
+        raise RuntimeError("Could not determine home directory")
+
+    monkeypatch.setattr(load, "cache_dir", nowhere)  # no home directory, no cache setting
+    assert load.load_guideline(file).id == "rel3-ja-1998"
+    with pytest.raises(load.GuidelineError):
+        load.load_guideline(broken)
+    # A cache whose file cannot be put in place (here a folder stands there): nothing is
+    # left half-written beside it.
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(load, "cache_dir", lambda: cache)
+    text = file.read_text("utf-8")
+    (cache / f"guideline-{load._key((b'.yaml', text.encode()))}.pickle").mkdir(parents=True)
+    assert load.load_guideline(file).id == "rel3-ja-1998"
+    assert [p.name for p in cache.iterdir() if p.name.startswith(".tmp-")] == []
+
+
+def test_the_cache_key_follows_the_code_that_checks_and_the_libraries_it_uses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from shinpan.guideline import load
+
+    first = load._key((b".yaml", b"text"))
+    assert load._key((b".yaml", b"text")) == first and load._key((b".json", b"text")) != first
+    monkeypatch.setattr(load, "_SHAPED_BY", ("model.py", "schema.py", "check.py"))  # load.py left out
+    assert load._key((b".yaml", b"text")) != first
+    monkeypatch.undo()
+    monkeypatch.setattr(load, "_LIBRARIES", (("yaml", "__init__.py"),))  # pydantic's version left out
+    assert load._key((b".yaml", b"text")) != first
+
+
 def test_every_command_is_found_where_the_table_says() -> None:
     whole = build()
     names = {c.name for c in whole.registered_commands} | {g.name for g in whole.registered_groups}

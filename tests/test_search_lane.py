@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from starlette.datastructures import QueryParams
 
 from shinpan.web import lane
+from shinpan.web.app import BODY_LIMIT
 from web_support import FLOOR_JUDGE, OUTSIDER, World, sign_in, worlds
 
 
@@ -84,3 +85,15 @@ def test_anything_unusual_takes_the_route_and_its_answer(world: World, lanes: li
 )  # fmt: skip
 def test_the_lane_reads_the_query_as_the_route_does(query_string: str) -> None:
     assert lane._query(query_string) == QueryParams(query_string).get("q", "")
+
+
+def test_a_search_sent_with_a_body_over_the_limit_is_refused_on_either_lane(
+    world: World, lanes: list[str]
+) -> None:
+    with TestClient(world.app) as http:
+        judge = sign_in(http, *FLOOR_JUDGE)
+        path = f"/api/events/{world.event}/players?q=P00"
+        assert judge.get(path).status_code == 200 and judge.get(path).status_code == 200
+        assert lanes[-1] == "lane"  # the index is current: the next search could take the lane
+        heavy = judge.http.request("GET", path, content=b"x" * (BODY_LIMIT + 10))
+        assert heavy.status_code == 413, heavy.text[:200]

@@ -5,11 +5,12 @@ and what is wrong; nothing here raises anything but :class:`GuidelineError`.
 
 A guideline file is read and checked once per version of its text (and of the code that
 checks it): the checked guideline is kept in the user's cache directory under the hash of
-what made it (the text, its format, the classes and checks), and a command that starts
-later takes it from there (about 2 ms instead of 40, and without loading the YAML parser or
-pydantic). So is the JSON Schema of a file, under the hash of the classes. Only what passed
-is kept: a broken file is checked, and its problems told, every time. A cache that cannot
-be read or written is passed over: the file is read and checked as it always was.
+what made it (the text, its format, the code that reads and checks it, the versions of
+pydantic and PyYAML), and a command that starts later takes it from there (about 2 ms
+instead of 40, and without loading the YAML parser or pydantic). So is the JSON Schema of a
+file, under the hash of the code. Only what passed is kept: a broken file is checked, and
+its problems told, every time. A cache that cannot be had, read or written is passed over:
+the file is read and checked as it always was.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import json
 import os
 import pickle
 from collections.abc import Callable
+from contextlib import suppress
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -32,9 +34,10 @@ from shinpan.guideline.model import Guideline
 T = TypeVar("T")
 
 DEFAULT_FILE = "rel3-ja-1998.yaml"
-# What a checked guideline depends on besides its file: its classes, its schema and checks.
-# (Not pydantic's version: finding it would load pydantic, which a cached guideline avoids.)
-_SHAPED_BY = ("model.py", "schema.py", "check.py")
+# What a checked guideline depends on besides its file: the code that reads it (its classes,
+# its schema and checks), and the libraries it uses, by the file that holds their version.
+_SHAPED_BY = ("model.py", "schema.py", "check.py", "load.py")
+_LIBRARIES = (("pydantic", "version.py"), ("yaml", "__init__.py"))
 
 
 class GuidelineError(InvalidInput):
@@ -124,19 +127,37 @@ def _checked(text: str, file: str) -> Guideline:
 def _kept(kind: str, made_of: tuple[bytes, ...], shape: type[T], make: Callable[[], T]) -> T:
     """What ``make`` makes of ``made_of`` and the code that checks guidelines, kept in the
     cache under the hash of both; ``make`` runs only when it is not there (or unreadable)."""
-    key = hashlib.sha256()
-    for part in (*made_of, *(Path(model.__file__).with_name(m).read_bytes() for m in _SHAPED_BY)):
-        key.update(part + b"\0")
-    cached = cache_dir() / f"{kind}-{key.hexdigest()[:32]}.pickle"
     try:
-        kept = pickle.loads(cached.read_bytes())  # written by this user, named by its content's hash
-        if isinstance(kept, shape):
-            return kept
-    except Exception:  # none yet, unreadable, or from other code: make it
-        pass
+        cached: Path | None = cache_dir() / f"{kind}-{_key(made_of)}.pickle"
+    except Exception:  # no cache to be had here (no home directory, a file missing): make it
+        cached = None
+    if cached is not None:
+        try:
+            kept = pickle.loads(cached.read_bytes())  # written by this user, named by its content's hash
+            if isinstance(kept, shape):
+                return kept
+        except Exception:  # none yet, unreadable, or from other code: make it
+            pass
     made = make()  # what raises (a broken file) is not kept
-    _keep(cached, pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
+    if cached is not None:
+        _keep(cached, pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
     return made
+
+
+def _key(made_of: tuple[bytes, ...]) -> str:
+    """The hash of ``made_of``, of the code that reads and checks a guideline, and of the
+    versions of the libraries it uses (read from their files, without importing them)."""
+    from importlib.util import find_spec
+
+    here = Path(model.__file__)
+    code = [here.with_name(m).read_bytes() for m in _SHAPED_BY]
+    for package, file in _LIBRARIES:
+        spec = find_spec(package)
+        code.append(Path(spec.origin).with_name(file).read_bytes() if spec and spec.origin else b"-")
+    key = hashlib.sha256()
+    for part in (*made_of, *code):
+        key.update(part + b"\0")
+    return key.hexdigest()[:32]
 
 
 def cache_dir() -> Path:
@@ -151,13 +172,17 @@ def _keep(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all; a cache that cannot be written is skipped."""
     import tempfile  # only when the cache is filled
 
+    written: str | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".tmp-", delete=False) as f:
+            written = f.name
             f.write(data)
-        os.replace(f.name, path)
+        os.replace(written, path)
     except OSError:
-        pass
+        if written is not None:  # a disk full or a limit reached: leave nothing half-written
+            with suppress(OSError):
+                os.unlink(written)
 
 
 def guideline_schema() -> dict[str, Any]:

@@ -36,7 +36,6 @@ __all__ = [
     "with_seats",
 ]
 
-PIECES_KEPT = 50_000  # pieces of keys an event's index keeps (what matches nothing is kept too)
 PIECES_ASKED = 4  # pieces of one form of a word looked up at most
 
 # What changes a player, a search key or a seat: these rebuild the event's index.
@@ -75,7 +74,7 @@ class Roster:
 def _table_asked(word: str) -> int | None:
     """A table number: ``12``, ``t12``, ``卓12`` (the query normalised)."""
     digits = word[1:] if word.startswith(("t", "卓")) else word
-    return int(digits) if digits.isdigit() and len(digits) <= 6 else None
+    return int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 6 else None
 
 
 def _forms(word: str) -> list[str]:
@@ -136,7 +135,7 @@ class EventRoster:
             if i + 1 >= len(starts):
                 break
             pos = find(piece, starts[i + 1])
-        if len(self.pieces) < PIECES_KEPT:
+        if found:  # a piece some key holds: there are only so many (what is typed is unbounded)
             self.pieces[piece] = found
         return found
 
@@ -152,7 +151,11 @@ class EventRoster:
         # more than a short one (each piece not kept yet is one pass through the text).
         last = len(form) - 2
         at = sorted({last * k // (PIECES_ASKED - 1) for k in range(PIECES_ASKED)})
-        holders = [self._holders(form[j : j + 2]) for j in at]
+        holders: list[list[int]] = []
+        for j in at:
+            holders.append(self._holders(form[j : j + 2]))
+            if not holders[-1]:  # a piece no key holds: neither does the form
+                return set()
         found: set[int] = set()
         keys = self.keys
         for i in min(holders, key=len):

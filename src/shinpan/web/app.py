@@ -297,11 +297,11 @@ def create_app(
         app.router.routes.extend(router.routes)
     static = resources.files("shinpan.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
-    app.add_middleware(BodyLimit)  # inside RequestContext: its refusals are in the user's language
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=GZIP_LEVEL)
-    # The search's usual case, past FastAPI's routing and the layers a GET without a body
-    # does not need (it compresses its answer as the app does).
+    # The search's usual case, past FastAPI's routing and the gzip layer (it compresses its
+    # answer as the app does); inside the body limit, which refuses alike on either lane.
     app.add_middleware(SearchLane, gzip_from=GZIP_FROM, gzip_level=GZIP_LEVEL)
+    app.add_middleware(BodyLimit)  # inside RequestContext: its refusals are in the user's language
     app.add_middleware(RequestContext, signer=app.state.signer, secure=secure_cookies)
     return app
 

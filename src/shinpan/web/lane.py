@@ -1,11 +1,12 @@
 """The player search's own lane: the request a big event sends most (every keystroke of
 150 judges at a round's start), answered without FastAPI's routing and parameter solving.
 
-Pure ASGI, just inside the app's :class:`RequestContext` (the language, the cookies as it
-parsed them, the security headers), its answer compressed as every answer is (the app's
-gzip, around the answer alone); only for the usual case: a judge of the event signed in,
-known from memory, with the event's player index current. Anything else (not signed in, a role that may not read, a
-query too long, an index to be read, an error) goes the whole way through the route in
+Pure ASGI, inside the app's :class:`RequestContext` (the language, the cookies as it parsed
+them, the security headers) and its body limit, its answer compressed as every answer is
+(the app's gzip, around the answer alone); only for the usual case: a judge of the event
+signed in, known from memory, with the event's player index current. Anything else (not
+signed in, a role that may not read, a query too long, an index to be read, an error) goes
+the whole way through the route in
 :mod:`shinpan.web.api`, which answers it as it answers every call; both lanes give the
 same answer (:func:`players_found`).
 """
@@ -49,7 +50,7 @@ class SearchLane:
         if scope["type"] == "http" and scope["method"] == "GET":
             found = SEARCH.fullmatch(scope["path"])
             answer = self._answer(scope, int(found[1])) if found else None
-            if answer is not None:  # a GET: no body to read or to limit
+            if answer is not None:  # a GET: its body, if any, is not read
                 await GZipMiddleware(answer, self.gzip_from, self.gzip_level)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
