@@ -85,6 +85,8 @@ def test_a_round_paired_started_played_and_ended_on_the_command_line(
     assert [p["b"] for p in edited["pairings"]] == [tables[1]["b"], tables[0]["b"]]
     back = f"{tables[0]['table']}={tables[0]['a']},{tables[0]['b']}"  # while table 2 keeps its new player
     refused(run_cli("round", "edit", "--event", e, back, "--reason", "x", db=db_url), "paired twice")
+    odd = run_cli("round", "edit", "--event", e, f"፩={tables[0]['a']}", "--reason", "x", db=db_url)
+    assert odd.returncode == 2 and "TABLE=A,B" in odd.stderr and "Traceback" not in odd.stderr  # not a table
 
     before = as_json(run_cli("standings", "--event", e, "--round", "1", "--json", db=db_url))
     assert before == table

@@ -55,7 +55,7 @@ def test_every_form_posts_then_redirects_and_a_reload_posts_nothing(world: World
     status, location, after = post_form(w, sk, "result", round_no="1", table="99", winner=a)
     assert status == 303 and 'class="flash error"' in after and "99" in after
     assert ledger_size(w) == size
-    for action, fields in (("pair", {}), ("start", {"minutes": "abc"}), ("drop", {"player": ""}),
+    for action, fields in (("pair", {}), ("pair", {"seed": "፩"}), ("start", {"minutes": "abc"}), ("drop", {"player": ""}),
                            ("edit", {"lines": "1 x", "reason": "r"}), ("time", {"table": "1", "minutes": "0"})):  # fmt: skip
         status, location, after = post_form(w, w.clients["head_judge"], action, **fields)
         assert status == 303 and location.startswith(f"/events/{w.event}/scorekeeper"), action

@@ -105,7 +105,7 @@ def _room() -> int:
     first terminal among stdin, stdout and stderr, else 80; a dumb terminal has 80."""
     width = 0
     columns = os.environ.get("COLUMNS")
-    if columns is not None and columns.isdigit():
+    if columns is not None and columns.isascii() and columns.isdigit():
         width = int(columns)
     else:
         for fd in (0, 1, 2):

@@ -57,7 +57,7 @@ def _table_change(spec: str) -> Any:
 
     table, _, seats = spec.partition("=")
     a, _, b = seats.partition(",")
-    if not table.strip().isdigit() or not a.strip():
+    if not (table.strip().isascii() and table.strip().isdigit()) or not a.strip():
         fail(f"{spec!r}: write a table as TABLE=A,B (or TABLE=A for a bye)", 2)
     return TableChange(int(table), a.strip(), b.strip() or None)
 

@@ -110,7 +110,8 @@ def import_pairings(
 @router.post("/events/{event_id}/scorekeeper/pair", dependencies=Unsafe)
 def pair(request: Request, event_id: int, command_id: Field, seed: Field = "") -> Response:
     def work(name: str) -> str:
-        chosen = int(seed) if seed.strip().isdigit() and len(seed.strip()) < 11 else None
+        given = seed.strip()
+        chosen = int(given) if given.isascii() and given.isdigit() and len(given) < 11 else None
         if seed.strip() and chosen is None:
             raise InvalidInput(
                 "a seed is a whole number from 0 to {highest}", field="seed", highest=swiss.SEED_LIMIT - 1
