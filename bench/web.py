@@ -97,7 +97,9 @@ def serve(port: int, url: str) -> None:
         else:
             await app(scope, receive, send)
 
-    uvicorn.run(server, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    # As ``shinpan serve`` runs it: its HTTP protocol too.
+    uvicorn.run(server, host="127.0.0.1", port=port, log_level="warning", access_log=False,
+                http="shinpan.web.protocol:VenueHttp")  # fmt: skip
 
 
 # -- setting up ------------------------------------------------------------------------------

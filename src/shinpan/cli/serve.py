@@ -10,6 +10,10 @@ import typer
 from shinpan.cli.common import DbOption, handled, open_db
 from shinpan.cli.output import fail, say
 
+# uvicorn's HTTP/1.1 with a request's head bounded in size and in time (shinpan.web.protocol),
+# named for uvicorn to import in each worker.
+HTTP = "shinpan.web.protocol:VenueHttp"
+
 
 def register(app: typer.Typer) -> None:
     @app.command("serve")
@@ -68,13 +72,13 @@ def register(app: typer.Typer) -> None:
             os.environ["SHINPAN_DEMO_HINT"] = hint or ""
             os.environ["SHINPAN_SECURE_COOKIES"] = "1" if secure_cookies else ""
             uvicorn.run("shinpan.web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
-                        log_level="warning", proxy_headers=False)  # fmt: skip
+                        log_level="warning", proxy_headers=False, http=HTTP)  # fmt: skip
             return
         from shinpan.web.app import create_app
 
         web = create_app(database, secure_cookies=secure_cookies, serving=True)
         web.state.demo_hint = hint
-        uvicorn.run(web, host=host, port=port, log_level="warning", proxy_headers=False)
+        uvicorn.run(web, host=host, port=port, log_level="warning", proxy_headers=False, http=HTTP)
 
     user_app = typer.Typer(help="Accounts that sign in to the web app.", no_args_is_help=True)
     app.add_typer(user_app, name="user")
