@@ -136,13 +136,15 @@ def test_a_head_over_the_limit_is_refused_and_the_server_goes_on(server: int) ->
         assert answers(conn) == [b"HTTP/1.1 200 OK"]
 
 
-def test_a_head_that_does_not_come_whole_in_time_is_answered_408_and_closed(server: int) -> None:
+def test_a_head_that_does_not_come_whole_in_time_is_answered_408_a_silent_connection_closed(
+    server: int,
+) -> None:
     with connect(server) as silent, connect(server) as dripping:
         dripping.sendall(b"GET / HTTP/1.1\r\n")
         time.sleep(SHORT / 2)
         dripping.sendall(b"Host: x\r\n")  # still not whole: the time runs from the connection
         started = time.monotonic()
-        assert closed(silent).startswith(b"HTTP/1.1 408")
+        assert closed(silent) == b""  # nothing asked, nothing answered (a browser's spare connection)
         assert closed(dripping).startswith(b"HTTP/1.1 408")
         assert time.monotonic() - started < 3 * SHORT
 

@@ -8,9 +8,10 @@ venue's network needs, which uvicorn itself does not set.
   the request, **and a body within BODY_SECONDS** of its head. uvicorn times out only an
   idle connection after an answer: one that was opened and never sent a whole request (or
   sent it a byte at a time) was kept for ever, and a few thousand of them take every file
-  the server may open. Such a connection is answered 408 (unless an answer to it has
-  begun) and closed. An answer that takes its time and a live view's stream have no such
-  limit; a body's size is :class:`shinpan.web.app.BodyLimit`'s.
+  the server may open. Such a connection is answered 408 and closed; only closed if an
+  answer to it has begun, or if it sent nothing (a browser may open a connection ahead of
+  need). An answer that takes its time and a live view's stream have no such limit; a
+  body's size is :class:`shinpan.web.app.BodyLimit`'s.
 """
 
 from __future__ import annotations
@@ -103,8 +104,8 @@ class VenueHttp(HttpToolsProtocol):
         if self.transport.is_closing():
             return
         cycle = self.cycle  # the request answered last, or the one whose body is awaited
-        if self._in_head:
-            unanswered = cycle is None or cycle.response_complete
+        if self._in_head:  # nothing sent of it: closed without a word, as an idle connection
+            unanswered = self._head_bytes > 0 and (cycle is None or cycle.response_complete)
         else:
             unanswered = cycle is not None and not cycle.response_started
         if unanswered:
