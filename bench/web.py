@@ -72,6 +72,7 @@ def serve(port: int, url: str) -> None:
     from starlette.types import Receive, Scope, Send
 
     from shinpan.web.app import create_app
+    from shinpan.web.protocol import VenueHttp
 
     app = create_app(url, serving=True)  # as `shinpan serve` makes it
 
@@ -98,8 +99,7 @@ def serve(port: int, url: str) -> None:
             await app(scope, receive, send)
 
     # As ``shinpan serve`` runs it: its HTTP protocol too.
-    uvicorn.run(server, host="127.0.0.1", port=port, log_level="warning", access_log=False,
-                http="shinpan.web.protocol:VenueHttp")  # fmt: skip
+    uvicorn.run(server, host="127.0.0.1", port=port, log_level="warning", access_log=False, http=VenueHttp)
 
 
 # -- setting up ------------------------------------------------------------------------------

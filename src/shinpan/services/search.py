@@ -127,6 +127,8 @@ class EventRoster:
         if found is not None:
             return found
         found = []
+        if "\0" in piece:  # typed, perhaps; never in a key (the text joins the keys with it)
+            return found
         starts, find = self.starts, self.text.find
         pos = find(piece)
         while pos != -1:
@@ -143,8 +145,6 @@ class EventRoster:
         """The players whose key contains ``form``, in number order: the first ``most`` of
         them if given. A form of one or two characters is a piece; a longer one is looked
         for in the keys of the players holding its rarest piece."""
-        if "\0" in form:  # typed, perhaps; never in a key
-            return set()
         if len(form) <= 2:
             return set(self._holders(form)[:most])
         # At most PIECES_ASKED pieces, spread over the form: a long form typed once costs no
