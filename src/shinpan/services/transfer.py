@@ -188,7 +188,7 @@ def import_event(db: Database, data: Any, *, accounts: Mapping[str, str] | None 
             prev = item["hash"]
         held = HeldTransaction(db, conn)
         replay_export(held, event_id, exported)
-        codes = _seat(held, conn, event_id, exported[-1], holders)
+        codes = _seat(held, conn, event_id, holders)
     return Imported(int(event_id), codes)
 
 
@@ -225,9 +225,7 @@ def _holders(conn: Connection, accounts: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
-def _seat(
-    db: Database, conn: Connection, event_id: int, last: Entry, holders: dict[str, str]
-) -> dict[str, str]:
+def _seat(db: Database, conn: Connection, event_id: int, holders: dict[str, str]) -> dict[str, str]:
     """After the file: each seat to the account the person importing named, or to none (a
     ``judge.seated`` entry where the file left it otherwise); a claim code for each seat
     left to none."""
