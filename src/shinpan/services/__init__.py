@@ -1,5 +1,5 @@
 """The services: one function per thing a person does (record, confirm, void, deviate,
-appeal, import and decide again, pair, deadlines, export…). Each reads what it needs, lets the engine decide
+appeal, import, pair, deadlines, export…). Each reads what it needs, lets the engine decide
 and appends the entries, in one write transaction (:func:`commands.run_command`). The CLI,
 the web app and the reports call these and decide nothing themselves.
 
