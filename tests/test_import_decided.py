@@ -19,8 +19,9 @@ import pytest
 from conftest import FLOOR_JUDGE, HEAD_JUDGE, Backend, EventSetup, make_event, new_backend, run_cli
 from fixtures.make_event_export import build
 from shinpan.engine.event_rules import Role
+from shinpan.entries import KINDS
 from shinpan.errors import InvalidInput, NotFound
-from shinpan.services import accounts, events, integrity, queries, transfer
+from shinpan.services import accounts, events, integrity, queries, reimport, transfer
 from shinpan.store.chain import canonical, entry_hash
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database
@@ -70,6 +71,13 @@ def first_slow_play(data: dict[str, Any]) -> tuple[int, dict[str, Any]]:
             assert (ruling["offense"], ruling["penalties"]) == (1, ["warning1"])
             return n, ruling
     raise AssertionError("no slow play recorded")
+
+
+def test_every_kind_of_entry_is_decided_again_by_a_command_or_follows_from_one() -> None:
+    """A new kind of entry is refused by every import until it says which command replays it."""
+    replayed = {kind.kind for kind in reimport.COMMANDS}
+    assert replayed | reimport.FOLLOWS_ONLY == set(KINDS)
+    assert not replayed & reimport.FOLLOWS_ONLY
 
 
 # -- forged rulings ---------------------------------------------------------------------------

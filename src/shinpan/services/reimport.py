@@ -88,6 +88,8 @@ _MISSING = (
 # -- one function per command: the entry's fields handed to the live service -----------------
 
 COMMANDS: dict[type[Any], Replay] = {}
+# The kinds no command writes first: they only follow from one (a ruling's effects, their undoing).
+FOLLOWS_ONLY = frozenset({"player.status", "match.extended", "loss.carried", "loss.settled"})
 K = TypeVar("K", bound=EntryBody)
 
 
