@@ -163,6 +163,23 @@ def test_a_forged_effect_and_a_removed_one_are_refused(slow: EventSetup, other_b
         other.close()
 
 
+def test_a_command_given_twice_is_refused(slow: EventSetup, other_backend: Backend) -> None:
+    """The same command id a second time: the service answers with the first, and writes nothing."""
+    data = transfer.export_event(slow.db, slow.id)
+    n, _ = first_slow_play(data)
+    again = {**data["entries"][n - 1], "seq": len(data["entries"]) + 1}
+    data["entries"].append(json.loads(json.dumps(again)))
+    other = Database(other_backend.url)
+    try:
+        with pytest.raises(
+            InvalidInput, match=rf"entry {again['seq']} \(ruling.recorded\).*command id was used"
+        ):
+            transfer.import_event(other, rehashed(data))
+        nothing_imported(other)
+    finally:
+        other.close()
+
+
 # -- every honest export imports, into either database ----------------------------------------
 
 

@@ -79,6 +79,7 @@ _NOT_A_COMMAND = (
     "取り込めません: {n}番目の記録 ({kind}) は、どの操作も最初に書く記録ではありません / "
     "import refused: entry {n} ({kind}) is not what any command writes first"
 )
+_WROTE_NOTHING = "その操作の ID は前に使われています / its command id was used before"
 _MISSING = (
     "取り込めません: 判定し直すと {n}番目に記録 ({kind}) が続きますが、ファイルはその前で終わっています / "
     "import refused: deciding again adds entry {n} ({kind}), which the file lacks"
@@ -279,6 +280,8 @@ def replay_export(db: Database, event_id: int, exported: Sequence[Entry]) -> Non
         _run(db, event_id, entry, exported[done + 1 :], done + 1)
         with db.read() as conn:
             made = list(read_entries(conn, event_id, after=done))
+        if not made:  # a command id used before: the service answers with the first use
+            raise Differs(_UNDECIDABLE, n=done + 1, kind=entry.kind, problem=_WROTE_NOTHING)
         for k, ours in enumerate(made):
             n = done + k + 1
             if n > len(exported):
