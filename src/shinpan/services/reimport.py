@@ -54,6 +54,7 @@ from shinpan.errors import InvalidInput, NotFound, ShinpanError, StorageError
 from shinpan.services import appeals, corrections, deadlines, events, recording, rounds, swiss
 from shinpan.services.commands import REPLAYED_HASH
 from shinpan.services.context import parse_stamp
+from shinpan.store.connection import IntegrityViolation
 from shinpan.store.db import Database
 from shinpan.store.events import judge_seat
 from shinpan.store.ledger import Appender, Entry, read_entries
@@ -305,6 +306,7 @@ def _run(db: Database, event_id: int, entry: Entry, following: Sequence[Entry], 
             raise
         except (
             ShinpanError,
+            IntegrityViolation,  # a key the database holds once, used twice
             ValueError,
             TypeError,
             KeyError,

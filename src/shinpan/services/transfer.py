@@ -19,7 +19,7 @@ from shinpan.entries import (
 )
 from shinpan.errors import Conflict, InvalidInput, NotFound, StorageError
 from shinpan.guideline import Rulebook
-from shinpan.services.accounts import claim_code
+from shinpan.services.accounts import claim_code, sign_in_name
 from shinpan.services.context import rulebook_for, stamp
 from shinpan.services.reimport import replay_export
 from shinpan.store.accounts import account_by_name
@@ -215,7 +215,7 @@ def _holders(conn: Connection, accounts: Mapping[str, str]) -> dict[str, str]:
     """Seat name → the uid of the account here the person importing named for it."""
     out: dict[str, str] = {}
     for seat, name in accounts.items():
-        found = account_by_name(conn, name.strip())
+        found = account_by_name(conn, sign_in_name(name))
         if found is None:
             raise NotFound("no account named {name} here: make it first, or leave the seat to its claim code",
                            field="map_account", name=name)  # fmt: skip
