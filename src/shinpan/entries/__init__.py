@@ -21,6 +21,7 @@ from shinpan.entries.event import (
     EventCreated,
     JudgeAdded,
     JudgeClaimed,
+    JudgeSeated,
     LossCarried,
     LossSettled,
     MatchExtended,
@@ -59,7 +60,7 @@ from shinpan.entries.rulings import (
 )
 
 EntryBody = (
-    EventCreated | JudgeAdded | JudgeClaimed | PlayersImported | PlayerDropped | StatusChanged
+    EventCreated | JudgeAdded | JudgeClaimed | JudgeSeated | PlayersImported | PlayerDropped | StatusChanged
     | RoundPaired | PairingEdited | RoundStarted | TimeExtended | RoundEnded
     | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled
     | RulingsRecorded | RulingsConfirmed | RulingDeviated | RulingsVoided | DeadlineDone
@@ -72,6 +73,7 @@ KINDS: dict[str, type[EntryBody]] = {
         EventCreated,
         JudgeAdded,
         JudgeClaimed,
+        JudgeSeated,
         PlayersImported,
         PlayerDropped,
         StatusChanged,
@@ -122,6 +124,7 @@ __all__ = [
     "HeadJudge",
     "JudgeAdded",
     "JudgeClaimed",
+    "JudgeSeated",
     "Kind",
     "LossCarried",
     "LossSettled",

@@ -20,6 +20,7 @@ __all__ = [
     "integrity",
     "queries",
     "recording",
+    "reimport",
     "rounds",
     "scoresheet",
     "search",
