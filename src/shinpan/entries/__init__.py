@@ -57,13 +57,14 @@ from shinpan.entries.rulings import (
     RulingsVoided,
     StatementTaken,
 )
+from shinpan.entries.tournament import FormatSet
 
 EntryBody = (
     EventCreated | JudgeAdded | JudgeClaimed | PlayersImported | PlayerDropped | StatusChanged
     | RoundPaired | PairingEdited | RoundStarted | TimeExtended | RoundEnded
     | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled
     | RulingsRecorded | RulingsConfirmed | RulingDeviated | RulingsVoided | DeadlineDone
-    | StatementTaken | AppealFiled | AppealDecided
+    | StatementTaken | AppealFiled | AppealDecided | FormatSet
 )  # fmt: skip
 
 KINDS: dict[str, type[EntryBody]] = {
@@ -93,6 +94,7 @@ KINDS: dict[str, type[EntryBody]] = {
         StatementTaken,
         AppealFiled,
         AppealDecided,
+        FormatSet,
     )
 }
 
@@ -118,6 +120,7 @@ __all__ = [
     "EntryBody",
     "EventCreated",
     "Fields",
+    "FormatSet",
     "GuidelineRef",
     "HeadJudge",
     "JudgeAdded",

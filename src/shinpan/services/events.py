@@ -30,6 +30,7 @@ from shinpan.guideline import default_guideline
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, stamp
 from shinpan.services.effects import append_effects, settle_carried
+from shinpan.services.formats import format_entry
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.events import EventSummary, event_summaries, judge_seat, next_event_id
@@ -37,6 +38,7 @@ from shinpan.store.ledger import Appender
 from shinpan.store.roster import statuses
 from shinpan.store.rounds import round_of
 from shinpan.store.snapshots import match_at
+from shinpan.tournament.formats import parse_format
 
 
 def _date(value: str | None, field: str) -> str | None:
@@ -73,9 +75,14 @@ def create_event(
     confirmation_threshold: str | None = None,
     round_minutes: int | None = None,
     time_zone: str | None = None,
+    match_format: str | None = None,
+    time_out: str | None = None,
+    tiebreakers: str | None = None,
     now: datetime | None = None,
 ) -> int:
     """A new event under the built-in guideline; refused when D15 does not hold.
+    ``match_format``, ``time_out`` and ``tiebreakers`` choose its format (T7–T9; default
+    best of three, a match at time decided by duels, OMW, GW, OGW).
     ``head_judge_account`` is the uid of the account that holds the head judge's seat
     (None: the seat waits to be claimed with a claim code). ``time_zone`` (an IANA name,
     default Asia/Tokyo) is the zone every time of the event is shown in."""
@@ -110,9 +117,15 @@ def create_event(
         head_judge=HeadJudge(head_judge.strip(), head_judge_level, head_judge_account),
         confirmation_threshold=threshold, time_zone=_time_zone(time_zone), round_minutes=round_minutes,
     )  # fmt: skip
+    chosen = None
+    if match_format or time_out or tiebreakers:
+        chosen = format_entry(parse_format(match_format, time_out, tiebreakers))
     with db.write(None) as conn:
         event_id = next_event_id(conn)
-        Appender(conn, event_id, head_judge.strip(), stamp(now)).append(created)
+        appender = Appender(conn, event_id, head_judge.strip(), stamp(now))
+        appender.append(created)
+        if chosen is not None:
+            appender.append(chosen)
     return event_id
 
 

@@ -19,6 +19,7 @@ from shinpan.entries import (
     DuelResult,
     EntryBody,
     EventCreated,
+    FormatSet,
     JudgeAdded,
     JudgeClaimed,
     LossCarried,
@@ -110,6 +111,11 @@ _DROP = Statement(
 _SET_STATUS = Statement(
     "UPDATE players SET status = :status, status_ruling = :cause WHERE event_id = :e AND number = :p"
 )
+
+
+@handles(FormatSet)
+def _format_set(conn: Connection, e: Entry, b: FormatSet) -> None:
+    """Nothing to project: the format is read from its entry (:func:`shinpan.store.standings.event_format`)."""
 
 
 @handles(EventCreated)

@@ -17,10 +17,12 @@ the winner.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
 from shinpan.errors import InvalidInput
+from shinpan.tournament.tiebreakers import DEFAULT_CHAIN, Chain, parse_chain
 
 Outcome = Literal["a", "b", "draw", "both_lose"]
 
@@ -92,3 +94,49 @@ def check_score(match_format: MatchFormat, won_a: int, won_b: int, drawn: int, *
             a=won_a,
             b=won_b,
         )
+
+
+@dataclass(frozen=True)
+class EventFormat:
+    """How an event plays its matches and ranks its players (T7–T9).
+
+    ``seed`` draws the ``seeded`` order (T9), once, when the event is given its format; None
+    for an event that never chose one (the default chain does not need it).
+    """
+
+    match_format: MatchFormat = MatchFormat.bo3
+    at_time: AtTime = AtTime.duels
+    chain: Chain = DEFAULT_CHAIN
+    seed: int | None = None
+
+
+DEFAULT_FORMAT = EventFormat()
+
+
+def parse_format(match_format: str | None, time_out: str | None, tiebreakers: str | None) -> EventFormat:
+    """An event's format as an organiser wrote it (each part optional: the default)."""
+    try:
+        played = MatchFormat(match_format.strip().lower()) if match_format else MatchFormat.bo3
+    except ValueError:
+        raise InvalidInput(
+            "the match format is bo3 (best of three) or bo1 (best of one), not {value}",
+            field="format",
+            value=match_format,
+        ) from None
+    try:
+        rule = AtTime(time_out.strip().lower()) if time_out else AtTime.duels
+    except ValueError:
+        raise InvalidInput(
+            "a match at time is decided by duels (duels) or a loss for both (both-lose), not {value}",
+            field="time_out",
+            value=time_out,
+        ) from None
+    chain = parse_chain(tiebreakers) if tiebreakers else DEFAULT_CHAIN
+    return EventFormat(played, rule, chain)
+
+
+def format_change_refusal(rounds_paired: int) -> str | None:
+    """Why an event's format may not change now (None: it may): only before round 1 is paired."""
+    if rounds_paired > 0:
+        return "the format is set before round 1 is paired; round {round} is already paired"
+    return None

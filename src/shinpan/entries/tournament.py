@@ -1,0 +1,34 @@
+"""The entries of how an event plays and ranks (T7–T9): its format, set at creation or
+before round 1 is paired."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from shinpan.entries.reading import Fields, Kind
+
+
+@dataclass(frozen=True)
+class FormatSet(Kind):
+    """The event's match format (``bo3``/``bo1``), what a match at time is (``duels``/
+    ``both-lose``), its tiebreaker chain after points (``omw,gw,ogw``), and the seed its
+    ``seeded`` order is drawn from."""
+
+    kind: ClassVar[str] = "event.format"
+    match_format: str
+    time_out: str
+    tiebreakers: str
+    seed: int
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "format": self.match_format,
+            "time_out": self.time_out,
+            "tiebreakers": self.tiebreakers,
+            "seed": self.seed,
+        }
+
+    @classmethod
+    def read(cls, f: Fields) -> Self:
+        return cls(f.text("format"), f.text("time_out"), f.text("tiebreakers"), f.whole("seed"))
