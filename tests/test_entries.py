@@ -32,7 +32,14 @@ def _export() -> dict[str, Any]:
 
 # Kinds made after the fixture was exported; each reads back to its bytes below.
 LATER_KINDS = {
-    "event.format": {"format": "bo1", "time_out": "both-lose", "tiebreakers": "omw,oomw,seeded", "seed": 7}
+    "event.format": {"format": "bo1", "time_out": "both-lose", "tiebreakers": "omw,oomw,seeded", "seed": 7},
+    "playoff.started": {
+        "round": 4,
+        "size": 4,
+        "third_place": True,
+        "entrants": ["1", "7", "3", "12"],
+        "seed": 9,
+    },
 }
 
 

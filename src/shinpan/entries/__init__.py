@@ -57,14 +57,14 @@ from shinpan.entries.rulings import (
     RulingsVoided,
     StatementTaken,
 )
-from shinpan.entries.tournament import FormatSet
+from shinpan.entries.tournament import FormatSet, PlayoffStarted
 
 EntryBody = (
     EventCreated | JudgeAdded | JudgeClaimed | PlayersImported | PlayerDropped | StatusChanged
     | RoundPaired | PairingEdited | RoundStarted | TimeExtended | RoundEnded
     | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled
     | RulingsRecorded | RulingsConfirmed | RulingDeviated | RulingsVoided | DeadlineDone
-    | StatementTaken | AppealFiled | AppealDecided | FormatSet
+    | StatementTaken | AppealFiled | AppealDecided | FormatSet | PlayoffStarted
 )  # fmt: skip
 
 KINDS: dict[str, type[EntryBody]] = {
@@ -95,6 +95,7 @@ KINDS: dict[str, type[EntryBody]] = {
         AppealFiled,
         AppealDecided,
         FormatSet,
+        PlayoffStarted,
     )
 }
 
@@ -135,6 +136,7 @@ __all__ = [
     "PairingEdited",
     "PlayerDropped",
     "PlayersImported",
+    "PlayoffStarted",
     "RecordAsked",
     "RecordedRuling",
     "Registration",

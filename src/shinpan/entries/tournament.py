@@ -32,3 +32,32 @@ class FormatSet(Kind):
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(f.text("format"), f.text("time_out"), f.text("tiebreakers"), f.whole("seed"))
+
+
+@dataclass(frozen=True)
+class PlayoffStarted(Kind):
+    """The playoff after the Swiss (T10): its first round's number, its size, whether a
+    third-place match is played, its entrants in seed order (1 first), and the seed that broke
+    a tie across the cut line."""
+
+    kind: ClassVar[str] = "playoff.started"
+    round: int
+    size: int
+    third_place: bool
+    entrants: tuple[str, ...]
+    seed: int
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "size": self.size,
+            "third_place": self.third_place,
+            "entrants": list(self.entrants),
+            "seed": self.seed,
+        }
+
+    @classmethod
+    def read(cls, f: Fields) -> Self:
+        return cls(
+            f.whole("round"), f.whole("size"), f.flag("third_place"), f.texts("entrants"), f.whole("seed")
+        )

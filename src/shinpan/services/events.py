@@ -38,7 +38,9 @@ from shinpan.store.ledger import Appender
 from shinpan.store.roster import statuses
 from shinpan.store.rounds import round_of
 from shinpan.store.snapshots import match_at
+from shinpan.store.standings import playoff
 from shinpan.tournament.formats import parse_format
+from shinpan.tournament.playoff import result_refusal
 
 
 def _date(value: str | None, field: str) -> str | None:
@@ -294,6 +296,10 @@ def report_result(
         else:
             if result not in ("a", "b", "draw"):
                 raise InvalidInput("a match result is a, b or draw", field="result")
+            started = playoff(conn, event_id)
+            refusal = result_refusal(started.round if started else None, round_no, result)
+            if refusal is not None:
+                raise Refused(refusal, field="result")
             ap.append(MatchResult(round_no, table, result, by_hand=True))
         return {}
 

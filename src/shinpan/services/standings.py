@@ -15,7 +15,7 @@ from shinpan.services.context import load_event
 from shinpan.services.formats import format_json, read_format
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
-from shinpan.store.standings import entrants, entrants_before, paired_at, played
+from shinpan.store.standings import entrants, entrants_before, paired_at, played, playoff
 from shinpan.tournament import Standing, standings
 from shinpan.tournament.formats import DEFAULT_FORMAT, EventFormat
 from shinpan.tournament.tiebreakers import Tiebreaker
@@ -63,6 +63,9 @@ def read_standings(conn: Connection, event_id: int, round_no: int | None = None)
     number = current if round_no is None else round_no
     if not 0 <= number <= current:
         raise NotFound("round {round} is not paired", round=number)
+    started = playoff(conn, event_id)
+    if started is not None and number >= started.round:  # the playoff ranks by its bracket (T10)
+        number = started.round - 1
     following = paired_at(conn, event_id, number + 1) if number < current else None
     people = entrants(conn, event_id) if following is None else entrants_before(conn, event_id, following)
     chosen = read_format(conn, event_id)

@@ -30,6 +30,7 @@ from shinpan.entries import (
     PairingEdited,
     PlayerDropped,
     PlayersImported,
+    PlayoffStarted,
     RoundEnded,
     RoundPaired,
     RoundStarted,
@@ -116,6 +117,12 @@ _SET_STATUS = Statement(
 @handles(FormatSet)
 def _format_set(conn: Connection, e: Entry, b: FormatSet) -> None:
     """Nothing to project: the format is read from its entry (:func:`shinpan.store.standings.event_format`)."""
+
+
+@handles(PlayoffStarted)
+def _playoff_started(conn: Connection, e: Entry, b: PlayoffStarted) -> None:
+    """Nothing to project: the bracket is read from its entry (:func:`shinpan.store.standings.playoff`);
+    its rounds are paired by their own entries."""
 
 
 @handles(EventCreated)

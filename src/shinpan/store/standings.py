@@ -11,7 +11,16 @@ from typing import NamedTuple
 from shinpan.store.connection import Connection, Statement
 from shinpan.tournament import Entrant, Played, PlayerState
 
-__all__ = ["FormatRow", "entrants", "entrants_before", "event_format", "paired_at", "played"]
+__all__ = [
+    "FormatRow",
+    "PlayoffRow",
+    "entrants",
+    "entrants_before",
+    "event_format",
+    "paired_at",
+    "played",
+    "playoff",
+]
 
 _MATCHES = (
     "SELECT round, table_no, player_a, player_b, result, result_ruling FROM matches WHERE event_id = :e"
@@ -28,6 +37,9 @@ _PAIRINGS = Statement(
 )
 _FORMAT = Statement(
     "SELECT body FROM entries WHERE event_id = :e AND kind = 'event.format' ORDER BY seq DESC LIMIT 1"
+)
+_PLAYOFF = Statement(
+    "SELECT body FROM entries WHERE event_id = :e AND kind = 'playoff.started' ORDER BY seq LIMIT 1"
 )
 _STATUS_CHANGES = Statement(
     "SELECT kind, body FROM entries WHERE event_id = :e AND seq < :s "
@@ -99,3 +111,24 @@ def event_format(conn: Connection, event_id: int) -> FormatRow | None:
         return None
     b = json.loads(body)
     return FormatRow(b["format"], b["time_out"], b["tiebreakers"], int(b["seed"]))
+
+
+class PlayoffRow(NamedTuple):
+    """The playoff as its ``playoff.started`` entry wrote it."""
+
+    round: int
+    size: int
+    third_place: bool
+    entrants: tuple[str, ...]
+    seed: int
+
+
+def playoff(conn: Connection, event_id: int) -> PlayoffRow | None:
+    """The event's playoff (None: it has not started one)."""
+    body = _PLAYOFF.scalar(conn, {"e": event_id})
+    if body is None:
+        return None
+    b = json.loads(body)
+    return PlayoffRow(
+        int(b["round"]), int(b["size"]), bool(b["third_place"]), tuple(b["entrants"]), int(b["seed"])
+    )

@@ -78,6 +78,14 @@ class Bout:
         return None
 
 
+def result_refusal(first_playoff_round: int | None, round_no: int, result: str) -> str | None:
+    """Why a match result may not stand (None: it may): a playoff match has a winner, never a
+    draw nor a loss for both (T8, T10)."""
+    if first_playoff_round is not None and round_no >= first_playoff_round and result not in ("a", "b"):
+        return "a playoff match has a winner: report who won (no draw, no loss for both)"
+    return None
+
+
 def seed_order(size: int) -> list[int]:
     """The seeds in bracket order: neighbours meet in the first round (8: 1, 8, 4, 5, 2, 7, 3, 6)."""
     if size not in SIZES:
