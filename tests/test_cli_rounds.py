@@ -68,7 +68,12 @@ def test_a_round_paired_started_played_and_ended_on_the_command_line(
     refused(run_cli("players", "drop", "--event", e, "--player", first["b"], db=db_url), "already dropped")
 
     table = as_json(run_cli("standings", "--event", e, "--json", db=db_url))
-    assert list(table) == ["round", "standings"] and table["round"] == 1
+    assert list(table) == ["round", "format", "time_out", "tiebreakers", "standings"] and table["round"] == 1
+    assert (table["format"], table["time_out"], table["tiebreakers"]) == (
+        "bo3",
+        "duels",
+        ["omw", "gw", "ogw"],
+    )
     assert all(list(s) == STANDING_KEYS for s in table["standings"])
     top = table["standings"][0]
     assert top["rank"] == 1 and top["points"] == 3 and isinstance(top["omw"], float)

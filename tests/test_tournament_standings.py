@@ -12,9 +12,11 @@ from fractions import Fraction as F
 from functools import cache
 
 from hypothesis import given
+from hypothesis import strategies as st
 
 from shinpan.tournament import Entrant, Played, PlayerState, Standing, standings
-from tournament_events import SETTINGS, Event, events
+from shinpan.tournament.tiebreakers import DEFAULT_CHAIN, Chain, Tiebreaker
+from tournament_events import SETTINGS, Event, events, formats
 
 
 def duels(text: str) -> tuple[str | None, ...]:
@@ -258,8 +260,10 @@ def participant_number(player: str) -> tuple[bool, int, str]:
     return (not player.isdigit(), int(player) if player.isdigit() else 0, player)
 
 
-def expected_standings(entrants: list[Entrant], matches: list[Played]) -> list[Standing]:
-    """The issue's rules, one player at a time, written apart from the module."""
+def expected_standings(
+    entrants: list[Entrant], matches: list[Played], chain: Chain = DEFAULT_CHAIN, seed: int | None = None
+) -> list[Standing]:
+    """The rules (T1–T3, T8, T9), one player at a time, written apart from the module."""
     counted = [m for m in matches if m.b is None or m.result is not None]
 
     @cache
@@ -269,11 +273,13 @@ def expected_standings(entrants: list[Entrant], matches: list[Played]) -> list[S
     def outcome(match: Played, player: str) -> str:
         if match.b is None or match.result == ("a" if player == match.a else "b"):
             return "win"
-        return "draw" if match.result == "draw" else "loss"
+        return "draw" if match.result == "draw" else "loss"  # both_lose: a loss for each
 
     def duels_won_drawn_played(match: Played, player: str) -> tuple[int, int, int]:
         if match.b is None:
             return (2, 0, 2)
+        if match.result == "both_lose" and not match.by_penalty:
+            return (match.duels.count(player), match.duels.count(None), len(match.duels))
         if match.by_penalty or not match.duels:
             return {"win": (2, 0, 2), "draw": (1, 0, 2), "loss": (0, 0, 2)}[outcome(match, player)]
         return (match.duels.count(player), match.duels.count(None), len(match.duels))
@@ -299,6 +305,17 @@ def expected_standings(entrants: list[Entrant], matches: list[Played]) -> list[S
     def mean(values: list[F]) -> F:
         return sum(values, F(0)) / len(values) if values else F(0)
 
+    def omw(player: str) -> F:
+        return mean([mwp(o) for o in opponents(player)])
+
+    # the seeded draw, written apart: a sha256 of seed and id, smallest first
+    import hashlib
+
+    drawn = sorted(
+        {e.player for e in entrants}, key=lambda q: hashlib.sha256(f"{seed}\x00{q}".encode()).digest()
+    )
+    seeded = {q: i for i, q in enumerate(drawn, start=1)} if seed is not None else {}
+
     lines = []
     for entrant in entrants:
         p = entrant.player
@@ -316,11 +333,18 @@ def expected_standings(entrants: list[Entrant], matches: list[Played]) -> list[S
                 gw=gwp(p),
                 ogw=mean([gwp(o) for o in opponents(p)]),
                 status=entrant.status,
+                oomw=mean([omw(o) for o in opponents(p)]),
+                seeded=seeded.get(p),
             )
         )
 
-    def score(line: Standing) -> tuple[int, F, F, F]:
-        return (line.points, line.omw, line.gw, line.ogw)
+    def key(line: Standing, name: Tiebreaker) -> F:
+        if name is Tiebreaker.seeded:
+            return F(-(line.seeded or 0))
+        return {"omw": line.omw, "gw": line.gw, "ogw": line.ogw, "oomw": line.oomw}[name.value]
+
+    def score(line: Standing) -> tuple[F, ...]:
+        return (F(line.points), *(key(line, name) for name in chain))
 
     ranked = [line for line in lines if line.status is not PlayerState.disqualified]
     ranks = {line.player: 1 + sum(score(other) > score(line) for other in ranked) for line in ranked}
@@ -335,3 +359,20 @@ def expected_standings(entrants: list[Entrant], matches: list[Played]) -> list[S
 def test_standings_after_every_round_of_a_random_event_follow_the_rules(event: Event) -> None:
     for entrants, matches in event.ends:
         assert standings(entrants, matches) == expected_standings(entrants, matches)
+
+
+@SETTINGS
+@given(formats())
+def test_standings_in_every_format_and_time_rule_follow_the_rules(event: Event) -> None:
+    for entrants, matches in event.ends:
+        assert standings(entrants, matches) == expected_standings(entrants, matches)
+
+
+@SETTINGS
+@given(formats(), st.permutations(list(Tiebreaker)), st.integers(1, 5))
+def test_any_chain_of_tiebreakers_ranks_as_written(event: Event, keys: list[Tiebreaker], length: int) -> None:
+    chain = tuple(keys[:length])
+    entrants, matches = event.ends[-1]
+    assert standings(entrants, matches, chain, event.seed) == expected_standings(
+        entrants, matches, chain, event.seed
+    )

@@ -323,6 +323,43 @@ def _wall_standings(w: World, role: str) -> Call:
     return Call(query={"format": "json", "round": 1})
 
 
+def _set_format(w: World, role: str) -> Call:
+    body = {"command_id": w.cid(), "format": "bo1", "tiebreakers": ["omw", "oomw", "seeded"]}
+    return Call(params={"event_id": _swiss_event(w)}, json=body)
+
+
+def _swiss_played(w: World, playoff: bool = False) -> int:
+    """A Swiss event whose round 1 has ended with every result in (and, with ``playoff``, a
+    playoff of four whose semi-finals have ended too)."""
+    from shinpan.services import events, rounds, scoresheet
+    from shinpan.services import playoff as playoffs
+
+    event = _swiss_event(w, state="started")
+
+    def finish(number: int) -> None:
+        for row in scoresheet.round_sheet(w.db, event, number).rows:
+            if row.b is not None:
+                events.report_result(w.db, event, number, row.table, result="a")
+        events.end_round(w.db, event, number)
+
+    finish(1)
+    if playoff:
+        playoffs.start_playoff(w.db, event, 4)
+        rounds.start_round(w.db, event)
+        finish(2)
+    return event
+
+
+def _start_playoff(w: World, role: str) -> Call:
+    return Call(
+        params={"event_id": _swiss_played(w)}, json={"command_id": w.cid(), "size": 4, "third_place": True}
+    )
+
+
+def _pair_playoff(w: World, role: str) -> Call:
+    return Call(params={"event_id": _swiss_played(w, playoff=True)}, json={"command_id": w.cid()})
+
+
 _NO_LEVEL = tuple((role, 422) for role in (FJ, SK, VW, OUT))  # D15: REL 3 needs a level-2 head judge
 
 E = "/api/events/{event_id}"
@@ -354,6 +391,12 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("POST", E + "/pairings", frozenset({HJ}), _edit_pairings),
     Endpoint("POST", E + "/players/{number}/drop", frozenset({HJ, SK}), _drop),
     Endpoint("GET", E + "/standings", EVENT_ROLES, _standings),
+    Endpoint("GET", E + "/format", EVENT_ROLES, _nothing),
+    Endpoint("POST", E + "/format", frozenset({HJ}), _set_format),
+    Endpoint("POST", E + "/playoff", frozenset({HJ, SK}), _start_playoff, ok=201),
+    Endpoint("POST", E + "/playoff/rounds", frozenset({HJ, SK}), _pair_playoff, ok=201),
+    Endpoint("GET", E + "/playoff", EVENT_ROLES, _nothing),
+    Endpoint("GET", E + "/placings", EVENT_ROLES, _nothing),
     Endpoint("POST", E + "/appeals", frozenset({HJ, FJ}), _appeal, ok=201),
     Endpoint("POST", E + "/appeals/{appeal}/decision", frozenset({HJ}), _decision),
     Endpoint("POST", E + "/statements", frozenset({HJ, FJ}), _statement, ok=201),

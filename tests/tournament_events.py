@@ -2,6 +2,9 @@
 results (duels, draws, results without duels, unfinished matches), match losses by penalty,
 ejections and disqualifications during a match (D22: a match loss), drops and withdrawals
 between rounds. Each round is kept as it was paired, for the properties to check.
+
+``formats()`` draws events in either match format (T7) and either rule for a match at time
+(T8): then some matches end at time, decided as the rule says (by the format's functions).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from shinpan.tournament import Entrant, Pairing, Played, PlayerState, pair_round
+from shinpan.tournament.formats import AtTime, MatchFormat, at_time, duels_to_win, duels_won
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -32,6 +36,9 @@ class Event:
     entrants: list[Entrant]  # statuses at the end
     matches: list[Played]
     ends: list[tuple[list[Entrant], list[Played]]]  # statuses and matches at the end of each round
+    match_format: MatchFormat = MatchFormat.bo3
+    time_rule: AtTime | None = None  # None: no match ends at time (the first events drawn)
+    seed: int = 0
 
 
 @st.composite
@@ -41,7 +48,24 @@ def events(draw: st.DrawFn, smallest: int = 8, largest: int = 300) -> Event:
     return play(players, rounds, draw(st.integers(0, 2**32 - 1)))
 
 
-def play(players: int, rounds: int, seed: int) -> Event:
+@st.composite
+def formats(draw: st.DrawFn, smallest: int = 8, largest: int = 300) -> Event:
+    """An event in a drawn format and time rule, some of its matches ended at time."""
+    players = draw(st.integers(smallest, largest))
+    rounds = draw(st.integers(1, 7))
+    match_format = draw(st.sampled_from(MatchFormat))
+    rule = draw(st.sampled_from(AtTime))
+    return play(players, rounds, draw(st.integers(0, 2**32 - 1)), match_format=match_format, time_rule=rule)
+
+
+def play(
+    players: int,
+    rounds: int,
+    seed: int,
+    *,
+    match_format: MatchFormat = MatchFormat.bo3,
+    time_rule: AtTime | None = None,
+) -> Event:
     rng = random.Random(seed)
     # ids whose order as text differs from their order as numbers ("9" < "10"), and a few names
     ids = [str(n) for n in rng.sample(range(1, 5000), players)]
@@ -61,16 +85,33 @@ def play(players: int, rounds: int, seed: int) -> Event:
         round_seed = rng.randrange(2**32)
         pairings = pair_round(round_no, entrants, matches, round_seed)
         paired.append(PairedRound(round_no, entrants, list(matches), round_seed, pairings))
-        matches += [_result(rng, round_no, p, status) for p in pairings]
+        matches += [_result(rng, round_no, p, status, match_format, time_rule) for p in pairings]
         ends.append(([Entrant(p, s) for p, s in status.items()], list(matches)))
-    return Event(paired, [Entrant(p, s) for p, s in status.items()], matches, ends)
+    return Event(
+        paired, [Entrant(p, s) for p, s in status.items()], matches, ends, match_format, time_rule, seed
+    )
 
 
-def _result(rng: random.Random, round_no: int, pairing: Pairing, status: dict[str, PlayerState]) -> Played:
+def _result(
+    rng: random.Random,
+    round_no: int,
+    pairing: Pairing,
+    status: dict[str, PlayerState],
+    match_format: MatchFormat = MatchFormat.bo3,
+    time_rule: AtTime | None = None,
+) -> Played:
     a, b = pairing.a, pairing.b
     if b is None:
         return Played(round_no, a, None, "a")
-    duels = _duels(rng, a, b)
+    duels = _duels(rng, a, b, duels_to_win(match_format))
+    if time_rule is not None and rng.random() < 0.2:  # time ran out before anyone won
+        needed = duels_to_win(match_format)
+        so_far: list[str | None] = []
+        for duel in duels:
+            if max(duels_won((*so_far, duel), a, b)) >= needed:
+                break
+            so_far.append(duel)
+        return Played(round_no, a, b, at_time(time_rule, *duels_won(so_far, a, b)), tuple(so_far))
     roll = rng.random()
     if roll < 0.12:  # a match loss by penalty, an ejection or a disqualification (D22)
         loser = rng.choice((a, b))
@@ -87,9 +128,10 @@ def _result(rng: random.Random, round_no: int, pairing: Pairing, status: dict[st
     return Played(round_no, a, b, "a" if won_a > won_b else "b" if won_b > won_a else "draw", duels)
 
 
-def _duels(rng: random.Random, a: str, b: str) -> tuple[str | None, ...]:
-    """Up to three duels until one side has two, now and then a drawn one (or one lost by a penalty)."""
+def _duels(rng: random.Random, a: str, b: str, needed: int = 2) -> tuple[str | None, ...]:
+    """Duels until one side has ``needed`` (at most 2 × needed − 1), now and then a drawn one
+    (or one lost by a penalty)."""
     duels: list[str | None] = []
-    while len(duels) < 3 and max(duels.count(a), duels.count(b)) < 2:
+    while len(duels) < 2 * needed - 1 and max(duels.count(a), duels.count(b)) < needed:
         duels.append(None if rng.random() < 0.06 else rng.choice((a, b)))
     return tuple(duels)

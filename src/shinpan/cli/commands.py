@@ -18,14 +18,25 @@ from typing import Any
 
 import typer
 
-MODULES = ("guideline", "replay", "event", "rounds", "rulings", "admin", "database", "report", "serve")
+MODULES = (
+    "guideline",
+    "replay",
+    "event",
+    "rounds",
+    "playoff",
+    "rulings",
+    "admin",
+    "database",
+    "report",
+    "serve",
+)
 COMMANDS = {
     "rules": "guideline", "guideline": "guideline", "replay": "replay",
     "event": "event", "judge": "event", "players": "event", "pairings": "event", "result": "event",
     "round": "rounds", "standings": "rounds", "record": "rulings", "confirm": "rulings", "void": "rulings", "deviate": "rulings",
     "history": "rulings", "deadlines": "rulings", "verify": "admin", "rebuild": "admin", "export": "admin",
     "import": "admin", "backup": "admin", "db": "database", "report": "report", "serve": "serve",
-    "user": "serve",
+    "user": "serve", "playoff": "playoff", "placings": "playoff",
 }  # fmt: skip
 
 

@@ -46,6 +46,23 @@ AccountOption = Annotated[
 ]
 
 
+FormatOption = Annotated[
+    str | None, typer.Option("--format", help="bo3 (best of three, the default) or bo1 (best of one).")
+]
+TimeOutOption = Annotated[
+    str | None,
+    typer.Option("--time-out", help="A match at time: duels (decided by duels, the default) or both-lose."),
+]
+TiebreakersOption = Annotated[
+    str | None,
+    typer.Option(
+        "--tiebreakers",
+        help="After points, in order: omw, gw, ogw, oomw, seeded (default omw,gw,ogw), or a preset: "
+        "standard, both-lose (omw,oomw,seeded).",
+    ),
+]
+
+
 def _holder(database: Any, account: str | None) -> Any:
     """The account named on the command line, which must exist."""
     if account is None:
@@ -112,6 +129,9 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--time-zone", help="The zone every time is shown in (default Asia/Tokyo)."),
         ] = None,
+        match_format: FormatOption = None,
+        time_out: TimeOutOption = None,
+        tiebreakers: TiebreakersOption = None,
         account: AccountOption = None,
         db: DbOption = None,
         as_json: JsonOption = False,
@@ -129,7 +149,7 @@ def register(app: typer.Typer) -> None:
                 head_judge_account=holder.uid if holder else None,
                 starts_on=date, ends_on=end_date, venue=venue, rel=rel, confirmation_threshold=confirm_from,
                 round_minutes=round_minutes,
-                time_zone=time_zone,
+                time_zone=time_zone, match_format=match_format, time_out=time_out, tiebreakers=tiebreakers,
             )  # fmt: skip
             code = None if holder else _accounts().claim_code(database, event_id, seat.strip())
         if as_json:
@@ -137,6 +157,39 @@ def register(app: typer.Typer) -> None:
             return
         typer.echo(event_id)
         _say_claim(seat, code)
+
+    @event_app.command("settings")
+    def settings(
+        event: EventOption,
+        match_format: FormatOption = None,
+        time_out: TimeOutOption = None,
+        tiebreakers: TiebreakersOption = None,
+        actor: JudgeOption = None,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """The event's format (T7–T9); with options, the head judge changes it before round 1 is paired."""
+        from shinpan.services import formats
+
+        database = open_db(db)
+        with handled():
+            if match_format or time_out or tiebreakers:
+                chosen = formats.set_format(
+                    database, event, match_format=match_format, time_out=time_out, tiebreakers=tiebreakers,
+                    actor=actor,
+                )  # fmt: skip
+            else:
+                with database.read() as conn:
+                    chosen = formats.read_format(conn, event)
+        found = formats.format_json(chosen)
+        if as_json:
+            print_json(found)
+            return
+        say(
+            f"format {found['format']}, a match at time: {found['time_out']}, "
+            f"tiebreakers after points: {', '.join(found['tiebreakers'])}",
+            markup=False,
+        )
 
     @event_app.command("list")
     def list_(db: DbOption = None, as_json: JsonOption = False) -> None:

@@ -220,19 +220,21 @@ def register(app: typer.Typer) -> None:
             return
         from rich.table import Table
 
+        chain = [key.value for key in table.format.chain]
+        keys = [
+            key
+            for key in ("omw", "gw", "ogw", "oomw", "seeded")
+            if key in chain or key in ("omw", "gw", "ogw")
+        ]
         out = Table(
-            "rank",
-            "player",
-            "points",
-            "W-L-D",
-            "OMW",
-            "GW",
-            "OGW",
-            "status",
+            "rank", "player", "points", "W-L-D", *(key.upper() for key in keys), "status",
             title=f"after round {table.round}",
-        )
+            caption=f"{table.format.match_format.value}, at time: {table.format.at_time.value}; "
+            f"ranked by points, {', '.join(chain)}",
+        )  # fmt: skip
         for s in table.rows:
-            j = standing_json(s)
+            j = standing_json(s, table.format)
+            shown = [f"{j[key]:.4f}" if key != "seeded" else str(j[key]) for key in keys]
             out.add_row(str(s.rank or "—"), s.player, str(s.points), f"{s.wins}-{s.losses}-{s.draws}",
-                        f"{j['omw']:.4f}", f"{j['gw']:.4f}", f"{j['ogw']:.4f}", s.status.value)  # fmt: skip
+                        *shown, s.status.value)  # fmt: skip
         print_table(out)

@@ -58,13 +58,14 @@ from shinpan.entries.rulings import (
     RulingsVoided,
     StatementTaken,
 )
+from shinpan.entries.tournament import FormatSet, PlayoffStarted
 
 EntryBody = (
     EventCreated | JudgeAdded | JudgeClaimed | JudgeSeated | PlayersImported | PlayerDropped | StatusChanged
     | RoundPaired | PairingEdited | RoundStarted | TimeExtended | RoundEnded
     | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled
     | RulingsRecorded | RulingsConfirmed | RulingDeviated | RulingsVoided | DeadlineDone
-    | StatementTaken | AppealFiled | AppealDecided
+    | StatementTaken | AppealFiled | AppealDecided | FormatSet | PlayoffStarted
 )  # fmt: skip
 
 KINDS: dict[str, type[EntryBody]] = {
@@ -95,6 +96,8 @@ KINDS: dict[str, type[EntryBody]] = {
         StatementTaken,
         AppealFiled,
         AppealDecided,
+        FormatSet,
+        PlayoffStarted,
     )
 }
 
@@ -120,6 +123,7 @@ __all__ = [
     "EntryBody",
     "EventCreated",
     "Fields",
+    "FormatSet",
     "GuidelineRef",
     "HeadJudge",
     "JudgeAdded",
@@ -135,6 +139,7 @@ __all__ = [
     "PairingEdited",
     "PlayerDropped",
     "PlayersImported",
+    "PlayoffStarted",
     "RecordAsked",
     "RecordedRuling",
     "Registration",

@@ -30,6 +30,7 @@ from shinpan.guideline import default_guideline
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, stamp
 from shinpan.services.effects import append_effects, settle_carried
+from shinpan.services.formats import open_format
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.events import EventSummary, event_summaries, judge_seat, next_event_id
@@ -37,6 +38,9 @@ from shinpan.store.ledger import Appender, Entry
 from shinpan.store.roster import statuses
 from shinpan.store.rounds import round_of
 from shinpan.store.snapshots import match_at
+from shinpan.store.standings import playoff
+from shinpan.tournament.formats import parse_format
+from shinpan.tournament.playoff import result_refusal
 
 
 def _date(value: str | None, field: str) -> str | None:
@@ -73,9 +77,14 @@ def create_event(
     confirmation_threshold: str | None = None,
     round_minutes: int | None = None,
     time_zone: str | None = None,
+    match_format: str | None = None,
+    time_out: str | None = None,
+    tiebreakers: str | None = None,
     now: datetime | None = None,
 ) -> int:
     """A new event under the built-in guideline; refused when D15 does not hold.
+    ``match_format``, ``time_out`` and ``tiebreakers`` choose its format (T7–T9; default
+    best of three, a match at time decided by duels, OMW, GW, OGW).
     ``head_judge_account`` is the uid of the account that holds the head judge's seat
     (None: the seat waits to be claimed with a claim code). ``time_zone`` (an IANA name,
     default Asia/Tokyo) is the zone every time of the event is shown in."""
@@ -84,9 +93,14 @@ def create_event(
         head_judge_account=head_judge_account, starts_on=starts_on, ends_on=ends_on, venue=venue, rel=rel,
         confirmation_threshold=confirmation_threshold, round_minutes=round_minutes, time_zone=time_zone,
     )  # fmt: skip
+    chosen = (
+        parse_format(match_format, time_out, tiebreakers) if match_format or time_out or tiebreakers else None
+    )
     with db.write(None) as conn:
         event_id = next_event_id(conn)
-        open_event(conn, event_id, created, stamp(now))
+        opened = open_event(conn, event_id, created, stamp(now))
+        if chosen is not None:
+            open_format(conn, event_id, opened, chosen)
     return event_id
 
 
@@ -304,6 +318,10 @@ def report_result(
         else:
             if result not in ("a", "b", "draw"):
                 raise InvalidInput("a match result is a, b or draw", field="result")
+            started = playoff(conn, event_id)
+            refusal = result_refusal(started.round if started else None, round_no, result)
+            if refusal is not None:
+                raise Refused(refusal, field="result")
             ap.append(MatchResult(round_no, table, result, by_hand=True))
         return {}
 

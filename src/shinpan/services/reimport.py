@@ -33,6 +33,7 @@ from shinpan.entries import (
     DuelResult,
     EntryBody,
     EventCreated,
+    FormatSet,
     JudgeAdded,
     JudgeClaimed,
     JudgeSeated,
@@ -40,6 +41,7 @@ from shinpan.entries import (
     PairingEdited,
     PlayerDropped,
     PlayersImported,
+    PlayoffStarted,
     RoundEnded,
     RoundPaired,
     RoundStarted,
@@ -51,13 +53,25 @@ from shinpan.entries import (
     TimeExtended,
 )
 from shinpan.errors import InvalidInput, NotFound, ShinpanError, StorageError
-from shinpan.services import appeals, corrections, deadlines, events, recording, rounds, swiss
+from shinpan.services import (
+    appeals,
+    corrections,
+    deadlines,
+    events,
+    formats,
+    playoff,
+    recording,
+    rounds,
+    swiss,
+)
 from shinpan.services.commands import REPLAYED_HASH
 from shinpan.services.context import parse_stamp
 from shinpan.store.connection import IntegrityViolation
 from shinpan.store.db import Database
 from shinpan.store.events import judge_seat
 from shinpan.store.ledger import Appender, Entry, read_entries
+from shinpan.store.standings import playoff as playoff_of
+from shinpan.tournament.formats import parse_format
 
 Replay = Callable[[Database, int, Entry, Sequence[Entry]], object]
 
@@ -115,7 +129,7 @@ def _by(entry: Entry) -> dict[str, Any]:
 
 
 @replays(EventCreated)
-def _created(db: Database, e: int, entry: Entry, b: EventCreated, _: Sequence[Entry]) -> None:
+def _created(db: Database, e: int, entry: Entry, b: EventCreated, following: Sequence[Entry]) -> None:
     made = events.new_event(
         name=b.name, head_judge=b.head_judge.name, head_judge_level=b.head_judge.level,
         head_judge_account=b.head_judge.account, starts_on=b.starts_on, ends_on=b.ends_on, venue=b.venue,
@@ -125,7 +139,11 @@ def _created(db: Database, e: int, entry: Entry, b: EventCreated, _: Sequence[En
     if b.time_zone is None:  # an event made before time zones: the default zone, said by leaving it out
         made = replace(made, time_zone=None)
     with db.write(None) as conn:
-        events.open_event(conn, e, made, entry.recorded_at)
+        opened = events.open_event(conn, e, made, entry.recorded_at)
+        chosen = following[0].body if following and following[0].command_id is None else None
+        if isinstance(chosen, FormatSet):  # the format chosen at creation, in the same write
+            parsed = parse_format(chosen.match_format, chosen.time_out, chosen.tiebreakers)
+            formats.open_format(conn, e, opened, parsed, chosen.seed)
 
 
 @replays(JudgeAdded)
@@ -155,9 +173,26 @@ def _players(db: Database, e: int, entry: Entry, b: PlayersImported, _: Sequence
     events.import_players(db, e, rows, **_as(entry))
 
 
+@replays(FormatSet)
+def _format(db: Database, e: int, entry: Entry, b: FormatSet, _: Sequence[Entry]) -> None:
+    formats.set_format(
+        db, e, match_format=b.match_format, time_out=b.time_out, tiebreakers=b.tiebreakers, seed=b.seed,
+        **_as(entry),
+    )  # fmt: skip
+
+
+@replays(PlayoffStarted)
+def _playoff(db: Database, e: int, entry: Entry, b: PlayoffStarted, _: Sequence[Entry]) -> None:
+    playoff.start_playoff(db, e, b.size, third_place=b.third_place, seed=b.seed, **_as(entry))
+
+
 @replays(RoundPaired)
 def _paired(db: Database, e: int, entry: Entry, b: RoundPaired, _: Sequence[Entry]) -> None:
-    if b.seed is not None:  # paired by shinpan's Swiss pairing, with this seed
+    with db.read() as conn:
+        started = playoff_of(conn, e)
+    if started is not None and b.round > started.round:  # the playoff's next round, from its bracket
+        playoff.pair_playoff_round(db, e, **_as(entry))
+    elif b.seed is not None:  # paired by shinpan's Swiss pairing, with this seed
         swiss.pair_next_round(db, e, seed=b.seed, **_as(entry))
     else:
         rows = [PairingRow(p.table, p.a, p.b) for p in b.pairings]

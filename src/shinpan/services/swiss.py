@@ -28,7 +28,7 @@ from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry
 from shinpan.store.roster import status_of, statuses
 from shinpan.store.rounds import round_duels, round_matches, round_of, unfinished_match, unfinished_tables
-from shinpan.store.standings import entrants, played
+from shinpan.store.standings import entrants, played, playoff
 from shinpan.tournament import pair_round, recommended_rounds
 
 SEED_LIMIT = 2**31  # a seed is 0 to 2**31 - 1 (the database's integer)
@@ -57,7 +57,7 @@ def _paired(entry: Entry) -> PairedRound:
     return PairedRound(b.round, b.seed, _shown([p.body() for p in b.pairings]))
 
 
-def _still_open(conn: Connection, event_id: int, round_no: int) -> None:
+def still_open(conn: Connection, event_id: int, round_no: int) -> None:
     """The round before the next one must be over: ended, and every match with a result."""
     row = round_of(conn, event_id, round_no)
     tables = [str(t) for t in unfinished_tables(conn, event_id, round_no)]
@@ -84,8 +84,10 @@ def pair_next_round(
 
     def act(conn: Connection, ap: Appender) -> PairedRound:
         event = load_event(conn, event_id)
+        if playoff(conn, event_id) is not None:
+            raise Conflict("the playoff has started: its next round is paired with `playoff pair`")
         if event.current_round:
-            _still_open(conn, event_id, event.current_round)
+            still_open(conn, event_id, event.current_round)
         round_no = event.current_round + 1
         people = entrants(conn, event_id)
         if sum(1 for p in people if may_be_paired(Status(p.status.value))) < 2:

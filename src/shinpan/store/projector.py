@@ -19,6 +19,7 @@ from shinpan.entries import (
     DuelResult,
     EntryBody,
     EventCreated,
+    FormatSet,
     JudgeAdded,
     JudgeClaimed,
     JudgeSeated,
@@ -30,6 +31,7 @@ from shinpan.entries import (
     PairingEdited,
     PlayerDropped,
     PlayersImported,
+    PlayoffStarted,
     RoundEnded,
     RoundPaired,
     RoundStarted,
@@ -111,6 +113,17 @@ _DROP = Statement(
 _SET_STATUS = Statement(
     "UPDATE players SET status = :status, status_ruling = :cause WHERE event_id = :e AND number = :p"
 )
+
+
+@handles(FormatSet)
+def _format_set(conn: Connection, e: Entry, b: FormatSet) -> None:
+    """Nothing to project: the format is read from its entry (:func:`shinpan.store.standings.event_format`)."""
+
+
+@handles(PlayoffStarted)
+def _playoff_started(conn: Connection, e: Entry, b: PlayoffStarted) -> None:
+    """Nothing to project: the bracket is read from its entry (:func:`shinpan.store.standings.playoff`);
+    its rounds are paired by their own entries."""
 
 
 @handles(EventCreated)

@@ -6,11 +6,21 @@ before a given entry.
 from __future__ import annotations
 
 import json
+from typing import NamedTuple
 
 from shinpan.store.connection import Connection, Statement
 from shinpan.tournament import Entrant, Played, PlayerState
 
-__all__ = ["entrants", "entrants_before", "paired_at", "played"]
+__all__ = [
+    "FormatRow",
+    "PlayoffRow",
+    "entrants",
+    "entrants_before",
+    "event_format",
+    "paired_at",
+    "played",
+    "playoff",
+]
 
 _MATCHES = (
     "SELECT round, table_no, player_a, player_b, result, result_ruling FROM matches WHERE event_id = :e"
@@ -24,6 +34,12 @@ _UP_TO = (
 _ENTRANTS = Statement("SELECT number, status FROM players WHERE event_id = :e ORDER BY number")
 _PAIRINGS = Statement(
     "SELECT seq, body FROM entries WHERE event_id = :e AND kind = 'round.paired' ORDER BY seq"
+)
+_FORMAT = Statement(
+    "SELECT body FROM entries WHERE event_id = :e AND kind = 'event.format' ORDER BY seq DESC LIMIT 1"
+)
+_PLAYOFF = Statement(
+    "SELECT body FROM entries WHERE event_id = :e AND kind = 'playoff.started' ORDER BY seq LIMIT 1"
 )
 _STATUS_CHANGES = Statement(
     "SELECT kind, body FROM entries WHERE event_id = :e AND seq < :s "
@@ -77,3 +93,42 @@ def entrants_before(conn: Connection, event_id: int, seq: int) -> list[Entrant]:
         b = json.loads(body)
         status[b["player"]] = PlayerState.dropped if kind == "player.dropped" else PlayerState(b["status"])
     return [Entrant(p, s) for p, s in sorted(status.items())]
+
+
+class FormatRow(NamedTuple):
+    """The event's format as its last ``event.format`` entry wrote it."""
+
+    match_format: str
+    time_out: str
+    tiebreakers: str
+    seed: int
+
+
+def event_format(conn: Connection, event_id: int) -> FormatRow | None:
+    """The format the event chose last (None: it never chose one, the defaults hold)."""
+    body = _FORMAT.scalar(conn, {"e": event_id})
+    if body is None:
+        return None
+    b = json.loads(body)
+    return FormatRow(b["format"], b["time_out"], b["tiebreakers"], int(b["seed"]))
+
+
+class PlayoffRow(NamedTuple):
+    """The playoff as its ``playoff.started`` entry wrote it."""
+
+    round: int
+    size: int
+    third_place: bool
+    entrants: tuple[str, ...]
+    seed: int
+
+
+def playoff(conn: Connection, event_id: int) -> PlayoffRow | None:
+    """The event's playoff (None: it has not started one)."""
+    body = _PLAYOFF.scalar(conn, {"e": event_id})
+    if body is None:
+        return None
+    b = json.loads(body)
+    return PlayoffRow(
+        int(b["round"]), int(b["size"]), bool(b["third_place"]), tuple(b["entrants"]), int(b["seed"])
+    )

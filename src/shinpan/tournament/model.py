@@ -34,9 +34,10 @@ class Played:
     """One match as results and tiebreakers see it.
 
     ``b`` None is a bye for ``a``. ``result`` is "a", "b" or "draw"; None while the match is
-    not finished (standings ignore it, pairings still see who met whom). ``duels`` holds each
-    duel's winner in order (None: a drawn duel). ``by_penalty``: decided by a match-loss
-    penalty or by a player leaving (D22); it counts 2–0.
+    not finished (standings ignore it, pairings still see who met whom), and "both_lose" for a
+    match at time that the event counts as a loss for both (T8). ``duels`` holds each duel's
+    winner in order (None: a drawn duel). ``by_penalty``: decided by a match-loss penalty or
+    by a player leaving (D22); it counts 2–0.
     """
 
     round: int
@@ -49,7 +50,12 @@ class Played:
 
 @dataclass(frozen=True)
 class Standing:
-    """One line of the standings: ``rank`` None for a disqualified player (shown, not ranked)."""
+    """One line of the standings: ``rank`` None for a disqualified player (shown, not ranked).
+
+    ``oomw`` is the mean of OMW over the player's opponents (T9); ``seeded`` the player's
+    place in the order drawn from the event's seed (1 first; None when the event's chain
+    does not ask for it).
+    """
 
     rank: int | None
     player: str
@@ -62,6 +68,8 @@ class Standing:
     gw: Fraction
     ogw: Fraction
     status: PlayerState
+    oomw: Fraction = Fraction(0)
+    seeded: int | None = None
 
 
 @dataclass(frozen=True)

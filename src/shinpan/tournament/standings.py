@@ -1,4 +1,4 @@
-"""Standings: match points and the DCI/MTR tiebreakers, compared exactly (issue 10).
+"""Standings: match points and the tiebreakers of the event's chain, compared exactly (T1–T3, T9).
 
 The rules, in the order the code applies them:
 
@@ -11,8 +11,12 @@ The rules, in the order the code applies them:
   two duels won; a duel lost by a penalty is a duel played;
 - OMW(p) = the mean of MWP over p's opponents, one per match (a bye is no opponent; 0 with
   none); OGW(p) the same with GWP;
-- rank by points, then OMW, GW, OGW; players equal on all four share a rank (1, 2, 2, 4) and
-  are listed by participant id;
+- a match at time counted as a loss for both (``both_lose``, T8): a match played and lost by
+  each, 0 points each; the duels already decided still count for GWP;
+- OOMW(p) = the mean of OMW over p's opponents, one per match (T9);
+- rank by points, then the event's chain (:mod:`shinpan.tournament.tiebreakers`; by default
+  OMW, GW, OGW); players equal on points and the whole chain share a rank (1, 2, 2, 4) and
+  are listed by participant id (``seeded`` never ties);
 - dropped, withdrawn and ejected players keep their place; a disqualified player is listed
   after the ranked ones without a rank; everyone's matches count in their opponents' tiebreakers.
 
@@ -28,9 +32,11 @@ from fractions import Fraction
 from math import lcm
 
 from shinpan.tournament.model import Entrant, Played, PlayerState, Standing
+from shinpan.tournament.tiebreakers import DEFAULT_CHAIN, Chain, Tiebreaker, seeded_places
 
 FLOOR = Fraction(1, 3)
-RESULTS = frozenset({"a", "b", "draw"})
+BOTH_LOSE = "both_lose"
+RESULTS = frozenset({"a", "b", "draw", BOTH_LOSE})
 
 
 @dataclass
@@ -62,7 +68,7 @@ def participant_order(player: str) -> tuple[int, int, str]:
 
 def _duel_scores(match: Played) -> tuple[int, int, int, int]:
     """(duels won by a, by b, drawn, played) of a match between two players, as the tiebreakers count them."""
-    if match.by_penalty or not match.duels:
+    if match.by_penalty or (not match.duels and match.result != BOTH_LOSE):
         return {"a": (2, 0, 0, 2), "b": (0, 2, 0, 2), "draw": (1, 1, 0, 2)}[match.result or "draw"]
     won_a = won_b = drawn = 0
     for winner in match.duels:
@@ -91,7 +97,9 @@ def _records(matches: Iterable[Played]) -> dict[str, _Record]:
         if match.result is None:
             continue
         if match.result not in RESULTS:
-            raise ValueError(f"result {match.result!r} of {match.a} v {match.b} is not a, b or draw")
+            raise ValueError(
+                f"result {match.result!r} of {match.a} v {match.b} is not a, b, draw or both_lose"
+            )
         won_a, won_b, drawn, played = _duel_scores(match)
         sides = ((match.a, match.b, "a", won_a), (match.b, match.a, "b", won_b))
         for player, opponent, side, won in sides:
@@ -119,11 +127,22 @@ def _mean(values: list[Fraction]) -> Fraction:
     return Fraction(sum(v.numerator * (common // v.denominator) for v in values), common * len(values))
 
 
-def standings(entrants: Sequence[Entrant], matches: Sequence[Played]) -> list[Standing]:
-    """Every entrant, best first; the caller passes the matches (and statuses) up to the round asked about."""
+def standings(
+    entrants: Sequence[Entrant],
+    matches: Sequence[Played],
+    chain: Chain = DEFAULT_CHAIN,
+    seed: int | None = None,
+) -> list[Standing]:
+    """Every entrant, best first, ranked by points and then ``chain``; the caller passes the
+    matches (and statuses) up to the round asked about. ``seed`` (the event's, from the
+    ledger) draws the ``seeded`` order: needed when the chain names it, shown whenever given."""
+    if Tiebreaker.seeded in chain and seed is None:
+        raise ValueError("the chain names seeded: the event's seed is needed")
     records = _records(matches)
     mwp = {player: record.mwp() for player, record in records.items()}
     gwp = {player: record.gwp() for player, record in records.items()}
+    omw = {player: _mean([mwp[o] for o in record.opponents]) for player, record in records.items()}
+    seeded = seeded_places(seed, (e.player for e in entrants)) if seed is not None else {}
     lines = []
     for entrant in entrants:
         record = records.get(entrant.player, _Record())
@@ -136,25 +155,46 @@ def standings(entrants: Sequence[Entrant], matches: Sequence[Played]) -> list[St
                 losses=record.losses,
                 draws=record.draws,
                 mwp=mwp.get(entrant.player, Fraction(0)),
-                omw=_mean([mwp[o] for o in record.opponents]),
+                omw=omw.get(entrant.player, Fraction(0)),
                 gw=gwp.get(entrant.player, Fraction(0)),
                 ogw=_mean([gwp[o] for o in record.opponents]),
                 status=entrant.status,
+                oomw=_mean([omw[o] for o in record.opponents]),
+                seeded=seeded.get(entrant.player),
             )
         )
+
+    def key(line: Standing) -> tuple[int | Fraction, ...]:
+        return score(line, chain)
+
     lines.sort(key=lambda s: participant_order(s.player))
-    lines.sort(key=score, reverse=True)  # stable: exact ties stay in participant order
+    lines.sort(key=key, reverse=True)  # stable: exact ties stay in participant order
     ranked = [s for s in lines if s.status is not PlayerState.disqualified]
     shown = [s for s in lines if s.status is PlayerState.disqualified]
     result: list[Standing] = []
     for position, line in enumerate(ranked, start=1):
         rank = position
-        if result and score(result[-1]) == score(line):
+        if result and key(result[-1]) == key(line):
             rank = result[-1].rank or position
         result.append(replace(line, rank=rank))
     return result + shown
 
 
-def score(line: Standing) -> tuple[int, Fraction, Fraction, Fraction]:
-    """What ranks a player, the higher the better: points, then OMW, GW, OGW."""
-    return (line.points, line.omw, line.gw, line.ogw)
+def tiebreaker(line: Standing, key: Tiebreaker) -> Fraction | int:
+    """One key of the chain for one line, the higher the better (a seeded place counts down)."""
+    if key is Tiebreaker.seeded:
+        if line.seeded is None:
+            raise ValueError(f"{line.player} has no seeded place: the event's seed is needed")
+        return -line.seeded
+    value: Fraction = {
+        Tiebreaker.omw: line.omw,
+        Tiebreaker.gw: line.gw,
+        Tiebreaker.ogw: line.ogw,
+        Tiebreaker.oomw: line.oomw,
+    }[key]
+    return value
+
+
+def score(line: Standing, chain: Chain = DEFAULT_CHAIN) -> tuple[int | Fraction, ...]:
+    """What ranks a player, the higher the better: points, then the chain's keys in order."""
+    return (line.points, *(tiebreaker(line, key) for key in chain))

@@ -94,6 +94,13 @@ class EventIn(BaseModel):
     time_zone: str | None = Field(
         None, max_length=64, description="the zone every time is shown in (IANA name; default Asia/Tokyo)"
     )
+    format: Literal["bo3", "bo1"] | None = Field(None, description="best of three (default) or best of one")
+    time_out: Literal["duels", "both-lose"] | None = Field(
+        None, description="a match at time (default duels)"
+    )
+    tiebreakers: list[Literal["omw", "gw", "ogw", "oomw", "seeded"]] | None = Field(
+        None, max_length=5, description="the keys after match points, in order (default omw, gw, ogw)"
+    )
 
 
 @router.get("/events")
@@ -116,6 +123,8 @@ def create_event(request: Request, body: EventIn) -> dict[str, Any]:
         request.app.state.db, name=body.name, head_judge=user.name, head_judge_level=user.level,
         head_judge_account=user.uid,
         starts_on=body.starts_on, venue=body.venue, rel=body.rel, time_zone=body.time_zone,
+        match_format=body.format, time_out=body.time_out,
+        tiebreakers=",".join(body.tiebreakers) if body.tiebreakers else None,
     )  # fmt: skip
     return {"event": event_id}
 

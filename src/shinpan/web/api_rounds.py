@@ -7,7 +7,7 @@ every call (D11), every call that records something carrying its ``command_id``.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
@@ -153,10 +153,19 @@ class StandingOut(BaseModel):
     gw: float
     ogw: float
     status: str
+    oomw: float | None = Field(None, description="when the event's tiebreakers name oomw")
+    seeded: int | None = Field(
+        None, description="the drawn order (1 first), when the tiebreakers name seeded"
+    )
 
 
 class StandingsOut(BaseModel):
     round: int
+    format: Literal["bo3", "bo1"] = Field(description="best of three or best of one (T7)")
+    time_out: Literal["duels", "both-lose"] = Field(description="what a match at time is (T8)")
+    tiebreakers: list[Literal["omw", "gw", "ogw", "oomw", "seeded"]] = Field(
+        description="the keys after match points, in order (T9)"
+    )
     standings: list[StandingOut]
 
 

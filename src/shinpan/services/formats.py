@@ -1,0 +1,113 @@
+"""An event's format (T7–T9): how it plays its matches, what a match at time is, how it
+ranks after points. Chosen at creation or by the head judge before round 1 is paired; kept
+as an ``event.format`` entry in the ledger, with the seed its ``seeded`` order is drawn from.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from typing import Any
+
+from shinpan.entries import FormatSet
+from shinpan.errors import Conflict, InvalidInput
+from shinpan.services.commands import run_command
+from shinpan.services.context import load_event
+from shinpan.store.connection import Connection
+from shinpan.store.db import Database
+from shinpan.store.ledger import Appender, Entry
+from shinpan.store.standings import event_format
+from shinpan.tournament.formats import (
+    DEFAULT_FORMAT,
+    AtTime,
+    EventFormat,
+    MatchFormat,
+    format_change_refusal,
+    parse_format,
+)
+from shinpan.tournament.tiebreakers import chain_text, parse_chain
+
+SEED_LIMIT = 2**31  # a seed the ledger's readers (and PostgreSQL's integer) hold
+
+
+def read_format(conn: Connection, event_id: int) -> EventFormat:
+    """The event's format (the defaults when it never chose one)."""
+    row = event_format(conn, event_id)
+    if row is None:
+        return DEFAULT_FORMAT
+    return EventFormat(
+        MatchFormat(row.match_format), AtTime(row.time_out), parse_chain(row.tiebreakers), row.seed
+    )
+
+
+def format_entry(chosen: EventFormat, seed: int | None = None) -> FormatSet:
+    """The entry that keeps a chosen format, with ``seed`` (an import's) or a newly drawn one."""
+    if seed is not None and not 0 <= seed < SEED_LIMIT:
+        raise InvalidInput(
+            "a seed is a whole number from 0 to {highest}", field="seed", highest=SEED_LIMIT - 1
+        )
+    return FormatSet(
+        chosen.match_format.value,
+        chosen.at_time.value,
+        chain_text(chosen.chain),
+        secrets.randbelow(SEED_LIMIT) if seed is None else seed,
+    )
+
+
+def open_format(
+    conn: Connection, event_id: int, created: Entry, chosen: EventFormat, seed: int | None = None
+) -> Entry:
+    """The format chosen at creation, right after the event's first entry, in the same write."""
+    appender = Appender(conn, event_id, created.actor, created.recorded_at, head=(created.seq, created.hash))
+    return appender.append(format_entry(chosen, seed), refs=[created.seq])
+
+
+def format_json(chosen: EventFormat) -> dict[str, Any]:
+    """The format as the CLI's ``--json`` and the API give it."""
+    return {
+        "format": chosen.match_format.value,
+        "time_out": chosen.at_time.value,
+        "tiebreakers": [key.value for key in chosen.chain],
+    }
+
+
+def set_format(
+    db: Database,
+    event_id: int,
+    *,
+    match_format: str | None = None,
+    time_out: str | None = None,
+    tiebreakers: str | None = None,
+    seed: int | None = None,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> EventFormat:
+    """The head judge changes the event's format before round 1 is paired; what is not
+    given stays as it was. ``seed`` (an import's) instead of a newly drawn one."""
+
+    def act(conn: Connection, ap: Appender) -> EventFormat:
+        refusal = format_change_refusal(load_event(conn, event_id).current_round)
+        if refusal is not None:
+            raise Conflict(refusal, round=load_event(conn, event_id).current_round)
+        now_set = read_format(conn, event_id)
+        chosen = parse_format(
+            match_format or now_set.match_format.value,
+            time_out or now_set.at_time.value,
+            tiebreakers or chain_text(now_set.chain),
+        )
+        ap.append(format_entry(chosen, seed))
+        return read_format(conn, event_id)
+
+    payload = {"format": match_format, "time_out": time_out, "tiebreakers": tiebreakers}
+    return run_command(
+        db,
+        event_id,
+        "manage",
+        actor,
+        command_id,
+        payload,
+        act,
+        now,
+        lambda conn, _entry: read_format(conn, event_id),
+    )

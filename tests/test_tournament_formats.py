@@ -1,0 +1,362 @@
+"""The tournament's rules T7–T10, each as a small event: match formats, a match at time,
+tiebreaker chains and the playoff after the Swiss.
+
+Read ``won(1, "A", "B", "A B A")`` as "in round 1, A beat B two duels to one", and
+``at_time(1, "A", "B", "A", rule)`` as "time ran out in round 1 with A one duel up".
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from fractions import Fraction as F
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shinpan.errors import InvalidInput
+from shinpan.tournament import Entrant, Played, PlayerState, Standing, standings
+from shinpan.tournament import formats as fmt
+from shinpan.tournament.formats import AtTime, MatchFormat
+from shinpan.tournament.playoff import SIZES, Bout, first_round, next_round, placings, qualifiers, seed_order
+from shinpan.tournament.tiebreakers import (
+    BOTH_LOSE_CHAIN,
+    DEFAULT_CHAIN,
+    PRESETS,
+    Tiebreaker,
+    chain_text,
+    parse_chain,
+    seeded_places,
+)
+
+
+def duels(text: str) -> tuple[str | None, ...]:
+    return tuple(None if d == "=" else d for d in text.split())
+
+
+def won(round_no: int, winner: str, loser: str, duel_text: str = "") -> Played:
+    return Played(round_no, winner, loser, "a", duels(duel_text))
+
+
+def at_time(round_no: int, a: str, b: str, duel_text: str, rule: AtTime) -> Played:
+    so_far = duels(duel_text)
+    return Played(round_no, a, b, fmt.at_time(rule, *fmt.duels_won(so_far, a, b)), so_far)
+
+
+def of(lines: list[Standing], player: str) -> Standing:
+    return next(line for line in lines if line.player == player)
+
+
+def event(
+    *matches: Played, chain: tuple[Tiebreaker, ...] = DEFAULT_CHAIN, seed: int | None = None
+) -> list[Standing]:
+    names = sorted({p for m in matches for p in (m.a, m.b) if p is not None})
+    return standings([Entrant(p) for p in names], matches, chain, seed)
+
+
+# --- T7 match formats
+
+
+def test_best_of_three_is_won_with_the_second_duel_won() -> None:
+    assert fmt.decided(MatchFormat.bo3, 1, 1) is None
+    assert fmt.decided(MatchFormat.bo3, 2, 1) == "a"
+    assert fmt.decided(MatchFormat.bo3, 0, 2) == "b"
+
+
+def test_best_of_one_is_won_with_the_first_duel_won() -> None:
+    assert fmt.decided(MatchFormat.bo1, 0, 0) is None
+    assert fmt.decided(MatchFormat.bo1, 1, 0) == "a"
+    assert fmt.decided(MatchFormat.bo1, 0, 1) == "b"
+
+
+def test_a_drawn_duel_decides_nothing() -> None:
+    assert fmt.duels_won(duels("A = ="), "A", "B") == (1, 0)
+    assert fmt.decided(MatchFormat.bo3, *fmt.duels_won(duels("A = ="), "A", "B")) is None
+
+
+def test_a_drawn_duel_is_one_game_point_each_and_a_duel_played_by_both() -> None:
+    lines = event(won(1, "A", "B", "A = A"))
+    assert of(lines, "A").gw == F(7, 9)  # 3 + 1 + 3 of 9
+    assert of(lines, "B").gw == F(1, 3)  # 1 of 9, lifted to the floor
+
+
+def test_a_finished_score_must_reach_the_duels_the_format_needs() -> None:
+    fmt.check_score(MatchFormat.bo3, 2, 1, 0, at_time=False)
+    fmt.check_score(MatchFormat.bo1, 1, 0, 2, at_time=False)
+    for won_a, won_b in ((1, 0), (2, 2), (3, 0), (1, 1)):
+        with pytest.raises(InvalidInput):
+            fmt.check_score(MatchFormat.bo3, won_a, won_b, 0, at_time=False)
+    with pytest.raises(InvalidInput):
+        fmt.check_score(MatchFormat.bo1, 2, 0, 0, at_time=False)
+
+
+def test_a_score_at_time_is_one_nobody_had_won_yet() -> None:
+    fmt.check_score(MatchFormat.bo3, 1, 0, 1, at_time=True)
+    with pytest.raises(InvalidInput):
+        fmt.check_score(MatchFormat.bo3, 2, 0, 0, at_time=True)
+    with pytest.raises(InvalidInput):
+        fmt.check_score(MatchFormat.bo1, 1, 0, 0, at_time=True)
+
+
+# --- T8 a match at time
+
+
+def test_at_time_decided_by_duels_the_player_with_more_duels_won_wins() -> None:
+    lines = event(at_time(1, "A", "B", "A", AtTime.duels))
+    assert (of(lines, "A").points, of(lines, "B").points) == (3, 0)
+
+
+def test_at_time_decided_by_duels_equal_duels_are_a_draw() -> None:
+    lines = event(at_time(1, "A", "B", "A B", AtTime.duels))
+    assert (of(lines, "A").points, of(lines, "B").points) == (1, 1)
+    assert of(lines, "A").draws == 1
+
+
+def test_a_loss_for_both_gives_each_a_match_played_and_lost() -> None:
+    lines = event(at_time(1, "A", "B", "A", AtTime.both_lose), won(2, "A", "C"), won(2, "B", "D"))
+    a, b = of(lines, "A"), of(lines, "B")
+    assert (a.points, a.wins, a.losses, a.draws) == (3, 1, 1, 0)
+    assert (b.points, b.wins, b.losses, b.draws) == (3, 1, 1, 0)
+    assert a.mwp == F(3, 6)  # one match won of the two played
+
+
+def test_a_loss_for_both_keeps_the_duels_already_decided_for_gw() -> None:
+    lines = event(at_time(1, "A", "B", "A =", AtTime.both_lose))
+    assert of(lines, "A").gw == F(4, 6)
+    assert of(lines, "B").gw == F(1, 3)  # 1 of 6, lifted to the floor
+    assert of(lines, "A").points == of(lines, "B").points == 0
+
+
+# --- T9 tiebreaker chains
+
+
+def test_the_default_chain_is_omw_gw_ogw() -> None:
+    assert parse_chain("standard") == DEFAULT_CHAIN == (Tiebreaker.omw, Tiebreaker.gw, Tiebreaker.ogw)
+
+
+def test_the_second_preset_is_omw_oomw_seeded() -> None:
+    assert parse_chain("both-lose") == BOTH_LOSE_CHAIN == (Tiebreaker.omw, Tiebreaker.oomw, Tiebreaker.seeded)
+    assert set(PRESETS.values()) == {DEFAULT_CHAIN, BOTH_LOSE_CHAIN}
+
+
+def test_a_chain_is_written_as_keys_in_order() -> None:
+    assert parse_chain("gw, omw") == (Tiebreaker.gw, Tiebreaker.omw)
+    assert chain_text(parse_chain(" OMW,oomw,seeded ")) == "omw,oomw,seeded"
+
+
+@pytest.mark.parametrize("text", ["", "omw,,gw", "omw,omw", "mwp", "omw,gw,ogw,extra"])
+def test_a_chain_that_is_not_one_is_refused(text: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_chain(text)
+    assert refused.value.field == "tiebreakers"
+
+
+def test_oomw_is_the_mean_of_omw_over_the_opponents() -> None:
+    lines = event(won(1, "A", "B"), won(1, "C", "D"), won(2, "A", "C"), won(2, "B", "D"))
+    assert of(lines, "A").oomw == (of(lines, "B").omw + of(lines, "C").omw) / 2
+
+
+def test_the_chain_decides_the_order_after_points() -> None:
+    # A and C both 3 points; A's opponent B (0 points) vs C's opponent D (3 points later)
+    matches = (won(1, "A", "B", "A B A"), won(1, "C", "D", "C C"), won(2, "D", "B"))
+    by_omw = [line.player for line in event(*matches, chain=(Tiebreaker.omw,))]
+    by_gw = [line.player for line in event(*matches, chain=(Tiebreaker.gw,))]
+    assert by_omw.index("C") < by_omw.index("A")  # D has 3 points, B none
+    assert by_gw.index("C") < by_gw.index("A")  # 2–0 over 2–1
+    equal_gw = (won(1, "A", "B", "A A"), won(1, "C", "D", "C C"), won(2, "B", "D"))
+    assert [line.player for line in event(*equal_gw, chain=(Tiebreaker.gw,))][:2] == ["A", "C"]  # shared rank
+    assert [line.rank for line in event(*equal_gw, chain=(Tiebreaker.gw,))][:2] == [1, 1]
+
+
+def test_seeded_never_ties_and_follows_the_event_seed() -> None:
+    matches = (won(1, "A", "B", "A A"), won(1, "C", "D", "C C"))
+    lines = event(*matches, chain=(Tiebreaker.gw, Tiebreaker.seeded), seed=7)
+    assert sorted(line.rank for line in lines if line.rank) == [1, 2, 3, 4]
+    assert lines == event(*matches, chain=(Tiebreaker.gw, Tiebreaker.seeded), seed=7)  # same on every reprint
+
+
+def test_the_seeded_order_stays_when_a_player_is_added_or_leaves() -> None:
+    before = seeded_places(42, ["1", "2", "3", "4"])
+    after = seeded_places(42, ["1", "2", "3", "4", "5"])
+    assert sorted(before, key=before.__getitem__) == [
+        p for p in sorted(after, key=after.__getitem__) if p != "5"
+    ]
+
+
+def test_a_chain_with_seeded_needs_the_seed() -> None:
+    with pytest.raises(ValueError):
+        event(won(1, "A", "B"), chain=BOTH_LOSE_CHAIN)
+
+
+# --- T10 playoffs
+
+
+def line(player: str, rank: int | None, status: PlayerState = PlayerState.active) -> Standing:
+    zero = F(0)
+    return Standing(rank, player, 0, 0, 0, 0, zero, zero, zero, zero, status)
+
+
+def test_seeds_meet_in_the_standard_order() -> None:
+    assert seed_order(4) == [1, 4, 2, 3]
+    assert seed_order(8) == [1, 8, 4, 5, 2, 7, 3, 6]
+    bouts = first_round([f"P{n}" for n in range(1, 9)])
+    assert [(b.a.seed, b.b.seed) for b in bouts if b.a and b.b] == [(1, 8), (4, 5), (2, 7), (3, 6)]
+    assert [b.table for b in bouts] == [1, 2, 3, 4]
+
+
+def test_a_playoff_has_four_eight_sixteen_or_thirty_two_players() -> None:
+    for size in (2, 6, 64):
+        with pytest.raises(InvalidInput):
+            seed_order(size)
+
+
+def test_players_who_left_do_not_enter_and_the_next_ranked_takes_the_place() -> None:
+    lines = [
+        line("A", 1),
+        line("B", 2, PlayerState.dropped),
+        line("C", 3, PlayerState.ejected),
+        line("D", 4),
+        line("E", 5, PlayerState.withdrawn),
+        line("F", 6),
+        line("G", 7),
+        line("H", None, PlayerState.disqualified),
+    ]
+    assert qualifiers(lines, 4, {}) == ["A", "D", "F", "G"]
+
+
+def test_a_playoff_with_fewer_players_than_places_is_refused() -> None:
+    lines = [line(p, n) for n, p in enumerate("ABCDEF", start=1)]
+    with pytest.raises(InvalidInput) as refused:
+        qualifiers(lines, 8, {})
+    assert refused.value.params == {"size": 8, "count": 6}
+
+
+def test_a_tie_across_the_cut_line_is_broken_by_the_seeded_draw() -> None:
+    lines = [line("A", 1), line("B", 2), line("C", 3), line("D", 4), line("E", 4)]
+    assert qualifiers(lines, 4, {"D": 2, "E": 1})[-1] == "E"
+    assert qualifiers(lines, 4, {"D": 1, "E": 2})[-1] == "D"
+
+
+def decide(bouts: list[Bout], winner_of: dict[int, str] | None = None) -> list[Bout]:
+    """Every playoff match of a round won by the better seed, or as ``winner_of`` says by table."""
+    decided = []
+    for bout in bouts:
+        if bout.played and bout.a and bout.b:
+            winner = (winner_of or {}).get(bout.table or 0, bout.a.player)
+            bout = replace(bout, winner=winner)
+        decided.append(bout)
+    return decided
+
+
+def test_the_top_two_seeds_meet_only_in_the_final() -> None:
+    entrants = [f"P{n}" for n in range(1, 9)]
+    quarter = decide(first_round(entrants))
+    semi = decide(next_round(quarter, ()))
+    assert [(b.a.seed, b.b.seed) for b in semi if b.a and b.b] == [(1, 4), (2, 3)]
+    final = next_round(semi, ())
+    assert [(b.a.seed, b.b.seed) for b in final if b.a and b.b] == [(1, 2)]
+
+
+def test_the_third_place_match_is_between_the_semi_final_losers() -> None:
+    semi = decide(first_round(["A", "B", "C", "D"]))  # A beats D, B beats C
+    last = next_round(semi, (), third_place=True)
+    assert [(b.a.player, b.b.player, b.third_place) for b in last if b.a and b.b] == [
+        ("A", "B", False),
+        ("C", "D", True),
+    ]
+
+
+def test_a_player_who_leaves_between_playoff_rounds_sends_the_opponent_on() -> None:
+    quarter = decide(first_round([f"P{n}" for n in range(1, 9)]))
+    semi = next_round(quarter, {"P1"})  # P1 disqualified after winning the quarter-final
+    walkover = semi[0]
+    assert walkover.b is None and walkover.a is not None and walkover.a.player == "P4"
+    assert walkover.winner == "P4" and [seat.player for seat in walkover.left] == ["P1"]
+    assert [b.table for b in semi] == [None, 1]
+
+
+def test_a_playoff_round_waits_for_every_result() -> None:
+    with pytest.raises(InvalidInput):
+        next_round(first_round(["A", "B", "C", "D"]), ())
+
+
+def test_final_placings_follow_the_bracket_then_the_swiss() -> None:
+    swiss = [f"P{n}" for n in range(1, 11)]  # two players miss the cut
+    quarter = decide(first_round(swiss[:8]), {2: "P5", 4: "P6"})  # P5 beats P4, P6 beats P3
+    semi = decide(next_round(quarter, ()), {2: "P6"})  # P1 beats P5, P6 beats P2
+    final = decide(next_round(semi, ()), {1: "P6"})
+    placed = [player for _, player in placings(swiss, [quarter, semi, final])]
+    assert placed == ["P6", "P1", "P2", "P5", "P3", "P4", "P7", "P8", "P9", "P10"]
+
+
+def test_the_third_place_match_decides_third_and_fourth() -> None:
+    swiss = ["A", "B", "C", "D"]
+    semi = decide(first_round(swiss))  # A beats D, B beats C
+    last = decide(next_round(semi, (), third_place=True), {2: "D"})
+    placed = [player for _, player in placings(swiss, [semi, last])]
+    assert placed == ["A", "B", "D", "C"]
+
+
+# --- properties
+
+
+@st.composite
+def playoffs(draw: st.DrawFn) -> tuple[list[str], list[list[Bout]], bool]:
+    size = draw(st.sampled_from(SIZES))
+    players = [f"P{n}" for n in range(1, size + draw(st.integers(0, 12)) + 1)]
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    third = draw(st.booleans())
+    rounds = [first_round(players[:size])]
+    gone: set[str] = set()
+    while True:
+        decided = []
+        for bout in rounds[-1]:
+            if bout.played and bout.a and bout.b:
+                bout = replace(bout, winner=rng.choice((bout.a.player, bout.b.player)))
+            decided.append(bout)
+        rounds[-1] = decided
+        if len([b for b in decided if not b.third_place]) == 1:
+            return players, rounds, third
+        if rng.random() < 0.3:  # someone still in leaves between rounds
+            still = [b.winner for b in decided if b.winner and not b.third_place]
+            gone.add(rng.choice(still))
+        rounds.append(next_round(decided, gone, third_place=third))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(SIZES), st.randoms(use_true_random=False))
+def test_a_bracket_seats_each_entrant_once_and_seeds_sum_to_size_plus_one(
+    size: int, rng: random.Random
+) -> None:
+    entrants = [f"P{n}" for n in rng.sample(range(1000), size)]
+    bouts = first_round(entrants)
+    seated = [seat for bout in bouts for seat in (bout.a, bout.b) if seat]
+    assert sorted(seat.player for seat in seated) == sorted(entrants)
+    assert all(b.a and b.b and b.a.seed + b.b.seed == size + 1 for b in bouts)
+    assert all(entrants[seat.seed - 1] == seat.player for seat in seated)
+
+
+@settings(max_examples=200, deadline=None)
+@given(playoffs())
+def test_placings_are_a_permutation_of_the_event_with_the_winner_first(
+    played: tuple[list[str], list[list[Bout]], bool],
+) -> None:
+    players, rounds, _ = played
+    placed = placings(players, rounds)
+    assert [place for place, _ in placed] == list(range(1, len(players) + 1))
+    assert sorted(player for _, player in placed) == sorted(players)
+    final = next(b for b in rounds[-1] if not b.third_place)
+    if final.winner:
+        assert placed[0][1] == final.winner
+
+
+@settings(max_examples=200, deadline=None)
+@given(playoffs())
+def test_nobody_who_left_plays_again(played: tuple[list[str], list[list[Bout]], bool]) -> None:
+    _, rounds, _ = played
+    left: set[str] = set()
+    for bouts in rounds:
+        seated = {seat.player for bout in bouts for seat in (bout.a, bout.b) if seat}
+        assert not seated & left
+        left |= {seat.player for bout in bouts for seat in bout.left}
