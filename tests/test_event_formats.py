@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import run_cli
+from web_support import World, worlds
 
 
 def ok(result: subprocess.CompletedProcess[str]) -> str:
@@ -103,3 +107,37 @@ def test_an_exported_event_keeps_its_format_and_its_seeded_draw(db_url: str, tmp
     other = f"sqlite:///{tmp_path / 'other.sqlite3'}"  # another installation
     copy = str(as_json(run_cli("import", str(exported), "--json", db=other))["event"])
     assert as_json(run_cli("standings", "--event", copy, "--json", db=other)) == standings
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    yield from worlds(request, tmp_path_factory, players=4, spare=0)
+
+
+def _format_of(w: World, event: int) -> dict[str, Any]:
+    from shinpan.services import formats
+
+    with w.db.read() as conn:
+        return formats.format_json(formats.read_format(conn, event))
+
+
+def test_the_event_form_and_the_api_take_the_format_and_say_when_it_is_wrong(world: World) -> None:
+    hj = world.clients["head_judge"]
+    form = {"name": "形式", "match_format": "bo1", "time_out": "both-lose", "tiebreakers": "both-lose"}
+    made = hj.post("/events", data={**form, "csrf_token": hj.csrf}, follow_redirects=False)
+    assert made.status_code == 303, made.text
+    event = int(made.headers["location"].split("/")[2])
+    assert _format_of(world, event) == {
+        "format": "bo1",
+        "time_out": "both-lose",
+        "tiebreakers": ["omw", "oomw", "seeded"],
+    }
+    wrong = hj.post(
+        "/events", data={**form, "match_format": "bo5", "csrf_token": hj.csrf}, follow_redirects=False
+    )
+    assert wrong.status_code == 422 and "試合形式は" in wrong.text and "bo5" in wrong.text
+    by_api = hj.post("/api/events", json={"name": "API", "format": "bo1", "tiebreakers": ["gw", "omw"]})
+    assert by_api.status_code == 201, by_api.text
+    assert _format_of(world, by_api.json()["event"])["tiebreakers"] == ["gw", "omw"]
+    twice = hj.post("/api/events", json={"name": "API", "tiebreakers": ["gw", "gw"]})
+    assert twice.status_code == 422 and "二回" in twice.json()["detail"]

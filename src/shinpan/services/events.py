@@ -40,7 +40,7 @@ from shinpan.store.rounds import round_of
 from shinpan.store.snapshots import match_at
 from shinpan.store.standings import playoff
 from shinpan.tournament.formats import parse_format
-from shinpan.tournament.playoff import result_refusal
+from shinpan.tournament.playoff import check_result
 
 
 def _date(value: str | None, field: str) -> str | None:
@@ -319,9 +319,7 @@ def report_result(
             if result not in ("a", "b", "draw"):
                 raise InvalidInput("a match result is a, b or draw", field="result")
             started = playoff(conn, event_id)
-            refusal = result_refusal(started.round if started else None, round_no, result)
-            if refusal is not None:
-                raise Refused(refusal, field="result")
+            check_result(started.round if started else None, round_no, result)
             ap.append(MatchResult(round_no, table, result, by_hand=True))
         return {}
 

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from shinpan.entries import FormatSet
-from shinpan.errors import Conflict, InvalidInput
+from shinpan.errors import InvalidInput
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event
 from shinpan.store.connection import Connection
@@ -22,7 +22,7 @@ from shinpan.tournament.formats import (
     AtTime,
     EventFormat,
     MatchFormat,
-    format_change_refusal,
+    check_format_change,
     parse_format,
 )
 from shinpan.tournament.tiebreakers import chain_text, parse_chain
@@ -87,9 +87,7 @@ def set_format(
     given stays as it was. ``seed`` (an import's) instead of a newly drawn one."""
 
     def act(conn: Connection, ap: Appender) -> EventFormat:
-        refusal = format_change_refusal(load_event(conn, event_id).current_round)
-        if refusal is not None:
-            raise Conflict(refusal, round=load_event(conn, event_id).current_round)
+        check_format_change(load_event(conn, event_id).current_round)
         now_set = read_format(conn, event_id)
         chosen = parse_format(
             match_format or now_set.match_format.value,

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from shinpan.errors import InvalidInput
+from shinpan.errors import Conflict, InvalidInput
 from shinpan.tournament.tiebreakers import DEFAULT_CHAIN, Chain, parse_chain
 
 Outcome = Literal["a", "b", "draw", "both_lose"]
@@ -135,8 +135,9 @@ def parse_format(match_format: str | None, time_out: str | None, tiebreakers: st
     return EventFormat(played, rule, chain)
 
 
-def format_change_refusal(rounds_paired: int) -> str | None:
-    """Why an event's format may not change now (None: it may): only before round 1 is paired."""
+def check_format_change(rounds_paired: int) -> None:
+    """The format may change only before round 1 is paired (T7–T9): refused after."""
     if rounds_paired > 0:
-        return "the format is set before round 1 is paired; round {round} is already paired"
-    return None
+        raise Conflict(
+            "the format is set before round 1 is paired; round {round} is already paired", round=rounds_paired
+        )

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from shinpan.errors import InvalidInput
+from shinpan.errors import InvalidInput, Refused
 from shinpan.tournament.model import PlayerState, Standing
 
 SIZES = (4, 8, 16, 32)
@@ -78,12 +78,12 @@ class Bout:
         return None
 
 
-def result_refusal(first_playoff_round: int | None, round_no: int, result: str) -> str | None:
-    """Why a match result may not stand (None: it may): a playoff match has a winner, never a
-    draw nor a loss for both (T8, T10)."""
+def check_result(first_playoff_round: int | None, round_no: int, result: str) -> None:
+    """A playoff match has a winner (T8, T10): a draw or a loss for both is refused there."""
     if first_playoff_round is not None and round_no >= first_playoff_round and result not in ("a", "b"):
-        return "a playoff match has a winner: report who won (no draw, no loss for both)"
-    return None
+        raise Refused(
+            "a playoff match has a winner: report who won (no draw, no loss for both)", field="result"
+        )
 
 
 def seed_order(size: int) -> list[int]:

@@ -55,7 +55,8 @@ def index(request: Request) -> Response:
 def create_event(
     request: Request, name: Annotated[str, Form(max_length=200)] = "",
     starts_on: Annotated[str, Form(max_length=10)] = "", venue: Annotated[str, Form(max_length=200)] = "",
-    time_zone: Annotated[str, Form(max_length=64)] = "",
+    time_zone: Annotated[str, Form(max_length=64)] = "", match_format: Annotated[str, Form(max_length=10)] = "",
+    time_out: Annotated[str, Form(max_length=20)] = "", tiebreakers: Annotated[str, Form(max_length=60)] = "",
 ) -> Response:  # fmt: skip
     user = signed_in(request)
     try:
@@ -63,6 +64,7 @@ def create_event(
             request.app.state.db, name=name, head_judge=user.name, head_judge_level=user.level,
             head_judge_account=user.uid,
             starts_on=starts_on or None, venue=venue or None, time_zone=time_zone or None,
+            match_format=match_format or None, time_out=time_out or None, tiebreakers=tiebreakers or None,
         )  # fmt: skip
     except ShinpanError as e:
         db = request.app.state.db
