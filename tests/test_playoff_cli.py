@@ -180,3 +180,25 @@ def test_an_exported_playoff_is_decided_again_at_import_and_a_forged_one_refused
     forged.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     third = f"sqlite:///{tmp_path / 'third.sqlite3'}"
     refused(run_cli("import", str(forged), db=third), "playoff.started", "entrants")
+
+
+def test_the_bracket_for_the_wall_names_the_rounds_the_players_and_the_final_placings(
+    db_url: str, tmp_path: Path
+) -> None:
+    ev = Event(db_url, tmp_path, 8)
+    ev.swiss(2)
+    semi = as_json(ev.cli("playoff", "start", "--event", ev.id, "--size", "4", "--third-place", "--json"))
+    before = as_json(ev.cli("report", "bracket", "--event", ev.id, "--format", "json"))
+    assert [r["title"] for r in before["rounds"]] == ["semi-finals"] and before["placings"] == []
+    ev.play(semi["pairings"])
+    ev.play(as_json(ev.cli("playoff", "pair", "--event", ev.id, "--json"))["pairings"])
+    pdf = tmp_path / "bracket.pdf"
+    ok(ev.cli("report", "bracket", "--event", ev.id, "--format", "pdf", "--output", str(pdf)))
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    for words in ("決勝トーナメント", "準決勝", "決勝", "3位決定戦", "最終順位", "せんしゅ"):
+        assert words in text, words
+    placed = as_json(ev.cli("placings", "--event", ev.id, "--json"))["placings"]
+    winner = f"選手{placed[0]['player']}"
+    assert winner in text

@@ -409,6 +409,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET", E + "/reports/dq", frozenset({HJ}), _as_json),
     Endpoint("GET", E + "/reports/pairings", EVENT_ROLES, _wall_pairings),  # the venue wall
     Endpoint("GET", E + "/reports/standings", EVENT_ROLES, _wall_standings),
+    Endpoint("GET", E + "/reports/bracket", EVENT_ROLES, _as_json),
     Endpoint("GET", E + "/rulings/{number}/slip", EVENT_ROLES, _slip),
     Endpoint("GET", "/api/reports/stats", frozenset({HJ, SK}), _as_json),  # where they may export
     Endpoint("GET", "/api/players/history", frozenset({HJ}), _history),  # a head judge somewhere

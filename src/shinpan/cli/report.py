@@ -1,4 +1,4 @@
-"""``shinpan report penalties|dq|player|stats|slip|pairings|standings``: reports as CSV, JSON,
+"""``shinpan report penalties|dq|player|stats|slip|pairings|standings|bracket``: reports as CSV, JSON,
 HTML or PDF."""
 
 from __future__ import annotations
@@ -207,3 +207,16 @@ def register(app: typer.Typer) -> None:
 
         database = open_db(db)
         _emit(lambda: venue_standings(database, event, round_no), fmt, output)
+
+    @report_app.command("bracket")
+    def bracket(
+        event: EventOption,
+        fmt: FormatOption = Format.pdf,
+        output: OutputOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """The playoff's bracket for the venue wall, with the final placings once the final is played."""
+        from shinpan.reports import venue_bracket
+
+        database = open_db(db)
+        _emit(lambda: venue_bracket(database, event), fmt, output)

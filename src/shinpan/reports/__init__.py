@@ -11,7 +11,8 @@ its CSV, rendered to HTML and PDF by :func:`render`:
   per judge, time to confirmation, missed deadlines; charts in :mod:`shinpan.reports.charts`;
 - :func:`penalty_slip`: one ruling on an A6 slip with a QR code to its page;
 - :func:`pairings_by_table`, :func:`pairings_by_name`, :func:`wall_standings`: a round's
-  pairings and the standings for the venue wall, from plain rows (:mod:`shinpan.reports.wall`).
+  pairings and the standings for the venue wall, from plain rows (:mod:`shinpan.reports.wall`);
+- :func:`venue_bracket`: the playoff's bracket and the final placings (:mod:`shinpan.reports.bracket`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from shinpan.reports.bracket import WallBracket
     from shinpan.reports.dq import DisqualificationReport, dq_report
     from shinpan.reports.formats import FORMATS, Output, Report, render
     from shinpan.reports.history import PlayerHistory, history_of_player, player_history
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
     from shinpan.reports.rulings import ReportedRuling
     from shinpan.reports.slip import DEFAULT_BASE_URL, Slip, penalty_slip
     from shinpan.reports.stats import Statistics, statistics
-    from shinpan.reports.venue import venue_pairings, venue_standings
+    from shinpan.reports.venue import venue_bracket, venue_pairings, venue_standings
     from shinpan.reports.wall import (
         WallPairing,
         WallPairings,
@@ -54,6 +56,7 @@ _WHERE = {
     "ReportedRuling": "shinpan.reports.rulings",
     "Slip": "shinpan.reports.slip",
     "Statistics": "shinpan.reports.stats",
+    "WallBracket": "shinpan.reports.bracket",
     "WallPairing": "shinpan.reports.wall",
     "WallPairings": "shinpan.reports.wall",
     "WallStanding": "shinpan.reports.wall",
@@ -69,6 +72,7 @@ _WHERE = {
     "render": "shinpan.reports.formats",
     "standing_rows": "shinpan.reports.wall",
     "statistics": "shinpan.reports.stats",
+    "venue_bracket": "shinpan.reports.venue",
     "venue_pairings": "shinpan.reports.venue",
     "venue_standings": "shinpan.reports.venue",
     "wall_standings": "shinpan.reports.wall",
@@ -95,6 +99,7 @@ __all__ = [
     "ReportedRuling",
     "Slip",
     "Statistics",
+    "WallBracket",
     "WallPairing",
     "WallPairings",
     "WallStanding",
@@ -110,6 +115,7 @@ __all__ = [
     "render",
     "standing_rows",
     "statistics",
+    "venue_bracket",
     "venue_pairings",
     "venue_standings",
     "wall_standings",

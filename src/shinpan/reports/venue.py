@@ -4,6 +4,7 @@ and the print links of the scorekeeper page)."""
 
 from __future__ import annotations
 
+from shinpan.reports.bracket import WallBracket, wall_bracket
 from shinpan.reports.wall import (
     WallPairings,
     WallStandings,
@@ -14,10 +15,12 @@ from shinpan.reports.wall import (
     wall_standings,
 )
 from shinpan.services.context import load_event, stamp
+from shinpan.services.playoff import final_placings, read_bracket
 from shinpan.services.queries import round_matches
 from shinpan.services.standings import read_standings
 from shinpan.store.db import Database
 from shinpan.store.roster import names
+from shinpan.store.standings import playoff
 from shinpan.tournament import Pairing
 
 ORDERS = ("table", "name")
@@ -55,6 +58,27 @@ def venue_standings(db: Database, event_id: int, round_no: int | None = None) ->
         event.name,
         table.round,
         standing_rows(table.rows, people),
+        generated_at=stamp(),
+        time_zone=event.time_zone,
+    )
+
+
+def venue_bracket(db: Database, event_id: int) -> WallBracket:
+    """The playoff's bracket as it stands, with the final placings once the final is decided."""
+    with db.read() as conn:
+        event = load_event(conn, event_id)
+        started = playoff(conn, event_id)
+        bracket = read_bracket(conn, event_id, started)
+        people = {n: (p.name, p.reading) for n, p in names(conn, event_id).items()}
+    rounds = [row["matches"] for row in bracket.as_json()["rounds"]] if bracket else []
+    placed = final_placings(db, event_id) if bracket else []
+    return wall_bracket(
+        event.name,
+        started.size if started else 0,
+        started.round if started else 0,
+        rounds,
+        placed,
+        people,
         generated_at=stamp(),
         time_zone=event.time_zone,
     )

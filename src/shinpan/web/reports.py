@@ -186,6 +186,13 @@ def wall_pairings(
     return _file(reports.venue_pairings(request.app.state.db, event_id, round, by), format)
 
 
+@router.get("/api/events/{event_id}/reports/bracket", tags=["reports"], responses=REPORT_FILES)
+def wall_bracket(request: Request, event_id: int, format: Literal["json", "html", "pdf"] = "pdf") -> Response:
+    """The playoff's bracket for the venue wall, with the final placings once the final is played."""
+    _allowed(request, event_id, "read")
+    return _file(reports.venue_bracket(request.app.state.db, event_id), format)
+
+
 @router.get("/api/events/{event_id}/reports/standings", tags=["reports"], responses=REPORT_FILES)
 def wall_standings(
     request: Request,
