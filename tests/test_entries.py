@@ -30,9 +30,14 @@ def _export() -> dict[str, Any]:
     return dict(json.loads(EXPORT.read_text(encoding="utf-8")))
 
 
+# Kinds added after the fixture was exported (each has tests of its own): event.sealed
+# (tests/test_heads_and_seal.py) signs with a key the fixture's installation never had.
+LATER_KINDS = {"event.sealed"}
+
+
 def test_the_fixture_holds_every_kind_of_entry() -> None:
-    assert {item["kind"] for item in _export()["entries"]} == set(KINDS)
-    assert len(KINDS) == 24
+    assert {item["kind"] for item in _export()["entries"]} == set(KINDS) - LATER_KINDS
+    assert len(KINDS) == 25
 
 
 def test_every_body_written_before_the_types_reads_back_to_the_same_bytes() -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from shinpan.entries.event import (
     DuelResult,
     EventCreated,
+    EventSealed,
     JudgeAdded,
     JudgeClaimed,
     LossCarried,
@@ -63,7 +64,7 @@ EntryBody = (
     | RoundPaired | PairingEdited | RoundStarted | TimeExtended | RoundEnded
     | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled
     | RulingsRecorded | RulingsConfirmed | RulingDeviated | RulingsVoided | DeadlineDone
-    | StatementTaken | AppealFiled | AppealDecided
+    | StatementTaken | AppealFiled | AppealDecided | EventSealed
 )  # fmt: skip
 
 KINDS: dict[str, type[EntryBody]] = {
@@ -93,6 +94,7 @@ KINDS: dict[str, type[EntryBody]] = {
         StatementTaken,
         AppealFiled,
         AppealDecided,
+        EventSealed,
     )
 }
 
@@ -117,6 +119,7 @@ __all__ = [
     "DuelResult",
     "EntryBody",
     "EventCreated",
+    "EventSealed",
     "Fields",
     "GuidelineRef",
     "HeadJudge",

@@ -9,6 +9,7 @@ from shinpan.engine.event_rules import Role, scope_problems
 from shinpan.entries import EntryBody, EventCreated, JudgeAdded, MalformedBody, RulingsRecorded, parse
 from shinpan.errors import Conflict, InvalidInput, NotFound, StorageError, Unstorable
 from shinpan.guideline import Rulebook
+from shinpan.services import seal
 from shinpan.services.context import rulebook_for
 from shinpan.store.chain import GENESIS, canonical, entry_hash
 from shinpan.store.copies import backup_sqlite, restore_entry
@@ -33,6 +34,7 @@ def export_event(db: Database, event_id: int) -> dict[str, Any]:
         "event": {"uid": row.uid, "name": row.name, "id": event_id},
         "head": chain[-1]["hash"] if chain else GENESIS,
         "entries": chain,
+        **seal.export_part(chain),
     }
 
 
@@ -134,6 +136,7 @@ def import_event(db: Database, data: Any) -> int:
     """Load an exported event; its chain is checked entry by entry before anything is kept:
     every hash, the head the export names (a file cut short is refused), and what the
     services would refuse (an unknown guideline, a second head judge, unknown rules)."""
+    seal.check_export(db, data)  # a sealed export: its seals first
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidInput("not a shinpan event export (format {format!r})", format=FORMAT)
     if data.get("version") != FORMAT_VERSION:

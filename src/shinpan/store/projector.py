@@ -19,6 +19,7 @@ from shinpan.entries import (
     DuelResult,
     EntryBody,
     EventCreated,
+    EventSealed,
     JudgeAdded,
     JudgeClaimed,
     LossCarried,
@@ -141,6 +142,11 @@ def _judge_added(conn: Connection, e: Entry, b: JudgeAdded) -> None:
 def _judge_claimed(conn: Connection, e: Entry, b: JudgeClaimed) -> None:
     """A seat made without an account, claimed with its one-time code."""
     _CLAIM.run(conn, {"e": e.event_id, "name": b.name, "account": b.account})
+
+
+@handles(EventSealed)
+def _event_sealed(conn: Connection, e: Entry, b: EventSealed) -> None:
+    """A seal changes no table: it is read from the ledger itself (:mod:`shinpan.store.heads`)."""
 
 
 @handles(PlayersImported)
