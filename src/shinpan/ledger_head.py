@@ -104,7 +104,7 @@ class HeadText:
 
 def parse_head(text: str) -> HeadText:
     """A head in its short or full form; :class:`MalformedHead` saying what is wrong."""
-    parts = [p for p in text.strip().replace(" ", "").split("-") if p]
+    parts = [p for p in "-".join(text.split()).split("-") if p]  # spaces as hyphens
     if len(parts) < 3 or not parts[0].isdecimal() or not parts[1].isdecimal():
         raise MalformedHead("a head is written EVENT-ENTRY-XXXX-XXXX-XXXX-XXXX (as printed)")
     event_id, position = int(parts[0]), int(parts[1])
