@@ -28,6 +28,7 @@ from shinpan.services.heads import read_head
 from shinpan.store.chain import canonical, entry_hash
 from shinpan.store.db import Database
 from test_tamper import by_hand
+from web_support import build_world, database_url, ledger_size
 
 SHORT = re.compile(r"(\d+-\d+-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})")
 Edit = Callable[[int, str, str, str], str]  # (seq, kind, body, new prev hash) -> body
@@ -311,3 +312,35 @@ def test_an_export_carries_its_seal_and_imports_only_where_the_key_is_trusted(
         assert imported.returncode == 0, imported.stderr
         checked = run_cli("verify", db=other.url)
         assert checked.returncode == 0 and "封印済み" in checked.stdout, checked.stdout
+
+
+# -- the head judge's button ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_the_head_judge_seals_from_the_reports_page_after_confirming(kind: str, tmp_path: Path) -> None:
+    with database_url(kind, tmp_path) as url:
+        w = build_world(url, players=4, spare=0)
+        try:
+            hj, page = w.clients["head_judge"], f"/events/{w.event}/reports"
+            with w.db.read() as conn:
+                head = read_head(conn, w.event)
+            shown = hj.get(page)
+            assert "台帳と封印" in shown.text and head.short in shown.text and "封印済み" not in shown.text
+            assert "台帳と封印" not in w.clients["scorekeeper"].get(page).text
+            unticked = hj.post(f"/events/{w.event}/seal", data={"command_id": w.cid("seal")})
+            assert unticked.status_code == 422 and "チェックを入れて確認してください" in unticked.text
+            refused = w.clients["scorekeeper"].post(
+                f"/events/{w.event}/seal", data={"command_id": w.cid("seal"), "confirm": "yes"}
+            )
+            assert refused.status_code == 403
+            assert ledger_size(w) == head.position  # nothing appended
+            sealed = hj.post(
+                f"/events/{w.event}/seal", data={"command_id": w.cid("seal"), "confirm": "yes"},
+                follow_redirects=True,
+            )  # fmt: skip
+            assert sealed.status_code == 200
+            assert "封印しました" in sealed.text and f"第{head.position}項で封印済み" in sealed.text
+            assert integrity.verify(w.db, w.event).sealed == {w.event: head.position}
+        finally:
+            w.close()
