@@ -26,7 +26,11 @@ DIGEST_CHARS = 15  # 75 bits of the hash
 
 
 class MalformedHead(ValueError):
-    """Text that is not a head in either form; says what is wrong with it."""
+    """Text that is not a head in either form; says what is wrong with it (``ja``: in Japanese)."""
+
+    def __init__(self, en: str, ja: str) -> None:
+        super().__init__(en)
+        self.ja = ja
 
 
 def _base32(data: bytes, chars: int) -> str:
@@ -106,14 +110,23 @@ def parse_head(text: str) -> HeadText:
     """A head in its short or full form; :class:`MalformedHead` saying what is wrong."""
     parts = [p for p in "-".join(text.split()).split("-") if p]  # spaces as hyphens
     if len(parts) < 3 or not parts[0].isdecimal() or not parts[1].isdecimal():
-        raise MalformedHead("a head is written EVENT-ENTRY-XXXX-XXXX-XXXX-XXXX (as printed)")
+        raise MalformedHead(
+            "a head is written EVENT-ENTRY-XXXX-XXXX-XXXX-XXXX (as printed)",
+            "ヘッドは 大会-項-XXXX-XXXX-XXXX-XXXX の形で書きます(印刷のとおりに)",
+        )
     event_id, position = int(parts[0]), int(parts[1])
     rest = "".join(parts[2:])
     if len(rest) == 64 and all(c in "0123456789abcdefABCDEF" for c in rest):
         return HeadText(event_id, position, rest.lower(), None)
     letters = rest.upper().translate(_LOOK_ALIKES)
     if len(letters) != DIGEST_CHARS + 1 or any(c not in ALPHABET for c in letters):
-        raise MalformedHead("after the event and the entry come 16 letters and digits (as printed)")
+        raise MalformedHead(
+            "after the event and the entry come 16 letters and digits (as printed)",
+            "大会と項の後には英数字が16文字続きます(印刷のとおりに)",
+        )
     if _check(event_id, position, letters[:-1]) != letters[-1]:
-        raise MalformedHead("its check character does not match: a character was mistyped")
+        raise MalformedHead(
+            "its check character does not match: a character was mistyped",
+            "最後の確認文字が合いません: どこかの文字が打ち間違えられています",
+        )
     return HeadText(event_id, position, None, letters[:-1])

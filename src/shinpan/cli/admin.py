@@ -42,7 +42,7 @@ def _verify_head(database: Database, head: str, event: int | None, lang: str, as
         with handled():
             found = check_head(database, head, event)
     except MalformedHead as e:
-        fail(("not a head: " if lang == "en" else "ヘッドの形ではありません: ") + str(e), 2)
+        fail(f"not a head: {e}" if lang == "en" else f"ヘッドの形ではありません: {e.ja}", 2)
     if as_json:
         print_json({"state": found.state, "holds": found.holds, "event": found.event_id,
                     "position": found.position, "message": found.text(lang)})  # fmt: skip
