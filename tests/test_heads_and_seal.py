@@ -270,6 +270,41 @@ def test_a_seal_signed_again_with_another_key_is_of_an_unknown_key(ev: EventSetu
     assert f"signed with key {seal.fingerprint(key)}, which this installation does not know" in out
 
 
+def test_an_entry_edited_under_the_seal_without_new_hashes_breaks_chain_and_seal(
+    ev: EventSetup, backend: Backend
+) -> None:
+    seq, _ = seal_it(ev, backend)
+    target = ruling_entry(ev, 2)
+    with by_hand(backend) as sql:  # the body alone: every stored hash as it was
+        ((body,),) = sql("SELECT body FROM entries WHERE event_id = ? AND seq = ?", ev.id, target)
+        sql("UPDATE entries SET body = ? WHERE event_id = ? AND seq = ?", no_duel_loss(target)(target, "", body, ""),
+            ev.id, target)  # fmt: skip
+    result = integrity.verify(ev.db)
+    assert [b.seq for b in result.breaks] == [target]
+    assert [(p.seq, p.problem) for p in result.seals] == [(seq, "changed")]
+
+
+def test_entries_after_the_seal_keep_it_whole_and_the_report_says_they_are_not_sealed(
+    ev: EventSetup, backend: Backend
+) -> None:
+    seq, fingerprint = seal_it(ev, backend)
+    ev.record("P004", "ingame.slow-play")  # an entry after the seal (a late ruling)
+    assert integrity.verify(ev.db).ok
+    head = reports.penalty_report(ev.db, ev.id).heads[0]
+    assert head.seal is not None and (head.seal.position, head.seal.fingerprint) == (seq - 1, fingerprint)
+    html = reports.render(reports.penalty_report(ev.db, ev.id), "html").content.decode("utf-8")
+    later = head.position - seq
+    assert f"その後の{later}項は封印の外" in html and f"{later} later entries not sealed" in html
+
+
+def test_a_seal_key_others_may_read_is_refused(ev: EventSetup, backend: Backend, home: Path) -> None:
+    seal_it(ev, backend)
+    folder = home if backend.is_postgres else Path(str(backend.path)).parent
+    (folder / seal.KEY_FILE).chmod(0o644)
+    refused = run_cli("event", "seal", "--event", str(ev.id), "--yes", db=backend.url)
+    assert refused.returncode == 1 and f"chmod 600 {folder / seal.KEY_FILE}" in refused.stderr
+
+
 # -- export and import ---------------------------------------------------------------------------
 
 

@@ -71,7 +71,7 @@ def verify(db: Database, event_id: int | None = None) -> Verification:
             seals = seals_of(conn, e)
             if seals:
                 known = known_keys(db) if known is None else known
-                broken_seals += check_seals(conn, e, seals, known)
+                broken_seals += check_seals(conn, e, seals, known, found.seq if found is not None else None)
                 sealed[e] = seals[-1].position
         if not breaks:
             differences = [d for e in ids for d in derive_aside(conn, e)]

@@ -243,11 +243,17 @@ def check_seal(event_id: int, seal: Seal, stored_head: str | None, known: set[st
     return None
 
 
-def check_seals(conn: Connection, event_id: int, seals: list[Seal], known: set[str]) -> list[SealProblem]:
-    """Every seal of one event, against its ledger as stored."""
+def check_seals(
+    conn: Connection, event_id: int, seals: list[Seal], known: set[str], broken_at: int | None = None
+) -> list[SealProblem]:
+    """Every seal of one event, against its ledger as stored. ``broken_at``: the first entry
+    where the chain's walk found a hash that its content no longer gives: a seal over it is
+    broken too, whatever the stored hashes say."""
     found = []
     for seal in seals:
         problem = check_seal(event_id, seal, hash_at(conn, event_id, seal.position), known)
+        if problem is None and broken_at is not None and broken_at <= seal.position:
+            problem = SealProblem(event_id, seal.seq, "changed", seal.key)
         if problem is not None:
             found.append(problem)
     return found
