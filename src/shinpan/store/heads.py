@@ -18,7 +18,8 @@ _AT = Statement("SELECT hash FROM entries WHERE event_id = :e AND seq = :seq ORD
 _LENGTH = Statement("SELECT COUNT(*) FROM entries WHERE event_id = :e")
 _EXISTS = Statement("SELECT 1 FROM events WHERE event_id = :e")
 _SEALS = Statement(
-    "SELECT seq, recorded_at, actor, body FROM entries WHERE event_id = :e AND kind = :kind ORDER BY seq"
+    "SELECT seq, recorded_at, actor, body FROM entries WHERE event_id = :e AND seq > :after AND kind = :kind "
+    "ORDER BY seq"
 )
 
 
@@ -56,11 +57,11 @@ def event_exists(conn: Connection, event_id: int) -> bool:
     return _EXISTS.first(conn, {"e": event_id}) is not None
 
 
-def seals_of(conn: Connection, event_id: int) -> list[Seal]:
-    """Every seal entry of the event, oldest first; a body that says no seal is left out
-    (the chain's own check names such an entry)."""
+def seals_of(conn: Connection, event_id: int, *, after: int = 0) -> list[Seal]:
+    """Every seal entry of the event (after entry ``after``), oldest first; a body that says
+    no seal is left out (the chain's own check names such an entry)."""
     out = []
-    for seq, at, actor, text in _SEALS.all(conn, {"e": event_id, "kind": SEALED}):
+    for seq, at, actor, text in _SEALS.all(conn, {"e": event_id, "after": after, "kind": SEALED}):
         try:
             body = json.loads(text)
             out.append(
