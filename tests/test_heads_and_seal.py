@@ -211,7 +211,7 @@ def test_a_seal_is_made_with_the_installations_private_key_and_shown_on_the_fina
     assert (folder / seal.PUBLIC_FILE).read_text().startswith("-----BEGIN PUBLIC KEY-----")
     assert seal.fingerprint(seal.public_hex(seal.installation_key(ev.db))) == fingerprint
     checked = run_cli("verify", db=backend.url)
-    assert checked.returncode == 0 and f"(第{seq - 1}項で封印済み)" in checked.stdout
+    assert checked.returncode == 0 and f"大会 {ev.id} は第{seq - 1}項で封印済み" in checked.stdout
     text = "".join(pdf_text(reports.render(reports.penalty_report(ev.db, ev.id), "pdf").content).split())
     assert "封印済み" in text and fingerprint in text
 

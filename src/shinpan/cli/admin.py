@@ -89,13 +89,12 @@ def register(app: typer.Typer) -> None:
         elif result.ok:
             say(f"ok: {result.events} event(s), {result.entries} entries, every chain holds", markup=False)
             for event_id, digest in result.heads.items():
+                say(f"  event {event_id} head {digest}", markup=False)
                 sealed = result.sealed.get(event_id)
-                seal = (
-                    (f" (sealed at entry {sealed})" if lang is Lang.en else f"(第{sealed}項で封印済み)")
-                    if sealed
-                    else ""
-                )
-                say(f"  event {event_id} head {digest}{seal}", markup=False)
+                if sealed is not None:
+                    en = lang is Lang.en
+                    say(f"  event {event_id} sealed at entry {sealed}" if en else f"  大会 {event_id} は第{sealed}項で封印済み",
+                        markup=False)  # fmt: skip
         else:
             for guard in result.missing_guards:
                 say(
