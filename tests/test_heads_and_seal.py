@@ -172,6 +172,14 @@ def test_every_document_carries_the_head_of_the_moment_it_was_made(ev: EventSetu
     assert later.position > expected.position and later.short != expected.short
 
 
+def test_a_slip_with_its_head_and_seal_is_still_one_a6_page(ev: EventSetup, backend: Backend) -> None:
+    seal_it(ev, backend)
+    pdf = reports.render(reports.penalty_slip(ev.db, ev.id, 2), "pdf").content
+    info = subprocess.run(["pdfinfo", "-"], input=pdf, capture_output=True, timeout=60, check=True).stdout
+    assert re.search(rb"Pages:\s+1\n", info), info
+    assert read_head_of(ev).short in pdf_text(pdf)
+
+
 def test_the_full_head_of_the_qr_and_a_mistyped_or_unknown_head(ev: EventSetup, backend: Backend) -> None:
     head = read_head_of(ev)
     assert run_cli("verify", "--head", head.full, db=backend.url).returncode == 0
