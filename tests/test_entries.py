@@ -34,6 +34,7 @@ def _export() -> dict[str, Any]:
 # its bytes below.
 LATER_KINDS = {
     "judge.seated": {"name": "佐藤 花子", "account": None},
+    "event.sealed": {"position": 12, "head": "ab" * 32, "key": "cd" * 16, "signature": "ef" * 64},
     "event.format": {"format": "bo1", "time_out": "both-lose", "tiebreakers": "omw,oomw,seeded", "seed": 7},
     "playoff.started": {
         "round": 4,

@@ -29,6 +29,7 @@ from shinpan.errors import InvalidInput
 from shinpan.guideline import Rulebook, default_guideline
 from shinpan.reports.charts import bar_chart
 from shinpan.reports.common import STATE_WORDS
+from shinpan.reports.formats import HEAD_COLUMNS
 from shinpan.reports.penalties import csv_header
 from shinpan.services import appeals, corrections, deadlines, events, recording
 from shinpan.services.demo import FLOOR_JUDGE, HEAD_JUDGE, SCOREKEEPER, load_demo
@@ -161,11 +162,12 @@ def test_the_csv_starts_with_a_bom_and_parses_back_to_the_same_rulings(scenario:
     content = reports.render(report, "csv").content
     assert content.startswith(BOM)
     header, *rows = list(csv.reader(io.StringIO(content[len(BOM) :].decode("utf-8"))))
-    assert header == csv_header("Asia/Tokyo")
+    assert header == csv_header("Asia/Tokyo") + HEAD_COLUMNS  # every line ends with the ledger's head
     column = {name.split(" / ")[1]: n for n, name in enumerate(header)}
     assert len(rows) == len(report.rulings)
     for row, r in zip(rows, report.rulings, strict=True):
         assert int(row[column["ruling"]]) == r.number
+        assert row[-2:] == [str(report.heads[0].position), report.heads[0].short]
         assert row[column["player id"]] == r.player and row[column["player name"]] == r.player_name
         assert row[column["infraction id"]] == r.rule
         assert row[column["infraction (Japanese)"]] == r.infraction_ja
@@ -503,7 +505,7 @@ def as_sent(data: Any) -> Any:
 
 def _without_time(data: Any) -> Any:
     if isinstance(data, dict):
-        return {k: _without_time(v) for k, v in data.items() if k != "generated_at"}
+        return {k: _without_time(v) for k, v in data.items() if k not in ("generated_at", "ledger_heads")}
     if isinstance(data, list):
         return [_without_time(v) for v in data]
     return data

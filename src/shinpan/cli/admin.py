@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from shinpan.cli.common import DbOption, EventOption, JsonOption, OnlyEventOption, handled, open_db
+from shinpan.cli.guideline import Lang, LangOption
 from shinpan.cli.output import fail, print_json, say
+
+if TYPE_CHECKING:
+    from shinpan.store.db import Database
 
 
 def _read_export(file: Path) -> Any:
@@ -46,17 +50,46 @@ def _mapping(pairs: list[str]) -> dict[str, str]:
     return out
 
 
+def _verify_head(database: Database, head: str, event: int | None, lang: str, as_json: bool) -> None:
+    """``verify --head``: the printed head against the ledger; exit 1 unless it holds."""
+    from shinpan.services.heads import MalformedHead, check_head
+
+    try:
+        with handled():
+            found = check_head(database, head, event)
+    except MalformedHead as e:
+        fail(f"not a head: {e}" if lang == "en" else f"ヘッドの形ではありません: {e.ja}", 2)
+    if as_json:
+        print_json({"state": found.state, "holds": found.holds, "event": found.event_id,
+                    "position": found.position, "message": found.text(lang)})  # fmt: skip
+    else:
+        say(found.text(lang), markup=False, style=None if found.holds else "bold red")
+    if not found.holds:
+        raise SystemExit(1)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("verify")
     def verify(
         event: OnlyEventOption = None,
+        head: Annotated[
+            str | None,
+            typer.Option(
+                "--head", help="A head printed on a report (3-128-XXXX-XXXX-XXXX-XXXX, or its full form)."
+            ),
+        ] = None,
+        lang: LangOption = Lang.ja,
         db: DbOption = None,
         as_json: JsonOption = False,
     ) -> None:
-        """Walk every hash chain and compare the tables with the ledger: exit 0 when it holds."""
+        """Walk every hash chain, check every seal and compare the tables with the ledger:
+        exit 0 when it holds. With --head: whether the ledger still holds a printed head."""
         from shinpan.services import integrity
 
         database = open_db(db)
+        if head is not None:
+            _verify_head(database, head, event, lang.value, as_json)
+            return
         with handled():
             result = integrity.verify(database, event)
         if as_json:
@@ -66,11 +99,18 @@ def register(app: typer.Typer) -> None:
                 "differences": [str(d) for d in result.differences],
                 "heads": {str(k): v for k, v in result.heads.items()},
                 "missing_guards": result.missing_guards,
+                "seals": [p.text(lang.value) for p in result.seals],
+                "sealed": {str(k): v for k, v in result.sealed.items()},
             })  # fmt: skip
         elif result.ok:
             say(f"ok: {result.events} event(s), {result.entries} entries, every chain holds", markup=False)
-            for event_id, head in result.heads.items():
-                say(f"  event {event_id} head {head}", markup=False)
+            for event_id, digest in result.heads.items():
+                say(f"  event {event_id} head {digest}", markup=False)
+                sealed = result.sealed.get(event_id)
+                if sealed is not None:
+                    en = lang is Lang.en
+                    say(f"  event {event_id} sealed at entry {sealed}" if en else f"  大会 {event_id} は第{sealed}項で封印済み",
+                        markup=False)  # fmt: skip
         else:
             for guard in result.missing_guards:
                 say(
@@ -80,6 +120,8 @@ def register(app: typer.Typer) -> None:
                 )  # fmt: skip
             for b in result.breaks:
                 say(f"BROKEN {b}", markup=False, style="bold red")
+            for problem in result.seals:
+                say(f"SEAL {problem.text(lang.value)}", markup=False, style="bold red")
             for d in result.differences[:50]:
                 say(f"DIFFERS {d}", markup=False, style="bold red")
         if not result.ok:
@@ -139,20 +181,37 @@ def register(app: typer.Typer) -> None:
                 "(its sign-in name) here. Repeat for each seat; every other seat gets a claim code.",
             ),
         ] = None,
+        trust_key: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--trust-key",
+                help="Accept seals of the key with this fingerprint (as printed on the event's final report).",
+            ),
+        ] = None,
         db: DbOption = None,
         as_json: JsonOption = False,
     ) -> None:
-        """Load an exported event: its chain is verified, and every command in it is decided
-        again and must give the same entries, before anything is kept. No account named in
-        the file gets a seat: seats go to the accounts given with --map-account, the others
-        wait for the claim codes printed here (shown once)."""
-        from shinpan.services import transfer
+        """Load an exported event: its chain and its seals are verified, and every command in
+        it is decided again and must give the same entries, before anything is kept. No account
+        named in the file gets a seat: seats go to the accounts given with --map-account, the
+        others wait for the claim codes printed here (shown once)."""
+        from shinpan.services import seal, transfer
 
         accounts = _mapping(map_account or [])
         data = _read_export(file)
         database = open_db(db)
         with handled():
-            imported = transfer.import_event(database, data, accounts=accounts)
+            unmatched = seal.trust_export_keys(database, data, trust_key or [])
+            if unmatched:
+                fail(f"no seal in {file} was made with the key {', '.join(unmatched)}", 1)
+            try:
+                imported = transfer.import_event(database, data, accounts=accounts)
+            except seal.SealBroken as e:
+                hint = ""
+                if e.problem.problem == "unknown_key":
+                    fp = seal.fingerprint(e.problem.key)
+                    hint = f" (if the event's final report shows the key {fp}: import again with --trust-key {fp})"
+                fail(f"{e.problem.text('ja')} / {e.problem.text('en')}; nothing was imported{hint}", 1)
         if as_json:
             print_json({"event": imported.event_id, "claim_codes": imported.claim_codes})
             return

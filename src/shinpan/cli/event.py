@@ -208,6 +208,37 @@ def register(app: typer.Typer) -> None:
                           str(e.rulings), str(e.current_round))  # fmt: skip
         print_table(table)
 
+    @event_app.command("seal")
+    def seal(
+        event: EventOption,
+        yes: Annotated[bool, typer.Option("--yes", help="Seal without asking.")] = False,
+        judge: JudgeOption = None,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """Seal the event at its end: the installation's signature of the ledger's head,
+        appended to the ledger and shown on the reports printed after it."""
+        from shinpan.ledger_head import LedgerHead
+        from shinpan.services import seal as sealing
+
+        if not yes and not typer.confirm(
+            f"大会 {event} の台帳をいまのヘッドで封印しますか? / Seal event {event}'s ledger at its head now?"
+        ):
+            raise SystemExit(1)
+        database = open_db(db)
+        with handled():
+            done = sealing.seal_event(database, event, actor=judge)
+        head = LedgerHead(event, done["position"], done["head"])
+        if as_json:
+            print_json({**done, "short": head.short, "key_dir": str(sealing.key_dir(database))})
+            return
+        say(
+            f"封印しました / sealed: 大会 event {event}, 第{done['position']}項 entry {done['position']}",
+            markup=False,
+        )
+        say(f"  台帳ヘッド head: {head.short}", markup=False)
+        say(f"  鍵 key: {done['fingerprint']}", markup=False)
+
     judge_app = typer.Typer(help="The judges of an event.", no_args_is_help=True)
     app.add_typer(judge_app, name="judge")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -13,6 +13,15 @@ from shinpan.cli.output import fail, say
 # uvicorn's HTTP/1.1 with a request's head bounded in size and in time (shinpan.web.protocol),
 # named for uvicorn to import in each worker.
 HTTP = "shinpan.web.protocol:VenueHttp"
+
+
+def _seal_key(database: Any) -> None:
+    """At first start the installation makes its seal key (:mod:`shinpan.services.seal`)."""
+    from shinpan.services.seal import KEY_FILE, fingerprint, installation_key, key_dir, public_hex
+
+    with handled():
+        key = installation_key(database)
+    say(f"seal key: {key_dir(database) / KEY_FILE} ({fingerprint(public_hex(key))})", markup=False)
 
 
 def register(app: typer.Typer) -> None:
@@ -65,6 +74,7 @@ def register(app: typer.Typer) -> None:
         if workers > 1 and not database.is_postgres:
             fail("several workers need PostgreSQL; SQLite serves from one process", 1)
         say(f"shinpan on http://{host}:{port}/  (database: {database.describe()})", markup=False)
+        _seal_key(database)
         import uvicorn  # the web stack loads once the judge has been told where it will be
 
         if workers > 1:  # each worker process opens the same PostgreSQL; live views cross via NOTIFY

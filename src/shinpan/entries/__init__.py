@@ -19,6 +19,7 @@ from __future__ import annotations
 from shinpan.entries.event import (
     DuelResult,
     EventCreated,
+    EventSealed,
     JudgeAdded,
     JudgeClaimed,
     JudgeSeated,
@@ -65,7 +66,7 @@ EntryBody = (
     | RoundPaired | PairingEdited | RoundStarted | TimeExtended | RoundEnded
     | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled
     | RulingsRecorded | RulingsConfirmed | RulingDeviated | RulingsVoided | DeadlineDone
-    | StatementTaken | AppealFiled | AppealDecided | FormatSet | PlayoffStarted
+    | StatementTaken | AppealFiled | AppealDecided | FormatSet | PlayoffStarted | EventSealed
 )  # fmt: skip
 
 KINDS: dict[str, type[EntryBody]] = {
@@ -98,6 +99,7 @@ KINDS: dict[str, type[EntryBody]] = {
         AppealDecided,
         FormatSet,
         PlayoffStarted,
+        EventSealed,
     )
 }
 
@@ -122,6 +124,7 @@ __all__ = [
     "DuelResult",
     "EntryBody",
     "EventCreated",
+    "EventSealed",
     "Fields",
     "FormatSet",
     "GuidelineRef",

@@ -341,4 +341,23 @@ class LossSettled(Kind):
         return cls(f.whole("ruling"), f.whole("position"), f.text("state"))
 
 
+@dataclass(frozen=True)
+class EventSealed(Kind):
+    """The head judge sealed the event: the installation's Ed25519 signature of the chain's
+    head at ``position`` (the entry before this one), with the public key that made it."""
+
+    kind: ClassVar[str] = "event.sealed"
+    position: int
+    head: str  # the hash of entry ``position`` (hex)
+    key: str  # the raw Ed25519 public key (hex)
+    signature: str  # over :func:`shinpan.services.seal.sealed_message` (hex)
+
+    def body(self) -> dict[str, Any]:
+        return {"position": self.position, "head": self.head, "key": self.key, "signature": self.signature}
+
+    @classmethod
+    def read(cls, f: Fields) -> Self:
+        return cls(f.whole("position"), f.text("head"), f.text("key"), f.text("signature"))
+
+
 # Rulings and what is done about them.

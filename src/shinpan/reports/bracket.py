@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
+from shinpan.ledger_head import LedgerHead
 
 People = Mapping[str, tuple[str, str]]  # participant id -> (name, reading)
 
@@ -74,6 +75,7 @@ class WallBracket:
     placings: tuple[tuple[int, BracketSeat], ...]  # once the final is decided
     generated_at: str
     time_zone: str = DEFAULT_TIME_ZONE
+    heads: tuple[LedgerHead, ...] = ()  # the ledger's head as it was (shinpan.services.heads)
 
     @property
     def file_stem(self) -> str:

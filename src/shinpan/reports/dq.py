@@ -34,9 +34,11 @@ from shinpan.entries import (
 from shinpan.errors import NotFound
 from shinpan.guideline import Rulebook
 from shinpan.guideline.model import Meaning
+from shinpan.ledger_head import LedgerHead
 from shinpan.reports.common import EventHeader, Person, event_header, people
 from shinpan.reports.rulings import ReportedRuling, read_rulings
 from shinpan.services.context import stamp
+from shinpan.services.heads import read_heads
 from shinpan.store import reports as store
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -131,6 +133,7 @@ class DisqualificationReport:
     cases: tuple[Disqualification, ...]
     generated_at: str
     only: int | None = None
+    heads: tuple[LedgerHead, ...] = ()  # the ledger's head as it was (shinpan.services.heads)
 
     @property
     def time_zone(self) -> str:
@@ -228,7 +231,8 @@ def dq_report(
         names = people(conn, event.id) if cases else {}
         ledger = list(read_entries(conn, event.id)) if cases else []
         made = tuple(_case(conn, event, r, everything, names, ledger) for r in cases)
-    return DisqualificationReport(event, made, stamp(now), ruling)
+        heads = read_heads(conn, [event_id])
+    return DisqualificationReport(event, made, stamp(now), ruling, heads)
 
 
 def _case(

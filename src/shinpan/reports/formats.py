@@ -25,6 +25,8 @@ from shinpan.reports.stats import Statistics
 if TYPE_CHECKING:  # the templates load only for HTML and PDF
     from jinja2 import Environment
 
+    from shinpan.ledger_head import LedgerHead
+
 FORMATS = ("csv", "json", "html", "pdf")
 MEDIA_TYPES = {
     "csv": "text/csv; charset=utf-8",
@@ -50,6 +52,9 @@ class Report(Protocol):
     def as_json(self) -> dict[str, Any]: ...
 
     def csv_table(self) -> tuple[list[str], list[list[str]]] | None: ...
+
+    @property
+    def heads(self) -> tuple[LedgerHead, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -80,13 +85,30 @@ def render(
 
 
 def to_csv(report: Report) -> bytes:
-    """The report's table as CSV (see :func:`csv_bytes`)."""
+    """The report's table as CSV (see :func:`csv_bytes`), every line ending with the
+    ledger's head as it was when the report was made (:func:`head_columns`)."""
     table = report.csv_table()
     if table is None:
         raise InvalidInput(
             "the {kind} report comes as json, html or pdf, not csv", field="format", kind=report.kind
         )
-    return csv_bytes(*table)
+    return csv_bytes(*head_columns(*table, report.heads))
+
+
+HEAD_COLUMNS = ["台帳の位置 / ledger entry", "台帳ヘッド / ledger head"]
+
+
+def head_columns(
+    header: list[str], rows: list[list[str]], heads: tuple[LedgerHead, ...]
+) -> tuple[list[str], list[list[str]]]:
+    """The table with two last columns, the same on every line: the position and the short
+    form of the head (of each event, for a report over several), so that any printed page
+    of the CSV carries it. A table made without a ledger is left as it is."""
+    if not heads:
+        return header, rows
+    position = " ".join(str(h.position) for h in heads)
+    short = " ".join(h.short for h in heads)
+    return [*header, *HEAD_COLUMNS], [[*row, position, short] for row in rows]
 
 
 def csv_bytes(header: list[str], rows: list[list[str]]) -> bytes:
@@ -112,7 +134,10 @@ def inert(cell: str) -> str:
 
 
 def to_json(report: Report) -> bytes:
-    return (json.dumps(report.as_json(), ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    data = report.as_json()
+    if report.heads:
+        data["ledger_heads"] = [h.as_json() for h in report.heads]
+    return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
 @cache

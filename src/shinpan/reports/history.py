@@ -15,9 +15,11 @@ from typing import Any, ClassVar
 from shinpan.engine.event_rules import disqualifies, ejects
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.guideline.search import normalize
+from shinpan.ledger_head import LedgerHead
 from shinpan.reports.common import STATE_WORDS, EventHeader, event_header, event_headers, shared_zone
 from shinpan.reports.rulings import ReportedRuling, read_rulings
 from shinpan.services.context import stamp
+from shinpan.services.heads import read_heads
 from shinpan.store import reports as store
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -66,6 +68,7 @@ class PlayerHistory:
     reading: str
     appearances: tuple[Appearance, ...]
     generated_at: str
+    heads: tuple[LedgerHead, ...] = ()  # the ledger's head as it was (shinpan.services.heads)
 
     @property
     def rulings(self) -> list[tuple[Appearance, ReportedRuling]]:
@@ -131,7 +134,8 @@ def player_history(
     """Every event where someone of this name (and reading) played, oldest first."""
     with db.read() as conn:
         appearances = _appearances(conn, name, reading)
-    return PlayerHistory(name.strip(), reading.strip(), appearances, stamp(now))
+        heads = read_heads(conn, [a.event.id for a in appearances])
+    return PlayerHistory(name.strip(), reading.strip(), appearances, stamp(now), heads)
 
 
 def history_of_player(
@@ -144,7 +148,8 @@ def history_of_player(
         if player is None:
             raise NotFound("no player {player} in event {event}", player=number, event=event_id)
         appearances = _appearances(conn, player.name, player.reading)
-    return PlayerHistory(player.name.strip(), player.reading.strip(), appearances, stamp(now))
+        heads = read_heads(conn, [a.event.id for a in appearances])
+    return PlayerHistory(player.name.strip(), player.reading.strip(), appearances, stamp(now), heads)
 
 
 def _appearances(conn: Connection, name: str, reading: str) -> tuple[Appearance, ...]:

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from shinpan.errors import InvalidInput
 from shinpan.guideline import Rulebook
+from shinpan.ledger_head import LedgerHead
 from shinpan.reports.common import (
     STATE_WORDS,
     EventHeader,
@@ -25,6 +26,7 @@ from shinpan.reports.common import (
 )
 from shinpan.reports.rulings import Act, ReportedRuling, read_rulings
 from shinpan.services.context import stamp
+from shinpan.services.heads import read_heads
 from shinpan.store.db import Database
 
 GROUPINGS = ("round", "player", "infraction")
@@ -52,6 +54,7 @@ class PenaltyReport:
     groups: tuple[Group, ...]
     left_out: int  # rulings the report does not list: cautions, draft warnings, no penalty
     generated_at: str
+    heads: tuple[LedgerHead, ...] = ()  # the ledger's head as it was (shinpan.services.heads)
 
     @property
     def file_stem(self) -> str:
@@ -99,9 +102,10 @@ def penalty_report(
     with db.read() as conn:
         event = event_header(conn, event_id)
         everything = read_rulings(conn, event)
+        heads = read_heads(conn, [event_id])
     listed = [r for r in everything if r.reported]
     groups = group_rulings(event.book, listed, group_by)
-    return PenaltyReport(event, group_by, groups, len(everything) - len(listed), stamp(now))
+    return PenaltyReport(event, group_by, groups, len(everything) - len(listed), stamp(now), heads)
 
 
 def _by_round(r: ReportedRuling) -> tuple[int, int, int]:

@@ -9,9 +9,11 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from shinpan.errors import InvalidInput, NotFound
+from shinpan.ledger_head import LedgerHead
 from shinpan.reports.common import EventHeader, event_header
 from shinpan.reports.rulings import ReportedRuling, read_rulings
 from shinpan.services.context import stamp
+from shinpan.services.heads import read_heads
 from shinpan.store import reports as store
 from shinpan.store.db import Database
 
@@ -38,6 +40,7 @@ class Slip:
     url: str
     qr_svg: str
     generated_at: str
+    heads: tuple[LedgerHead, ...] = ()  # the ledger's head as it was (shinpan.services.heads)
 
     @property
     def time_zone(self) -> str:
@@ -95,4 +98,5 @@ def penalty_slip(
             DueRemedy(d.remedy_ja, d.remedy_en, d.due_kind, d.due_at, d.state)
             for d in store.deadlines_of(conn, event_id, [number])
         )
-    return Slip(event, found[0], dues, url, qr_svg(url), stamp(now))
+        heads = read_heads(conn, [event_id])
+    return Slip(event, found[0], dues, url, qr_svg(url), stamp(now), heads)

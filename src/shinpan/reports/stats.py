@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
+from shinpan.ledger_head import LedgerHead
 from shinpan.reports.common import (
     GENERAL,
     EventHeader,
@@ -28,6 +29,7 @@ from shinpan.reports.common import (
     shared_zone,
 )
 from shinpan.services.context import stamp
+from shinpan.services.heads import read_heads
 from shinpan.store import reports as store
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -111,6 +113,7 @@ class Statistics:
     waiting: Waiting
     missed: tuple[MissedDeadline, ...]
     generated_at: str
+    heads: tuple[LedgerHead, ...] = ()  # the ledger's head as it was (shinpan.services.heads)
 
     @property
     def time_zone(self) -> str:
@@ -192,6 +195,7 @@ def statistics(
                 elif r.state == "pending":
                     pending += 1
             missed += _missed(conn, event)
+        heads = read_heads(conn, [h.id for h in headers])
     return Statistics(
         events=tuple(headers),
         scope=event_id,
@@ -215,6 +219,7 @@ def statistics(
         waiting=_waiting(waits, pending),
         missed=tuple(missed),
         generated_at=stamp(now),
+        heads=heads,
     )
 
 

@@ -4,6 +4,8 @@ and the print links of the scorekeeper page)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from shinpan.reports.bracket import WallBracket, wall_bracket
 from shinpan.reports.wall import (
     WallPairings,
@@ -15,6 +17,7 @@ from shinpan.reports.wall import (
     wall_standings,
 )
 from shinpan.services.context import load_event, stamp
+from shinpan.services.heads import read_heads
 from shinpan.services.playoff import final_placings, read_bracket
 from shinpan.services.queries import round_matches
 from shinpan.services.standings import read_standings
@@ -30,22 +33,24 @@ def venue_pairings(
     db: Database, event_id: int, round_no: int | None = None, order: str = "table"
 ) -> WallPairings:
     """A round's pairings (default: the current round), by table or by name (50-on)."""
-    paired = round_matches(db, event_id, round_no)
-    with db.read() as conn:
+    with db.one_view() as conn:  # the pairings and the ledger's head of one moment
+        paired = round_matches(db, event_id, round_no)
         event = load_event(conn, event_id)
         people = {n: (p.name, p.reading) for n, p in names(conn, event_id).items()}
+        heads = read_heads(conn, [event_id])
     pairings = [
         Pairing(m["table"] if m["player_b"] else None, m["player_a"], m["player_b"])
         for m in paired["matches"]
     ]
     lay_out = pairings_by_name if order == "name" else pairings_by_table
-    return lay_out(
+    sheet = lay_out(
         event.name,
         paired["round"],
         pairing_rows(pairings, people),
         generated_at=stamp(),
         time_zone=event.time_zone,
     )
+    return replace(sheet, heads=heads)
 
 
 def venue_standings(db: Database, event_id: int, round_no: int | None = None) -> WallStandings:
@@ -54,13 +59,15 @@ def venue_standings(db: Database, event_id: int, round_no: int | None = None) ->
         event = load_event(conn, event_id)
         table = read_standings(conn, event_id, round_no)
         people = {n: (p.name, p.reading) for n, p in names(conn, event_id).items()}
-    return wall_standings(
+        heads = read_heads(conn, [event_id])
+    sheet = wall_standings(
         event.name,
         table.round,
         standing_rows(table.rows, people),
         generated_at=stamp(),
         time_zone=event.time_zone,
     )
+    return replace(sheet, heads=heads)
 
 
 def venue_bracket(db: Database, event_id: int) -> WallBracket:
@@ -70,9 +77,10 @@ def venue_bracket(db: Database, event_id: int) -> WallBracket:
         started = playoff(conn, event_id)
         bracket = read_bracket(conn, event_id, started)
         people = {n: (p.name, p.reading) for n, p in names(conn, event_id).items()}
+        heads = read_heads(conn, [event_id])
     rounds = [row["matches"] for row in bracket.as_json()["rounds"]] if bracket else []
     placed = final_placings(db, event_id) if bracket else []
-    return wall_bracket(
+    sheet = wall_bracket(
         event.name,
         started.size if started else 0,
         started.round if started else 0,
@@ -82,3 +90,4 @@ def venue_bracket(db: Database, event_id: int) -> WallBracket:
         generated_at=stamp(),
         time_zone=event.time_zone,
     )
+    return replace(sheet, heads=heads)

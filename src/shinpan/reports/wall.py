@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.kana import gojuon_key
+from shinpan.ledger_head import LedgerHead
 from shinpan.tournament import Pairing, Standing
 from shinpan.tournament.standings import participant_order
 
@@ -205,6 +206,7 @@ class WallPairings:
     lines: tuple[WallPairing, ...]
     generated_at: str
     time_zone: str = DEFAULT_TIME_ZONE  # the event's: times on the sheet are shown in it
+    heads: tuple[LedgerHead, ...] = ()  # the ledger's head as it was (shinpan.services.heads)
 
     @property
     def file_stem(self) -> str:
@@ -263,6 +265,7 @@ class WallStandings:
     lines: tuple[WallStanding, ...]
     generated_at: str
     time_zone: str = DEFAULT_TIME_ZONE  # the event's: times on the sheet are shown in it
+    heads: tuple[LedgerHead, ...] = ()  # the ledger's head as it was (shinpan.services.heads)
 
     @property
     def file_stem(self) -> str:

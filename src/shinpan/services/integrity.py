@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from shinpan.services.seal import SealProblem, check_seals, known_keys
 from shinpan.store.db import Database
 from shinpan.store.guards import missing_guards
+from shinpan.store.heads import seals_of
 from shinpan.store.integrity import Difference, derive_aside, derive_in_place
 from shinpan.store.ledger import Break, event_ids, verify_chain
 
@@ -22,10 +24,12 @@ class Verification:
     differences: list[Difference]
     heads: dict[int, str]
     missing_guards: list[str] = field(default_factory=list)  # the ledger's triggers not in force
+    seals: list[SealProblem] = field(default_factory=list)  # seals broken, or of an unknown key
+    sealed: dict[int, int] = field(default_factory=dict)  # event -> the entry its newest seal signed
 
     @property
     def ok(self) -> bool:
-        return not self.breaks and not self.differences and not self.missing_guards
+        return not self.breaks and not self.differences and not self.missing_guards and not self.seals
 
 
 def _replace(db: Database, event_id: int) -> list[Difference]:
@@ -48,9 +52,13 @@ def rebuild(db: Database, event_id: int | None = None, *, check_only: bool = Fal
 
 
 def verify(db: Database, event_id: int | None = None) -> Verification:
-    """Walk every chain; then compare the projections with what the entries give."""
+    """Walk every chain and check every seal; then compare the projections with what the
+    entries give."""
     breaks, heads, total = [], {}, 0
     differences: list[Difference] = []
+    broken_seals: list[SealProblem] = []
+    sealed: dict[int, int] = {}
+    known: set[str] | None = None
     with db.read() as conn:  # one consistent view; recording goes on meanwhile
         ids = [event_id] if event_id is not None else event_ids(conn)
         unguarded = missing_guards(conn)
@@ -60,6 +68,11 @@ def verify(db: Database, event_id: int | None = None) -> Verification:
             heads[e] = head
             if found is not None:
                 breaks.append(found)
+            seals = seals_of(conn, e)
+            if seals:
+                known = known_keys(db) if known is None else known
+                broken_seals += check_seals(conn, e, seals, known, found.seq if found is not None else None)
+                sealed[e] = seals[-1].position
         if not breaks:
             differences = [d for e in ids for d in derive_aside(conn, e)]
-    return Verification(len(ids), total, breaks, differences, heads, unguarded)
+    return Verification(len(ids), total, breaks, differences, heads, unguarded, broken_seals, sealed)

@@ -33,6 +33,7 @@ from shinpan.entries import (
     DuelResult,
     EntryBody,
     EventCreated,
+    EventSealed,
     FormatSet,
     JudgeAdded,
     JudgeClaimed,
@@ -171,6 +172,17 @@ def _seated(db: Database, e: int, entry: Entry, b: JudgeSeated, _: Sequence[Entr
 def _players(db: Database, e: int, entry: Entry, b: PlayersImported, _: Sequence[Entry]) -> None:
     rows = [PlayerRow(p.number, p.name, p.reading or "", p.club) for p in b.players]
     events.import_players(db, e, rows, **_as(entry))
+
+
+@replays(EventSealed)
+def _sealed(db: Database, e: int, entry: Entry, b: EventSealed, _: Sequence[Entry]) -> None:
+    """A seal is signed by the installation that made it, with its key: it cannot be made
+    again here. The import checked it against the entries before it (``seal.check_export``);
+    it is kept as the file says, where the file has it."""
+    with db.write(e) as conn:
+        appender = Appender(conn, e, entry.actor, entry.recorded_at, command_id=entry.command_id,
+                            command_hash=entry.command_hash)  # fmt: skip
+        appender.append(b, refs=entry.refs)
 
 
 @replays(FormatSet)

@@ -19,6 +19,7 @@ from shinpan.entries import (
 )
 from shinpan.errors import Conflict, InvalidInput, NotFound, StorageError
 from shinpan.guideline import Rulebook
+from shinpan.services import seal
 from shinpan.services.accounts import claim_code, sign_in_name
 from shinpan.services.context import rulebook_for, stamp
 from shinpan.services.reimport import replay_export
@@ -49,6 +50,7 @@ def export_event(db: Database, event_id: int) -> dict[str, Any]:
         "event": {"uid": row.uid, "name": row.name, "id": event_id},
         "head": chain[-1]["hash"] if chain else GENESIS,
         "entries": chain,
+        **seal.export_part(chain),
     }
 
 
@@ -162,6 +164,7 @@ def import_event(db: Database, data: Any, *, accounts: Mapping[str, str] | None 
     entries (:mod:`shinpan.services.reimport`). Nothing of the file gives an account a
     seat: ``accounts`` (seat name in the file → an account's name here) binds seats, and
     every other seat gets a claim code. One transaction: refused, nothing is kept."""
+    seal.check_export(db, data)  # a sealed export: its seals first
     items = _entries_of(data)
     uid = items[0]["body"]["uid"]
     about = data.get("event")

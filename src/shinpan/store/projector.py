@@ -19,6 +19,7 @@ from shinpan.entries import (
     DuelResult,
     EntryBody,
     EventCreated,
+    EventSealed,
     FormatSet,
     JudgeAdded,
     JudgeClaimed,
@@ -161,6 +162,11 @@ def _judge_claimed(conn: Connection, e: Entry, b: JudgeClaimed) -> None:
 def _judge_seated(conn: Connection, e: Entry, b: JudgeSeated) -> None:
     """An imported seat, given to the account the person importing named, or to none."""
     _CLAIM.run(conn, {"e": e.event_id, "name": b.name, "account": b.account})
+
+
+@handles(EventSealed)
+def _event_sealed(conn: Connection, e: Entry, b: EventSealed) -> None:
+    """A seal changes no table: it is read from the ledger itself (:mod:`shinpan.store.heads`)."""
 
 
 @handles(PlayersImported)

@@ -288,12 +288,14 @@ def create_app(
 
     from shinpan.web import api, api_playoff, api_rounds, corrections, desk, floor, pages, scorekeeper
     from shinpan.web import reports as report_pages
+    from shinpan.web import seal as sealing
 
     # Every route on the app's own router, the JSON API (searches, records, streams) first:
     # FastAPI matches a request against an included router by walking its routes twice
     # (a player search spent a third of its time there); the app's own it walks once.
-    for router in (api.router, api_rounds.router, api_playoff.router, floor.router, desk.router, corrections.router,
-                   pages.router, scorekeeper.router, report_pages.router):  # fmt: skip
+    for router in (api.router, api_rounds.router, api_playoff.router, floor.router, desk.router,
+                   corrections.router, pages.router, scorekeeper.router, report_pages.router,
+                   sealing.router):  # fmt: skip
         app.router.routes.extend(router.routes)
     static = resources.files("shinpan.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")

@@ -24,6 +24,7 @@ from shinpan.reports.common import EventHeader, event_header
 from shinpan.reports.formats import print_css
 from shinpan.services import accounts, queries
 from shinpan.services.accounts import User
+from shinpan.services.heads import read_head
 from shinpan.web import i18n
 from shinpan.web.auth import NotAllowed, role_at, signed_in
 from shinpan.web.openapi import REPORT_FILES
@@ -79,12 +80,22 @@ def stylesheet() -> Response:
 
 
 @page("/events/{event_id}/reports")
-def index(request: Request, event_id: int) -> Response:
+def index(request: Request, event_id: int, done: str = "") -> Response:
+    return index_view(request, event_id, done=done[:20])
+
+
+def index_view(
+    request: Request, event_id: int, *, done: str = "", error: str | None = None, status: int = 200
+) -> Response:
+    """The reports of an event; for the head judge, the ledger's head and its seal."""
     _, role, event = _allowed(request, event_id, "export")
     db = request.app.state.db
     dq = reports.dq_report(db, event_id).cases if may(role, "report") else ()
-    return render(request, "reports_index.html", event_id=event_id, event=event, role=role,
-                 may_report=may(role, "report"), dq=dq)  # fmt: skip
+    with db.read() as conn:
+        head = read_head(conn, event_id)
+    return render(request, "reports_index.html", status=status, event_id=event_id, event=event, role=role,
+                 may_report=may(role, "report"), may_seal=may(role, "manage"), dq=dq, head=head, done=done,
+                 error=error)  # fmt: skip
 
 
 @page("/events/{event_id}/reports/penalties")

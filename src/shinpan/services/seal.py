@@ -1,0 +1,337 @@
+"""The installation's seal: an Ed25519 key pair made at first start, with which the head
+judge signs an event's chain head at its end (an ``event.sealed`` entry).
+
+Where the keys are kept: beside a SQLite database, in its folder; for PostgreSQL (or a
+database in memory), in shinpan's data folder (``SHINPAN_HOME``, else
+``$XDG_DATA_HOME/shinpan``, else ``~/.local/share/shinpan``) on the machine that runs it.
+
+- ``shinpan-seal.key``: the private key (PKCS #8 PEM), mode 0600, never in the database:
+  someone who can rewrite the database still cannot sign;
+- ``shinpan-seal.pub``: the public key (PEM), to hand to whoever checks an export;
+- ``shinpan-seal-trusted.txt``: other installations' public keys this one accepts seals of
+  (raw key in hex, one a line), added by ``shinpan import --trust-key``.
+
+A seal is checked (:func:`check_seals`) for what could have broken it: an entry it covers
+changed (the head it signed is not the ledger's any more), a signature that is not the
+key's, or a key this installation does not know.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from shinpan.entries import EventSealed
+from shinpan.errors import InvalidInput, StorageError
+from shinpan.ledger_head import ALPHABET
+from shinpan.services.commands import run_command
+from shinpan.store.connection import Connection
+from shinpan.store.db import Database, data_dir
+from shinpan.store.heads import Seal, hash_at
+from shinpan.store.ledger import Appender
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+__all__ = [
+    "KEY_FILE",
+    "PUBLIC_FILE",
+    "TRUSTED_FILE",
+    "SealProblem",
+    "check_seal",
+    "check_seals",
+    "fingerprint",
+    "installation_key",
+    "key_dir",
+    "known_keys",
+    "public_hex",
+    "seal_event",
+    "sealed_message",
+    "trust_key",
+]
+
+KEY_FILE = "shinpan-seal.key"
+PUBLIC_FILE = "shinpan-seal.pub"
+TRUSTED_FILE = "shinpan-seal-trusted.txt"
+
+
+def key_dir(db: Database) -> Path:
+    """The folder of the installation's keys (see the module's docstring)."""
+    if not db.is_postgres and db.path:
+        return Path(db.path).expanduser().resolve().parent
+    return data_dir().expanduser()
+
+
+def fingerprint(key_hex: str) -> str:
+    """A public key as people compare it on paper: 80 bits of its SHA-256, ``ABCD-EFGH-JKLM-NPQR``."""
+    try:
+        raw = bytes.fromhex(key_hex)
+    except ValueError:  # not a key at all (a forged seal): shown as it is
+        return key_hex[:19]
+    number = int.from_bytes(hashlib.sha256(raw).digest()[:10], "big")
+    letters = "".join(ALPHABET[(number >> (75 - 5 * i)) & 31] for i in range(16))
+    return "-".join(letters[i : i + 4] for i in range(0, 16, 4))
+
+
+def sealed_message(position: int, head: str) -> bytes:
+    """The bytes a seal signs: the entry's number and its hash."""
+    return f"shinpan-seal-v1\n{position}\n{head}".encode("ascii")
+
+
+def public_hex(key: Ed25519PrivateKey) -> str:
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+
+
+def _load(path: Path) -> Ed25519PrivateKey:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key
+
+    if os.name == "posix" and path.stat().st_mode & 0o077:
+        raise StorageError(f"the seal key {path} may be read by others: make it private (chmod 600 {path})")
+    key = load_pem_private_key(path.read_bytes(), password=None)
+    if not isinstance(key, Ed25519PrivateKey):
+        raise StorageError(f"{path} is not an Ed25519 private key")
+    return key
+
+
+def installation_key(db: Database) -> Ed25519PrivateKey:
+    """The installation's private key, made (mode 0600) the first time it is asked for."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import (
+        Encoding,
+        NoEncryption,
+        PrivateFormat,
+        PublicFormat,
+    )
+
+    folder = key_dir(db)
+    path = folder / KEY_FILE
+    try:
+        if path.exists():
+            return _load(path)
+        folder.mkdir(parents=True, exist_ok=True)
+        key = Ed25519PrivateKey.generate()
+        pem = key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process made it first: theirs is the key
+            return _load(path)
+        with os.fdopen(fd, "wb") as out:
+            out.write(pem)
+        public = key.public_key().public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo)
+        (folder / PUBLIC_FILE).write_bytes(public)
+        return key
+    except OSError as e:
+        raise StorageError(f"cannot read or make the seal key in {folder}: {e.strerror or e}") from None
+
+
+def known_keys(db: Database) -> set[str]:
+    """The public keys (hex) whose seals this installation accepts: its own, and those trusted."""
+    keys = {public_hex(installation_key(db))}
+    trusted = key_dir(db) / TRUSTED_FILE
+    if trusted.exists():
+        for line in trusted.read_text(encoding="utf-8").splitlines():
+            word = line.split("#", 1)[0].strip().lower()
+            if len(word) == 64 and all(c in "0123456789abcdef" for c in word):
+                keys.add(word)
+    return keys
+
+
+def trust_key(db: Database, key_hex: str, note: str) -> None:
+    """Accept seals of another installation's key from now on (written to the trusted file)."""
+    if key_hex in known_keys(db):
+        return
+    with (key_dir(db) / TRUSTED_FILE).open("a", encoding="utf-8") as out:
+        out.write(f"{key_hex}  # {fingerprint(key_hex)} {note}\n")
+
+
+# -- sealing ------------------------------------------------------------------------------------
+
+
+def seal_event(
+    db: Database, event_id: int, *, actor: str | None = None, command_id: str | None = None,
+    now: datetime | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """The head judge seals the event: the installation's signature of the chain's head,
+    appended as an entry. Entries after it are not covered (a later seal covers them)."""
+    key = installation_key(db)  # read (or made) before the event's write lock is taken
+    public = public_hex(key)
+
+    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+        if ap.seq == 0:
+            raise InvalidInput("an event with no entries cannot be sealed")
+        position, head = ap.seq, ap.hash
+        signature = key.sign(sealed_message(position, head)).hex()
+        entry = ap.append(EventSealed(position, head, public, signature))
+        return {"seq": entry.seq, "position": position, "head": head, "key": public,
+                "fingerprint": fingerprint(public), "signature": signature}  # fmt: skip
+
+    return run_command(db, event_id, "manage", actor, command_id, {"seal": event_id}, act, now)
+
+
+# -- checking -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SealProblem:
+    """What broke a seal: ``changed`` (an entry it covers is not what was sealed), ``signature``
+    (not the key's signature of that head), ``unknown_key`` (a key this installation does
+    not know), ``misplaced`` (the seal does not sign the entry just before it)."""
+
+    event_id: int
+    seq: int  # the seal entry
+    problem: str
+    key: str
+
+    def text(self, lang: str = "en") -> str:
+        """What broke the seal, in Japanese or English (event 0: a seal of an export file)."""
+        fp = fingerprint(self.key)
+        n, before = self.seq, self.seq - 1
+        if lang == "ja":
+            seal = f"大会 {self.event_id} の封印(第{n}項)" if self.event_id else f"ファイルの封印(第{n}項)"
+            return (
+                seal
+                + {
+                    "changed": f"が破れています: 封印した第1〜{before}項のどれかが封印の後に書き換えられました"
+                    f"(第{before}項のハッシュが封印したものと違います)",
+                    "signature": f"の署名が鍵 {fp} の署名ではありません: 封印が書き換えられました",
+                    "unknown_key": f"は、このシステムが知らない鍵 {fp} で署名されています",
+                    "misplaced": "が直前の項を封印していません: 封印が動かされました",
+                }[self.problem]
+            )
+        seal = f"event {self.event_id}, seal at entry {n}" if self.event_id else f"the seal at entry {n}"
+        return (
+            seal
+            + {
+                "changed": f": BROKEN, an entry it covers (1–{before}) was changed after sealing "
+                f"(entry {before}'s hash is not the one sealed)",
+                "signature": f": BROKEN, the signature is not key {fp}'s: the seal was altered",
+                "unknown_key": f": signed with key {fp}, which this installation does not know",
+                "misplaced": ": BROKEN, it does not seal the entry just before it: the seal was moved",
+            }[self.problem]
+        )
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
+def check_seal(event_id: int, seal: Seal, stored_head: str | None, known: set[str]) -> SealProblem | None:
+    """One seal against the hash the ledger (or an export) holds at the entry it signed."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    def broken(problem: str) -> SealProblem:
+        return SealProblem(event_id, seal.seq, problem, seal.key)
+
+    if seal.position != seal.seq - 1:
+        return broken("misplaced")
+    if stored_head != seal.head:
+        return broken("changed")
+    try:
+        public = Ed25519PublicKey.from_public_bytes(bytes.fromhex(seal.key))
+        public.verify(bytes.fromhex(seal.signature), sealed_message(seal.position, seal.head))
+    except (ValueError, InvalidSignature):
+        return broken("signature")
+    if seal.key.lower() not in known:
+        return broken("unknown_key")
+    return None
+
+
+def check_seals(
+    conn: Connection, event_id: int, seals: list[Seal], known: set[str], broken_at: int | None = None
+) -> list[SealProblem]:
+    """Every seal of one event, against its ledger as stored. ``broken_at``: the first entry
+    where the chain's walk found a hash that its content no longer gives: a seal over it is
+    broken too, whatever the stored hashes say."""
+    found = []
+    for seal in seals:
+        problem = check_seal(event_id, seal, hash_at(conn, event_id, seal.position), known)
+        if problem is None and broken_at is not None and broken_at <= seal.position:
+            problem = SealProblem(event_id, seal.seq, "changed", seal.key)
+        if problem is not None:
+            found.append(problem)
+    return found
+
+
+# -- an export's seals --------------------------------------------------------------------------
+
+
+class SealBroken(InvalidInput):
+    """An export whose seal does not hold: what broke it, in both languages (``problem``)."""
+
+    def __init__(self, problem: SealProblem) -> None:
+        self.problem = problem
+        super().__init__("{what}", what=problem.text("en"))
+
+
+def export_seals(data: Any) -> list[Seal]:
+    """The seal entries of an export (entries numbered as the export numbers them); a seal
+    entry whose body is not a seal is refused."""
+    items = data.get("entries") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return []
+    found = []
+    for n, item in enumerate(items, start=1):
+        if not isinstance(item, dict) or item.get("kind") != EventSealed.kind:
+            continue
+        try:
+            body = EventSealed.from_body(item.get("body"))
+        except ValueError as e:
+            raise InvalidInput(
+                "entry {n} is not a seal shinpan writes: {problem}", n=n, problem=str(e)
+            ) from None
+        at, actor = item.get("recorded_at"), item.get("actor")
+        found.append(Seal(n, str(at), str(actor), body.position, body.head, body.key, body.signature))
+    return found
+
+
+def check_export(db: Database, data: Any) -> None:
+    """An export's every seal, before anything of it is imported (:func:`check_seal`):
+    :class:`SealBroken` for the first that does not hold."""
+    seals = export_seals(data)
+    if not seals:
+        return
+    items = data["entries"]
+    known = known_keys(db)
+    for seal in seals:
+        at = items[seal.position - 1] if 0 < seal.position <= len(items) else None
+        stored = at.get("hash") if isinstance(at, dict) and at.get("seq") == seal.position else None
+        problem = check_seal(0, seal, stored if isinstance(stored, str) else None, known)
+        if problem is not None:
+            raise SealBroken(problem)
+
+
+def trust_export_keys(db: Database, data: Any, fingerprints: list[str]) -> list[str]:
+    """Trust the keys of an export's seals that have these fingerprints (as printed on its
+    final report); the fingerprints that match no seal of the export."""
+    wanted = {f.strip().upper().replace("-", "") for f in fingerprints}
+    matched = set()
+    for seal in export_seals(data):
+        if len(seal.key) != 64:
+            continue
+        fp = fingerprint(seal.key).replace("-", "")
+        if fp in wanted:
+            trust_key(db, seal.key.lower(), "(trusted at an import)")
+            matched.add(fp)
+    return [f for f in fingerprints if f.strip().upper().replace("-", "") not in matched]
+
+
+def export_part(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """What an export says of its seals beside its entries (which hold them too): each seal's
+    position, head, public key (hex and fingerprint) and signature; nothing when unsealed."""
+    seals = export_seals({"entries": entries})
+    if not seals:
+        return {}
+    return {
+        "seals": [
+            {"entry": s.seq, "position": s.position, "head": s.head, "key": s.key,
+             "fingerprint": fingerprint(s.key), "signature": s.signature}
+            for s in seals
+        ]
+    }  # fmt: skip

@@ -1,0 +1,38 @@
+"""The head judge seals the event from the reports page (:mod:`shinpan.services.seal`): a
+form with a confirmation box, posted, then back to the page (post/redirect/get). Nothing is
+decided here: the service seals, as ``shinpan event seal`` does."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from shinpan.errors import InvalidInput, ShinpanError
+from shinpan.services import seal
+from shinpan.web import i18n
+from shinpan.web.api import csrf
+from shinpan.web.auth import role_at
+from shinpan.web.reports import index_view
+
+router = APIRouter(include_in_schema=False, dependencies=[Depends(csrf)])
+Cmd = Annotated[str, Form(min_length=8, max_length=100)]
+
+
+@router.post("/events/{event_id}/seal")
+async def seal_event(
+    request: Request, event_id: int, command_id: Cmd, confirm: Annotated[str, Form(max_length=10)] = ""
+) -> Response:
+    def attempt() -> Response:
+        user, _ = role_at(request, event_id, "manage")
+        try:
+            if confirm != "yes":
+                raise InvalidInput("tick the box to confirm that the event is over and may be sealed")
+            seal.seal_event(request.app.state.db, event_id, actor=user.name, command_id=command_id)
+        except ShinpanError as e:
+            return index_view(request, event_id, error=e.render(i18n.gettext), status=e.status)
+        return RedirectResponse(f"/events/{event_id}/reports?done=sealed", status_code=303)
+
+    return await run_in_threadpool(attempt)
