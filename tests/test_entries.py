@@ -30,9 +30,24 @@ def _export() -> dict[str, Any]:
     return dict(json.loads(EXPORT.read_text(encoding="utf-8")))
 
 
+# Kinds made after the fixture was written (it stays as the code before them wrote it).
+LATER_KINDS = {"result.reported"}
+
+
 def test_the_fixture_holds_every_kind_of_entry() -> None:
-    assert {item["kind"] for item in _export()["entries"]} == set(KINDS)
-    assert len(KINDS) == 24
+    assert {item["kind"] for item in _export()["entries"]} == set(KINDS) - LATER_KINDS
+    assert len(KINDS) == 25
+
+
+def test_a_reported_result_reads_back_to_the_same_bytes() -> None:
+    body = {
+        "round": 2, "table": 7, "duels": [{"duel": 1, "winner": "P001"}, {"duel": 2, "winner": None}],
+        "whole": True, "result": "draw", "at_time": True, "shown": "1-0-1", "corrects": 41, "reason": "読み違い",
+    }  # fmt: skip
+    typed = parse("result.reported", body)
+    assert canonical(typed.body()) == canonical(body)
+    with pytest.raises(MalformedBody, match=r"result.reported: duels\[1\]: duel is not a whole number"):
+        parse("result.reported", {**body, "duels": [{"duel": 1, "winner": None}, {"duel": "2", "winner": None}]})
 
 
 def test_every_body_written_before_the_types_reads_back_to_the_same_bytes() -> None:

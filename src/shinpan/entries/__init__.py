@@ -47,6 +47,7 @@ from shinpan.entries.parts import (
     Registration,
 )
 from shinpan.entries.reading import Fields, Kind, MalformedBody
+from shinpan.entries.results import ReportedDuel, ResultReported
 from shinpan.entries.rulings import (
     AppealDecided,
     AppealFiled,
@@ -61,7 +62,7 @@ from shinpan.entries.rulings import (
 EntryBody = (
     EventCreated | JudgeAdded | JudgeClaimed | PlayersImported | PlayerDropped | StatusChanged
     | RoundPaired | PairingEdited | RoundStarted | TimeExtended | RoundEnded
-    | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled
+    | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled | ResultReported
     | RulingsRecorded | RulingsConfirmed | RulingDeviated | RulingsVoided | DeadlineDone
     | StatementTaken | AppealFiled | AppealDecided
 )  # fmt: skip
@@ -93,6 +94,7 @@ KINDS: dict[str, type[EntryBody]] = {
         StatementTaken,
         AppealFiled,
         AppealDecided,
+        ResultReported,
     )
 }
 
@@ -135,6 +137,8 @@ __all__ = [
     "RecordAsked",
     "RecordedRuling",
     "Registration",
+    "ReportedDuel",
+    "ResultReported",
     "RoundEnded",
     "RoundPaired",
     "RoundStarted",

@@ -9,7 +9,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.clock import DEFAULT_TIME_ZONE, MAX_ROUND_MINUTES
-from shinpan.engine.effects import plan_reported_duel
 from shinpan.engine.event_rules import Role, may_be_paired, scope_problems
 from shinpan.engine.participants import MAX_ID_LENGTH, check_id, first_clash, normalize_id
 from shinpan.entries import (
@@ -18,7 +17,6 @@ from shinpan.entries import (
     HeadJudge,
     JudgeAdded,
     JudgeClaimed,
-    MatchResult,
     Pairing,
     PlayersImported,
     Registration,
@@ -29,14 +27,13 @@ from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.guideline import default_guideline
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, stamp
-from shinpan.services.effects import append_effects, settle_carried
+from shinpan.services.effects import settle_carried
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.events import EventSummary, event_summaries, judge_seat, next_event_id
 from shinpan.store.ledger import Appender
 from shinpan.store.roster import statuses
 from shinpan.store.rounds import round_of
-from shinpan.store.snapshots import match_at
 
 
 def _date(value: str | None, field: str) -> str | None:
@@ -266,23 +263,12 @@ def report_result(
     command_id: str | None = None, now: datetime | None = None,
 ) -> None:  # fmt: skip
     """A scorekeeper's result: one duel's winner (``duel`` left out: the match's next duel,
-    chosen in the write transaction), or the match result (a, b or draw)."""
+    chosen in the write transaction), or the match result (a, b or draw); see
+    :func:`shinpan.services.results.report_result` for scores, drawn duels and corrections."""
+    from shinpan.services.results import Wanted
+    from shinpan.services.results import report_result as report
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
-        m = match_at(conn, event_id, round_no, table)
-        if m is None:
-            raise NotFound("no match at table {table} in round {round}", table=table, round=round_no)
-        if m.b is None:
-            raise Refused("table {table} is a bye: it has no result to report", table=table)
-        if winner is not None or duel is not None:
-            if winner is None or normalize_id(winner) not in (m.a, m.b):
-                raise InvalidInput("the winner must be one of the match's players", field="winner")
-            append_effects(ap, [plan_reported_duel(m, duel, normalize_id(winner))])
-        else:
-            if result not in ("a", "b", "draw"):
-                raise InvalidInput("a match result is a, b or draw", field="result")
-            ap.append(MatchResult(round_no, table, result, by_hand=True))
-        return {}
-
-    payload = {"round": round_no, "table": table, "duel": duel, "winner": winner, "result": result}
-    run_command(db, event_id, "results", actor, command_id, payload, act, now)
+    wanted = Wanted(duel=duel, winner=winner, match=result if duel is None and winner is None else None)
+    if wanted.duel is None and wanted.winner is None and wanted.match is None:
+        raise InvalidInput("a match result is a, b or draw", field="result")
+    report(db, event_id, round_no, table, wanted, actor=actor, command_id=command_id, now=now)
