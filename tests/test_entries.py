@@ -47,7 +47,9 @@ def test_a_reported_result_reads_back_to_the_same_bytes() -> None:
     typed = parse("result.reported", body)
     assert canonical(typed.body()) == canonical(body)
     with pytest.raises(MalformedBody, match=r"result.reported: duels\[1\]: duel is not a whole number"):
-        parse("result.reported", {**body, "duels": [{"duel": 1, "winner": None}, {"duel": "2", "winner": None}]})
+        parse(
+            "result.reported", {**body, "duels": [{"duel": 1, "winner": None}, {"duel": "2", "winner": None}]}
+        )
 
 
 def test_every_body_written_before_the_types_reads_back_to_the_same_bytes() -> None:
