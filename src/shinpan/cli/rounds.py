@@ -51,6 +51,17 @@ def _show_clock(clock: RoundClock, zone: str) -> None:
         say(f"due at the end of the round: #{d.ruling} {d.player}: {d.remedy_en}", markup=False)
 
 
+def _standings_title(number: int | None, state: str) -> str:
+    """What the standings are after, as T5 and T6 tell it (never "round 0")."""
+    if number is None:
+        return "no round has been played yet"
+    if state == "started":
+        return f"round {number} (started, not ended): the standings so far"
+    if state == "paired":
+        return f"round {number} (paired, not started): nothing of it is played yet"
+    return f"after round {number}"
+
+
 def _table_change(spec: str) -> Any:
     """``T=A,B`` (or ``T=A`` for a bye) as a table change."""
     from shinpan.services.swiss import TableChange
@@ -89,7 +100,10 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json(made.as_json())
             return
-        say(f"round {made.round} (seed {made.seed}; {advice} rounds recommended)", markup=False)
+        say(
+            f"round {made.round} paired, not started (seed {made.seed}; {advice} rounds recommended)",
+            markup=False,
+        )
         from rich.table import Table
 
         table = Table("table", "a", "b")
@@ -229,7 +243,7 @@ def register(app: typer.Typer) -> None:
             "GW",
             "OGW",
             "status",
-            title=f"after round {table.round}",
+            title=_standings_title(table.round, table.state),
         )
         for s in table.rows:
             j = standing_json(s)

@@ -4,6 +4,7 @@ and the print links of the scorekeeper page)."""
 
 from __future__ import annotations
 
+from shinpan.errors import Conflict
 from shinpan.reports.wall import (
     WallPairings,
     WallStandings,
@@ -15,7 +16,7 @@ from shinpan.reports.wall import (
 )
 from shinpan.services.context import load_event, stamp
 from shinpan.services.queries import round_matches
-from shinpan.services.standings import read_standings
+from shinpan.services.standings import last_ended, read_standings
 from shinpan.store.db import Database
 from shinpan.store.roster import names
 from shinpan.tournament import Pairing
@@ -46,10 +47,16 @@ def venue_pairings(
 
 
 def venue_standings(db: Database, event_id: int, round_no: int | None = None) -> WallStandings:
-    """The standings as they stood at the end of ``round_no`` (default: the current round)."""
+    """The standings as they stood at the end of ``round_no`` (default: the last round
+    ended), statuses as at that moment (T6); a round not ended has no such standings."""
     with db.read() as conn:
         event = load_event(conn, event_id)
-        table = read_standings(conn, event_id, round_no)
+        number = round_no if round_no is not None else last_ended(conn, event_id)
+        if number is None:
+            raise Conflict("no round has ended yet: there are no standings to print")
+        table = read_standings(conn, event_id, number)
+        if table.round is None or not table.final:
+            raise Conflict("round {round} has not ended: its standings are not final yet", round=number)
         people = {n: (p.name, p.reading) for n, p in names(conn, event_id).items()}
     return wall_standings(
         event.name,

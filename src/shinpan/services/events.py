@@ -23,10 +23,10 @@ from shinpan.entries import (
     RoundEnded,
     RoundPaired,
 )
-from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
+from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused
 from shinpan.guideline import default_guideline
 from shinpan.services.commands import run_command
-from shinpan.services.context import load_event, stamp
+from shinpan.services.context import load_event, role_of, stamp
 from shinpan.services.effects import settle_carried
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -248,6 +248,11 @@ def end_round(
             raise NotFound("round {round} is not paired", round=number)
         if row.state == "ended":
             raise Conflict("round {round} has already ended", round=number)
+        if row.state == "paired" and role_of(conn, event_id, ap.actor) is not Role.head_judge:
+            raise Forbidden(
+                "round {round} has not started: only the head judge ends a round whose clock never started",
+                round=number,
+            )
         ap.append(RoundEnded(number))
         return {"round": number}
 

@@ -41,16 +41,22 @@ from shinpan.tournament.results import (
 
 MAX_REASON = 500
 
+
+def N_(message: str) -> str:
+    """Marks a message for the catalogue (scripts/i18n) where it is kept in a name."""
+    return message
+
+
 # The messages, as a judge reads them (translated in the web's catalogue).
-STANDS_WON = (
+STANDS_WON = N_(
     "round {round}, table {table} already has a result: {shown} ({winner} won). To correct it, "
     "say which result it replaces ({shown}) and why"
 )
-STANDS_DRAW = (
+STANDS_DRAW = N_(
     "round {round}, table {table} already has a result: {shown} (a draw). To correct it, "
     "say which result it replaces ({shown}) and why"
 )
-STANDS_BY_RULING = (
+STANDS_BY_RULING = N_(
     "round {round}, table {table}: the result {shown} was decided by ruling #{ruling}; "
     "void or change the ruling instead"
 )
@@ -133,7 +139,7 @@ def _refuse(found: Verdict, details: dict[str, Any]) -> None:
         )
     if found is Verdict.nothing_stands:
         raise ResultStands(
-            "round {round}, table {table} has no result to replace",
+            N_("round {round}, table {table} has no result to replace"),
             details=details,
             field="replaces",
             **params,

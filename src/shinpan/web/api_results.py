@@ -31,7 +31,7 @@ class ResultIn(CommandIn):
 
     round: int = Field(ge=1, le=2**31 - 1)
     table: int = Field(ge=1, le=100_000)
-    duel: int | None = Field(None, ge=1, le=MOST_DUELS)
+    duel: int | None = Field(None, ge=1, le=MOST_DUELS, description="left out with a winner: the next duel")
     winner: Name | None = Field(None, description="the duel's winner (a player id)")
     draw: bool = Field(False, description="the duel was drawn (1 game point each)")
     match: Literal["a", "b", "draw"] | None = Field(
@@ -102,10 +102,8 @@ def report_result(request: Request, event_id: int, body: ResultIn) -> ResultOut:
     user, _ = role_at(request, event_id, "results")
     if body.match is not None and body.result is not None and body.match != body.result:
         raise InvalidInput("give the match result once", field="result")
-    given = (body.duel, body.match or body.result, body.score)
-    if sum(x is not None for x in given) != 1 or (
-        body.duel is None and (body.winner is not None or body.draw)
-    ):
+    if body.duel is None and body.winner is None and not body.draw and body.score is None \
+            and (body.match or body.result) is None:  # fmt: skip
         raise InvalidInput("give a duel and its winner, or a match result", field="result")
     replaces: str | None = None
     entry: int | None = None
