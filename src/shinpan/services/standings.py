@@ -59,7 +59,7 @@ def _default_round(conn: Connection, event_id: int, current: int) -> int:
     """The round the standings are after, when none is asked: the current one once it has
     started, else the one before it (a round paired, not started, has nothing played)."""
     row = round_of(conn, event_id, current) if current else None
-    return current if row is not None and row.state != "paired" else current - 1
+    return current if row is not None and row.state != "paired" else max(current - 1, 0)
 
 
 def read_standings(conn: Connection, event_id: int, round_no: int | None = None) -> Table:
