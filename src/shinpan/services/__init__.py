@@ -20,6 +20,7 @@ __all__ = [
     "integrity",
     "queries",
     "recording",
+    "results",
     "rounds",
     "scoresheet",
     "search",

@@ -28,6 +28,7 @@ __all__ = [
     "pool",
     "projector",
     "reports",
+    "results",
     "roles",
     "roster",
     "rounds",
