@@ -81,6 +81,10 @@ class Wanted:
 
 
 def _report(w: Wanted, m: Match) -> Report:
+    if (w.winner is not None or w.draw) and (w.match is not None or w.score is not None):
+        raise InvalidInput(
+            "give one of: a duel and its winner (or a draw), a match result, a score", field="result"
+        )
     duel = w.duel
     if duel is None and (w.winner is not None or w.draw) and w.match is None and w.score is None:
         duel = next_duel(m.taken)  # the match's next duel (D10)
