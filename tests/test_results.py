@@ -162,8 +162,11 @@ def test_t5_t6_standings_say_which_round_and_its_state_never_round_0(
     ev = new_event(players=4, pair=False)
     nothing = event_standings(ev.db, ev.id).as_json()
     assert (nothing["round"], nothing["state"]) == (None, "none")
+    assert rounds.round_clock(ev.db, ev.id).as_json()["round"] is None
     swiss.pair_next_round(ev.db, ev.id, seed=1)
     assert event_standings(ev.db, ev.id).as_json()["round"] is None  # paired, nothing played
+    clock = rounds.round_clock(ev.db, ev.id).as_json()
+    assert clock["state"] == "paired" and not any(t["playing"] for t in clock["tables"])
     rounds.start_round(ev.db, ev.id)
     assert event_standings(ev.db, ev.id).as_json()["state"] == "started"
     events.end_round(ev.db, ev.id)

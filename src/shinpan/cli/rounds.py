@@ -33,7 +33,14 @@ def _local(stamp: str | None, zone: str) -> str:
 
 
 def _show_clock(clock: RoundClock, zone: str) -> None:
-    head = f"round {clock.round}: {clock.state}"
+    if clock.state == "none":
+        say(
+            "no round is paired yet" if not clock.round else f"round {clock.round} is not paired",
+            markup=False,
+        )
+        return
+    words = {"paired": "paired, not started", "started": "started", "ended": "ended"}
+    head = f"round {clock.round}: {words.get(clock.state, clock.state)}"
     if clock.started_at:
         head += f", started {_local(clock.started_at, zone)}, {clock.minutes} min, time ends {_local(clock.ends_at, zone)}"
     say(head, markup=False)
