@@ -173,6 +173,7 @@ def commands(tmp: Path, ctx: dict[str, object]) -> dict[str, tuple[Args, bool]]:
             ],
             False,
         ),
+        "round start": (lambda n: ["round", "start", "--event", str(per_run[n]), *db], False),
         "result": (
             lambda n: [
                 "result",

@@ -68,7 +68,8 @@ def test_a_round_paired_started_played_and_ended_on_the_command_line(
     refused(run_cli("players", "drop", "--event", e, "--player", first["b"], db=db_url), "already dropped")
 
     table = as_json(run_cli("standings", "--event", e, "--json", db=db_url))
-    assert list(table) == ["round", "format", "time_out", "tiebreakers", "standings"] and table["round"] == 1
+    assert list(table) == ["round", "state", "format", "time_out", "tiebreakers", "standings"]
+    assert (table["round"], table["state"]) == (1, "ended")
     assert (table["format"], table["time_out"], table["tiebreakers"]) == (
         "bo3",
         "duels",
@@ -78,7 +79,7 @@ def test_a_round_paired_started_played_and_ended_on_the_command_line(
     top = table["standings"][0]
     assert top["rank"] == 1 and top["points"] == 3 and isinstance(top["omw"], float)
     statuses = {s["player"]: s["status"] for s in table["standings"]}
-    assert statuses[first["b"]] == "dropped"
+    assert statuses[first["b"]] == "active"  # T6: the drop came after round 1 ended: it belongs to round 2
 
     paired2 = as_json(run_cli("round", "pair", "--event", e, "--json", db=db_url))
     assert paired2["round"] == 2
@@ -96,8 +97,11 @@ def test_a_round_paired_started_played_and_ended_on_the_command_line(
     before = as_json(run_cli("standings", "--event", e, "--round", "1", "--json", db=db_url))
     assert before == table
     refused(run_cli("standings", "--event", e, "--round", "3", db=db_url), "round 3")
+    people = ok(run_cli("standings", "--event", e, db=db_url))  # round 2 paired, not started
+    assert "after round 1" in people and "dropped" not in people and "round 2" not in people
+    ok(run_cli("round", "start", "--event", e, db=db_url))
     people = ok(run_cli("standings", "--event", e, db=db_url))
-    assert "after round 2" in people and "dropped" in people
+    assert "round 2 (started, not ended)" in people and "dropped" in people
 
 
 def test_the_round_commands_load_no_database_layer_before_they_need_it() -> None:

@@ -240,7 +240,7 @@ def event_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, l
     """A SQLite file with event 1 (four players, round 1 paired) and slow-play warnings
     waiting for the head judge; the guideline cache beside it is filled."""
     from shinpan.csvio import PairingRow, PlayerRow
-    from shinpan.services import events, recording
+    from shinpan.services import events, recording, rounds
     from shinpan.store.db import Database
 
     folder = tmp_path_factory.mktemp("start")
@@ -250,6 +250,7 @@ def event_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, l
     event = events.create_event(db, name="本戦", head_judge="HJ", head_judge_level=2)
     events.import_players(db, event, [PlayerRow(n, f"選手 {n}", "せんしゅ", None) for n in numbers])
     events.import_pairings(db, event, 1, [PairingRow(1, "P1", "P2"), PairingRow(2, "P3", "P4")])
+    rounds.start_round(db, event)  # results once the round runs (T5)
     pending = [
         recording.record(db, event, recording.RecordInput(n, "ingame.slow-play")).rulings[0]["number"]
         for n in numbers
@@ -275,7 +276,10 @@ def test_a_one_line_answer_loads_no_rich(event_db: tuple[Path, list[int]]) -> No
     for args, first in (
         (["confirm", str(pending[0]), "--event", "1"], f"confirmed {pending[0]}\n"),
         (["void", str(pending[1]), "--event", "1", "--reason", "wrong table"], f"voided {pending[1]}\n"),
-        (["result", "--event", "1", "--round", "1", "--table", "2", "--match", "a"], "recorded\n"),
+        (
+            ["result", "--event", "1", "--round", "1", "--table", "2", "--match", "a"],
+            "recorded: round 1, table 2: a\n",
+        ),
         (["verify"], "ok: 1 event(s), "),
         (["rebuild", "--check"], "the tables match the ledger\n"),
     ):

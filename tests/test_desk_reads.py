@@ -13,7 +13,7 @@ import pytest
 
 from conftest import EventSetup
 from shinpan.errors import Conflict, NotFound
-from shinpan.services import appeals, corrections, events, queries
+from shinpan.services import appeals, corrections, events, queries, rounds
 from shinpan.store.ledger import EVENT_COLUMNS, open_command
 from shinpan.store.settings import EventSettings, event_settings
 
@@ -96,12 +96,14 @@ def test_a_ruling_concerns_its_player_and_the_opponent_at_its_table(ev: EventSet
 
 def test_a_players_history_has_each_match_with_its_own_duels(new_event: Any) -> None:
     ev: EventSetup = new_event(players=4)
+    rounds.start_round(ev.db, ev.id)  # results once the round runs (T5)
     events.report_result(ev.db, ev.id, 1, 1, winner="P002", now=ev.clock.now)
     events.report_result(ev.db, ev.id, 1, 2, winner="P003", now=ev.clock.now)
     events.report_result(ev.db, ev.id, 1, 1, result="b", now=ev.clock.now)
     events.report_result(ev.db, ev.id, 1, 2, result="a", now=ev.clock.now)
     events.end_round(ev.db, ev.id, 1, now=ev.clock.now)
     ev.pair(2, [("P002", "P003"), ("P001", "P004")])
+    rounds.start_round(ev.db, ev.id)
     events.report_result(ev.db, ev.id, 2, 1, winner="P003", now=ev.clock.now)
     history = queries.player_history(ev.db, ev.id, "P002")
     assert [(m["round"], m["table"], m["result"], m["duels"]) for m in history["matches"]] == [

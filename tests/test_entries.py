@@ -34,6 +34,17 @@ def _export() -> dict[str, Any]:
 # its bytes below.
 LATER_KINDS = {
     "judge.seated": {"name": "佐藤 花子", "account": None},
+    "result.reported": {
+        "round": 2,
+        "table": 7,
+        "duels": [{"duel": 1, "winner": "P001"}, {"duel": 2, "winner": None}],
+        "whole": True,
+        "result": "draw",
+        "at_time": True,
+        "shown": "1-0-1",
+        "corrects": 41,
+        "reason": "読み違い",
+    },
     "event.sealed": {"position": 12, "head": "ab" * 32, "key": "cd" * 16, "signature": "ef" * 64},
     "event.format": {"format": "bo1", "time_out": "both-lose", "tiebreakers": "omw,oomw,seeded", "seed": 7},
     "playoff.started": {
@@ -56,6 +67,14 @@ def test_a_later_kind_reads_back_to_the_same_bytes(kind: str) -> None:
     typed = parse(kind, LATER_KINDS[kind])
     assert canonical(typed.body()) == canonical(LATER_KINDS[kind])
     assert type(typed).from_body(typed.body()) == typed
+
+
+def test_a_reported_result_that_is_not_one_is_refused_naming_the_field() -> None:
+    body = dict(LATER_KINDS["result.reported"])
+    with pytest.raises(MalformedBody, match=r"result.reported: duels\[1\]: duel is not a whole number"):
+        parse(
+            "result.reported", {**body, "duels": [{"duel": 1, "winner": None}, {"duel": "2", "winner": None}]}
+        )
 
 
 def test_every_body_written_before_the_types_reads_back_to_the_same_bytes() -> None:

@@ -25,7 +25,7 @@ from shinpan.engine.event_rules import (
     status_codes_now,
 )
 from shinpan.errors import Conflict, Forbidden, InvalidInput
-from shinpan.services import corrections, deadlines, events, queries
+from shinpan.services import corrections, deadlines, events, queries, rounds
 from support import brief, missed, of, one, play, rec, void
 
 UNRELATED = "general.unrelated-warnings"
@@ -53,6 +53,7 @@ def test_d10_the_next_duel_is_the_first_free_number() -> None:
 
 def test_d10_a_reported_duel_after_a_voided_penalty_duel_keeps_both(ev: EventSetup) -> None:
     late = ev.record("P001", "pregame.tardiness").rulings[0]["number"]  # P002 wins duel 1
+    rounds.start_round(ev.db, ev.id)  # results once the round runs (T5)
     events.report_result(ev.db, ev.id, 1, 1, winner="P002")  # duel 2
     corrections.void(ev.db, ev.id, late, "the player was there")
     events.report_result(ev.db, ev.id, 1, 1, winner="P001")  # the next duel: 1, not 2 again
@@ -350,6 +351,7 @@ def test_d10_two_next_duel_reports_at_once_keep_both(ev: EventSetup) -> None:
     reporting the same table at the same instant get duels 1 and 2, never one twice."""
     barrier = threading.Barrier(2)
     errors: list[BaseException] = []
+    rounds.start_round(ev.db, ev.id)  # results once the round runs (T5)
 
     def report(winner: str) -> None:
         try:

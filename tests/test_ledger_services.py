@@ -16,7 +16,7 @@ from conftest import HEAD_JUDGE, T0, EventSetup
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.event_rules import Role
 from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused
-from shinpan.services import corrections, deadlines, events, integrity, queries, recording
+from shinpan.services import corrections, deadlines, events, integrity, queries, recording, results, rounds
 from shinpan.services.context import stamp
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database
@@ -303,6 +303,7 @@ def test_a_duel_loss_waits_for_the_next_match_when_none_is_in_progress(new_event
 
 
 def test_after_a_match_ends_a_duel_loss_goes_to_the_next_round(ev: EventSetup) -> None:
+    rounds.start_round(ev.db, ev.id)  # results once the round runs (T5)
     events.report_result(ev.db, ev.id, 1, 1, result="a")
     ev.record("P001", "pregame.tardiness")
     assert winners(ev, 1) == {} and match(ev, 1)["result"] == "a"
@@ -315,6 +316,7 @@ def test_after_a_match_ends_a_duel_loss_goes_to_the_next_round(ev: EventSetup) -
 
 
 def test_a_scorekeepers_second_duel_win_ends_the_match(ev: EventSetup) -> None:
+    rounds.start_round(ev.db, ev.id)  # results once the round runs (T5)
     events.report_result(ev.db, ev.id, 1, 1, duel=1, winner="P001")
     assert match(ev, 1)["result"] is None
     events.report_result(ev.db, ev.id, 1, 1, duel=2, winner="P001")
@@ -340,6 +342,7 @@ def test_a_match_loss_lands_on_the_current_match(ev: EventSetup) -> None:
 def test_a_match_loss_after_the_match_ended_lands_on_the_next_one(ev: EventSetup) -> None:
     ev.record("P002", "ingame.slow-play")
     ev.record("P002", "ingame.slow-play")  # duel 1 to P001
+    rounds.start_round(ev.db, ev.id)  # results once the round runs (T5)
     events.report_result(ev.db, ev.id, 1, 1, duel=2, winner="P001")
     assert match(ev, 1)["result"] == "a"
     third = only(ev.record("P002", "ingame.slow-play"))
@@ -418,6 +421,7 @@ def test_voiding_the_deciding_duel_loss_reopens_the_match(ev: EventSetup) -> Non
 
 def test_voiding_a_duel_loss_keeps_the_result_the_scorekeeper_reported(ev: EventSetup) -> None:
     n = only(ev.record("P001", "pregame.tardiness"))["number"]  # P002 wins duel 1
+    rounds.start_round(ev.db, ev.id)  # results once the round runs (T5)
     events.report_result(ev.db, ev.id, 1, 1, result="a", now=ev.clock.now)  # the result slip: A won
     corrections.void(ev.db, ev.id, n, "the player was on time")
     assert winners(ev, 1) == {}
@@ -573,6 +577,7 @@ def test_an_end_of_match_deadline_is_overdue_once_the_match_has_a_result(ev: Eve
         return d
 
     assert not end_of_match().overdue
+    rounds.start_round(ev.db, ev.id)  # results once the round runs (T5)
     events.report_result(ev.db, ev.id, 1, 1, result="b")
     assert end_of_match().overdue
 
@@ -642,7 +647,9 @@ def test_after_a_rich_event_the_tables_equal_a_rebuild_from_the_entries(ev: Even
     deadlines.mark_done(db, eid, tardy, 1)
     late = only(ev.record("P004", "pregame.tardiness"))["number"]
     corrections.void(db, eid, late, "it was P003's watch")
-    events.report_result(db, eid, 1, 4, result="b")
+    rounds.start_round(db, eid)  # results once the round runs (T5)
+    # The penalties decided table 4 (2-1); the slip says otherwise: a correction (T11).
+    results.report_result(db, eid, 1, 4, results.Wanted(match="b", replaces="2-1", reason="the slip"))
     ev.record("P007", "ingame.slow-play")
     ev.record("P007", "ingame.slow-play")  # duel loss after the match ended: waits
     ev.record("P006", "severe.cheating")

@@ -20,6 +20,7 @@ from shinpan.tournament import Entrant, Played, PlayerState, Standing, standings
 from shinpan.tournament import formats as fmt
 from shinpan.tournament.formats import AtTime, MatchFormat
 from shinpan.tournament.playoff import SIZES, Bout, first_round, next_round, placings, qualifiers, seed_order
+from shinpan.tournament.results import match_result, parse_score
 from shinpan.tournament.tiebreakers import (
     BOTH_LOSE_CHAIN,
     DEFAULT_CHAIN,
@@ -82,21 +83,22 @@ def test_a_drawn_duel_is_one_game_point_each_and_a_duel_played_by_both() -> None
 
 
 def test_a_finished_score_must_reach_the_duels_the_format_needs() -> None:
-    fmt.check_score(MatchFormat.bo3, 2, 1, 0, at_time=False)
-    fmt.check_score(MatchFormat.bo1, 1, 0, 2, at_time=False)
-    for won_a, won_b in ((1, 0), (2, 2), (3, 0), (1, 1)):
+    assert match_result(parse_score("2-1"), at_time=False, fmt=MatchFormat.bo3) == "a"
+    assert match_result(parse_score("1-0-2"), at_time=False, fmt=MatchFormat.bo1) == "a"
+    assert match_result(parse_score("0-1"), at_time=False, fmt=MatchFormat.bo1) == "b"
+    for score in ("1-0", "3-0", "2-2"):
         with pytest.raises(InvalidInput):
-            fmt.check_score(MatchFormat.bo3, won_a, won_b, 0, at_time=False)
+            match_result(parse_score(score), at_time=False, fmt=MatchFormat.bo3)
     with pytest.raises(InvalidInput):
-        fmt.check_score(MatchFormat.bo1, 2, 0, 0, at_time=False)
+        match_result(parse_score("2-0"), at_time=False, fmt=MatchFormat.bo1)
 
 
-def test_a_score_at_time_is_one_nobody_had_won_yet() -> None:
-    fmt.check_score(MatchFormat.bo3, 1, 0, 1, at_time=True)
-    with pytest.raises(InvalidInput):
-        fmt.check_score(MatchFormat.bo3, 2, 0, 0, at_time=True)
-    with pytest.raises(InvalidInput):
-        fmt.check_score(MatchFormat.bo1, 1, 0, 0, at_time=True)
+def test_a_score_at_time_is_decided_by_the_events_rule() -> None:
+    assert match_result(parse_score("1-0-1"), at_time=True, fmt=MatchFormat.bo3) == "a"
+    assert match_result(parse_score("1-1"), at_time=True, fmt=MatchFormat.bo3) == "draw"
+    assert match_result(parse_score("1-0"), at_time=True, rule=AtTime.both_lose) == "both_lose"
+    won = match_result(parse_score("1-0"), at_time=True, fmt=MatchFormat.bo1, rule=AtTime.both_lose)
+    assert won == "a"  # a match decided before time ran out is won, whatever the rule at time
 
 
 # --- T8 a match at time

@@ -24,7 +24,7 @@ from conftest import (
 )
 from shinpan.errors import Conflict, InvalidInput, StorageError
 from shinpan.guideline import default_guideline
-from shinpan.services import corrections, deadlines, events, integrity, queries, recording, transfer
+from shinpan.services import corrections, deadlines, events, integrity, queries, recording, rounds, transfer
 from shinpan.store.chain import GENESIS, canonical, entry_hash
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database
@@ -43,6 +43,7 @@ def ev(db: Database) -> EventSetup:
     v = setup.record("P005", "severe.cheating").rulings[0]["number"]
     corrections.void(db, setup.id, v, "it was the other player")
     deadlines.mark_missed(db, setup.id, 1, 0)
+    rounds.start_round(db, setup.id)  # results once the round runs (T5)
     events.report_result(db, setup.id, 1, 2, result="a")
     return setup
 

@@ -42,6 +42,9 @@ def test_pairings_by_name_follow_the_50_on_order_of_the_readings(
 
 def test_standings_for_the_wall_and_its_pdf(new_event: Callable[..., EventSetup], db_url: str) -> None:
     ev = paired_event(new_event)
+    early = run_cli("report", "standings", "--event", str(ev.id), "--round", "1", "-f", "json", db=db_url)
+    assert early.returncode == 1 and "has not ended" in early.stderr  # T6: no "after round 1" before it ends
+    events.end_round(ev.db, ev.id)  # the head judge ends the round
     out = run_cli("report", "standings", "--event", str(ev.id), "--round", "1", "-f", "json", db=db_url)
     assert out.returncode == 0, out.stderr
     sheet = json.loads(out.stdout)

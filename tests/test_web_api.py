@@ -18,7 +18,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from shinpan.services import appeals
+from shinpan.services import appeals, rounds
 from shinpan.services.context import load_event
 from shinpan.web.app import create_app
 from web_support import (
@@ -49,6 +49,7 @@ EVERYONE = SIGNED_IN | {ANON}
 def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     with database_url(request.param, tmp_path_factory.mktemp("api")) as url:
         w = build_world(url, players=40, spare=80)
+        rounds.start_round(w.db, w.event)  # round 1 runs: it takes results (T5)
         try:
             with TestClient(w.app):  # runs the lifespan, so live updates are on
                 _first_stream_event_only(w.app)
@@ -200,11 +201,10 @@ def _pairings(w: World, role: str) -> Call:
 
 
 def _result(w: World, role: str) -> Call:
-    k = next(w.counter)
-    table, duel = 11 + k % 10, 1 + (k // 10) % 3
-    a, b = w.players[2 * (table - 1)], w.players[2 * (table - 1) + 1]
-    body = {"command_id": w.cid(), "round": 1, "table": table, "duel": duel, "winner": a if duel % 2 else b}
-    return Call(json=body)
+    """A drawn duel, the next of one of tables 11–20: it never ends the match (T7), so the
+    calls in any order never report over a result (T11)."""
+    table = 11 + next(w.counter) % 10
+    return Call(json={"command_id": w.cid(), "round": 1, "table": table, "draw": True})
 
 
 def _appeal(w: World, role: str) -> Call:
@@ -244,7 +244,7 @@ def _slip(w: World, role: str) -> Call:
 
 def _swiss_event(w: World, *, state: str = "new") -> int:
     """An event of its own, with the world's people in their seats and 9 players: ``new``
-    (nothing paired), ``paired`` (round 1 paired by the service) or ``started``."""
+    (nothing paired), ``paired`` (round 1 paired by the service), ``started`` or ``ended``."""
     from shinpan.csvio import PlayerRow
     from shinpan.engine.event_rules import Role
     from shinpan.services import accounts, events, rounds, swiss
@@ -266,10 +266,12 @@ def _swiss_event(w: World, *, state: str = "new") -> int:
     events.import_players(
         w.db, event, [PlayerRow(f"S{i:02d}", f"選手 {i}", "せんしゅ", None) for i in range(9)]
     )
-    if state in ("paired", "started"):
+    if state in ("paired", "started", "ended"):
         swiss.pair_next_round(w.db, event, seed=1)
-    if state == "started":
+    if state in ("started", "ended"):
         rounds.start_round(w.db, event)
+    if state == "ended":
+        events.end_round(w.db, event)
     return event
 
 
@@ -284,7 +286,7 @@ def _start(w: World, role: str) -> Call:
 
 
 def _end(w: World, role: str) -> Call:
-    return Call(params={"event_id": _swiss_event(w, state="paired")}, json={"command_id": w.cid()})
+    return Call(params={"event_id": _swiss_event(w, state="started")}, json={"command_id": w.cid()})
 
 
 def _give_time(w: World, role: str) -> Call:
@@ -320,7 +322,7 @@ def _wall_pairings(w: World, role: str) -> Call:
 
 
 def _wall_standings(w: World, role: str) -> Call:
-    return Call(query={"format": "json", "round": 1})
+    return Call(params={"event_id": _swiss_event(w, state="ended")}, query={"format": "json", "round": 1})
 
 
 def _set_format(w: World, role: str) -> Call:
@@ -616,7 +618,7 @@ def test_a_bad_players_csv_imports_nothing(world: World) -> None:
 
 def test_a_result_is_a_duel_or_a_match(world: World) -> None:
     call = _result(world, HJ)
-    for extra in ({"result": "a"}, {"duel": None}):
+    for extra in ({"result": "a"}, {"score": "2-0"}, {"match": "b"}):
         r = world.clients[HJ].post(f"/api/events/{world.event}/results", json={**call.json, **extra})
         assert r.status_code == 422, r.text
         assert r.json()["field"] == "result"

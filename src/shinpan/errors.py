@@ -13,6 +13,7 @@
     │   ├── web.auth.NotAllowed        the signed-in account's role does not allow it
     │   └── web.auth.CsrfFailed        the form's CSRF token is missing or wrong
     ├── Conflict         409  a command id reused with other content; a state that forbids it
+    │   └── ResultStands             a result stands for the match (T11): ``details`` carries it
     ├── Refused          422  the guideline or the event's rules refuse it (e.g. D15)
     ├── TooLarge         413  an upload or a request body over its limit: refused whole
     │   ├── csvio.CsvTooLarge
@@ -69,6 +70,17 @@ class Forbidden(ShinpanError):
 
 class Conflict(ShinpanError):
     status = 409
+
+
+class ResultStands(Conflict):
+    """T11: the match has a result the report does not name; ``details`` is that result
+    (the JSON API sends it beside ``detail``)."""
+
+    def __init__(
+        self, message: str, *, details: dict[str, Any], field: str | None = None, **params: Any
+    ) -> None:
+        self.details = details
+        super().__init__(message, field=field, **params)
 
 
 class Refused(ShinpanError):

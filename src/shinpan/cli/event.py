@@ -1,4 +1,4 @@
-"""``shinpan event|judge|players|pairings|result``: setting up and running an event (rounds:
+"""``shinpan event|judge|players|pairings``: setting up and running an event (rounds:
 :mod:`shinpan.cli.rounds`)."""
 
 from __future__ import annotations
@@ -331,24 +331,3 @@ def register(app: typer.Typer) -> None:
         with handled():
             n = _events().import_pairings(database, event, round_no, rows, actor=judge, command_id=command_id)
         print_json({"paired": n}) if as_json else say(f"round {round_no}: {n} matches")
-
-    @app.command("result")
-    def result(
-        event: EventOption,
-        round_no: RoundOption,
-        table: Annotated[int, number_option("--table")],
-        duel: Annotated[int | None, number_option("--duel", help="Report one duel (with --winner).")] = None,
-        winner: Annotated[str | None, typer.Option("--winner", help="The duel's winner (player id).")] = None,
-        match: Annotated[str | None, typer.Option("--match", help="The match result: a, b or draw.")] = None,
-        judge: JudgeOption = None,
-        db: DbOption = None,
-    ) -> None:
-        """Report a duel winner or a match result (scorekeeper)."""
-        if (duel is None) == (match is None):
-            fail("give either --duel N --winner P, or --match a|b|draw", 1)
-        database = open_db(db)
-        with handled():
-            _events().report_result(
-                database, event, round_no, table, duel=duel, winner=winner, result=match, actor=judge
-            )
-        say("recorded")

@@ -33,7 +33,14 @@ def _local(stamp: str | None, zone: str) -> str:
 
 
 def _show_clock(clock: RoundClock, zone: str) -> None:
-    head = f"round {clock.round}: {clock.state}"
+    if clock.state == "none":
+        say(
+            "no round is paired yet" if not clock.round else f"round {clock.round} is not paired",
+            markup=False,
+        )
+        return
+    words = {"paired": "paired, not started", "started": "started", "ended": "ended"}
+    head = f"round {clock.round}: {words.get(clock.state, clock.state)}"
     if clock.started_at:
         head += f", started {_local(clock.started_at, zone)}, {clock.minutes} min, time ends {_local(clock.ends_at, zone)}"
     say(head, markup=False)
@@ -49,6 +56,17 @@ def _show_clock(clock: RoundClock, zone: str) -> None:
     print_table(table)
     for d in clock.due_at_round_end:
         say(f"due at the end of the round: #{d.ruling} {d.player}: {d.remedy_en}", markup=False)
+
+
+def _standings_title(number: int | None, state: str) -> str:
+    """What the standings are after, as T5 and T6 tell it (never "round 0")."""
+    if number is None:
+        return "no round has been played yet"
+    if state == "started":
+        return f"round {number} (started, not ended): the standings so far"
+    if state == "paired":
+        return f"round {number} (paired, not started): nothing of it is played yet"
+    return f"after round {number}"
 
 
 def _table_change(spec: str) -> Any:
@@ -89,7 +107,10 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json(made.as_json())
             return
-        say(f"round {made.round} (seed {made.seed}; {advice} rounds recommended)", markup=False)
+        say(
+            f"round {made.round} paired, not started (seed {made.seed}; {advice} rounds recommended)",
+            markup=False,
+        )
         from rich.table import Table
 
         table = Table("table", "a", "b")
@@ -228,7 +249,7 @@ def register(app: typer.Typer) -> None:
         ]
         out = Table(
             "rank", "player", "points", "W-L-D", *(key.upper() for key in keys), "status",
-            title=f"after round {table.round}",
+            title=_standings_title(table.round, table.state),
             caption=f"{table.format.match_format.value}, at time: {table.format.at_time.value}; "
             f"ranked by points, {', '.join(chain)}",
         )  # fmt: skip

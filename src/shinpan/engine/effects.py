@@ -54,6 +54,12 @@ class Match:
     result: str | None = None  # a | b | draw; None while it is being played
     result_ruling: int | None = None  # the ruling that decided the result, if one did
     duels: Mapping[int, str] = field(default_factory=dict)
+    drawn: frozenset[int] = frozenset()  # the numbers of its drawn duels (T7)
+
+    @property
+    def taken(self) -> set[int]:
+        """The numbers of the duels already played, won or drawn."""
+        return set(self.duels) | self.drawn
 
     @property
     def key(self) -> tuple[int, int]:
@@ -163,7 +169,7 @@ class _Board:
 
     def _opponent_wins_duel(self, m: Match, ruling: int) -> None:
         opponent = str(m.opponent(self.player))
-        duel = next_duel(m.duels)
+        duel = next_duel(m.taken)
         duels = {**m.duels, duel: opponent}
         decided = m.decided_by_duels(duels)
         self.out.append(DuelResult(m.round, m.table, duel, opponent, ruling, decided is not None, decided))
@@ -229,7 +235,7 @@ def plan_confirmation(view: PlayerView, ruling: int, codes: Sequence[str]) -> li
 def plan_reported_duel(m: Match, duel: int | None, winner: str) -> DuelResult:
     """A scorekeeper's duel result: ``duel`` left out, the match's next duel (D10); the
     second duel won decides a match still being played."""
-    number = duel if duel is not None else next_duel(m.duels)
+    number = duel if duel is not None else next_duel(m.taken)
     decided = m.decided_by_duels({**m.duels, number: winner}) if m.result is None else None
     return DuelResult(m.round, m.table, number, winner, None, decided is not None, decided)
 

@@ -49,6 +49,7 @@ from shinpan.entries.parts import (
     Registration,
 )
 from shinpan.entries.reading import Fields, Kind, MalformedBody
+from shinpan.entries.results import ReportedDuel, ResultReported
 from shinpan.entries.rulings import (
     AppealDecided,
     AppealFiled,
@@ -64,7 +65,7 @@ from shinpan.entries.tournament import FormatSet, PlayoffStarted
 EntryBody = (
     EventCreated | JudgeAdded | JudgeClaimed | JudgeSeated | PlayersImported | PlayerDropped | StatusChanged
     | RoundPaired | PairingEdited | RoundStarted | TimeExtended | RoundEnded
-    | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled
+    | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled | ResultReported
     | RulingsRecorded | RulingsConfirmed | RulingDeviated | RulingsVoided | DeadlineDone
     | StatementTaken | AppealFiled | AppealDecided | FormatSet | PlayoffStarted | EventSealed
 )  # fmt: skip
@@ -100,6 +101,7 @@ KINDS: dict[str, type[EntryBody]] = {
         FormatSet,
         PlayoffStarted,
         EventSealed,
+        ResultReported,
     )
 }
 
@@ -146,6 +148,8 @@ __all__ = [
     "RecordAsked",
     "RecordedRuling",
     "Registration",
+    "ReportedDuel",
+    "ResultReported",
     "RoundEnded",
     "RoundPaired",
     "RoundStarted",

@@ -24,6 +24,7 @@ from shinpan.entries import (
     LossSettled,
     MatchExtended,
     MatchResult,
+    ResultReported,
     RulingDeviated,
     RulingsConfirmed,
     RulingsRecorded,
@@ -397,6 +398,14 @@ def describe(book: Rulebook, e: Entry, number: int, names: dict[str, Person]) ->
             ja, en = STATUS.get(status, (status, status))
             who = _who(names, player)
             return f"{who}の状態: {ja}", f"{who} is now {en}"
+        case ResultReported() as b:
+            where = f"R{b.round} T{b.table}"
+            shown = {"a": "A", "b": "B", "draw": "引き分け"}.get(b.shown or "", b.shown or "—")
+            fix = "(訂正)" if b.corrects is not None else ""
+            return (
+                f"{where} の結果{fix}: {shown}",
+                f"{where} result{' (corrected)' if fix else ''}: {b.shown or '—'}",
+            )
         case MatchResult() | DuelResult() as b:
             where = f"R{b.round} T{b.table}"
             result = (b.result if isinstance(b, MatchResult) else b.winner) or "—"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from shinpan.errors import Conflict
 from shinpan.reports.bracket import WallBracket, wall_bracket
 from shinpan.reports.wall import (
     WallPairings,
@@ -20,7 +21,7 @@ from shinpan.services.context import load_event, stamp
 from shinpan.services.heads import read_heads
 from shinpan.services.playoff import final_placings, read_bracket
 from shinpan.services.queries import round_matches
-from shinpan.services.standings import read_standings
+from shinpan.services.standings import last_ended, read_standings
 from shinpan.store.db import Database
 from shinpan.store.roster import names
 from shinpan.store.standings import playoff
@@ -54,10 +55,16 @@ def venue_pairings(
 
 
 def venue_standings(db: Database, event_id: int, round_no: int | None = None) -> WallStandings:
-    """The standings as they stood at the end of ``round_no`` (default: the current round)."""
+    """The standings as they stood at the end of ``round_no`` (default: the last round
+    ended), statuses as at that moment (T6); a round not ended has no such standings."""
     with db.read() as conn:
         event = load_event(conn, event_id)
-        table = read_standings(conn, event_id, round_no)
+        number = round_no if round_no is not None else last_ended(conn, event_id)
+        if number is None:
+            raise Conflict("no round has ended yet: there are no standings to print")
+        table = read_standings(conn, event_id, number)
+        if table.round is None or not table.final:
+            raise Conflict("round {round} has not ended: its standings are not final yet", round=number)
         people = {n: (p.name, p.reading) for n, p in names(conn, event_id).items()}
         heads = read_heads(conn, [event_id])
     sheet = wall_standings(

@@ -24,6 +24,7 @@ __all__ = [
     "queries",
     "recording",
     "reimport",
+    "results",
     "rounds",
     "scoresheet",
     "seal",

@@ -21,7 +21,7 @@ from typing import Any
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.event_rules import Role
 from shinpan.errors import Conflict
-from shinpan.services import accounts, corrections, deadlines, events, recording
+from shinpan.services import accounts, corrections, deadlines, events, recording, rounds
 from shinpan.services.events import list_events
 from shinpan.store.db import Database, data_dir, resolve_url
 from shinpan.store.urls import database_url
@@ -134,6 +134,7 @@ def load_demo(db: Database, now: datetime | None = None) -> Demo:
         base = 10 + (round_no - 1) * 55
         pairs = _pairings(numbers, rng)
         events.import_pairings(db, e, round_no, pairs, actor=SCOREKEEPER[0], now=at(base))
+        rounds.start_round(db, e, actor=SCOREKEEPER[0], now=at(base + 1))  # results come once it runs (T5)
         if round_no == 1:
             rec(base + 3, pairs[4].player_a, "pregame.tardiness")
             deadlines.mark_done(db, e, 1, 0, judge=floor, now=at(base + 8))
@@ -188,6 +189,4 @@ def _play_out(
         winner = pairing.player_a if rng.random() < 0.5 else str(pairing.player_b)
         events.report_result(db, event_id, round_no, pairing.table, winner=winner,
                              actor=SCOREKEEPER[0], now=when)  # fmt: skip
-        wins[winner] += 1
-    side = "a" if wins[pairing.player_a] >= 2 else "b"
-    events.report_result(db, event_id, round_no, pairing.table, result=side, actor=SCOREKEEPER[0], now=when)
+        wins[winner] += 1  # the second duel won decides the match (D10)

@@ -9,7 +9,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.clock import DEFAULT_TIME_ZONE, MAX_ROUND_MINUTES
-from shinpan.engine.effects import plan_reported_duel
 from shinpan.engine.event_rules import Role, may_be_paired, scope_problems
 from shinpan.engine.participants import MAX_ID_LENGTH, check_id, first_clash, normalize_id
 from shinpan.entries import (
@@ -18,18 +17,17 @@ from shinpan.entries import (
     HeadJudge,
     JudgeAdded,
     JudgeClaimed,
-    MatchResult,
     Pairing,
     PlayersImported,
     Registration,
     RoundEnded,
     RoundPaired,
 )
-from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
+from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused
 from shinpan.guideline import default_guideline
 from shinpan.services.commands import run_command
-from shinpan.services.context import load_event, stamp
-from shinpan.services.effects import append_effects, settle_carried
+from shinpan.services.context import load_event, role_of, stamp
+from shinpan.services.effects import settle_carried
 from shinpan.services.formats import open_format
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -37,10 +35,7 @@ from shinpan.store.events import EventSummary, event_summaries, judge_seat, next
 from shinpan.store.ledger import Appender, Entry
 from shinpan.store.roster import statuses
 from shinpan.store.rounds import round_of
-from shinpan.store.snapshots import match_at
-from shinpan.store.standings import playoff
 from shinpan.tournament.formats import parse_format
-from shinpan.tournament.playoff import check_result
 
 
 def _date(value: str | None, field: str) -> str | None:
@@ -276,10 +271,12 @@ def import_pairings(
 
 def end_round(
     db: Database, event_id: int, round_no: int | None = None, *, actor: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
+    command_id: str | None = None, now: datetime | None = None, before_t5: bool = False,
 ) -> int:  # fmt: skip
     """End a round (default: the current one): its end-of-round deadlines fall due (D21).
-    Tables still playing go on; their end-of-match deadlines fall due as each ends."""
+    Tables still playing go on; their end-of-match deadlines fall due as each ends.
+    ``before_t5``: an event recorded by a shinpan older than T5 (an import), whose rounds
+    took results and ended without their clock started, as anyone of its results desk did."""
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:
         number = round_no or load_event(conn, event_id).current_round
@@ -288,6 +285,15 @@ def end_round(
             raise NotFound("round {round} is not paired", round=number)
         if row.state == "ended":
             raise Conflict("round {round} has already ended", round=number)
+        if (
+            row.state == "paired"
+            and not before_t5
+            and role_of(conn, event_id, ap.actor) is not Role.head_judge
+        ):
+            raise Forbidden(
+                "round {round} has not started: only the head judge ends a round whose clock never started",
+                round=number,
+            )
         ap.append(RoundEnded(number))
         return {"round": number}
 
@@ -303,25 +309,12 @@ def report_result(
     command_id: str | None = None, now: datetime | None = None,
 ) -> None:  # fmt: skip
     """A scorekeeper's result: one duel's winner (``duel`` left out: the match's next duel,
-    chosen in the write transaction), or the match result (a, b or draw)."""
+    chosen in the write transaction), or the match result (a, b or draw); see
+    :func:`shinpan.services.results.report_result` for scores, drawn duels and corrections."""
+    from shinpan.services.results import Wanted
+    from shinpan.services.results import report_result as report
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
-        m = match_at(conn, event_id, round_no, table)
-        if m is None:
-            raise NotFound("no match at table {table} in round {round}", table=table, round=round_no)
-        if m.b is None:
-            raise Refused("table {table} is a bye: it has no result to report", table=table)
-        if winner is not None or duel is not None:
-            if winner is None or normalize_id(winner) not in (m.a, m.b):
-                raise InvalidInput("the winner must be one of the match's players", field="winner")
-            append_effects(ap, [plan_reported_duel(m, duel, normalize_id(winner))])
-        else:
-            if result not in ("a", "b", "draw"):
-                raise InvalidInput("a match result is a, b or draw", field="result")
-            started = playoff(conn, event_id)
-            check_result(started.round if started else None, round_no, result)
-            ap.append(MatchResult(round_no, table, result, by_hand=True))
-        return {}
-
-    payload = {"round": round_no, "table": table, "duel": duel, "winner": winner, "result": result}
-    run_command(db, event_id, "results", actor, command_id, payload, act, now)
+    wanted = Wanted(duel=duel, winner=winner, match=result if duel is None and winner is None else None)
+    if wanted.duel is None and wanted.winner is None and wanted.match is None:
+        raise InvalidInput("a match result is a, b or draw", field="result")
+    report(db, event_id, round_no, table, wanted, actor=actor, command_id=command_id, now=now)

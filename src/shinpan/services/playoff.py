@@ -144,8 +144,10 @@ def start_playoff(
         drawn = seed if seed is not None else secrets.randbelow(SEED_LIMIT)
         seed_used = chosen.seed if chosen.seed is not None else drawn
         table = read_standings(conn, event_id, current)
-        seeded = seeded_places(seed_used, (line.player for line in table.rows))
-        seeds = qualifiers(table.rows, size, seeded)
+        now = {e.player: e.status for e in entrants(conn, event_id)}  # who is still in the event now
+        lines = [replace(line, status=now.get(line.player, line.status)) for line in table.rows]
+        seeded = seeded_places(seed_used, (line.player for line in lines))
+        seeds = qualifiers(lines, size, seeded)
         round_no = current + 1
         kept, shown = _pairings(first_round(seeds))
         ap.append(PlayoffStarted(round_no, size, third_place, tuple(seeds), seed_used))

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine import Deviation
+from shinpan.engine.effects import plan_reported_duel
 from shinpan.engine.event_rules import Role
 from shinpan.entries import (
     AppealDecided,
@@ -43,6 +44,7 @@ from shinpan.entries import (
     PlayerDropped,
     PlayersImported,
     PlayoffStarted,
+    ResultReported,
     RoundEnded,
     RoundPaired,
     RoundStarted,
@@ -62,15 +64,18 @@ from shinpan.services import (
     formats,
     playoff,
     recording,
+    results,
     rounds,
     swiss,
 )
-from shinpan.services.commands import REPLAYED_HASH
+from shinpan.services.commands import REPLAYED_HASH, run_command
 from shinpan.services.context import parse_stamp
-from shinpan.store.connection import IntegrityViolation
+from shinpan.services.effects import append_effects
+from shinpan.store.connection import Connection, IntegrityViolation
 from shinpan.store.db import Database
 from shinpan.store.events import judge_seat
 from shinpan.store.ledger import Appender, Entry, read_entries
+from shinpan.store.snapshots import match_at
 from shinpan.store.standings import playoff as playoff_of
 from shinpan.tournament.formats import parse_format
 
@@ -174,6 +179,22 @@ def _players(db: Database, e: int, entry: Entry, b: PlayersImported, _: Sequence
     events.import_players(db, e, rows, **_as(entry))
 
 
+@replays(ResultReported)
+def _result(db: Database, e: int, entry: Entry, b: ResultReported, _: Sequence[Entry]) -> None:
+    """The report as the scorekeeper gave it: a slip's score, a result without duels, or one duel."""
+    if b.shown is not None and "-" in b.shown:
+        wanted = results.Wanted(score=b.shown, at_time=b.at_time)
+    elif b.shown is not None:
+        wanted = results.Wanted(match=b.shown)
+    elif len(b.duels) == 1:
+        duel = b.duels[0]
+        wanted = results.Wanted(duel=duel.duel, winner=duel.winner, draw=duel.winner is None)
+    else:
+        raise InvalidInput("a result entry that no report makes", field="result")
+    wanted = replace(wanted, replaces_entry=b.corrects, reason=b.reason)
+    results.report_result(db, e, b.round, b.table, wanted, **_as(entry))
+
+
 @replays(EventSealed)
 def _sealed(db: Database, e: int, entry: Entry, b: EventSealed, _: Sequence[Entry]) -> None:
     """A seal is signed by the installation that made it, with its key: it cannot be made
@@ -229,21 +250,55 @@ def _time(db: Database, e: int, entry: Entry, b: TimeExtended, _: Sequence[Entry
 
 @replays(RoundEnded)
 def _ended(db: Database, e: int, entry: Entry, b: RoundEnded, _: Sequence[Entry]) -> None:
-    events.end_round(db, e, b.round, **_as(entry))
+    events.end_round(db, e, b.round, before_t5=_before_t5(db, e), **_as(entry))
+
+
+def _before_t5(db: Database, e: int) -> bool:
+    """Whether the event was recorded by a shinpan older than T5: it holds results reported by
+    hand as ``duel.result`` or ``match.result`` (a newer one writes ``result.reported``)."""
+    with db.read() as conn:
+        for found in read_entries(conn, e):
+            body = found.body
+            if isinstance(body, MatchResult) and body.by_hand:
+                return True
+            if isinstance(body, DuelResult) and body.cause_ruling is None and body.winner is not None:
+                return True
+    return False
+
+
+# Events recorded before ``result.reported`` kept a hand-reported duel as ``duel.result`` and a
+# result without duels as ``match.result``, without T5's and T11's checks (they were not
+# rules yet): such an entry is decided again as shinpan decided it then (D10's planner).
+
+
+def _legacy(db: Database, e: int, entry: Entry, b: DuelResult | MatchResult) -> None:
+    def act(conn: Connection, ap: Appender) -> None:
+        m = match_at(conn, e, b.round, b.table)
+        if m is None or m.b is None:
+            raise NotFound("no match at table {table} in round {round}", table=b.table, round=b.round)
+        if isinstance(b, MatchResult):
+            ap.append(MatchResult(b.round, b.table, b.result, by_hand=True))
+        elif b.winner is not None and b.winner in (m.a, m.b):
+            append_effects(ap, [plan_reported_duel(m, b.duel, b.winner)])
+        else:
+            raise InvalidInput("the winner must be one of the match's players", field="winner")
+
+    payload = {"legacy": entry.kind, "round": b.round, "table": b.table}
+    run_command(db, e, "results", entry.actor, entry.command_id, payload, act, parse_stamp(entry.recorded_at))
 
 
 @replays(DuelResult)
 def _duel(db: Database, e: int, entry: Entry, b: DuelResult, _: Sequence[Entry]) -> None:
     if b.cause_ruling is not None or b.winner is None:
         raise _NotACommand()  # a ruling's effect, or its undoing
-    events.report_result(db, e, b.round, b.table, duel=b.duel, winner=b.winner, **_as(entry))
+    _legacy(db, e, entry, b)
 
 
 @replays(MatchResult)
 def _match(db: Database, e: int, entry: Entry, b: MatchResult, _: Sequence[Entry]) -> None:
     if not b.by_hand:
         raise _NotACommand()
-    events.report_result(db, e, b.round, b.table, result=b.result, **_as(entry))
+    _legacy(db, e, entry, b)
 
 
 @replays(PlayerDropped)

@@ -173,9 +173,10 @@ class RoundClock:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "round": self.round, "state": self.state, "started_at": self.started_at, "minutes": self.minutes,
+            "round": self.round or None, "state": self.state, "started_at": self.started_at,
+            "minutes": self.minutes,
             "ends_at": self.ends_at, "seconds_left": self.seconds_left,
-            "tables": [t.as_json() for t in self.tables],
+            "tables": [{**t.as_json(), "playing": t.playing and self.state != "paired"} for t in self.tables],
             "still_playing": [t.table for t in self.still_playing],
             "due_at_round_end": [d.__dict__ for d in self.due_at_round_end],
         }  # fmt: skip

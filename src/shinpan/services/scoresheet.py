@@ -18,6 +18,8 @@ from shinpan.store.roster import active_players, names
 from shinpan.store.rounds import round_duels, round_matches
 from shinpan.store.rulings import Cause, awaiting_confirmation, causes
 from shinpan.tournament import recommended_rounds
+from shinpan.tournament.results import Duel as SeatDuel
+from shinpan.tournament.results import Table as SeatTable
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,14 @@ class Row:
     @property
     def winner(self) -> Person | None:
         return self.a if self.result == "a" else self.b if self.result == "b" else None
+
+    @property
+    def shown(self) -> str | None:
+        """The result as a scorekeeper reads it and names it to correct it (T11): the score
+        (2-1, 1-1-1) when the match has duels, else a, b or draw; None while it is played."""
+        seats = {self.a.number: "a", self.b.number if self.b else "": "b"}
+        duels = {d.number: SeatDuel(seats.get(d.winner.number) if d.winner else None) for d in self.duels}
+        return SeatTable(duels, self.result).shown()
 
 
 @dataclass(frozen=True)
@@ -107,7 +117,11 @@ def read_sheet(conn: Connection, event_id: int, round_no: int | None, now: datet
     active = sorted(
         (person(n) for n in active_players(conn, event_id)), key=lambda p: (p.reading or p.name, p.number)
     )
-    table = read_standings(conn, event_id, number if number <= event.current_round else None)
+    # T6: the standings after this round once it has started (so far) or ended; a round only
+    # paired has nothing played: the standings after the one before.
+    table = read_standings(
+        conn, event_id, number if clock.state in ("started", "ended") else max(number - 1, 0)
+    )
     return Sheet(
         event, number, event.current_round, rows, clock, table, people, active,
         recommended_rounds(len(active)), [people[p] for p in sorted(pending) if p in people],

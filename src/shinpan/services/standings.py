@@ -1,7 +1,12 @@
 """The standings after a round: the matches played and the players' statuses, now or as
-they stood when the next round was paired (:mod:`shinpan.store.standings`), handed to the
-tournament core, whose rules they are (points, tiebreakers, ranks:
+they stood at the moment the round was ended (T6, :mod:`shinpan.store.standings`), handed
+to the tournament core, whose rules they are (points, tiebreakers, ranks:
 :func:`shinpan.tournament.standings`).
+
+A table says which round it is after and that round's state (T5): ``ended`` (the
+standings after round N), ``started`` (round N is being played: the standings so far),
+``paired`` (asked for by number: nothing of round N is played yet); ``round`` None while
+no round has been played (never "round 0").
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from shinpan.services.context import load_event
 from shinpan.services.formats import format_json, read_format
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
+from shinpan.store.results import round_entry
+from shinpan.store.rounds import round_of
 from shinpan.store.standings import entrants, entrants_before, paired_at, played, playoff
 from shinpan.tournament import Standing, standings
 from shinpan.tournament.formats import DEFAULT_FORMAT, EventFormat
@@ -23,15 +30,22 @@ from shinpan.tournament.tiebreakers import Tiebreaker
 
 @dataclass(frozen=True)
 class Table:
-    """The standings after one round."""
+    """The standings after one round (``round`` None: no round played yet), and its state."""
 
-    round: int
+    round: int | None
     rows: list[Standing]
+    state: str = "ended"  # paired | started | ended; "none" with no round
     format: EventFormat = DEFAULT_FORMAT
+
+    @property
+    def final(self) -> bool:
+        """Whether these are the standings after the round ended (T6)."""
+        return self.state == "ended"
 
     def as_json(self) -> dict[str, Any]:
         return {
             "round": self.round,
+            "state": self.state,
             **format_json(self.format),
             "standings": [standing_json(s, self.format) for s in self.rows],
         }
@@ -56,20 +70,44 @@ def standing_json(s: Standing, chosen: EventFormat = DEFAULT_FORMAT) -> dict[str
     return row
 
 
+def _default_round(conn: Connection, event_id: int, current: int) -> int:
+    """The round the standings are after, when none is asked: the current one once it has
+    started, else the one before it (a round paired, not started, has nothing played)."""
+    row = round_of(conn, event_id, current) if current else None
+    return current if row is not None and row.state != "paired" else max(current - 1, 0)
+
+
 def read_standings(conn: Connection, event_id: int, round_no: int | None = None) -> Table:
-    """The standings after ``round_no`` (default: the current round): its matches and the
-    rounds before, with the statuses players had when the next round was paired."""
+    """The standings after ``round_no`` (default: the current round once started, else the
+    one before): its matches and the rounds before, with the statuses players had at the
+    moment it was ended (T6; a round not ended yet: their statuses now)."""
     current = load_event(conn, event_id).current_round
-    number = current if round_no is None else round_no
+    number = _default_round(conn, event_id, current) if round_no is None else round_no
     if not 0 <= number <= current:
         raise NotFound("round {round} is not paired", round=number)
+    chosen = read_format(conn, event_id)
     started = playoff(conn, event_id)
     if started is not None and number >= started.round:  # the playoff ranks by its bracket (T10)
         number = started.round - 1
-    following = paired_at(conn, event_id, number + 1) if number < current else None
-    people = entrants(conn, event_id) if following is None else entrants_before(conn, event_id, following)
-    chosen = read_format(conn, event_id)
-    return Table(number, standings(people, played(conn, event_id, number), chosen.chain, chosen.seed), chosen)
+    if number == 0:
+        return Table(None, standings(entrants(conn, event_id), [], chosen.chain, chosen.seed), "none", chosen)
+    row = round_of(conn, event_id, number)
+    state = row.state if row is not None and number == current else "ended"  # an earlier round is over
+    moment = round_entry(conn, event_id, "round.ended", number)
+    if moment is None and number < current:  # never ended: as when the next round was paired
+        moment = paired_at(conn, event_id, number + 1)
+    people = entrants(conn, event_id) if moment is None else entrants_before(conn, event_id, moment)
+    return Table(
+        number, standings(people, played(conn, event_id, number), chosen.chain, chosen.seed), state, chosen
+    )
+
+
+def last_ended(conn: Connection, event_id: int) -> int | None:
+    """The last round that has ended (T6, T12): what a printout "after round N" shows by default."""
+    current = load_event(conn, event_id).current_round
+    row = round_of(conn, event_id, current) if current else None
+    number = current if row is not None and row.state == "ended" else current - 1
+    return number if number >= 1 else None
 
 
 def event_standings(db: Database, event_id: int, round_no: int | None = None) -> Table:

@@ -30,6 +30,7 @@ __all__ = [
     "pool",
     "projector",
     "reports",
+    "results",
     "roles",
     "roster",
     "rounds",

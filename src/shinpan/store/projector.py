@@ -33,6 +33,7 @@ from shinpan.entries import (
     PlayerDropped,
     PlayersImported,
     PlayoffStarted,
+    ResultReported,
     RoundEnded,
     RoundPaired,
     RoundStarted,
@@ -322,6 +323,23 @@ def _duel_result(conn: Connection, e: Entry, b: DuelResult) -> None:
 @handles(MatchResult)
 def _match_result(conn: Connection, e: Entry, b: MatchResult) -> None:
     _set_result(conn, e, b.round, b.table, b.result, b.cause_ruling)
+
+
+_CLEAR_HAND_DUELS = Statement(
+    "DELETE FROM duels WHERE event_id = :e AND round = :r AND table_no = :t AND cause_ruling IS NULL"
+)
+
+
+@handles(ResultReported)
+def _result_reported(conn: Connection, e: Entry, b: ResultReported) -> None:
+    """The scorekeeper's report (T11): its duels (a drawn one has no winner), the result."""
+    where = {"e": e.event_id, "r": b.round, "t": b.table}
+    if b.whole:
+        _CLEAR_HAND_DUELS.run(conn, where)
+    for d in b.duels:
+        _DELETE_DUEL.run(conn, {**where, "d": d.duel})
+        _INSERT_DUEL.run(conn, {**where, "d": d.duel, "winner": d.winner, "cause": None})
+    _set_result(conn, e, b.round, b.table, b.result, None)
 
 
 @handles(MatchExtended)

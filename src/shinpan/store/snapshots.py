@@ -60,6 +60,7 @@ def _match(conn: Connection, event_id: int, row: tuple[Any, ...]) -> Match:
         result=result,
         result_ruling=result_ruling,
         duels={int(duel): winner for duel, winner in found if winner is not None},
+        drawn=frozenset(int(duel) for duel, winner in found if winner is None),
     )
 
 
@@ -163,7 +164,7 @@ def undoing(conn: Connection, event_id: int, numbers: Collection[int]) -> Undoin
 # Undoing reads the ledger from the rulings' first entry on, not the whole event's.
 _RESULTS_SINCE = Statement(
     "SELECT kind, body FROM entries WHERE event_id = :e AND seq >= :since "
-    "AND kind IN ('match.result', 'duel.result') ORDER BY seq"
+    "AND kind IN ('match.result', 'duel.result', 'result.reported') ORDER BY seq"
 )
 _EXTENDED_SINCE = Statement(
     "SELECT body FROM entries WHERE event_id = :e AND seq >= :since AND kind = 'match.extended' ORDER BY seq"
@@ -174,7 +175,13 @@ def _by_hand(conn: Connection, event_id: int, key: tuple[int, int], since: int) 
     results = []
     for kind, raw in _RESULTS_SINCE.all(conn, {"e": event_id, "since": since}):
         b = json.loads(raw)
-        if (b["round"], b["table"]) == key:
+        if (b["round"], b["table"]) == key and kind == "result.reported":  # the scorekeeper's (T11)
+            set_result = b.get("result") is not None
+            if b["duels"] and not b["whole"]:  # one duel reported: as a duel that decides
+                results.append(("duel.result", False, set_result))
+            else:  # a score or a result without duels: by hand
+                results.append(("match.result", set_result, False))
+        elif (b["round"], b["table"]) == key:
             by_scorekeeper = b.get("result") is not None and b.get("cause_ruling") is None
             results.append((kind, by_scorekeeper, "match_result" in b))
     return reported_by_hand(results)

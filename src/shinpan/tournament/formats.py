@@ -68,34 +68,6 @@ def at_time(rule: AtTime, won_a: int, won_b: int) -> Outcome:
     return "draw"
 
 
-def check_score(match_format: MatchFormat, won_a: int, won_b: int, drawn: int, *, at_time: bool) -> None:
-    """Refuses a score no match of this format can end with.
-
-    A finished match has exactly one player at the duels needed and the other below; a match
-    reported at time has neither at the duels needed yet.
-    """
-    needed = duels_to_win(match_format)
-    if min(won_a, won_b, drawn) < 0:
-        raise InvalidInput("a score counts duels: no number below 0", field="score")
-    if at_time:
-        if max(won_a, won_b) >= needed:
-            raise InvalidInput(
-                "a match at time is one nobody had won yet: {a}-{b} already decides it",
-                field="score",
-                a=won_a,
-                b=won_b,
-            )
-        return
-    if sorted((won_a, won_b)) != [min(won_a, won_b), needed] or won_a == won_b:
-        raise InvalidInput(
-            "in this format a match is won with {needed} duels: {a}-{b} is not a finished match",
-            field="score",
-            needed=needed,
-            a=won_a,
-            b=won_b,
-        )
-
-
 @dataclass(frozen=True)
 class EventFormat:
     """How an event plays its matches and ranks its players (T7–T9).

@@ -16,7 +16,6 @@ from starlette.concurrency import run_in_threadpool
 from shinpan.csvio import parse_pairings, parse_players
 from shinpan.engine import Deviation
 from shinpan.engine.event_rules import Role
-from shinpan.errors import InvalidInput
 from shinpan.guideline.model import as_data
 from shinpan.guideline.search import search
 from shinpan.services import (
@@ -331,27 +330,6 @@ def import_pairings(
         request.app.state.db, event_id, round_no, rows, actor=user.name, command_id=command_id
     )
     return {"paired": n}
-
-
-class ResultIn(CommandIn):
-    round: int = Field(ge=1)
-    table: int = Field(ge=1)
-    duel: int | None = Field(None, ge=1, le=5)
-    winner: str | None = None
-    result: Literal["a", "b", "draw"] | None = None
-
-
-@router.post("/events/{event_id}/results", dependencies=Unsafe)
-def report_result(request: Request, event_id: int, body: ResultIn) -> dict[str, Any]:
-    """A duel's winner or a match's result (scorekeeper)."""
-    user, _ = role_at(request, event_id, "results")
-    if (body.duel is None) == (body.result is None):
-        raise InvalidInput("give a duel and its winner, or a match result", field="result")
-    events.report_result(
-        request.app.state.db, event_id, body.round, body.table, duel=body.duel, winner=body.winner,
-        result=body.result, actor=user.name, command_id=body.command_id,
-    )  # fmt: skip
-    return {"ok": True}
 
 
 class AppealIn(CommandIn):

@@ -160,20 +160,25 @@ class StandingOut(BaseModel):
 
 
 class StandingsOut(BaseModel):
-    round: int
+    round: int | None = Field(description="the round they are after; null while no round has been played")
     format: Literal["bo3", "bo1"] = Field(description="best of three or best of one (T7)")
     time_out: Literal["duels", "both-lose"] = Field(description="what a match at time is (T8)")
     tiebreakers: list[Literal["omw", "gw", "ogw", "oomw", "seeded"]] = Field(
         description="the keys after match points, in order (T9)"
     )
     standings: list[StandingOut]
+    state: str = Field(
+        description="that round's state: ended (the standings after it, statuses as at its end, T6), "
+        "started (the standings so far), paired (nothing of it played yet), none (no round)"
+    )
 
 
 @router.get("/events/{event_id}/standings")
 def get_standings(
     request: Request, event_id: int, round: int | None = Query(None, ge=0, le=2**31 - 1)
 ) -> StandingsOut:
-    """The standings after a round (default: the current one), statuses as they stood then."""
+    """The standings after a round (default: the current one once started, else the one
+    before), statuses as they stood when it ended (T6)."""
     role_at(request, event_id, "read")
     table = standings.event_standings(request.app.state.db, event_id, round)
     return StandingsOut.model_validate(table.as_json())

@@ -171,11 +171,19 @@ def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 
 
-def _error(request: Request, status: int, message: str, field: str | None = None) -> Response:
+def _error(
+    request: Request,
+    status: int,
+    message: str,
+    field: str | None = None,
+    details: dict[str, Any] | None = None,
+) -> Response:
     if _is_api(request):
         body: dict[str, Any] = {"detail": message}
         if field:
             body["field"] = field
+        if details:
+            body["stands"] = details
         return JSONResponse(body, status_code=status)
     return render_error(request, status, message)
 
@@ -183,7 +191,7 @@ def _error(request: Request, status: int, message: str, field: str | None = None
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ShinpanError)
     async def shinpan_error(request: Request, exc: ShinpanError) -> Response:
-        return _error(request, exc.status, exc.render(i18n.gettext), exc.field)
+        return _error(request, exc.status, exc.render(i18n.gettext), exc.field, getattr(exc, "details", None))
 
     @app.exception_handler(NotSignedIn)
     async def not_signed_in(request: Request, exc: NotSignedIn) -> Response:
@@ -286,15 +294,25 @@ def create_app(
     app.state.demo_hint = None
     install_error_handlers(app)
 
-    from shinpan.web import api, api_playoff, api_rounds, corrections, desk, floor, pages, scorekeeper
+    from shinpan.web import (
+        api,
+        api_playoff,
+        api_results,
+        api_rounds,
+        corrections,
+        desk,
+        floor,
+        pages,
+        scorekeeper,
+    )
     from shinpan.web import reports as report_pages
     from shinpan.web import seal as sealing
 
     # Every route on the app's own router, the JSON API (searches, records, streams) first:
     # FastAPI matches a request against an included router by walking its routes twice
     # (a player search spent a third of its time there); the app's own it walks once.
-    for router in (api.router, api_rounds.router, api_playoff.router, floor.router, desk.router,
-                   corrections.router, pages.router, scorekeeper.router, report_pages.router,
+    for router in (api.router, api_results.router, api_rounds.router, api_playoff.router, floor.router,
+                   desk.router, corrections.router, pages.router, scorekeeper.router, report_pages.router,
                    sealing.router):  # fmt: skip
         app.router.routes.extend(router.routes)
     static = resources.files("shinpan.web") / "static"

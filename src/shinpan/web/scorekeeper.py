@@ -19,7 +19,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from shinpan.csvio import parse_pairings
 from shinpan.errors import InvalidInput, ShinpanError
 from shinpan.reports.common import local_time
-from shinpan.services import events, rounds, swiss
+from shinpan.services import events, results, rounds, swiss
 from shinpan.services.scoresheet import round_sheet
 from shinpan.services.standings import standing_json
 from shinpan.web import i18n
@@ -39,6 +39,14 @@ WORDS = (
     N_("dropped"), N_("extend"), N_("edit_pairings"), N_("paired"), N_("started"), N_("ended"),
     N_("ejection"), N_("disqualification"),
 )  # fmt: skip
+
+
+def _state_words() -> dict[str, str]:
+    """A round's state in words (T5): paired, started and ended told apart."""
+    return {
+        "paired": i18n.gettext("paired, not started"), "started": i18n.gettext("started, being played"),
+        "ended": i18n.gettext("ended"),
+    }  # fmt: skip
 
 
 def _page(event_id: int, round_no: int | None = None) -> str:
@@ -84,7 +92,7 @@ def scorekeeper(request: Request, event_id: int, round: int | None = None) -> Re
     response = render(
         request, "scorekeeper.html", event_id=event_id, event=sheet.event, role=role, sheet=sheet,
         error=error, notice=notice, local=lambda s: local_time(s, sheet.event.time_zone, style="clock"),
-        standing_json=standing_json,
+        standing_json=standing_json, state_words=_state_words(),
     )  # fmt: skip
     if flash:
         response.delete_cookie(FLASH, path=f"/events/{event_id}/scorekeeper")
@@ -150,22 +158,23 @@ def end(request: Request, event_id: int, command_id: Field) -> Response:
 @router.post("/events/{event_id}/scorekeeper/result", dependencies=Unsafe)
 def result(
     request: Request, event_id: int, command_id: Field, round_no: Field, table: Field, winner: Field = "",
-    outcome: Field = "",
+    outcome: Field = "", score: Field = "", draw: Field = "", time: Field = "", replaces: Field = "",
+    reason: Field = "",
 ) -> Response:  # fmt: skip
-    """The next duel's winner, or the match's result."""
+    """The next duel's winner (or a drawn duel), the slip's score, or the match's result; a
+    correction names what it replaces and why (T11). The page's script sends the same to
+    the JSON API without reloading; this is the form without the script."""
     number = _number(round_no, "round", optional=True)
 
     def work(name: str) -> str:
         where = _number(table, "table")
         assert number is not None and where is not None
-        db = request.app.state.db
-        if winner:
-            events.report_result(
-                db, event_id, number, where, winner=winner, actor=name, command_id=command_id
-            )
-        else:
-            events.report_result(db, event_id, number, where, result=outcome or None, actor=name,
-                                 command_id=command_id)  # fmt: skip
+        wanted = results.Wanted(
+            winner=winner or None, draw=bool(draw) and not winner, match=outcome or None, score=score or None,
+            at_time=bool(time), replaces=replaces or None, reason=reason or None,
+        )  # fmt: skip
+        results.report_result(request.app.state.db, event_id, number, where, wanted, actor=name,
+                              command_id=command_id)  # fmt: skip
         return i18n.gettext("table {table}: result recorded").format(table=where)
 
     if number is None:

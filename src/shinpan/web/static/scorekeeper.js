@@ -1,4 +1,10 @@
-// The round's countdown on the scorekeeper's page: minutes and seconds to the end of time.
+// The scorekeeper's page: the round's countdown, and results entered without reloading.
+//
+// Keyboard first, for a stack of slips: the next table waits in the table box, the cursor
+// in the score box; "21" Enter records 2-1 and readies the next table. "12 21" is table
+// 12's 2-1. A table that already has a result is refused with it (T11): the page says
+// which result stands and asks for the reason; Enter again records the correction.
+// Every answer is the server's; the page then reads the rows and the standings again.
 (function () {
   "use strict";
   function tick() {
@@ -12,4 +18,161 @@
   }
   setInterval(tick, 1000);
   tick();
+
+  var quick = document.getElementById("quick");
+  var rowsForms = document.querySelectorAll("form.result-form");
+  if (!quick && !rowsForms.length) return;
+  var eventId = quick ? quick.dataset.event : location.pathname.split("/")[2];
+  var roundNo = quick ? quick.dataset.round : (document.querySelector('form.result-form input[name="round_no"]') || {}).value;
+  var answer = document.getElementById("quick-answer");
+  var pending = null; // a refused table waiting for its correction's reason: {table, body, replaces}
+
+  function token() {
+    var field = document.querySelector('input[name="csrf_token"]');
+    return field ? field.value : "";
+  }
+  function newId() {
+    return "sk-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
+  }
+  function tell(text, bad) {
+    if (!answer) return;
+    answer.textContent = text;
+    answer.className = "flash " + (bad ? "error" : "ok");
+    answer.setAttribute("role", bad ? "alert" : "status");
+  }
+
+  // "21" 2-1, "111" 1-1-1, "2-1", "10t" 1-0 at time, "a" "b" "d" without duels.
+  function parseScore(raw) {
+    var s = raw.normalize("NFKC").trim().toLowerCase().replace(/[‐‑‒–—―−ー－]/g, "-");
+    var time = /(^t|t$|時間)/.test(s);
+    s = s.replace(/t|時間/g, "").trim();
+    if (s === "a" || s === "b") return { match: s };
+    if (s === "d" || s === "draw" || s === "引き分け") return { match: "draw" };
+    if (/^\d{2,3}$/.test(s)) s = s.split("").join("-");
+    if (/^\d{1,2}-\d{1,2}(-\d{1,2})?$/.test(s)) return { score: s, time: time };
+    return null;
+  }
+
+  function send(table, body) {
+    var payload = Object.assign({ command_id: newId(), round: Number(roundNo), table: Number(table) }, body);
+    return fetch("/api/events/" + eventId + "/results", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": token(), Accept: "application/json" },
+      body: JSON.stringify(payload),
+    }).then(function (r) {
+      return r.json().then(function (j) { return { status: r.status, body: j }; }, function () { return { status: r.status, body: {} }; });
+    });
+  }
+
+  // The rows, the tables still playing and the standings, read again from the server.
+  function refresh() {
+    return fetch(location.pathname + location.search, { credentials: "same-origin" })
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html");
+        ["table.matches tbody", "#standings", "section.still-playing"].forEach(function (sel) {
+          var now = document.querySelector(sel), then = fresh.querySelector(sel);
+          if (now && then) now.replaceWith(then);
+          else if (now && !then) now.remove();
+        });
+        var freshQuick = fresh.getElementById("quick");
+        if (quick && freshQuick) quick.dataset.open = freshQuick.dataset.open;
+        bindRows();
+      });
+  }
+
+  function nextOpen(after) {
+    var open = (quick.dataset.open || "").split(",").filter(Boolean).map(Number);
+    var later = open.filter(function (t) { return t > after; });
+    return later.length ? later[0] : open.length ? open[0] : "";
+  }
+
+  function describe(done) {
+    var what = done.shown || (done.result === null ? "…" : done.result);
+    return (done.correction ? "訂正しました / corrected: " : "記録しました / recorded: ") +
+      "テーブル" + done.table + " " + what;
+  }
+
+  if (quick) {
+    var tableBox = document.getElementById("quick-table");
+    var scoreBox = document.getElementById("quick-score");
+    var reasonLabel = document.getElementById("quick-reason-box");
+    var reasonBox = document.getElementById("quick-reason");
+    tableBox.value = nextOpen(0);
+    scoreBox.focus();
+    quick.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var text = scoreBox.value.trim();
+      var table = tableBox.value.trim();
+      var parts = text.split(/\s+/);
+      if (parts.length === 2) { table = parts[0]; text = parts[1]; tableBox.value = table; scoreBox.value = text; }
+      var parsed = parseScore(text);
+      if (!/^\d+$/.test(table) || !parsed) {
+        tell("テーブル番号と結果を入力してください(例: 21、02、111、10t、a、b、d) / give a table and a score", true);
+        scoreBox.focus();
+        return;
+      }
+      var body = parsed.match ? { match: parsed.match } : { score: parsed.score, time: parsed.time };
+      if (pending && pending.table === table && reasonBox.value.trim()) {
+        body.replaces = pending.replaces;
+        body.reason = reasonBox.value.trim();
+      }
+      send(table, body).then(function (got) {
+        if (got.status === 200) {
+          tell(describe(got.body), false);
+          pending = null;
+          reasonBox.value = "";
+          reasonLabel.hidden = true;
+          return refresh().then(function () {
+            tableBox.value = nextOpen(Number(table));
+            scoreBox.value = "";
+            scoreBox.focus();
+          });
+        }
+        var stands = got.body.stands;
+        tell(got.body.detail || ("エラー " + got.status), true);
+        if (got.status === 409 && stands && stands.shown && !stands.ruling) {
+          pending = { table: table, replaces: stands.shown };
+          reasonLabel.hidden = false;
+          reasonBox.focus();
+        } else {
+          scoreBox.focus();
+        }
+        return refresh();
+      });
+    });
+    reasonBox.addEventListener("keydown", function (ev) {
+      if (ev.key === "Escape") { pending = null; reasonBox.value = ""; reasonLabel.hidden = true; scoreBox.focus(); }
+    });
+  }
+
+  // One row's buttons and its correction form: the same, through the API.
+  function bindRows() {
+    document.querySelectorAll("form.result-form").forEach(function (form) {
+      if (form.dataset.bound) return;
+      form.dataset.bound = "1";
+      form.addEventListener("submit", function (ev) {
+        ev.preventDefault();
+        var data = new FormData(form);
+        var button = ev.submitter;
+        var body = {};
+        if (button && button.name === "winner") body.winner = button.value;
+        else if (button && button.name === "draw") body.draw = true;
+        else if (button && button.name === "score" && button.value) body.score = button.value;
+        else {
+          var parsed = parseScore(String(data.get("score") || ""));
+          if (!parsed) { tell("結果を入力してください / give a score", true); return; }
+          if (parsed.match) body.match = parsed.match; else body.score = parsed.score;
+          body.time = Boolean(data.get("time")) || Boolean(parsed.time);
+        }
+        if (data.get("replaces")) { body.replaces = data.get("replaces"); body.reason = data.get("reason"); }
+        send(form.dataset.table, body).then(function (got) {
+          tell(got.status === 200 ? describe(got.body) : got.body.detail || ("エラー " + got.status), got.status !== 200);
+          return refresh();
+        });
+      });
+    });
+  }
+  bindRows();
 })();

@@ -1,0 +1,260 @@
+"""The scorekeeper's results and their corrections (T5, T7, T8, T11): one report of a
+table (a duel, a slip's score, a result without duels), decided by
+:mod:`shinpan.tournament.results`, appended in one transaction under the event's lock, so
+that of two results sent at once for one table exactly one stands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from shinpan.engine.effects import Match
+from shinpan.engine.event_rules import Role, next_duel
+from shinpan.engine.participants import normalize_id
+from shinpan.entries import ReportedDuel, ResultReported
+from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused, ResultStands
+from shinpan.services.commands import run_command
+from shinpan.services.context import role_of
+from shinpan.services.formats import read_format
+from shinpan.store.connection import Connection
+from shinpan.store.db import Database
+from shinpan.store.ledger import Appender
+from shinpan.store.results import table_results
+from shinpan.store.roster import names
+from shinpan.store.rounds import paired_after, round_duels, round_of
+from shinpan.store.snapshots import match_at
+from shinpan.store.standings import playoff
+from shinpan.tournament.formats import AtTime
+from shinpan.tournament.playoff import check_result
+from shinpan.tournament.results import (
+    Duel,
+    DuelReport,
+    MatchReport,
+    Report,
+    Score,
+    ScoreReport,
+    Table,
+    Verdict,
+    outcome,
+    parse_score,
+    standing,
+    verdict,
+)
+
+MAX_REASON = 500
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalogue (scripts/i18n) where it is kept in a name."""
+    return message
+
+
+# The messages, as a judge reads them (translated in the web's catalogue).
+STANDS_WON = N_(
+    "round {round}, table {table} already has a result: {shown} ({winner} won). To correct it, "
+    "say which result it replaces ({shown}) and why"
+)
+STANDS_DRAW = N_(
+    "round {round}, table {table} already has a result: {shown} (a draw). To correct it, "
+    "say which result it replaces ({shown}) and why"
+)
+STANDS_BY_RULING = N_(
+    "round {round}, table {table}: the result {shown} was decided by ruling #{ruling}; "
+    "void or change the ruling instead"
+)
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """What the scorekeeper reports for one table (exactly one of duel, match, score)."""
+
+    duel: int | None = None
+    winner: str | None = None  # a player id (the duel's winner)
+    draw: bool = False  # the duel was drawn
+    match: str | None = None  # a | b | draw, without duels
+    score: str | None = None  # 2-1, 1-1-1
+    at_time: bool = False
+    replaces: str | None = None  # the result that stands, as shown
+    replaces_entry: int | None = None  # or its ledger entry
+    reason: str | None = None
+
+    def payload(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _report(w: Wanted, m: Match) -> Report:
+    if (w.winner is not None or w.draw) and (w.match is not None or w.score is not None):
+        raise InvalidInput(
+            "give one of: a duel and its winner (or a draw), a match result, a score", field="result"
+        )
+    duel = w.duel
+    if duel is None and (w.winner is not None or w.draw) and w.match is None and w.score is None:
+        duel = next_duel(m.taken)  # the match's next duel (D10)
+    given = sum(x is not None for x in (duel, w.match, w.score))
+    if given != 1:
+        raise InvalidInput(
+            "give one of: a duel and its winner (or a draw), a match result, a score", field="result"
+        )
+    if w.at_time and w.score is None:
+        raise InvalidInput("time goes with a score: the duels as they stood", field="time")
+    if duel is not None:
+        if (w.winner is None) == (not w.draw):
+            raise InvalidInput("give the duel's winner, or say it was drawn", field="winner")
+        if w.draw:
+            return DuelReport(duel, None)
+        player = normalize_id(w.winner or "")
+        if player not in (m.a, m.b):
+            raise InvalidInput("the winner must be one of the match's players", field="winner")
+        return DuelReport(duel, m.side(player))
+    if w.match is not None:
+        return MatchReport(w.match)
+    return ScoreReport(parse_score(w.score or ""), w.at_time)
+
+
+def _table(m: Match, causes: dict[int, int | None], drawn: frozenset[int]) -> Table:
+    duels = {n: Duel(m.side(p), causes.get(n) is not None) for n, p in m.duels.items()}
+    duels.update({n: Duel(None, False) for n in drawn})
+    return Table(dict(sorted(duels.items())), m.result, m.result_ruling is not None)
+
+
+def stands_details(
+    conn: Connection, event_id: int, m: Match, table: Table, shown: str | None, entry: Any
+) -> dict[str, Any]:
+    """The result that stands, as the 409 tells it: shown, who won, its entry, who and when."""
+    who = names(conn, event_id)
+    winner = m.a if table.result == "a" else m.b if table.result == "b" else None
+    return {
+        "round": m.round, "table": m.table, "result": table.result, "shown": shown,
+        "winner": winner, "winner_name": who[winner].name if winner in who else winner,
+        "duels": [{"duel": n, "winner": (m.a if d.winner == "a" else m.b if d.winner == "b" else None),
+                   "drawn": d.winner is None, "penalty": d.penalty} for n, d in table.duels.items()],
+        "entry": entry.seq if entry else None, "by": entry.actor if entry else None,
+        "at": entry.recorded_at if entry else None, "ruling": m.result_ruling,
+    }  # fmt: skip
+
+
+def _refuse(found: Verdict, details: dict[str, Any]) -> None:
+    params = {"round": details["round"], "table": details["table"], "shown": details["shown"]}
+    if found is Verdict.by_ruling:
+        raise ResultStands(STANDS_BY_RULING, details=details, ruling=details["ruling"], **params)
+    if found is Verdict.stands:
+        if details["result"] == "draw":
+            raise ResultStands(STANDS_DRAW, details=details, field="replaces", **params)
+        raise ResultStands(
+            STANDS_WON, details=details, field="replaces", winner=details["winner_name"], **params
+        )
+    if found is Verdict.nothing_stands:
+        raise ResultStands(
+            N_("round {round}, table {table} has no result to replace"),
+            details=details,
+            field="replaces",
+            **params,
+        )
+    if found is Verdict.reason_missing:
+        raise InvalidInput("say why the result is corrected", field="reason")
+    if found is Verdict.head_judge_only:
+        raise Forbidden("the next round is paired: only the head judge corrects a result of round {round}",
+                        round=details["round"])  # fmt: skip
+
+
+def report_result(
+    db: Database, event_id: int, round_no: int, table: int, wanted: Wanted, *, actor: str | None = None,
+    command_id: str | None = None, now: datetime | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """One table's result (T11): the first for its match, or a correction naming the
+    result that stands and why; refused for a round not started (T5)."""
+    reason = (wanted.reason or "").strip() or None
+    if reason is not None and len(reason) > MAX_REASON:
+        raise InvalidInput("the reason has at most {limit} characters", field="reason", limit=MAX_REASON)
+
+    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+        row = round_of(conn, event_id, round_no)
+        if row is None:
+            raise NotFound("round {round} is not paired", round=round_no)
+        if row.state == "paired":
+            raise Conflict(
+                "round {round} has not started: results are taken once its clock starts "
+                "(or once the head judge ends it)", round=round_no,
+            )  # fmt: skip
+        m = match_at(conn, event_id, round_no, table)
+        if m is None:
+            raise NotFound("no match at table {table} in round {round}", table=table, round=round_no)
+        if m.b is None:
+            raise Refused("table {table} is a bye: it has no result to report", table=table)
+        causes = {d.duel: d.cause for d in round_duels(conn, event_id, round_no) if d.table == table}
+        now_table = _table(m, causes, m.drawn)
+        report = _report(wanted, m)
+        history = table_results(conn, event_id, round_no, table)
+        last = history[-1] if history else None
+        found = verdict(
+            now_table, report, replaces=wanted.replaces, replaces_entry=wanted.replaces_entry,
+            standing_entry=last.seq if last else None, reason=reason,
+            next_round_paired=paired_after(conn, event_id, round_no),
+            head_judge=role_of(conn, event_id, ap.actor) is Role.head_judge,
+        )  # fmt: skip
+        if found not in (Verdict.first, Verdict.correction):
+            _refuse(found, stands_details(conn, event_id, m, now_table, standing(now_table, report), last))
+        chosen = read_format(conn, event_id)
+        started = playoff(conn, event_id)
+        in_playoff = started is not None and round_no >= started.round
+        rule = (
+            AtTime.duels if in_playoff else chosen.at_time
+        )  # a playoff's scorekeeper reports its winner (T10)
+        done = outcome(now_table, report, chosen.match_format, rule)
+        if done.result is not None:
+            check_result(started.round if started else None, round_no, done.result)
+        seat = {"a": m.a, "b": m.b}
+        shown = report.score.shown() if isinstance(report, ScoreReport) else None
+        if isinstance(report, MatchReport):
+            shown = report.result
+        correction = found is Verdict.correction
+        entry = ap.append(
+            ResultReported(
+                round_no,
+                table,
+                tuple(ReportedDuel(n, seat[w] if w else None) for n, w in done.duels),
+                done.whole,
+                done.result,
+                done.at_time,
+                shown,
+                last.seq if correction and last else None,
+                reason if correction else None,
+            )
+        )
+        after = match_at(conn, event_id, round_no, table)
+        assert after is not None
+        causes = {d.duel: d.cause for d in round_duels(conn, event_id, round_no) if d.table == table}
+        now_shown = _table(after, causes, after.drawn).shown()
+        return {
+            "round": round_no, "table": table, "result": done.result, "shown": now_shown, "at_time": done.at_time,
+            "entry": entry.seq, "corrects": last.seq if correction and last else None, "correction": correction,
+        }  # fmt: skip
+
+    return run_command(db, event_id, "results", actor, command_id, {"result": wanted.payload(), "round": round_no,
+                       "table": table}, act, now, _replayed)  # fmt: skip
+
+
+def _replayed(conn: Connection, entry: Any) -> dict[str, Any]:
+    """A retry of a report already recorded: what it recorded."""
+    b = entry.of(ResultReported)
+    return {
+        "round": b.round, "table": b.table, "result": b.result, "shown": b.shown, "at_time": b.at_time,
+        "entry": entry.seq, "corrects": b.corrects, "correction": b.corrects is not None, "replayed": True,
+    }  # fmt: skip
+
+
+def table_state(db: Database, event_id: int, round_no: int, table: int) -> dict[str, Any] | None:
+    """The result that stands at a table (None while it is being played), as a 409 tells it."""
+    with db.read() as conn:
+        m = match_at(conn, event_id, round_no, table)
+        if m is None or m.result is None:
+            return None
+        causes = {d.duel: d.cause for d in round_duels(conn, event_id, round_no) if d.table == table}
+        t = _table(m, causes, m.drawn)
+        history = table_results(conn, event_id, round_no, table)
+        return stands_details(conn, event_id, m, t, t.shown(), history[-1] if history else None)
+
+
+__all__ = ["MAX_REASON", "Score", "Wanted", "report_result", "table_state"]

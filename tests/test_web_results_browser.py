@@ -1,0 +1,112 @@
+# ruff: noqa: F811 - the browser fixtures come from test_web_browser
+"""The scorekeeper's results in a real browser, at a laptop's 1366×900 and a tablet's
+820×1180, on SQLite and PostgreSQL: 20 tables typed from a stack of slips without a reload
+(at most 6 keys a table), a correction with its reason that the standings follow (T11),
+and two people entering one table at once: one result stands, the other is told which.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from shinpan.services import rounds, swiss
+from shinpan.services.scoresheet import round_sheet
+from shinpan.store.connection import Statement
+from test_web_browser import People, Site, browser, people, sign_in, site  # noqa: F401
+from test_web_scorekeeper import swiss_event
+from web_support import HEAD_JUDGE, SCOREKEEPER
+
+SIZES = pytest.mark.parametrize(
+    "viewport", [{"width": 1366, "height": 900}, {"width": 820, "height": 1180}], ids=["laptop", "tablet"]
+)
+# The slips of tables 1–20 as typed, and the result each is.
+SLIPS = ["20", "21", "02", "12", "111", "10t", "a", "b", "d", "01t"] * 2
+SHOWN = ["2-0", "2-1", "0-2", "1-2", "1-1-1", "1-0", "a", "b", "draw", "0-1"] * 2
+
+
+def reported(site: Site, event: int, table: int) -> int:
+    with site.db.read() as conn:
+        rows = Statement("SELECT body FROM entries WHERE event_id = :e AND kind = 'result.reported'").scalars(
+            conn, {"e": event}
+        )
+    return sum(1 for b in rows if f'"table":{table},' in b)
+
+
+def points(page: Page, name: str) -> Locator:
+    """The points cell of the player named exactly ``name`` in the standings."""
+    who = page.locator("a", has_text=re.compile(f"^{re.escape(name)}$"))
+    return page.locator("#standings tbody tr").filter(has=who).locator("td").nth(2)
+
+
+@SIZES
+def test_a_stack_of_slips_typed_a_correction_and_a_race_for_one_table(
+    site: Site, people: People, viewport: dict[str, int]
+) -> None:
+    event, scorekeeper = swiss_event(site, players=42)
+    swiss.pair_next_round(site.db, event, seed=5)
+    rounds.start_round(site.db, event)
+    sheet = round_sheet(site.db, event, 1)
+    sk = people.open(viewport)
+    sign_in(sk, scorekeeper, SCOREKEEPER[1])
+    hj = people.open(viewport)
+    sign_in(hj, HEAD_JUDGE[0], HEAD_JUDGE[1])
+    url = f"/events/{event}/scorekeeper"
+    sk.goto(url)
+    hj.goto(url)  # open before anything is entered: it will race for table 21
+    loaded = sk.evaluate("performance.getEntriesByType('navigation').length")
+
+    score, table = sk.locator("#quick-score"), sk.locator("#quick-table")
+    expect(table).to_have_value("1")
+    expect(score).to_be_focused()
+    for n, slip in enumerate(SLIPS, start=1):
+        keys = [*slip, "Enter"]
+        assert len(keys) <= 6
+        for key in keys:
+            sk.keyboard.press(key)
+        expect(sk.locator("#quick-answer")).to_contain_text(f"テーブル{n} ")
+        expect(table).to_have_value(str(n + 1))  # the next table, ready
+        expect(score).to_have_value("")
+        expect(score).to_be_focused()
+        expect(sk.locator(f"#match-{n} .result")).to_contain_text(SHOWN[n - 1] if "-" in SHOWN[n - 1] else "")
+    assert sk.evaluate("performance.getEntriesByType('navigation').length") == loaded  # never reloaded
+    after = round_sheet(site.db, event, 1)
+    assert [r.shown for r in after.rows[:20]] == SHOWN
+
+    # A correction: table 1's slip was 0-2, not 2-0. Typed again, the page says what stands.
+    first = sheet.rows[0]
+    assert first.b is not None
+    expect(sk.locator("#standings")).to_contain_text("ラウンド1進行中の暫定順位")
+    expect(points(sk, first.a.name)).to_have_text("3")
+    for key in ["1", " ", "0", "2", "Enter"]:
+        sk.keyboard.press(key)
+    expect(sk.locator("#quick-answer")).to_contain_text("すでに結果があります: 2-0")
+    expect(sk.locator("#quick-reason")).to_be_focused()
+    sk.keyboard.type("結果票の読み違い")
+    sk.keyboard.press("Enter")
+    expect(sk.locator("#quick-answer")).to_contain_text("訂正しました")
+    expect(sk.locator("#match-1 .result")).to_contain_text("0-2")
+    expect(points(sk, first.a.name)).to_have_text("0")
+    expect(points(sk, first.b.name)).to_have_text("3")
+    assert reported(site, event, 1) == 2  # the ledger keeps both
+
+    # Two people, one table, at once: one result stands, the other is told which.
+    for page, slip in ((sk, "21 20"), (hj, "21 02")):
+        page.locator("#quick-score").fill(slip)
+    sk.evaluate("document.getElementById('quick').requestSubmit()")
+    hj.evaluate("document.getElementById('quick').requestSubmit()")
+    told = [sk.locator("#quick-answer"), hj.locator("#quick-answer")]
+    for answer in told:
+        expect(answer).to_contain_text("テーブル")
+        expect(answer).not_to_contain_text("エラー ")
+    texts = [a.inner_text() for a in told]
+    recorded = [t for t in texts if "記録しました" in t]
+    refused = [t for t in texts if "すでに結果があります" in t]
+    assert len(recorded) == 1 and len(refused) == 1, texts
+    stands = round_sheet(site.db, event, 1).rows[20].shown
+    assert stands in ("2-0", "0-2") and f"すでに結果があります: {stands}" in refused[0]
+    assert reported(site, event, 21) == 1
+    assert [r.shown for r in round_sheet(site.db, event, 1).rows[1:20]] == SHOWN[1:]  # nothing else changed
+    assert people.errors == [] and people.dialogs == [] and people.elsewhere() == []
