@@ -32,7 +32,15 @@ from shinpan.services import (
 from shinpan.services.context import load_event
 from shinpan.services.search import index_of
 from shinpan.web import i18n
-from shinpan.web.auth import CSRF_HEADER, check_csrf, csrf_expected, role_at, role_at_async, signed_in
+from shinpan.web.auth import (
+    CSRF_HEADER,
+    check_csrf,
+    csrf_expected,
+    role_at,
+    role_at_async,
+    session_key,
+    signed_in,
+)
 from shinpan.web.lane import players_found
 from shinpan.web.openapi import ERRORS, LIVE_STREAM
 from shinpan.web.render import book
@@ -415,11 +423,12 @@ def export(request: Request, event_id: int) -> dict[str, Any]:
 
 @router.get("/events/{event_id}/stream", responses=LIVE_STREAM)
 async def stream(request: Request, event_id: int) -> StreamingResponse:
-    """Server-sent events: ``changed`` whenever the event's ledger grows."""
+    """Server-sent events: ``changed`` whenever the event's ledger grows; the stream ends
+    when its session does (signed out, or ended from a list of sessions)."""
     await role_at_async(request, event_id, "read")
     live = request.app.state.live
     return StreamingResponse(
-        live.stream(event_id),
+        live.stream(event_id, session_key(request)),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

@@ -6,6 +6,7 @@ from ``static/``. ``create_app`` is used by ``shinpan serve`` and by the tests.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -265,7 +266,9 @@ def create_app(
         await live.start()
         if serving:
             settle_memory()
+        seen = asyncio.create_task(members.keep_seen())  # sessions' "last seen", for their lists
         yield
+        seen.cancel()
         await live.stop()
 
     app = FastAPI(
@@ -280,20 +283,20 @@ def create_app(
     app.state.db = database
     app.state.signer = Signer.for_db(database)
     app.state.live = live
-    app.state.members = Members(database)
+    app.state.members = members = Members(database)
     app.state.limiter = LoginLimiter(database)
     app.state.secure_cookies = secure_cookies
     app.state.demo_hint = None
     install_error_handlers(app)
 
-    from shinpan.web import api, api_rounds, corrections, desk, floor, pages, scorekeeper
+    from shinpan.web import api, api_rounds, corrections, desk, floor, pages, scorekeeper, sessions
     from shinpan.web import reports as report_pages
 
     # Every route on the app's own router, the JSON API (searches, records, streams) first:
     # FastAPI matches a request against an included router by walking its routes twice
     # (a player search spent a third of its time there); the app's own it walks once.
     for router in (api.router, api_rounds.router, floor.router, desk.router, corrections.router,
-                   pages.router, scorekeeper.router, report_pages.router):  # fmt: skip
+                   pages.router, scorekeeper.router, report_pages.router, sessions.router):  # fmt: skip
         app.router.routes.extend(router.routes)
     static = resources.files("shinpan.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
