@@ -69,7 +69,8 @@ def _sign_in(base: str, name: str, password: str) -> tuple[httpx.Client, str]:
         "/login", data={"name": name, "password": password, "csrf_token": token[1], "next": "/"}
     )
     assert response.status_code == 303, response.text
-    renewed = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/login").text)  # a sign-in renews it
+    # a sign-in renews the token
+    renewed = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/login").text)
     assert renewed
     return client, renewed[1]
 
