@@ -428,7 +428,7 @@ async def stream(request: Request, event_id: int) -> StreamingResponse:
     await role_at_async(request, event_id, "read")
     live = request.app.state.live
     return StreamingResponse(
-        live.stream(event_id, session_key(request)),
+        live.stream(event_id, session=session_key(request)),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
