@@ -158,7 +158,7 @@ def test_the_csrf_token_is_renewed_at_sign_in_and_at_sign_out(venue: Venue) -> N
     before = csrf_in(http.get("/login").text)
     form = {"name": HEAD_JUDGE[0], "password": HEAD_JUDGE[1], "csrf_token": before, "next": "/"}
     assert http.post("/login", data=form).status_code == 303
-    signed_in = csrf_in(http.get("/sessions").text)
+    signed_in = csrf_in(http.get("/").text)
     assert signed_in != before
     stale = http.post("/events", data={"name": "古いフォーム", "csrf_token": before})
     assert stale.status_code == 403  # a form of the page before the sign-in posts nothing
