@@ -58,6 +58,7 @@ class CsrfFailed(Forbidden):
 
 
 _VERIFIED_MAX = 20_000  # cookies whose signature was checked, kept per process
+_ENDED_KEPT = 10_000  # sessions ended lately, kept per process
 
 
 @dataclass
@@ -144,6 +145,7 @@ class Members:
         # When sessions were last seen (for their lists), written at most every SEEN_SECONDS
         self.seen: dict[str, float] = {}  # session hash → last seen here, not written yet
         self.written: dict[str, float] = {}  # session hash → when it was last written
+        self.ended: dict[str, None] = {}  # sessions ended lately, oldest first
         self._lock = threading.Lock()
         self.watch.subscribers.append(self._changed)
         self.watch.session_subscribers.append(self.signed_out)
@@ -157,8 +159,12 @@ class Members:
                 del self.seats[key]
 
     def signed_out(self, id_hash: str) -> None:
-        self.sessions.pop(id_hash, None)
-        self.written.pop(id_hash, None)
+        with self._lock:  # a read that began before the session ended keeps it out of memory
+            self.ended[id_hash] = None
+            while len(self.ended) > _ENDED_KEPT:
+                del self.ended[next(iter(self.ended))]
+            self.sessions.pop(id_hash, None)
+            self.written.pop(id_hash, None)
 
     def saw(self, id_hash: str) -> None:
         """A request of the session came (any thread): its list says so within SEEN_SECONDS."""
@@ -216,6 +222,8 @@ class Members:
             return None
         self.saw(id_hash)
         with self._lock:
+            if id_hash in self.ended:  # it ended while it was read: the database answers next time
+                return found
             self.sessions[id_hash] = (found.user, found.expires_at, parse_stamp(found.expires_at).timestamp())
             if event_id is not None and self.generation.get(event_id, 0) == generation:
                 self.seats[(user_id, event_id)] = (found.role, found.seat)
