@@ -162,11 +162,19 @@ def test_the_csrf_token_is_renewed_at_sign_in_and_at_sign_out(venue: Venue) -> N
     assert signed_in != before
     stale = http.post("/events", data={"name": "古いフォーム", "csrf_token": before})
     assert stale.status_code == 403  # a form of the page before the sign-in posts nothing
+    # A client of the JSON API keeps the sign-in page's token in its header (the conformance
+    # client's contract): a header no other site can send. Past the next renewal, not even there.
+    nobody = "/api/sessions/" + "0" * 64 + "/end"
+    assert http.post(nobody, headers={"X-CSRF-Token": before}).status_code == 404  # past the CSRF check
     assert http.post("/logout", data={"csrf_token": signed_in}).status_code == 303
     after = csrf_in(http.get("/login").text)
     assert after not in (signed_in, before)
     old = {"name": HEAD_JUDGE[0], "password": HEAD_JUDGE[1], "csrf_token": signed_in}
     assert http.post("/login", data=old).status_code == 403
+    again = {"name": HEAD_JUDGE[0], "password": HEAD_JUDGE[1], "csrf_token": after}
+    assert http.post("/login", data=again).status_code == 303
+    assert http.post(nobody, headers={"X-CSRF-Token": before}).status_code == 403
+    assert http.post(nobody, headers={"X-CSRF-Token": after}).status_code == 404
 
 
 # -- lists of sessions ------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from shinpan.services.context import load_event
 from shinpan.services.search import index_of
 from shinpan.web import i18n
 from shinpan.web.auth import (
+    CSRF_COOKIE,
     CSRF_HEADER,
     check_csrf,
     csrf_expected,
@@ -62,13 +63,16 @@ async def csrf(request: Request) -> None:
     """Unsafe calls carry the CSRF token (header ``X-CSRF-Token`` or form ``csrf_token``)."""
     expected = csrf_expected(request)
     given = request.headers.get(CSRF_HEADER)
+    previous = None  # the token a sign-in replaced: in the API's header only (see check_csrf)
+    if given is not None and given != expected and request.url.path.startswith("/api/"):
+        previous = request.app.state.signer.csrf_previous(request.cookies.get(CSRF_COOKIE))
     if given is None and request.headers.get("content-type", "").startswith(
         ("application/x-www-form-urlencoded", "multipart/form-data")
     ):
         form = await request.form()
         value = form.get("csrf_token")
         given = value if isinstance(value, str) else None
-    check_csrf(expected, given)
+    check_csrf(expected, given, previous)
 
 
 router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS)

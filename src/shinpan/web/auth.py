@@ -100,8 +100,19 @@ class Signer:
             return None
         return uid, sid
 
-    def csrf_cookie(self, token: str) -> str:
-        return self.serializer.dumps({"csrf": token})
+    def csrf_cookie(self, token: str, previous: str | None = None) -> str:
+        """The CSRF cookie; ``previous``: the token it replaced (at sign-in, sign-out), which
+        still goes in the ``X-CSRF-Token`` header of the JSON API, never in a form."""
+        return self.serializer.dumps({"csrf": token, "was": previous} if previous else {"csrf": token})
+
+    def csrf_previous(self, cookie: str | None) -> str | None:
+        """The token a renewed CSRF cookie replaced (None: it replaced none)."""
+        try:
+            data = self.serializer.loads(cookie) if cookie else None
+        except BadSignature:
+            return None
+        was = data.get("was") if isinstance(data, dict) else None
+        return was if isinstance(was, str) else None
 
     def csrf_token(self, cookie: str | None) -> str | None:
         if not cookie:
@@ -251,17 +262,25 @@ def csrf_expected(request: Request) -> str | None:
 
 def renew_csrf(request: Request, response: Response) -> None:
     """A new CSRF token in the response's cookie (at sign-in and sign-out): a form of the
-    page before no longer posts."""
+    page before no longer posts (the token it replaced goes on in the API's header only,
+    see :func:`check_csrf`)."""
     signer: Signer = request.app.state.signer
     response.set_cookie(
-        CSRF_COOKIE, signer.csrf_cookie(new_csrf_token()), httponly=True, samesite="strict",
-        secure=request.app.state.secure_cookies,
+        CSRF_COOKIE, signer.csrf_cookie(new_csrf_token(), csrf_expected(request)), httponly=True,
+        samesite="strict", secure=request.app.state.secure_cookies,
     )  # fmt: skip
 
 
-def check_csrf(expected: str | None, given: str | None) -> None:
-    if not expected or not given or not secrets.compare_digest(expected, given):
-        raise CsrfFailed
+def check_csrf(expected: str | None, given: str | None, previous: str | None = None) -> None:
+    """The token given must be the cookie's; or, in the JSON API's header only (a browser
+    sends no such header to another site without the server's leave, which this one never
+    gives), the token the cookie replaced at the last sign-in or sign-out (``previous``):
+    a client of the API keeps the token of the sign-in page. A form never posts with it."""
+    if expected and given and secrets.compare_digest(expected, given):
+        return
+    if previous and given and secrets.compare_digest(previous, given):
+        return
+    raise CsrfFailed
 
 
 class LoginLimiter:
