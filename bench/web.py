@@ -166,6 +166,7 @@ def sign_in(base: str, name: str, password: str) -> Session:
         token = re.findall(r'name="csrf_token" value="([^"]+)"', http.get("/login").text)[0]
         done = http.post("/login", data={"name": name, "password": password, "csrf_token": token})
         assert done.status_code == 303 and "shinpan_session" in http.cookies, done.text[:300]
+        token = re.findall(r'name="csrf_token" value="([^"]+)"', http.get("/login").text)[0]  # renewed
         return Session(base, dict(http.cookies.items()), token)
 
 

@@ -93,6 +93,8 @@ SCREENS = [
     "/events/{event}/reports/penalties",
     "/events/{event}/reports/dq",
     "/events/{event}/reports/stats",
+    "/sessions",
+    "/events/{event}/sessions",
 ]
 
 
@@ -101,8 +103,8 @@ SCREENS = [
 def test_a_judges_screen_says_nothing_a_judge_would_not(world: World, path: str, role: str) -> None:
     url = path.format(event=world.event, **world.rulings)  # type: ignore[attr-defined]
     page = world.clients[role].get(url)
-    if page.status_code == 403:  # the floor judge has no reports
-        assert role == "floor_judge" and "/reports" in url
+    if page.status_code == 403:  # the floor judge has no reports, nor the judges' sessions
+        assert role == "floor_judge" and ("/reports" in url or url.endswith("/sessions"))
         return
     assert page.status_code == 200, page.text[:300]
     assert '<html lang="ja">' in page.text or not page.text.startswith("<!doctype")

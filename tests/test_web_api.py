@@ -18,12 +18,13 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from shinpan.services import appeals, rounds
+from shinpan.services import access, accounts, appeals, rounds
 from shinpan.services.context import load_event
 from shinpan.web.app import create_app
 from web_support import (
     FLOOR_JUDGE,
     HEAD_JUDGE,
+    OUTSIDER,
     ROLES,
     SCOREKEEPER,
     VIEWER,
@@ -362,6 +363,22 @@ def _pair_playoff(w: World, role: str) -> Call:
     return Call(params={"event_id": _swiss_played(w, playoff=True)}, json={"command_id": w.cid()})
 
 
+def _session_of(w: World, name: str) -> str:
+    """How the lists name a new session of the account ``name`` (another phone of theirs)."""
+    user = accounts.account_named(w.db, name)
+    assert user is not None
+    return accounts.session_hash(access.start_session(w.db, user))
+
+
+def _own_session(w: World, role: str) -> Call:
+    names = {HJ: HEAD_JUDGE[0], FJ: FLOOR_JUDGE[0], SK: SCOREKEEPER[0], VW: VIEWER[0], OUT: OUTSIDER[0]}
+    return Call(params={"key": _session_of(w, names.get(role, FLOOR_JUDGE[0]))})
+
+
+def _judges_session(w: World, role: str) -> Call:
+    return Call(params={"key": _session_of(w, FLOOR_JUDGE[0])})
+
+
 _NO_LEVEL = tuple((role, 422) for role in (FJ, SK, VW, OUT))  # D15: REL 3 needs a level-2 head judge
 
 E = "/api/events/{event_id}"
@@ -415,6 +432,11 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET", E + "/rulings/{number}/slip", EVENT_ROLES, _slip),
     Endpoint("GET", "/api/reports/stats", frozenset({HJ, SK}), _as_json),  # where they may export
     Endpoint("GET", "/api/players/history", frozenset({HJ}), _history),  # a head judge somewhere
+    # sessions: one's own (everyone signed in), the event's judges' (head judge)
+    Endpoint("GET", "/api/sessions", SIGNED_IN, _nothing),
+    Endpoint("POST", "/api/sessions/{key}/end", SIGNED_IN, _own_session),
+    Endpoint("GET", E + "/sessions", frozenset({HJ}), _nothing),
+    Endpoint("POST", E + "/sessions/{key}/end", frozenset({HJ}), _judges_session),
 )
 UNSAFE = tuple(e for e in ENDPOINTS if e.method == "POST")
 

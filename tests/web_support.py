@@ -216,7 +216,8 @@ class Client:
 
 
 def sign_in(http: httpx.Client, name: str | None, password: str = "") -> Client:
-    """Open the sign-in page (which sets the CSRF cookie) and, given a name, sign in."""
+    """Open the sign-in page (which sets the CSRF cookie) and, given a name, sign in; the
+    client carries the token the sign-in renewed."""
     page = http.get("/login")
     assert page.status_code == 200, page.text
     token = csrf_in(page.text)
@@ -226,6 +227,7 @@ def sign_in(http: httpx.Client, name: str | None, password: str = "") -> Client:
             follow_redirects=False,
         )  # fmt: skip
         assert done.status_code == 303, done.text
+        token = csrf_in(http.get("/login").text)  # a sign-in renews the token
     return Client(http, token)
 
 

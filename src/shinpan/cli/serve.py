@@ -110,3 +110,22 @@ def register(app: typer.Typer) -> None:
         with handled():
             user = accounts.add_user(database, name, secret, level)
         say(f"user {user.name} created", markup=False)
+
+    @user_app.command("organiser")
+    def user_organiser(
+        name: Annotated[str, typer.Option("--name", help="The account to name an organiser.")],
+        off: Annotated[bool, typer.Option("--off", help="No longer an organiser.")] = False,
+        db: DbOption = None,
+    ) -> None:
+        """Name an organiser: they read a player's history across every event (the first
+        account is one already). ``--off``: no longer one (the last one stays)."""
+        from shinpan.services import access
+
+        database = open_db(db)
+        with handled():
+            user = access.name_organiser(database, name, on=not off)
+            names = access.organisers(database)
+        say(
+            f"{user.name} is {'no longer ' if off else ''}an organiser; organisers: {', '.join(names)}",
+            markup=False,
+        )

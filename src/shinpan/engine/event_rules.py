@@ -8,6 +8,7 @@ run under a guideline at all.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -160,6 +161,7 @@ PERMISSIONS: dict[Role, frozenset[str]] = {
             "invite",
             "extend",
             "edit_pairings",
+            "end_sessions",
         }
     ),
     Role.floor_judge: frozenset({"read", "record", "deadline", "statement", "extend"}),
@@ -171,6 +173,38 @@ PERMISSIONS: dict[Role, frozenset[str]] = {
 def may(role: Role, action: str) -> bool:
     """D11: whether a role may take an action (only the head judge confirms and deviates)."""
     return action in PERMISSIONS[role]
+
+
+@dataclass(frozen=True)
+class HistoryScope:
+    """Whose rulings a reader of a player's history across events reads (issue 23): an
+    organiser every event's, anyone else those of the events they may ``report`` at; voided
+    rulings only of the events whose corrections they see (a seat there: its rulings' pages
+    show what was voided and why)."""
+
+    organiser: bool
+    events: frozenset[int]  # read even when not an organiser
+    corrections: frozenset[int]  # voided rulings shown
+
+    @property
+    def reads_any(self) -> bool:
+        return self.organiser or bool(self.events)
+
+    def reads(self, event_id: int) -> bool:
+        return self.organiser or event_id in self.events
+
+    def sees_voided(self, event_id: int) -> bool:
+        return event_id in self.corrections
+
+
+def history_scope(seats: Iterable[tuple[int, Role]], *, organiser: bool) -> HistoryScope:
+    """What a person with these seats (event, role) reads of players' histories."""
+    held = list(seats)
+    return HistoryScope(
+        organiser,
+        frozenset(e for e, role in held if may(role, "report")),
+        frozenset(e for e, role in held if may(role, "read")),
+    )
 
 
 def scope_problems(guideline: Guideline, rel: int, head_judge_level: int | None) -> list[str]:

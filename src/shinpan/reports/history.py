@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
-from shinpan.engine.event_rules import disqualifies, ejects
+from shinpan.engine.event_rules import HistoryScope, disqualifies, ejects
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.guideline.search import normalize
 from shinpan.ledger_head import LedgerHead
@@ -129,39 +129,58 @@ _KANA = re.compile("[\u3041-\u309fー]+")  # hiragana (katakana is folded into i
 
 
 def player_history(
-    db: Database, name: str, reading: str = "", *, now: datetime | None = None
+    db: Database,
+    name: str,
+    reading: str = "",
+    *,
+    scope: HistoryScope | None = None,
+    now: datetime | None = None,
 ) -> PlayerHistory:
-    """Every event where someone of this name (and reading) played, oldest first."""
+    """Every event where someone of this name (and reading) played, oldest first; given a
+    reader's ``scope``, only the events they read, voided rulings only where they see them."""
     with db.read() as conn:
-        appearances = _appearances(conn, name, reading)
+        appearances = _appearances(conn, name, reading, scope)
         heads = read_heads(conn, [a.event.id for a in appearances])
     return PlayerHistory(name.strip(), reading.strip(), appearances, stamp(now), heads)
 
 
 def history_of_player(
-    db: Database, event_id: int, number: str, *, now: datetime | None = None
+    db: Database,
+    event_id: int,
+    number: str,
+    *,
+    scope: HistoryScope | None = None,
+    now: datetime | None = None,
 ) -> PlayerHistory:
-    """The history of a player of this event: their name and reading, searched in every event."""
+    """The history of a player of this event: their name and reading, searched in every
+    event (the reader's ``scope``: in those they read)."""
     with db.read() as conn:
         event_header(conn, event_id)
         player = store.players(conn, event_id, [number]).get(number)
         if player is None:
             raise NotFound("no player {player} in event {event}", player=number, event=event_id)
-        appearances = _appearances(conn, player.name, player.reading)
+        appearances = _appearances(conn, player.name, player.reading, scope)
         heads = read_heads(conn, [a.event.id for a in appearances])
     return PlayerHistory(player.name.strip(), player.reading.strip(), appearances, stamp(now), heads)
 
 
-def _appearances(conn: Connection, name: str, reading: str) -> tuple[Appearance, ...]:
+def _appearances(
+    conn: Connection, name: str, reading: str, scope: HistoryScope | None
+) -> tuple[Appearance, ...]:
     if not normalize(name):
         raise InvalidInput("give the player's name", field="name")
     candidates = store.players_named(conn, normalize(name))
     found = [p for p in candidates if same_person(name, reading, p.name, p.reading)]
+    if scope is not None:
+        found = [p for p in found if scope.reads(p.event_id)]
     headers = {h.id: h for h in event_headers(conn, sorted({p.event_id for p in found}))}
     appearances = []
     for p in found:
         event = headers[p.event_id]
-        listed = tuple(r for r in read_rulings(conn, event, player=p.number) if r.reported)
+        shown = scope is None or scope.sees_voided(event.id)
+        listed = tuple(
+            r for r in read_rulings(conn, event, player=p.number) if r.reported and (shown or not r.voided)
+        )
         appearances.append(Appearance(event, p.number, p.name, p.reading, p.status, listed))
     order = {h: n for n, h in enumerate(headers)}
     appearances.sort(key=lambda a: order[a.event.id])

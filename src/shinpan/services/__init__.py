@@ -8,6 +8,7 @@ that needs none of them starts fast.
 """
 
 __all__ = [
+    "access",
     "accounts",
     "appeals",
     "commands",

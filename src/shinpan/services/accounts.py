@@ -23,6 +23,7 @@ from shinpan.engine.participants import normalize_id
 from shinpan.errors import Conflict, InvalidInput, NotFound
 from shinpan.services import events as event_service
 from shinpan.services.context import load_event, parse_stamp, require, stamp
+from shinpan.store import access as access_store
 from shinpan.store import accounts as store
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -67,7 +68,11 @@ def _insert_user(conn: Connection, name: str, secret: str, level: int | None, no
     if store.name_taken(conn, name):
         raise Conflict("the name {name} is taken; choose another", field="name", name=name)
     uid = str(uuid.uuid4())
-    return User(store.add_user(conn, name, _HASHER.hash(secret), level, stamp(now), uid), name, level, uid)
+    first = not access_store.any_account(conn)
+    user = User(store.add_user(conn, name, _HASHER.hash(secret), level, stamp(now), uid), name, level, uid)
+    if first:  # the installation's first account organises it (it names other organisers)
+        access_store.set_organiser(conn, user.id, True)
+    return user
 
 
 def _user(row: store.Account) -> User:

@@ -7,6 +7,7 @@ domain: :mod:`feed`, :mod:`appeals`, :mod:`matches`, :mod:`players`, :mod:`setti
 """
 
 __all__ = [
+    "access",
     "accounts",
     "appeals",
     "chain",

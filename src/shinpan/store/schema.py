@@ -18,6 +18,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
@@ -251,6 +252,8 @@ users = Table(
     Column("level", Integer),
     Column("created_at", String(32), nullable=False),
     Column("uid", String(36)),  # how the ledger names the account: the same in every database
+    # The installation's organisers read every event's rulings: the first account, and whom they name.
+    Column("organiser", Boolean, nullable=False, default=False, server_default=false()),
     Index("ux_users_uid", "uid", unique=True),
 )
 
@@ -261,6 +264,12 @@ sessions = Table(
     Column("id_hash", String(64), primary_key=True),
     Column("user_id", Integer, nullable=False),
     Column("expires_at", String(32), nullable=False),
+    # What its user sees in their list of sessions (the head judge, of their judges'):
+    Column("started_at", String(32)),
+    Column("last_seen", String(32)),
+    Column("device", String(200)),  # the browser's own words (User-Agent), cut short
+    Column("address", String(64)),  # where it signed in from
+    Index("ix_sessions_user", "user_id"),
 )
 
 # Failed sign-ins, shared by every app process: the limit holds across workers.

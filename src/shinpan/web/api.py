@@ -31,7 +31,16 @@ from shinpan.services import (
 from shinpan.services.context import load_event
 from shinpan.services.search import index_of
 from shinpan.web import i18n
-from shinpan.web.auth import CSRF_HEADER, check_csrf, csrf_expected, role_at, role_at_async, signed_in
+from shinpan.web.auth import (
+    CSRF_COOKIE,
+    CSRF_HEADER,
+    check_csrf,
+    csrf_expected,
+    role_at,
+    role_at_async,
+    session_key,
+    signed_in,
+)
 from shinpan.web.lane import players_found
 from shinpan.web.openapi import ERRORS, LIVE_STREAM
 from shinpan.web.render import book
@@ -53,13 +62,16 @@ async def csrf(request: Request) -> None:
     """Unsafe calls carry the CSRF token (header ``X-CSRF-Token`` or form ``csrf_token``)."""
     expected = csrf_expected(request)
     given = request.headers.get(CSRF_HEADER)
+    previous = None  # the token a sign-in replaced: in the API's header only (see check_csrf)
+    if given is not None and given != expected and request.url.path.startswith("/api/"):
+        previous = request.app.state.signer.csrf_previous(request.cookies.get(CSRF_COOKIE))
     if given is None and request.headers.get("content-type", "").startswith(
         ("application/x-www-form-urlencoded", "multipart/form-data")
     ):
         form = await request.form()
         value = form.get("csrf_token")
         given = value if isinstance(value, str) else None
-    check_csrf(expected, given)
+    check_csrf(expected, given, previous)
 
 
 router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS)
@@ -402,11 +414,12 @@ def export(request: Request, event_id: int) -> dict[str, Any]:
 
 @router.get("/events/{event_id}/stream", responses=LIVE_STREAM)
 async def stream(request: Request, event_id: int) -> StreamingResponse:
-    """Server-sent events: ``changed`` whenever the event's ledger grows."""
+    """Server-sent events: ``changed`` whenever the event's ledger grows; the stream ends
+    when its session does (signed out, or ended from a list of sessions)."""
     await role_at_async(request, event_id, "read")
     live = request.app.state.live
     return StreamingResponse(
-        live.stream(event_id),
+        live.stream(event_id, session=session_key(request)),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

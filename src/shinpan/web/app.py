@@ -6,6 +6,7 @@ from ``static/``. ``create_app`` is used by ``shinpan serve`` and by the tests.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -273,7 +274,9 @@ def create_app(
         await live.start()
         if serving:
             settle_memory()
+        seen = asyncio.create_task(members.keep_seen())  # sessions' "last seen", for their lists
         yield
+        seen.cancel()
         await live.stop()
 
     app = FastAPI(
@@ -288,7 +291,7 @@ def create_app(
     app.state.db = database
     app.state.signer = Signer.for_db(database)
     app.state.live = live
-    app.state.members = Members(database)
+    app.state.members = members = Members(database)
     app.state.limiter = LoginLimiter(database)
     app.state.secure_cookies = secure_cookies
     app.state.demo_hint = None
@@ -304,6 +307,7 @@ def create_app(
         floor,
         pages,
         scorekeeper,
+        sessions,
     )
     from shinpan.web import reports as report_pages
     from shinpan.web import seal as sealing
@@ -313,7 +317,7 @@ def create_app(
     # (a player search spent a third of its time there); the app's own it walks once.
     for router in (api.router, api_results.router, api_rounds.router, api_playoff.router, floor.router,
                    desk.router, corrections.router, pages.router, scorekeeper.router, report_pages.router,
-                   sealing.router):  # fmt: skip
+                   sealing.router, sessions.router):  # fmt: skip
         app.router.routes.extend(router.routes)
     static = resources.files("shinpan.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")

@@ -7,24 +7,29 @@
 - Signing out deletes the session: its cookie is refused from then on.
 - Failed sign-ins are limited per client address and name, in the database (every process).
 - Roles come from the event's judges (D11); :func:`shinpan.engine.event_rules.may` decides.
+  Beyond one event, a player's history: :func:`history_refusal` (organisers read every
+  event's, head judges their own events').
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import secrets
 import threading
 import time
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 
-from fastapi import Request
+from fastapi import Request, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from starlette.concurrency import run_in_threadpool
 
-from shinpan.engine.event_rules import Role, may
+from shinpan.engine.event_rules import HistoryScope, Role, may
 from shinpan.errors import Forbidden, NotSignedIn, TooManyAttempts
-from shinpan.services import accounts
+from shinpan.services import access, accounts
 from shinpan.services.accounts import Membership, User
-from shinpan.services.context import parse_stamp
+from shinpan.services.context import parse_stamp, stamp
 from shinpan.store.db import Database
 from shinpan.store.feed import ledger_head
 from shinpan.store.notices import Change, watch_of
@@ -34,6 +39,7 @@ CSRF_COOKIE = "shinpan_csrf"
 CSRF_HEADER = "x-csrf-token"
 SESSION_SECONDS = accounts.SESSION_SECONDS  # the database ends a session then too
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
+SEEN_SECONDS = 30.0  # how late a session's "last seen" may be
 
 
 class NotAllowed(Forbidden):
@@ -52,6 +58,7 @@ class CsrfFailed(Forbidden):
 
 
 _VERIFIED_MAX = 20_000  # cookies whose signature was checked, kept per process
+_ENDED_KEPT = 10_000  # sessions ended lately, kept per process
 
 
 @dataclass
@@ -93,8 +100,19 @@ class Signer:
             return None
         return uid, sid
 
-    def csrf_cookie(self, token: str) -> str:
-        return self.serializer.dumps({"csrf": token})
+    def csrf_cookie(self, token: str, previous: str | None = None) -> str:
+        """The CSRF cookie; ``previous``: the token it replaced (at sign-in, sign-out), which
+        still goes in the ``X-CSRF-Token`` header of the JSON API, never in a form."""
+        return self.serializer.dumps({"csrf": token, "was": previous} if previous else {"csrf": token})
+
+    def csrf_previous(self, cookie: str | None) -> str | None:
+        """The token a renewed CSRF cookie replaced (None: it replaced none)."""
+        try:
+            data = self.serializer.loads(cookie) if cookie else None
+        except BadSignature:
+            return None
+        was = data.get("was") if isinstance(data, dict) else None
+        return was if isinstance(was, str) else None
 
     def csrf_token(self, cookie: str | None) -> str | None:
         if not cookie:
@@ -135,6 +153,10 @@ class Members:
         self.sessions: dict[str, tuple[User, str, float]] = {}
         self.seats: dict[tuple[int, int], tuple[Role | None, str | None]] = {}  # (user, event)
         self.generation: dict[int, int] = {}  # per event: how many times its seats were forgotten
+        # When sessions were last seen (for their lists), written at most every SEEN_SECONDS
+        self.seen: dict[str, float] = {}  # session hash → last seen here, not written yet
+        self.written: dict[str, float] = {}  # session hash → when it was last written
+        self.ended: dict[str, None] = {}  # sessions ended lately, oldest first
         self._lock = threading.Lock()
         self.watch.subscribers.append(self._changed)
         self.watch.session_subscribers.append(self.signed_out)
@@ -148,22 +170,56 @@ class Members:
                 del self.seats[key]
 
     def signed_out(self, id_hash: str) -> None:
-        self.sessions.pop(id_hash, None)
+        with self._lock:  # a read that began before the session ended keeps it out of memory
+            self.ended[id_hash] = None
+            while len(self.ended) > _ENDED_KEPT:
+                del self.ended[next(iter(self.ended))]
+            self.sessions.pop(id_hash, None)
+            self.written.pop(id_hash, None)
+
+    def saw(self, id_hash: str) -> None:
+        """A request of the session came (any thread): its list says so within SEEN_SECONDS."""
+        now = time.time()
+        if now - self.written.get(id_hash, 0.0) >= SEEN_SECONDS:
+            self.seen[id_hash] = now
+
+    def flush_seen(self) -> None:
+        """Write when the sessions seen lately were last seen, in one transaction."""
+        with self._lock:
+            pending, self.seen = self.seen, {}
+            if len(self.written) >= _VERIFIED_MAX:
+                self.written.clear()
+            self.written.update(pending)
+        access.touch(self.db, [(h, stamp(datetime.fromtimestamp(t, UTC))) for h, t in pending.items()])
+
+    async def keep_seen(self) -> None:
+        """While the app serves: what :meth:`saw` heard is written every SEEN_SECONDS."""
+        while True:
+            await asyncio.sleep(SEEN_SECONDS)
+            try:
+                await run_in_threadpool(self.flush_seen)
+            except Exception:
+                logging.getLogger("shinpan.web").exception("writing when sessions were last seen failed")
 
     def known(self, user_id: int, session_id: str, event_id: int | None) -> Membership | None:
         """The membership from memory only (None: not kept, or not to be trusted now)."""
         if not self.watch.relayed:
             return None
-        known = self.sessions.get(accounts.session_hash(session_id))
+        id_hash = accounts.session_hash(session_id)
+        known = self.sessions.get(id_hash)
         if known is None or known[0].id != user_id or known[2] <= time.time():
             return None
+        self.saw(id_hash)
         seat = self.seats.get((user_id, event_id)) if event_id is not None else (None, None)
         return Membership(known[0], known[1], *seat) if seat is not None else None
 
     def member(self, user_id: int, session_id: str, event_id: int | None) -> Membership | None:
         """As :func:`accounts.membership`, from memory when it can be trusted (may read)."""
         if not self.watch.relayed:
-            return accounts.membership(self.db, user_id, session_id, event_id)
+            member = accounts.membership(self.db, user_id, session_id, event_id)
+            if member is not None:
+                self.saw(accounts.session_hash(session_id))
+            return member
         kept = self.known(user_id, session_id, event_id)
         if kept is not None:
             return kept
@@ -175,7 +231,10 @@ class Members:
         found = accounts.membership(self.db, user_id, session_id, event_id)
         if found is None:
             return None
+        self.saw(id_hash)
         with self._lock:
+            if id_hash in self.ended:  # it ended while it was read: the database answers next time
+                return found
             self.sessions[id_hash] = (found.user, found.expires_at, parse_stamp(found.expires_at).timestamp())
             if event_id is not None and self.generation.get(event_id, 0) == generation:
                 self.seats[(user_id, event_id)] = (found.role, found.seat)
@@ -201,9 +260,27 @@ def csrf_expected(request: Request) -> str | None:
     return signer.csrf_token(request.cookies.get(CSRF_COOKIE))
 
 
-def check_csrf(expected: str | None, given: str | None) -> None:
-    if not expected or not given or not secrets.compare_digest(expected, given):
-        raise CsrfFailed
+def renew_csrf(request: Request, response: Response) -> None:
+    """A new CSRF token in the response's cookie (at sign-in and sign-out): a form of the
+    page before no longer posts (the token it replaced goes on in the API's header only,
+    see :func:`check_csrf`)."""
+    signer: Signer = request.app.state.signer
+    response.set_cookie(
+        CSRF_COOKIE, signer.csrf_cookie(new_csrf_token(), csrf_expected(request)), httponly=True,
+        samesite="strict", secure=request.app.state.secure_cookies,
+    )  # fmt: skip
+
+
+def check_csrf(expected: str | None, given: str | None, previous: str | None = None) -> None:
+    """The token given must be the cookie's; or, in the JSON API's header only (a browser
+    sends no such header to another site without the server's leave, which this one never
+    gives), the token the cookie replaced at the last sign-in or sign-out (``previous``):
+    a client of the API keeps the token of the sign-in page. A form never posts with it."""
+    if expected and given and secrets.compare_digest(expected, given):
+        return
+    if previous and given and secrets.compare_digest(previous, given):
+        return
+    raise CsrfFailed
 
 
 class LoginLimiter:
@@ -223,6 +300,19 @@ class LoginLimiter:
 
     def succeeded(self, address: str, name: str) -> None:
         accounts.sign_in_succeeded(self.db, address, name)
+
+
+def session_id(request: Request) -> str | None:
+    """The id of the session the request's cookie carries (not asking whether it still holds)."""
+    signer: Signer = request.app.state.signer
+    found = signer.session_of(request.cookies.get(SESSION_COOKIE))
+    return found[1] if found is not None else None
+
+
+def session_key(request: Request) -> str | None:
+    """How the database and a sign-out's notice name the request's session (its hash)."""
+    sid = session_id(request)
+    return accounts.session_hash(sid) if sid is not None else None
 
 
 def current_user(request: Request) -> User | None:
@@ -274,6 +364,28 @@ def refusal(found: Membership | None, action: str) -> NotSignedIn | NotAllowed |
     if not may(found.role, action):
         return NotAllowed("a {role} may not {action}", role=found.role.value, action=action)
     return None
+
+
+def history_refusal(scope: HistoryScope | None) -> NotSignedIn | NotAllowed | None:
+    """Why someone may not read players' histories across events at all, or None: they
+    may, within ``scope`` (:func:`shinpan.engine.event_rules.history_scope` says whose
+    rulings: an organiser every event's, a head judge their own events')."""
+    if scope is None:
+        return NotSignedIn()
+    if not scope.reads_any:
+        return NotAllowed("you may not {action} at any event", action="report")
+    return None
+
+
+def history_reader(request: Request) -> HistoryScope:
+    """The signed-in user's scope in a player's history across events, once they may read one."""
+    user = current_user(request)
+    scope = access.scope_of(request.app.state.db, user) if user is not None else None
+    refused = history_refusal(scope)
+    if refused is not None:
+        raise refused
+    assert scope is not None
+    return scope
 
 
 def _allowed(request: Request, found: Membership | None, action: str) -> tuple[User, Role]:

@@ -58,4 +58,5 @@ DYNAMIC = (
     N_("read"), N_("record"), N_("confirm"), N_("deviate"), N_("void"), N_("appeal"), N_("statement"),
     N_("manage"), N_("results"), N_("deadline"), N_("export"), N_("invite"), N_("report"),
     N_("a {role} may not {action}"),
+    N_("end_sessions"),
 )  # fmt: skip

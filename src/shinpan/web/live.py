@@ -71,6 +71,7 @@ class Live:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.tasks: list[asyncio.Task[None]] = []
         self.waiting: list[tuple[int, int, frozenset[str] | None]] = []  # heard, not yet relayed
+        self.sessions = SessionStreams()
 
     # -- hearing the store (from any thread) ----------------------------------------
 
@@ -107,6 +108,7 @@ class Live:
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         self.ledger.subscribers.append(self._heard)
+        self.ledger.session_subscribers.append(self._signed_out)
         self.ledger.relayed = True
         self.tasks.append(asyncio.create_task(self._beat()))
         if self.db.is_postgres:
@@ -121,6 +123,8 @@ class Live:
         self.ledger.relayed = False
         if self._heard in self.ledger.subscribers:
             self.ledger.subscribers.remove(self._heard)
+        if self._signed_out in self.ledger.session_subscribers:
+            self.ledger.session_subscribers.remove(self._signed_out)
         for task in self.tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -160,17 +164,28 @@ class Live:
         if not watch.streams:
             del self.watches[event_id]
 
-    async def stream(self, event_id: int) -> AsyncIterator[str]:
+    def _signed_out(self, id_hash: str) -> None:
+        """A session ended (any thread, any process): its streams end on the event loop."""
+        loop = self.loop
+        if loop is not None:
+            loop.call_soon_threadsafe(self.sessions.end, id_hash)
+
+    async def stream(self, event_id: int, session: str | None = None) -> AsyncIterator[str]:
         """Server-sent events: ``ready`` and ``changed`` with the newest entry number (a
-        ``changed`` has a second line: the desk's panels it touched), and heartbeats."""
+        ``changed`` has a second line: the desk's panels it touched), and heartbeats. The
+        stream ends when its ``session`` (the hash of its id) ends."""
         queue: asyncio.Queue[tuple[int, frozenset[str] | None]] = asyncio.Queue()
         try:
+            if session is not None and not self.sessions.add(session, queue):
+                return
             head = await self._open(event_id, queue)
             yield f"event: ready\ndata: {head}\n\n"
             while True:
                 heard = [await queue.get()]
                 while not queue.empty():  # several changes at once: one message for them all
                     heard.append(queue.get_nowait())
+                if any(newest == _ENDED for newest, _ in heard):
+                    return
                 news = [(newest, kinds) for newest, kinds in heard if newest > head]
                 if not news:
                     if any(newest == _BEAT for newest, _ in heard):
@@ -182,6 +197,8 @@ class Live:
                 yield f"event: changed\ndata: {head}\ndata: {_touched_line(kinds)}\n\n"
         finally:
             self._close(event_id, queue)
+            if session is not None:
+                self.sessions.discard(session, queue)
 
     async def _beat(self) -> None:
         """One heartbeat for every open stream every HEARTBEAT_SECONDS (one timer for them
@@ -194,6 +211,39 @@ class Live:
 
 
 _BEAT = -1  # a heartbeat in a stream's queue: no entry is numbered below 1
+_ENDED = -2  # the stream's session ended: the stream ends
+_ENDED_KEPT = 10_000  # sessions that ended lately, remembered for streams opening meanwhile
+
+
+class SessionStreams:
+    """The open streams of each session (on the event loop): a session that ends (signed
+    out, replaced by a sign-in, ended from a list of sessions) ends its streams at once. A
+    stream checked before the session ended but opening after is ended as it opens."""
+
+    def __init__(self) -> None:
+        self.streams: dict[str, set[asyncio.Queue[tuple[int, frozenset[str] | None]]]] = {}
+        self.ended: dict[str, None] = {}  # the latest ended, oldest first
+
+    def add(self, session: str, queue: asyncio.Queue[tuple[int, frozenset[str] | None]]) -> bool:
+        """Count the stream in its session's (False: the session has ended)."""
+        if session in self.ended:
+            return False
+        self.streams.setdefault(session, set()).add(queue)
+        return True
+
+    def discard(self, session: str, queue: asyncio.Queue[tuple[int, frozenset[str] | None]]) -> None:
+        mine = self.streams.get(session)
+        if mine is not None:
+            mine.discard(queue)
+            if not mine:
+                del self.streams[session]
+
+    def end(self, session: str) -> None:
+        self.ended[session] = None
+        while len(self.ended) > _ENDED_KEPT:
+            del self.ended[next(iter(self.ended))]
+        for queue in self.streams.pop(session, ()):
+            queue.put_nowait((_ENDED, None))
 
 
 @functools.lru_cache(maxsize=256)

@@ -17,10 +17,18 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from shinpan.engine.event_rules import Role
 from shinpan.errors import ShinpanError
 from shinpan.guideline.search import search
-from shinpan.services import accounts, events
+from shinpan.services import access, accounts, events
 from shinpan.web import i18n
 from shinpan.web.api import csrf
-from shinpan.web.auth import SESSION_COOKIE, SESSION_SECONDS, current_user, role_at, signed_in
+from shinpan.web.auth import (
+    SESSION_COOKIE,
+    SESSION_SECONDS,
+    current_user,
+    renew_csrf,
+    role_at,
+    signed_in,
+)
+from shinpan.web.auth import session_id as auth_session_id
 from shinpan.web.render import book, render
 
 router = APIRouter(include_in_schema=False)
@@ -31,12 +39,18 @@ def _safe_next(value: str | None) -> str:
 
 
 def _sign_in(request: Request, user: accounts.User, target: str) -> Response:
+    """A new session replaces the browser's previous one (which ends, whoever's it was),
+    with a new CSRF token: nothing of the page signed in before works after."""
     response = RedirectResponse(target, status_code=303)
-    session_id = accounts.open_session(request.app.state.db, user)
+    session_id = access.start_session(
+        request.app.state.db, user, device=request.headers.get("user-agent", ""),
+        address=request.client.host if request.client else "", replacing=auth_session_id(request),
+    )  # fmt: skip
     response.set_cookie(
         SESSION_COOKIE, request.app.state.signer.session(user, session_id), max_age=SESSION_SECONDS, httponly=True,
         samesite="lax", secure=request.app.state.secure_cookies,
     )  # fmt: skip
+    renew_csrf(request, response)
     return response
 
 
@@ -106,13 +120,14 @@ def login(
 
 @router.post("/logout", dependencies=[Depends(csrf)])
 def logout(request: Request) -> Response:
-    """Sign out: the session ends in the database, so its cookie no longer works anywhere."""
-    found = request.app.state.signer.session_of(request.cookies.get(SESSION_COOKIE))
-    if found is not None:
-        accounts.close_session(request.app.state.db, found[1])
-        request.app.state.members.signed_out(accounts.session_hash(found[1]))  # at once, here
+    """Sign out: the session ends in the database, so its cookie no longer works anywhere;
+    its live streams end, and the CSRF token is a new one."""
+    found = auth_session_id(request)
+    if found is not None:  # its cache and its live streams here hear of it at once
+        access.sign_out(request.app.state.db, found)
     response = RedirectResponse("/login", status_code=303)
     response.delete_cookie(SESSION_COOKIE)
+    renew_csrf(request, response)
     return response
 
 

@@ -7,7 +7,8 @@ Thin over :mod:`shinpan.reports`. Who may see what (D11, ``event_rules.PERMISSIO
 - a ruling's page and its slip: ``read`` (everyone working at the event).
 
 Statistics across events cover the events where the signed-in user may export; a player's
-history searches every event, for someone who is head judge of at least one.
+history covers every event for an organiser, the events where they are head judge for
+anyone else, voided rulings only of events they hold a seat at (:func:`history_reader`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from shinpan.services import accounts, queries
 from shinpan.services.accounts import User
 from shinpan.services.heads import read_head
 from shinpan.web import i18n
-from shinpan.web.auth import NotAllowed, role_at, signed_in
+from shinpan.web.auth import NotAllowed, history_reader, role_at, signed_in
 from shinpan.web.openapi import REPORT_FILES
 from shinpan.web.render import render
 
@@ -139,13 +140,14 @@ def history_page(
 ) -> Response:  # fmt: skip
     _, role, event = _allowed(request, event_id, "report")
     db = request.app.state.db
+    scope = history_reader(request)
     history = None
     if player:
-        history = reports.history_of_player(db, event_id, player)
+        history = reports.history_of_player(db, event_id, player, scope=scope)
     elif name.strip():
-        history = reports.player_history(db, name, reading)
+        history = reports.player_history(db, name, reading, scope=scope)
     return render(request, "reports_history.html", event_id=event_id, event=event, role=role,
-                 history=history, form={"name": name, "reading": reading})  # fmt: skip
+                 history=history, scope=scope, form={"name": name, "reading": reading})  # fmt: skip
 
 
 @page("/events/{event_id}/rulings/{number}")
@@ -242,12 +244,12 @@ def history(
     request: Request, name: Annotated[str, Query(min_length=1, max_length=200)],
     reading: Annotated[str, Query(max_length=200)] = "", event: int | None = None, format: Format = "json",
 ) -> Response:  # fmt: skip
-    """A person's rulings across every event, by name and reading (a head judge's)."""
+    """A person's rulings across events, by name and reading: an organiser's cover every
+    event, a head judge's the events they head; voided rulings only of events they work at."""
     if event is not None:
         _allowed(request, event, "report")
-    else:
-        _events_where(request, "report")
-    return _file(reports.player_history(request.app.state.db, name, reading), format)
+    scope = history_reader(request)
+    return _file(reports.player_history(request.app.state.db, name, reading, scope=scope), format)
 
 
 @router.get("/api/events/{event_id}/rulings/{number}/slip", tags=["reports"], responses=REPORT_FILES)
