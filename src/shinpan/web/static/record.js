@@ -398,5 +398,14 @@
   setInterval(function () { flush(true); }, 5000);
   flush(true);
 
-  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});
+  // The worker keeps this screen from its first visit: when it installs it keeps the record
+  // screens open then; a page that no worker loaded (a hard reload, a worker installed by
+  // another tab) asks the running worker to keep it.
+  if ("serviceWorker" in navigator) {
+    var loadedByWorker = !!navigator.serviceWorker.controller;
+    navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; })
+      .then(function (registration) {
+        if (registration.active && !loadedByWorker) registration.active.postMessage({ keep: location.pathname });
+      }).catch(function () {});
+  }
 })();
