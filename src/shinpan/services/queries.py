@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 from shinpan.engine.event_rules import Status, status_after, status_codes_now
@@ -117,6 +118,23 @@ def rulings_feed(
     with db.read() as conn:
         load_event(conn, event_id)
         rows = feed.feed(conn, event_id, state=state, limit=limit, before=before)
+    return [_with_name(r) for r in rows]
+
+
+def rulings_recorded_today(
+    db: Database, event_id: int, judge: str, now: datetime | None = None
+) -> list[dict[str, Any]]:
+    """What ``judge`` recorded today (the event's day, in its time zone), newest first, each
+    as it stands now: a record sent later from a phone that was offline is among them once
+    it arrives (it is recorded then, by the judge who saved it)."""
+    from shinpan.reports.common import zone_of
+    from shinpan.services.context import stamp
+
+    with db.read() as conn:
+        event = load_event(conn, event_id)
+        local = (now or datetime.now(UTC)).astimezone(zone_of(event.time_zone))
+        midnight = local.replace(hour=0, minute=0, second=0, microsecond=0)
+        rows = feed.judge_rulings(conn, event_id, judge, stamp(midnight))
     return [_with_name(r) for r in rows]
 
 

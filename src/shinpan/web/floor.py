@@ -108,6 +108,19 @@ def record_roster(request: Request, event_id: int) -> JSONResponse:
     return JSONResponse(body, headers={"Cache-Control": "no-cache"})
 
 
+@router.get("/events/{event_id}/record/mine", response_class=HTMLResponse)
+def my_rulings(request: Request, event_id: int) -> Response:
+    """自分の記録: what this judge recorded today, each as it stands (an HTML fragment the
+    record screen shows, and the service worker keeps for a reload offline)."""
+    user, role = role_at(request, event_id, "record")
+    mine = queries.rulings_recorded_today(request.app.state.db, event_id, user.name)
+    response = render(
+        request, "_mine.html", event_id=event_id, event=_event(request, event_id), role=role, mine=mine
+    )
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 def _record_input(form: dict[str, Any]) -> recording.RecordInput:
     facts: dict[str, Any] = {}
     for q in QUESTION_ORDER:

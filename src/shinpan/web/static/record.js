@@ -46,6 +46,15 @@
   loadRoster();
   setInterval(function () { if (navigator.onLine !== false) loadRoster(); }, 60000);
 
+  // -- 自分の記録: what this judge recorded today, as it stands on the server -------------
+  // (kept by the service worker: offline, the last copy is shown, and the queue above it)
+  function loadMine() {
+    return fetchWithin("/events/" + eventId + "/record/mine", {}, 8000)
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+      .then(function (html) { $("#mine-list").innerHTML = html; }, function () { /* keep what is shown */ });
+  }
+  loadMine();
+
   var KATAKANA = /[\u30a1-\u30f6]/g;
   function normalize(s) {
     return s.normalize("NFKC").toLowerCase()
@@ -335,7 +344,8 @@
   function saved(body, append) {
     var en = document.documentElement.lang === "en";
     var lines = body.rulings.map(function (r) {
-      return word("word-ruling") + " #" + r.number + " " + r.player + ": " + (en ? r.explanation_en : r.explanation_ja);
+      var who = r.player_name ? r.player_name + " (" + r.player + ")" : r.player;
+      return word("word-ruling") + " #" + r.number + " " + who + ": " + (en ? r.explanation_en : r.explanation_ja);
     });
     report(true, word("word-saved") + " " + lines.join(" / "), append);
   }
@@ -366,7 +376,7 @@
                                             infraction: $("#chosen-infraction strong").textContent } };
     $("#save").disabled = true;
     send(item.body).then(function (response) {
-      if (response.ok) return response.json().then(function (body) { saved(body); reset(); });
+      if (response.ok) return response.json().then(function (body) { saved(body); reset(); loadMine(); });
       return refused(response, item).then(function () { $("#save").disabled = false; });
     }, function () {
       setQueue(queue().concat([item]));
@@ -382,7 +392,7 @@
     flushing = true;
     var item = items[0];
     send(item.body).then(function (response) {
-      if (response.ok) return response.json().then(function (body) { saved(body, !first); return true; });
+      if (response.ok) return response.json().then(function (body) { saved(body, !first); loadMine(); return true; });
       // Signed out, an old CSRF token, a server in trouble: say so, keep it, try again later.
       // Refused for what it says (unknown player…): say why and let it go.
       var keep = response.status === 401 || response.status === 403 || response.status >= 500;
