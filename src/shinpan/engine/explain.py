@@ -26,6 +26,12 @@ _REASONS_EN: dict[str, str] = {
     "facts_determined": "the facts could be determined: no penalty and no offence (D13)",
     "advisor_outsider_only": "the advisor is not a participant: removal from the venue only (D8)",
     "deadline_missed": "the remedy was not carried out in time (D7)",
+    "left_dropped": "the player had already dropped when this was recorded: a duel or match loss applies to no match",
+    "left_withdrawn": "the player had already withdrawn when this was recorded: a duel or match loss applies to no match",
+    "left_ejected": "the player had already been ejected when this was recorded: a duel or match loss applies to no match",
+    "left_disqualified": (
+        "the player had already been disqualified when this was recorded: a duel or match loss applies to no match"
+    ),
 }
 
 # Japanese sentences of the reasons that need nothing from the ruling itself.
@@ -36,6 +42,12 @@ _REASONS_JA: dict[str, str] = {
     "facts_determined": "事実が判断できたため、罰則はありません。違反の回数にも数えません。",
     "advisor_outsider_only": (
         "助言した人は大会参加者ではないため、このプレイヤーには罰則を与えず、違反の回数にも数えません。"
+    ),
+    "left_dropped": "記録の時点で、このプレイヤーはすでにドロップしています。デュエルやマッチの敗北は、どのマッチにも適用しません。",
+    "left_withdrawn": "記録の時点で、このプレイヤーはすでに棄権しています。デュエルやマッチの敗北は、どのマッチにも適用しません。",
+    "left_ejected": "記録の時点で、このプレイヤーはすでに退場になっています。デュエルやマッチの敗北は、どのマッチにも適用しません。",
+    "left_disqualified": (
+        "記録の時点で、このプレイヤーはすでに失格になっています。デュエルやマッチの敗北は、どのマッチにも適用しません。"
     ),
 }
 _NO_PENALTY_SAID = frozenset({"facts_determined", "advisor_outsider_only"})
@@ -94,6 +106,11 @@ def penalty_text(book: Rulebook, codes: tuple[str, ...], lang: str) -> str:
     if not isinstance(found, str):
         found = book.memo[key] = " + ".join([book.label(c, lang) for c in codes])
     return found
+
+
+def reason_text(code: str, lang: str = "ja") -> str:
+    """One reason that stands alone as a sentence (a note a screen shows on its own)."""
+    return _REASONS_EN[code] if lang == "en" else _REASONS_JA[code]
 
 
 def explain(book: Rulebook, ruling: Ruling, lang: str = "ja") -> str:

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from shinpan.engine import Deviation, RecordError
-from shinpan.engine.corrections import rederive
+from shinpan.engine.corrections import check_deviation_changes, rederive
 from shinpan.engine.explain import deviation_text
 from shinpan.engine.facts import check_deviation
 from shinpan.engine.ruling import Trigger
@@ -89,6 +89,10 @@ def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str)
         )
     new = tuple(penalties)
     given = tuple(json.loads(row.guideline_penalties))
+    try:
+        check_deviation_changes(given, json.loads(row.penalties), new)
+    except RecordError as e:
+        raise InvalidInput(e.template, field=e.field.removeprefix("deviation.")) from None
     deviated = RulingDeviated(
         number, new, why, book.needs_head_judge(new, event.confirmation_threshold),
         f"{row.explanation_ja}{deviation_text(book, new, given, why, 'ja')}",

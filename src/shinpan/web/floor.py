@@ -20,6 +20,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from shinpan import romaji
 from shinpan.engine import Ruling, explain
+from shinpan.engine.explain import reason_text
+from shinpan.engine.leaving import left_reason
 from shinpan.errors import ShinpanError
 from shinpan.guideline.model import Question
 from shinpan.services import queries, recording, search
@@ -121,6 +123,12 @@ def my_rulings(request: Request, event_id: int) -> Response:
     return response
 
 
+def _left_note(ruling: Ruling, lang: str) -> str | None:
+    """What the preview says first when the player has left the event (D14, D22)."""
+    reason = left_reason(ruling)
+    return reason_text(reason, lang) if reason else None
+
+
 def _record_input(form: dict[str, Any]) -> recording.RecordInput:
     facts: dict[str, Any] = {}
     for q in QUESTION_ORDER:
@@ -161,7 +169,7 @@ async def record_preview(request: Request, event_id: int) -> Response:
             return render(request, "_preview.html", rulings=[], error=e.render(i18n.gettext), field=e.field)
         lang = i18n.current.get()
         rulebook = _event(request, event_id).book
-        shown = [(r, explain(rulebook, r, lang)) for r in made]
+        shown = [(r, explain(rulebook, r, lang), _left_note(r, lang)) for r in made]
         names = queries.player_names(request.app.state.db, event_id, [r.player for r in made])
         return render(
             request, "_preview.html", rulings=shown, names=names, error=None, field=None, rulebook=rulebook
