@@ -116,3 +116,37 @@ def test_the_desk_cannot_deviate_to_the_guidelines_penalties_twice_or_once(ev: E
     with pytest.raises(InvalidInput, match="nothing would change"):
         corrections.deviate(ev.db, ev.id, n, ["caution"], "もう一度")
     assert queries.get_ruling(ev.db, ev.id, n)["penalties"] == ["caution"]
+
+
+# -- D16: what a correction changes is named ----------------------------------------------------
+
+SLOW, EXTRA, FACTS = "ingame.slow-play", "ingame.extra-cards-drawn", "ingame.disagreement-on-facts"
+
+
+def extensions(ev: EventSetup) -> int:
+    return int(table(ev, 1)["extensions"])  # type: ignore[call-overload]
+
+
+def test_slow_plays_extra_turns_go_with_the_warning_they_hang_on(ev: EventSetup) -> None:
+    n = ev.record("P001", SLOW).rulings[0]["number"]
+    assert queries.get_ruling(ev.db, ev.id, n)["effects"] == ["time_extension"]
+    assert extensions(ev) == 1
+    corrections.deviate(ev.db, ev.id, n, ["caution"], "初参加のため")
+    deviated = queries.get_ruling(ev.db, ev.id, n)
+    assert deviated["effects"] == [] and extensions(ev) == 0
+    assert (
+        "理由は「初参加のため」です。その罰則がなくなったため、「1回目の警告の後は"
+        in deviated["explanation_ja"]
+    )
+    assert problems(deviated["explanation_ja"]) == []
+    corrections.deviate(ev.db, ev.id, n, ["warning1"], "やはりガイドラインどおり")  # back: the turns too
+    back = queries.get_ruling(ev.db, ev.id, n)
+    assert back["effects"] == ["time_extension"] and extensions(ev) == 1
+    assert "理由は「初参加のため」です。" in back["explanation_ja"]  # each reason its own sentence
+    assert "理由は「やはりガイドラインどおり」です。" in back["explanation_ja"]
+
+
+def test_a_deviation_that_keeps_the_warning_keeps_the_extra_turns(ev: EventSetup) -> None:
+    n = ev.record("P001", SLOW).rulings[0]["number"]
+    corrections.deviate(ev.db, ev.id, n, ["warning1", "duel_loss"], "わざと遅くしていた")
+    assert queries.get_ruling(ev.db, ev.id, n)["effects"] == ["time_extension"]

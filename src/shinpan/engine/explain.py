@@ -8,6 +8,7 @@ shorthand (``2)警1+デ敗``, ``{マ敗}``, ``→``) only inside a quotation 「
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from shinpan.engine.ruling import Due, Ruling
 from shinpan.guideline.model import Counting, Remedy
@@ -322,17 +323,22 @@ def _says_when(due: Due, remedies: tuple[str, ...]) -> bool:
 
 
 def deviation_text(
-    book: Rulebook, new: tuple[str, ...], given: tuple[str, ...], reason: str, lang: str
-) -> str:
-    """What a head judge's deviation on a stored ruling says, appended to its explanation (D11)."""
+    book: Rulebook, new: tuple[str, ...], given: tuple[str, ...], reason: str, lang: str,
+    gone: Sequence[tuple[str, str]] = (),
+) -> str:  # fmt: skip
+    """What a head judge's deviation on a stored ruling says, appended to its explanation
+    (D11): a sentence of its own, the reason quoted as the head judge gave it, and the
+    remedies that went with the penalties they hung on (D16, ``gone``: Japanese, English)."""
     if lang == "en":
+        dropped = "".join(f" No longer: {en.rstrip('.')}." for _, en in gone)
         return (
             f"Head judge's deviation: {penalty_text(book, new, 'en')} "
-            f"(the guideline gives {penalty_text(book, given, 'en')}); reason: {reason}"
+            f"(the guideline gives {penalty_text(book, given, 'en')}); reason: \u201c{reason}\u201d.{dropped}"
         )
     now = f"罰則を{_names_ja(book, new)}に変えました" if new else "罰則なしにしました"
     before = _names_ja(book, given) if given else "罰則なし"
-    return f"ヘッドジャッジの判断で{now}(ガイドラインでは{before}です)。理由: {reason}"
+    dropped = "".join(f"その罰則がなくなったため、「{ja.rstrip('。')}」は行いません。" for ja, _ in gone)
+    return f"ヘッドジャッジの判断で{now}(ガイドラインでは{before}です)。理由は「{reason}」です。{dropped}"
 
 
 def _names_ja(book: Rulebook, codes: tuple[str, ...]) -> str:

@@ -138,6 +138,22 @@ def rulings_recorded_today(
     return [_with_name(r) for r in rows]
 
 
+def added_by_correction(db: Database, event_id: int, entry: int) -> int | None:
+    """D16: the ruling whose correction added the rulings of this entry, if one did."""
+    from shinpan.store.reports import added_after
+
+    with db.read() as conn:
+        return added_after(conn, event_id, entry)
+
+
+def rederived_by(db: Database, event_id: int, number: int) -> tuple[list[int], list[int]]:
+    """D16: the additional rulings a correction of this ruling voided, and those it added."""
+    from shinpan.store.reports import rederived_by as found
+
+    with db.read() as conn:
+        return found(conn, event_id, number)
+
+
 def get_ruling(db: Database, event_id: int, number: int) -> dict[str, Any]:
     with db.read() as conn:
         row = feed.ruling(conn, event_id, number)
