@@ -120,3 +120,79 @@ def test_offline_from_the_first_visit_two_rulings_land_once_in_my_rulings(site: 
     fj.reload()  # online again: nothing is sent twice
     expect(mine).to_have_count(2)
     assert len(rulings_of(site, event, "P003")) == 1 and len(rulings_of(site, event, "P006")) == 1
+
+
+# -- what a judge must not do by accident --------------------------------------------------------
+
+
+def late(site: Site, event: int, player: str) -> int:
+    saved = recording.record(
+        site.db, event, recording.RecordInput(player=player, infraction="pregame.tardiness"),
+        command_id=f"late-{event}-{player}-{time.monotonic_ns()}",
+    )  # fmt: skip
+    return int(saved.rulings[0]["number"])
+
+
+def pending(site: Site, event: int, ruling: int) -> list[int]:
+    from shinpan.services import deadlines
+
+    return [d.position for d in deadlines.list_deadlines(site.db, event) if d.ruling == ruling]
+
+
+def status(site: Site, event: int, player: str) -> str:
+    from shinpan.services.queries import player_history
+
+    return str(player_history(site.db, event, player)["player"]["status"])
+
+
+def test_a_late_player_recorded_again_at_the_table_arrives_in_one_tap(site: Site, people: People) -> None:
+    event, judge = quick_event(site, player_table(8))
+    number = late(site, event, "P003")
+    assert pending(site, event, number) == [0, 1]
+    fj = phone(people, judge)
+    pick(fj, "P003", "P003", "テーブルの上", "ingame.cards-off-table")
+    arrival = fj.locator(f"#preview #arrival-{number}")
+    expect(arrival).to_contain_text("遅刻として記録されています")
+    arrival.locator("button.arrived").tap()
+    expect(fj.locator("#preview .arrival-done")).to_have_text(
+        "到着を記録しました。遅刻の期限は終わりました。"
+    )
+    assert pending(site, event, number) == []
+    save_record(fj, tap=True)  # the other infraction is still recorded
+    expect(fj.locator("#result")).to_contain_text("記録しました")
+    assert status(site, event, "P003") == "active"
+
+
+def test_the_desk_marks_a_late_player_arrived_and_asks_before_withdrawing_one_early(
+    site: Site, people: People
+) -> None:
+    from web_support import HEAD_JUDGE
+
+    event, _ = quick_event(site, player_table(8))
+    arrived, absent = late(site, event, "P001"), late(site, event, "P005")
+    hj = people.open(PHONE, **TOUCH)
+    sign_in(hj, HEAD_JUDGE[0], HEAD_JUDGE[1])
+    hj.goto(f"/events/{event}/desk")
+
+    # One tap: the player is here; both of their late deadlines end.
+    hj.locator(f"#deadline-{arrived}-0 button.arrived").tap()
+    expect(hj.locator(f"#deadline-{arrived}-0")).to_have_count(0)
+    expect(hj.locator(f"#deadline-{arrived}-1")).to_have_count(0)
+    assert pending(site, event, arrived) == []
+
+    # The end of the match has not come: marking it missed asks first, naming what follows.
+    box = hj.locator(f"#deadline-{absent}-1")
+    expect(box.locator("button.confirm-missed")).to_be_hidden()
+    token = box.locator("input[name=csrf_token]").first.input_value()
+    unasked = hj.request.post(f"/events/{event}/desk/deadline/{absent}/1/missed",
+                              form={"csrf_token": token, "command_id": f"unasked-{event}"})  # fmt: skip
+    assert unasked.status == 409 and "この期限はまだ来ていません" in unasked.text()
+    assert status(site, event, "P005") == "active"
+    box.locator("details.early-missed summary").tap()
+    warning = box.locator("details.early-missed .flash.warn")
+    expect(warning).to_contain_text("まだ期限ではありません")
+    expect(warning).to_contain_text("伊藤 翔太")
+    expect(warning).to_contain_text("棄権")
+    box.locator("button.confirm-missed").tap()
+    expect(hj.locator(f"#deadline-{absent}-1")).to_have_count(0)
+    assert status(site, event, "P005") == "withdrawn"

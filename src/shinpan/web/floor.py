@@ -20,11 +20,12 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from shinpan import romaji
 from shinpan.engine import Ruling, explain
+from shinpan.engine.clock import FROM_ROUND_START
 from shinpan.engine.explain import reason_text
 from shinpan.engine.leaving import left_reason
 from shinpan.errors import ShinpanError
 from shinpan.guideline.model import Question
-from shinpan.services import queries, recording, search
+from shinpan.services import deadlines, queries, recording, search
 from shinpan.services.context import Event, load_event
 from shinpan.web import i18n
 from shinpan.web.api import csrf
@@ -123,6 +124,17 @@ def my_rulings(request: Request, event_id: int) -> Response:
     return response
 
 
+def _awaiting_arrival(request: Request, event_id: int, player: str) -> list[deadlines.Deadline]:
+    """The player's late-arrival deadlines still running (D9): a judge recording something
+    else for them at their table may close those in one tap ("到着")."""
+    found = deadlines.list_deadlines(request.app.state.db, event_id)
+    first: dict[int, deadlines.Deadline] = {}  # per ruling: its first (done closes the later ones)
+    for d in sorted(found, key=lambda d: d.position, reverse=True):
+        if d.player == player and d.rule in FROM_ROUND_START:
+            first[d.ruling] = d
+    return list(first.values())
+
+
 def _left_note(ruling: Ruling, lang: str) -> str | None:
     """What the preview says first when the player has left the event (D14, D22)."""
     reason = left_reason(ruling)
@@ -172,8 +184,9 @@ async def record_preview(request: Request, event_id: int) -> Response:
         shown = [(r, explain(rulebook, r, lang), _left_note(r, lang)) for r in made]
         names = queries.player_names(request.app.state.db, event_id, [r.player for r in made])
         return render(
-            request, "_preview.html", rulings=shown, names=names, error=None, field=None, rulebook=rulebook
-        )
+            request, "_preview.html", rulings=shown, names=names, error=None, field=None, rulebook=rulebook,
+            arrivals=_awaiting_arrival(request, event_id, inp.player),
+        )  # fmt: skip
 
     return await run_in_threadpool(work)
 

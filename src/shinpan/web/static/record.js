@@ -295,6 +295,21 @@
       });
   }
 
+  // A late player who is at the table: their late deadlines end in one tap (D9).
+  $("#preview").addEventListener("click", function (ev) {
+    var button = ev.target.closest(".arrived");
+    if (!button) return;
+    button.disabled = true;
+    var body = new FormData();
+    body.append("csrf_token", csrf()); body.append("command_id", newId());
+    var url = "/events/" + eventId + "/desk/deadline/" + button.dataset.ruling + "/" + button.dataset.position + "/done";
+    fetchWithin(url, { method: "POST", body: body }, 8000).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      var box = button.closest(".arrival");
+      box.className = "flash ok arrival-done"; box.textContent = word("word-arrived");
+    }).catch(function () { button.disabled = false; });
+  });
+
   // -- saving, with the queue of records not sent yet ----------------------------------------
   function payload() {
     var data = { command_id: form.elements.command_id.value, player: form.elements.player.value,
