@@ -196,3 +196,30 @@ def test_the_desk_marks_a_late_player_arrived_and_asks_before_withdrawing_one_ea
     box.locator("button.confirm-missed").tap()
     expect(hj.locator(f"#deadline-{absent}-1")).to_have_count(0)
     assert status(site, event, "P005") == "withdrawn"
+
+
+def test_a_floor_judge_gives_a_table_time_from_the_record_screen(site: Site, people: People) -> None:
+    event, judge = quick_event(site, player_table(8))
+    fj = phone(people, judge)
+    fj.fill("#player-search", "P003")
+    fj.locator(".player-pick[data-player='P003']").tap()  # at table 2
+    fj.locator("#extend summary").tap()
+    form = fj.locator("#time-form")
+    expect(form.locator("input[name=table]")).to_have_value("2")
+    form.locator("input[name=minutes]").fill("5")
+    form.locator("input[name=reason]").fill("ジャッジコール")
+    form.locator("#give-time").tap()
+    expect(fj.locator("#time-result")).to_have_text("テーブル 2 の時間を 5 分延長しました。")
+    from shinpan.store.connection import Statement
+
+    with site.db.read() as conn:
+        given = Statement("SELECT body FROM entries WHERE event_id = :e AND kind = 'time.extended'").all(
+            conn, {"e": event}
+        )
+    assert len(given) == 1 and "ジャッジコール" in given[0][0]
+
+    form.locator("input[name=table]").fill("99")  # no such table: said in Japanese
+    form.locator("input[name=reason]").fill("デッキチェック")
+    form.locator("#give-time").tap()
+    expect(fj.locator("#time-result")).to_contain_text("テーブル 99")
+    expect(fj.locator("#time-result.flash.error")).to_be_visible()

@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from shinpan import romaji
 from shinpan.engine import Ruling, explain
-from shinpan.engine.clock import FROM_ROUND_START
+from shinpan.engine.clock import FROM_ROUND_START, MAX_EXTENSION_MINUTES
 from shinpan.engine.explain import reason_text
 from shinpan.engine.leaving import left_reason
 from shinpan.errors import ShinpanError
@@ -95,6 +95,7 @@ def record_page(request: Request, event_id: int) -> Response:
     response = render(
         request, "record.html", event_id=event_id, event=event, role=role,
         categories=guideline.categories, infractions=guideline.infractions, asked=asked,
+        max_extension=MAX_EXTENSION_MINUTES,
     )  # fmt: skip
     response.headers["Cache-Control"] = "no-cache"
     return response

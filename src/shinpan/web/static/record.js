@@ -310,6 +310,32 @@
     }).catch(function () { button.disabled = false; });
   });
 
+  // -- a table's time extension (a judge call, a deck check): the table, minutes, why ---------
+  var timeForm = $("#time-form");
+  $("#extend").addEventListener("toggle", function () {
+    if ($("#extend").open && chosenPlayer && chosenPlayer.table && !timeForm.elements.table.value) {
+      timeForm.elements.table.value = chosenPlayer.table;
+    }
+  });
+  timeForm.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var body = { command_id: newId(), table: parseInt(timeForm.elements.table.value, 10),
+                 minutes: parseInt(timeForm.elements.minutes.value, 10), reason: timeForm.elements.reason.value.trim() };
+    var box = $("#time-result");
+    $("#give-time").disabled = true;
+    fetchWithin("/api/events/" + eventId + "/extensions", {
+      method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf() }, body: JSON.stringify(body)
+    }, 8000).then(function (r) {
+      return r.json().then(function (answer) {
+        box.className = "flash " + (r.ok ? "ok" : "error");
+        box.textContent = r.ok ? word("word-time-given").replace("{table}", body.table).replace("{minutes}", body.minutes)
+                               : (answer.detail || String(r.status));
+        if (r.ok) { timeForm.elements.reason.value = ""; timeForm.elements.table.value = ""; }
+      });
+    }).catch(function () { box.className = "flash error"; box.textContent = word("word-kept-no"); })
+      .finally(function () { $("#give-time").disabled = false; });
+  });
+
   // -- saving, with the queue of records not sent yet ----------------------------------------
   function payload() {
     var data = { command_id: form.elements.command_id.value, player: form.elements.player.value,
