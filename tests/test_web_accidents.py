@@ -70,3 +70,18 @@ def test_an_additional_ruling_voided_by_a_deviation_names_it_and_its_reason(worl
     assert again != extra
     added = re.sub(r"\s+", " ", page(world, f"/events/{world.event}/rulings/{again}"))
     assert f"裁定 #{slow} の訂正で追加" in added or f"裁定 #{slow}の訂正で追加" in added
+
+
+def test_the_preview_says_a_disqualified_player_has_left_before_saving(world: World) -> None:
+    dq = world.record("P005", "severe.cheating")
+    corrections.confirm(world.db, world.event, [dq], command_id=world.cid())
+    fj = world.clients["floor_judge"]
+    token = csrf_in(fj.get(f"/events/{world.event}/record").text)
+    r = fj.post(f"/events/{world.event}/record/preview", csrf=False,
+                data={"csrf_token": token, "player": "P005", "infraction": "pregame.tardiness"})  # fmt: skip
+    assert r.status_code == 200
+    note = re.search(r'<p class="flash warn left-event" role="alert">([^<]+)</p>', r.text)
+    assert note and "記録の時点で、このプレイヤーはすでに失格になっています" in note[1]
+    other = fj.post(f"/events/{world.event}/record/preview", csrf=False,
+                    data={"csrf_token": token, "player": "P007", "infraction": "pregame.tardiness"})  # fmt: skip
+    assert "left-event" not in other.text
