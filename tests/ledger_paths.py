@@ -109,8 +109,14 @@ def _play(run: _Run, index: int, e: dict[str, Any], given: str) -> None:
         saved = recording.record(db, event, inp, now=now)
         numbers = run.seen([r["number"] for r in saved.rulings])
         run.produced[index] = numbers
-        if "deviation" in e:
-            dev = Deviation(tuple(e["deviation"]["penalties"]), e["deviation"]["reason"])
+        dev = (
+            Deviation(tuple(e["deviation"]["penalties"]), e["deviation"]["reason"])
+            if "deviation" in e
+            else None
+        )
+        # A deviation to the penalties the ruling has is refused as a correction (it changes
+        # nothing); inline, it gives the same rulings as no deviation.
+        if dev is not None and sorted(dev.penalties) != sorted(run.feed()[numbers[0]]["penalties"]):
             corrections.deviate(db, event, numbers[0], dev.penalties, dev.reason, now=now)
             feed = run.feed()
             # the record call's additional rulings that its own deviation voided: the two-call

@@ -123,3 +123,73 @@ def test_the_check_finds_what_the_old_screens_said() -> None:
     for text in old:
         assert problems(text), text
     assert problems("原文: 「1)通」") == []  # a quotation of the source
+
+
+# -- no English on a Japanese screen ------------------------------------------------------------
+
+
+def _english_ui_words() -> list[str]:
+    """The screens' own English words: every short message of the catalogue (a button, a
+    heading, a state), as the English a page shows when its Japanese is missing."""
+    from babel.messages.pofile import read_po
+
+    from web_support import ROOT
+
+    with (ROOT / "src/shinpan/web/locale/ja/LC_MESSAGES/messages.po").open("rb") as f:
+        catalogue = read_po(f, locale="ja")
+    words = {
+        str(m.id).rstrip(".:")
+        for m in catalogue
+        if isinstance(m.id, str) and re.fullmatch(r"[A-Z][A-Za-z]+( [a-z]+){0,2}[.:]?", m.id) and m.string
+    }
+    raw = {"Not Found", "Method Not Allowed", "Internal Server Error", "Too Many Requests", "detail"}
+    return sorted((words | raw) - ALLOWED_ENGLISH, key=len, reverse=True)
+
+
+ALLOWED_ENGLISH = {"English"}  # the language switch says its language in that language
+ENGLISH_UI = _english_ui_words()
+ENGLISH = re.compile(r"(?<![A-Za-z])(" + "|".join(map(re.escape, ENGLISH_UI)) + r")(?![A-Za-z])")
+
+MORE_SCREENS = [
+    ("head_judge", "/"),
+    ("head_judge", "/events/{event}/scorekeeper"),
+    ("head_judge", "/events/{event}/invite"),
+    ("floor_judge", "/events/{event}/record/mine"),
+    ("floor_judge", "/events/{event}/record"),
+    ("scorekeeper", "/events/{event}/scorekeeper"),
+    ("signed_out", "/login"),
+    ("signed_out", "/join/{code}"),
+    ("head_judge", "/events/{event}/no-such-page"),
+]
+
+
+def english_in(text: str) -> list[str]:
+    return [f"{m[0]!r} in {line.strip()!r}" for line in text.splitlines() for m in ENGLISH.finditer(line)]
+
+
+@pytest.mark.parametrize("path", SCREENS)
+@pytest.mark.parametrize("role", ["head_judge", "floor_judge"])
+def test_a_judges_screen_in_japanese_shows_no_english_ui_word(world: World, path: str, role: str) -> None:
+    url = path.format(event=world.event, **world.rulings)  # type: ignore[attr-defined]
+    page = world.clients[role].get(url)
+    if page.status_code == 403:
+        return
+    assert english_in(shown(page.text)) == [], url
+
+
+@pytest.mark.parametrize(("role", "path"), MORE_SCREENS)
+def test_every_other_screen_in_japanese_says_nothing_a_judge_would_not(
+    world: World, role: str, path: str
+) -> None:
+    url = path.format(event=world.event, code=world.join_code)
+    page = world.clients[role].get(url)
+    assert page.status_code in (200, 404), (url, page.status_code)
+    text = shown(page.text)
+    assert english_in(text) == [] and problems(text) == [], url
+
+
+def test_the_english_check_finds_what_a_missing_translation_shows() -> None:
+    assert "Save the ruling" in ENGLISH_UI and "Missed" in ENGLISH_UI
+    assert english_in("記録\nSave the ruling\n") and english_in("期限 Missed")
+    assert english_in('{"detail":"Not Found"}')
+    assert english_in("審判 shinpan\nEnglish\n記録する") == []

@@ -449,11 +449,13 @@ def test_voiding_an_extension_takes_it_back(ev: EventSetup) -> None:
     consistent(ev.db)
 
 
-def test_an_extension_survives_a_deviation_and_goes_with_a_void(ev: EventSetup) -> None:
+def test_an_extension_goes_with_the_warning_it_hangs_on_and_with_a_void(ev: EventSetup) -> None:
     n = only(ev.record("P005", "ingame.slow-play"))["number"]
     ev.record("P006", "ingame.slow-play")  # another extension of the same match, later
+    corrections.deviate(ev.db, ev.id, n, ["warning1", "duel_loss"], "on purpose")
+    assert match(ev, 3)["extensions"] == 2  # the warning stays: the extension after it too
     corrections.deviate(ev.db, ev.id, n, ["caution"], "a first-time player")
-    assert match(ev, 3)["extensions"] == 2  # the remedy (extension) is not a penalty: it stays
+    assert match(ev, 3)["extensions"] == 1  # "after the 1st warning": gone with the warning (D16)
     corrections.void(ev.db, ev.id, n, "the clock was wrong")
     assert match(ev, 3)["extensions"] == 1  # P006's stays
     consistent(ev.db)

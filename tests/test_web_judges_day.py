@@ -80,22 +80,19 @@ def floor_judge(people: People, judge: str, viewport: dict[str, int] = PHONE) ->
 
 
 def kept_for_offline(page: Page, event: int) -> None:
-    """Wait until the service worker controls the page and keeps the screen and the roster."""
+    """Wait until the service worker, installed by this first visit, controls the page and
+    keeps the screen and the roster: nothing reloads the page to get them kept."""
     wanted = {f"/events/{event}/record", f"/events/{event}/record/roster"}
     deadline = time.monotonic() + 15
-    reloaded = False
     while time.monotonic() < deadline:
-        if not reloaded and page.evaluate("() => navigator.serviceWorker.controller !== null"):
-            page.reload()  # now through the worker, which keeps what it fetches
-            reloaded = True
-        if reloaded:
-            urls = page.evaluate(
-                "() => caches.open('shinpan-pages').then(c => c.keys()).then(ks => ks.map(k => new URL(k.url).pathname))"
-            )
-            if wanted <= set(urls):
-                return
+        kept = page.evaluate(
+            "() => navigator.serviceWorker.controller === null ? [] : caches.open('shinpan-pages')"
+            ".then(c => c.keys()).then(ks => ks.map(k => new URL(k.url).pathname))"
+        )
+        if wanted <= set(kept):
+            return
         time.sleep(0.1)
-    raise AssertionError("the service worker did not keep the record screen")
+    raise AssertionError("the service worker did not keep the record screen on its first visit")
 
 
 def queued(page: Page, event: int) -> list[dict[str, Any]]:

@@ -24,6 +24,7 @@ from shinpan.engine.facts import (
     read_facts,
     subjects_of,
 )
+from shinpan.engine.hanging import effects_after_deviation, remedies_after_deviation
 from shinpan.engine.ruling import Deviation, Due, Explanation, Record, Ruling, Trigger
 from shinpan.guideline.model import Counting, Infraction, Meaning, Question
 from shinpan.guideline.rulebook import Rulebook
@@ -348,13 +349,20 @@ def _deviate(book: Rulebook, ruling: Ruling, deviation: Deviation | None) -> Rul
     """D11: the head judge's penalties replace the guideline's; the offence still counts."""
     if deviation is None:
         return ruling
+    new, x = deviation.penalties, ruling.explanation
+    gone = remedies_after_deviation(book, ruling.rule, ruling.offense, new)  # D16: hung on the penalties
     return replace(
         ruling,
-        penalties=deviation.penalties,
-        needs_head_judge=book.needs_head_judge(deviation.penalties),
+        penalties=new,
+        effects=effects_after_deviation(book, ruling.rule, ruling.offense, ruling.effects, new),
+        needs_head_judge=book.needs_head_judge(new),
         deviation=deviation,
-        explanation=replace(ruling.explanation, reasons=(*ruling.explanation.reasons, "deviation")),
-    )
+        explanation=replace(
+            x, reasons=(*x.reasons, "deviation"),
+            remedies=tuple(r for r in x.remedies if r not in {ja for ja, _ in gone}),
+            remedies_en=tuple(r for r in x.remedies_en if r not in {en for _, en in gone}),
+        ),
+    )  # fmt: skip
 
 
 def decide(

@@ -6,7 +6,8 @@ asks here, and appends what comes back. Nothing here reads a database or a clock
 
 - A duel loss lands on the player's current duel, or waits for their next match when none
   is in progress; a match loss on the current match, or the next one when it has ended; the
-  opponent wins it (D10). The second duel won decides the match.
+  opponent wins it (D10). The second duel won decides the match. A player who has left the
+  event has no next match (D14, D22): a loss that would wait for it lands nowhere.
 - ``match_draw`` draws the current match; ``time_extension`` extends a match being played.
 - Ejection and disqualification change the status only once confirmed (D17); leaving the
   event while the match is being played loses it (D22).
@@ -24,6 +25,7 @@ from shinpan.engine.event_rules import (
     Status,
     duel_loss_lands,
     ends_match,
+    left_as,
     match_loss_lands,
     next_duel,
     status_codes_now,
@@ -159,13 +161,19 @@ class _Board:
         m = self.match
         if loss == DUEL_LOSS:
             if m is None or duel_loss_lands(m.in_progress).value == "next":
-                self.out.append(LossCarried(ruling, position, self.player, loss))
+                self._carry(loss, ruling, position)
             else:
                 self._opponent_wins_duel(m, ruling)
         elif m is None or match_loss_lands(not m.in_progress).value == "next":
-            self.out.append(LossCarried(ruling, position, self.player, loss))
+            self._carry(loss, ruling, position)
         else:
             self._opponent_wins_match(m, ruling)
+
+    def _carry(self, loss: str, ruling: int, position: int) -> None:
+        """D10: the loss waits for the next match; D14, D22: a player who has left the event
+        has none (their match ended when they left), so it lands on no match."""
+        if left_as(self.status, self.dropped) is None:
+            self.out.append(LossCarried(ruling, position, self.player, loss))
 
     def _opponent_wins_duel(self, m: Match, ruling: int) -> None:
         opponent = str(m.opponent(self.player))

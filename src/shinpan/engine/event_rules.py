@@ -39,6 +39,15 @@ _STATUS_OF = {
 STATUS_CODES = frozenset(_STATUS_OF)  # the penalties and effects that can change a status
 
 
+def left_as(status: Status | None, dropped: bool = False) -> Status | None:
+    """D14, D22: how a player has left the event (dropped, withdrawn, ejected, disqualified),
+    or None while they still play: one who left is paired no more, and the match they were
+    playing was ended when they left."""
+    if status is not None and status is not Status.active:
+        return status
+    return Status.dropped if dropped else None
+
+
 def status_after(codes: Iterable[str], current: Status = Status.active) -> Status:
     """D14: the status once these penalties and effects apply to a player."""
     status = current

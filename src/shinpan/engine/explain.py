@@ -8,6 +8,7 @@ shorthand (``2)警1+デ敗``, ``{マ敗}``, ``→``) only inside a quotation 「
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from shinpan.engine.ruling import Due, Ruling
 from shinpan.guideline.model import Counting, Remedy
@@ -26,6 +27,12 @@ _REASONS_EN: dict[str, str] = {
     "facts_determined": "the facts could be determined: no penalty and no offence (D13)",
     "advisor_outsider_only": "the advisor is not a participant: removal from the venue only (D8)",
     "deadline_missed": "the remedy was not carried out in time (D7)",
+    "left_dropped": "the player had already dropped when this was recorded: a duel or match loss applies to no match",
+    "left_withdrawn": "the player had already withdrawn when this was recorded: a duel or match loss applies to no match",
+    "left_ejected": "the player had already been ejected when this was recorded: a duel or match loss applies to no match",
+    "left_disqualified": (
+        "the player had already been disqualified when this was recorded: a duel or match loss applies to no match"
+    ),
 }
 
 # Japanese sentences of the reasons that need nothing from the ruling itself.
@@ -36,6 +43,12 @@ _REASONS_JA: dict[str, str] = {
     "facts_determined": "事実が判断できたため、罰則はありません。違反の回数にも数えません。",
     "advisor_outsider_only": (
         "助言した人は大会参加者ではないため、このプレイヤーには罰則を与えず、違反の回数にも数えません。"
+    ),
+    "left_dropped": "記録の時点で、このプレイヤーはすでにドロップしています。デュエルやマッチの敗北は、どのマッチにも適用しません。",
+    "left_withdrawn": "記録の時点で、このプレイヤーはすでに棄権しています。デュエルやマッチの敗北は、どのマッチにも適用しません。",
+    "left_ejected": "記録の時点で、このプレイヤーはすでに退場になっています。デュエルやマッチの敗北は、どのマッチにも適用しません。",
+    "left_disqualified": (
+        "記録の時点で、このプレイヤーはすでに失格になっています。デュエルやマッチの敗北は、どのマッチにも適用しません。"
     ),
 }
 _NO_PENALTY_SAID = frozenset({"facts_determined", "advisor_outsider_only"})
@@ -94,6 +107,11 @@ def penalty_text(book: Rulebook, codes: tuple[str, ...], lang: str) -> str:
     if not isinstance(found, str):
         found = book.memo[key] = " + ".join([book.label(c, lang) for c in codes])
     return found
+
+
+def reason_text(code: str, lang: str = "ja") -> str:
+    """One reason that stands alone as a sentence (a note a screen shows on its own)."""
+    return _REASONS_EN[code] if lang == "en" else _REASONS_JA[code]
 
 
 def explain(book: Rulebook, ruling: Ruling, lang: str = "ja") -> str:
@@ -305,17 +323,22 @@ def _says_when(due: Due, remedies: tuple[str, ...]) -> bool:
 
 
 def deviation_text(
-    book: Rulebook, new: tuple[str, ...], given: tuple[str, ...], reason: str, lang: str
-) -> str:
-    """What a head judge's deviation on a stored ruling says, appended to its explanation (D11)."""
+    book: Rulebook, new: tuple[str, ...], given: tuple[str, ...], reason: str, lang: str,
+    gone: Sequence[tuple[str, str]] = (),
+) -> str:  # fmt: skip
+    """What a head judge's deviation on a stored ruling says, appended to its explanation
+    (D11): a sentence of its own, the reason quoted as the head judge gave it, and the
+    remedies that went with the penalties they hung on (D16, ``gone``: Japanese, English)."""
     if lang == "en":
+        dropped = "".join(f" No longer: {en.rstrip('.')}." for _, en in gone)
         return (
             f"Head judge's deviation: {penalty_text(book, new, 'en')} "
-            f"(the guideline gives {penalty_text(book, given, 'en')}); reason: {reason}"
+            f"(the guideline gives {penalty_text(book, given, 'en')}); reason: \u201c{reason}\u201d.{dropped}"
         )
     now = f"罰則を{_names_ja(book, new)}に変えました" if new else "罰則なしにしました"
     before = _names_ja(book, given) if given else "罰則なし"
-    return f"ヘッドジャッジの判断で{now}(ガイドラインでは{before}です)。理由: {reason}"
+    dropped = "".join(f"その罰則がなくなったため、「{ja.rstrip('。')}」は行いません。" for ja, _ in gone)
+    return f"ヘッドジャッジの判断で{now}(ガイドラインでは{before}です)。理由は「{reason}」です。{dropped}"
 
 
 def _names_ja(book: Rulebook, codes: tuple[str, ...]) -> str:

@@ -72,19 +72,21 @@ class RulingDeviated(Kind):
     needs_head_judge: bool
     explanation_ja: str
     explanation_en: str
+    effects: tuple[str, ...] | None = None  # D16: the effects left, when the deviation took some away
 
     def body(self) -> dict[str, Any]:
         return {
             "ruling": self.ruling, "penalties": list(self.penalties), "reason": self.reason,
             "needs_head_judge": self.needs_head_judge, "explanation_ja": self.explanation_ja,
             "explanation_en": self.explanation_en,
+            **unless_none(effects=list(self.effects) if self.effects is not None else None),
         }  # fmt: skip
 
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(
             f.whole("ruling"), f.texts("penalties"), f.text("reason"), f.flag("needs_head_judge"),
-            f.text("explanation_ja"), f.text("explanation_en"),
+            f.text("explanation_ja"), f.text("explanation_en"), f.texts("effects") if f.has("effects") else None,
         )  # fmt: skip
 
 

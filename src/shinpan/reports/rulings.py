@@ -31,6 +31,7 @@ class Act:
     penalties: tuple[str, ...] = ()  # a deviation's new penalties
     penalties_ja: str = ""
     penalties_en: str = ""
+    after: int | None = None  # a void the correction of this ruling made (D16)
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ def _acts(conn: Connection, event_id: int, book: Rulebook) -> _Acts:
             acts.deviated[a.rulings[0]].append(_deviation(book, a.judge, a.at, a.reason, a.penalties))
         else:
             for n in a.rulings:
-                acts.voided[n] = Act(a.judge, a.at, a.reason)
+                acts.voided[n] = Act(a.judge, a.at, a.reason, after=a.after)
     return acts
 
 

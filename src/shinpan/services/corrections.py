@@ -15,9 +15,10 @@ from datetime import datetime
 from typing import Any
 
 from shinpan.engine import Deviation, RecordError
-from shinpan.engine.corrections import rederive
+from shinpan.engine.corrections import check_deviation_changes, rederive
 from shinpan.engine.explain import deviation_text
 from shinpan.engine.facts import check_deviation
+from shinpan.engine.hanging import effects_after_deviation, remedies_after_deviation, restored_effects
 from shinpan.engine.ruling import Trigger
 from shinpan.entries import RulingDeviated, RulingsConfirmed, RulingsRecorded, RulingsVoided
 from shinpan.errors import Conflict, InvalidInput
@@ -89,14 +90,28 @@ def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str)
         )
     new = tuple(penalties)
     given = tuple(json.loads(row.guideline_penalties))
+    try:
+        check_deviation_changes(given, json.loads(row.penalties), new)
+    except RecordError as e:
+        raise InvalidInput(e.template, field=e.field.removeprefix("deviation.")) from None
+    # D16: the step's own effects and remedies hang on its penalties (a follow-up has none).
+    had = tuple(json.loads(row.effects))
+    effects: tuple[str, ...] = had
+    gone: tuple[tuple[str, str], ...] = ()
+    if not row.follow_up:
+        effects = effects_after_deviation(
+            book, row.rule, row.offense, restored_effects(book, row.rule, row.offense, had), new
+        )
+        gone = remedies_after_deviation(book, row.rule, row.offense, new)
     deviated = RulingDeviated(
         number, new, why, book.needs_head_judge(new, event.confirmation_threshold),
-        f"{row.explanation_ja}{deviation_text(book, new, given, why, 'ja')}",
-        f"{row.explanation_en} {deviation_text(book, new, given, why, 'en')}",
+        f"{row.explanation_ja}{deviation_text(book, new, given, why, 'ja', gone)}",
+        f"{row.explanation_en} {deviation_text(book, new, given, why, 'en', gone)}",
+        effects=effects if effects != had else None,
     )  # fmt: skip
     ap.append(deviated, refs=[row.entry_seq])
     revert_rulings(ap, {number})
-    apply_ruling(ap, number, row.player, [*new, *json.loads(row.effects)], pending=False)
+    apply_ruling(ap, number, row.player, [*new, *effects], pending=False)
     _rederive(ap, [row.player], number, why)
     return deviated.body()
 

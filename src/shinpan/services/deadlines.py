@@ -110,9 +110,11 @@ def mark_done(
 
 def mark_missed(
     db: Database, event_id: int, ruling: int, position: int | None = None, *, judge: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
+    command_id: str | None = None, now: datetime | None = None, early_confirmed: bool = True,
 ) -> list[dict[str, Any]]:  # fmt: skip
-    """The remedy was not done in time: the follow-up ruling (D7), from the next deadline."""
+    """The remedy was not done in time: the follow-up ruling (D7), from the next deadline.
+    Before an end-of-match or end-of-round deadline falls due, the head judge may end it
+    (D21); ``early_confirmed=False`` (a screen that has not asked yet) refuses that."""
     from shinpan.engine import Ruling, follow_up
     from shinpan.engine.ruling import Due, Explanation
     from shinpan.entries import DeadlineRef, RulingsRecorded
@@ -140,6 +142,10 @@ def mark_missed(
                 raise Conflict("this deadline is not due yet (due at {due_at})", due_at=d.due_at)
             if role_of(conn, event_id, ap.actor) is not Role.head_judge:
                 raise Forbidden("only the head judge may mark a deadline missed before it is due")
+            if not early_confirmed:
+                raise Conflict(
+                    "this deadline is not due yet: confirm that it is missed now, knowing what follows"
+                )
         r = stored_ruling(conn, event_id, ruling)
         if r is None:
             raise NotFound("no ruling {number} in event {event}", number=ruling, event=event_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 from shinpan.engine.event_rules import Status, status_after, status_codes_now
@@ -118,6 +119,39 @@ def rulings_feed(
         load_event(conn, event_id)
         rows = feed.feed(conn, event_id, state=state, limit=limit, before=before)
     return [_with_name(r) for r in rows]
+
+
+def rulings_recorded_today(
+    db: Database, event_id: int, judge: str, now: datetime | None = None
+) -> list[dict[str, Any]]:
+    """What ``judge`` recorded today (the event's day, in its time zone), newest first, each
+    as it stands now: a record sent later from a phone that was offline is among them once
+    it arrives (it is recorded then, by the judge who saved it)."""
+    from shinpan.reports.common import zone_of
+    from shinpan.services.context import stamp
+
+    with db.read() as conn:
+        event = load_event(conn, event_id)
+        local = (now or datetime.now(UTC)).astimezone(zone_of(event.time_zone))
+        midnight = local.replace(hour=0, minute=0, second=0, microsecond=0)
+        rows = feed.judge_rulings(conn, event_id, judge, stamp(midnight))
+    return [_with_name(r) for r in rows]
+
+
+def added_by_correction(db: Database, event_id: int, entry: int) -> int | None:
+    """D16: the ruling whose correction added the rulings of this entry, if one did."""
+    from shinpan.store.reports import added_after
+
+    with db.read() as conn:
+        return added_after(conn, event_id, entry)
+
+
+def rederived_by(db: Database, event_id: int, number: int) -> tuple[list[int], list[int]]:
+    """D16: the additional rulings a correction of this ruling voided, and those it added."""
+    from shinpan.store.reports import rederived_by as found
+
+    with db.read() as conn:
+        return found(conn, event_id, number)
 
 
 def get_ruling(db: Database, event_id: int, number: int) -> dict[str, Any]:

@@ -15,7 +15,9 @@ from typing import Any
 
 from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, explain
 from shinpan.engine.clock import FROM_ROUND_START, ClockError, deadline_runs_from, given_at, parse_given_at
+from shinpan.engine.event_rules import Status, left_as
 from shinpan.engine.facts import PERSON_FACTS, normalized
+from shinpan.engine.leaving import noted_leaving
 from shinpan.engine.ruling import Due, Trigger
 from shinpan.entries import (
     AskedDeviation,
@@ -44,6 +46,7 @@ from shinpan.store.history import (
     round_started_at,
 )
 from shinpan.store.ledger import Appender, Entry, read_entries
+from shinpan.store.snapshots import player_standing
 
 
 @dataclass(frozen=True)
@@ -181,9 +184,20 @@ def _decide(conn: Connection, event: Event, inp: RecordInput, before: BeforeReco
         penalties=inp.penalties, deviation=inp.deviation,
     )  # fmt: skip
     try:
-        return decide(book, record, history, participants, first_number=before.last_number + 1)
+        made = decide(book, record, history, participants, first_number=before.last_number + 1)
     except RecordError as e:
         raise InvalidInput(e.template, field=e.field, **e.params) from None
+    return noted_leaving(made, _left(conn, event.id, {r.player for r in made}))
+
+
+def _left(conn: Connection, event_id: int, players: set[str]) -> dict[str, Status]:
+    """D14, D22: how each of these players has left the event, for those who have."""
+    left = {}
+    for player in sorted(players):
+        status = left_as(*player_standing(conn, event_id, player))
+        if status is not None:
+            left[player] = status
+    return left
 
 
 def with_threshold(event: Event, decided: Sequence[Ruling]) -> list[Ruling]:

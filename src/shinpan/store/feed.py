@@ -20,6 +20,7 @@ __all__ = [
     "NamedRuling",
     "RulingRow",
     "feed",
+    "judge_rulings",
     "ledger_head",
     "player_rulings",
     "ruling",
@@ -99,6 +100,9 @@ _FEED = {
     for state in (False, True)
     for before in (False, True)
 }
+_BY_JUDGE = Statement(
+    _WITH_NAMES + " AND r.judge = :j AND r.recorded_at >= :t ORDER BY r.number DESC LIMIT :n"
+)
 _HEAD = Statement("SELECT MAX(seq) FROM entries WHERE event_id = :e")
 
 
@@ -133,6 +137,14 @@ def feed(
     if before:
         params["b"] = before
     return [_named(r) for r in statement.all(conn, params)]
+
+
+def judge_rulings(
+    conn: Connection, event_id: int, judge: str, since: str, *, limit: int = 200
+) -> list[NamedRuling]:
+    """The rulings ``judge`` recorded at or after ``since`` (a ledger stamp), newest first:
+    their additional rulings (D3, D6) and a second subject's (D8) too, all recorded by them."""
+    return [_named(r) for r in _BY_JUDGE.all(conn, {"e": event_id, "j": judge, "t": since, "n": limit})]
 
 
 def ledger_head(conn: Connection, event_id: int) -> int:

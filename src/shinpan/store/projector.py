@@ -390,6 +390,7 @@ _DEVIATE = Statement(
     "UPDATE rulings SET penalties = :penalties, deviation_reason = :reason, needs_head_judge = :needs, "
     "state = 'confirmed', explanation_ja = :ja, explanation_en = :en WHERE event_id = :e AND number = :n"
 )
+_DEVIATE_EFFECTS = Statement("UPDATE rulings SET effects = :effects WHERE event_id = :e AND number = :n")
 _CANCEL_DEADLINES = Statement(
     "UPDATE deadlines SET state = 'cancelled', closed_at = :at "
     "WHERE event_id = :e AND ruling IN (:ns) AND state = 'pending'"
@@ -488,6 +489,8 @@ def _ruling_deviated(conn: Connection, e: Entry, b: RulingDeviated) -> None:
         {"e": e.event_id, "n": b.ruling, "penalties": _j(list(b.penalties)), "reason": b.reason,
          "needs": b.needs_head_judge, "ja": b.explanation_ja, "en": b.explanation_en},
     )  # fmt: skip
+    if b.effects is not None:
+        _DEVIATE_EFFECTS.run(conn, {"e": e.event_id, "n": b.ruling, "effects": _j(list(b.effects))})
 
 
 @handles(RulingsVoided)

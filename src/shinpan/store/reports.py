@@ -257,6 +257,7 @@ class JudgeAct(NamedTuple):
     rulings: tuple[int, ...]
     reason: str = ""
     penalties: tuple[str, ...] = ()
+    after: int | None = None  # a void of additional rulings: the ruling whose correction made it (D16)
 
 
 ACTS = ("ruling.confirmed", "ruling.deviated", "ruling.voided")
@@ -270,13 +271,38 @@ def acts_on_rulings(conn: Connection, event_id: int, kinds: Sequence[str] = ACTS
         match parse(kind, json.loads(text)):
             case RulingDeviated(ruling=ruling, penalties=penalties, reason=reason):
                 out.append(JudgeAct(seq, kind, actor, at, (ruling,), reason, penalties))
-            case RulingsVoided(rulings=numbers, reason=reason):
-                out.append(JudgeAct(seq, kind, actor, at, numbers, reason))
+            case RulingsVoided(rulings=numbers, reason=reason, rederived_after=after):
+                out.append(JudgeAct(seq, kind, actor, at, numbers, reason, after=after))
             case RulingsConfirmed(rulings=numbers):
                 out.append(JudgeAct(seq, kind, actor, at, numbers))
             case other:
                 raise ValueError(f"entry {seq} ({other.kind}) is not an act on rulings")
     return out
+
+
+def added_after(conn: Connection, event_id: int, entry_seq: int) -> int | None:
+    """D16: the ruling whose correction added the rulings of this ``ruling.recorded`` entry
+    (None: a judge's record, or a missed deadline's follow-up)."""
+    for _seq, kind, _actor, _at, text in _ENTRIES_AT.all(conn, {"e": event_id, "seqs": [entry_seq]}):
+        entry = parse(kind, json.loads(text))
+        if isinstance(entry, RulingsRecorded):
+            return entry.rederived_after
+    return None
+
+
+_ADDITIONAL = Statement(
+    "SELECT number, entry_seq FROM rulings WHERE event_id = :e AND \"trigger\" IN ('unrelated_warnings', 'draft_exclusion')"
+)
+
+
+def rederived_by(conn: Connection, event_id: int, number: int) -> tuple[list[int], list[int]]:
+    """D16: the additional rulings the correction of ruling ``number`` voided, and those it
+    added (both few: additional rulings are)."""
+    voided = sorted(n for a in acts_on_rulings(conn, event_id, ("ruling.voided",)) if a.after == number
+                    for n in a.rulings)  # fmt: skip
+    rows = _ADDITIONAL.all(conn, {"e": event_id})
+    added = sorted(int(n) for n, seq in rows if added_after(conn, event_id, int(seq)) == number)
+    return voided, added
 
 
 class AsRecorded(NamedTuple):

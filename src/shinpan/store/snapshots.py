@@ -24,7 +24,7 @@ from shinpan.engine.effects import (
 from shinpan.engine.event_rules import Status
 from shinpan.store.connection import Connection, Statement
 
-__all__ = ["current_match", "match_at", "player_view", "undoing", "waiting_losses"]
+__all__ = ["current_match", "match_at", "player_standing", "player_view", "undoing", "waiting_losses"]
 
 # Statements run for every ruling, prepared once. One lookup per side, each on its index,
 # the latest round chosen in Python: with OR and ORDER BY, SQLite (without statistics) walks
@@ -92,6 +92,11 @@ def _status(conn: Connection, event_id: int, player: str) -> tuple[Status | None
     """The player's status, and whether they dropped."""
     row = _STATUS.first(conn, {"e": event_id, "p": player})
     return (Status(row[0]), row[1] is not None) if row else (None, False)
+
+
+def player_standing(conn: Connection, event_id: int, player: str) -> tuple[Status | None, bool]:
+    """The player's status (None: not a player of the event), and whether they dropped."""
+    return _status(conn, event_id, player)
 
 
 def player_view(

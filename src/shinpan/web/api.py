@@ -221,10 +221,14 @@ def record(request: Request, event_id: int, body: RecordIn) -> JSONResponse:
     user, _ = role_at(request, event_id, "record")
     if body.deviation is not None:
         role_at(request, event_id, "deviate")
-    saved = recording.record(
-        request.app.state.db, event_id, body.record_input(), judge=user.name, command_id=body.command_id
-    )
-    return JSONResponse(saved.as_json(), status_code=201)
+    db = request.app.state.db
+    saved = recording.record(db, event_id, body.record_input(), judge=user.name, command_id=body.command_id)
+    answer = saved.as_json()
+    names = queries.player_names(db, event_id, sorted({r["player"] for r in saved.rulings}))
+    answer["rulings"] = [
+        {**r, "player_name": names.get(r["player"])} for r in saved.rulings
+    ]  # for the banner
+    return JSONResponse(answer, status_code=201)
 
 
 @router.get("/events/{event_id}/rulings")

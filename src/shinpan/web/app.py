@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -36,6 +37,7 @@ from shinpan.web.auth import (
     Signer,
     new_csrf_token,
 )
+from shinpan.web.i18n import N_
 from shinpan.web.lane import SearchLane
 from shinpan.web.live import Live
 from shinpan.web.render import render_error
@@ -189,7 +191,35 @@ def _error(
     return render_error(request, status, message)
 
 
+# What a page says for an error the routing or a limit raised as a bare status.
+STATUS_MESSAGES = {
+    404: N_("there is no such page here; check the address, or start again from your events"),
+    405: N_("this address does not take this kind of request; go back and use the page's own buttons"),
+    429: N_("too many requests in a short time; wait a little and try again"),
+}
+# Messages raised with their default text (extraction finds them here).
+DEFAULT_MESSAGES = (N_("too many failed sign-ins; wait five minutes"),)
+
+
+def _status_message(exc: StarletteHTTPException) -> str:
+    if exc.status_code in STATUS_MESSAGES:
+        return i18n.gettext(STATUS_MESSAGES[exc.status_code])
+    return i18n.gettext(str(exc.detail))
+
+
 def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """A bare status from the routing (404, 405) or a limit (429): the JSON API keeps
+        FastAPI's JSON; a page is answered as a page in the user's language."""
+        if _is_api(request) or exc.status_code < 400:
+            from fastapi.exception_handlers import http_exception_handler
+
+            return await http_exception_handler(request, exc)
+        response = await run_in_threadpool(render_error, request, exc.status_code, _status_message(exc))
+        response.headers.update(exc.headers or {})
+        return response
+
     @app.exception_handler(ShinpanError)
     async def shinpan_error(request: Request, exc: ShinpanError) -> Response:
         return _error(request, exc.status, exc.render(i18n.gettext), exc.field, getattr(exc, "details", None))
@@ -236,7 +266,13 @@ def install_error_handlers(app: FastAPI) -> None:
         import logging
 
         logging.getLogger("shinpan.web").exception("unexpected error")
-        return _error(request, 500, i18n.gettext("something went wrong on the server; nothing was saved"))
+        # Answered outside the middleware that chose the request's language: chosen again.
+        token = i18n.current.set(i18n.choose(request.cookies.get(i18n.COOKIE)))
+        try:
+            message = i18n.gettext("something went wrong on the server; nothing was saved")
+            return await run_in_threadpool(_error, request, 500, message)
+        finally:
+            i18n.current.reset(token)
 
 
 def settle_memory() -> None:

@@ -20,9 +20,12 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from shinpan import romaji
 from shinpan.engine import Ruling, explain
+from shinpan.engine.clock import FROM_ROUND_START, MAX_EXTENSION_MINUTES
+from shinpan.engine.explain import reason_text
+from shinpan.engine.leaving import left_reason
 from shinpan.errors import ShinpanError
 from shinpan.guideline.model import Question
-from shinpan.services import queries, recording, search
+from shinpan.services import deadlines, queries, recording, search
 from shinpan.services.context import Event, load_event
 from shinpan.web import i18n
 from shinpan.web.api import csrf
@@ -92,6 +95,7 @@ def record_page(request: Request, event_id: int) -> Response:
     response = render(
         request, "record.html", event_id=event_id, event=event, role=role,
         categories=guideline.categories, infractions=guideline.infractions, asked=asked,
+        max_extension=MAX_EXTENSION_MINUTES,
     )  # fmt: skip
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -106,6 +110,36 @@ def record_roster(request: Request, event_id: int) -> JSONResponse:
     body = {"round": roster.round, "players": [p.as_json() | {"search": k} for p, k in roster.players],
             "spelling": [list(rule) for rule in romaji.SPELLING]}  # fmt: skip
     return JSONResponse(body, headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/events/{event_id}/record/mine", response_class=HTMLResponse)
+def my_rulings(request: Request, event_id: int) -> Response:
+    """自分の記録: what this judge recorded today, each as it stands (an HTML fragment the
+    record screen shows, and the service worker keeps for a reload offline)."""
+    user, role = role_at(request, event_id, "record")
+    mine = queries.rulings_recorded_today(request.app.state.db, event_id, user.name)
+    response = render(
+        request, "_mine.html", event_id=event_id, event=_event(request, event_id), role=role, mine=mine
+    )
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def _awaiting_arrival(request: Request, event_id: int, player: str) -> list[deadlines.Deadline]:
+    """The player's late-arrival deadlines still running (D9): a judge recording something
+    else for them at their table may close those in one tap ("到着")."""
+    found = deadlines.list_deadlines(request.app.state.db, event_id)
+    first: dict[int, deadlines.Deadline] = {}  # per ruling: its first (done closes the later ones)
+    for d in sorted(found, key=lambda d: d.position, reverse=True):
+        if d.player == player and d.rule in FROM_ROUND_START:
+            first[d.ruling] = d
+    return list(first.values())
+
+
+def _left_note(ruling: Ruling, lang: str) -> str | None:
+    """What the preview says first when the player has left the event (D14, D22)."""
+    reason = left_reason(ruling)
+    return reason_text(reason, lang) if reason else None
 
 
 def _record_input(form: dict[str, Any]) -> recording.RecordInput:
@@ -148,11 +182,12 @@ async def record_preview(request: Request, event_id: int) -> Response:
             return render(request, "_preview.html", rulings=[], error=e.render(i18n.gettext), field=e.field)
         lang = i18n.current.get()
         rulebook = _event(request, event_id).book
-        shown = [(r, explain(rulebook, r, lang)) for r in made]
+        shown = [(r, explain(rulebook, r, lang), _left_note(r, lang)) for r in made]
         names = queries.player_names(request.app.state.db, event_id, [r.player for r in made])
         return render(
-            request, "_preview.html", rulings=shown, names=names, error=None, field=None, rulebook=rulebook
-        )
+            request, "_preview.html", rulings=shown, names=names, error=None, field=None, rulebook=rulebook,
+            arrivals=_awaiting_arrival(request, event_id, inp.player),
+        )  # fmt: skip
 
     return await run_in_threadpool(work)
 

@@ -115,7 +115,18 @@ def login(
                       errors={"password": i18n.gettext("wrong name or password")},
                       demo=_demo_accounts(request))  # fmt: skip
     limiter.succeeded(address, name)
-    return _sign_in(request, user, _safe_next(next))
+    return _sign_in(request, user, _landing(request, user, _safe_next(next)))
+
+
+def _landing(request: Request, user: accounts.User, asked: str) -> str:
+    """Where signing in leads: where the person was going; else, for someone who only
+    judges the floor, the record screen of their (newest) event; else their events."""
+    if asked != "/":
+        return asked
+    held = accounts.events_of(request.app.state.db, user)
+    if held and all(role is Role.floor_judge for _, role in held):
+        return f"/events/{max(event for event, _ in held)}/record"
+    return asked
 
 
 @router.post("/logout", dependencies=[Depends(csrf)])

@@ -22,6 +22,7 @@ from shinpan.guideline import Rulebook, default_guideline
 from shinpan.reports.common import local_time
 from shinpan.web import i18n
 from shinpan.web.auth import csrf_expected, current_user
+from shinpan.web.i18n import N_
 
 
 @cache
@@ -158,8 +159,32 @@ def for_viewer(request: Request, shared: str) -> str:
     return "".join(part + uuid.uuid4().hex for part in parts[:-1]) + parts[-1]
 
 
+# What an error page says first, by its status (the message says the rest).
+ERROR_TITLES = {
+    400: N_("The request could not be understood"),
+    401: N_("Sign in first"),
+    403: N_("You may not do this here"),
+    404: N_("Not found"),
+    405: N_("This page cannot be used this way"),
+    409: N_("It cannot be done as things stand"),
+    413: N_("Too large"),
+    422: N_("Something in the form is wrong"),
+    429: N_("Too many attempts: wait a while"),
+    500: N_("Something went wrong on the server"),
+    503: N_("The database cannot be used right now"),
+}
+
+
 def render_error(request: Request, status: int, message: str) -> HTMLResponse:
+    """An error as a page in the user's language (a fragment for htmx): every status a
+    browser may meet, the routing's own (404, 405) and the limits' (413, 429) too."""
     if request.headers.get("hx-request"):
         html = environment().get_template("_error.html").render(message=message, status=status)
         return HTMLResponse(html, status_code=status)
-    return render(request, "error.html", status=status, message=message, status_code=status)
+    title = i18n.gettext(ERROR_TITLES.get(status, ERROR_TITLES[500] if status >= 500 else ERROR_TITLES[400]))
+    context = {"status_code": status, "message": message, "title": title}
+    try:
+        return render(request, "error.html", status=status, **context)
+    except Exception:  # the page itself failed (a database that cannot be read): drawn without the user
+        html = environment().get_template("error.html").render(request=request, user=None, csrf="", **context)
+        return HTMLResponse(html, status_code=status)

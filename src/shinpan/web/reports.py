@@ -174,6 +174,8 @@ def ruling_view(
         r=slip.ruling, detail=detail, involved=queries.involved(db, event_id, detail),
         ruling_appeals=[a for a in queries.appeals_of(db, event_id) if a["ruling"] == number],
         components=event.book.guideline.components, done=done, error=error,
+        added_after=queries.added_by_correction(db, event_id, detail["entry"]),
+        rederived=queries.rederived_by(db, event_id, number),
     )  # fmt: skip
 
 

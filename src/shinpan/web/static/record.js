@@ -46,6 +46,15 @@
   loadRoster();
   setInterval(function () { if (navigator.onLine !== false) loadRoster(); }, 60000);
 
+  // -- 自分の記録: what this judge recorded today, as it stands on the server -------------
+  // (kept by the service worker: offline, the last copy is shown, and the queue above it)
+  function loadMine() {
+    return fetchWithin("/events/" + eventId + "/record/mine", {}, 8000)
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+      .then(function (html) { $("#mine-list").innerHTML = html; }, function () { /* keep what is shown */ });
+  }
+  loadMine();
+
   var KATAKANA = /[\u30a1-\u30f6]/g;
   function normalize(s) {
     return s.normalize("NFKC").toLowerCase()
@@ -286,6 +295,47 @@
       });
   }
 
+  // A late player who is at the table: their late deadlines end in one tap (D9).
+  $("#preview").addEventListener("click", function (ev) {
+    var button = ev.target.closest(".arrived");
+    if (!button) return;
+    button.disabled = true;
+    var body = new FormData();
+    body.append("csrf_token", csrf()); body.append("command_id", newId());
+    var url = "/events/" + eventId + "/desk/deadline/" + button.dataset.ruling + "/" + button.dataset.position + "/done";
+    fetchWithin(url, { method: "POST", body: body }, 8000).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      var box = button.closest(".arrival");
+      box.className = "flash ok arrival-done"; box.textContent = word("word-arrived");
+    }).catch(function () { button.disabled = false; });
+  });
+
+  // -- a table's time extension (a judge call, a deck check): the table, minutes, why ---------
+  var timeForm = $("#time-form");
+  $("#extend").addEventListener("toggle", function () {
+    if ($("#extend").open && chosenPlayer && chosenPlayer.table && !timeForm.elements.table.value) {
+      timeForm.elements.table.value = chosenPlayer.table;
+    }
+  });
+  timeForm.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var body = { command_id: newId(), table: parseInt(timeForm.elements.table.value, 10),
+                 minutes: parseInt(timeForm.elements.minutes.value, 10), reason: timeForm.elements.reason.value.trim() };
+    var box = $("#time-result");
+    $("#give-time").disabled = true;
+    fetchWithin("/api/events/" + eventId + "/extensions", {
+      method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf() }, body: JSON.stringify(body)
+    }, 8000).then(function (r) {
+      return r.json().then(function (answer) {
+        box.className = "flash " + (r.ok ? "ok" : "error");
+        box.textContent = r.ok ? word("word-time-given").replace("{table}", body.table).replace("{minutes}", body.minutes)
+                               : (answer.detail || String(r.status));
+        if (r.ok) { timeForm.elements.reason.value = ""; timeForm.elements.table.value = ""; }
+      });
+    }).catch(function () { box.className = "flash error"; box.textContent = word("word-kept-no"); })
+      .finally(function () { $("#give-time").disabled = false; });
+  });
+
   // -- saving, with the queue of records not sent yet ----------------------------------------
   function payload() {
     var data = { command_id: form.elements.command_id.value, player: form.elements.player.value,
@@ -335,7 +385,8 @@
   function saved(body, append) {
     var en = document.documentElement.lang === "en";
     var lines = body.rulings.map(function (r) {
-      return word("word-ruling") + " #" + r.number + " " + r.player + ": " + (en ? r.explanation_en : r.explanation_ja);
+      var who = r.player_name ? r.player_name + " (" + r.player + ")" : r.player;
+      return word("word-ruling") + " #" + r.number + " " + who + ": " + (en ? r.explanation_en : r.explanation_ja);
     });
     report(true, word("word-saved") + " " + lines.join(" / "), append);
   }
@@ -366,7 +417,7 @@
                                             infraction: $("#chosen-infraction strong").textContent } };
     $("#save").disabled = true;
     send(item.body).then(function (response) {
-      if (response.ok) return response.json().then(function (body) { saved(body); reset(); });
+      if (response.ok) return response.json().then(function (body) { saved(body); reset(); loadMine(); });
       return refused(response, item).then(function () { $("#save").disabled = false; });
     }, function () {
       setQueue(queue().concat([item]));
@@ -382,7 +433,7 @@
     flushing = true;
     var item = items[0];
     send(item.body).then(function (response) {
-      if (response.ok) return response.json().then(function (body) { saved(body, !first); return true; });
+      if (response.ok) return response.json().then(function (body) { saved(body, !first); loadMine(); return true; });
       // Signed out, an old CSRF token, a server in trouble: say so, keep it, try again later.
       // Refused for what it says (unknown player…): say why and let it go.
       var keep = response.status === 401 || response.status === 403 || response.status >= 500;
@@ -398,5 +449,14 @@
   setInterval(function () { flush(true); }, 5000);
   flush(true);
 
-  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});
+  // The worker keeps this screen from its first visit: when it installs it keeps the record
+  // screens open then; a page that no worker loaded (a hard reload, a worker installed by
+  // another tab) asks the running worker to keep it.
+  if ("serviceWorker" in navigator) {
+    var loadedByWorker = !!navigator.serviceWorker.controller;
+    navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; })
+      .then(function (registration) {
+        if (registration.active && !loadedByWorker) registration.active.postMessage({ keep: location.pathname });
+      }).catch(function () {});
+  }
 })();

@@ -3,8 +3,13 @@
 // new shinpan replaces the old copies.
 //
 // - the scripts and styles: kept when installed, answered from the copy;
-// - an event's record screen and its roster: from the network while it answers (keeping a
-//   copy each time), from the copy when it does not, so a reload offline opens the screen;
+// - an event's record screen, its roster and the judge's own rulings: from the network while
+//   it answers (keeping a copy each time), from the copy when it does not, so a reload
+//   offline opens the screen. They are kept from the first visit: when the worker installs,
+//   it keeps those of the record screens already open (the page that registered it, which
+//   no worker controlled when it loaded), and then takes those pages over (clients.claim);
+//   a record screen opened later asks for its own (a "keep" message) in case it was not
+//   loaded through the worker;
 // - everything else goes to the network as usual. Nothing is decided here: records wait in
 //   the page's queue and the server decides when they arrive.
 /* global VERSION */
@@ -12,12 +17,43 @@
 var STATIC = "shinpan-static-" + VERSION;
 var PAGES = "shinpan-pages";
 var ASSETS = ["/static/app.css", "/static/htmx.min.js", "/static/menu.js", "/static/record.js"];
-var KEPT = /^\/events\/\d+\/record(\/roster)?$/;
+var KEPT = /^\/events\/\d+\/record(\/roster|\/mine)?$/;
+var SCREEN = /^\/events\/\d+\/record$/;
 var WAIT_MS = 4000; // venue Wi-Fi tends to hang rather than fail
+
+// A record screen and what it reads, fetched now and kept (a sign-in page it was redirected
+// to, or an error, is not kept; nothing failing here stops the worker from installing).
+function keepScreen(path) {
+  if (!SCREEN.test(path)) return Promise.resolve();
+  return caches.open(PAGES).then(function (cache) {
+    return Promise.all([path, path + "/roster", path + "/mine"].map(function (url) {
+      return fetch(url, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+        if (response.ok && !response.redirected) return cache.put(url, response);
+      }).catch(function () {});
+    }));
+  });
+}
+
+function keepOpenScreens() {
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (open) {
+    return Promise.all(open.map(function (client) { return keepScreen(new URL(client.url).pathname); }));
+  });
+}
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(STATIC).then(function (cache) { return cache.addAll(ASSETS); })
+    .then(keepOpenScreens)
     .then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  if (data.keep && typeof data.keep === "string") {
+    var done = keepScreen(data.keep).then(function () {
+      if (event.source) event.source.postMessage({ kept: data.keep });
+    });
+    if (event.waitUntil) event.waitUntil(done);
+  }
 });
 
 self.addEventListener("activate", function (event) {
