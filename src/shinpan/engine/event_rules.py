@@ -79,6 +79,12 @@ def may_be_paired(status: Status) -> bool:
     return status is Status.active
 
 
+def may_mark_attendance(current_round: int) -> bool:
+    """Attendance is taken before round 1 is paired; a player still absent then drops
+    before it (never paired), and one who comes later is added as a late entrant."""
+    return current_round == 0
+
+
 def may_drop(status: Status) -> bool:
     """Only a player still in the event can drop from it."""
     return status is Status.active
@@ -160,10 +166,11 @@ PERMISSIONS: dict[Role, frozenset[str]] = {
             "invite",
             "extend",
             "edit_pairings",
+            "players",
         }
     ),
     Role.floor_judge: frozenset({"read", "record", "deadline", "statement", "extend"}),
-    Role.scorekeeper: frozenset({"read", "results", "export"}),
+    Role.scorekeeper: frozenset({"read", "results", "export", "players"}),
     Role.viewer: frozenset({"read"}),
 }
 

@@ -17,6 +17,7 @@ Pure: no I/O, nothing of the store or the web. The engine's planner returns thes
 from __future__ import annotations
 
 from shinpan.entries.event import (
+    AttendanceMarked,
     DuelResult,
     EventCreated,
     JudgeAdded,
@@ -26,6 +27,7 @@ from shinpan.entries.event import (
     MatchExtended,
     MatchResult,
     PairingEdited,
+    PlayerCorrected,
     PlayerDropped,
     PlayersImported,
     RoundEnded,
@@ -60,6 +62,7 @@ from shinpan.entries.rulings import (
 
 EntryBody = (
     EventCreated | JudgeAdded | JudgeClaimed | PlayersImported | PlayerDropped | StatusChanged
+    | PlayerCorrected | AttendanceMarked
     | RoundPaired | PairingEdited | RoundStarted | TimeExtended | RoundEnded
     | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled
     | RulingsRecorded | RulingsConfirmed | RulingDeviated | RulingsVoided | DeadlineDone
@@ -93,6 +96,8 @@ KINDS: dict[str, type[EntryBody]] = {
         StatementTaken,
         AppealFiled,
         AppealDecided,
+        PlayerCorrected,
+        AttendanceMarked,
     )
 }
 
@@ -110,6 +115,7 @@ __all__ = [
     "AppealDecided",
     "AppealFiled",
     "AskedDeviation",
+    "AttendanceMarked",
     "Consequence",
     "DeadlineDone",
     "DeadlineRef",
@@ -130,6 +136,7 @@ __all__ = [
     "MatchResult",
     "Pairing",
     "PairingEdited",
+    "PlayerCorrected",
     "PlayerDropped",
     "PlayersImported",
     "RecordAsked",

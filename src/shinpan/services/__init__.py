@@ -18,6 +18,8 @@ __all__ = [
     "effects",
     "events",
     "integrity",
+    "network",
+    "players",
     "queries",
     "recording",
     "rounds",
@@ -25,5 +27,6 @@ __all__ = [
     "search",
     "standings",
     "swiss",
+    "tls",
     "transfer",
 ]

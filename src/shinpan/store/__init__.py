@@ -27,6 +27,7 @@ __all__ = [
     "players",
     "pool",
     "projector",
+    "registration",
     "reports",
     "roles",
     "roster",

@@ -287,13 +287,15 @@ def create_app(
     install_error_handlers(app)
 
     from shinpan.web import api, api_rounds, corrections, desk, floor, pages, scorekeeper
+    from shinpan.web import invitations, players
     from shinpan.web import reports as report_pages
 
     # Every route on the app's own router, the JSON API (searches, records, streams) first:
     # FastAPI matches a request against an included router by walking its routes twice
     # (a player search spent a third of its time there); the app's own it walks once.
     for router in (api.router, api_rounds.router, floor.router, desk.router, corrections.router,
-                   pages.router, scorekeeper.router, report_pages.router):  # fmt: skip
+                   pages.router, scorekeeper.router, report_pages.router, players.router,
+                   invitations.router):  # fmt: skip
         app.router.routes.extend(router.routes)
     static = resources.files("shinpan.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
@@ -316,4 +318,9 @@ def app_from_env() -> FastAPI:
         serving=True,
     )
     app.state.demo_hint = os.environ.get("SHINPAN_DEMO_HINT") or None
+    from shinpan.web.venue import Venue  # what `shinpan serve` found of the network
+
+    venue = Venue.from_env()
+    if venue is not None:
+        venue.apply(app)
     return app
