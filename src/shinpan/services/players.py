@@ -81,9 +81,12 @@ def import_file(
     db: Database, event_id: int, data: bytes, *, actor: str | None = None,
     command_id: str | None = None, now: datetime | None = None,
 ) -> int:  # fmt: skip
-    """Import the players of ``data``: all of them, or (CsvError, every problem) none."""
-    rows = parse_players(data, _registered(db, event_id))
-    return events.import_players(db, event_id, rows, actor=actor, command_id=command_id, now=now)
+    """Import the players of ``data``: all of them, or none (CsvError: every problem of the
+    file; Conflict: one of them is registered already). A command sent again returns what it
+    did the first time."""
+    return events.import_players(
+        db, event_id, parse_players(data), actor=actor, command_id=command_id, now=now
+    )
 
 
 # The columns of a player typed into a form, as a one-line CSV file names them.

@@ -286,8 +286,17 @@ def create_app(
     app.state.demo_hint = None
     install_error_handlers(app)
 
-    from shinpan.web import api, api_rounds, corrections, desk, floor, pages, scorekeeper
-    from shinpan.web import invitations, players
+    from shinpan.web import (
+        api,
+        api_rounds,
+        corrections,
+        desk,
+        floor,
+        invitations,
+        pages,
+        players,
+        scorekeeper,
+    )
     from shinpan.web import reports as report_pages
 
     # Every route on the app's own router, the JSON API (searches, records, streams) first:

@@ -19,7 +19,7 @@ from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from shinpan.csvio import MAX_BYTES, CsvError, check_size
-from shinpan.errors import InvalidInput, ShinpanError
+from shinpan.errors import Conflict, InvalidInput, ShinpanError
 from shinpan.services import players, swiss
 from shinpan.web import i18n
 from shinpan.web.api import csrf
@@ -115,7 +115,7 @@ def import_players(
         raise InvalidInput("the file did not come back whole; choose it again", field="file") from None
     try:
         n = players.import_file(request.app.state.db, event_id, raw, actor=user.name, command_id=command_id)
-    except CsvError:  # changed since the preview (someone registered one of its players)
+    except (CsvError, Conflict):  # changed since the preview (one of its players registered since)
         return _preview(request, event_id, raw, status=422)
     return _back(event_id, i18n.gettext("{n} players imported").format(n=n))
 
