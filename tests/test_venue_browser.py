@@ -135,6 +135,12 @@ def _page(browser: Browser, url: str, viewport: dict[str, int], **options: Any) 
     return context.new_page()
 
 
+def fits(page: Page) -> None:
+    """No part of the page is wider than the screen (nothing to scroll sideways)."""
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, page.url
+
+
 def _choose_file(page: Page, data: bytes) -> None:
     page.locator('input[name="file"]').set_input_files(
         files=[{"name": "名簿.csv", "mimeType": "text/csv", "buffer": data}]
@@ -167,8 +173,10 @@ def test_a_head_judge_sets_up_an_event_from_the_browser_over_https(
         problems = head.locator("#preview-problems")
         expect(problems).to_contain_text("何も登録していません")
         expect(problems).to_contain_text("4行目 「フリガナ」: ひらがなかカタカナで書いてください")
+        fits(head)
         _choose_file(head, excel_csv(ROWS))  # fixed
         expect(head.locator("#preview-summary")).to_contain_text("4人を登録します")
+        fits(head)
         head.locator("#confirm-import").click()
         expect(head.locator(".flash.ok")).to_contain_text("4人を登録しました")
         expect(head.locator("#player-count")).to_have_text("4")
@@ -179,6 +187,7 @@ def test_a_head_judge_sets_up_an_event_from_the_browser_over_https(
         head.locator("#add-player").click()
         expect(head.locator(".flash.ok")).to_contain_text("遅刻 次郎（1005）を登録しました")
         expect(head.locator("#player-count")).to_have_text("5")
+        fits(head)
 
         head.goto(f"/events/{event}/invite")
         head.locator('form[action$="/invite"] select[name="role"]').select_option("floor_judge")
@@ -189,11 +198,16 @@ def test_a_head_judge_sets_up_an_event_from_the_browser_over_https(
         assert invited.scheme == "https" and invited.port == urlsplit(site).port
         assert invited.hostname in interface_addresses() and not invited.hostname.startswith("127."), url
         expect(head.locator("#invite-where")).to_contain_text(invited.hostname)
+        fits(head)
+        head.locator("#invite-where a[href='/ca']").click()
+        expect(head.locator("#ca-download")).to_have_attribute("href", "/ca.crt")
+        fits(head)
 
         phone = _page(browser, site, PHONE, has_touch=True, is_mobile=True)
         try:
             phone.goto(invited.path)  # the QR's path, on loopback
             expect(phone.locator("#join-invitation")).to_contain_text(f"「{name}」にフロアジャッジとして招待")
+            fits(phone)
             phone.locator('input[name="name"]').fill(f"{FLOOR_JUDGE[0]} {viewport['width']}")
             phone.locator('input[name="pin"]').fill(FLOOR_JUDGE[1])
             phone.locator('button[type="submit"].primary').tap()
