@@ -164,13 +164,14 @@ def test_serve_prints_the_lan_addresses_at_start(tmp_path: Path) -> None:
     port = _free_port()
     shinpan = Path(sys.executable).with_name("shinpan")
     process = subprocess.Popen(
-        [str(shinpan), "serve", "--port", str(port), "--db", str(tmp_path / "s.sqlite3")],
+        [str(shinpan), "serve", "--port", str(port), "--db", str(tmp_path / "s.sqlite3"),
+         "--public-url", "http://judge-desk.local:8000"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
     try:
         deadline, said = time.monotonic() + 30, ""
         assert process.stdout is not None
-        while "--host 0.0.0.0" not in said and time.monotonic() < deadline:
+        while "invitations send phones" not in said and time.monotonic() < deadline:
             line = process.stdout.readline()
             if not line:
                 break
@@ -181,3 +182,26 @@ def test_serve_prints_the_lan_addresses_at_start(tmp_path: Path) -> None:
     for address in lan_addresses():
         assert f"on the venue network: http://{address}:{port}/" in said
     assert "listening on 127.0.0.1 only" in said
+    assert "invitations send phones to http://judge-desk.local:8000/" in said
+
+
+def test_a_public_url_that_is_not_one_is_refused_before_anything_starts(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    done = run_cli("serve", "--public-url", "judge-desk:8000", db=str(tmp_path / "s.sqlite3"))
+    assert done.returncode == 2 and "--public-url must be like http://" in done.stderr + done.stdout
+
+
+def test_over_https_each_slip_says_where_a_new_phone_installs_the_authority(
+    invited: tuple[Database, int, Client, TestClient], tmp_path: Path
+) -> None:
+    from shinpan.services import tls
+
+    _, event, head, _ = invited
+    state = head.http.app.state  # type: ignore[attr-defined]
+    state.tls, state.ca_page_url = tls.ensure(tmp_path / "v.tls", []).files, "http://192.168.1.20:8000/ca"
+    page = head.get(f"/events/{event}/invite")
+    assert 'href="/ca"' in page.text
+    sheet = head.post(f"/events/{event}/invite/sheet", csrf=False,
+                      data={"csrf_token": csrf_in(page.text), "role": "viewer", "count": "2"})  # fmt: skip
+    assert sheet.text.count("先に http://192.168.1.20:8000/ca から認証局を入れてください") == 2

@@ -62,6 +62,7 @@ def _where(request: Request) -> dict[str, object]:
     base, why = base_url(request)
     return {"base": base, "why": why, "browser_host": request.url.hostname, "addresses": addresses(request),
             "https": getattr(request.app.state, "tls", None) is not None,
+            "ca_page": getattr(request.app.state, "ca_page_url", None),
             "local_only": getattr(request.app.state, "local_only", False)}  # fmt: skip
 
 
