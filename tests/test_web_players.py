@@ -159,6 +159,9 @@ def test_a_late_entrant_is_one_entry_checked_like_a_csv_row(desk: Desk) -> None:
 
 def test_a_name_or_reading_corrected_is_an_entry_and_search_finds_the_new_name(desk: Desk) -> None:
     desk.post(desk.head, "/add", number="4001", name="高橋 一", reading="たかはし", club="")
+    assert [p.number for p in find_players(desk.db, desk.event, "takahashi")] == [
+        "4001"
+    ]  # the index is built
     page = desk.post(desk.head, "/4001/correct", name="髙橋 一", reading="タカハシ ハジメ", club="名古屋")
     assert "4001: 髙橋 一 に修正しました" in page
     assert desk.entries("player.corrected") == [
@@ -213,3 +216,9 @@ def test_matches_offers_no_pairing_below_two_players_and_never_says_round_0(desk
         desk.post(desk.head, "/add", number=number, name=f"選手 {number}", reading="", club="")
     html = desk.scorekeeper.get(f"/events/{desk.event}/scorekeeper").text
     assert 'id="pair-next"' in html and "ラウンド0" not in html
+
+
+def test_a_corrected_name_redraws_every_panel_of_the_desk() -> None:
+    from shinpan.web.live import PANELS, panels_touched
+
+    assert panels_touched(frozenset({"player.corrected"})) == list(PANELS)

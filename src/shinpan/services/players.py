@@ -175,10 +175,6 @@ class Registry:
     def attendance_open(self) -> bool:
         return may_mark_attendance(self.event.current_round)
 
-    @property
-    def active(self) -> int:
-        return sum(1 for p in self.players if p.status == Status.active.value and p.number not in self.absent)
-
 
 def registry(db: Database, event_id: int) -> Registry:
     with db.read() as conn:
