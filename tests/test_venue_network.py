@@ -51,6 +51,35 @@ def test_the_server_names_the_machine_s_own_non_loopback_addresses() -> None:
     assert not any(a.startswith("127.") for a in named)
 
 
+FIB_TRIE = """Local:
+  +-- 0.0.0.0/0 3 0 5
+     +-- 127.0.0.0/8 2 0 2
+           |-- 127.0.0.1
+              /32 host LOCAL
+        |-- 127.255.255.255
+           /32 link BROADCAST
+     +-- 169.254.0.0/16 2 0 2
+           |-- 169.254.7.9
+              /32 host LOCAL
+     +-- 192.168.1.0/24 2 0 2
+           |-- 192.168.1.0
+              /24 link UNICAST
+           |-- 192.168.1.20
+              /32 host LOCAL
+        |-- 192.168.1.255
+           /32 link BROADCAST
+"""
+
+
+def test_the_kernel_s_own_addresses_are_read_and_a_link_local_one_comes_last() -> None:
+    from shinpan.services.network import _from_fib_trie, _ordered
+
+    own = _from_fib_trie(FIB_TRIE)
+    assert own == {"127.0.0.1", "169.254.7.9", "192.168.1.20"}
+    assert _ordered([], own) == ["192.168.1.20", "169.254.7.9"]  # loopback left out
+    assert _ordered(["10.0.0.2"], own) == ["10.0.0.2", "192.168.1.20", "169.254.7.9"]  # the route's first
+
+
 def test_a_browser_on_loopback_sends_phones_to_a_lan_address_with_its_scheme_and_port() -> None:
     assert invitation_base("http://127.0.0.1:8000/", None, ["192.168.1.20"]) == (
         "http://192.168.1.20:8000/",

@@ -6,7 +6,9 @@ Asked of the machine itself, with the standard library; nothing leaves it:
   ``host LOCAL`` entry), whatever the interface;
 * the address the machine would send from towards the LAN: a UDP socket ``connect``ed to a
   private address (UDP's connect only chooses a route and a source; it sends nothing);
-* the addresses the host name resolves to (``getaddrinfo``).
+* where there is no ``/proc`` (not Linux), the addresses the host name resolves to
+  (``getaddrinfo``; on Linux it is left alone: without internet, a host name missing from
+  ``/etc/hosts`` would keep the server waiting on a DNS server that never answers).
 
 Loopback, unspecified and multicast addresses are left out; link-local ones (169.254…, a
 laptop on a network without DHCP) come last. The address the machine would send from comes
@@ -84,10 +86,10 @@ def _ordered(preferred: Iterable[str], others: Iterable[str]) -> list[str]:
 def lan_addresses() -> list[str]:
     """The machine's non-loopback IPv4 addresses, the one it would send from first."""
     try:
-        kernel = _from_fib_trie(FIB_TRIE.read_text(encoding="ascii", errors="replace"))
-    except OSError:
-        kernel = set()
-    return _ordered(_from_route(), kernel | set(_from_host_name()))
+        known = _from_fib_trie(FIB_TRIE.read_text(encoding="ascii", errors="replace"))
+    except OSError:  # not Linux: the host name's addresses (resolving it may ask a DNS server)
+        known = set(_from_host_name())
+    return _ordered(_from_route(), known)
 
 
 def is_loopback(host: str) -> bool:
