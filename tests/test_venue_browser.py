@@ -166,7 +166,7 @@ def test_a_head_judge_sets_up_an_event_from_the_browser_over_https(
         head.wait_for_url(re.compile(r"/events/\d+/desk$"))
         event = int(re.findall(r"/events/(\d+)/", head.url)[0])
 
-        head.goto(f"/events/{event}/players")
+        head.locator(f'.event-nav a[href="/events/{event}/players"]').click()  # from the desk
         expect(head.locator("#no-players")).to_be_visible()
         bad = [*ROWS[:2], ("1003", "山本 花", "Yamamoto"), ROWS[3]]
         _choose_file(head, excel_csv(bad))

@@ -205,7 +205,8 @@ def test_a_floor_judge_has_no_players_page(desk: Desk, tmp_path: Path) -> None:
         desk.db, accounts.invite(desk.db, desk.event, Role.floor_judge, HEAD_JUDGE[0]), *FLOOR_JUDGE
     )
     floor = sign_in(TestClient(create_app(desk.db)), *FLOOR_JUDGE)
-    assert floor.get(f"/events/{desk.event}/players").status_code == 403
+    refused = floor.get(f"/events/{desk.event}/players")
+    assert refused.status_code == 403 and "フロアジャッジには「参加者の管理」の権限がありません" in refused.text
 
 
 def test_matches_offers_no_pairing_below_two_players_and_never_says_round_0(desk: Desk) -> None:

@@ -166,11 +166,11 @@ PERMISSIONS: dict[Role, frozenset[str]] = {
             "invite",
             "extend",
             "edit_pairings",
-            "players",
+            "roster",
         }
     ),
     Role.floor_judge: frozenset({"read", "record", "deadline", "statement", "extend"}),
-    Role.scorekeeper: frozenset({"read", "results", "export", "players"}),
+    Role.scorekeeper: frozenset({"read", "results", "export", "roster"}),
     Role.viewer: frozenset({"read"}),
 }
 

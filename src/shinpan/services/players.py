@@ -133,7 +133,7 @@ def correct_player(
         return corrected.body()
 
     return run_command(
-        db, event_id, "players", actor, command_id, corrected.body(), act, now,
+        db, event_id, "roster", actor, command_id, corrected.body(), act, now,
         lambda _conn, entry: entry.of(PlayerCorrected).body(),
     )  # fmt: skip
 
@@ -158,7 +158,7 @@ def mark_attendance(
         return marked.body()
 
     return run_command(
-        db, event_id, "players", actor, command_id, marked.body(), act, now,
+        db, event_id, "roster", actor, command_id, marked.body(), act, now,
         lambda _conn, entry: entry.of(AttendanceMarked).body(),
     )  # fmt: skip
 

@@ -34,7 +34,7 @@ Field = Annotated[str, Form(max_length=500)]
 # The file, carried from the preview to the import: its base64 within a form's body limit.
 CARRIED = 1024 * 1024 - 64 * 1024
 ENCODINGS = {"utf-8": "UTF-8", "utf-8-sig": N_("UTF-8 (with BOM)"), "cp932": N_("Shift_JIS (Excel)")}
-WORDS = (N_("players"), N_("dropped"), N_("absent"), N_("present"))
+WORDS = (N_("roster"), N_("dropped"), N_("absent"), N_("present"))
 COLUMN_LABELS = dict(zip(players.FORM_COLUMNS, (N_("Player ID"), N_("Name"), N_("Reading (kana)"),
                                                 N_("Club")), strict=True))  # fmt: skip
 
@@ -74,7 +74,7 @@ def _attempt(request: Request, event_id: int, action: str, work: Callable[[str],
 
 @router.get("/events/{event_id}/players", response_class=HTMLResponse)
 def players_page(request: Request, event_id: int) -> Response:
-    _, role = role_at(request, event_id, "players")
+    _, role = role_at(request, event_id, "roster")
     found = players.registry(request.app.state.db, event_id)
     flash = unquote(request.cookies.get(FLASH, ""))
     error, notice = (flash[1:], None) if flash.startswith("!") else (None, flash or None)
@@ -86,7 +86,7 @@ def players_page(request: Request, event_id: int) -> Response:
 
 
 def _preview(request: Request, event_id: int, data: bytes, status: int = 200) -> Response:
-    _, role = role_at(request, event_id, "players")
+    _, role = role_at(request, event_id, "roster")
     db = request.app.state.db
     found = players.preview_import(db, event_id, data)
     carried = base64.b64encode(data).decode("ascii") if found.ok and len(data) * 4 // 3 < CARRIED else None
@@ -98,7 +98,7 @@ def _preview(request: Request, event_id: int, data: bytes, status: int = 200) ->
 @router.post("/events/{event_id}/players/preview", dependencies=Unsafe)
 def preview(request: Request, event_id: int, file: Annotated[UploadFile, File()]) -> Response:
     """What the file would import, or every problem with it by line; nothing is written."""
-    role_at(request, event_id, "players")
+    role_at(request, event_id, "roster")
     data = file.file.read(MAX_BYTES + 1)
     check_size(max(len(data), file.size or 0))
     return _preview(request, event_id, data)
@@ -108,7 +108,7 @@ def preview(request: Request, event_id: int, file: Annotated[UploadFile, File()]
 def import_players(
     request: Request, event_id: int, command_id: Field, data: Annotated[str, Form(max_length=CARRIED)] = ""
 ) -> Response:
-    user, _ = role_at(request, event_id, "players")
+    user, _ = role_at(request, event_id, "roster")
     try:
         raw = base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
@@ -130,7 +130,7 @@ def add(
         players.add_player(request.app.state.db, event_id, row, actor=actor, command_id=command_id)
         return i18n.gettext("{name} ({number}) is registered").format(name=row.name, number=row.number)
 
-    return _attempt(request, event_id, "players", work)
+    return _attempt(request, event_id, "roster", work)
 
 
 @router.post("/events/{event_id}/players/{number}/correct", dependencies=Unsafe)
@@ -143,7 +143,7 @@ def correct(
         players.correct_player(request.app.state.db, event_id, row, actor=actor, command_id=command_id)
         return i18n.gettext("{number}: corrected to {name}").format(number=row.number, name=row.name)
 
-    return _attempt(request, event_id, "players", work)
+    return _attempt(request, event_id, "roster", work)
 
 
 @router.post("/events/{event_id}/players/{number}/attendance", dependencies=Unsafe)
@@ -159,7 +159,7 @@ def attendance(
             return i18n.gettext("{number}: present").format(number=number)
         return i18n.gettext("{number}: absent (not paired in round 1)").format(number=number)
 
-    return _attempt(request, event_id, "players", work)
+    return _attempt(request, event_id, "roster", work)
 
 
 @router.post("/events/{event_id}/players/{number}/drop", dependencies=Unsafe)
