@@ -141,3 +141,11 @@ def test_plain_http_sends_to_https_but_hands_out_the_authority(served: tuple[int
         first = (lan_addresses() or ["127.0.0.1"])[0]
         assert f'data-url="http://{first}:{plain}/ca"' in page.text  # a phone's first visit: plain HTTP
         assert tls.fingerprint(cert.content) in page.text
+
+
+def test_the_fingerprint_is_said_as_a_phone_shows_it(tmp_path: Path) -> None:
+    files = tls.ensure(tmp_path / "v.tls", []).files
+    said = tls.fingerprint(files.ca_cert.read_bytes())
+    from cryptography.hazmat.primitives import hashes
+
+    assert said == " ".join(f"{b:02X}" for b in _certificate(files.ca_cert).fingerprint(hashes.SHA256()))

@@ -206,7 +206,9 @@ def test_a_floor_judge_has_no_players_page(desk: Desk, tmp_path: Path) -> None:
     )
     floor = sign_in(TestClient(create_app(desk.db)), *FLOOR_JUDGE)
     refused = floor.get(f"/events/{desk.event}/players")
-    assert refused.status_code == 403 and "フロアジャッジには「参加者の管理」の権限がありません" in refused.text
+    assert (
+        refused.status_code == 403 and "フロアジャッジには「参加者の管理」の権限がありません" in refused.text
+    )
 
 
 def test_matches_offers_no_pairing_below_two_players_and_never_says_round_0(desk: Desk) -> None:

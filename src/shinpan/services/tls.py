@@ -218,6 +218,6 @@ def ensure(folder: Path, addresses: Sequence[str], now: dt.datetime | None = Non
 
 
 def fingerprint(pem: bytes) -> str:
-    """The authority's SHA-256 fingerprint as phones show it (``AB:CD:…``), to compare."""
+    """The authority's SHA-256 fingerprint as an iPhone shows it (``AB CD …``), to compare."""
     cert = x509.load_pem_x509_certificate(pem)
-    return cert.fingerprint(hashes.SHA256()).hex(":").upper()
+    return cert.fingerprint(hashes.SHA256()).hex(" ").upper()
