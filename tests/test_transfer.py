@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from conftest import (
+    FLOOR_JUDGE,
+    HEAD_JUDGE,
     Backend,
     EventSetup,
     Recorder,
@@ -68,7 +70,8 @@ def test_an_exported_event_imports_into_an_empty_database_unchanged(
     assert [e["seq"] for e in data["entries"]] == list(range(1, len(data["entries"]) + 1))
     imported = run_shinpan("import", str(path), "--json", db=other_backend.url)
     assert imported.returncode == 0, imported.stderr
-    assert json.loads(imported.stdout) == {"event": ev.id}
+    answer = json.loads(imported.stdout)
+    assert answer["event"] == ev.id and set(answer["claim_codes"]) == {HEAD_JUDGE, FLOOR_JUDGE}
     other = Database(other_backend.url)
     try:
         assert snapshot(other, ev.id) == snapshot(ev.db, ev.id)
@@ -101,7 +104,7 @@ def test_an_export_moves_between_sqlite_and_postgresql(
     try:
         other = Database(target.url)
         try:
-            assert transfer.import_event(other, json.loads(json.dumps(data))) == source.id
+            assert transfer.import_event(other, json.loads(json.dumps(data))).event_id == source.id
             assert snapshot(other, source.id) == snapshot(db, source.id)
             assert integrity.verify(other).ok
         finally:
@@ -181,7 +184,8 @@ def test_an_export_made_by_hand_is_refused_cleanly(db_url: str, db: Database, tm
     g = default_guideline()
     created = {
         "uid": "u-1", "name": "E", "rel": 3, "guideline": {"id": g.id, "version": g.version},
-        "head_judge": {"name": "H", "level": 2}, "confirmation_threshold": "warning1",
+        "head_judge": {"name": "X", "level": 2, "account": None}, "confirmation_threshold": "warning1",
+        "starts_on": None, "ends_on": None, "venue": None, "time_zone": "Asia/Tokyo",
     }  # fmt: skip
     unknown = {**created, "guideline": {"id": "g", "version": "1"}}
     second_head = {"name": "X", "level": 3, "role": "head_judge"}
@@ -230,7 +234,7 @@ def test_importing_when_the_events_id_is_taken_gives_it_a_new_one(
     other = Database(other_backend.url)
     try:
         make_event(other, players=2, name="already here")
-        new_id = transfer.import_event(other, data)
+        new_id = transfer.import_event(other, data).event_id
         assert new_id != ev.id
         assert snapshot(other, new_id)["rulings"].keys() != set() and integrity.verify(other).ok
         with pytest.raises(Conflict, match="already in the database"):

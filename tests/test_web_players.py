@@ -225,3 +225,24 @@ def test_a_corrected_name_redraws_every_panel_of_the_desk() -> None:
     from shinpan.web.live import PANELS, panels_touched
 
     assert panels_touched(frozenset({"player.corrected"})) == list(PANELS)
+
+
+def test_an_export_with_corrections_and_attendance_is_decided_again_on_import(
+    desk: Desk, tmp_path: Path
+) -> None:
+    from shinpan.services import transfer
+
+    for n in range(1, 5):
+        desk.post(desk.head, "/add", number=f"80{n:02d}", name=f"選手 {n}", reading="せんしゅ", club="")
+    desk.post(desk.head, "/8001/correct", name="選手 一", reading="せんしゅ いち", club="京都")
+    desk.post(desk.head, "/8004/attendance", present="0")
+    swiss.pair_next_round(desk.db, desk.event, seed=11, command_id="pair-export")
+    other = Database(f"sqlite:///{tmp_path / 'copy.sqlite3'}")
+    try:
+        imported = transfer.import_event(other, transfer.export_event(desk.db, desk.event))
+        copy = Desk(other, imported.event_id, desk.head, desk.scorekeeper)
+        assert copy.player("8001") == ("選手 一", "せんしゅ いち", "京都", "active")
+        assert copy.player("8004")[3] == "dropped"
+        assert copy.entries("player.attendance") == [{"player": "8004", "present": False}]
+    finally:
+        other.close()

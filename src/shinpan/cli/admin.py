@@ -30,6 +30,22 @@ def _read_export(file: Path) -> Any:
     return data
 
 
+def _mapping(pairs: list[str]) -> dict[str, str]:
+    """``--map-account SEAT=ACCOUNT`` options as seat → account name."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        seat, sep, account = pair.partition("=")
+        if not sep or not seat.strip() or not account.strip():
+            fail(
+                f"--map-account takes SEAT=ACCOUNT (the seat's name in the file = an account here), not {pair!r}",
+                2,
+            )
+        if seat.strip() in out:
+            fail(f"--map-account names the seat {seat.strip()!r} twice", 2)
+        out[seat.strip()] = account.strip()
+    return out
+
+
 def register(app: typer.Typer) -> None:
     @app.command("verify")
     def verify(
@@ -115,17 +131,38 @@ def register(app: typer.Typer) -> None:
     @app.command("import")
     def import_(
         file: Annotated[Path, typer.Argument(help="A file written by `shinpan export`.")],
+        map_account: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--map-account",
+                help="SEAT=ACCOUNT: the judge's seat named SEAT in the file goes to the account ACCOUNT "
+                "(its sign-in name) here. Repeat for each seat; every other seat gets a claim code.",
+            ),
+        ] = None,
         db: DbOption = None,
         as_json: JsonOption = False,
     ) -> None:
-        """Load an exported event; its chain is verified before anything is kept."""
+        """Load an exported event: its chain is verified, and every command in it is decided
+        again and must give the same entries, before anything is kept. No account named in
+        the file gets a seat: seats go to the accounts given with --map-account, the others
+        wait for the claim codes printed here (shown once)."""
         from shinpan.services import transfer
 
+        accounts = _mapping(map_account or [])
         data = _read_export(file)
         database = open_db(db)
         with handled():
-            event_id = transfer.import_event(database, data)
-        print_json({"event": event_id}) if as_json else say(f"imported as event {event_id}")
+            imported = transfer.import_event(database, data, accounts=accounts)
+        if as_json:
+            print_json({"event": imported.event_id, "claim_codes": imported.claim_codes})
+            return
+        say(f"imported as event {imported.event_id}")
+        for seat, code in imported.claim_codes.items():
+            say(
+                f"claim code for {seat}'s seat (shown once; valid 7 days): {code}\n"
+                f"  the judge opens /join/{code} on the server and sets a PIN, or signs in first to use their account",
+                markup=False,
+            )
 
     @app.command("backup")
     def backup(

@@ -22,6 +22,7 @@ from shinpan.entries.event import (
     EventCreated,
     JudgeAdded,
     JudgeClaimed,
+    JudgeSeated,
     LossCarried,
     LossSettled,
     MatchExtended,
@@ -61,7 +62,7 @@ from shinpan.entries.rulings import (
 )
 
 EntryBody = (
-    EventCreated | JudgeAdded | JudgeClaimed | PlayersImported | PlayerDropped | StatusChanged
+    EventCreated | JudgeAdded | JudgeClaimed | JudgeSeated | PlayersImported | PlayerDropped | StatusChanged
     | PlayerCorrected | AttendanceMarked
     | RoundPaired | PairingEdited | RoundStarted | TimeExtended | RoundEnded
     | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled
@@ -75,6 +76,7 @@ KINDS: dict[str, type[EntryBody]] = {
         EventCreated,
         JudgeAdded,
         JudgeClaimed,
+        JudgeSeated,
         PlayersImported,
         PlayerDropped,
         StatusChanged,
@@ -128,6 +130,7 @@ __all__ = [
     "HeadJudge",
     "JudgeAdded",
     "JudgeClaimed",
+    "JudgeSeated",
     "Kind",
     "LossCarried",
     "LossSettled",

@@ -77,6 +77,24 @@ class JudgeClaimed(Kind):
 
 
 @dataclass(frozen=True)
+class JudgeSeated(Kind):
+    """A seat of an imported event as the importing installation gives it: to the account
+    the person importing named (``--map-account``), or to none (the seat waits for its claim
+    code). An account named in the file itself is never kept."""
+
+    kind: ClassVar[str] = "judge.seated"
+    name: str
+    account: str | None
+
+    def body(self) -> dict[str, Any]:
+        return {"name": self.name, "account": self.account}
+
+    @classmethod
+    def read(cls, f: Fields) -> Self:
+        return cls(f.text("name"), f.opt_text("account"))
+
+
+@dataclass(frozen=True)
 class PlayersImported(Kind):
     kind: ClassVar[str] = "players.imported"
     players: tuple[Registration, ...]

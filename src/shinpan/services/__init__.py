@@ -22,6 +22,7 @@ __all__ = [
     "players",
     "queries",
     "recording",
+    "reimport",
     "rounds",
     "scoresheet",
     "search",

@@ -33,7 +33,7 @@ from shinpan.services.effects import append_effects, settle_carried
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.events import EventSummary, event_summaries, judge_seat, next_event_id
-from shinpan.store.ledger import Appender
+from shinpan.store.ledger import Appender, Entry
 from shinpan.store.roster import statuses
 from shinpan.store.rounds import round_of
 from shinpan.store.snapshots import match_at
@@ -79,6 +79,25 @@ def create_event(
     ``head_judge_account`` is the uid of the account that holds the head judge's seat
     (None: the seat waits to be claimed with a claim code). ``time_zone`` (an IANA name,
     default Asia/Tokyo) is the zone every time of the event is shown in."""
+    created = new_event(
+        name=name, head_judge=head_judge, head_judge_level=head_judge_level,
+        head_judge_account=head_judge_account, starts_on=starts_on, ends_on=ends_on, venue=venue, rel=rel,
+        confirmation_threshold=confirmation_threshold, round_minutes=round_minutes, time_zone=time_zone,
+    )  # fmt: skip
+    with db.write(None) as conn:
+        event_id = next_event_id(conn)
+        open_event(conn, event_id, created, stamp(now))
+    return event_id
+
+
+def new_event(
+    *, name: str, head_judge: str, head_judge_level: int | None, head_judge_account: str | None = None,
+    starts_on: str | None = None, ends_on: str | None = None, venue: str | None = None, rel: int = 3,
+    confirmation_threshold: str | None = None, round_minutes: int | None = None, time_zone: str | None = None,
+    uid: str | None = None,
+) -> EventCreated:  # fmt: skip
+    """The entry that creates an event, once what :func:`create_event` checks holds (an
+    import passes the exported event's ``uid``; a new event gets a new one)."""
     name = name.strip()
     if not name:
         raise InvalidInput("the event needs a name", field="name")
@@ -103,17 +122,18 @@ def create_event(
         raise InvalidInput(
             "give between 1 and {highest} minutes", field="round_minutes", highest=MAX_ROUND_MINUTES
         )
-    created = EventCreated(
-        uid=str(uuid.uuid4()), name=name, starts_on=_date(starts_on, "starts_on"),
+    return EventCreated(
+        uid=uid or str(uuid.uuid4()), name=name, starts_on=_date(starts_on, "starts_on"),
         ends_on=_date(ends_on, "ends_on") or _date(starts_on, "starts_on"), venue=venue, rel=rel,
         guideline=GuidelineRef(g.id, g.version),
         head_judge=HeadJudge(head_judge.strip(), head_judge_level, head_judge_account),
         confirmation_threshold=threshold, time_zone=_time_zone(time_zone), round_minutes=round_minutes,
     )  # fmt: skip
-    with db.write(None) as conn:
-        event_id = next_event_id(conn)
-        Appender(conn, event_id, head_judge.strip(), stamp(now)).append(created)
-    return event_id
+
+
+def open_event(conn: Connection, event_id: int, created: EventCreated, now: str) -> Entry:
+    """The event's first entry, in the caller's write transaction; its head judge is its actor."""
+    return Appender(conn, event_id, created.head_judge.name, now).append(created)
 
 
 def list_events(db: Database) -> list[EventSummary]:
@@ -142,7 +162,10 @@ def add_judge(
     run_command(db, event_id, "invite", actor, command_id, seat.body(), act, now)
 
 
-def claim_seat(db: Database, event_id: int, seat: str, account: str, *, now: datetime | None = None) -> None:
+def claim_seat(
+    db: Database, event_id: int, seat: str, account: str, *, command_id: str | None = None,
+    now: datetime | None = None,
+) -> None:  # fmt: skip
     """The seat ``seat``, made without an account, goes to the account ``account`` (its
     claim code was used: see :func:`shinpan.services.accounts.join`)."""
 
@@ -154,7 +177,7 @@ def claim_seat(db: Database, event_id: int, seat: str, account: str, *, now: dat
         ap.append(claimed)
         return claimed.body()
 
-    run_command(db, event_id, "read", seat, None, {"claim": seat, "account": account}, act, now)
+    run_command(db, event_id, "read", seat, command_id, {"claim": seat, "account": account}, act, now)
 
 
 def import_players(

@@ -2,19 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from shinpan.engine.event_rules import Role, scope_problems
-from shinpan.entries import EntryBody, EventCreated, JudgeAdded, MalformedBody, RulingsRecorded, parse
-from shinpan.errors import Conflict, InvalidInput, NotFound, StorageError, Unstorable
+from shinpan.entries import (
+    EntryBody,
+    EventCreated,
+    JudgeAdded,
+    JudgeSeated,
+    MalformedBody,
+    RulingsRecorded,
+    parse,
+)
+from shinpan.errors import Conflict, InvalidInput, NotFound, StorageError
 from shinpan.guideline import Rulebook
-from shinpan.services.context import rulebook_for
+from shinpan.services.accounts import claim_code, sign_in_name
+from shinpan.services.context import rulebook_for, stamp
+from shinpan.services.reimport import replay_export
+from shinpan.store.accounts import account_by_name
 from shinpan.store.chain import GENESIS, canonical, entry_hash
-from shinpan.store.copies import backup_sqlite, restore_entry
+from shinpan.store.connection import Connection
+from shinpan.store.copies import backup_sqlite
 from shinpan.store.db import Database
 from shinpan.store.events import event_with_uid, has_entries, identity, next_event_id
-from shinpan.store.ledger import Entry, read_entries
+from shinpan.store.events import seats as event_seats
+from shinpan.store.held import HeldTransaction
+from shinpan.store.ledger import Appender, Entry, read_entries
 
 FORMAT = "shinpan-event"
 FORMAT_VERSION = 1
@@ -130,10 +146,54 @@ def _parsed(n: int, item: dict[str, Any]) -> EntryBody:
         ) from None
 
 
-def import_event(db: Database, data: Any) -> int:
-    """Load an exported event; its chain is checked entry by entry before anything is kept:
-    every hash, the head the export names (a file cut short is refused), and what the
-    services would refuse (an unknown guideline, a second head judge, unknown rules)."""
+@dataclass(frozen=True)
+class Imported:
+    """An imported event: its id here, and the claim codes of its seats that no account
+    holds (seat → code, shown once: the code is kept only as a hash)."""
+
+    event_id: int
+    claim_codes: dict[str, str] = field(default_factory=dict)
+
+
+def import_event(db: Database, data: Any, *, accounts: Mapping[str, str] | None = None) -> Imported:
+    """Load an exported event. Its chain is checked entry by entry first (every hash, and
+    the head the export names: a file cut short is refused); then every command it holds is
+    decided again by the services into the new event and must append exactly the file's
+    entries (:mod:`shinpan.services.reimport`). Nothing of the file gives an account a
+    seat: ``accounts`` (seat name in the file → an account's name here) binds seats, and
+    every other seat gets a claim code. One transaction: refused, nothing is kept."""
+    items = _entries_of(data)
+    uid = items[0]["body"]["uid"]
+    about = data.get("event")
+    book: Rulebook | None = None
+    with db.write(None) as conn:
+        if event_with_uid(conn, uid) is not None:
+            raise Conflict("this event (uid {uid}) is already in the database", uid=uid)
+        holders = _holders(conn, accounts or {})
+        wanted = about.get("id") if isinstance(about, dict) else None
+        if not (type(wanted) is int and 0 < wanted < 2**31):
+            wanted = None  # not an id this database could hold
+        event_id = wanted if wanted is not None and not has_entries(conn, wanted) else next_event_id(conn)
+        exported, prev = [], GENESIS
+        for n, item in enumerate(items, start=1):
+            _check_entry(n, item, prev)
+            if n > 1 and item["kind"] == "event.created":
+                raise InvalidInput("entry {n} creates the event a second time", n=n)
+            body = _parsed(n, item)
+            book = _validate(body, book)
+            exported.append(Entry(
+                event_id, item["seq"], item["actor"], item["recorded_at"], body, tuple(item["refs"]),
+                item["command_id"], item["command_hash"], item["prev_hash"], item["hash"], canonical(item["body"]),
+            ))  # fmt: skip
+            prev = item["hash"]
+        held = HeldTransaction(db, conn)
+        replay_export(held, event_id, exported)
+        codes = _seat(held, conn, event_id, holders)
+    return Imported(int(event_id), codes)
+
+
+def _entries_of(data: Any) -> list[Any]:
+    """The export's entries, once the file says it is one and its head names its last entry."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidInput("not a shinpan event export (format {format!r})", format=FORMAT)
     if data.get("version") != FORMAT_VERSION:
@@ -148,37 +208,37 @@ def import_event(db: Database, data: Any) -> int:
     last = items[-1] if isinstance(items[-1], dict) else {}
     if data.get("head") != last.get("hash"):
         raise InvalidInput("the export's head does not match its last entry: entries were cut off or altered")
-    about = data.get("event")
-    book: Rulebook | None = None
-    with db.write(None) as conn:
-        if event_with_uid(conn, uid) is not None:
-            raise Conflict("this event (uid {uid}) is already in the database", uid=uid)
-        wanted = about.get("id") if isinstance(about, dict) else None
-        if not (type(wanted) is int and 0 < wanted < 2**31):
-            wanted = None  # not an id this database could hold
-        event_id = wanted if wanted is not None and not has_entries(conn, wanted) else next_event_id(conn)
-        prev = GENESIS
-        for n, item in enumerate(items, start=1):
-            _check_entry(n, item, prev)
-            if n > 1 and item["kind"] == "event.created":
-                raise InvalidInput("entry {n} creates the event a second time", n=n)
-            body = _parsed(n, item)
-            book = _validate(body, book)
-            entry = Entry(
-                event_id, item["seq"], item["actor"], item["recorded_at"], body, tuple(item["refs"]),
-                item["command_id"], item["command_hash"], item["prev_hash"], item["hash"], canonical(item["body"]),
-            )  # fmt: skip
-            try:
-                restore_entry(conn, entry)
-            except (KeyError, TypeError, ValueError, AttributeError, Unstorable) as e:
-                # Unstorable: the database refused it (a key used twice, a value too large);
-                # its hash holds, but its content is not what shinpan writes: made by hand
-                problem = str(e).splitlines()[0]
-                raise InvalidInput(
-                    "entry {n} ({kind}) cannot be applied: {problem}", n=n, kind=item["kind"], problem=problem
-                ) from None
-            prev = item["hash"]
-    return int(event_id)
+    return items
+
+
+def _holders(conn: Connection, accounts: Mapping[str, str]) -> dict[str, str]:
+    """Seat name → the uid of the account here the person importing named for it."""
+    out: dict[str, str] = {}
+    for seat, name in accounts.items():
+        found = account_by_name(conn, sign_in_name(name))
+        if found is None:
+            raise NotFound("no account named {name} here: make it first, or leave the seat to its claim code",
+                           field="map_account", name=name)  # fmt: skip
+        if found.uid in out.values():
+            raise InvalidInput("the account {name} is named for two seats", field="map_account", name=name)
+        out[seat.strip()] = found.uid
+    return out
+
+
+def _seat(db: Database, conn: Connection, event_id: int, holders: dict[str, str]) -> dict[str, str]:
+    """After the file: each seat to the account the person importing named, or to none (a
+    ``judge.seated`` entry where the file left it otherwise); a claim code for each seat
+    left to none."""
+    seats = {s.name: s for s in event_seats(conn, event_id)}
+    unknown = sorted(set(holders) - set(seats))
+    if unknown:
+        raise NotFound("the event has no judge's seat named {seat}", field="map_account", seat=unknown[0])
+    head = next(s.name for s in seats.values() if s.role == "head_judge")
+    ap = Appender(conn, event_id, head, stamp())
+    for name, seat in seats.items():
+        if seat.account != holders.get(name):
+            ap.append(JudgeSeated(name, holders.get(name)))
+    return {name: claim_code(db, event_id, name) for name in seats if name not in holders}
 
 
 def backup(db: Database, target: Path) -> Path:

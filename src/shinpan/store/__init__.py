@@ -18,6 +18,7 @@ __all__ = [
     "events",
     "feed",
     "guards",
+    "held",
     "history",
     "integrity",
     "ledger",

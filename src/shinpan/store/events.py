@@ -63,6 +63,10 @@ _SUMMARIES = Statement(
 )
 _LAST_ID = Statement("SELECT max(event_id) FROM entries")
 _SEAT = Statement("SELECT name, level, role, account FROM judges WHERE event_id = :e AND name = :n")
+_SEATS = Statement(
+    "SELECT name, level, role, account FROM judges WHERE event_id = :e "
+    "ORDER BY CASE role WHEN 'head_judge' THEN 0 ELSE 1 END, name"
+)
 _ROUND_MINUTES = Statement("SELECT round_minutes FROM events WHERE event_id = :e")
 _IDENTITY = Statement("SELECT uid, name FROM events WHERE event_id = :e")
 _BY_UID = Statement("SELECT event_id FROM events WHERE uid = :u")
@@ -86,6 +90,11 @@ def judge_seat(conn: Connection, event_id: int, name: str) -> Seat | None:
     """The judge's seat called ``name`` at the event, if there is one."""
     row = _SEAT.first(conn, {"e": event_id, "n": name})
     return Seat(*row) if row is not None else None
+
+
+def seats(conn: Connection, event_id: int) -> list[Seat]:
+    """Every judge's seat at the event, the head judge's first."""
+    return [Seat(*row) for row in _SEATS.all(conn, {"e": event_id})]
 
 
 def round_minutes(conn: Connection, event_id: int) -> int | None:

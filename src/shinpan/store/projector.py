@@ -22,6 +22,7 @@ from shinpan.entries import (
     EventCreated,
     JudgeAdded,
     JudgeClaimed,
+    JudgeSeated,
     LossCarried,
     LossSettled,
     MatchExtended,
@@ -142,6 +143,12 @@ def _judge_added(conn: Connection, e: Entry, b: JudgeAdded) -> None:
 @handles(JudgeClaimed)
 def _judge_claimed(conn: Connection, e: Entry, b: JudgeClaimed) -> None:
     """A seat made without an account, claimed with its one-time code."""
+    _CLAIM.run(conn, {"e": e.event_id, "name": b.name, "account": b.account})
+
+
+@handles(JudgeSeated)
+def _judge_seated(conn: Connection, e: Entry, b: JudgeSeated) -> None:
+    """An imported seat, given to the account the person importing named, or to none."""
     _CLAIM.run(conn, {"e": e.event_id, "name": b.name, "account": b.account})
 
 

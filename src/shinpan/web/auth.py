@@ -115,7 +115,7 @@ class Signer:
         return token
 
 
-_SEAT_KINDS = frozenset({"event.created", "judge.added", "judge.claimed"})
+_SEAT_KINDS = frozenset({"event.created", "judge.added", "judge.claimed", "judge.seated"})
 
 
 class Members:
@@ -123,7 +123,7 @@ class Members:
 
     Trusted only while the ledger's changes are relayed to this process (the live views
     run): a seat is forgotten when its event's ledger gets a judge (``judge.added``,
-    ``judge.claimed``) or an unknown change, a session when it is signed out, here (at
+    ``judge.claimed``, ``judge.seated``) or an unknown change, a session when it is signed out, here (at
     once, before the sign-out answers) or in another process (PostgreSQL's ``NOTIFY``),
     and when it expires. Otherwise every request reads the database, as it did."""
 

@@ -1,0 +1,385 @@
+"""An export decided again: every command of an exported event replayed through the live
+services into a new event, and what they append compared with the export.
+
+A hash chain proves that a file was not changed after it was made, not that what it says
+was decided by shinpan: whoever rewrites a ruling can recompute every hash. So an import
+keeps no entry as the file says it. Each command the file holds (the entry that carries its
+command id, or the event's creation) is run again by the service a judge's command runs
+through, with the file's actor, time and command id, into the new event: the engine decides
+the rulings, plans their effects and re-derives corrections as it did live. What the
+service appends must be the file's entries, field by field, hash for hash; the first
+difference refuses the import, naming the entry and the field (:class:`Differs`).
+
+Which service replays which command is :data:`COMMANDS`, keyed by the type of the
+command's first entry: one line per command, each handing the entry's fields to the live
+service. An entry that only follows from a command (a status changed, a loss carried, an
+effect of a ruling) has no line: found where a command should begin, it is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any, TypeVar
+
+from shinpan.csvio import PairingRow, PlayerRow
+from shinpan.engine import Deviation
+from shinpan.engine.event_rules import Role
+from shinpan.entries import (
+    AppealDecided,
+    AppealFiled,
+    AttendanceMarked,
+    DeadlineDone,
+    DuelResult,
+    EntryBody,
+    EventCreated,
+    JudgeAdded,
+    JudgeClaimed,
+    JudgeSeated,
+    MatchResult,
+    PairingEdited,
+    PlayerCorrected,
+    PlayerDropped,
+    PlayersImported,
+    RoundEnded,
+    RoundPaired,
+    RoundStarted,
+    RulingDeviated,
+    RulingsConfirmed,
+    RulingsRecorded,
+    RulingsVoided,
+    StatementTaken,
+    TimeExtended,
+)
+from shinpan.errors import InvalidInput, NotFound, ShinpanError, StorageError
+from shinpan.services import appeals, corrections, deadlines, events, players, recording, rounds, swiss
+from shinpan.services.commands import REPLAYED_HASH
+from shinpan.services.context import parse_stamp
+from shinpan.store.connection import IntegrityViolation
+from shinpan.store.db import Database
+from shinpan.store.events import judge_seat
+from shinpan.store.ledger import Appender, Entry, read_entries
+
+Replay = Callable[[Database, int, Entry, Sequence[Entry]], object]
+
+
+class Differs(InvalidInput):
+    """The export says something shinpan does not decide: refused, nothing imported."""
+
+
+_DIFFERS = (
+    "取り込めません: {n}番目の記録 ({kind}) の {part} が、shinpan が判定し直した結果と違います"
+    "(ファイル: {found}、判定し直し: {decided})。ファイルは書き換えられています / "
+    "import refused: entry {n} ({kind}) differs in {part} from what shinpan decides again "
+    "(in the file: {found}; decided again: {decided}); the file was altered"
+)
+_UNDECIDABLE = (
+    "取り込めません: {n}番目の記録 ({kind}) を判定し直せません: {problem} / "
+    "import refused: entry {n} ({kind}) cannot be decided again: {problem}"
+)
+_NOT_A_COMMAND = (
+    "取り込めません: {n}番目の記録 ({kind}) は、どの操作も最初に書く記録ではありません / "
+    "import refused: entry {n} ({kind}) is not what any command writes first"
+)
+_WROTE_NOTHING = "その操作の ID は前に使われています / its command id was used before"
+_MISSING = (
+    "取り込めません: 判定し直すと {n}番目に記録 ({kind}) が続きますが、ファイルはその前で終わっています / "
+    "import refused: deciding again adds entry {n} ({kind}), which the file lacks"
+)
+
+
+# -- one function per command: the entry's fields handed to the live service -----------------
+
+COMMANDS: dict[type[Any], Replay] = {}
+# The kinds no command writes first: they only follow from one (a ruling's effects, their undoing).
+FOLLOWS_ONLY = frozenset({"player.status", "match.extended", "loss.carried", "loss.settled"})
+K = TypeVar("K", bound=EntryBody)
+
+
+def replays(kind: type[K]) -> Callable[[Callable[[Database, int, Entry, K, Sequence[Entry]], object]], None]:
+    """Registers the replay of the command whose first entry is a ``kind``."""
+
+    def register(replay: Callable[[Database, int, Entry, K, Sequence[Entry]], object]) -> None:
+        COMMANDS[kind] = lambda db, e, entry, following: replay(db, e, entry, entry.of(kind), following)
+
+    return register
+
+
+def _as(entry: Entry) -> dict[str, Any]:
+    """The acting judge, the command id and the time, for the services that say ``actor``."""
+    return {"actor": entry.actor, "command_id": entry.command_id, "now": parse_stamp(entry.recorded_at)}
+
+
+def _by(entry: Entry) -> dict[str, Any]:
+    """The same, for the services that say ``judge``."""
+    return {"judge": entry.actor, "command_id": entry.command_id, "now": parse_stamp(entry.recorded_at)}
+
+
+@replays(EventCreated)
+def _created(db: Database, e: int, entry: Entry, b: EventCreated, _: Sequence[Entry]) -> None:
+    made = events.new_event(
+        name=b.name, head_judge=b.head_judge.name, head_judge_level=b.head_judge.level,
+        head_judge_account=b.head_judge.account, starts_on=b.starts_on, ends_on=b.ends_on, venue=b.venue,
+        rel=b.rel, confirmation_threshold=b.confirmation_threshold, round_minutes=b.round_minutes,
+        time_zone=b.time_zone, uid=b.uid,
+    )  # fmt: skip
+    if b.time_zone is None:  # an event made before time zones: the default zone, said by leaving it out
+        made = replace(made, time_zone=None)
+    with db.write(None) as conn:
+        events.open_event(conn, e, made, entry.recorded_at)
+
+
+@replays(JudgeAdded)
+def _judge(db: Database, e: int, entry: Entry, b: JudgeAdded, _: Sequence[Entry]) -> None:
+    events.add_judge(db, e, name=b.name, level=b.level, role=Role(b.role), account=b.account, **_as(entry))
+
+
+@replays(JudgeClaimed)
+def _claimed(db: Database, e: int, entry: Entry, b: JudgeClaimed, _: Sequence[Entry]) -> None:
+    at = parse_stamp(entry.recorded_at)
+    events.claim_seat(db, e, b.name, b.account, command_id=entry.command_id, now=at)
+
+
+@replays(JudgeSeated)
+def _seated(db: Database, e: int, entry: Entry, b: JudgeSeated, _: Sequence[Entry]) -> None:
+    """An earlier import's binding of a seat: kept in the chain as it was; what this
+    import binds is appended after the whole file (:func:`shinpan.services.transfer.import_event`)."""
+    with db.write(e) as conn:
+        if judge_seat(conn, e, b.name) is None:
+            raise NotFound("{judge} is not a judge of event {event}", judge=b.name, event=e)
+        Appender(conn, e, entry.actor, entry.recorded_at).append(b)
+
+
+@replays(PlayersImported)
+def _players(db: Database, e: int, entry: Entry, b: PlayersImported, _: Sequence[Entry]) -> None:
+    rows = [PlayerRow(p.number, p.name, p.reading or "", p.club) for p in b.players]
+    events.import_players(db, e, rows, **_as(entry))
+
+
+@replays(RoundPaired)
+def _paired(db: Database, e: int, entry: Entry, b: RoundPaired, _: Sequence[Entry]) -> None:
+    if b.seed is not None:  # paired by shinpan's Swiss pairing, with this seed
+        swiss.pair_next_round(db, e, seed=b.seed, **_as(entry))
+    else:
+        rows = [PairingRow(p.table, p.a, p.b) for p in b.pairings]
+        events.import_pairings(db, e, b.round, rows, **_as(entry))
+
+
+@replays(PairingEdited)
+def _edited(db: Database, e: int, entry: Entry, b: PairingEdited, _: Sequence[Entry]) -> None:
+    tables = [swiss.TableChange(p.table, p.a, p.b) for p in b.pairings]
+    swiss.edit_pairings(db, e, tables, b.reason, **_as(entry))
+
+
+@replays(RoundStarted)
+def _started(db: Database, e: int, entry: Entry, b: RoundStarted, _: Sequence[Entry]) -> None:
+    rounds.start_round(db, e, minutes=b.minutes, **_as(entry))
+
+
+@replays(TimeExtended)
+def _time(db: Database, e: int, entry: Entry, b: TimeExtended, _: Sequence[Entry]) -> None:
+    rounds.give_time(db, e, b.table, b.minutes, b.reason, round_no=b.round, **_by(entry))
+
+
+@replays(RoundEnded)
+def _ended(db: Database, e: int, entry: Entry, b: RoundEnded, _: Sequence[Entry]) -> None:
+    events.end_round(db, e, b.round, **_as(entry))
+
+
+@replays(DuelResult)
+def _duel(db: Database, e: int, entry: Entry, b: DuelResult, _: Sequence[Entry]) -> None:
+    if b.cause_ruling is not None or b.winner is None:
+        raise _NotACommand()  # a ruling's effect, or its undoing
+    events.report_result(db, e, b.round, b.table, duel=b.duel, winner=b.winner, **_as(entry))
+
+
+@replays(MatchResult)
+def _match(db: Database, e: int, entry: Entry, b: MatchResult, _: Sequence[Entry]) -> None:
+    if not b.by_hand:
+        raise _NotACommand()
+    events.report_result(db, e, b.round, b.table, result=b.result, **_as(entry))
+
+
+@replays(PlayerDropped)
+def _dropped(db: Database, e: int, entry: Entry, b: PlayerDropped, _: Sequence[Entry]) -> None:
+    swiss.drop_player(db, e, b.player, **_as(entry))
+
+
+@replays(PlayerCorrected)
+def _corrected(db: Database, e: int, entry: Entry, b: PlayerCorrected, _: Sequence[Entry]) -> None:
+    players.correct_player(db, e, PlayerRow(b.player, b.name, b.reading or "", b.club), **_as(entry))
+
+
+@replays(AttendanceMarked)
+def _attendance(db: Database, e: int, entry: Entry, b: AttendanceMarked, _: Sequence[Entry]) -> None:
+    players.mark_attendance(db, e, b.player, b.present, **_as(entry))
+
+
+@replays(RulingsRecorded)
+def _recorded(db: Database, e: int, entry: Entry, b: RulingsRecorded, _: Sequence[Entry]) -> None:
+    if b.follow_up_of is not None:  # a missed deadline's follow-up
+        deadlines.mark_missed(db, e, b.follow_up_of.ruling, b.follow_up_of.position, **_by(entry))
+        return
+    asked = b.record
+    if asked is None:  # additional rulings a correction re-derived
+        raise _NotACommand()
+    deviation = (
+        Deviation(tuple(asked.deviation.penalties), asked.deviation.reason) if asked.deviation else None
+    )
+    inp = recording.RecordInput(
+        player=asked.player, infraction=asked.infraction, facts=dict(asked.facts), draft=asked.draft,
+        penalties=asked.penalties, deviation=deviation, round=asked.round, table=asked.table, note=asked.note,
+        given_at=asked.given_at,
+    )  # fmt: skip
+    recording.record(db, e, inp, **_by(entry))
+
+
+@replays(RulingsConfirmed)
+def _confirmed(db: Database, e: int, entry: Entry, b: RulingsConfirmed, _: Sequence[Entry]) -> None:
+    corrections.confirm(db, e, b.rulings, **_by(entry))
+
+
+@replays(RulingDeviated)
+def _deviated(db: Database, e: int, entry: Entry, b: RulingDeviated, _: Sequence[Entry]) -> None:
+    corrections.deviate(db, e, b.ruling, b.penalties, b.reason, **_by(entry))
+
+
+@replays(RulingsVoided)
+def _voided(db: Database, e: int, entry: Entry, b: RulingsVoided, _: Sequence[Entry]) -> None:
+    if b.rederived_after is not None or not b.rulings:
+        raise _NotACommand()  # a correction's re-derivation
+    # the first ruling voided is the record's own (the follow-ups of its deadlines come after it)
+    corrections.void(db, e, b.rulings[0], b.reason, **_by(entry))
+
+
+@replays(DeadlineDone)
+def _done(db: Database, e: int, entry: Entry, b: DeadlineDone, _: Sequence[Entry]) -> None:
+    deadlines.mark_done(db, e, b.ruling, b.position, **_by(entry))
+
+
+@replays(StatementTaken)
+def _statement(db: Database, e: int, entry: Entry, b: StatementTaken, _: Sequence[Entry]) -> None:
+    appeals.add_statement(db, e, b.author, b.author_role, b.text, ruling=b.ruling, **_by(entry))
+
+
+@replays(AppealFiled)
+def _appealed(db: Database, e: int, entry: Entry, b: AppealFiled, _: Sequence[Entry]) -> None:
+    appeals.file_appeal(db, e, b.ruling, b.by, b.reason, **_by(entry))
+
+
+@replays(AppealDecided)
+def _heard(db: Database, e: int, entry: Entry, b: AppealDecided, following: Sequence[Entry]) -> None:
+    penalties = None
+    if b.outcome == "changed" and following and isinstance(following[0].body, RulingDeviated):
+        penalties = list(following[0].body.penalties)  # the new penalties, in the deviation it makes
+    appeals.decide_appeal(db, e, b.appeal, b.outcome, b.reason, penalties=penalties, **_by(entry))
+
+
+# -- the replay and the comparison ------------------------------------------------------------
+
+
+class _NotACommand(Exception):
+    """This entry only follows from a command; no command writes it first."""
+
+
+def replay_export(db: Database, event_id: int, exported: Sequence[Entry]) -> None:
+    """Run every command of ``exported`` (its hashes checked already) again into the new
+    event ``event_id`` through ``db`` (one transaction: :class:`~shinpan.store.held.HeldTransaction`);
+    :class:`Differs` at the first entry that is not what the services append."""
+    done = 0
+    while done < len(exported):
+        entry = exported[done]
+        _run(db, event_id, entry, exported[done + 1 :], done + 1)
+        with db.read() as conn:
+            made = list(read_entries(conn, event_id, after=done))
+        if not made:  # a command id used before: the service answers with the first use
+            raise Differs(_UNDECIDABLE, n=done + 1, kind=entry.kind, problem=_WROTE_NOTHING)
+        for k, ours in enumerate(made):
+            n = done + k + 1
+            if n > len(exported):
+                raise Differs(_MISSING, n=n, kind=ours.kind)
+            _compare(n, exported[n - 1], ours)
+        done += len(made)
+
+
+def _run(db: Database, event_id: int, entry: Entry, following: Sequence[Entry], n: int) -> None:
+    replay = COMMANDS.get(type(entry.body))
+    if replay is None:
+        raise Differs(_NOT_A_COMMAND, n=n, kind=entry.kind)
+    with db.write(event_id) as conn:
+        if entry.command_hash is not None:
+            conn.info[REPLAYED_HASH] = entry.command_hash
+        try:
+            replay(db, event_id, entry, following)
+        except _NotACommand:
+            raise Differs(_NOT_A_COMMAND, n=n, kind=entry.kind) from None
+        except StorageError:
+            raise
+        except (
+            ShinpanError,
+            IntegrityViolation,  # a key the database holds once, used twice
+            ValueError,
+            TypeError,
+            KeyError,
+            IndexError,
+            AttributeError,
+            AssertionError,
+        ) as e:
+            problem = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise Differs(_UNDECIDABLE, n=n, kind=entry.kind, problem=problem) from None
+        finally:
+            conn.info.pop(REPLAYED_HASH, None)
+
+
+_ENVELOPE = ("seq", "actor", "recorded_at", "refs", "command_id", "command_hash", "prev_hash", "hash")
+
+
+def _compare(n: int, exported: Entry, ours: Entry) -> None:
+    """The first field where the file's entry is not the one deciding again made."""
+    if exported.kind != ours.kind:
+        raise Differs(_DIFFERS, n=n, kind=exported.kind, part="kind", found=exported.kind, decided=ours.kind)
+    where = _first_difference(json.loads(exported.body_json), json.loads(ours.body_json), "")
+    if where is not None:
+        path, found, decided = where
+        raise Differs(_DIFFERS, n=n, kind=exported.kind, part=path or "body", found=_shown(found),
+                      decided=_shown(decided))  # fmt: skip
+    for name in _ENVELOPE:
+        found, decided = getattr(exported, name), getattr(ours, name)
+        if found != decided:
+            raise Differs(_DIFFERS, n=n, kind=exported.kind, part=name, found=_shown(found),
+                          decided=_shown(decided))  # fmt: skip
+
+
+_ABSENT = object()
+
+
+def _first_difference(found: Any, decided: Any, path: str) -> tuple[str, Any, Any] | None:
+    """Where two JSON values first differ, as a path (``rulings[0].penalties``), with both values."""
+    if isinstance(found, dict) and isinstance(decided, dict):
+        for key in sorted(set(found) | set(decided)):
+            inner = f"{path}.{key}" if path else key
+            a, b = found.get(key, _ABSENT), decided.get(key, _ABSENT)
+            if a is _ABSENT or b is _ABSENT:
+                return (inner, a, b)
+            where = _first_difference(a, b, inner)
+            if where is not None:
+                return where
+        return None
+    if isinstance(found, list) and isinstance(decided, list):
+        for i, (a, b) in enumerate(zip(found, decided, strict=False)):
+            where = _first_difference(a, b, f"{path}[{i}]")
+            if where is not None:
+                return where
+        if len(found) != len(decided):
+            return (path, found, decided)
+        return None
+    same = found == decided and type(found) is type(decided)
+    return None if same else (path, found, decided)
+
+
+def _shown(value: Any) -> str:
+    if value is _ABSENT:
+        return "(なし / none)"
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True) if not isinstance(value, str) else value
+    return text if len(text) <= 120 else text[:117] + "..."
