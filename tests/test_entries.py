@@ -34,6 +34,8 @@ def _export() -> dict[str, Any]:
 # its bytes below.
 LATER_KINDS = {
     "judge.seated": {"name": "佐藤 花子", "account": None},
+    "player.corrected": {"player": "P001", "name": "髙橋 一", "reading": "たかはし はじめ", "club": None},
+    "player.attendance": {"player": "P001", "present": False},
     "result.reported": {
         "round": 2,
         "table": 7,
@@ -75,6 +77,11 @@ def test_a_reported_result_that_is_not_one_is_refused_naming_the_field() -> None
         parse(
             "result.reported", {**body, "duels": [{"duel": 1, "winner": None}, {"duel": "2", "winner": None}]}
         )
+
+
+def test_an_attendance_that_is_not_one_is_refused_naming_the_field() -> None:
+    with pytest.raises(MalformedBody, match=r"player.attendance: present is not true or false"):
+        parse("player.attendance", {"player": "P001", "present": "no"})
 
 
 def test_every_body_written_before_the_types_reads_back_to_the_same_bytes() -> None:

@@ -30,7 +30,7 @@ import io
 import math
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from shinpan.errors import InvalidInput, TooLarge
@@ -89,6 +89,8 @@ _MESSAGES: dict[str, tuple[str, str]] = {
     "too_long": ("長すぎます（{n}文字、上限{limit}文字）。", "too long ({n} characters; at most {limit})."),
     "duplicate": ("「{value}」は{first}行目にもあります。重複しています。",
                   "{value!r} already appears on line {first}."),
+    "registered": ("「{value}」はこの大会にすでに登録されています。",
+                   "{value!r} is already registered at this event."),
     "not_kana": ("ひらがなかカタカナで書いてください（使えない文字:「{bad}」）。",
                  "write it in kana (hiragana or katakana); not allowed: {bad!r}."),
     "no_players": ("参加者が1人もいません（見出し行しかありません）。",
@@ -411,8 +413,9 @@ def _check_unique(problems: _Problems, seen: dict[str, int], line: int, column: 
 _KANA = re.compile(r"[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff ]")  # kana, ゛゜ー・, spaces
 
 
-def parse_players(data: bytes) -> list[PlayerRow]:
-    """The player list: number (unique), name, optional kana reading, optional club."""
+def parse_players(data: bytes, registered: Collection[str] = ()) -> list[PlayerRow]:
+    """The player list: number (unique, and none of ``registered``), name, optional kana
+    reading, optional club."""
     problems = _Problems()
     players: list[PlayerRow] = []
     seen: dict[str, int] = {}
@@ -425,6 +428,8 @@ def parse_players(data: bytes) -> list[PlayerRow]:
                 problems.add(line, names["number"], "too_long", n=len(number), limit=MAX_NUMBER_CHARS)
             else:
                 _check_unique(problems, seen, line, names["number"], number)
+                if number in registered:
+                    problems.add(line, names["number"], "registered", value=number)
         _check_text(problems, line, names["name"], name)
         if reading and _check_text(problems, line, names["reading"], reading):
             bad = "".join(dict.fromkeys(c for c in reading if not _KANA.match(c)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -45,6 +46,24 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option("--secure-cookies", help="Behind TLS: cookies are sent over HTTPS only."),
         ] = False,
+        https: Annotated[
+            bool,
+            typer.Option(
+                "--https",
+                help="Serve HTTPS with this venue's own certificate authority (made once, "
+                "kept beside the database); plain HTTP on --port sends browsers to it.",
+            ),
+        ] = False,
+        https_port: Annotated[
+            int, typer.Option("--https-port", help="The HTTPS port (with --https).")
+        ] = 8443,
+        public_url: Annotated[
+            str | None,
+            typer.Option(
+                "--public-url",
+                help="The address invitations send phones to (default: this computer's LAN address).",
+            ),
+        ] = None,
         db: DbOption = None,
     ) -> None:
         """Start the web app for judges' phones and the head judge's desk."""
@@ -73,22 +92,45 @@ def register(app: typer.Typer) -> None:
             database = open_db(db)
         if workers > 1 and not database.is_postgres:
             fail("several workers need PostgreSQL; SQLite serves from one process", 1)
-        say(f"shinpan on http://{host}:{port}/  (database: {database.describe()})", markup=False)
+        from shinpan.cli.venue import prepare, start_redirect
+
+        scheme, listen_port = ("https", https_port) if https else ("http", port)
+        say(f"shinpan on {scheme}://{host}:{listen_port}/  (database: {database.describe()})", markup=False)
         _seal_key(database)
+        venue = prepare(host, port, https, https_port, public_url, database.url)
+        secure_cookies = secure_cookies or https
+        certfile = keyfile = None
+        if venue.tls_dir:
+            from shinpan.services.tls import TlsFiles
+
+            files = TlsFiles(Path(venue.tls_dir))
+            certfile, keyfile = str(files.cert), str(files.key)
         import uvicorn  # the web stack loads once the judge has been told where it will be
 
         if workers > 1:  # each worker process opens the same PostgreSQL; live views cross via NOTIFY
             os.environ["SHINPAN_DATABASE_URL"] = database.url
             os.environ["SHINPAN_DEMO_HINT"] = hint or ""
             os.environ["SHINPAN_SECURE_COOKIES"] = "1" if secure_cookies else ""
-            uvicorn.run("shinpan.web.app:app_from_env", factory=True, workers=workers, host=host, port=port,
-                        log_level="warning", proxy_headers=False, http=HTTP)  # fmt: skip
+            venue.to_env()
+            if https:  # the plain-HTTP listener, from this process, over an app of its own
+                from shinpan.web.app import create_app
+
+                plain = create_app(database, secure_cookies=True)
+                venue.apply(plain)
+                start_redirect(plain, host, port, https_port, venue.addresses[0] if venue.addresses else host)
+            uvicorn.run("shinpan.web.app:app_from_env", factory=True, workers=workers, host=host,
+                        port=listen_port, log_level="warning", proxy_headers=False, http=HTTP,
+                        ssl_certfile=certfile, ssl_keyfile=keyfile)  # fmt: skip
             return
         from shinpan.web.app import create_app
 
         web = create_app(database, secure_cookies=secure_cookies, serving=True)
         web.state.demo_hint = hint
-        uvicorn.run(web, host=host, port=port, log_level="warning", proxy_headers=False, http=HTTP)
+        venue.apply(web)
+        if https:
+            start_redirect(web, host, port, https_port, venue.addresses[0] if venue.addresses else host)
+        uvicorn.run(web, host=host, port=listen_port, log_level="warning", proxy_headers=False, http=HTTP,
+                    ssl_certfile=certfile, ssl_keyfile=keyfile)  # fmt: skip
 
     user_app = typer.Typer(help="Accounts that sign in to the web app.", no_args_is_help=True)
     app.add_typer(user_app, name="user")

@@ -89,6 +89,12 @@ def may_be_paired(status: Status) -> bool:
     return status is Status.active
 
 
+def may_mark_attendance(current_round: int) -> bool:
+    """Attendance is taken before round 1 is paired; a player still absent then drops
+    before it (never paired), and one who comes later is added as a late entrant."""
+    return current_round == 0
+
+
 def may_drop(status: Status) -> bool:
     """Only a player still in the event can drop from it."""
     return status is Status.active
@@ -171,10 +177,11 @@ PERMISSIONS: dict[Role, frozenset[str]] = {
             "extend",
             "edit_pairings",
             "end_sessions",
+            "roster",
         }
     ),
     Role.floor_judge: frozenset({"read", "record", "deadline", "statement", "extend"}),
-    Role.scorekeeper: frozenset({"read", "results", "export"}),
+    Role.scorekeeper: frozenset({"read", "results", "export", "roster"}),
     Role.viewer: frozenset({"read"}),
 }
 

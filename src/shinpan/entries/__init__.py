@@ -17,6 +17,7 @@ Pure: no I/O, nothing of the store or the web. The engine's planner returns thes
 from __future__ import annotations
 
 from shinpan.entries.event import (
+    AttendanceMarked,
     DuelResult,
     EventCreated,
     EventSealed,
@@ -28,6 +29,7 @@ from shinpan.entries.event import (
     MatchExtended,
     MatchResult,
     PairingEdited,
+    PlayerCorrected,
     PlayerDropped,
     PlayersImported,
     RoundEnded,
@@ -64,6 +66,7 @@ from shinpan.entries.tournament import FormatSet, PlayoffStarted
 
 EntryBody = (
     EventCreated | JudgeAdded | JudgeClaimed | JudgeSeated | PlayersImported | PlayerDropped | StatusChanged
+    | PlayerCorrected | AttendanceMarked
     | RoundPaired | PairingEdited | RoundStarted | TimeExtended | RoundEnded
     | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled | ResultReported
     | RulingsRecorded | RulingsConfirmed | RulingDeviated | RulingsVoided | DeadlineDone
@@ -102,6 +105,8 @@ KINDS: dict[str, type[EntryBody]] = {
         PlayoffStarted,
         EventSealed,
         ResultReported,
+        PlayerCorrected,
+        AttendanceMarked,
     )
 }
 
@@ -119,6 +124,7 @@ __all__ = [
     "AppealDecided",
     "AppealFiled",
     "AskedDeviation",
+    "AttendanceMarked",
     "Consequence",
     "DeadlineDone",
     "DeadlineRef",
@@ -142,6 +148,7 @@ __all__ = [
     "MatchResult",
     "Pairing",
     "PairingEdited",
+    "PlayerCorrected",
     "PlayerDropped",
     "PlayersImported",
     "PlayoffStarted",

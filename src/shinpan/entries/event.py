@@ -124,6 +124,41 @@ class PlayerDropped(Kind):
 
 
 @dataclass(frozen=True)
+class PlayerCorrected(Kind):
+    """A registered player's name, reading or club as it should have been written."""
+
+    kind: ClassVar[str] = "player.corrected"
+    player: str
+    name: str
+    reading: str | None
+    club: str | None
+
+    def body(self) -> dict[str, Any]:
+        return {"player": self.player, "name": self.name, "reading": self.reading, "club": self.club}
+
+    @classmethod
+    def read(cls, f: Fields) -> Self:
+        return cls(f.text("player"), f.text("name"), f.opt_text("reading"), f.opt_text("club"))
+
+
+@dataclass(frozen=True)
+class AttendanceMarked(Kind):
+    """Before round 1: the player is at the venue (present) or not (absent: not paired;
+    still absent when round 1 is paired, they drop before it)."""
+
+    kind: ClassVar[str] = "player.attendance"
+    player: str
+    present: bool
+
+    def body(self) -> dict[str, Any]:
+        return {"player": self.player, "present": self.present}
+
+    @classmethod
+    def read(cls, f: Fields) -> Self:
+        return cls(f.text("player"), f.flag("present"))
+
+
+@dataclass(frozen=True)
 class StatusChanged(Kind):
     """A player's status as their live rulings give it (D14, D17)."""
 

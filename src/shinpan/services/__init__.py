@@ -21,6 +21,8 @@ __all__ = [
     "formats",
     "heads",
     "integrity",
+    "network",
+    "players",
     "playoff",
     "queries",
     "recording",
@@ -32,5 +34,6 @@ __all__ = [
     "search",
     "standings",
     "swiss",
+    "tls",
     "transfer",
 ]

@@ -217,7 +217,7 @@ def import_players(
         return {"imported": len(payload)}
 
     result = run_command(
-        db, event_id, "manage", actor, command_id, {"players": payload}, act, now,
+        db, event_id, "roster", actor, command_id, {"players": payload}, act, now,
         lambda _conn, entry: {"imported": len(entry.of(PlayersImported).players)},
     )  # fmt: skip
     return int(result["imported"])

@@ -30,6 +30,7 @@ from shinpan.engine.event_rules import Role
 from shinpan.entries import (
     AppealDecided,
     AppealFiled,
+    AttendanceMarked,
     DeadlineDone,
     DuelResult,
     EntryBody,
@@ -41,6 +42,7 @@ from shinpan.entries import (
     JudgeSeated,
     MatchResult,
     PairingEdited,
+    PlayerCorrected,
     PlayerDropped,
     PlayersImported,
     PlayoffStarted,
@@ -62,6 +64,7 @@ from shinpan.services import (
     deadlines,
     events,
     formats,
+    players,
     playoff,
     recording,
     results,
@@ -304,6 +307,16 @@ def _match(db: Database, e: int, entry: Entry, b: MatchResult, _: Sequence[Entry
 @replays(PlayerDropped)
 def _dropped(db: Database, e: int, entry: Entry, b: PlayerDropped, _: Sequence[Entry]) -> None:
     swiss.drop_player(db, e, b.player, **_as(entry))
+
+
+@replays(PlayerCorrected)
+def _corrected(db: Database, e: int, entry: Entry, b: PlayerCorrected, _: Sequence[Entry]) -> None:
+    players.correct_player(db, e, PlayerRow(b.player, b.name, b.reading or "", b.club), **_as(entry))
+
+
+@replays(AttendanceMarked)
+def _attendance(db: Database, e: int, entry: Entry, b: AttendanceMarked, _: Sequence[Entry]) -> None:
+    players.mark_attendance(db, e, b.player, b.present, **_as(entry))
 
 
 @replays(RulingsRecorded)

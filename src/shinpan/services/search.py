@@ -40,7 +40,15 @@ PIECES_ASKED = 4  # pieces of one form of a word looked up at most
 
 # What changes a player, a search key or a seat: these rebuild the event's index.
 ROSTER_KINDS = frozenset(
-    {"event.created", "players.imported", "player.dropped", "player.status", "round.paired", "pairing.edited"}
+    {
+        "event.created",
+        "players.imported",
+        "player.dropped",
+        "player.status",
+        "round.paired",
+        "pairing.edited",
+        "player.corrected",
+    }
 )
 
 

@@ -5,7 +5,8 @@ The pairing itself is :func:`shinpan.tournament.pair_round`'s. The seed it ran w
 ledger with the pairing, so anyone can pair the round again from the same history and get
 the same tables. Only active players are paired (D14, D17: ejected, disqualified,
 withdrawn and dropped ones are not; an ejection or a disqualification waiting for the head
-judge has not changed the status yet). Losses waiting for a player's next match land on
+judge has not changed the status yet), nor, in round 1, those marked absent: they drop
+before it, in the same command. Losses waiting for a player's next match land on
 the new one (D10).
 """
 
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from shinpan.engine.event_rules import Status, may_be_paired, may_drop
+from shinpan.engine.event_rules import Status, may_be_paired, may_drop, may_mark_attendance
 from shinpan.engine.participants import normalize_id
 from shinpan.entries import Pairing, PairingEdited, PlayerDropped, RoundPaired
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
@@ -26,6 +27,7 @@ from shinpan.services.effects import settle_carried
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry
+from shinpan.store.registration import absent
 from shinpan.store.roster import status_of, statuses
 from shinpan.store.rounds import round_duels, round_matches, round_of, unfinished_match, unfinished_tables
 from shinpan.store.standings import entrants, played, playoff
@@ -90,6 +92,11 @@ def pair_next_round(
             still_open(conn, event_id, event.current_round)
         round_no = event.current_round + 1
         people = entrants(conn, event_id)
+        away = absent(conn, event_id) if may_mark_attendance(event.current_round) else set()
+        no_shows = sorted(
+            p.player for p in people if p.player in away and may_be_paired(Status(p.status.value))
+        )
+        people = [p for p in people if p.player not in away]
         if sum(1 for p in people if may_be_paired(Status(p.status.value))) < 2:
             raise Conflict("fewer than two players can be paired")
         chosen = seed if seed is not None else secrets.randbelow(SEED_LIMIT)
@@ -101,6 +108,8 @@ def pair_next_round(
         )
         pairings = [p.body() for p in paired]
         ap.append(RoundPaired(round_no, paired, chosen))
+        for player in no_shows:  # marked absent before round 1 and still away: never paired
+            ap.append(PlayerDropped(player, 0))
         settle_carried(ap, round_no)
         return PairedRound(round_no, chosen, _shown(pairings))
 

@@ -15,6 +15,7 @@ from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.entries import (
     AppealDecided,
     AppealFiled,
+    AttendanceMarked,
     DeadlineDone,
     DuelResult,
     EntryBody,
@@ -30,6 +31,7 @@ from shinpan.entries import (
     MatchResult,
     Pairing,
     PairingEdited,
+    PlayerCorrected,
     PlayerDropped,
     PlayersImported,
     PlayoffStarted,
@@ -195,6 +197,26 @@ def search_key(p: dict[str, Any]) -> str:
 def _player_dropped(conn: Connection, e: Entry, b: PlayerDropped) -> None:
     """The player left the event between rounds: never paired again."""
     _DROP.run(conn, {"e": e.event_id, "p": b.player, "r": b.round})
+
+
+_CORRECT_PLAYER = Statement(
+    "UPDATE players SET name = :name, reading = :reading, club = :club, search = :search "
+    "WHERE event_id = :e AND number = :number"
+)
+
+
+@handles(PlayerCorrected)
+def _player_corrected(conn: Connection, e: Entry, b: PlayerCorrected) -> None:
+    fields = {"number": b.player, "name": b.name, "reading": b.reading, "club": b.club}
+    _CORRECT_PLAYER.run(
+        conn, {"e": e.event_id, **fields, "reading": b.reading or "", "search": search_key(fields)}
+    )
+
+
+@handles(AttendanceMarked)
+def _attendance_marked(conn: Connection, e: Entry, b: AttendanceMarked) -> None:
+    """Attendance before round 1 is read from the entries themselves
+    (:func:`shinpan.store.roster.absent`): it projects into no table."""
 
 
 @handles(StatusChanged)

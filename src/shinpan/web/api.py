@@ -328,7 +328,7 @@ def import_players(
     command_id: Annotated[str, Form(min_length=8, max_length=100)],
 ) -> dict[str, Any]:  # fmt: skip
     """Import players from CSV (UTF-8 or Shift_JIS); nothing is imported if any row is wrong."""
-    user, _ = role_at(request, event_id, "manage")
+    user, _ = role_at(request, event_id, "roster")
     rows = parse_upload(file, parse_players)
     n = events.import_players(request.app.state.db, event_id, rows, actor=user.name, command_id=command_id)
     return {"imported": n}

@@ -341,7 +341,9 @@ def create_app(
         corrections,
         desk,
         floor,
+        invitations,
         pages,
+        players,
         scorekeeper,
         sessions,
     )
@@ -353,7 +355,7 @@ def create_app(
     # (a player search spent a third of its time there); the app's own it walks once.
     for router in (api.router, api_results.router, api_rounds.router, api_playoff.router, floor.router,
                    desk.router, corrections.router, pages.router, scorekeeper.router, report_pages.router,
-                   sealing.router, sessions.router):  # fmt: skip
+                   sealing.router, sessions.router, players.router, invitations.router):  # fmt: skip
         app.router.routes.extend(router.routes)
     static = resources.files("shinpan.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
@@ -376,4 +378,9 @@ def app_from_env() -> FastAPI:
         serving=True,
     )
     app.state.demo_hint = os.environ.get("SHINPAN_DEMO_HINT") or None
+    from shinpan.web.venue import Venue  # what `shinpan serve` found of the network
+
+    venue = Venue.from_env()
+    if venue is not None:
+        venue.apply(app)
     return app

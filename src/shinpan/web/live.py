@@ -49,8 +49,9 @@ _TOUCHES: dict[str, tuple[str, ...]] = {
 
 
 def panels_touched(kinds: frozenset[str] | None) -> list[str]:
-    """The desk's panels that entries of these kinds change (None: not known, all of them)."""
-    if kinds is None or "event.created" in kinds:
+    """The desk's panels that entries of these kinds change (None: not known, all of them;
+    a player's name corrected shows on every panel)."""
+    if kinds is None or "event.created" in kinds or "player.corrected" in kinds:
         return list(PANELS)
     return [panel for panel in PANELS if not kinds.isdisjoint(_TOUCHES[panel])]
 

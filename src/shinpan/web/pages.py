@@ -6,18 +6,15 @@ in :mod:`shinpan.web.floor` and :mod:`shinpan.web.desk`; this module holds the r
 
 from __future__ import annotations
 
-import io
 from typing import Annotated
 
-import qrcode
-import qrcode.image.svg
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from shinpan.engine.event_rules import Role
 from shinpan.errors import ShinpanError
 from shinpan.guideline.search import search
-from shinpan.services import access, accounts, events
+from shinpan.services import access, accounts, events, players
 from shinpan.web import i18n
 from shinpan.web.api import csrf
 from shinpan.web.auth import (
@@ -25,7 +22,6 @@ from shinpan.web.auth import (
     SESSION_SECONDS,
     current_user,
     renew_csrf,
-    role_at,
     signed_in,
 )
 from shinpan.web.auth import session_id as auth_session_id
@@ -164,7 +160,8 @@ def join_page(request: Request, code: str) -> Response:
     except ShinpanError as e:
         return render(request, "error.html", status=404, message=e.render(i18n.gettext), status_code=404)
     return render(request, "join.html", code=code, role=found.role, event_id=found.event_id, seat=found.seat,
-                  user=current_user(request), form={"name": found.seat or ""})  # fmt: skip
+                  user=current_user(request), form={"name": found.seat or ""},
+                  event_name=players.event_of(request.app.state.db, found.event_id).name)  # fmt: skip
 
 
 @router.post("/join/{code}", dependencies=[Depends(csrf)])
@@ -182,23 +179,3 @@ def join(
                       errors={e.field or "name": e.render(i18n.gettext)}, form={"name": name})  # fmt: skip
     target = f"/events/{event_id}/record" if role is Role.floor_judge else f"/events/{event_id}"
     return _sign_in(request, user, target)
-
-
-@router.get("/events/{event_id}/invite", response_class=HTMLResponse)
-def invite_page(request: Request, event_id: int) -> Response:
-    role_at(request, event_id, "invite")
-    return render(request, "invite.html", event_id=event_id, code=None)
-
-
-@router.post("/events/{event_id}/invite", dependencies=[Depends(csrf)])
-def invite(request: Request, event_id: int, role: Annotated[str, Form()] = "floor_judge") -> Response:
-    user, _ = role_at(request, event_id, "invite")
-    chosen = Role(role) if role in ("floor_judge", "scorekeeper", "viewer") else Role.floor_judge
-    code = accounts.invite(request.app.state.db, event_id, chosen, user.name)
-    url = str(request.base_url) + f"join/{code}"
-    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
-    buffer = io.BytesIO()
-    image.save(buffer)
-    svg = buffer.getvalue().decode("utf-8")
-    svg = svg[svg.index("<svg") :]
-    return render(request, "invite.html", event_id=event_id, code=code, url=url, qr=svg, role=chosen)
