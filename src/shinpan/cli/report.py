@@ -1,5 +1,5 @@
-"""``shinpan report penalties|dq|player|stats|slip|pairings|standings``: reports as CSV, JSON,
-HTML or PDF."""
+"""``shinpan report penalties|dq|player|stats|slip|penalty-slips|slips|pairings|standings``:
+reports as CSV, JSON, HTML or PDF."""
 
 from __future__ import annotations
 
@@ -85,8 +85,8 @@ def _emit(make: Callable[[], Report], fmt: Format, output: Path | None) -> None:
 
 def register(app: typer.Typer) -> None:
     report_app = typer.Typer(
-        help="Reports: the penalty report, disqualifications, a player's history, statistics, slips, "
-        "pairings and standings for the venue wall.",
+        help="Reports: the penalty report, disqualifications, a player's history, statistics, penalty "
+        "slips, result slips, pairings and standings for the venue wall.",
         no_args_is_help=True,
     )
     app.add_typer(report_app, name="report")
@@ -176,6 +176,56 @@ def register(app: typer.Typer) -> None:
 
         database = open_db(db)
         _emit(lambda: penalty_slip(database, event, ruling, base_url), fmt, output)
+
+    @report_app.command("penalty-slips")
+    def penalty_slips(
+        event: EventOption,
+        round_no: Annotated[
+            int | None, number_option("--round", help="Every ruling of this round that stands.")
+        ] = None,
+        rulings: Annotated[
+            list[int] | None,
+            number_option("--ruling", help="Or: these rulings (repeat --ruling for each)."),
+        ] = None,
+        base_url: Annotated[
+            str, typer.Option("--base-url", help="The web app's address, for the QR codes.")
+        ] = "http://127.0.0.1:8000",
+        fmt: FormatOption = Format.pdf,
+        output: OutputOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """Penalty slips in batch, four A6 slips to an A4 page: a round's, or the rulings named."""
+        from shinpan.reports import penalty_slips as make
+
+        if (round_no is None) == (not rulings):
+            fail("say which slips: --round N, or --ruling N (repeated)", 1)
+        database = open_db(db)
+        _emit(
+            lambda: make(database, event, round_no=round_no, numbers=rulings or None, base_url=base_url),
+            fmt,
+            output,
+        )
+
+    @report_app.command("slips")
+    def slips(
+        event: EventOption,
+        round_no: RoundOption = None,
+        tables: Annotated[
+            list[int] | None, number_option("--table", help="Only these tables (repeat --table).")
+        ] = None,
+        base_url: Annotated[
+            str, typer.Option("--base-url", help="The web app's address, for the QR codes.")
+        ] = "http://127.0.0.1:8000",
+        fmt: FormatOption = Format.pdf,
+        output: OutputOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """Result slips of a round, eight to an A4 page with cut lines: each table's players,
+        boxes for the duels, signatures, and the match's code with a QR code."""
+        from shinpan.reports import result_slips
+
+        database = open_db(db)
+        _emit(lambda: result_slips(database, event, round_no, base_url, tables=tables or None), fmt, output)
 
     @report_app.command("pairings")
     def pairings(

@@ -26,6 +26,25 @@ STATE_WORDS = {
     "pending": "承認待ち / pending", "confirmed": "承認済み / confirmed",
     "recorded": "記録済み / recorded", "voided": "取消 / voided",
 }  # fmt: skip
+# A player's status and an appeal's outcome, as a report says them: Japanese, then English.
+STATUS_WORDS = {
+    "active": ("参加中", "active"), "dropped": ("ドロップ", "dropped"), "withdrawn": ("棄権", "withdrawn"),
+    "ejected": ("退場", "ejected"), "disqualified": ("失格", "disqualified"),
+}  # fmt: skip
+OUTCOMES = {
+    "upheld": ("上訴を退け、裁定を維持", "appeal denied, the ruling stands"),
+    "overturned": ("上訴を認め、裁定を取消", "appeal granted, the ruling is voided"),
+    "changed": ("上訴により罰則を変更", "the penalty was changed on appeal"),
+}  # fmt: skip
+# Time zones a Japanese reader names in words; any other by its name.
+ZONE_WORDS = {"Asia/Tokyo": "日本時間"}
+# When a remedy is due, as a slip tells the player: Japanese, then English.
+DUE_WORDS = {
+    "minutes": ("時間内", "in time"),
+    "end_of_match": ("マッチの終了時まで", "by the end of the match"),
+    "end_of_round": ("ラウンドの終了時まで", "by the end of the round"),
+    "before_next_match": ("次のマッチまで", "before the next match"),
+}  # fmt: skip
 
 
 @cache
@@ -58,6 +77,12 @@ def zone_label(zone: str | None = DEFAULT_TIME_ZONE) -> str:
     """The zone as column headers and page footers name it (``Asia/Tokyo``): its name, which
     stays right across a change to or from summer time, unlike an abbreviation."""
     return zone_of(zone).key
+
+
+def zone_words(zone: str | None = DEFAULT_TIME_ZONE) -> tuple[str, str]:
+    """The zone in Japanese and English: ``日本時間``, ``Asia/Tokyo``."""
+    label = zone_label(zone)
+    return ZONE_WORDS.get(label, label), label
 
 
 def shared_zone(headers: Iterable[EventHeader]) -> str:

@@ -200,7 +200,9 @@ def statistics(
         by_category=_sorted(categories, lambda k: (k[0] == GENERAL, order.get(k[0], 0), k[0])),
         by_infraction=_sorted(infractions, lambda k: (-infractions[k], order.get(k[0], 0))),
         by_round=tuple(
-            Tally("none", "ラウンド外", "no round", n) if r is None else Tally(str(r), f"R{r}", f"R{r}", n)
+            Tally("none", "ラウンド外", "no round", n)
+            if r is None
+            else Tally(str(r), f"第{r}ラウンド", f"R{r}", n)
             for r, n in sorted(rounds.items(), key=lambda item: (item[0] is None, item[0] or 0))
         ),
         by_judge=tuple(

@@ -45,9 +45,9 @@ STANDING_COLUMNS = (
     ("勝", "wins"),
     ("敗", "losses"),
     ("分", "draws"),
-    ("OMW", "OMW"),
-    ("GW", "GW"),
-    ("OGW", "OGW"),
+    ("対戦相手のマッチ勝率", "OMW"),
+    ("ゲーム勝率", "GW"),
+    ("対戦相手のゲーム勝率", "OGW"),
     ("状態", "status"),
 )
 

@@ -4,7 +4,8 @@ Thin over :mod:`shinpan.reports`. Who may see what (D11, ``event_rules.PERMISSIO
 
 - the penalty report and the statistics: ``export`` (head judge, scorekeeper);
 - disqualification reports and a player's history: ``report`` (the head judge);
-- a ruling's page and its slip: ``read`` (everyone working at the event).
+- a ruling's page and its slip, penalty slips in batch: ``read`` (everyone working at the event);
+- result slips (they carry each match's code): ``export``.
 
 Statistics across events cover the events where the signed-in user may export; a player's
 history searches every event, for someone who is head judge of at least one.
@@ -230,6 +231,34 @@ def history(
     else:
         _events_where(request, "report")
     return _file(reports.player_history(request.app.state.db, name, reading), format)
+
+
+@router.get("/api/events/{event_id}/reports/penalty-slips", tags=["reports"], responses=REPORT_FILES)
+def penalty_slips(
+    request: Request, event_id: int, format: Format = "pdf",
+    round: Annotated[int | None, Query(ge=1, le=9999)] = None,
+    ruling: Annotated[list[int] | None, Query(max_length=500)] = None,
+) -> Response:  # fmt: skip
+    """Penalty slips in batch, four A6 slips to an A4 page: every ruling of ``round`` that
+    stands, or the rulings listed (``ruling=3&ruling=5``)."""
+    _allowed(request, event_id, "read")
+    made = reports.penalty_slips(
+        request.app.state.db, event_id, round_no=round, numbers=ruling, base_url=str(request.base_url)
+    )
+    return _file(made, format)
+
+
+@router.get("/api/events/{event_id}/reports/result-slips", tags=["reports"], responses=REPORT_FILES)
+def result_slips(
+    request: Request, event_id: int, format: Format = "pdf",
+    round: Annotated[int | None, Query(ge=1, le=9999)] = None,
+    table: Annotated[list[int] | None, Query(max_length=2000)] = None,
+) -> Response:  # fmt: skip
+    """A round's result slips (default: the current round), eight to an A4 page with cut
+    lines, each with its match's code and a QR code (head judge, scorekeeper)."""
+    _allowed(request, event_id, "export")
+    made = reports.result_slips(request.app.state.db, event_id, round, str(request.base_url), tables=table)
+    return _file(made, format)
 
 
 @router.get("/api/events/{event_id}/rulings/{number}/slip", tags=["reports"], responses=REPORT_FILES)
