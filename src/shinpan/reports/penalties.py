@@ -159,7 +159,7 @@ CSV_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("number", "裁定番号", "ruling"),
     ("round", "ラウンド", "round"),
     ("table", "卓", "table"),
-    ("player", "選手ID", "player id"),
+    ("player", "選手番号", "player id"),
     ("player_name", "選手名", "player name"),
     ("infraction_ja", "違反", "infraction (Japanese)"),
     ("infraction_en", "違反(英語)", "infraction (English)"),

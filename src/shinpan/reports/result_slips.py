@@ -89,8 +89,8 @@ class ResultSlips:
         }
 
     def csv_table(self) -> tuple[list[str], list[list[str]]]:
-        header = ["卓 / table", "選手ID / player id", "選手 / player", "フリガナ / reading",
-                  "対戦相手ID / opponent id", "対戦相手 / opponent", "対戦相手フリガナ / opponent reading",
+        header = ["卓 / table", "選手番号 / player id", "選手 / player", "フリガナ / reading",
+                  "対戦相手番号 / opponent id", "対戦相手 / opponent", "対戦相手フリガナ / opponent reading",
                   "コード / code"]  # fmt: skip
         rows = [
             [str(s.table), s.a.number, s.a.name, s.a.reading, s.b.number, s.b.name, s.b.reading, s.code]
