@@ -4,6 +4,7 @@ page with cut lines (:func:`penalty_slips`): a round's, or those the desk select
 
 from __future__ import annotations
 
+import hashlib
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -86,7 +87,9 @@ def qr_svg(text: str) -> str:
     buffer = io.BytesIO()
     image.save(buffer)
     svg = buffer.getvalue().decode("utf-8")
-    return svg[svg.index("<svg") :]
+    # Each code's own id: a page of slips holds many, and an id names one element.
+    ident = "qr-" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
+    return svg[svg.index("<svg") :].replace('id="qr-path"', f'id="{ident}"')
 
 
 def penalty_slip(
