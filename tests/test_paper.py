@@ -208,3 +208,6 @@ def test_the_api_gives_result_slips_to_the_desk_and_penalty_slips_to_judges(pape
     assert fj.get(f"/api/events/{e}/reports/penalty-slips").status_code == 422
     page = hj.get(f"/events/{e}/scorekeeper?round=2")
     assert f"/api/events/{e}/reports/result-slips?round=2" in page.text
+    desk = hj.get(f"/events/{e}/desk").text
+    assert f'action="/api/events/{e}/reports/penalty-slips"' in desk, "the desk prints the slips it picks"
+    assert f'name="ruling" value="{paper.dq}" form="penalty-slips"' in desk

@@ -170,7 +170,9 @@ def test_the_csv_starts_with_a_bom_and_parses_back_to_the_same_rulings(scenario:
         assert row[column["infraction (Japanese)"]] == r.infraction_ja
         assert row[column["penalty (abbreviation)"]] == r.penalty_abbr
         assert row[column["guideline penalty (abbreviation)"]] == r.guideline_abbr
-        assert r.rule not in row and "+".join(r.penalties) not in row, "no ids or codes in the organiser's CSV"
+        assert r.rule not in row and "+".join(r.penalties) not in row, (
+            "no ids or codes in the organiser's CSV"
+        )
         assert row[column["state"]] == STATE_WORDS[r.state]  # Japanese, then English
         assert row[column["state"]].endswith(f" / {r.state}")
         assert row[column["void reason"]] == (r.void.reason if r.void else "")

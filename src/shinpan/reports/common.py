@@ -6,7 +6,9 @@ order and words an organiser, a head judge or a player reads; nothing here decid
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import gc
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from functools import cache, lru_cache
@@ -45,6 +47,20 @@ DUE_WORDS = {
     "end_of_round": ("ラウンドの終了時まで", "by the end of the round"),
     "before_next_match": ("次のマッチまで", "before the next match"),
 }  # fmt: skip
+
+
+@contextmanager
+def bulk() -> Iterator[None]:
+    """Make many small records (a report's rulings, its CSV rows) without the cyclic garbage
+    collector stopping again and again to scan them: they hold no cycles. It runs as before
+    afterwards (a third of the time of a 20,000-ruling CSV went to those scans)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 @cache

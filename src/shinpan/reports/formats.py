@@ -18,7 +18,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from shinpan.errors import InvalidInput
-from shinpan.reports.common import OUTCOMES, STATE_WORDS, STATUS_WORDS, local_time, zone_words
+from shinpan.reports.common import OUTCOMES, STATE_WORDS, STATUS_WORDS, bulk, local_time, zone_words
 from shinpan.reports.penalties import PenaltyReport
 from shinpan.reports.result_slips import ResultSlips
 from shinpan.reports.slip import PenaltySlips, Slip
@@ -100,7 +100,8 @@ def to_csv(report: Report, lang: str = "both") -> bytes:
             "the {kind} report comes as json, html or pdf, not csv", field="format", kind=report.kind
         )
     header, rows = table
-    return csv_bytes([japanese_header(h) for h in header] if lang == "ja" else header, rows)
+    with bulk():
+        return csv_bytes([japanese_header(h) for h in header] if lang == "ja" else header, rows)
 
 
 _BILINGUAL = re.compile(r"^(?P<ja>.*?) / [^(]*(?: \((?P<zone>[^)]+)\))?$")
@@ -191,7 +192,7 @@ def to_html(report: Report, *, stylesheet: str | None = None, lang: str = "both"
         "lang": lang,
     }
     if isinstance(report, Statistics):
-        from shinpan.reports.charts import charts  # matplotlib: only when a chart is drawn
+        from shinpan.reports.charts import charts
 
         context["charts"] = {kind: Markup(svg) for kind, svg in charts(report, "ja").items()}
     elif isinstance(report, Slip):

@@ -17,6 +17,7 @@ from shinpan.guideline import Rulebook
 from shinpan.reports.common import (
     STATE_WORDS,
     EventHeader,
+    bulk,
     event_header,
     local_time,
     player_order,
@@ -87,7 +88,8 @@ class PenaltyReport:
 
     def csv_table(self) -> tuple[list[str], list[list[str]]]:
         zone = self.time_zone
-        return csv_header(zone), [csv_row(r, zone) for r in self.rulings]
+        with bulk():
+            return csv_header(zone), [csv_row(r, zone) for r in self.rulings]
 
 
 def penalty_report(
@@ -99,8 +101,9 @@ def penalty_report(
     with db.read() as conn:
         event = event_header(conn, event_id)
         everything = read_rulings(conn, event)
-    listed = [r for r in everything if r.reported]
-    groups = group_rulings(event.book, listed, group_by)
+    with bulk():
+        listed = [r for r in everything if r.reported]
+        groups = group_rulings(event.book, listed, group_by)
     return PenaltyReport(event, group_by, groups, len(everything) - len(listed), stamp(now))
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from shinpan.engine.explain import penalty_text
 from shinpan.guideline import Rulebook
-from shinpan.reports.common import EventHeader, Person, abbreviations, category, is_reported, people
+from shinpan.reports.common import EventHeader, Person, abbreviations, bulk, category, is_reported, people
 from shinpan.store import reports as store
 from shinpan.store.connection import Connection
 
@@ -225,6 +225,13 @@ def read_rulings(
     numbers: Collection[int] | None = None,
 ) -> list[ReportedRuling]:
     """The event's rulings (one player's, or those numbered), in number order, voided ones too."""
+    with bulk():
+        return _read_rulings(conn, event, player, numbers)
+
+
+def _read_rulings(
+    conn: Connection, event: EventHeader, player: str | None, numbers: Collection[int] | None
+) -> list[ReportedRuling]:
     book = event.book
     rows = store.rulings(conn, event.id, player=player, numbers=numbers)
     subjects = {r.player for r in rows}

@@ -33,6 +33,7 @@ from shinpan.web.render import render
 router = APIRouter()
 Format = Literal["csv", "json", "html", "pdf"]
 Grouping = Literal["round", "player", "infraction"]
+Lang = Literal["both", "ja"]  # Japanese with English beside it, or Japanese only
 STYLESHEET = "/reports/print.css"
 Handler = TypeVar("Handler", bound=Callable[..., Response])
 
@@ -55,8 +56,8 @@ def _events_where(request: Request, action: str) -> list[int]:
     return sorted(ids)
 
 
-def _file(report: reports.Report, fmt: str) -> Response:
-    out = reports.render(report, fmt, stylesheet=STYLESHEET)
+def _file(report: reports.Report, fmt: str, lang: str = "both") -> Response:
+    out = reports.render(report, fmt, stylesheet=STYLESHEET, lang=lang)
     disposition = "attachment" if fmt == "csv" else "inline"
     return Response(
         out.content,
@@ -170,21 +171,21 @@ def ruling_view(
 
 @router.get("/api/events/{event_id}/reports/penalties", tags=["reports"], responses=REPORT_FILES)
 def penalties(
-    request: Request, event_id: int, format: Format = "json", group: Grouping = "round"
+    request: Request, event_id: int, format: Format = "json", lang: Lang = "both", group: Grouping = "round"
 ) -> Response:
     """The event penalty report (head judge, scorekeeper): cautions and draft warnings stay out."""
     _allowed(request, event_id, "export")
-    return _file(reports.penalty_report(request.app.state.db, event_id, group), format)
+    return _file(reports.penalty_report(request.app.state.db, event_id, group), format, lang)
 
 
 @router.get("/api/events/{event_id}/reports/pairings", tags=["reports"], responses=REPORT_FILES)
 def wall_pairings(
-    request: Request, event_id: int, format: Format = "pdf", round: Annotated[int | None, Query(ge=1, le=9999)] = None,
+    request: Request, event_id: int, format: Format = "pdf", lang: Lang = "both", round: Annotated[int | None, Query(ge=1, le=9999)] = None,
     by: Literal["table", "name"] = "table",
 ) -> Response:  # fmt: skip
     """A round's pairings for the venue wall (default: the current round), by table or by name in 50-on order."""
     _allowed(request, event_id, "read")
-    return _file(reports.venue_pairings(request.app.state.db, event_id, round, by), format)
+    return _file(reports.venue_pairings(request.app.state.db, event_id, round, by), format, lang)
 
 
 @router.get("/api/events/{event_id}/reports/standings", tags=["reports"], responses=REPORT_FILES)
@@ -192,50 +193,53 @@ def wall_standings(
     request: Request,
     event_id: int,
     format: Format = "pdf",
+    lang: Lang = "both",
     round: Annotated[int | None, Query(ge=1, le=9999)] = None,
 ) -> Response:
     """The standings for the venue wall, as they stood at the end of the round (default: the current one)."""
     _allowed(request, event_id, "read")
-    return _file(reports.venue_standings(request.app.state.db, event_id, round), format)
+    return _file(reports.venue_standings(request.app.state.db, event_id, round), format, lang)
 
 
 @router.get("/api/events/{event_id}/reports/stats", tags=["reports"], responses=REPORT_FILES)
-def stats(request: Request, event_id: int, format: Format = "json") -> Response:
+def stats(request: Request, event_id: int, format: Format = "json", lang: Lang = "both") -> Response:
     """Statistics of one event, with charts in the HTML and PDF."""
     _allowed(request, event_id, "export")
-    return _file(reports.statistics(request.app.state.db, event_id), format)
+    return _file(reports.statistics(request.app.state.db, event_id), format, lang)
 
 
 @router.get("/api/reports/stats", tags=["reports"], responses=REPORT_FILES)
-def all_stats(request: Request, format: Format = "json") -> Response:
+def all_stats(request: Request, format: Format = "json", lang: Lang = "both") -> Response:
     """Statistics across the events where the signed-in user may export."""
     ids = _events_where(request, "export")
-    return _file(reports.statistics(request.app.state.db, event_ids=ids), format)
+    return _file(reports.statistics(request.app.state.db, event_ids=ids), format, lang)
 
 
 @router.get("/api/events/{event_id}/reports/dq", tags=["reports"], responses=REPORT_FILES)
-def dq(request: Request, event_id: int, format: Format = "json", ruling: int | None = None) -> Response:
+def dq(
+    request: Request, event_id: int, format: Format = "json", lang: Lang = "both", ruling: int | None = None
+) -> Response:
     """Disqualification reports (head judge): every one, or ``ruling``'s."""
     _allowed(request, event_id, "report")
-    return _file(reports.dq_report(request.app.state.db, event_id, ruling), format)
+    return _file(reports.dq_report(request.app.state.db, event_id, ruling), format, lang)
 
 
 @router.get("/api/players/history", tags=["reports"], responses=REPORT_FILES)
 def history(
     request: Request, name: Annotated[str, Query(min_length=1, max_length=200)],
-    reading: Annotated[str, Query(max_length=200)] = "", event: int | None = None, format: Format = "json",
+    reading: Annotated[str, Query(max_length=200)] = "", event: int | None = None, format: Format = "json", lang: Lang = "both",
 ) -> Response:  # fmt: skip
     """A person's rulings across every event, by name and reading (a head judge's)."""
     if event is not None:
         _allowed(request, event, "report")
     else:
         _events_where(request, "report")
-    return _file(reports.player_history(request.app.state.db, name, reading), format)
+    return _file(reports.player_history(request.app.state.db, name, reading), format, lang)
 
 
 @router.get("/api/events/{event_id}/reports/penalty-slips", tags=["reports"], responses=REPORT_FILES)
 def penalty_slips(
-    request: Request, event_id: int, format: Format = "pdf",
+    request: Request, event_id: int, format: Format = "pdf", lang: Lang = "both",
     round: Annotated[int | None, Query(ge=1, le=9999)] = None,
     ruling: Annotated[list[int] | None, Query(max_length=500)] = None,
 ) -> Response:  # fmt: skip
@@ -245,12 +249,12 @@ def penalty_slips(
     made = reports.penalty_slips(
         request.app.state.db, event_id, round_no=round, numbers=ruling, base_url=str(request.base_url)
     )
-    return _file(made, format)
+    return _file(made, format, lang)
 
 
 @router.get("/api/events/{event_id}/reports/result-slips", tags=["reports"], responses=REPORT_FILES)
 def result_slips(
-    request: Request, event_id: int, format: Format = "pdf",
+    request: Request, event_id: int, format: Format = "pdf", lang: Lang = "both",
     round: Annotated[int | None, Query(ge=1, le=9999)] = None,
     table: Annotated[list[int] | None, Query(max_length=2000)] = None,
 ) -> Response:  # fmt: skip
@@ -258,11 +262,15 @@ def result_slips(
     lines, each with its match's code and a QR code (head judge, scorekeeper)."""
     _allowed(request, event_id, "export")
     made = reports.result_slips(request.app.state.db, event_id, round, str(request.base_url), tables=table)
-    return _file(made, format)
+    return _file(made, format, lang)
 
 
 @router.get("/api/events/{event_id}/rulings/{number}/slip", tags=["reports"], responses=REPORT_FILES)
-def slip(request: Request, event_id: int, number: int, format: Format = "pdf") -> Response:
+def slip(
+    request: Request, event_id: int, number: int, format: Format = "pdf", lang: Lang = "both"
+) -> Response:
     """A6 penalty slip of one ruling, with a QR code linking to its page."""
     _allowed(request, event_id, "read")
-    return _file(reports.penalty_slip(request.app.state.db, event_id, number, str(request.base_url)), format)
+    return _file(
+        reports.penalty_slip(request.app.state.db, event_id, number, str(request.base_url)), format, lang
+    )
