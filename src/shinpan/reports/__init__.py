@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from shinpan.reports.formats import FORMATS, Output, Report, render
     from shinpan.reports.history import PlayerHistory, history_of_player, player_history
     from shinpan.reports.penalties import GROUPINGS, PenaltyReport, penalty_report
-    from shinpan.reports.result_slips import ResultSlips, result_slips
+    from shinpan.reports.result_slip import ResultSlips, result_slips
     from shinpan.reports.rulings import ReportedRuling
     from shinpan.reports.slip import DEFAULT_BASE_URL, PenaltySlips, Slip, penalty_slip, penalty_slips
     from shinpan.reports.stats import Statistics, statistics
@@ -54,7 +54,7 @@ _WHERE = {
     "Output": "shinpan.reports.formats",
     "PenaltyReport": "shinpan.reports.penalties",
     "PenaltySlips": "shinpan.reports.slip",
-    "ResultSlips": "shinpan.reports.result_slips",
+    "ResultSlips": "shinpan.reports.result_slip",
     "PlayerHistory": "shinpan.reports.history",
     "Report": "shinpan.reports.formats",
     "ReportedRuling": "shinpan.reports.rulings",
@@ -72,7 +72,7 @@ _WHERE = {
     "penalty_report": "shinpan.reports.penalties",
     "penalty_slip": "shinpan.reports.slip",
     "penalty_slips": "shinpan.reports.slip",
-    "result_slips": "shinpan.reports.result_slips",
+    "result_slips": "shinpan.reports.result_slip",
     "player_history": "shinpan.reports.history",
     "render": "shinpan.reports.formats",
     "standing_rows": "shinpan.reports.wall",

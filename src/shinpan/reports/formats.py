@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from shinpan.errors import InvalidInput
 from shinpan.reports.common import OUTCOMES, STATE_WORDS, STATUS_WORDS, bulk, local_time, zone_words
 from shinpan.reports.penalties import PenaltyReport
-from shinpan.reports.result_slips import ResultSlips
+from shinpan.reports.result_slip import ResultSlips
 from shinpan.reports.slip import PenaltySlips, Slip
 from shinpan.reports.stats import Statistics
 
