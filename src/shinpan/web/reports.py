@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from pydantic import Field
 
 from shinpan import reports
 from shinpan.engine.event_rules import Role, may
@@ -33,7 +34,10 @@ from shinpan.web.render import render
 router = APIRouter()
 Format = Literal["csv", "json", "html", "pdf"]
 Grouping = Literal["round", "player", "infraction"]
-Lang = Literal["both", "ja"]  # Japanese with English beside it, or Japanese only
+Lang = Literal["both", "ja"]
+Number = Annotated[
+    int, Field(ge=1, le=2**31 - 1)
+]  # a number the database stores  # Japanese with English beside it, or Japanese only
 STYLESHEET = "/reports/print.css"
 Handler = TypeVar("Handler", bound=Callable[..., Response])
 
@@ -241,7 +245,7 @@ def history(
 def penalty_slips(
     request: Request, event_id: int, format: Format = "pdf", lang: Lang = "both",
     round: Annotated[int | None, Query(ge=1, le=9999)] = None,
-    ruling: Annotated[list[int] | None, Query(max_length=500)] = None,
+    ruling: Annotated[list[Number] | None, Query(max_length=500)] = None,
 ) -> Response:  # fmt: skip
     """Penalty slips in batch, four A6 slips to an A4 page: every ruling of ``round`` that
     stands, or the rulings listed (``ruling=3&ruling=5``)."""
@@ -256,7 +260,7 @@ def penalty_slips(
 def result_slips(
     request: Request, event_id: int, format: Format = "pdf", lang: Lang = "both",
     round: Annotated[int | None, Query(ge=1, le=9999)] = None,
-    table: Annotated[list[int] | None, Query(max_length=2000)] = None,
+    table: Annotated[list[Number] | None, Query(max_length=2000)] = None,
 ) -> Response:  # fmt: skip
     """A round's result slips (default: the current round), eight to an A4 page with cut
     lines, each with its match's code and a QR code (head judge, scorekeeper)."""
