@@ -10,6 +10,7 @@ that needs none of them starts fast.
 __all__ = [
     "accounts",
     "appeals",
+    "codes",
     "commands",
     "context",
     "corrections",
