@@ -169,9 +169,12 @@ def test_the_csv_starts_with_a_bom_and_parses_back_to_the_same_rulings(scenario:
         assert int(row[column["ruling"]]) == r.number
         assert row[-2:] == [str(report.heads[0].position), report.heads[0].short]
         assert row[column["player id"]] == r.player and row[column["player name"]] == r.player_name
-        assert row[column["infraction id"]] == r.rule
         assert row[column["infraction (Japanese)"]] == r.infraction_ja
-        assert row[column["penalty codes"]] == "+".join(r.penalties)
+        assert row[column["penalty (abbreviation)"]] == r.penalty_abbr
+        assert row[column["guideline penalty (abbreviation)"]] == r.guideline_abbr
+        assert r.rule not in row and "+".join(r.penalties) not in row, (
+            "no ids or codes in the organiser's CSV"
+        )
         assert row[column["state"]] == STATE_WORDS[r.state]  # Japanese, then English
         assert row[column["state"]].endswith(f" / {r.state}")
         assert row[column["void reason"]] == (r.void.reason if r.void else "")

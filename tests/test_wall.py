@@ -96,7 +96,7 @@ def test_the_pairings_csv_has_both_languages_and_no_formula() -> None:
     content = reports.render(wall, "csv").content
     assert content.startswith("\ufeff".encode())
     rows = list(csv.reader(io.StringIO(content.decode("utf-8-sig"))))
-    assert rows[0][:3] == ["卓 / table", "プレイヤーID / player id", "プレイヤー / player"]
+    assert rows[0][:3] == ["卓 / table", "プレイヤー番号 / player id", "プレイヤー / player"]
     assert rows[1][:7] == ["1", "1003", "加藤 一", "カトウ ハジメ", "1001", "山田 太郎", "ヤマダ タロウ"]
     assert rows[3][:6] == ["", "1005", "'=HYPERLINK(1)", "", "", "不戦勝 / bye"]
 

@@ -1,5 +1,5 @@
-"""``shinpan report penalties|dq|player|stats|slip|pairings|standings|bracket``: reports as CSV, JSON,
-HTML or PDF."""
+"""``shinpan report penalties|dq|player|stats|slip|penalty-slips|slips|pairings|standings|bracket``:
+reports as CSV, JSON, HTML or PDF."""
 
 from __future__ import annotations
 
@@ -25,6 +25,11 @@ class Format(StrEnum):
     pdf = "pdf"
 
 
+class Lang(StrEnum):
+    both = "both"
+    ja = "ja"
+
+
 class Order(StrEnum):
     table = "table"
     name = "name"
@@ -40,18 +45,21 @@ class Grouping(StrEnum):
 
 
 FormatOption = Annotated[Format, typer.Option("--format", "-f", help="csv, json, html or pdf.")]
+LangOption = Annotated[
+    Lang, typer.Option("--lang", help="both (Japanese with English beside it) or ja (Japanese only).")
+]
 OutputOption = Annotated[
     Path | None, typer.Option("--output", "-o", help="The file to write (default: standard output).")
 ]
 STEPS = {"layout": "laying out pages", "write": "writing the PDF", "done": "done"}
 
 
-def _render_with_progress(make: Callable[[], Report], fmt: Format) -> Output:
+def _render_with_progress(make: Callable[[], Report], fmt: Format, lang: Lang) -> Output:
     """Gather and render; a PDF shows a progress bar on stderr while WeasyPrint works."""
     from shinpan.reports import render
 
     if fmt is not Format.pdf:
-        return render(make(), fmt.value)
+        return render(make(), fmt.value, lang=lang.value)
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     with Progress(
@@ -64,14 +72,14 @@ def _render_with_progress(make: Callable[[], Report], fmt: Format) -> Output:
         def step(name: str) -> None:
             progress.update(task, advance=1, description=STEPS.get(name, name))
 
-        return render(report, fmt.value, progress=step)
+        return render(report, fmt.value, progress=step, lang=lang.value)
 
 
-def _emit(make: Callable[[], Report], fmt: Format, output: Path | None) -> None:
+def _emit(make: Callable[[], Report], fmt: Format, output: Path | None, lang: Lang = Lang.both) -> None:
     if fmt is Format.pdf and output is None and sys.stdout.isatty():
         fail("a PDF is binary: write it to a file with -o FILE", 1)
     with handled():
-        out = _render_with_progress(make, fmt)
+        out = _render_with_progress(make, fmt, lang)
     if output is None:
         sys.stdout.buffer.write(out.content)
         sys.stdout.flush()
@@ -85,8 +93,8 @@ def _emit(make: Callable[[], Report], fmt: Format, output: Path | None) -> None:
 
 def register(app: typer.Typer) -> None:
     report_app = typer.Typer(
-        help="Reports: the penalty report, disqualifications, a player's history, statistics, slips, "
-        "pairings and standings for the venue wall.",
+        help="Reports: the penalty report, disqualifications, a player's history, statistics, penalty "
+        "slips, result slips, pairings and standings for the venue wall.",
         no_args_is_help=True,
     )
     app.add_typer(report_app, name="report")
@@ -95,6 +103,7 @@ def register(app: typer.Typer) -> None:
     def penalties(
         event: EventOption,
         fmt: FormatOption = Format.csv,
+        lang: LangOption = Lang.both,
         group: Annotated[
             Grouping, typer.Option("--group", help="Group by round (default), player or infraction.")
         ] = Grouping.round,
@@ -105,13 +114,14 @@ def register(app: typer.Typer) -> None:
         from shinpan.reports import penalty_report
 
         database = open_db(db)
-        _emit(lambda: penalty_report(database, event, group.value), fmt, output)
+        _emit(lambda: penalty_report(database, event, group.value), fmt, output, lang)
 
     @report_app.command("dq")
     def dq(
         event: EventOption,
         ruling: Annotated[int | None, number_option("--ruling", help="Only this disqualification.")] = None,
         fmt: FormatOption = Format.pdf,
+        lang: LangOption = Lang.both,
         output: OutputOption = None,
         db: DbOption = None,
     ) -> None:
@@ -119,7 +129,7 @@ def register(app: typer.Typer) -> None:
         from shinpan.reports import dq_report
 
         database = open_db(db)
-        _emit(lambda: dq_report(database, event, ruling), fmt, output)
+        _emit(lambda: dq_report(database, event, ruling), fmt, output, lang)
 
     @report_app.command("player")
     def player(
@@ -130,6 +140,7 @@ def register(app: typer.Typer) -> None:
         name: Annotated[str | None, typer.Option("--name", help="Or: the player's name.")] = None,
         reading: Annotated[str, typer.Option("--reading", help="With --name: the reading, in kana.")] = "",
         fmt: FormatOption = Format.json,
+        lang: LangOption = Lang.both,
         output: OutputOption = None,
         db: DbOption = None,
     ) -> None:
@@ -140,10 +151,10 @@ def register(app: typer.Typer) -> None:
             fail("say who: --event ID --player N, or --name NAME [--reading KANA]", 1)
         database = open_db(db)
         if name is not None:
-            _emit(lambda: player_history(database, name, reading), fmt, output)
+            _emit(lambda: player_history(database, name, reading), fmt, output, lang)
         else:
             assert event is not None and number is not None
-            _emit(lambda: history_of_player(database, event, number), fmt, output)
+            _emit(lambda: history_of_player(database, event, number), fmt, output, lang)
 
     @report_app.command("stats")
     def stats(
@@ -151,6 +162,7 @@ def register(app: typer.Typer) -> None:
             int | None, number_option("--event", help="One event (default: every event).")
         ] = None,
         fmt: FormatOption = Format.json,
+        lang: LangOption = Lang.both,
         output: OutputOption = None,
         db: DbOption = None,
     ) -> None:
@@ -158,7 +170,7 @@ def register(app: typer.Typer) -> None:
         from shinpan.reports import statistics
 
         database = open_db(db)
-        _emit(lambda: statistics(database, event), fmt, output)
+        _emit(lambda: statistics(database, event), fmt, output, lang)
 
     @report_app.command("slip")
     def slip(
@@ -168,6 +180,7 @@ def register(app: typer.Typer) -> None:
             str, typer.Option("--base-url", help="The web app's address, for the QR code.")
         ] = "http://127.0.0.1:8000",
         fmt: FormatOption = Format.pdf,
+        lang: LangOption = Lang.both,
         output: OutputOption = None,
         db: DbOption = None,
     ) -> None:
@@ -175,7 +188,65 @@ def register(app: typer.Typer) -> None:
         from shinpan.reports import penalty_slip
 
         database = open_db(db)
-        _emit(lambda: penalty_slip(database, event, ruling, base_url), fmt, output)
+        _emit(lambda: penalty_slip(database, event, ruling, base_url), fmt, output, lang)
+
+    @report_app.command("penalty-slips")
+    def penalty_slips(
+        event: EventOption,
+        round_no: Annotated[
+            int | None, number_option("--round", help="Every ruling of this round that stands.")
+        ] = None,
+        rulings: Annotated[
+            list[int] | None,
+            number_option("--ruling", help="Or: these rulings (repeat --ruling for each)."),
+        ] = None,
+        base_url: Annotated[
+            str, typer.Option("--base-url", help="The web app's address, for the QR codes.")
+        ] = "http://127.0.0.1:8000",
+        fmt: FormatOption = Format.pdf,
+        lang: LangOption = Lang.both,
+        output: OutputOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """Penalty slips in batch, four A6 slips to an A4 page: a round's, or the rulings named."""
+        from shinpan.reports import penalty_slips as make
+
+        if (round_no is None) == (not rulings):
+            fail("say which slips: --round N, or --ruling N (repeated)", 1)
+        database = open_db(db)
+        _emit(
+            lambda: make(database, event, round_no=round_no, numbers=rulings or None, base_url=base_url),
+            fmt,
+            output,
+            lang,
+        )
+
+    @report_app.command("slips")
+    def slips(
+        event: EventOption,
+        round_no: RoundOption = None,
+        tables: Annotated[
+            list[int] | None, number_option("--table", help="Only these tables (repeat --table).")
+        ] = None,
+        base_url: Annotated[
+            str, typer.Option("--base-url", help="The web app's address, for the QR codes.")
+        ] = "http://127.0.0.1:8000",
+        fmt: FormatOption = Format.pdf,
+        lang: LangOption = Lang.both,
+        output: OutputOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """Result slips of a round, eight to an A4 page with cut lines: each table's players,
+        boxes for the duels, signatures, and the match's code with a QR code."""
+        from shinpan.reports import result_slips
+
+        database = open_db(db)
+        _emit(
+            lambda: result_slips(database, event, round_no, base_url, tables=tables or None),
+            fmt,
+            output,
+            lang,
+        )
 
     @report_app.command("pairings")
     def pairings(
@@ -185,6 +256,7 @@ def register(app: typer.Typer) -> None:
             Order, typer.Option("--by", help="table (default) or name (50-on order).")
         ] = Order.table,
         fmt: FormatOption = Format.pdf,
+        lang: LangOption = Lang.both,
         output: OutputOption = None,
         db: DbOption = None,
     ) -> None:
@@ -192,13 +264,14 @@ def register(app: typer.Typer) -> None:
         from shinpan.reports import venue_pairings
 
         database = open_db(db)
-        _emit(lambda: venue_pairings(database, event, round_no, order.value), fmt, output)
+        _emit(lambda: venue_pairings(database, event, round_no, order.value), fmt, output, lang)
 
     @report_app.command("standings")
     def standings(
         event: EventOption,
         round_no: RoundOption = None,
         fmt: FormatOption = Format.pdf,
+        lang: LangOption = Lang.both,
         output: OutputOption = None,
         db: DbOption = None,
     ) -> None:
@@ -206,17 +279,18 @@ def register(app: typer.Typer) -> None:
         from shinpan.reports import venue_standings
 
         database = open_db(db)
-        _emit(lambda: venue_standings(database, event, round_no), fmt, output)
+        _emit(lambda: venue_standings(database, event, round_no), fmt, output, lang)
 
     @report_app.command("bracket")
     def bracket(
         event: EventOption,
         fmt: FormatOption = Format.pdf,
         output: OutputOption = None,
+        lang: LangOption = Lang.both,
         db: DbOption = None,
     ) -> None:
         """The playoff's bracket for the venue wall, with the final placings once the final is played."""
         from shinpan.reports import venue_bracket
 
         database = open_db(db)
-        _emit(lambda: venue_bracket(database, event), fmt, output)
+        _emit(lambda: venue_bracket(database, event), fmt, output, lang)

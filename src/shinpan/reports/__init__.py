@@ -10,6 +10,9 @@ its CSV, rendered to HTML and PDF by :func:`render`:
 - :func:`statistics`: rulings by category, infraction, round and judge, deviations and voids
   per judge, time to confirmation, missed deadlines; charts in :mod:`shinpan.reports.charts`;
 - :func:`penalty_slip`: one ruling on an A6 slip with a QR code to its page;
+  :func:`penalty_slips`: a round's, or those selected, four to an A4 page;
+- :func:`result_slips`: a round's result slips, eight to an A4 page, each with its
+  match's code (:mod:`shinpan.tournament.codes`) and a QR code;
 - :func:`pairings_by_table`, :func:`pairings_by_name`, :func:`wall_standings`: a round's
   pairings and the standings for the venue wall, from plain rows (:mod:`shinpan.reports.wall`);
 - :func:`venue_bracket`: the playoff's bracket and the final placings (:mod:`shinpan.reports.bracket`).
@@ -26,8 +29,9 @@ if TYPE_CHECKING:
     from shinpan.reports.formats import FORMATS, Output, Report, render
     from shinpan.reports.history import PlayerHistory, history_of_player, player_history
     from shinpan.reports.penalties import GROUPINGS, PenaltyReport, penalty_report
+    from shinpan.reports.result_slip import ResultSlips, result_slips
     from shinpan.reports.rulings import ReportedRuling
-    from shinpan.reports.slip import DEFAULT_BASE_URL, Slip, penalty_slip
+    from shinpan.reports.slip import DEFAULT_BASE_URL, PenaltySlips, Slip, penalty_slip, penalty_slips
     from shinpan.reports.stats import Statistics, statistics
     from shinpan.reports.venue import venue_bracket, venue_pairings, venue_standings
     from shinpan.reports.wall import (
@@ -51,6 +55,8 @@ _WHERE = {
     "GROUPINGS": "shinpan.reports.penalties",
     "Output": "shinpan.reports.formats",
     "PenaltyReport": "shinpan.reports.penalties",
+    "PenaltySlips": "shinpan.reports.slip",
+    "ResultSlips": "shinpan.reports.result_slip",
     "PlayerHistory": "shinpan.reports.history",
     "Report": "shinpan.reports.formats",
     "ReportedRuling": "shinpan.reports.rulings",
@@ -68,6 +74,8 @@ _WHERE = {
     "pairings_by_table": "shinpan.reports.wall",
     "penalty_report": "shinpan.reports.penalties",
     "penalty_slip": "shinpan.reports.slip",
+    "penalty_slips": "shinpan.reports.slip",
+    "result_slips": "shinpan.reports.result_slip",
     "player_history": "shinpan.reports.history",
     "render": "shinpan.reports.formats",
     "standing_rows": "shinpan.reports.wall",
@@ -94,9 +102,11 @@ __all__ = [
     "DisqualificationReport",
     "Output",
     "PenaltyReport",
+    "PenaltySlips",
     "PlayerHistory",
     "Report",
     "ReportedRuling",
+    "ResultSlips",
     "Slip",
     "Statistics",
     "WallBracket",
@@ -111,8 +121,10 @@ __all__ = [
     "pairings_by_table",
     "penalty_report",
     "penalty_slip",
+    "penalty_slips",
     "player_history",
     "render",
+    "result_slips",
     "standing_rows",
     "statistics",
     "venue_bracket",

@@ -1,57 +1,32 @@
-"""Bar charts drawn on the server as SVG (matplotlib, Agg), readable without JavaScript.
+"""Bar charts drawn on the server as SVG, readable without JavaScript.
 
-Text is drawn as paths (``svg.fonttype = path``) in Noto Sans CJK JP when it is installed,
-so Japanese labels look the same in every browser and in the PDF. Each bar carries an id
-that says what it counts: ``bar-category-deck-3`` is the bar of category ``deck``, count 3.
-Styles become SVG presentation attributes, so the charts render under the web app's
-content security policy (no inline styles) when embedded in a page.
+Written out directly (a few rectangles, lines and labels): a statistics page with its four
+charts is ready in milliseconds, where a plotting library took most of a second. Labels
+are text in Noto Sans CJK JP (the reports' font, Debian's ``fonts-noto-cjk``), so they are
+searchable in the PDF and read out by screen readers; their widths are reckoned from the
+characters (a full-width character is one em) to leave each label its room. Each bar
+carries an id that says what it counts: ``bar-category-deck-3`` is the bar of category
+``deck``, count 3. Every style is a presentation attribute, so the charts render under
+the web app's content security policy (no inline styles) when embedded in a page.
 """
 
 from __future__ import annotations
 
-import io
 import re
-import threading
-import xml.etree.ElementTree as ET
+import unicodedata
 from collections.abc import Sequence
-from typing import Any, cast
-
-import matplotlib
-
-matplotlib.use("Agg")
-
-from matplotlib import font_manager
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from xml.sax.saxutils import escape, quoteattr
 
 from shinpan.reports.stats import Statistics, Tally
 
-CJK_FONT = "Noto Sans CJK JP"
-SVG = "http://www.w3.org/2000/svg"
-XLINK = "http://www.w3.org/1999/xlink"
+FONT = "'Noto Sans CJK JP', 'Noto Sans JP', 'Hiragino Sans', sans-serif"
+SIZE = 12  # the labels' font size, in the drawing's units (px)
+WIDTH = 720
+ROW = 22  # a horizontal bar's row
+TALL = 280  # the vertical chart's height
 COLOURS = {"category": "#b3261e", "infraction": "#3b5b92", "round": "#1e7d32", "judge": "#a15c00"}
 HORIZONTAL = {"category", "infraction", "judge"}
-_DRAWING = threading.Lock()  # matplotlib's state is shared: one chart at a time
-ET.register_namespace("", SVG)
-ET.register_namespace("xlink", XLINK)
-
-
-def _font_families() -> list[str]:
-    try:
-        font_manager.findfont(CJK_FONT, fallback_to_default=False)
-    except ValueError:
-        return ["DejaVu Sans"]
-    return [CJK_FONT, "DejaVu Sans"]
-
-
-_SETTINGS: dict[str, Any] = {
-    "svg.fonttype": "path",
-    "svg.hashsalt": "shinpan",
-    "font.family": _font_families(),
-    "font.size": 9,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-}
+AXIS, GRID, INK = "#333333", "#dddddd", "#111111"
 
 
 def bar_id(kind: str, tally: Tally) -> str:
@@ -60,33 +35,98 @@ def bar_id(kind: str, tally: Tally) -> str:
     return f"bar-{kind}-{key}-{tally.count}"
 
 
+def text_width(text: str, size: float = SIZE) -> float:
+    """About how wide ``text`` is drawn: a full-width character one em, others ~0.6 em."""
+    ems = sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.6 for c in text)
+    return ems * size
+
+
+def ticks(highest: int) -> list[int]:
+    """Whole-number ticks from 0 up past ``highest``, at most seven, 1, 2 or 5 × 10ⁿ apart."""
+    highest, magnitude = max(highest, 1), 1
+    while True:
+        for step in (magnitude, 2 * magnitude, 5 * magnitude):
+            if highest <= 6 * step:
+                return list(range(0, -(-highest // step) * step + 1, step))
+        magnitude *= 10
+
+
+def _text(
+    x: float, y: float, content: str, *, anchor: str = "start", size: int = SIZE, fill: str = INK
+) -> str:
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-family={quoteattr(FONT)} font-size="{size}" '
+            f'text-anchor="{anchor}" fill="{fill}">{escape(content)}</text>')  # fmt: skip
+
+
+def _svg(kind: str, height: float, parts: list[str]) -> str:
+    body = "".join(parts)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height:.0f}" width="100%" '
+            f'class="chart" role="img" id="chart-{kind}" stroke-linecap="butt">{body}</svg>')  # fmt: skip
+
+
+def _horizontal(kind: str, tallies: Sequence[Tally], labels: list[str]) -> str:
+    colour = COLOURS.get(kind, "#444444")
+    left = min(300.0, max([text_width(label) for label in labels] + [24.0])) + 12
+    scale = ticks(max([t.count for t in tallies] + [1]))
+    span = WIDTH - left - 44
+    per = span / scale[-1]
+    top, rows = 6.0, max(len(tallies), 1)
+    bottom = top + rows * ROW
+    parts = []
+    for tick in scale:
+        x = left + tick * per
+        parts.append(
+            f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom:.1f}" stroke="{GRID}" stroke-width="1"/>'
+        )
+        parts.append(_text(x, bottom + 15, str(tick), anchor="middle", size=SIZE - 1, fill=AXIS))
+    for n, (tally, label) in enumerate(zip(tallies, labels, strict=True)):
+        y = top + n * ROW
+        length = tally.count * per
+        parts.append(f'<rect id="{bar_id(kind, tally)}" x="{left:.1f}" y="{y + 3:.1f}" width="{length:.1f}" '
+                     f'height="{ROW - 6}" fill="{colour}"/>')  # fmt: skip
+        parts.append(_text(left - 6, y + ROW / 2 + SIZE * 0.35, label, anchor="end"))
+        parts.append(_text(left + length + 4, y + ROW / 2 + SIZE * 0.35, str(tally.count)))
+    if not tallies:
+        parts.append(_text(left + span / 2, top + ROW / 2 + 4, "—", anchor="middle"))
+    parts.append(
+        f'<line x1="{left:.1f}" y1="{top}" x2="{left:.1f}" y2="{bottom:.1f}" stroke="{AXIS}" stroke-width="1"/>'
+    )
+    return _svg(kind, bottom + 22, parts)
+
+
+def _vertical(kind: str, tallies: Sequence[Tally], labels: list[str]) -> str:
+    colour = COLOURS.get(kind, "#444444")
+    scale = ticks(max([t.count for t in tallies] + [1]))
+    left = text_width(str(scale[-1]), SIZE - 1) + 14
+    top, bottom = 18.0, TALL - 30.0
+    per = (bottom - top) / scale[-1]
+    slot = (WIDTH - left - 8) / max(len(tallies), 1)
+    parts = []
+    for tick in scale:
+        y = bottom - tick * per
+        parts.append(
+            f'<line x1="{left:.1f}" y1="{y:.1f}" x2="{WIDTH - 8}" y2="{y:.1f}" stroke="{GRID}" stroke-width="1"/>'
+        )
+        parts.append(_text(left - 5, y + 4, str(tick), anchor="end", size=SIZE - 1, fill=AXIS))
+    for n, (tally, label) in enumerate(zip(tallies, labels, strict=True)):
+        x = left + n * slot + slot * 0.2
+        height = tally.count * per
+        parts.append(f'<rect id="{bar_id(kind, tally)}" x="{x:.1f}" y="{bottom - height:.1f}" '
+                     f'width="{slot * 0.6:.1f}" height="{height:.1f}" fill="{colour}"/>')  # fmt: skip
+        parts.append(_text(x + slot * 0.3, bottom - height - 4, str(tally.count), anchor="middle"))
+        parts.append(_text(x + slot * 0.3, bottom + 17, label, anchor="middle"))
+    if not tallies:
+        parts.append(_text(WIDTH / 2, (top + bottom) / 2, "—", anchor="middle"))
+    parts.append(
+        f'<line x1="{left:.1f}" y1="{bottom:.1f}" x2="{WIDTH - 8}" y2="{bottom:.1f}" stroke="{AXIS}" stroke-width="1"/>'
+    )
+    return _svg(kind, TALL, parts)
+
+
 def bar_chart(kind: str, tallies: Sequence[Tally], lang: str = "ja") -> str:
     """One bar per tally, labelled in ``lang``; an inline ``<svg>`` element as text."""
     labels = [_shorten(t.label(lang)) for t in tallies]
-    counts = [t.count for t in tallies]
-    horizontal = kind in HORIZONTAL
-    height = max(1.3, 0.3 * len(tallies) + 0.7) if horizontal else 2.8
-    with _DRAWING, matplotlib.rc_context(cast(Any, _SETTINGS)):
-        figure = Figure(figsize=(7.2, height), layout="constrained")
-        ax = figure.subplots()
-        colour = COLOURS.get(kind, "#444444")
-        if horizontal:
-            bars = ax.barh(range(len(tallies)), counts, height=0.65, color=colour)
-            ax.set_yticks(range(len(tallies)), labels)
-            ax.set_ylim(max(len(tallies), 2) - 0.5, -0.5)  # first on top; one bar is not a wall
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        else:
-            bars = ax.bar(range(len(tallies)), counts, width=0.6, color=colour)
-            ax.set_xticks(range(len(tallies)), labels)
-            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-        for bar, tally in zip(bars, tallies, strict=True):
-            bar.set_gid(bar_id(kind, tally))
-        ax.bar_label(bars, padding=2)
-        if not tallies:
-            ax.text(0.5, 0.5, "—", transform=ax.transAxes, ha="center")
-        buffer = io.StringIO()
-        figure.savefig(buffer, format="svg", metadata={"Date": None})
-    return inline_svg(buffer.getvalue(), prefix=f"chart-{kind}-")
+    return (_horizontal if kind in HORIZONTAL else _vertical)(kind, tallies, labels)
 
 
 def charts(stats: Statistics, lang: str = "ja") -> dict[str, str]:
@@ -96,40 +136,3 @@ def charts(stats: Statistics, lang: str = "ja") -> dict[str, str]:
 
 def _shorten(label: str, limit: int = 28) -> str:
     return label if len(label) <= limit else label[: limit - 1] + "…"
-
-
-_STYLE_PROPERTY = re.compile(r"\s*([a-z-]+)\s*:\s*([^;]+?)\s*(?:;|$)")
-
-
-def inline_svg(svg: str, *, prefix: str) -> str:
-    """An SVG document as an element to put in a page: no prolog, no metadata, styles as
-    attributes, ids (but the bars') prefixed so several charts can share a page."""
-    root = ET.fromstring(svg)
-    for parent in root.iter():
-        for child in list(parent):
-            if child.tag in (f"{{{SVG}}}metadata", f"{{{SVG}}}style"):
-                parent.remove(child)
-    root.set("stroke-linejoin", "round")
-    root.set("stroke-linecap", "butt")
-    renamed: dict[str, str] = {}
-    for element in root.iter():
-        style = element.attrib.pop("style", None)
-        if style:
-            for name, value in _STYLE_PROPERTY.findall(style):
-                element.set(name, value)
-        ident = element.get("id")
-        if ident and not ident.startswith("bar-"):
-            renamed[ident] = prefix + ident
-            element.set("id", prefix + ident)
-    href = f"{{{XLINK}}}href"
-    for element in root.iter():
-        for attribute, value in list(element.attrib.items()):
-            if attribute == href and value.startswith("#") and value[1:] in renamed:
-                element.set(attribute, "#" + renamed[value[1:]])
-            elif value.startswith("url(#") and value[5:-1] in renamed:
-                element.set(attribute, f"url(#{renamed[value[5:-1]]})")
-    root.set("width", "100%")
-    root.attrib.pop("height", None)
-    root.set("class", "chart")
-    root.set("role", "img")
-    return ET.tostring(root, encoding="unicode")

@@ -6,7 +6,9 @@ order and words an organiser, a head judge or a player reads; nothing here decid
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import gc
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from functools import cache, lru_cache
@@ -26,6 +28,44 @@ STATE_WORDS = {
     "pending": "承認待ち / pending", "confirmed": "承認済み / confirmed",
     "recorded": "記録済み / recorded", "voided": "取消 / voided",
 }  # fmt: skip
+# A player's status and an appeal's outcome, as a report says them: Japanese, then English.
+STATUS_WORDS = {
+    "active": ("参加中", "active"), "dropped": ("ドロップ", "dropped"), "withdrawn": ("棄権", "withdrawn"),
+    "ejected": ("退場", "ejected"), "disqualified": ("失格", "disqualified"),
+}  # fmt: skip
+OUTCOMES = {
+    "upheld": ("上訴を退け、裁定を維持", "appeal denied, the ruling stands"),
+    "overturned": ("上訴を認め、裁定を取消", "appeal granted, the ruling is voided"),
+    "changed": ("上訴により罰則を変更", "the penalty was changed on appeal"),
+}  # fmt: skip
+# Time zones a Japanese reader names in words; any other by its name.
+ZONE_WORDS = {"Asia/Tokyo": "日本時間"}
+# When a remedy is due, as a slip tells the player: Japanese, then English.
+DUE_WORDS = {
+    "minutes": ("時間内", "in time"),
+    "end_of_match": ("マッチの終了時まで", "by the end of the match"),
+    "end_of_round": ("ラウンドの終了時まで", "by the end of the round"),
+    "before_next_match": ("次のマッチまで", "before the next match"),
+}  # fmt: skip
+
+
+@contextmanager
+def bulk() -> Iterator[None]:
+    """Make many small records (a report's rulings, its CSV rows) without the cyclic garbage
+    collector stopping again and again to scan them: they hold no cycles (a third of the
+    time of a 20,000-ruling CSV went to those scans). Afterwards what was made counts as
+    old (``freeze`` then ``unfreeze`` moves every object to the oldest generation, which a
+    full collection still scans later), so the first allocation after does not scan it all
+    at once; the collector then runs as before."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.freeze()
+            gc.unfreeze()
+            gc.enable()
 
 
 @cache
@@ -58,6 +98,12 @@ def zone_label(zone: str | None = DEFAULT_TIME_ZONE) -> str:
     """The zone as column headers and page footers name it (``Asia/Tokyo``): its name, which
     stays right across a change to or from summer time, unlike an abbreviation."""
     return zone_of(zone).key
+
+
+def zone_words(zone: str | None = DEFAULT_TIME_ZONE) -> tuple[str, str]:
+    """The zone in Japanese and English: ``日本時間``, ``Asia/Tokyo``."""
+    label = zone_label(zone)
+    return ZONE_WORDS.get(label, label), label
 
 
 def shared_zone(headers: Iterable[EventHeader]) -> str:

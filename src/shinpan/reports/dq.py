@@ -36,7 +36,7 @@ from shinpan.errors import NotFound
 from shinpan.guideline import Rulebook
 from shinpan.guideline.model import Meaning
 from shinpan.ledger_head import LedgerHead
-from shinpan.reports.common import EventHeader, Person, event_header, people
+from shinpan.reports.common import OUTCOMES, STATUS_WORDS, EventHeader, Person, event_header, people
 from shinpan.reports.rulings import ReportedRuling, read_rulings
 from shinpan.services.context import stamp
 from shinpan.services.heads import read_heads
@@ -47,11 +47,7 @@ from shinpan.store.ledger import Entry, read_entries
 
 ROLES = {"player": ("選手", "player"), "opponent": ("対戦相手", "opponent"),
          "witness": ("目撃者", "witness"), "judge": ("ジャッジ", "judge")}  # fmt: skip
-OUTCOMES = {"upheld": ("上訴を退け, 裁定を維持", "appeal denied, the ruling stands"),
-            "overturned": ("上訴を認め, 裁定を取消", "appeal granted, the ruling is voided"),
-            "changed": ("上訴により罰則を変更", "the penalty was changed on appeal")}  # fmt: skip
-STATUS = {"active": ("参加中", "active"), "withdrawn": ("棄権", "withdrawn"),
-          "ejected": ("退場", "ejected"), "disqualified": ("失格", "disqualified")}  # fmt: skip
+STATUS = STATUS_WORDS
 
 
 @dataclass(frozen=True)
@@ -374,45 +370,52 @@ def describe(book: Rulebook, e: Entry, number: int, names: dict[str, Person]) ->
             made = next((m for m in made_now if m.number == number), made_now[0])
             who, rule = _who(names, made.player), made.rule
             return (
-                f"裁定 #{made.number}を記録: {who}、{book.rule_name(rule, 'ja')}",
+                f"裁定 {made.number}を記録: {who}、{book.rule_name(rule, 'ja')}",
                 f"ruling #{made.number} recorded: {who}, {book.rule_name(rule, 'en')}",
             )
         case RulingsConfirmed():
             return "ヘッドジャッジが確認", "confirmed by the head judge"
         case RulingDeviated(penalties=new, reason=reason):
             return (
-                f"逸脱: {penalty_text(book, new, 'ja')}; 理由: {reason}",
+                f"逸脱: {penalty_text(book, new, 'ja')}、理由「{reason}」",
                 f"deviation: {penalty_text(book, new, 'en')}; reason: {reason}",
             )
         case RulingsVoided(reason=reason):
-            return f"取消; 理由: {reason}", f"voided; reason: {reason}"
+            return f"取消、理由「{reason}」", f"voided; reason: {reason}"
         case StatementTaken(author=author, author_role=role):
             ja, en = ROLES.get(role, (role, role))
             return f"陳述({ja}): {author}", f"statement ({en}): {author}"
         case AppealFiled(by=by, reason=reason):
-            return f"上訴: {by}; 理由: {reason}", f"appeal by {by}; reason: {reason}"
+            return f"上訴: {by}、理由「{reason}」", f"appeal by {by}; reason: {reason}"
         case AppealDecided(outcome=outcome, reason=reason):
             ja, en = OUTCOMES.get(outcome, (outcome, outcome))
-            return f"上訴の裁定: {ja}; 理由: {reason}", f"appeal decided: {en}; reason: {reason}"
+            return f"上訴の裁定: {ja}、理由「{reason}」", f"appeal decided: {en}; reason: {reason}"
         case StatusChanged(player=player, status=status):
             ja, en = STATUS.get(status, (status, status))
             who = _who(names, player)
             return f"{who}の状態: {ja}", f"{who} is now {en}"
         case ResultReported() as b:
-            where = f"R{b.round} T{b.table}"
-            shown = {"a": "A", "b": "B", "draw": "引き分け"}.get(b.shown or "", b.shown or "—")
-            fix = "(訂正)" if b.corrects is not None else ""
-            return (
-                f"{where} の結果{fix}: {shown}",
-                f"{where} result{' (corrected)' if fix else ''}: {b.shown or '—'}",
+            fix_ja, fix_en = ("(訂正)", " (corrected)") if b.corrects is not None else ("", "")
+            ja, en = _SEATS.get(b.shown or "", (b.shown or "—", b.shown or "—"))
+            return (f"第{b.round}ラウンド {b.table}番卓の結果{fix_ja}: {ja}",
+                    f"round {b.round}, table {b.table}, the result{fix_en}: {en}")  # fmt: skip
+        case MatchResult(round=round_no, table=table, result=result):
+            ja, en = _SEATS.get(result or "", ("—", "—"))
+            return (f"第{round_no}ラウンド {table}番卓のマッチ: {ja}",
+                    f"round {round_no}, table {table}, the match: {en}")  # fmt: skip
+        case DuelResult(round=round_no, table=table, duel=duel, winner=winner):
+            ja, en = (
+                (f"{_who(names, winner)}の勝ち", f"won by {_who(names, winner)}")
+                if winner
+                else ("引き分け", "drawn")
             )
-        case MatchResult() | DuelResult() as b:
-            where = f"R{b.round} T{b.table}"
-            result = (b.result if isinstance(b, MatchResult) else b.winner) or "—"
-            return f"{where} の結果: {result}", f"{where} result: {result}"
-    return _PLAIN.get(e.kind, (e.kind, e.kind))
+            return (f"第{round_no}ラウンド {table}番卓 第{duel}デュエル: {ja}",
+                    f"round {round_no}, table {table}, duel {duel}: {en}")  # fmt: skip
+    return _PLAIN.get(e.kind, ("台帳の記録", e.kind))
 
 
+_SEATS = {"a": ("Aのプレイヤーの勝ち", "won by player A"), "b": ("Bのプレイヤーの勝ち", "won by player B"),
+          "draw": ("引き分け", "drawn")}  # fmt: skip
 _PLAIN = {
     "deadline.done": ("期限内に追加措置を実行", "the remedy was carried out in time"),
     "match.extended": ("時間延長", "the match was given extra time"),

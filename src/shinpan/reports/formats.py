@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -17,17 +18,20 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from shinpan.errors import InvalidInput
-from shinpan.reports.common import local_time, zone_label
+from shinpan.reports.common import OUTCOMES, STATE_WORDS, STATUS_WORDS, bulk, local_time, zone_words
 from shinpan.reports.penalties import PenaltyReport
-from shinpan.reports.slip import Slip
+from shinpan.reports.result_slip import ResultSlips
+from shinpan.reports.slip import PenaltySlips, Slip
 from shinpan.reports.stats import Statistics
 
 if TYPE_CHECKING:  # the templates load only for HTML and PDF
     from jinja2 import Environment
+    from markupsafe import Markup
 
     from shinpan.ledger_head import LedgerHead
 
 FORMATS = ("csv", "json", "html", "pdf")
+LANGUAGES = ("both", "ja")
 MEDIA_TYPES = {
     "csv": "text/csv; charset=utf-8",
     "json": "application/json",
@@ -67,32 +71,44 @@ class Output:
 
 
 def render(
-    report: Report, fmt: str, *, stylesheet: str | None = None, progress: Progress | None = None
+    report: Report,
+    fmt: str,
+    *,
+    stylesheet: str | None = None,
+    progress: Progress | None = None,
+    lang: str = "both",
 ) -> Output:
     """The report in ``fmt`` (csv, json, html, pdf). ``stylesheet``: link the HTML's styles
-    from this URL instead of writing them into the page (for pages served by the web app)."""
+    from this URL instead of writing them into the page (for pages served by the web app).
+    ``lang``: ``both`` (Japanese with English beside it, as every report is made) or ``ja``
+    (Japanese only: the English beside it is left off the page and the CSV's header)."""
     if fmt not in FORMATS:
         raise InvalidInput("the format is csv, json, html or pdf", field="format")
+    if lang not in LANGUAGES:
+        raise InvalidInput("the language is ja or both", field="lang")
     if fmt == "csv":
-        content = to_csv(report)
+        content = to_csv(report, lang)
     elif fmt == "json":
         content = to_json(report)
     elif fmt == "html":
-        content = to_html(report, stylesheet=stylesheet).encode("utf-8")
+        content = to_html(report, stylesheet=stylesheet, lang=lang).encode("utf-8")
     else:
-        content = to_pdf(to_html(report), progress)
+        content = to_pdf(to_html(report, lang=lang), progress)
     return Output(content, MEDIA_TYPES[fmt], f"{report.file_stem}.{fmt}")
 
 
-def to_csv(report: Report) -> bytes:
-    """The report's table as CSV (see :func:`csv_bytes`), every line ending with the
-    ledger's head as it was when the report was made (:func:`head_columns`)."""
+def to_csv(report: Report, lang: str = "both") -> bytes:
+    """The report's table as CSV (see :func:`csv_bytes`), every line ending with the ledger's
+    head as it was when the report was made (:func:`head_columns`); ``ja``: its header in
+    Japanese only."""
     table = report.csv_table()
     if table is None:
         raise InvalidInput(
             "the {kind} report comes as json, html or pdf, not csv", field="format", kind=report.kind
         )
-    return csv_bytes(*head_columns(*table, report.heads))
+    header, rows = head_columns(*table, report.heads)
+    with bulk():
+        return csv_bytes([japanese_header(h) for h in header] if lang == "ja" else header, rows)
 
 
 HEAD_COLUMNS = ["台帳の位置 / ledger entry", "台帳ヘッド / ledger head"]
@@ -111,6 +127,19 @@ def head_columns(
     return [*header, *HEAD_COLUMNS], [[*row, position, short] for row in rows]
 
 
+_BILINGUAL = re.compile(r"^(?P<ja>.*?) / [^(]*(?: \((?P<zone>[^)]+)\))?$")
+
+
+def japanese_header(header: str) -> str:
+    """A bilingual column header (``記録時刻 / issued at (Asia/Tokyo)``) in Japanese only
+    (``記録時刻(日本時間)``)."""
+    found = _BILINGUAL.match(header)
+    if found is None:
+        return header
+    zone = found.group("zone")
+    return found.group("ja") + (f"({zone_words(zone)[0]})" if zone else "")
+
+
 def csv_bytes(header: list[str], rows: list[list[str]]) -> bytes:
     """Every CSV shinpan writes: UTF-8 with a BOM and CRLF line ends (what Excel opens
     without asking), every cell through :func:`inert`."""
@@ -118,12 +147,14 @@ def csv_bytes(header: list[str], rows: list[list[str]]) -> bytes:
     buffer.write(BOM)
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow([inert(cell) for cell in header])
-    writer.writerows([inert(cell) for cell in row] for row in rows)
+    starts = _FORMULA_FIRST  # inert() written out: a large report has half a million cells
+    writer.writerows([("'" + c) if c[:1] in starts else c for c in row] for row in rows)
     return buffer.getvalue().encode("utf-8")
 
 
 # A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_FIRST = frozenset(_FORMULA_STARTS)
 
 
 def inert(cell: str) -> str:
@@ -154,21 +185,48 @@ def environment() -> Environment:
     # Times in the report's zone (``tz`` in the context): the event's.
     env.filters["local"] = pass_context(lambda ctx, stamp: local_time(stamp, ctx["tz"]))
     env.filters["short"] = pass_context(lambda ctx, stamp: local_time(stamp, ctx["tz"], style="short"))
-    env.globals["zone"] = pass_context(lambda ctx: zone_label(ctx["tz"]))
+    env.globals["zone"] = pass_context(lambda ctx: bilingual(*zone_words(ctx["tz"])))
+    # The words for the codes a report holds: Japanese, with English beside it.
+    env.globals["state_words"] = lambda state: bilingual(*_words(STATE_WORDS, state))
+    env.globals["status_words"] = lambda status: bilingual(*STATUS_WORDS.get(status, (status, status)))
+    env.globals["outcome_words"] = lambda outcome: bilingual(*OUTCOMES.get(outcome, (outcome, outcome)))
     return env
 
 
-def to_html(report: Report, *, stylesheet: str | None = None) -> str:
+def _words(table: dict[str, str], code: str) -> tuple[str, str]:
+    ja, _, en = table.get(code, code).partition(" / ")
+    return ja, en
+
+
+def bilingual(ja: str, en: str) -> Markup:
+    """Japanese with the English beside it (left off a Japanese-only page)."""
+    from markupsafe import Markup, escape
+
+    if not en or en == ja:
+        return Markup(escape(ja))
+    return Markup(f'{escape(ja)} <span class="en">{escape(en)}</span>')
+
+
+def to_html(report: Report, *, stylesheet: str | None = None, lang: str = "both") -> str:
     """The report as one HTML document, its styles inside (or linked from ``stylesheet``)."""
     from markupsafe import Markup
 
-    context: dict[str, Any] = {"report": report, "stylesheet": stylesheet, "tz": report.time_zone}
+    context: dict[str, Any] = {
+        "report": report,
+        "stylesheet": stylesheet,
+        "tz": report.time_zone,
+        "lang": lang,
+    }
     if isinstance(report, Statistics):
-        from shinpan.reports.charts import charts  # matplotlib: only when a chart is drawn
+        from shinpan.reports.charts import charts
 
         context["charts"] = {kind: Markup(svg) for kind, svg in charts(report, "ja").items()}
     elif isinstance(report, Slip):
         context["qr"] = Markup(report.qr_svg)
+    elif isinstance(report, PenaltySlips):
+        context["qrs"] = {s.ruling.number: Markup(s.qr_svg) for s in report.slips}
+    elif isinstance(report, ResultSlips):
+        context["qrs"] = {s.table: Markup(s.qr_svg) for s in report.slips}
     elif isinstance(report, PenaltyReport):
         context["compact"] = len(report.rulings) > COMPACT_ABOVE
     return environment().get_template(f"{report.kind}.html").render(**context)

@@ -103,7 +103,7 @@ class PlayerHistory:
         }
 
     def csv_table(self) -> tuple[list[str], list[list[str]]]:
-        header = ["大会ID / event", "大会 / event name", "日付 / date", "選手ID / player", "選手名 / name",
+        header = ["大会番号 / event", "大会 / event name", "日付 / date", "選手番号 / player", "選手名 / name",
                   "裁定番号 / ruling", "ラウンド / round", "違反 / infraction", "罰則 / penalty",
                   "状態 / state"]  # fmt: skip
         rows = [

@@ -18,6 +18,7 @@ from shinpan.ledger_head import LedgerHead
 from shinpan.reports.common import (
     STATE_WORDS,
     EventHeader,
+    bulk,
     event_header,
     local_time,
     player_order,
@@ -90,7 +91,8 @@ class PenaltyReport:
 
     def csv_table(self) -> tuple[list[str], list[list[str]]]:
         zone = self.time_zone
-        return csv_header(zone), [csv_row(r, zone) for r in self.rulings]
+        with bulk():
+            return csv_header(zone), [csv_row(r, zone) for r in self.rulings]
 
 
 def penalty_report(
@@ -103,8 +105,9 @@ def penalty_report(
         event = event_header(conn, event_id)
         everything = read_rulings(conn, event)
         heads = read_heads(conn, [event_id])
-    listed = [r for r in everything if r.reported]
-    groups = group_rulings(event.book, listed, group_by)
+    with bulk():
+        listed = [r for r in everything if r.reported]
+        groups = group_rulings(event.book, listed, group_by)
     return PenaltyReport(event, group_by, groups, len(everything) - len(listed), stamp(now), heads)
 
 
@@ -163,18 +166,16 @@ CSV_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("number", "裁定番号", "ruling"),
     ("round", "ラウンド", "round"),
     ("table", "卓", "table"),
-    ("player", "選手ID", "player id"),
+    ("player", "選手番号", "player id"),
     ("player_name", "選手名", "player name"),
-    ("rule", "違反ID", "infraction id"),
     ("infraction_ja", "違反", "infraction (Japanese)"),
     ("infraction_en", "違反(英語)", "infraction (English)"),
     ("offense", "回数", "offence"),
-    ("follow_up", "期限超過の追加裁定", "follow-up (D7)"),
-    ("penalties", "罰則コード", "penalty codes"),
+    ("follow_up", "期限超過の追加裁定", "follow-up"),
     ("penalty_abbr", "罰則(略号)", "penalty (abbreviation)"),
     ("penalties_ja", "罰則", "penalty (Japanese)"),
     ("penalties_en", "罰則(英語)", "penalty (English)"),
-    ("guideline_penalties", "ガイドラインの罰則", "guideline penalty codes"),
+    ("guideline_abbr", "ガイドラインの罰則(略号)", "guideline penalty (abbreviation)"),
     ("remedy_ja", "追加措置", "remedy (Japanese)"),
     ("remedy_en", "追加措置(英語)", "remedy (English)"),
     ("judge", "記録したジャッジ", "issued by"),
@@ -200,24 +201,33 @@ def deviation_text(d: Act, zone: str) -> str:
     return f"{d.penalties_ja} / {d.penalties_en}; 理由 reason: {d.reason} ({d.judge} {when})"
 
 
-_AS_IS = tuple(key for key, _, _ in CSV_COLUMNS if key in ReportedRuling.__dataclass_fields__)
-
-
 def csv_row(r: ReportedRuling, zone: str) -> list[str]:
-    """A ruling as its CSV line; times in the event's zone."""
-    confirmed = r.confirmation
-    values: dict[str, object] = {key: getattr(r, key) for key in _AS_IS}
-    values.update({
-        "follow_up": "yes" if r.follow_up else "",
-        "penalties": "+".join(r.penalties),
-        "guideline_penalties": "+".join(r.guideline_penalties),
-        "recorded_at": local_time(r.recorded_at, zone),
-        "state": STATE_WORDS.get(r.state, r.state),
-        "confirmed_by": confirmed.judge if confirmed else "",
-        "confirmed_at": local_time(confirmed.at, zone) if confirmed else "",
-        "deviations": " | ".join(deviation_text(d, zone) for d in r.deviations),
-        "void_reason": r.void.reason if r.void else "",
-        "voided_by": r.void.judge if r.void else "",
-        "voided_at": local_time(r.void.at, zone) if r.void else "",
-    })  # fmt: skip
-    return ["" if values[key] is None else str(values[key]) for key, _, _ in CSV_COLUMNS]
+    """A ruling as its CSV line, in the order of :data:`CSV_COLUMNS`; times in the event's zone.
+    Written out column by column: a report of 20,000 rulings makes 20,000 of these."""
+    confirmed, void = r.confirmation, r.void
+    return [
+        str(r.number),
+        "" if r.round is None else str(r.round),
+        "" if r.table is None else str(r.table),
+        r.player,
+        r.player_name,
+        r.infraction_ja,
+        r.infraction_en,
+        "" if r.offense is None else str(r.offense),
+        "はい / yes" if r.follow_up else "",
+        r.penalty_abbr,
+        r.penalties_ja,
+        r.penalties_en,
+        r.guideline_abbr,
+        r.remedy_ja,
+        r.remedy_en,
+        r.judge,
+        local_time(r.recorded_at, zone),
+        confirmed.judge if confirmed else "",
+        local_time(confirmed.at, zone) if confirmed else "",
+        " | ".join(deviation_text(d, zone) for d in r.deviations) if r.deviations else "",
+        STATE_WORDS.get(r.state, r.state),
+        void.reason if void else "",
+        void.judge if void else "",
+        local_time(void.at, zone) if void else "",
+    ]

@@ -1,20 +1,24 @@
-"""A penalty slip: one ruling on an A6 page a judge hands the player, with a QR code that
-opens the ruling in the web app."""
+"""Penalty slips: one ruling on an A6 page a judge hands the player, with a QR code that
+opens the ruling in the web app (:func:`penalty_slip`); or many, four A6 slips to an A4
+page with cut lines (:func:`penalty_slips`): a round's, or those the desk selected."""
 
 from __future__ import annotations
 
+import hashlib
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.ledger_head import LedgerHead
-from shinpan.reports.common import EventHeader, event_header
+from shinpan.reports.common import DUE_WORDS, EventHeader, event_header
 from shinpan.reports.rulings import ReportedRuling, read_rulings
 from shinpan.services.context import stamp
 from shinpan.services.heads import read_heads
 from shinpan.store import reports as store
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
@@ -29,6 +33,11 @@ class DueRemedy:
     due_kind: str
     due_at: str | None
     state: str
+
+    @property
+    def when_ja(self) -> str:
+        """When it is due, in words (a time is written by the template)."""
+        return DUE_WORDS.get(self.due_kind, ("", ""))[0]
 
 
 @dataclass(frozen=True)
@@ -81,22 +90,111 @@ def qr_svg(text: str) -> str:
     buffer = io.BytesIO()
     image.save(buffer)
     svg = buffer.getvalue().decode("utf-8")
-    return svg[svg.index("<svg") :]
+    # Each code's own id: a page of slips holds many, and an id names one element.
+    ident = "qr-" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
+    return svg[svg.index("<svg") :].replace('id="qr-path"', f'id="{ident}"')
 
 
 def penalty_slip(
     db: Database, event_id: int, number: int, base_url: str = DEFAULT_BASE_URL, *, now: datetime | None = None
 ) -> Slip:
     """The slip of one ruling, linking to ``base_url``'s page of it."""
-    url = ruling_url(base_url, event_id, number)
+    ruling_url(base_url, event_id, number)  # a wrong base URL is refused before reading
     with db.read() as conn:
         event = event_header(conn, event_id)
-        found = read_rulings(conn, event, numbers=[number])
-        if not found:
-            raise NotFound("no ruling {number} in event {event}", number=number, event=event_id)
-        dues = tuple(
+        slips = _slips(conn, event, [number], base_url, stamp(now))
+    return slips[0]
+
+
+def _slips(
+    conn: Connection, event: EventHeader, numbers: Sequence[int], base_url: str, now: str
+) -> list[Slip]:
+    found = {r.number: r for r in read_rulings(conn, event, numbers=numbers)}
+    for number in numbers:
+        if number not in found:
+            raise NotFound("no ruling {number} in event {event}", number=number, event=event.id)
+    dues: dict[int, list[DueRemedy]] = {}
+    for d in store.deadlines_of(conn, event.id, numbers):
+        dues.setdefault(d.ruling, []).append(
             DueRemedy(d.remedy_ja, d.remedy_en, d.due_kind, d.due_at, d.state)
-            for d in store.deadlines_of(conn, event_id, [number])
         )
+    heads = read_heads(conn, [event.id])
+    made = []
+    for number in numbers:
+        url = ruling_url(base_url, event.id, number)
+        made.append(Slip(event, found[number], tuple(dues.get(number, ())), url, qr_svg(url), now, heads))
+    return made
+
+
+SLIPS_PER_PAGE = 4  # A6 slips on an A4 page
+
+
+@dataclass(frozen=True)
+class PenaltySlips:
+    """Many penalty slips, four to an A4 page with cut lines."""
+
+    kind: ClassVar[str] = "slips"
+    event: EventHeader
+    round: int | None  # the round whose slips these are; None: selected by number
+    slips: tuple[Slip, ...]
+    generated_at: str
+    heads: tuple[LedgerHead, ...] = ()  # the ledger's head as it was (shinpan.services.heads)
+
+    @property
+    def time_zone(self) -> str:
+        return self.event.time_zone
+
+    @property
+    def file_stem(self) -> str:
+        if self.round is not None:
+            return f"slips-event-{self.event.id}-round-{self.round}"
+        numbers = [s.ruling.number for s in self.slips]
+        return (
+            f"slips-event-{self.event.id}-rulings-{numbers[0]}-{numbers[-1]}"
+            if numbers
+            else f"slips-event-{self.event.id}"
+        )
+
+    @property
+    def pages(self) -> list[tuple[Slip, ...]]:
+        return [self.slips[n : n + SLIPS_PER_PAGE] for n in range(0, len(self.slips), SLIPS_PER_PAGE)]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "report": self.kind,
+            "event": self.event.as_json(),
+            "round": self.round,
+            "generated_at": self.generated_at,
+            "slips": [s.as_json() for s in self.slips],
+        }
+
+    def csv_table(self) -> None:
+        return None
+
+
+def penalty_slips(
+    db: Database,
+    event_id: int,
+    *,
+    round_no: int | None = None,
+    numbers: Sequence[int] | None = None,
+    base_url: str = DEFAULT_BASE_URL,
+    now: datetime | None = None,
+) -> PenaltySlips:
+    """The slips of the round's rulings that stand (``round_no``), or of the rulings
+    numbered (``numbers``, in their order, each once)."""
+    if (round_no is None) == (numbers is None):
+        raise InvalidInput("say which slips: a round, or the rulings' numbers", field="rulings")
+    ruling_url(base_url, event_id, 1)  # a wrong base URL is refused before reading
+    with db.read() as conn:
+        event = event_header(conn, event_id)
+        if numbers is None:
+            assert round_no is not None
+            wanted = store.standing_in_round(conn, event_id, round_no)
+        else:
+            wanted = list(dict.fromkeys(numbers))
+            if not wanted:
+                raise InvalidInput("say which slips: a round, or the rulings' numbers", field="rulings")
+        slips = _slips(conn, event, wanted, base_url, stamp(now))
         heads = read_heads(conn, [event_id])
-    return Slip(event, found[0], dues, url, qr_svg(url), stamp(now), heads)
+    return PenaltySlips(event, round_no, tuple(slips), stamp(now), heads)

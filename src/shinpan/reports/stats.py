@@ -34,6 +34,9 @@ from shinpan.store import reports as store
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 
+TALLY_NAMES = {"category": ("カテゴリ別", "by category"), "infraction": ("違反別", "by infraction"),
+               "round": ("ラウンド別", "by round"), "judge": ("ジャッジ別", "by issuing judge")}  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Tally:
@@ -138,9 +141,9 @@ class Statistics:
         return {"report": self.kind, **out}
 
     def csv_table(self) -> tuple[list[str], list[list[str]]]:
-        header = ["集計 / tally", "キー / key", "項目 / label (ja)", "label (en)", "件数 / count"]
+        header = ["集計 / tally", "項目 / label", "項目(英語) / label (English)", "件数 / count"]
         rows = [
-            [name, t.key, t.label_ja, t.label_en, str(t.count)]
+            [" / ".join(TALLY_NAMES.get(name, (name, name))), t.label_ja, t.label_en, str(t.count)]
             for name, ts in self.tallies.items()
             for t in ts
         ]
@@ -204,7 +207,9 @@ def statistics(
         by_category=_sorted(categories, lambda k: (k[0] == GENERAL, order.get(k[0], 0), k[0])),
         by_infraction=_sorted(infractions, lambda k: (-infractions[k], order.get(k[0], 0))),
         by_round=tuple(
-            Tally("none", "ラウンド外", "no round", n) if r is None else Tally(str(r), f"R{r}", f"R{r}", n)
+            Tally("none", "ラウンド外", "no round", n)
+            if r is None
+            else Tally(str(r), f"第{r}ラウンド", f"R{r}", n)
             for r, n in sorted(rounds.items(), key=lambda item: (item[0] is None, item[0] or 0))
         ),
         by_judge=tuple(

@@ -30,25 +30,25 @@ STATUS_WORDS = {
 }
 PAIRING_COLUMNS = (
     ("卓", "table"),
-    ("プレイヤーID", "player id"),
+    ("プレイヤー番号", "player id"),
     ("プレイヤー", "player"),
     ("フリガナ", "reading"),
-    ("対戦相手ID", "opponent id"),
+    ("対戦相手番号", "opponent id"),
     ("対戦相手", "opponent"),
     ("対戦相手フリガナ", "opponent reading"),
 )
 STANDING_COLUMNS = (
     ("順位", "rank"),
-    ("プレイヤーID", "player id"),
+    ("プレイヤー番号", "player id"),
     ("プレイヤー", "player"),
     ("フリガナ", "reading"),
     ("勝ち点", "points"),
     ("勝", "wins"),
     ("敗", "losses"),
     ("分", "draws"),
-    ("OMW", "OMW"),
-    ("GW", "GW"),
-    ("OGW", "OGW"),
+    ("対戦相手のマッチ勝率", "OMW"),
+    ("ゲーム勝率", "GW"),
+    ("対戦相手のゲーム勝率", "OGW"),
     ("状態", "status"),
 )
 

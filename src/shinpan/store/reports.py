@@ -218,6 +218,16 @@ def rulings_naming(conn: Connection, event_id: int, code: str) -> list[RulingRec
     return _rulings(_RULINGS_NAMING.all(conn, {"e": event_id, "pattern": f'%"{code}"%'}))
 
 
+_ROUND_STANDING = Statement(
+    "SELECT number FROM rulings WHERE event_id = :e AND round = :r AND state <> 'voided' ORDER BY number"
+)
+
+
+def standing_in_round(conn: Connection, event_id: int, round_no: int) -> list[int]:
+    """The numbers of the round's rulings that stand (not voided), in order."""
+    return [int(n) for n in _ROUND_STANDING.scalars(conn, {"e": event_id, "r": round_no})]
+
+
 _TALLY = Statement("SELECT number, rule, state, judge, round, recorded_at FROM rulings WHERE event_id = :e")
 
 

@@ -4,7 +4,8 @@ Thin over :mod:`shinpan.reports`. Who may see what (D11, ``event_rules.PERMISSIO
 
 - the penalty report and the statistics: ``export`` (head judge, scorekeeper);
 - disqualification reports and a player's history: ``report`` (the head judge);
-- a ruling's page and its slip: ``read`` (everyone working at the event).
+- a ruling's page and its slip, penalty slips in batch: ``read`` (everyone working at the event);
+- result slips (they carry each match's code): ``export``.
 
 Statistics across events cover the events where the signed-in user may export; a player's
 history covers every event for an organiser, the events where they are head judge for
@@ -18,6 +19,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from pydantic import Field
 
 from shinpan import reports
 from shinpan.engine.event_rules import Role, may
@@ -34,6 +36,10 @@ from shinpan.web.render import render
 router = APIRouter()
 Format = Literal["csv", "json", "html", "pdf"]
 Grouping = Literal["round", "player", "infraction"]
+Lang = Literal["both", "ja"]
+Number = Annotated[
+    int, Field(ge=1, le=2**31 - 1)
+]  # a number the database stores  # Japanese with English beside it, or Japanese only
 STYLESHEET = "/reports/print.css"
 Handler = TypeVar("Handler", bound=Callable[..., Response])
 
@@ -56,8 +62,8 @@ def _events_where(request: Request, action: str) -> list[int]:
     return sorted(ids)
 
 
-def _file(report: reports.Report, fmt: str) -> Response:
-    out = reports.render(report, fmt, stylesheet=STYLESHEET)
+def _file(report: reports.Report, fmt: str, lang: str = "both") -> Response:
+    out = reports.render(report, fmt, stylesheet=STYLESHEET, lang=lang)
     disposition = "attachment" if fmt == "csv" else "inline"
     return Response(
         out.content,
@@ -184,21 +190,21 @@ def ruling_view(
 
 @router.get("/api/events/{event_id}/reports/penalties", tags=["reports"], responses=REPORT_FILES)
 def penalties(
-    request: Request, event_id: int, format: Format = "json", group: Grouping = "round"
+    request: Request, event_id: int, format: Format = "json", lang: Lang = "both", group: Grouping = "round"
 ) -> Response:
     """The event penalty report (head judge, scorekeeper): cautions and draft warnings stay out."""
     _allowed(request, event_id, "export")
-    return _file(reports.penalty_report(request.app.state.db, event_id, group), format)
+    return _file(reports.penalty_report(request.app.state.db, event_id, group), format, lang)
 
 
 @router.get("/api/events/{event_id}/reports/pairings", tags=["reports"], responses=REPORT_FILES)
 def wall_pairings(
-    request: Request, event_id: int, format: Format = "pdf", round: Annotated[int | None, Query(ge=1, le=9999)] = None,
+    request: Request, event_id: int, format: Format = "pdf", lang: Lang = "both", round: Annotated[int | None, Query(ge=1, le=9999)] = None,
     by: Literal["table", "name"] = "table",
 ) -> Response:  # fmt: skip
     """A round's pairings for the venue wall (default: the current round), by table or by name in 50-on order."""
     _allowed(request, event_id, "read")
-    return _file(reports.venue_pairings(request.app.state.db, event_id, round, by), format)
+    return _file(reports.venue_pairings(request.app.state.db, event_id, round, by), format, lang)
 
 
 @router.get("/api/events/{event_id}/reports/bracket", tags=["reports"], responses=REPORT_FILES)
@@ -213,49 +219,84 @@ def wall_standings(
     request: Request,
     event_id: int,
     format: Format = "pdf",
+    lang: Lang = "both",
     round: Annotated[int | None, Query(ge=1, le=9999)] = None,
 ) -> Response:
     """The standings for the venue wall, as they stood at the end of the round (default: the current one)."""
     _allowed(request, event_id, "read")
-    return _file(reports.venue_standings(request.app.state.db, event_id, round), format)
+    return _file(reports.venue_standings(request.app.state.db, event_id, round), format, lang)
 
 
 @router.get("/api/events/{event_id}/reports/stats", tags=["reports"], responses=REPORT_FILES)
-def stats(request: Request, event_id: int, format: Format = "json") -> Response:
+def stats(request: Request, event_id: int, format: Format = "json", lang: Lang = "both") -> Response:
     """Statistics of one event, with charts in the HTML and PDF."""
     _allowed(request, event_id, "export")
-    return _file(reports.statistics(request.app.state.db, event_id), format)
+    return _file(reports.statistics(request.app.state.db, event_id), format, lang)
 
 
 @router.get("/api/reports/stats", tags=["reports"], responses=REPORT_FILES)
-def all_stats(request: Request, format: Format = "json") -> Response:
+def all_stats(request: Request, format: Format = "json", lang: Lang = "both") -> Response:
     """Statistics across the events where the signed-in user may export."""
     ids = _events_where(request, "export")
-    return _file(reports.statistics(request.app.state.db, event_ids=ids), format)
+    return _file(reports.statistics(request.app.state.db, event_ids=ids), format, lang)
 
 
 @router.get("/api/events/{event_id}/reports/dq", tags=["reports"], responses=REPORT_FILES)
-def dq(request: Request, event_id: int, format: Format = "json", ruling: int | None = None) -> Response:
+def dq(
+    request: Request, event_id: int, format: Format = "json", lang: Lang = "both", ruling: int | None = None
+) -> Response:
     """Disqualification reports (head judge): every one, or ``ruling``'s."""
     _allowed(request, event_id, "report")
-    return _file(reports.dq_report(request.app.state.db, event_id, ruling), format)
+    return _file(reports.dq_report(request.app.state.db, event_id, ruling), format, lang)
 
 
 @router.get("/api/players/history", tags=["reports"], responses=REPORT_FILES)
 def history(
     request: Request, name: Annotated[str, Query(min_length=1, max_length=200)],
-    reading: Annotated[str, Query(max_length=200)] = "", event: int | None = None, format: Format = "json",
+    reading: Annotated[str, Query(max_length=200)] = "", event: int | None = None, format: Format = "json", lang: Lang = "both",
 ) -> Response:  # fmt: skip
     """A person's rulings across events, by name and reading: an organiser's cover every
     event, a head judge's the events they head; voided rulings only of events they work at."""
     if event is not None:
         _allowed(request, event, "report")
     scope = history_reader(request)
-    return _file(reports.player_history(request.app.state.db, name, reading, scope=scope), format)
+    return _file(reports.player_history(request.app.state.db, name, reading, scope=scope), format, lang)
+
+
+@router.get("/api/events/{event_id}/reports/penalty-slips", tags=["reports"], responses=REPORT_FILES)
+def penalty_slips(
+    request: Request, event_id: int, format: Format = "pdf", lang: Lang = "both",
+    round: Annotated[int | None, Query(ge=1, le=9999)] = None,
+    ruling: Annotated[list[Number] | None, Query(max_length=500)] = None,
+) -> Response:  # fmt: skip
+    """Penalty slips in batch, four A6 slips to an A4 page: every ruling of ``round`` that
+    stands, or the rulings listed (``ruling=3&ruling=5``)."""
+    _allowed(request, event_id, "read")
+    made = reports.penalty_slips(
+        request.app.state.db, event_id, round_no=round, numbers=ruling, base_url=str(request.base_url)
+    )
+    return _file(made, format, lang)
+
+
+@router.get("/api/events/{event_id}/reports/result-slips", tags=["reports"], responses=REPORT_FILES)
+def result_slips(
+    request: Request, event_id: int, format: Format = "pdf", lang: Lang = "both",
+    round: Annotated[int | None, Query(ge=1, le=9999)] = None,
+    table: Annotated[list[Number] | None, Query(max_length=2000)] = None,
+) -> Response:  # fmt: skip
+    """A round's result slips (default: the current round), eight to an A4 page with cut
+    lines, each with its match's code and a QR code (head judge, scorekeeper)."""
+    _allowed(request, event_id, "export")
+    made = reports.result_slips(request.app.state.db, event_id, round, str(request.base_url), tables=table)
+    return _file(made, format, lang)
 
 
 @router.get("/api/events/{event_id}/rulings/{number}/slip", tags=["reports"], responses=REPORT_FILES)
-def slip(request: Request, event_id: int, number: int, format: Format = "pdf") -> Response:
+def slip(
+    request: Request, event_id: int, number: int, format: Format = "pdf", lang: Lang = "both"
+) -> Response:
     """A6 penalty slip of one ruling, with a QR code linking to its page."""
     _allowed(request, event_id, "read")
-    return _file(reports.penalty_slip(request.app.state.db, event_id, number, str(request.base_url)), format)
+    return _file(
+        reports.penalty_slip(request.app.state.db, event_id, number, str(request.base_url)), format, lang
+    )
