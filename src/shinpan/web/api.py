@@ -32,10 +32,19 @@ from shinpan.services import (
 from shinpan.services.context import load_event
 from shinpan.services.search import index_of
 from shinpan.web import i18n
-from shinpan.web.auth import CSRF_HEADER, check_csrf, csrf_expected, role_at, role_at_async, signed_in
+from shinpan.web.auth import (
+    CSRF_HEADER,
+    SESSION_COOKIE,
+    check_csrf,
+    csrf_expected,
+    role_at,
+    role_at_async,
+    signed_in,
+)
 from shinpan.web.lane import players_found
 from shinpan.web.openapi import ERRORS, LIVE_STREAM
 from shinpan.web.render import book
+from shinpan.web.resources import StreamCap, TooManyStreams
 from shinpan.web.uploads import parse_upload
 
 CommandId = Annotated[str, Field(min_length=8, max_length=100, pattern=r"^[A-Za-z0-9_.:-]+$")]
@@ -414,12 +423,21 @@ def export(request: Request, event_id: int) -> dict[str, Any]:
 
 
 @router.get("/events/{event_id}/stream", responses=LIVE_STREAM)
-async def stream(request: Request, event_id: int) -> StreamingResponse:
-    """Server-sent events: ``changed`` whenever the event's ledger grows."""
+async def stream(request: Request, event_id: int) -> Response:
+    """Server-sent events: ``changed`` whenever the event's ledger grows. A session has a
+    few streams at most, the server a bounded number (429 beyond)."""
     await role_at_async(request, event_id, "read")
+    session = request.app.state.signer.session_of(request.cookies.get(SESSION_COOKIE))
+    streams: StreamCap = request.app.state.streams
+    try:
+        slot = streams.take(session[1] if session else "")
+    except TooManyStreams as e:  # the connection is closed after: a refused stream holds no file
+        return JSONResponse(
+            {"detail": e.render(i18n.gettext)}, 429, headers={"Retry-After": "10", "Connection": "close"}
+        )
     live = request.app.state.live
     return StreamingResponse(
-        live.stream(event_id),
+        streams.hold(slot, live.stream(event_id)),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

@@ -38,6 +38,7 @@ from shinpan.web.auth import (
 from shinpan.web.lane import SearchLane
 from shinpan.web.live import Live
 from shinpan.web.render import render_error
+from shinpan.web.resources import StreamCap
 from shinpan.web.uploads import UPLOAD_BODY_LIMIT
 
 BODY_LIMIT = 1024 * 1024  # a JSON or form body; a multipart upload may have UPLOAD_BODY_LIMIT
@@ -280,6 +281,7 @@ def create_app(
     app.state.db = database
     app.state.signer = Signer.for_db(database)
     app.state.live = live
+    app.state.streams = StreamCap()
     app.state.members = Members(database)
     app.state.limiter = LoginLimiter(database)
     app.state.secure_cookies = secure_cookies

@@ -37,7 +37,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     409: _problem("A command id used for something else, or a state that forbids it."),
     413: _problem("The request body is too large."),
     422: _problem("A field is wrong (``errors`` lists them), or the guideline refuses it."),
-    429: _problem("Too many failed sign-ins."),
+    429: _problem("Too many failed sign-ins, or too many live streams open."),
     503: _problem("The database cannot be read or written."),
 }
 
