@@ -7,16 +7,18 @@ client): a retry with the same id returns the first result and records nothing n
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
+from zoneinfo import available_timezones
 
 from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
 from fastapi.responses import JSONResponse, Response, StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from starlette.concurrency import run_in_threadpool
 
 from shinpan.csvio import parse_pairings, parse_players
 from shinpan.engine import Deviation
 from shinpan.engine.event_rules import Role
 from shinpan.errors import InvalidInput
+from shinpan.guideline import default_guideline
 from shinpan.guideline.model import as_data
 from shinpan.guideline.search import search
 from shinpan.services import (
@@ -47,11 +49,21 @@ from shinpan.web.render import book
 from shinpan.web.resources import StreamCap, TooManyStreams
 from shinpan.web.uploads import parse_upload
 
+DB_INT_MAX = 2**31 - 1  # the largest id or number the database holds (PostgreSQL's integer)
 CommandId = Annotated[str, Field(min_length=8, max_length=100, pattern=r"^[A-Za-z0-9_.:-]+$")]
-Name = Annotated[str, Field(min_length=1, max_length=200)]
-Text = Annotated[str, Field(min_length=1, max_length=5000)]
-# A ruling's penalty codes: the guideline's are a few characters, a ruling has a handful.
-PenaltyCode = Annotated[str, Field(max_length=40)]
+# A name: something besides spaces, and no character that turns the text around (refused
+# with its own message: the document says it, the services check it).
+_NOT_BIDI = r"[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+NAME_PATTERN = rf"^{_NOT_BIDI}*[^\s\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]{_NOT_BIDI}*$"
+Name = Annotated[str, Field(min_length=1, max_length=200, json_schema_extra={"pattern": NAME_PATTERN})]
+# A text: something besides spaces (a blank reason is refused)
+Text = Annotated[str, Field(min_length=1, max_length=5000, json_schema_extra={"pattern": r"\S"})]
+# A ruling's penalty codes: the guideline's components (others are refused), a handful.
+_CODES = [c.code for c in default_guideline().components]
+PenaltyCode = Annotated[str, Field(max_length=40, json_schema_extra={"enum": _CODES})]
+# An infraction: one of the guideline's (others are refused)
+_INFRACTIONS = [i.id for i in default_guideline().infractions]
+InfractionId = Annotated[str, Field(min_length=1, max_length=80, json_schema_extra={"enum": _INFRACTIONS})]
 Penalties = Annotated[list[PenaltyCode], Field(max_length=20)]
 # Answers to the infraction's questions: the guideline asks a few.
 FactName = Annotated[str, Field(max_length=40)]
@@ -97,12 +109,14 @@ def guideline(q: str = "") -> dict[str, Any]:
 
 class EventIn(BaseModel):
     name: Name
-    starts_on: str | None = None
-    venue: str | None = Field(None, max_length=200)
-    rel: int = Field(3, ge=1, le=3)
+    starts_on: str | None = Field(None, json_schema_extra={"format": "date"})
+    venue: str | None = Field(None, max_length=200, json_schema_extra={"pattern": NAME_PATTERN})
+    # D15: the REL the built-in guideline is for (any other is refused); its number is said
+    rel: int = Field(3, ge=1, le=3, json_schema_extra={"enum": [default_guideline().rel]})
     time_zone: str | None = Field(
-        None, max_length=64, description="the zone every time is shown in (IANA name; default Asia/Tokyo)"
-    )
+        None, max_length=64, description="the zone every time is shown in (IANA name; default Asia/Tokyo)",
+        json_schema_extra={"enum": list[JsonValue](sorted(available_timezones()))},
+    )  # fmt: skip
 
 
 @router.get("/events")
@@ -156,18 +170,19 @@ class DeviationIn(BaseModel):
 class RecordIn(BaseModel):
     command_id: CommandId
     player: Name
-    infraction: Annotated[str, Field(min_length=1, max_length=80)]
+    infraction: InfractionId
     facts: Facts = {}
     draft: str | None = Field(None, max_length=100)
     penalties: Penalties | None = None
     deviation: DeviationIn | None = None
-    round: int | None = Field(None, ge=1)
-    table: int | None = Field(None, ge=1)
+    round: int | None = Field(None, ge=1, le=DB_INT_MAX)
+    table: int | None = Field(None, ge=1, le=DB_INT_MAX)
     note: str = Field("", max_length=2000)
     given_at: str | None = Field(
         None,
         max_length=40,
         description="when the ruling was given at the table: ISO 8601 with an offset (D21)",
+        json_schema_extra={"format": "date-time"},
     )
 
     def record_input(self) -> recording.RecordInput:
@@ -334,10 +349,27 @@ def import_pairings(
 
 
 class ResultIn(CommandIn):
-    round: int = Field(ge=1)
-    table: int = Field(ge=1)
+    """A duel and its winner, or a match's result: one or the other (``oneOf``)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "oneOf": [
+                {"required": ["duel", "winner"], "properties": {"result": {"type": "null"}}},
+                {
+                    "required": ["result"],
+                    "properties": {
+                        "result": {"enum": ["a", "b", "draw"]},
+                        "duel": {"type": "null"},
+                        "winner": {"type": "null"},
+                    },
+                },
+            ]
+        }
+    )
+    round: int = Field(ge=1, le=DB_INT_MAX)
+    table: int = Field(ge=1, le=DB_INT_MAX)
     duel: int | None = Field(None, ge=1, le=5)
-    winner: str | None = None
+    winner: Name | None = None
     result: Literal["a", "b", "draw"] | None = None
 
 
@@ -355,18 +387,31 @@ def report_result(request: Request, event_id: int, body: ResultIn) -> dict[str, 
 
 
 class AppealIn(CommandIn):
-    ruling: int
+    ruling: int = Field(ge=1, le=DB_INT_MAX)
     by: Name
     reason: Text
 
 
 class DecisionIn(ReasonIn):
+    """Upheld or overturned; or changed, with the ruling's new penalties (``oneOf``)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "oneOf": [
+                {"properties": {"outcome": {"enum": ["upheld", "overturned"]}}},
+                {
+                    "required": ["penalties"],
+                    "properties": {"outcome": {"const": "changed"}, "penalties": {"type": "array"}},
+                },
+            ]
+        }
+    )
     outcome: Literal["upheld", "overturned", "changed"]
     penalties: Penalties | None = None
 
 
 class StatementIn(CommandIn):
-    ruling: int | None = None
+    ruling: int | None = Field(None, ge=1, le=DB_INT_MAX)
     author: Name
     author_role: Literal["player", "opponent", "witness", "judge"]
     text: Text

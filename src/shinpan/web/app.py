@@ -37,6 +37,7 @@ from shinpan.web.auth import (
 )
 from shinpan.web.lane import SearchLane
 from shinpan.web.live import Live
+from shinpan.web.openapi import with_limits
 from shinpan.web.render import render_error
 from shinpan.web.resources import StreamCap
 from shinpan.web.uploads import UPLOAD_BODY_LIMIT
@@ -297,6 +298,8 @@ def create_app(
     for router in (api.router, api_rounds.router, floor.router, desk.router, corrections.router,
                    pages.router, scorekeeper.router, report_pages.router):  # fmt: skip
         app.router.routes.extend(router.routes)
+    made = app.openapi
+    app.openapi = lambda: with_limits(made())  # type: ignore[method-assign]
     static = resources.files("shinpan.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=GZIP_LEVEL)

@@ -213,7 +213,12 @@ def all_stats(request: Request, format: Format = "json") -> Response:
 
 
 @router.get("/api/events/{event_id}/reports/dq", tags=["reports"], responses=REPORT_FILES)
-def dq(request: Request, event_id: int, format: Format = "json", ruling: int | None = None) -> Response:
+def dq(
+    request: Request,
+    event_id: int,
+    format: Literal["json", "html", "pdf"] = "json",
+    ruling: int | None = None,
+) -> Response:
     """Disqualification reports (head judge): every one, or ``ruling``'s."""
     _allowed(request, event_id, "report")
     return _file(reports.dq_report(request.app.state.db, event_id, ruling), format)
