@@ -354,7 +354,14 @@ class ResultIn(CommandIn):
     model_config = ConfigDict(
         json_schema_extra={
             "oneOf": [
-                {"required": ["duel", "winner"], "properties": {"result": {"type": "null"}}},
+                {
+                    "required": ["duel", "winner"],
+                    "properties": {
+                        "duel": {"type": "integer"},
+                        "winner": {"type": "string"},
+                        "result": {"type": "null"},
+                    },
+                },
                 {
                     "required": ["result"],
                     "properties": {
