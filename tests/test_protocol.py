@@ -136,6 +136,21 @@ def test_a_head_over_the_limit_is_refused_and_the_server_goes_on(server: int) ->
         assert answers(conn) == [b"HTTP/1.1 200 OK"]
 
 
+def test_a_head_over_the_limit_is_refused_though_it_comes_whole_in_one_read(server: int) -> None:
+    head = b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 70_000 + b"\r\n\r\n"
+    with connect(server) as conn:
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
+        conn.sendall(head)  # one send: the server reads it in one piece (or a few)
+        assert closed(conn).startswith(b"HTTP/1.1 431")
+    many = b"".join(b"X-H%d: %s\r\n" % (n, b"b" * 1000) for n in range(70))  # many headers, same
+    with connect(server) as conn:
+        conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n")
+        assert closed(conn).startswith(b"HTTP/1.1 431")
+    with connect(server) as conn:  # a head just under the limit, whole in one read, is answered
+        conn.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Fine: " + b"c" * 65_000 + b"\r\n\r\n")
+        assert answers(conn) == [b"HTTP/1.1 200 OK"]
+
+
 def test_a_head_that_does_not_come_whole_in_time_is_answered_408_a_silent_connection_closed(
     server: int,
 ) -> None:

@@ -33,6 +33,7 @@ import unicodedata
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
+from shinpan.engine.participants import direction_controls, hidden_characters
 from shinpan.errors import InvalidInput, TooLarge
 
 MAX_BYTES = 20 * 1024 * 1024  # the one limit on a CSV file, wherever it comes from
@@ -91,6 +92,11 @@ _MESSAGES: dict[str, tuple[str, str]] = {
                   "{value!r} already appears on line {first}."),
     "registered": ("「{value}」はこの大会にすでに登録されています。",
                    "{value!r} is already registered at this event."),
+    "hidden": ("見えない文字（{chars}）が入っています。IDには使えないため、その文字を除いてください。",
+               "holds invisible characters ({chars}), which an id cannot hold; remove them."),
+    "direction": ("文字の向きを変える制御文字（{chars}）が入っています。名前には使えないため、その文字を除いてください。",
+                  "holds characters that change the direction of text ({chars}), which a name cannot hold;"
+                  " remove them."),
     "not_kana": ("ひらがなかカタカナで書いてください（使えない文字:「{bad}」）。",
                  "write it in kana (hiragana or katakana); not allowed: {bad!r}."),
     "no_players": ("参加者が1人もいません（見出し行しかありません）。",
@@ -401,6 +407,20 @@ def _check_text(problems: _Problems, line: int, column: str, value: str) -> bool
     return True
 
 
+def _check_id(problems: _Problems, line: int, column: str, value: str) -> bool:
+    """An id holds no invisible format character (``P0\u200f02`` is not ``P002``)."""
+    if chars := hidden_characters(value):
+        problems.add(line, column, "hidden", chars=chars)
+        return False
+    return True
+
+
+def _check_name(problems: _Problems, line: int, column: str, value: str) -> None:
+    """A name holds no bidirectional control (it would reverse what follows it)."""
+    if chars := direction_controls(value):
+        problems.add(line, column, "direction", chars=chars)
+
+
 def _check_unique(problems: _Problems, seen: dict[str, int], line: int, column: str, value: str) -> None:
     if value in seen:
         problems.add(line, column, "duplicate", value=value, first=seen[value])
@@ -426,17 +446,18 @@ def parse_players(data: bytes, registered: Collection[str] = ()) -> list[PlayerR
         if _check_text(problems, line, names["number"], number):
             if len(number) > MAX_NUMBER_CHARS:
                 problems.add(line, names["number"], "too_long", n=len(number), limit=MAX_NUMBER_CHARS)
-            else:
+            elif _check_id(problems, line, names["number"], number):
                 _check_unique(problems, seen, line, names["number"], number)
                 if number in registered:
                     problems.add(line, names["number"], "registered", value=number)
-        _check_text(problems, line, names["name"], name)
+        if _check_text(problems, line, names["name"], name):
+            _check_name(problems, line, names["name"], name)
         if reading and _check_text(problems, line, names["reading"], reading):
             bad = "".join(dict.fromkeys(c for c in reading if not _KANA.match(c)))
             if bad:
                 problems.add(line, names["reading"], "not_kana", bad=bad[:10])
-        if club:
-            _check_text(problems, line, names["club"], club)
+        if club and _check_text(problems, line, names["club"], club):
+            _check_name(problems, line, names["club"], club)
         players.append(PlayerRow(number, name, reading, club or None))
     if not players and not problems.count:
         problems.add(None, None, "no_players")
@@ -466,12 +487,18 @@ def parse_pairings(data: bytes) -> list[PairingRow]:
                 problems.add(line, names["table"], "bad_table", value=table)
         if a.casefold() in _BYE:
             problems.add(line, names["player_a"], "bye_as_a")
-        elif _check_text(problems, line, names["player_a"], a):
+        elif _check_text(problems, line, names["player_a"], a) and _check_id(
+            problems, line, names["player_a"], a
+        ):
             _check_unique(problems, players, line, names["player_a"], a)
         opponent = None if not b or b.casefold() in _BYE else b
         if opponent is not None and opponent == a:
             problems.add(line, names["player_b"], "self_pairing", value=a)
-        elif opponent is not None and _check_text(problems, line, names["player_b"], opponent):
+        elif (
+            opponent is not None
+            and _check_text(problems, line, names["player_b"], opponent)
+            and _check_id(problems, line, names["player_b"], opponent)
+        ):
             _check_unique(problems, players, line, names["player_b"], opponent)
         pairings.append(PairingRow(number, a, opponent))
     if not pairings and not problems.count:

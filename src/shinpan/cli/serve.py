@@ -107,6 +107,10 @@ def register(app: typer.Typer) -> None:
             certfile, keyfile = str(files.cert), str(files.key)
         import uvicorn  # the web stack loads once the judge has been told where it will be
 
+        from shinpan.web.resources import say_open_files
+
+        say(say_open_files(), markup=False)  # every connection holds a file: as many as allowed
+
         if workers > 1:  # each worker process opens the same PostgreSQL; live views cross via NOTIFY
             os.environ["SHINPAN_DATABASE_URL"] = database.url
             os.environ["SHINPAN_DEMO_HINT"] = hint or ""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from shinpan.engine.participants import normalize_id
+from shinpan.engine.participants import hidden_characters, normalize_id
 from shinpan.engine.ruling import Deviation, Record
 from shinpan.errors import InvalidInput
 from shinpan.guideline.model import Infraction, Subject
@@ -85,6 +85,12 @@ def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Conta
             raise RecordError(at, "must be true or false")
         if key in _NAMES and (not isinstance(value, str) or not value.strip()):
             raise RecordError(at, "must be a non-empty name")
+        if key in PERSON_FACTS and isinstance(value, str) and (chars := hidden_characters(value)):
+            raise RecordError(
+                at,
+                "an id cannot hold invisible characters ({chars}); type it again without them",
+                chars=chars,
+            )
         values[key] = normalize_id(value) if key in PERSON_FACTS and isinstance(value, str) else value
     got = Facts(**values)  # type: ignore[arg-type]
     if got.kind is not None and got.kind not in inf.kinds:

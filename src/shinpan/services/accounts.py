@@ -19,7 +19,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from shinpan.engine.event_rules import Role
-from shinpan.engine.participants import normalize_id
+from shinpan.engine.participants import check_id_characters, check_name, normalize_id
 from shinpan.errors import Conflict, InvalidInput, NotFound
 from shinpan.services import events as event_service
 from shinpan.services.context import load_event, parse_stamp, require, stamp
@@ -48,6 +48,12 @@ def sign_in_name(raw: str) -> str:
     return " ".join(normalize_id(raw).split())
 
 
+def _check_sign_in_name(name: str) -> None:
+    """A sign-in name is a name and an id: nothing that reverses it, nothing invisible."""
+    check_name(name, "name")
+    check_id_characters(name, "name")
+
+
 def _check_secret(secret: str) -> None:
     if len(secret) < MIN_SECRET:
         raise InvalidInput("a PIN or password needs at least {n} characters", field="password", n=MIN_SECRET)
@@ -59,6 +65,7 @@ def add_user(
     name = sign_in_name(name)
     if not name:
         raise InvalidInput("a name is needed", field="name")
+    _check_sign_in_name(name)
     _check_secret(secret)
     with db.write(None) as conn:
         return _insert_user(conn, name, secret, level, now)
@@ -263,6 +270,7 @@ def join(
         name = sign_in_name(name)
         if not name:
             raise InvalidInput("a name is needed", field="name")
+        _check_sign_in_name(name)
     seat = found.seat or (user.name if user else name)
     with db.write(found.event_id) as conn:
         if found.seat is None and store.seat_name_taken(conn, found.event_id, seat):

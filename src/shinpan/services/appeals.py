@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from shinpan.engine.participants import check_name
 from shinpan.entries import AppealDecided, AppealFiled, StatementTaken
 from shinpan.errors import Conflict, InvalidInput, NotFound
 from shinpan.services.commands import run_command
@@ -80,6 +81,7 @@ def add_statement(
         raise InvalidInput("the author is a player, opponent, witness or judge", field="author_role")
     if not author.strip() or not text.strip():
         raise InvalidInput("a statement needs its author and its text", field="text")
+    check_name(author, "author")
 
     def act(conn: Connection, ap: Appender) -> int:
         if ruling is not None:

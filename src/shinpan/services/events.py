@@ -10,7 +10,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.clock import DEFAULT_TIME_ZONE, MAX_ROUND_MINUTES
 from shinpan.engine.event_rules import Role, may_be_paired, scope_problems
-from shinpan.engine.participants import MAX_ID_LENGTH, check_id, first_clash, normalize_id
+from shinpan.engine.participants import (
+    MAX_ID_LENGTH,
+    check_id,
+    check_id_characters,
+    check_name,
+    first_clash,
+    normalize_id,
+)
 from shinpan.entries import (
     EventCreated,
     GuidelineRef,
@@ -112,6 +119,8 @@ def new_event(
         raise InvalidInput("the event needs a name", field="name")
     if not head_judge.strip():
         raise InvalidInput("the event needs a head judge", field="head_judge")
+    for field, value in (("name", name), ("head_judge", head_judge), ("venue", venue or "")):
+        check_name(value, field)
     g = default_guideline()
     problems = scope_problems(g, rel, head_judge_level)
     if problems:
@@ -158,6 +167,7 @@ def add_judge(
     be claimed with a claim code (:func:`shinpan.services.accounts.claim_code`)."""
     if not name.strip():
         raise InvalidInput("the judge needs a name", field="name")
+    check_name(name, "name")
     if role is Role.head_judge:
         raise InvalidInput("an event has one head judge, named when it is created", field="role")
     seat = JudgeAdded(name.strip(), level, role.value, account)
@@ -195,6 +205,10 @@ def import_players(
 ) -> int:  # fmt: skip
     """Add players; nothing is added when any is already registered. Their ids are stored
     normalized (D18); two that normalize alike are refused."""
+    for r in rows:  # look-alikes: an invisible character in an id, a reversing one in a name
+        check_id_characters(normalize_id(r.number), "number")
+        check_name(r.name, "name")
+        check_name(r.club or "", "club")
     clash = first_clash(r.number for r in rows)
     if clash is not None:
         raise InvalidInput(

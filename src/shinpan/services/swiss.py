@@ -175,19 +175,17 @@ def edit_pairings(
                 "table {table} already has a result or a duel decided by a penalty: it cannot be paired again",
                 table=(decided or reported)[0],
             )
+        named = [p for c in changed for p in (c["a"], c["b"]) if p]
+        known = statuses(conn, event_id, named)
+        unknown = [p for p in named if p not in known]
+        if unknown:  # no such player (404), before how the tables name them
+            raise NotFound("not registered in this event: {players}", players=", ".join(unknown[:20]))
         kept = [(m.a, m.b) for m in tables if m.table not in numbers]
         seated = [p for m in kept for p in m if p] + [p for c in changed for p in (c["a"], c["b"]) if p]
         twice = sorted({p for p in seated if seated.count(p) > 1})
         if twice:
             raise InvalidInput("paired twice in round {round}: {players}", field="tables", round=round_no,
                                players=", ".join(twice[:20]))  # fmt: skip
-        named = [p for c in changed for p in (c["a"], c["b"]) if p]
-        known = statuses(conn, event_id, named)
-        unknown = [p for p in named if p not in known]
-        if unknown:
-            raise InvalidInput(
-                "not registered in this event: {players}", field="tables", players=", ".join(unknown)
-            )
         out = [p for p in named if not may_be_paired(known[p])]
         if out:
             raise Refused("out of the event and cannot be paired (D14): {players}", field="tables",

@@ -7,15 +7,17 @@ client): a retry with the same id returns the first result and records nothing n
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
+from zoneinfo import available_timezones
 
 from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
 from fastapi.responses import JSONResponse, Response, StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from starlette.concurrency import run_in_threadpool
 
 from shinpan.csvio import parse_pairings, parse_players
 from shinpan.engine import Deviation
 from shinpan.engine.event_rules import Role
+from shinpan.guideline import default_guideline
 from shinpan.guideline.model import as_data
 from shinpan.guideline.search import search
 from shinpan.services import (
@@ -34,6 +36,7 @@ from shinpan.web import i18n
 from shinpan.web.auth import (
     CSRF_COOKIE,
     CSRF_HEADER,
+    SESSION_COOKIE,
     check_csrf,
     csrf_expected,
     role_at,
@@ -44,13 +47,24 @@ from shinpan.web.auth import (
 from shinpan.web.lane import players_found
 from shinpan.web.openapi import ERRORS, LIVE_STREAM
 from shinpan.web.render import book
+from shinpan.web.resources import StreamCap, TooManyStreams
 from shinpan.web.uploads import parse_upload
 
+DB_INT_MAX = 2**31 - 1  # the largest id or number the database holds (PostgreSQL's integer)
 CommandId = Annotated[str, Field(min_length=8, max_length=100, pattern=r"^[A-Za-z0-9_.:-]+$")]
-Name = Annotated[str, Field(min_length=1, max_length=200)]
-Text = Annotated[str, Field(min_length=1, max_length=5000)]
-# A ruling's penalty codes: the guideline's are a few characters, a ruling has a handful.
-PenaltyCode = Annotated[str, Field(max_length=40)]
+# A name: something besides spaces, and no character that turns the text around (refused
+# with its own message: the document says it, the services check it).
+_NOT_BIDI = r"[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+NAME_PATTERN = rf"^{_NOT_BIDI}*[^\s\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]{_NOT_BIDI}*$"
+Name = Annotated[str, Field(min_length=1, max_length=200, json_schema_extra={"pattern": NAME_PATTERN})]
+# A text: something besides spaces (a blank reason is refused)
+Text = Annotated[str, Field(min_length=1, max_length=5000, json_schema_extra={"pattern": r"\S"})]
+# A ruling's penalty codes: the guideline's components (others are refused), a handful.
+_CODES = [c.code for c in default_guideline().components]
+PenaltyCode = Annotated[str, Field(max_length=40, json_schema_extra={"enum": _CODES})]
+# An infraction: one of the guideline's (others are refused)
+_INFRACTIONS = [i.id for i in default_guideline().infractions]
+InfractionId = Annotated[str, Field(min_length=1, max_length=80, json_schema_extra={"enum": _INFRACTIONS})]
 Penalties = Annotated[list[PenaltyCode], Field(max_length=20)]
 # Answers to the infraction's questions: the guideline asks a few.
 FactName = Annotated[str, Field(max_length=40)]
@@ -99,12 +113,14 @@ def guideline(q: str = "") -> dict[str, Any]:
 
 class EventIn(BaseModel):
     name: Name
-    starts_on: str | None = None
-    venue: str | None = Field(None, max_length=200)
-    rel: int = Field(3, ge=1, le=3)
+    starts_on: str | None = Field(None, json_schema_extra={"format": "date"})
+    venue: str | None = Field(None, max_length=200, json_schema_extra={"pattern": NAME_PATTERN})
+    # D15: the REL the built-in guideline is for (any other is refused); its number is said
+    rel: int = Field(3, ge=1, le=3, json_schema_extra={"enum": [default_guideline().rel]})
     time_zone: str | None = Field(
-        None, max_length=64, description="the zone every time is shown in (IANA name; default Asia/Tokyo)"
-    )
+        None, max_length=64, description="the zone every time is shown in (IANA name; default Asia/Tokyo)",
+        json_schema_extra={"enum": list[JsonValue](sorted(available_timezones()))},
+    )  # fmt: skip
     format: Literal["bo3", "bo1"] | None = Field(None, description="best of three (default) or best of one")
     time_out: Literal["duels", "both-lose"] | None = Field(
         None, description="a match at time (default duels)"
@@ -167,18 +183,19 @@ class DeviationIn(BaseModel):
 class RecordIn(BaseModel):
     command_id: CommandId
     player: Name
-    infraction: Annotated[str, Field(min_length=1, max_length=80)]
+    infraction: InfractionId
     facts: Facts = {}
     draft: str | None = Field(None, max_length=100)
     penalties: Penalties | None = None
     deviation: DeviationIn | None = None
-    round: int | None = Field(None, ge=1)
-    table: int | None = Field(None, ge=1)
+    round: int | None = Field(None, ge=1, le=DB_INT_MAX)
+    table: int | None = Field(None, ge=1, le=DB_INT_MAX)
     note: str = Field("", max_length=2000)
     given_at: str | None = Field(
         None,
         max_length=40,
         description="when the ruling was given at the table: ISO 8601 with an offset (D21)",
+        json_schema_extra={"format": "date-time"},
     )
 
     def record_input(self) -> recording.RecordInput:
@@ -349,18 +366,31 @@ def import_pairings(
 
 
 class AppealIn(CommandIn):
-    ruling: int
+    ruling: int = Field(ge=1, le=DB_INT_MAX)
     by: Name
     reason: Text
 
 
 class DecisionIn(ReasonIn):
+    """Upheld or overturned; or changed, with the ruling's new penalties (``oneOf``)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "oneOf": [
+                {"properties": {"outcome": {"enum": ["upheld", "overturned"]}}},
+                {
+                    "required": ["penalties"],
+                    "properties": {"outcome": {"const": "changed"}, "penalties": {"type": "array"}},
+                },
+            ]
+        }
+    )
     outcome: Literal["upheld", "overturned", "changed"]
     penalties: Penalties | None = None
 
 
 class StatementIn(CommandIn):
-    ruling: int | None = None
+    ruling: int | None = Field(None, ge=1, le=DB_INT_MAX)
     author: Name
     author_role: Literal["player", "opponent", "witness", "judge"]
     text: Text
@@ -417,13 +447,22 @@ def export(request: Request, event_id: int) -> dict[str, Any]:
 
 
 @router.get("/events/{event_id}/stream", responses=LIVE_STREAM)
-async def stream(request: Request, event_id: int) -> StreamingResponse:
+async def stream(request: Request, event_id: int) -> Response:
     """Server-sent events: ``changed`` whenever the event's ledger grows; the stream ends
-    when its session does (signed out, or ended from a list of sessions)."""
+    when its session does (signed out, or ended from a list of sessions). A session has a
+    few streams at most, the server a bounded number (429 beyond)."""
     await role_at_async(request, event_id, "read")
+    session = request.app.state.signer.session_of(request.cookies.get(SESSION_COOKIE))
+    streams: StreamCap = request.app.state.streams
+    try:
+        slot = streams.take(session[1] if session else "")
+    except TooManyStreams as e:  # the connection is closed after: a refused stream holds no file
+        return JSONResponse(
+            {"detail": e.render(i18n.gettext)}, 429, headers={"Retry-After": "10", "Connection": "close"}
+        )
     live = request.app.state.live
     return StreamingResponse(
-        live.stream(event_id, session=session_key(request)),
+        streams.hold(slot, live.stream(event_id, session=session_key(request))),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

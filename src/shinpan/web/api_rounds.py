@@ -94,7 +94,7 @@ def clock(
 class TimeIn(CommandIn):
     table: Table
     minutes: int = Field(ge=1, le=MAX_EXTENSION_MINUTES)
-    reason: str = Field(min_length=1, max_length=rounds.MAX_REASON)
+    reason: str = Field(min_length=1, max_length=rounds.MAX_REASON, json_schema_extra={"pattern": r"\S"})
     round: RoundNumber | None = Field(None, description="default: the current round")
 
 
@@ -117,7 +117,7 @@ class TableIn(BaseModel):
 
 class PairingEditIn(BaseModel):
     command_id: CommandId
-    reason: str = Field(min_length=1, max_length=2000)
+    reason: str = Field(min_length=1, max_length=2000, json_schema_extra={"pattern": r"\S"})
     tables: list[TableIn] = Field(min_length=1, max_length=500)
 
 

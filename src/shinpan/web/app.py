@@ -40,7 +40,9 @@ from shinpan.web.auth import (
 from shinpan.web.i18n import N_
 from shinpan.web.lane import SearchLane
 from shinpan.web.live import Live
+from shinpan.web.openapi import with_limits
 from shinpan.web.render import render_error
+from shinpan.web.resources import StreamCap
 from shinpan.web.uploads import UPLOAD_BODY_LIMIT
 
 BODY_LIMIT = 1024 * 1024  # a JSON or form body; a multipart upload may have UPLOAD_BODY_LIMIT
@@ -327,6 +329,7 @@ def create_app(
     app.state.db = database
     app.state.signer = Signer.for_db(database)
     app.state.live = live
+    app.state.streams = StreamCap()
     app.state.members = members = Members(database)
     app.state.limiter = LoginLimiter(database)
     app.state.secure_cookies = secure_cookies
@@ -357,6 +360,8 @@ def create_app(
                    desk.router, corrections.router, pages.router, scorekeeper.router, report_pages.router,
                    sealing.router, sessions.router, players.router, invitations.router):  # fmt: skip
         app.router.routes.extend(router.routes)
+    made = app.openapi
+    app.openapi = lambda: with_limits(made())  # type: ignore[method-assign]
     static = resources.files("shinpan.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_FROM, compresslevel=GZIP_LEVEL)

@@ -243,7 +243,11 @@ def all_stats(request: Request, format: Format = "json", lang: Lang = "both") ->
 
 @router.get("/api/events/{event_id}/reports/dq", tags=["reports"], responses=REPORT_FILES)
 def dq(
-    request: Request, event_id: int, format: Format = "json", lang: Lang = "both", ruling: int | None = None
+    request: Request,
+    event_id: int,
+    format: Literal["json", "html", "pdf"] = "json",
+    lang: Lang = "both",
+    ruling: int | None = None,
 ) -> Response:
     """Disqualification reports (head judge): every one, or ``ruling``'s."""
     _allowed(request, event_id, "report")
