@@ -46,6 +46,7 @@ from shinpan.entries.parts import (
     RecordedRuling,
     Registration,
 )
+from shinpan.entries.public import EventPublished
 from shinpan.entries.reading import Fields, Kind, MalformedBody
 from shinpan.entries.rulings import (
     AppealDecided,
@@ -64,7 +65,7 @@ EntryBody = (
     | RoundPaired | PairingEdited | RoundStarted | TimeExtended | RoundEnded
     | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled
     | RulingsRecorded | RulingsConfirmed | RulingDeviated | RulingsVoided | DeadlineDone
-    | StatementTaken | AppealFiled | AppealDecided | FormatSet | PlayoffStarted
+    | StatementTaken | AppealFiled | AppealDecided | FormatSet | PlayoffStarted | EventPublished
 )  # fmt: skip
 
 KINDS: dict[str, type[EntryBody]] = {
@@ -96,6 +97,7 @@ KINDS: dict[str, type[EntryBody]] = {
         AppealDecided,
         FormatSet,
         PlayoffStarted,
+        EventPublished,
     )
 }
 
@@ -120,6 +122,7 @@ __all__ = [
     "DuelResult",
     "EntryBody",
     "EventCreated",
+    "EventPublished",
     "Fields",
     "FormatSet",
     "GuidelineRef",

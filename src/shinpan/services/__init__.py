@@ -20,6 +20,8 @@ __all__ = [
     "formats",
     "integrity",
     "playoff",
+    "public",
+    "publish",
     "queries",
     "recording",
     "rounds",

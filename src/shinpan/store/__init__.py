@@ -27,6 +27,7 @@ __all__ = [
     "players",
     "pool",
     "projector",
+    "public",
     "reports",
     "roles",
     "roster",

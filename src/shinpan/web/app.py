@@ -286,14 +286,15 @@ def create_app(
     app.state.demo_hint = None
     install_error_handlers(app)
 
-    from shinpan.web import api, api_playoff, api_rounds, corrections, desk, floor, pages, scorekeeper
+    from shinpan.web import api, api_playoff, api_rounds, corrections, desk, floor, pages, public, scorekeeper
     from shinpan.web import reports as report_pages
 
     # Every route on the app's own router, the JSON API (searches, records, streams) first:
     # FastAPI matches a request against an included router by walking its routes twice
     # (a player search spent a third of its time there); the app's own it walks once.
-    for router in (api.router, api_rounds.router, api_playoff.router, floor.router, desk.router, corrections.router,
-                   pages.router, scorekeeper.router, report_pages.router):  # fmt: skip
+    for router in (api.router, api_rounds.router, api_playoff.router, public.api_router, floor.router, desk.router,
+                   corrections.router, pages.router, scorekeeper.router, report_pages.router,
+                   public.router):  # fmt: skip
         app.router.routes.extend(router.routes)
     static = resources.files("shinpan.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
