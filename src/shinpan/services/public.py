@@ -203,7 +203,11 @@ class PublicEvent:
         extended = [
             {"table": t.table, "ends_at": t.ends_at}
             for t in c.tables
-            if t.playing and t.extra_minutes > 0 and t.ends_at and t.ends_at != c.ends_at
+            if c.state == "started"
+            and t.playing
+            and t.extra_minutes > 0
+            and t.ends_at
+            and t.ends_at != c.ends_at
         ]
         return {
             "round": c.round,

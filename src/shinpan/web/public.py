@@ -159,7 +159,8 @@ def _clock(event: PublicEvent) -> dict[str, Any]:
     found = event.clock()
     for table in found["tables"]:
         table["ends_local"] = local_time(table["ends_at"], event.time_zone, style="clock")
-    found["ends_local"] = local_time(found["ends_at"], event.time_zone, style="clock")
+    started = found["state"] == "started"
+    found["ends_local"] = local_time(found["ends_at"], event.time_zone, style="clock") if started else ""
     return found
 
 

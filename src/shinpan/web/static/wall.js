@@ -16,6 +16,7 @@
   function tick() {
     if (state.status !== "started" || state.endsAt === null) return;
     var left = Math.round((state.endsAt - (Date.now() + state.offset)) / 1000);
+    clock.classList.remove("words");
     if (left <= 0) {
       clock.textContent = wall.dataset.time;
       clock.classList.add("over");
@@ -32,8 +33,11 @@
     state.offset = Date.parse(data.now) - Date.now();
     document.getElementById("wall-round").textContent = data.round ? words("round", data.round) : "";
     document.getElementById("wall-ends").textContent = data.ends_local ? words("until", data.ends_local) : "";
-    if (data.state === "ended") clock.textContent = wall.dataset.ended;
-    else if (data.state !== "started") clock.textContent = wall.dataset.waiting;
+    if (data.state !== "started") {
+      clock.textContent = data.state === "ended" ? wall.dataset.ended : wall.dataset.waiting;
+      clock.classList.remove("over");
+      clock.classList.add("words");
+    }
     var tables = document.getElementById("wall-tables");
     tables.textContent = "";
     data.tables.forEach(function (t) {
