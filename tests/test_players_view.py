@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -227,3 +228,32 @@ def test_a_registration_without_a_handle_writes_the_bytes_it_always_wrote() -> N
     assert canonical(parse("players.imported", old).body()) == canonical(old)
     new = PlayersImported((Registration("2", "B", None, None, "bee"),))
     assert parse("players.imported", new.body()) == new and new.body()["players"][0]["handle"] == "bee"
+
+
+# -- the playoff ---------------------------------------------------------------------------------------
+
+
+def test_the_playoff_bracket_shows_who_meets_whom_and_who_went_on(db_url: str, tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from shinpan.store.db import Database
+    from shinpan.web.app import create_app
+    from test_playoff_cli import Event, as_json
+
+    ev = Event(db_url, tmp_path, 8)
+    ev.swiss(3)
+    token = publish.publish(db := Database(db_url), int(ev.id)).token
+    anyone = TestClient(create_app(db), raise_server_exceptions=False)
+    assert "決勝トーナメントは（まだ）ありません" in anyone.get(f"/p/{token}/bracket").text
+    semi = as_json(ev.cli("playoff", "start", "--event", ev.id, "--size", "4", "--json"))["pairings"]
+    ev.play(semi, {2: semi[1]["b"]})  # seed 3 beats seed 2
+    page = anyone.get(f"/p/{token}/bracket")
+    assert page.status_code == 200
+    bouts = re.findall(r'<div class="bout">(.*?)</div>', page.text, re.S)
+    assert len(bouts) == 2
+    for bout, pairing, winner in zip(bouts, semi, (semi[0]["a"], semi[1]["b"]), strict=True):
+        assert f"選手{pairing['a']}<" in bout and f"選手{pairing['b']}<" in bout
+        assert re.search(rf'class="won"><span class="pname">選手{winner}<', bout)
+    standings = anyone.get(f"/p/{token}/standings").text
+    assert "第3回戦終了時点" in standings  # the Swiss's: the playoff ranks by its bracket
+    db.close()
