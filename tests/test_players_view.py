@@ -12,11 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import Backend, run_cli
 from shinpan.csvio import parse_players
 from shinpan.entries import PlayersImported, Registration, parse
-from shinpan.services import corrections, events, publish, recording, rounds
+from shinpan.errors import NotFound
+from shinpan.services import corrections, events, publish, recording, rounds, transfer
 from shinpan.store.chain import canonical
+from shinpan.store.db import Database
 from shinpan.store.players import names as player_names
 from shinpan.store.rounds import round_of
 from shinpan.web.public import AddressLimit
@@ -236,7 +238,6 @@ def test_a_registration_without_a_handle_writes_the_bytes_it_always_wrote() -> N
 def test_the_playoff_bracket_shows_who_meets_whom_and_who_went_on(db_url: str, tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
-    from shinpan.store.db import Database
     from shinpan.web.app import create_app
     from test_playoff_cli import Event, as_json
 
@@ -257,3 +258,25 @@ def test_the_playoff_bracket_shows_who_meets_whom_and_who_went_on(db_url: str, t
     standings = anyone.get(f"/p/{token}/standings").text
     assert "第3回戦終了時点" in standings  # the Swiss's: the playoff ranks by its bracket
     db.close()
+
+
+def test_the_players_address_survives_an_export_and_a_new_process(
+    db: Database, other_backend: Backend
+) -> None:
+    event = events.create_event(db, name="書き出しの大会", head_judge="山田", head_judge_level=2)
+    token = publish.publish(db, event, names="handles").token
+    assert token is not None
+    again = Database(db.url)  # another process: nothing kept in memory
+    try:
+        assert publish.event_of_token(again, token) == (event, publish.Published(token, "handles"))
+    finally:
+        again.close()
+    other = Database(other_backend.url)
+    try:
+        moved = transfer.import_event(other, transfer.export_event(db, event))
+        assert publish.event_of_token(other, token) == (moved, publish.Published(token, "handles"))
+        publish.publish(other, moved, off=True)
+        with pytest.raises(NotFound):
+            publish.event_of_token(other, token)
+    finally:
+        other.close()
