@@ -20,7 +20,7 @@ from typing import Any
 from shinpan.guideline.search import normalize
 from shinpan.services.context import load_event, parse_stamp, stamp
 from shinpan.services.playoff import read_bracket
-from shinpan.services.publish import Published, event_of_token
+from shinpan.services.publish import event_of_token
 from shinpan.services.rounds import read_clock
 from shinpan.services.search import EventRoster, PlayerView, index_of
 from shinpan.services.standings import read_standings
@@ -97,10 +97,6 @@ class PublicEvent:
             r = round_of(conn, self.event_id, self.round) if self.round else None
         self.round_state = r.state if r is not None else "none"
 
-    @property
-    def published(self) -> Published:
-        return Published(self.token, "handles" if self.by_handles else "names")
-
     def shown(self, number: str) -> Shown | None:
         """How the player is shown; None for a player a ruling removed (or not known)."""
         view = self.views.get(number)
@@ -153,10 +149,11 @@ class PublicEvent:
                 out.append(shown)
         return out
 
-    def standings(self) -> list[StandingShown]:
-        """The standings after the last ended round ([] when no round has ended)."""
+    def standings(self) -> tuple[int | None, list[StandingShown]]:
+        """The standings after the last ended round, and that round (the playoff ranks by
+        its bracket, T10: the Swiss's last); (None, []) when no round has ended."""
         if self.last_ended is None:
-            return []
+            return None, []
         with self.db.read() as conn:
             table = read_standings(conn, self.event_id, self.last_ended)
         out = []
@@ -165,14 +162,7 @@ class PublicEvent:
             if shown is None or s.status.value in HIDDEN:
                 continue
             out.append(StandingShown(s.rank, shown, s.points, s.wins, s.losses, s.draws))
-        return out
-
-    def standings_round(self) -> int | None:
-        """The round the standings are after (the playoff ranks by its bracket, T10)."""
-        if self.last_ended is None:
-            return None
-        with self.db.read() as conn:
-            return read_standings(conn, self.event_id, self.last_ended).round
+        return table.round, out
 
     def bracket(self) -> list[tuple[int, list[BoutShown]]]:
         """The playoff's rounds and their matches ([] without a playoff)."""

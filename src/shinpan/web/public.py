@@ -124,13 +124,7 @@ def pairings(request: Request, token: str) -> Response:
 
 @router.get("/p/{token}/standings", response_class=HTMLResponse)
 def standings(request: Request, token: str) -> Response:
-    return _public(
-        request,
-        token,
-        "public_standings.html",
-        rows=lambda e: e.standings(),
-        after=lambda e: e.standings_round(),
-    )
+    return _public(request, token, "public_standings.html", table=lambda e: e.standings())
 
 
 @router.get("/p/{token}/bracket", response_class=HTMLResponse)
