@@ -14,6 +14,7 @@ from shinpan.csvio import PlayerRow
 from shinpan.services import accounts, events, publish, recording, rounds
 from shinpan.services.scoresheet import round_sheet
 from shinpan.services.swiss import pair_next_round
+from test_players_view import ruling_words
 from test_web_browser import People, Site, browser, people, site  # noqa: F401
 from web_support import HEAD_JUDGE, PHONE
 
@@ -49,9 +50,10 @@ def _event(site: Site) -> tuple[int, int, int]:
     return e, tables["2001"], tables["2005"]
 
 
-def _no_judges_words(page: Page) -> None:
+def _no_judges_words(page: Page, site: Site, event: int) -> None:
     text = page.locator("body").inner_text()
-    for word in (NOTE, "デッキチェック", HEAD_JUDGE[0], "警告", "罰則", "違反", "遅延行為", "失格"):
+    judges = (NOTE, "デッキチェック", HEAD_JUDGE[0], "警告", "罰則", "違反", "失格")
+    for word in (*judges, *ruling_words(site.db, event, "2001")):
         assert word not in text, (page.url, word)
 
 
@@ -74,11 +76,11 @@ def test_a_player_finds_their_table_by_reading_and_by_handle_and_sees_no_penalty
     expect(found.locator(".seat-name")).to_contain_text("小林 さくら")
     expect(found.locator(".table-no")).to_have_text(f"{table}番卓")
     _fits(phone)
-    _no_judges_words(phone)
+    _no_judges_words(phone, site, event)
     for path in ("/pairings", "/standings", "/bracket", "/wall"):
         phone.goto(base + path)
         expect(phone.locator("body")).not_to_be_empty()
-        _no_judges_words(phone)
+        _no_judges_words(phone, site, event)
         if path != "/wall":
             _fits(phone)
     phone.goto(base + "/pairings")
@@ -92,7 +94,7 @@ def test_a_player_finds_their_table_by_reading_and_by_handle_and_sees_no_penalty
     phone.locator("form.public-search button").tap()
     expect(phone.locator("#found .seat-name").first).to_have_text("sakura_k")
     expect(phone.locator("#found .table-no").first).to_have_text(f"{table}番卓")
-    _no_judges_words(phone)
+    _no_judges_words(phone, site, event)
     phone.goto(base + "/pairings")
     expect(phone.locator("#pairings")).to_contain_text("2003")  # no handle: the id
     expect(phone.locator("body")).not_to_contain_text("小林")
@@ -116,4 +118,4 @@ def test_the_wall_screen_counts_the_round_down_and_shows_a_table_given_time(
     expect(wall.locator("#wall-tables")).to_contain_text("まで")
     box = clock.bounding_box()
     assert box is not None and box["height"] > 200  # readable across the hall
-    _no_judges_words(wall)
+    _no_judges_words(wall, site, event)

@@ -17,10 +17,12 @@ from shinpan.csvio import parse_players
 from shinpan.entries import PlayersImported, Registration, parse
 from shinpan.errors import NotFound
 from shinpan.services import corrections, events, publish, recording, rounds, transfer
+from shinpan.services.queries import player_history
 from shinpan.store.chain import canonical
 from shinpan.store.db import Database
 from shinpan.store.players import names as player_names
 from shinpan.store.rounds import round_of
+from shinpan.web import render
 from shinpan.web.public import AddressLimit
 from web_support import HEAD_JUDGE, World, worlds
 
@@ -130,6 +132,18 @@ def test_the_head_judges_page_publishes_with_a_qr_code_and_unpublishes(world: Wo
 # -- what players see ------------------------------------------------------------------------------
 
 
+def ruling_words(db: Database, event: int, player: str) -> list[str]:
+    """What a judge's pages say of the player's rulings: the rule's and the penalties'
+    names in both languages, the start of the explanation."""
+    book = render.book()
+    words = []
+    for r in player_history(db, event, player)["rulings"]:
+        words += [book.rule_name(r["rule"], "ja"), book.rule_name(r["rule"], "en"), r["explanation_ja"][:12]]
+        words += [book.label(code, lang) for code in r["penalties"] for lang in ("ja", "en")]
+    assert words
+    return words
+
+
 def _state(w: World) -> str:
     with w.db.read() as conn:
         found = round_of(conn, w.event, 1)
@@ -152,6 +166,7 @@ def _judged_event(w: World) -> tuple[str, list[str], str, str]:
     rounds.give_time(w.db, w.event, 4, 7, "デッキチェックのため延長")
     words = [NOTE, "デッキチェックのため延長", HEAD_JUDGE[0], "警告", "失格", "罰則", "違反", "遅延行為", "Warning",
              "Disqualif", "penalt"]  # fmt: skip
+    words += ruling_words(w.db, w.event, warned) + ruling_words(w.db, w.event, cheat)
     token = publish.publish(w.db, w.event, names="names").token
     with w.db.read() as conn:
         names = player_names(conn, w.event, [warned, cheat])
