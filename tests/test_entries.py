@@ -48,6 +48,7 @@ LATER_KINDS = {
         "reason": "読み違い",
     },
     "event.sealed": {"position": 12, "head": "ab" * 32, "key": "cd" * 16, "signature": "ef" * 64},
+    "event.published": {"token": "k3J9xQ2mVb7LwZp4Rt8sNa", "names": "handles"},
     "event.format": {"format": "bo1", "time_out": "both-lose", "tiebreakers": "omw,oomw,seeded", "seed": 7},
     "playoff.started": {
         "round": 4,

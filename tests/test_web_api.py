@@ -331,6 +331,10 @@ def _set_format(w: World, role: str) -> Call:
     return Call(params={"event_id": _swiss_event(w)}, json=body)
 
 
+def _publish(w: World, role: str) -> Call:
+    return Call(json={"command_id": w.cid(), "names": "names"})
+
+
 def _swiss_played(w: World, playoff: bool = False) -> int:
     """A Swiss event whose round 1 has ended with every result in (and, with ``playoff``, a
     playoff of four whose semi-finals have ended too)."""
@@ -416,6 +420,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("POST", E + "/playoff/rounds", frozenset({HJ, SK}), _pair_playoff, ok=201),
     Endpoint("GET", E + "/playoff", EVENT_ROLES, _nothing),
     Endpoint("GET", E + "/placings", EVENT_ROLES, _nothing),
+    Endpoint("GET", E + "/publish", frozenset({HJ}), _nothing),
+    Endpoint("POST", E + "/publish", frozenset({HJ}), _publish),
     Endpoint("POST", E + "/appeals", frozenset({HJ, FJ}), _appeal, ok=201),
     Endpoint("POST", E + "/appeals/{appeal}/decision", frozenset({HJ}), _decision),
     Endpoint("POST", E + "/statements", frozenset({HJ, FJ}), _statement, ok=201),

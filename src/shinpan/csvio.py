@@ -167,6 +167,7 @@ class PlayerRow:
     name: str
     reading: str  # NFKC-normalised kana, "" when not given
     club: str | None
+    handle: str | None = None  # the name the player goes by on the players' pages (T12)
 
 
 @dataclass(frozen=True)
@@ -265,6 +266,8 @@ _PLAYER_FIELDS = (
     _Field("club", "所属", "club",
            "所属|クラブ|チーム|ショップ|店舗|所属ショップ|所属店舗|所属チーム"
            "|club|team|shop|store|affiliation", required=False),
+    _Field("handle", "ハンドル", "handle",
+           "ハンドル|ハンドルネーム|ニックネーム|表示名|handle|handle name|nickname", required=False),
 )
 _PAIRING_FIELDS = (
     _Field("table", "卓番号", "table", "卓番号|卓|卓番|テーブル|テーブル番号|table|table no|table number"),
@@ -435,7 +438,7 @@ _KANA = re.compile(r"[\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff ]")  # kana, ゛�
 
 def parse_players(data: bytes, registered: Collection[str] = ()) -> list[PlayerRow]:
     """The player list: number (unique, and none of ``registered``), name, optional kana
-    reading, optional club."""
+    reading, optional club, optional handle."""
     problems = _Problems()
     players: list[PlayerRow] = []
     seen: dict[str, int] = {}
@@ -458,7 +461,10 @@ def parse_players(data: bytes, registered: Collection[str] = ()) -> list[PlayerR
                 problems.add(line, names["reading"], "not_kana", bad=bad[:10])
         if club and _check_text(problems, line, names["club"], club):
             _check_name(problems, line, names["club"], club)
-        players.append(PlayerRow(number, name, reading, club or None))
+        handle = get("handle", "")
+        if handle and _check_text(problems, line, names["handle"], handle):
+            _check_name(problems, line, names["handle"], handle)
+        players.append(PlayerRow(number, name, reading, club or None, handle or None))
     if not players and not problems.count:
         problems.add(None, None, "no_players")
     problems.raise_if_any()

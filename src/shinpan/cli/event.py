@@ -191,6 +191,34 @@ def register(app: typer.Typer) -> None:
             markup=False,
         )
 
+    @event_app.command("publish")
+    def publish(
+        event: EventOption,
+        names: Annotated[
+            str | None,
+            typer.Option("--names", help="What the players' pages show: names (with readings) or handles."),
+        ] = None,
+        off: Annotated[
+            bool, typer.Option("--off", help="Unpublish: the players' address answers nothing.")
+        ] = False,
+        actor: JudgeOption = None,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        """The head judge publishes the event to its players (T12) and prints the players' URL
+        (the path under the server's address); --off unpublishes it."""
+        from shinpan.services import publish as publishing
+
+        database = open_db(db)
+        with handled():
+            found = publishing.publish(database, event, names=names, off=off, actor=actor)
+        if as_json:
+            print_json(publishing.publication_json(found))
+        elif found.token is None:
+            say("not published: the players' pages answer nothing", markup=False)
+        else:
+            typer.echo(publishing.players_url(found.token))
+
     @event_app.command("list")
     def list_(db: DbOption = None, as_json: JsonOption = False) -> None:
         """Every event in the database."""

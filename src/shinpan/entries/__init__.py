@@ -50,6 +50,7 @@ from shinpan.entries.parts import (
     RecordedRuling,
     Registration,
 )
+from shinpan.entries.public import EventPublished
 from shinpan.entries.reading import Fields, Kind, MalformedBody
 from shinpan.entries.results import ReportedDuel, ResultReported
 from shinpan.entries.rulings import (
@@ -70,7 +71,7 @@ EntryBody = (
     | RoundPaired | PairingEdited | RoundStarted | TimeExtended | RoundEnded
     | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled | ResultReported
     | RulingsRecorded | RulingsConfirmed | RulingDeviated | RulingsVoided | DeadlineDone
-    | StatementTaken | AppealFiled | AppealDecided | FormatSet | PlayoffStarted | EventSealed
+    | StatementTaken | AppealFiled | AppealDecided | FormatSet | PlayoffStarted | EventSealed | EventPublished
 )  # fmt: skip
 
 KINDS: dict[str, type[EntryBody]] = {
@@ -107,6 +108,7 @@ KINDS: dict[str, type[EntryBody]] = {
         ResultReported,
         PlayerCorrected,
         AttendanceMarked,
+        EventPublished,
     )
 }
 
@@ -132,6 +134,7 @@ __all__ = [
     "DuelResult",
     "EntryBody",
     "EventCreated",
+    "EventPublished",
     "EventSealed",
     "Fields",
     "FormatSet",

@@ -41,19 +41,27 @@ class HeadJudge:
 
 @dataclass(frozen=True)
 class Registration:
-    """One player as imported: id, name, its reading, club."""
+    """One player as imported: id, name, its reading, club, and the handle the player
+    registered (shown on the players' pages of an event that shows handles, T12); a body
+    without a handle is written as before."""
 
     number: str
     name: str
     reading: str | None = None
     club: str | None = None
+    handle: str | None = None
 
     def body(self) -> dict[str, Any]:
-        return {"number": self.number, "name": self.name, "reading": self.reading, "club": self.club}
+        return {
+            "number": self.number, "name": self.name, "reading": self.reading, "club": self.club,
+            **unless_none(handle=self.handle),
+        }  # fmt: skip
 
     @classmethod
     def read(cls, f: Fields) -> Self:
-        return cls(f.text("number"), f.text("name"), f.opt_text("reading"), f.opt_text("club"))
+        return cls(
+            f.text("number"), f.text("name"), f.opt_text("reading"), f.opt_text("club"), f.opt_text("handle")
+        )
 
 
 @dataclass(frozen=True)

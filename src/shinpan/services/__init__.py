@@ -25,6 +25,8 @@ __all__ = [
     "network",
     "players",
     "playoff",
+    "public",
+    "publish",
     "queries",
     "recording",
     "reimport",

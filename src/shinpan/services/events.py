@@ -220,7 +220,9 @@ def import_players(
         raise InvalidInput(
             "a player id has 1 to {limit} characters", field="number", limit=MAX_ID_LENGTH
         ) from None
-    registered = tuple(Registration(n, r.name, r.reading, r.club) for n, r in zip(numbers, rows, strict=True))
+    registered = tuple(
+        Registration(n, r.name, r.reading, r.club, r.handle) for n, r in zip(numbers, rows, strict=True)
+    )
     payload = [p.body() for p in registered]
 
     def act(conn: Connection, ap: Appender) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from shinpan.entries import (
     DuelResult,
     EntryBody,
     EventCreated,
+    EventPublished,
     EventSealed,
     FormatSet,
     JudgeAdded,
@@ -66,6 +67,7 @@ from shinpan.services import (
     formats,
     players,
     playoff,
+    publish,
     recording,
     results,
     rounds,
@@ -196,6 +198,11 @@ def _result(db: Database, e: int, entry: Entry, b: ResultReported, _: Sequence[E
         raise InvalidInput("a result entry that no report makes", field="result")
     wanted = replace(wanted, replaces_entry=b.corrects, reason=b.reason)
     results.report_result(db, e, b.round, b.table, wanted, **_as(entry))
+
+
+@replays(EventPublished)
+def _published(db: Database, e: int, entry: Entry, b: EventPublished, _: Sequence[Entry]) -> None:
+    publish.publish(db, e, names=b.names, off=b.token is None, token=b.token, **_as(entry))
 
 
 @replays(EventSealed)

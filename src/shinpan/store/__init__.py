@@ -30,6 +30,7 @@ __all__ = [
     "players",
     "pool",
     "projector",
+    "public",
     "registration",
     "reports",
     "results",

@@ -20,6 +20,7 @@ from shinpan.entries import (
     DuelResult,
     EntryBody,
     EventCreated,
+    EventPublished,
     EventSealed,
     FormatSet,
     JudgeAdded,
@@ -128,6 +129,11 @@ def _format_set(conn: Connection, e: Entry, b: FormatSet) -> None:
 def _playoff_started(conn: Connection, e: Entry, b: PlayoffStarted) -> None:
     """Nothing to project: the bracket is read from its entry (:func:`shinpan.store.standings.playoff`);
     its rounds are paired by their own entries."""
+
+
+@handles(EventPublished)
+def _event_published(conn: Connection, e: Entry, b: EventPublished) -> None:
+    """Nothing to project: the players' pages read it from its entry (:mod:`shinpan.store.public`)."""
 
 
 @handles(EventCreated)

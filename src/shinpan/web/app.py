@@ -347,6 +347,7 @@ def create_app(
         invitations,
         pages,
         players,
+        public,
         scorekeeper,
         sessions,
     )
@@ -356,9 +357,10 @@ def create_app(
     # Every route on the app's own router, the JSON API (searches, records, streams) first:
     # FastAPI matches a request against an included router by walking its routes twice
     # (a player search spent a third of its time there); the app's own it walks once.
-    for router in (api.router, api_results.router, api_rounds.router, api_playoff.router, floor.router,
-                   desk.router, corrections.router, pages.router, scorekeeper.router, report_pages.router,
-                   sealing.router, sessions.router, players.router, invitations.router):  # fmt: skip
+    for router in (api.router, api_results.router, api_rounds.router, api_playoff.router, public.api_router,
+                   floor.router, desk.router, corrections.router, pages.router, scorekeeper.router,
+                   report_pages.router, sealing.router, sessions.router, players.router, invitations.router,
+                   public.router):  # fmt: skip
         app.router.routes.extend(router.routes)
     made = app.openapi
     app.openapi = lambda: with_limits(made())  # type: ignore[method-assign]

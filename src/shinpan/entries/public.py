@@ -1,0 +1,28 @@
+"""The entry of what an event shows its players (T12): published at an address, or not."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from shinpan.entries.reading import Fields, Kind
+
+NAME_MODES = ("names", "handles")
+
+
+@dataclass(frozen=True)
+class EventPublished(Kind):
+    """The head judge published the event's players' pages at ``/p/<token>`` showing
+    players by ``names`` (names with readings) or by ``handles`` (the handles they
+    registered); ``token`` None: unpublished, the address answers nothing."""
+
+    kind: ClassVar[str] = "event.published"
+    token: str | None
+    names: str
+
+    def body(self) -> dict[str, Any]:
+        return {"token": self.token, "names": self.names}
+
+    @classmethod
+    def read(cls, f: Fields) -> Self:
+        return cls(f.opt_text("token"), f.text("names"))

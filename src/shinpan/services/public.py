@@ -1,0 +1,208 @@
+"""What an event's players see (T12): read-only, without an account.
+
+Their own table (found by name, reading or handle), every table of the current round, the
+standings after the last ended round (T6), the playoff bracket, and the round's clock for
+the wall. Names are the event's choice (names with readings, or the handles the players
+registered; a player without a handle shows their id). Nothing a judge records is shown:
+no penalty, no ruling, no judge; a player whose status a ruling changed (withdrawn,
+ejected, disqualified) is simply not listed as playing, nor in the standings.
+
+Players and seats come from the judges' player index (:mod:`shinpan.services.search`),
+read only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from shinpan.guideline.search import normalize
+from shinpan.services.context import load_event, parse_stamp, stamp
+from shinpan.services.playoff import read_bracket
+from shinpan.services.publish import event_of_token
+from shinpan.services.rounds import read_clock
+from shinpan.services.search import EventRoster, PlayerView, index_of
+from shinpan.services.standings import read_standings
+from shinpan.store.db import Database
+from shinpan.store.public import handles, last_ended
+from shinpan.store.rounds import round_of
+
+HIDDEN = frozenset({"withdrawn", "ejected", "disqualified"})  # statuses only a ruling gives
+MOST_FOUND = 20
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A player as the players' pages show them."""
+
+    label: str
+    reading: str = ""  # only where names are shown
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player's seat in the current round: ``table`` None and ``opponent`` None for a bye;
+    ``table`` None with no bye: not paired this round."""
+
+    player: Shown
+    table: int | None
+    opponent: Shown | None
+    bye: bool = False
+
+
+@dataclass(frozen=True)
+class TableShown:
+    table: int
+    a: Shown | None
+    b: Shown | None
+
+
+@dataclass(frozen=True)
+class StandingShown:
+    rank: int | None
+    player: Shown
+    points: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@dataclass(frozen=True)
+class BoutShown:
+    table: int | None
+    a: Shown | None
+    b: Shown | None
+    winner: Shown | None
+    third_place: bool
+
+
+class PublicEvent:
+    """One published event as its players see it, read once for one page."""
+
+    def __init__(self, db: Database, token: str) -> None:
+        self.db = db
+        self.event_id, published = event_of_token(db, token)
+        self.token = token
+        self.by_handles = published.names == "handles"
+        with db.read() as conn:
+            event = load_event(conn, self.event_id)
+            self.name, self.time_zone = event.name, event.time_zone
+            self.handles = handles(conn, self.event_id) if self.by_handles else {}
+            self.last_ended = last_ended(conn, self.event_id)
+        self.roster: EventRoster = index_of(db).current(self.event_id)
+        self.round = self.roster.round
+        self.views = {p.number: p for p in self.roster.players}
+        with db.read() as conn:
+            r = round_of(conn, self.event_id, self.round) if self.round else None
+        self.round_state = r.state if r is not None else "none"
+
+    def shown(self, number: str) -> Shown | None:
+        """How the player is shown; None for a player a ruling removed (or not known)."""
+        view = self.views.get(number)
+        if view is None or view.status in HIDDEN:
+            return None
+        if self.by_handles:
+            return Shown(self.handles.get(number) or number)
+        return Shown(view.name, view.reading)
+
+    def _seat(self, view: PlayerView) -> Seat | None:
+        me = self.shown(view.number)
+        if me is None:
+            return None
+        if view.table is None:
+            return Seat(me, None, None)
+        if view.opponent is None:
+            return Seat(me, None, None, bye=True)
+        return Seat(me, view.table, self.shown(view.opponent))
+
+    def find(self, query: str) -> list[Seat]:
+        """The players a search finds, each with their seat: by name, reading or id where
+        names are shown; by handle or id where handles are."""
+        query = query.strip()
+        if not query:
+            return []
+        if self.by_handles:
+            words = [w for w in (normalize(w) for w in query.split()) if w]
+            found = [
+                self.views[n] for n in sorted(self.views)
+                if n == query or (words and all(w in normalize(self.handles.get(n, n)) for w in words))
+            ][:MOST_FOUND]  # fmt: skip
+        else:
+            found = self.roster.find(query, MOST_FOUND)
+        return [seat for seat in (self._seat(v) for v in found) if seat is not None]
+
+    def tables(self) -> list[TableShown]:
+        """Every table of the current round, in table order (a bye is not a table)."""
+        out = []
+        for table, players in sorted(self.roster.tables.items()):
+            if len(players) < 2:
+                continue
+            out.append(TableShown(table, self.shown(players[0]), self.shown(players[1])))
+        return out
+
+    def byes(self) -> list[Shown]:
+        out = []
+        for _table, players in sorted(self.roster.tables.items()):
+            shown = self.shown(players[0]) if len(players) == 1 else None
+            if shown is not None:
+                out.append(shown)
+        return out
+
+    def standings(self) -> tuple[int | None, list[StandingShown]]:
+        """The standings after the last ended round, and that round (the playoff ranks by
+        its bracket, T10: the Swiss's last); (None, []) when no round has ended."""
+        if self.last_ended is None:
+            return None, []
+        with self.db.read() as conn:
+            table = read_standings(conn, self.event_id, self.last_ended)
+        out = []
+        for s in table.rows:
+            shown = self.shown(s.player)
+            if shown is None or s.status.value in HIDDEN:
+                continue
+            out.append(StandingShown(s.rank, shown, s.points, s.wins, s.losses, s.draws))
+        return table.round, out
+
+    def bracket(self) -> list[tuple[int, list[BoutShown]]]:
+        """The playoff's rounds and their matches ([] without a playoff)."""
+        with self.db.read() as conn:
+            found = read_bracket(conn, self.event_id)
+        if found is None:
+            return []
+        rounds = []
+        for i, bouts in enumerate(found.rounds):
+            shown = [
+                BoutShown(
+                    b.table, self.shown(b.a.player) if b.a else None, self.shown(b.b.player) if b.b else None,
+                    self.shown(b.winner) if b.winner else None, b.third_place,
+                )
+                for b in bouts
+            ]  # fmt: skip
+            rounds.append((found.first + i, shown))
+        return rounds
+
+    def clock(self, now: datetime | None = None) -> dict[str, Any]:
+        """The current round's clock for the wall: its end, and each table whose own end
+        is later (time a judge gave it), still playing. No reasons, no judges."""
+        at = parse_stamp(stamp(now))
+        if not self.round:
+            return {"round": 0, "state": "none", "ends_at": None, "now": stamp(at), "tables": []}
+        with self.db.read() as conn:
+            c = read_clock(conn, self.event_id, self.round, at)
+        extended = [
+            {"table": t.table, "ends_at": t.ends_at}
+            for t in c.tables
+            if c.state == "started"
+            and t.playing
+            and t.extra_minutes > 0
+            and t.ends_at
+            and t.ends_at != c.ends_at
+        ]
+        return {
+            "round": c.round,
+            "state": c.state,
+            "ends_at": c.ends_at,
+            "now": stamp(at),
+            "tables": extended,
+        }

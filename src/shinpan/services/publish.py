@@ -1,0 +1,137 @@
+"""Publishing an event to its players (T12): the head judge opens its players' pages at an
+unguessable address, chooses what names they show, or closes them.
+
+The address is ``/p/<token>``; the token is kept in the ledger (an ``event.published``
+entry), so the address stays the same across restarts and in an export. Publishing again
+keeps the token (the QR codes on the wall and the slips stay good) and may change the
+names; unpublishing forgets it: the address answers nothing, and publishing once more
+makes a new one.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from datetime import datetime
+from typing import Any
+
+from shinpan.entries import EventPublished
+from shinpan.entries.public import NAME_MODES
+from shinpan.errors import InvalidInput, NotFound
+from shinpan.services.commands import run_command
+from shinpan.services.context import load_event
+from shinpan.store.connection import Connection
+from shinpan.store.db import Database
+from shinpan.store.ledger import Appender
+from shinpan.store.public import Published, published, published_tokens
+
+TOKEN_BYTES = 16  # 128 random bits: 22 characters in the address
+RESCAN_SECONDS = 1.0  # an unknown token looks through the ledger at most this often
+
+__all__ = ["Published", "event_of_token", "players_url", "publication", "publish"]
+
+
+def players_url(token: str) -> str:
+    """The path of the players' pages, under the server's address."""
+    return f"/p/{token}"
+
+
+def publication(conn: Connection, event_id: int) -> Published:
+    """What the event shows its players now (not published: token None)."""
+    load_event(conn, event_id)  # 404 for an unknown event
+    return published(conn, event_id) or Published(None, "names")
+
+
+def publication_json(found: Published) -> dict[str, Any]:
+    """As the CLI's ``--json`` and the API give it."""
+    return {
+        "published": found.token is not None,
+        "url": players_url(found.token) if found.token else None,
+        "names": found.names,
+    }
+
+
+def publish(
+    db: Database,
+    event_id: int,
+    *,
+    names: str | None = None,
+    off: bool = False,
+    token: str | None = None,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> Published:
+    """The head judge publishes the event (``names``: ``names`` or ``handles``; not given:
+    as it was, else ``names``) or, ``off``, unpublishes it. ``token``: an import's, for an
+    event published without one yet (else a new one is drawn)."""
+    if names is not None and names not in NAME_MODES:
+        raise InvalidInput("names are shown as names or handles, not {value}", field="names", value=names)
+
+    given = token
+
+    def act(conn: Connection, ap: Appender) -> Published:
+        before = published(conn, event_id) or Published(None, "names")
+        chosen = names or before.names
+        token = None if off else (before.token or given or secrets.token_urlsafe(TOKEN_BYTES))
+        if (token, chosen) != tuple(before):
+            ap.append(EventPublished(token, chosen))
+        return Published(token, chosen)
+
+    payload = {"names": names, "off": off}
+    done = run_command(
+        db, event_id, "manage", actor, command_id, payload, act, now,
+        lambda conn, _entry: publication(conn, event_id),
+    )  # fmt: skip
+    if done.token is not None:
+        _tokens_of(db).known[done.token] = event_id
+    return done
+
+
+class _Tokens:
+    """Which event each token was published for, kept by the process (a token belongs to
+    one event for good). A token not known is looked for in the ledger, at most once every
+    RESCAN_SECONDS, so that guessed addresses cost the database little."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, int] = {}
+        self.scanned = float("-inf")
+        self.lock = threading.Lock()
+
+    def event_of(self, db: Database, token: str) -> int | None:
+        found = self.known.get(token)
+        if found is not None:
+            return found
+        with self.lock:
+            if token not in self.known and time.monotonic() - self.scanned >= RESCAN_SECONDS:
+                self.scanned = time.monotonic()
+                with db.read() as conn:
+                    self.known.update(published_tokens(conn))
+            return self.known.get(token)
+
+
+_TOKENS_LOCK = threading.Lock()
+
+
+def _tokens_of(db: Database) -> _Tokens:
+    with _TOKENS_LOCK:
+        found = getattr(db, "_public_tokens", None)
+        if not isinstance(found, _Tokens):
+            found = _Tokens()
+            db._public_tokens = found  # type: ignore[attr-defined]
+        return found
+
+
+def event_of_token(db: Database, token: str) -> tuple[int, Published]:
+    """The event published at ``/p/<token>`` and how; :class:`NotFound` when no event is
+    published there now (never was, or unpublished since)."""
+    if not (0 < len(token) <= 64) or not token.isascii():
+        raise NotFound("nothing is published at this address")
+    event_id = _tokens_of(db).event_of(db, token)
+    if event_id is not None:
+        with db.read() as conn:
+            now = published(conn, event_id)
+        if now is not None and now.token is not None and secrets.compare_digest(now.token, token):
+            return event_id, now
+    raise NotFound("nothing is published at this address")

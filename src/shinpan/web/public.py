@@ -1,0 +1,240 @@
+"""The players' pages (T12): read-only, without an account, under ``/p/<token>``.
+
+What they show is :mod:`shinpan.services.public`'s: nothing a judge records. They never
+read who is signed in (a judge's cookie gives nothing more), and each address may ask
+for at most ``PER_MINUTE`` pages a minute (beyond: 429, in the player's language). The head
+judge publishes the event from ``/events/{id}/publish`` (a QR code of the address for the
+wall), the JSON API or ``shinpan event publish``.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field
+
+from shinpan.errors import NotFound
+from shinpan.reports.common import local_time
+from shinpan.services import publish as publishing
+from shinpan.services.context import load_event
+from shinpan.services.public import PublicEvent
+from shinpan.web import i18n
+from shinpan.web.api import CommandIn, Unsafe, csrf
+from shinpan.web.auth import role_at
+from shinpan.web.openapi import ERRORS
+from shinpan.web.render import environment, render
+
+router = APIRouter(include_in_schema=False)
+api_router = APIRouter(prefix="/api", tags=["players"], responses=ERRORS)
+
+PER_MINUTE = 120  # pages one address may ask for in a minute (a wall polls 12)
+WINDOW = 60.0
+NO_STORE = {"cache-control": "no-store"}
+
+
+class AddressLimit:
+    """Requests per address in the current minute, in this process (a fixed window)."""
+
+    def __init__(self, per_minute: int = PER_MINUTE) -> None:
+        self.per_minute = per_minute
+        self.window = -1
+        self.counts: dict[str, int] = {}
+        self.lock = threading.Lock()
+
+    def allow(self, address: str) -> bool:
+        now = int(time.monotonic() // WINDOW)
+        with self.lock:
+            if now != self.window:
+                self.window, self.counts = now, {}
+            self.counts[address] = count = self.counts.get(address, 0) + 1
+        return count <= self.per_minute
+
+
+_LIMITS_LOCK = threading.Lock()
+
+
+def _limit(request: Request) -> AddressLimit:
+    with _LIMITS_LOCK:
+        found = getattr(request.app.state, "public_limit", None)
+        if not isinstance(found, AddressLimit):
+            found = request.app.state.public_limit = AddressLimit()
+        return found
+
+
+class TooMany(Exception):
+    """Past the address's limit."""
+
+
+def _page(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """A players' page: drawn for nobody in particular (no account, no CSRF token)."""
+    html = environment().get_template(template).render(request=request, user=None, csrf="", **context)
+    headers = dict(NO_STORE)
+    if status == 429:
+        headers["retry-after"] = str(int(WINDOW))
+    return HTMLResponse(html, status_code=status, headers=headers)
+
+
+def _refused(request: Request, status: int) -> HTMLResponse:
+    if status == 429:
+        message = i18n.gettext(
+            "Too many requests from your network. Wait a minute, then open the page again."
+        )
+    else:
+        message = i18n.gettext("Nothing is published at this address. Ask the judges for the players' page.")
+    return _page(request, "public_error.html", status, message=message, status_code=status)
+
+
+def _event(request: Request, token: str) -> PublicEvent:
+    address = request.client.host if request.client else "?"
+    if not _limit(request).allow(address):
+        raise TooMany
+    return PublicEvent(request.app.state.db, token)
+
+
+def _public(request: Request, token: str, template: str, **extra: Any) -> Response:
+    try:
+        event = _event(request, token)
+    except TooMany:
+        return _refused(request, 429)
+    except NotFound:
+        return _refused(request, 404)
+    context: dict[str, Any] = {"event": event, "token": token, "base": f"/p/{token}"}
+    for key, make in extra.items():
+        context[key] = make(event) if callable(make) else make
+    return _page(request, template, **context)
+
+
+@router.get("/p/{token}", response_class=HTMLResponse)
+def home(request: Request, token: str, q: str = "") -> Response:
+    q = q[:100]
+    return _public(request, token, "public_home.html", q=q, found=lambda e: e.find(q) if q else None)
+
+
+@router.get("/p/{token}/pairings", response_class=HTMLResponse)
+def pairings(request: Request, token: str) -> Response:
+    return _public(
+        request, token, "public_pairings.html", tables=lambda e: e.tables(), byes=lambda e: e.byes()
+    )
+
+
+@router.get("/p/{token}/standings", response_class=HTMLResponse)
+def standings(request: Request, token: str) -> Response:
+    return _public(request, token, "public_standings.html", table=lambda e: e.standings())
+
+
+@router.get("/p/{token}/bracket", response_class=HTMLResponse)
+def bracket(request: Request, token: str) -> Response:
+    return _public(request, token, "public_bracket.html", rounds=lambda e: e.bracket())
+
+
+@router.get("/p/{token}/wall", response_class=HTMLResponse)
+def wall(request: Request, token: str) -> Response:
+    return _public(request, token, "public_wall.html", clock=lambda e: _clock(e))
+
+
+@router.get("/p/{token}/clock")
+def clock(request: Request, token: str) -> Response:
+    """The wall's clock as JSON: the round's end, the server's time, extended tables."""
+    try:
+        event = _event(request, token)
+    except TooMany:
+        return JSONResponse({"detail": "too many requests"}, 429, headers={"retry-after": str(int(WINDOW))})
+    except NotFound:
+        return JSONResponse({"detail": "not found"}, 404)
+    return JSONResponse(_clock(event), headers=NO_STORE)
+
+
+def _clock(event: PublicEvent) -> dict[str, Any]:
+    found = event.clock()
+    for table in found["tables"]:
+        table["ends_local"] = local_time(table["ends_at"], event.time_zone, style="clock")
+    started = found["state"] == "started"
+    found["ends_local"] = local_time(found["ends_at"], event.time_zone, style="clock") if started else ""
+    return found
+
+
+# -- the head judge publishes ---------------------------------------------------------------------
+
+
+def _qr(url: str) -> str:
+    import qrcode
+    import qrcode.image.svg
+
+    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
+    buffer = io.BytesIO()
+    image.save(buffer)
+    svg = buffer.getvalue().decode("utf-8")
+    return svg[svg.index("<svg") :]
+
+
+def _publish_page(request: Request, event_id: int, found: publishing.Published, role: Any) -> Response:
+    url = str(request.base_url).rstrip("/") + publishing.players_url(found.token) if found.token else None
+    with request.app.state.db.read() as conn:
+        event = load_event(conn, event_id)
+    return render(
+        request, "publish.html", event_id=event_id, event=event, role=role, published=found, url=url,
+        qr=_qr(url) if url else None,
+    )  # fmt: skip
+
+
+@router.get("/events/{event_id}/publish", response_class=HTMLResponse)
+def publish_page(request: Request, event_id: int) -> Response:
+    _, role = role_at(request, event_id, "manage")
+    with request.app.state.db.read() as conn:
+        found = publishing.publication(conn, event_id)
+    return _publish_page(request, event_id, found, role)
+
+
+@router.post("/events/{event_id}/publish", dependencies=[Depends(csrf)])
+def publish_form(
+    request: Request, event_id: int, command_id: Annotated[str, Form(max_length=100)] = "",
+    names: Annotated[str, Form(max_length=20)] = "names", off: Annotated[str, Form(max_length=5)] = "",
+) -> Response:  # fmt: skip
+    user, _ = role_at(request, event_id, "manage")
+    publishing.publish(
+        request.app.state.db,
+        event_id,
+        names=names,
+        off=bool(off),
+        actor=user.name,
+        command_id=command_id or None,
+    )
+    return RedirectResponse(f"/events/{event_id}/publish", status_code=303)
+
+
+class PublishIn(CommandIn):
+    names: Literal["names", "handles"] | None = Field(
+        None, description="names with readings, or the handles players registered (left out: as it was)"
+    )
+    off: bool = Field(False, description="unpublish: the players' address answers 404 after")
+
+
+class PublishOut(BaseModel):
+    published: bool
+    url: str | None = Field(description="the players' pages, a path under the server's address (/p/<token>)")
+    names: Literal["names", "handles"]
+
+
+@api_router.post("/events/{event_id}/publish", dependencies=Unsafe)
+def publish_api(request: Request, event_id: int, body: PublishIn) -> PublishOut:
+    """The head judge publishes the event to its players (T12), or unpublishes it (``off``)."""
+    user, _ = role_at(request, event_id, "manage")
+    found = publishing.publish(
+        request.app.state.db, event_id, names=body.names, off=body.off, actor=user.name,
+        command_id=body.command_id,
+    )  # fmt: skip
+    return PublishOut.model_validate(publishing.publication_json(found))
+
+
+@api_router.get("/events/{event_id}/publish")
+def publication_api(request: Request, event_id: int) -> PublishOut:
+    """Whether the event is published to its players, where, and with what names."""
+    role_at(request, event_id, "manage")
+    with request.app.state.db.read() as conn:
+        found = publishing.publication(conn, event_id)
+    return PublishOut.model_validate(publishing.publication_json(found))
