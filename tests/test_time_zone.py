@@ -16,6 +16,7 @@ from alembic import command
 from conftest import HEAD_JUDGE, Backend, core_of, make_event, run_cli
 from shinpan import reports
 from shinpan.errors import InvalidInput
+from shinpan.reports.formats import HEAD_COLUMNS
 from shinpan.reports.penalties import csv_header
 from shinpan.services import events, recording
 from shinpan.services.context import load_event
@@ -88,7 +89,8 @@ def test_the_csv_gives_times_in_the_events_zone(
     report = reports.penalty_report(db, _one_ruling(db, zone))
     content = reports.render(report, "csv").content.decode("utf-8-sig")
     header, row = list(csv.reader(io.StringIO(content)))
-    assert header == csv_header(zone or "Asia/Tokyo")
+    # every line ends with the ledger's head
+    assert header == [*csv_header(zone or "Asia/Tokyo"), *HEAD_COLUMNS]
     issued = next(n for n, name in enumerate(header) if name.startswith("記録時刻"))
     assert header[issued].endswith(f"({label})")
     assert row[issued] == shown

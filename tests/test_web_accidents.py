@@ -58,7 +58,7 @@ def test_an_additional_ruling_voided_by_a_deviation_names_it_and_its_reason(worl
     voided = page(world, f"/events/{world.event}/rulings/{extra}")
     said = re.sub(r"\s+", " ", voided)
     assert f"裁定 #{slow} の訂正" in said or f"裁定 #{slow}の訂正" in said
-    assert "訂正の理由: «初参加のため»" in said
+    assert "訂正の理由: 「初参加のため」" in said
     assert "取り消し済み: 初参加のため" not in said  # not as its own void reason
 
     corrected = re.sub(r"\s+", " ", page(world, f"/events/{world.event}/rulings/{slow}"))

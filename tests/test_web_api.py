@@ -166,7 +166,7 @@ def _confirm(w: World, role: str) -> Call:
 
 def _deviate(w: World, role: str) -> Call:
     number = w.record(_player(w), "ingame.cards-off-table")
-    body = {"command_id": w.cid(), "penalties": ["warning1"], "reason": "繰り返しのため"}
+    body = {"command_id": w.cid(), "penalties": ["warning2"], "reason": "繰り返しのため"}
     return Call(params={"number": number}, json=body)
 
 
@@ -241,6 +241,14 @@ def _history(w: World, role: str) -> Call:
 
 def _slip(w: World, role: str) -> Call:
     return Call(params={"number": w.record(_player(w), "ingame.cards-off-table")}, query={"format": "json"})
+
+
+def _penalty_slips(w: World, role: str) -> Call:
+    return Call(query={"format": "json", "ruling": w.record(_player(w), "ingame.cards-off-table")})
+
+
+def _result_slips(w: World, role: str) -> Call:
+    return Call(query={"format": "json", "round": 1})
 
 
 def _swiss_event(w: World, *, state: str = "new") -> int:
@@ -393,7 +401,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("POST", "/api/events", SIGNED_IN, _new_event, ok=201, otherwise=_NO_LEVEL),
     Endpoint("GET", E + "/players", EVENT_ROLES, _search),
     Endpoint("GET", E + "/players/{number}", EVENT_ROLES, _one_player),
-    Endpoint("POST", E + "/players", frozenset({HJ}), _import_players),
+    Endpoint("POST", E + "/players", frozenset({HJ, SK}), _import_players),  # the roster (issue 20)
     Endpoint("POST", E + "/rulings/preview", frozenset({HJ, FJ}), _record),
     Endpoint("POST", E + "/rulings", frozenset({HJ, FJ}), _record, ok=201),
     Endpoint("GET", E + "/rulings", EVENT_ROLES, _nothing),
@@ -430,6 +438,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET", E + "/stream", EVENT_ROLES, _nothing),
     # reports: export (head judge, scorekeeper), report (head judge), read
     Endpoint("GET", E + "/reports/penalties", frozenset({HJ, SK}), _as_json),
+    Endpoint("GET", E + "/reports/penalty-slips", EVENT_ROLES, _penalty_slips),
+    Endpoint("GET", E + "/reports/result-slips", frozenset({HJ, SK}), _result_slips),
     Endpoint("GET", E + "/reports/stats", frozenset({HJ, SK}), _as_json),
     Endpoint("GET", E + "/reports/dq", frozenset({HJ}), _as_json),
     Endpoint("GET", E + "/reports/pairings", EVENT_ROLES, _wall_pairings),  # the venue wall

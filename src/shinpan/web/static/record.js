@@ -24,7 +24,7 @@
     return Date.now().toString(36) + Math.random().toString(36).slice(2, 12);
   }
   function csrf() { return form.elements.csrf_token.value; }
-  function word(id) { return $("#" + id).textContent; }
+  function word(id) { var e = $("#" + id); return e.dataset.text || e.textContent; }  // data-text: a sentence with {blanks}
   function show(el, on) { if (el) el.hidden = !on; }
   function clone(id) { return $("#" + id).content.firstElementChild.cloneNode(true); }
   form.elements.command_id.value = newId();
