@@ -83,7 +83,7 @@ def kept_for_offline(page: Page, event: int) -> None:
     """Wait until the service worker, installed by this first visit, controls the page and
     keeps the screen and the roster: nothing reloads the page to get them kept."""
     wanted = {f"/events/{event}/record", f"/events/{event}/record/roster"}
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 45  # a loaded machine: the worker fetches the page and its roster
     while time.monotonic() < deadline:
         kept = page.evaluate(
             "() => navigator.serviceWorker.controller === null ? [] : caches.open('shinpan-pages')"

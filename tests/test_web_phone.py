@@ -41,7 +41,7 @@ def kept_on_first_visit(page: Page, event: int) -> None:
     """The worker this visit installed controls the page and keeps the screen, its roster
     and 自分の記録 (the page is not reloaded for it)."""
     wanted = {f"/events/{event}/record", f"/events/{event}/record/roster", f"/events/{event}/record/mine"}
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 45  # a loaded machine: the worker fetches three pages
     while time.monotonic() < deadline:
         kept = page.evaluate(
             "() => navigator.serviceWorker.controller === null ? [] : caches.open('shinpan-pages')"
