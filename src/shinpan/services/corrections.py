@@ -15,9 +15,9 @@ from datetime import datetime
 from typing import Any
 
 from shinpan.engine import Deviation, RecordError
-from shinpan.engine.corrections import check_deviation_changes, rederive
+from shinpan.engine.corrections import rederive
 from shinpan.engine.explain import deviation_text
-from shinpan.engine.facts import check_deviation
+from shinpan.engine.facts import check_deviation, check_deviation_changes
 from shinpan.engine.hanging import effects_after_deviation, remedies_after_deviation, restored_effects
 from shinpan.engine.ruling import Trigger
 from shinpan.entries import RulingDeviated, RulingsConfirmed, RulingsRecorded, RulingsVoided
