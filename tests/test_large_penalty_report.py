@@ -1,5 +1,6 @@
-"""The penalty report of a large event as PDF: drawn line by line (``reports/penalties_pdf.py``),
-it says what the compact page says, in Japanese as text, with the ledger head on every page.
+"""The penalty report of a large event. As PDF, drawn line by line (``reports/penalties_pdf.py``),
+it says what the compact page says, in Japanese as text, with the ledger head on every page;
+its CSV, written line by line where a line needs no quoting, is what ``csv.writer`` writes.
 
 The demo event with a disqualification, a deviation, a void and a missed deadline (the
 scenario of ``test_reports.py``) is made "large" by lowering the threshold, on SQLite and
@@ -8,6 +9,9 @@ on PostgreSQL; the wrapping of long lines is checked on its own.
 
 from __future__ import annotations
 
+import csv
+import io
+import random
 import re
 import subprocess
 from collections.abc import Iterator
@@ -21,6 +25,7 @@ from conftest import BACKENDS, new_backend
 from shinpan import reports
 from shinpan.reports import formats
 from shinpan.reports.common import _local_time, local_time
+from shinpan.reports.formats import BOM, csv_bytes, inert
 from shinpan.reports.penalties import PenaltyReport
 from shinpan.reports.penalties_pdf import NO_END, NO_START, Run, wrap
 from shinpan.store.db import Database
@@ -182,3 +187,20 @@ def test_times_are_written_the_same_minute_by_minute(zone: str) -> None:
     for stamp in stamps:
         slow = datetime.fromisoformat(stamp).astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M:%S")
         assert local_time(stamp, zone) == slow == _local_time(stamp, zone, "full"), stamp
+
+
+def test_the_csv_is_what_the_csv_writer_writes_whatever_the_cells_hold() -> None:
+    rng = random.Random(21)
+    pieces = ["a", ",", '"', "\n", "\r", " ", "=", "-", "漢", "'", "\t", "@", "+", ""]
+    for _ in range(2000):
+        width = rng.randint(0, 4)
+        rows = [
+            ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 4))) for _ in range(width)]
+            for _ in range(rng.randint(0, 5))
+        ]
+        header = [f"列{n}" for n in range(width)]
+        expected = io.StringIO()
+        expected.write(BOM)
+        writer = csv.writer(expected, lineterminator="\r\n")
+        writer.writerows([[inert(c) for c in row] for row in [header, *rows]])
+        assert csv_bytes(header, rows) == expected.getvalue().encode("utf-8"), rows
