@@ -115,9 +115,6 @@ class Measure:
     def table(self, style: str) -> Widths:
         return self.widths[style]
 
-    def width(self, run: Run) -> float:
-        return sum(map(self.widths[run.style].__getitem__, run.text)) * run.size * PT
-
 
 def can_break(text: str, at: int) -> bool:
     """Whether a line may end before ``text[at]``."""
@@ -131,13 +128,11 @@ def can_break(text: str, at: int) -> bool:
     return not (before.isascii() and after.isascii())
 
 
-def wrap(
-    measure: Measure, runs: list[Run], width: float, first: float = 0.0
-) -> list[list[tuple[float, Run]]]:
-    """Runs set in lines no wider than ``width`` (the first starting at ``first``): each line
-    its runs (pieces of them) with their x offsets."""
+def wrap(measure: Measure, runs: list[Run], width: float) -> list[list[tuple[float, Run]]]:
+    """Runs set in lines no wider than ``width``: each line its runs (pieces of them) with
+    their x offsets."""
     lines: list[list[tuple[float, Run]]] = [[]]
-    x = first
+    x = 0.0
     for run in runs:
         text = run.text
         if not text:
