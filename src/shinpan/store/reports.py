@@ -34,6 +34,7 @@ __all__ = [
     "events",
     "missed_deadlines",
     "opponent_of",
+    "player_names",
     "players",
     "players_named",
     "rulings",
@@ -124,6 +125,22 @@ def players(conn: Connection, event_id: int, numbers: Iterable[str] | None = Non
             r for c in chunks(wanted) for r in _PLAYERS_LISTED.all(conn, {"e": event_id, "numbers": list(c)})
         ]
     return {r[0]: PlayerRecord(*r) for r in rows}
+
+
+_NAMES = Statement("SELECT number, name FROM players WHERE event_id = :e")
+_NAMES_LISTED = Statement("SELECT number, name FROM players WHERE event_id = :e AND number IN (:numbers)")
+
+
+def player_names(conn: Connection, event_id: int, numbers: Iterable[str] | None = None) -> dict[str, str]:
+    """The names of the event's players by number (all of them, or those listed)."""
+    if numbers is None:
+        return dict(_NAMES.all(conn, {"e": event_id}))
+    wanted = sorted(set(numbers))
+    return {
+        r[0]: r[1]
+        for c in chunks(wanted)
+        for r in _NAMES_LISTED.all(conn, {"e": event_id, "numbers": list(c)})
+    }
 
 
 def players_named(conn: Connection, fragment: str) -> list[PlayerAt]:
