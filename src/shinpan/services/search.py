@@ -204,10 +204,16 @@ class EventRoster:
             most = limit if len(words) == 1 else None
             matching: set[int] | None = None
             for word in words:
-                holding: set[int] = set()
-                for form in _forms(word):
-                    holding |= self._holding(form, most)
-                matching = holding if matching is None else matching & holding
+                forms = _forms(word)
+                if matching is not None:  # the next words only narrow the players found so far
+                    keys, narrowed = self.keys, set()
+                    for form in forms:
+                        narrowed |= {i for i in matching if form in keys[i]}
+                    matching = narrowed
+                else:
+                    matching = set()
+                    for form in forms:
+                        matching |= self._holding(form, most)
                 if not matching:
                     break
             chosen += sorted(matching or ())[:limit]
