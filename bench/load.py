@@ -98,12 +98,17 @@ class Setup:
 def prepare(url: str, players: int, judges: int, desks: int, paired: bool = True) -> Setup:
     """The event, published to its players, with round 1 paired if ``paired``, and signed-in
     sessions (cookies as the server signs them) for everyone."""
+    from argon2 import PasswordHasher
+
     from shinpan.csvio import PairingRow, PlayerRow
     from shinpan.engine.event_rules import Role
     from shinpan.services import accounts, events, publish
     from shinpan.store.db import Database
     from shinpan.web.auth import CSRF_COOKIE, SESSION_COOKIE, Signer, new_csrf_token
 
+    # The judges' PINs are hashed with argon2's least work: the bench never signs in with
+    # them (its sessions are signed directly), and 150 full hashes took minutes on a busy machine.
+    accounts._HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)  # type: ignore[attr-defined]
     db = Database(url)
     try:
         rows = []
@@ -144,6 +149,18 @@ def prepare(url: str, players: int, judges: int, desks: int, paired: bool = True
     )
 
 
+def judge_address(n: int) -> str:
+    """The ``n``-th judge's phone on the venue's network (and that judge's open page): each
+    device its own address, as the server's limits per address expect (64 connections
+    waiting for a request, ``shinpan.web.protocol``); all on loopback."""
+    return f"127.2.{n // 254}.{n % 254 + 1}"
+
+
+def desk_address(n: int) -> str:
+    """The ``n``-th head judge desk's machine."""
+    return f"127.3.{n // 254}.{n % 254 + 1}"
+
+
 @dataclass
 class Stats:
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
@@ -172,7 +189,7 @@ async def judge(
 ) -> None:
     """One floor judge's phone: searches as they type, and records."""
     rng = random.Random(seed)
-    async with Connection(base, who) as http:
+    async with Connection(base, who, local=judge_address(seed)) as http:
         while True:
             await asyncio.sleep(min(rng.expovariate(rate), max(0.0, stop - time.perf_counter())))
             if time.perf_counter() >= stop:
@@ -199,7 +216,7 @@ async def judge(
 
 
 async def stream(base: str, s: Setup, who: dict[str, str], desk: bool, stop: float, stats: Stats,
-                 opened: asyncio.Event, count: list[int]) -> None:  # fmt: skip
+                 opened: asyncio.Event, count: list[int], local: str) -> None:  # fmt: skip
     """An open page: hears every change; a desk fetches the panels a change touched, one
     refresh at a time and at most one a second, taking any drawing newer than what it
     shows and asking again for what is still older than the change that touched it, as
@@ -234,7 +251,7 @@ async def stream(base: str, s: Setup, who: dict[str, str], desk: bool, stop: flo
                 wanted.update(behind)
                 refresh.set()
 
-    async with Connection(base, who) as live, Connection(base, who) as panels:  # as a page has them
+    async with Connection(base, who, local=local) as live, Connection(base, who, local=local) as panels:
         task = asyncio.create_task(refresher(panels)) if desk else None
         try:
             started = time.perf_counter()
@@ -271,7 +288,7 @@ async def pair_round(base: str, s: Setup, at: float, stats: Stats, phones: PipeE
     """The head judge pairs round 1 at ``at``; then the phones are told where everyone sits."""
     await asyncio.sleep(max(0.0, at - time.perf_counter()))
     body = json.dumps({"command_id": uuid.uuid4().hex, "seed": 2026}).encode()
-    async with Connection(base, s.desks[0]) as http:
+    async with Connection(base, s.desks[0], local=desk_address(0)) as http:
         started = time.perf_counter()
         status, answer = await http.request("POST", f"/api/events/{s.event}/rounds", body)
     stats.add("pairing", started, status == 201)
@@ -295,10 +312,12 @@ async def _pages(base: str, s: Setup, streams: int, desks: int, seconds: float, 
     count = [0]
     opened = asyncio.Event()
     far = time.perf_counter() + seconds + 120
-    viewers = [(s.desks[i % len(s.desks)], True) if i < desks else (s.judges[i % len(s.judges)], False)
+    viewers = [(s.desks[i % len(s.desks)], True, desk_address(i)) if i < desks
+               else (s.judges[i % len(s.judges)], False, judge_address(i % len(s.judges)))
                for i in range(streams)]  # fmt: skip
     tasks = [
-        asyncio.create_task(stream(base, s, who, desk, far, stats, opened, count)) for who, desk in viewers
+        asyncio.create_task(stream(base, s, who, desk, far, stats, opened, count, local))
+        for who, desk, local in viewers
     ]
     try:
         await asyncio.wait_for(opened.wait(), 60)
