@@ -64,7 +64,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection as PipeEnd
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import httpx
 
@@ -172,6 +172,7 @@ class Stats:
     warm: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     refused: int = 0  # the phones' answers 429 (past the limit per address)
     wrong: int = 0  # the phones' answers without the player's table
+    failed: dict[int, int] = field(default_factory=dict)  # the phones' failures by status (0: no answer)
 
     def counts(self, started: float) -> bool:
         return started >= self.counting_from
@@ -377,7 +378,7 @@ async def run_load(base: str, s: Setup, args: argparse.Namespace) -> tuple[Stats
                 stats.latencies[kind].extend(values)
             for kind, errors in asked["errors"].items():
                 stats.errors[kind] += errors
-            stats.refused, stats.wrong = asked["refused"], asked["wrong"]
+            stats.refused, stats.wrong, stats.failed = asked["refused"], asked["wrong"], asked["failed"]
     finally:
         for process in (pages, phones):  # the processes this run started, by their own handles
             if process is not None:
@@ -453,7 +454,8 @@ def report(label: str, stats: Stats, elapsed: float, args: argparse.Namespace) -
         asked = len(stats.latencies.get("phone table", []))
         print(f"  phones: {asked} of {args.phones} asked for their table within {args.window:g} s of round 1's "
               f"pairing ({args.pair_at:g} s into the counted part); refused (429) {stats.refused}, "
-              f"answers without the player's table {stats.wrong}")  # fmt: skip
+              f"answers without the player's table {stats.wrong}"
+              + (f"; failures by status (0: none came) {stats.failed}" if stats.failed else ""))  # fmt: skip
     return ok
 
 
@@ -509,6 +511,9 @@ def one(label: str, url: str, workers: int, args: argparse.Namespace, tmp: Path)
         stats, elapsed = asyncio.run(run_load(base, s, args))
     finally:
         stop_server(proc)
+    log = next(tmp.glob(f"server-{urlsplit(base).port}.log")).read_text(errors="replace")
+    if "Traceback" in log:
+        print("  the server's log ends:\n" + "\n".join(log.splitlines()[-30:]))
     return report(label, stats, elapsed, args)
 
 

@@ -49,12 +49,14 @@ class PhoneStats:
     errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     refused: int = 0  # 429: past the limit per address
     wrong: int = 0  # an answer without the player's table
+    failed: dict[int, int] = field(default_factory=lambda: defaultdict(int))  # by status (0: no answer)
 
     def add(self, kind: str, started: float, status: int, ok: bool) -> None:
         self.latencies[kind].append((time.perf_counter() - started) * 1000)
         self.refused += status == 429
         if not (status == 200 and ok):
             self.errors[kind] += 1
+            self.failed[status] += 1
 
 
 async def phone(
@@ -96,4 +98,4 @@ def run_phones(plan: Plan, pipe: PipeEnd) -> None:
     paired_at, tables = pipe.recv()
     stats = asyncio.run(_phones(plan, paired_at, tables))
     pipe.send({"latencies": dict(stats.latencies), "errors": dict(stats.errors), "refused": stats.refused,
-               "wrong": stats.wrong})  # fmt: skip
+               "wrong": stats.wrong, "failed": dict(stats.failed)})  # fmt: skip
