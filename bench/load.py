@@ -38,9 +38,16 @@ the errors of both parts are counted.
 Not collected by pytest: ``bench/`` is outside ``testpaths``. The load generator shares
 the machine's 2 cores with the server: its figures are what a server on a busy laptop gives.
 So that it leaves the server a core, the load goes through a lean HTTP/1.1 client on asyncio
-streams (``Connection``), not httpx, which took the generator most of a core. The open
+streams (``bench/client.py``), not httpx, which took the generator most of a core. The open
 pages (streams and desks) run in a second process: a judge's phone does not read 150
-streams, and the judges' requests timed here do not wait behind their messages.
+streams, and the judges' requests timed here do not wait behind their messages; the
+players' phones run in a third.
+
+Each device connects from an address of its own on loopback (judges 127.2.x.y, desks
+127.3.x.y, phones 127.1.x.y; the server listens on 127.0.0.1 only), as at a venue where
+every phone has its address on the Wi-Fi: the server's limits per address (64 connections
+waiting for a request, 120 players' pages a minute) then hold as they would there. The
+judges' PINs are hashed with argon2's least work: the bench never signs in with them.
 """
 
 from __future__ import annotations
