@@ -204,10 +204,16 @@ class EventRoster:
             most = limit if len(words) == 1 else None
             matching: set[int] | None = None
             for word in words:
-                holding: set[int] = set()
-                for form in _forms(word):
-                    holding |= self._holding(form, most)
-                matching = holding if matching is None else matching & holding
+                forms = _forms(word)
+                if matching is not None:  # the next words only narrow the players found so far
+                    keys, narrowed = self.keys, set()
+                    for form in forms:
+                        narrowed |= {i for i in matching if form in keys[i]}
+                    matching = narrowed
+                else:
+                    matching = set()
+                    for form in forms:
+                        matching |= self._holding(form, most)
                 if not matching:
                     break
             chosen += sorted(matching or ())[:limit]
@@ -260,8 +266,19 @@ class PlayerIndex:
                 kept = EventRoster(read_roster(conn, event_id))
             self.events[event_id] = kept
         self.watch.follow(event_id, kept.head)
-        if self.watch.heads.get(event_id, kept.head) > kept.head:
-            kept.stale = True  # the ledger grew while it was read: the next search reads again
+        read = kept
+
+        def settle(head: int, kinds: frozenset[str] | None) -> None:
+            """The ledger grew while it was read (rulings come all the time at a big event):
+            kept if nothing since changes a player or a seat, else the next search reads again."""
+            if head <= read.head:
+                return
+            if kinds is None or not kinds.isdisjoint(ROSTER_KINDS):
+                read.stale = True
+            else:
+                read.head = head
+
+        self.watch.grown_since(event_id, kept.head, settle)
         return kept
 
 
