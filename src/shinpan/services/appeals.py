@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from shinpan.engine.event_rules import RulingState
 from shinpan.engine.participants import check_name
 from shinpan.entries import AppealDecided, AppealFiled, StatementTaken
 from shinpan.errors import Conflict, InvalidInput, NotFound
@@ -30,7 +31,7 @@ def file_appeal(
 
     def act(conn: Connection, ap: Appender) -> int:
         (row,) = rows_of(conn, event_id, [ruling])
-        if row.state == "voided":
+        if row.state == RulingState.voided:
             raise Conflict("ruling {n} is voided", n=ruling)
         entry = ap.append(AppealFiled(ruling, by.strip(), reason.strip()), refs=[row.entry_seq])
         return entry.seq

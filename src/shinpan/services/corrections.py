@@ -16,6 +16,7 @@ from typing import Any
 
 from shinpan.engine import Deviation, RecordError
 from shinpan.engine.corrections import check_deviation_changes, rederive
+from shinpan.engine.event_rules import RulingState
 from shinpan.engine.explain import deviation_text
 from shinpan.engine.facts import check_deviation
 from shinpan.engine.hanging import effects_after_deviation, remedies_after_deviation, restored_effects
@@ -42,7 +43,7 @@ def confirm(
     def act(conn: Connection, ap: Appender) -> list[int]:
         found = rows_of(conn, event_id, numbers)
         for r in found:
-            if r.state != "pending":
+            if r.state != RulingState.pending:
                 raise Conflict(
                     "ruling {n} is {state}, not waiting for confirmation", n=r.number, state=r.state
                 )
@@ -80,7 +81,7 @@ def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str)
     except RecordError as e:
         raise InvalidInput(e.template, field=e.field.removeprefix("deviation."), **e.params) from None
     (row,) = rows_of(conn, ap.event_id, [number])
-    if row.state == "voided":
+    if row.state == RulingState.voided:
         raise Conflict("ruling {n} is voided", n=number)
     if _penalises_nobody(row):
         raise Conflict(
@@ -124,7 +125,7 @@ def void_in(ap: Appender, number: int, reason: str) -> list[int]:
         raise InvalidInput("a void needs a reason", field="reason")
     conn, event_id = ap.conn, ap.event_id
     (row,) = rows_of(conn, event_id, [number])
-    if row.state == "voided":
+    if row.state == RulingState.voided:
         raise Conflict("ruling {n} is already voided", n=number)
     entries = [row.entry_seq]
     numbers = numbers_of_entry(conn, event_id, row.entry_seq)
@@ -135,7 +136,7 @@ def void_in(ap: Appender, number: int, reason: str) -> list[int]:
         entries += sorted({f.entry_seq for f in found} - set(entries))
         numbers += fresh
         frontier = fresh
-    live = [r for r in rows_of(conn, event_id, numbers) if r.state != "voided"]
+    live = [r for r in rows_of(conn, event_id, numbers) if r.state != RulingState.voided]
     gone = sorted(int(r.number) for r in live)
     ap.append(RulingsVoided(tuple(gone), why), refs=entries)
     revert_rulings(ap, set(gone))

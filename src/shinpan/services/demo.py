@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from shinpan.csvio import PairingRow, PlayerRow
-from shinpan.engine.event_rules import Role
+from shinpan.engine.event_rules import Role, RulingState
 from shinpan.errors import Conflict
 from shinpan.services import accounts, corrections, deadlines, events, recording, rounds
 from shinpan.services.events import list_events
@@ -170,7 +170,7 @@ def clock_minutes(start: datetime, clock: datetime) -> float:
 def _all_pending(db: Database, event_id: int) -> list[dict[str, Any]]:
     from shinpan.services.queries import rulings_feed
 
-    return rulings_feed(db, event_id, state="pending", limit=1000)
+    return rulings_feed(db, event_id, state=RulingState.pending, limit=1000)
 
 
 def _play_out(

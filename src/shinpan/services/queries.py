@@ -6,7 +6,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from shinpan.engine.event_rules import Status, status_after, status_codes_now
+from shinpan.engine.event_rules import RulingState, Status, status_after, status_codes_now
 from shinpan.errors import NotFound
 from shinpan.services.context import load_event
 from shinpan.services.search import PlayerView
@@ -26,10 +26,10 @@ from shinpan.store.feed import NamedRuling, RulingRow
 from shinpan.store.matches import MatchRecord
 
 
-def awaiting_status(penalties: list[str], effects: list[str], state: str) -> str | None:
+def awaiting_status(penalties: list[str], effects: list[str], state: RulingState) -> str | None:
     """D17: the status a ruling that waits for the head judge gives its player once confirmed
     (``ejected``, ``disqualified``), or None."""
-    if state != "pending":
+    if state != RulingState.pending:
         return None
     codes = [*penalties, *effects]
     now = status_codes_now(codes, pending=True)
@@ -112,7 +112,12 @@ def _with_name(found: NamedRuling) -> dict[str, Any]:
 
 
 def rulings_feed(
-    db: Database, event_id: int, *, state: str | None = None, limit: int = 100, before: int | None = None
+    db: Database,
+    event_id: int,
+    *,
+    state: RulingState | None = None,
+    limit: int = 100,
+    before: int | None = None,
 ) -> list[dict[str, Any]]:
     """The newest rulings first; ``state='pending'`` is the confirmation queue."""
     with db.read() as conn:

@@ -93,11 +93,9 @@ def pair_next_round(
         round_no = event.current_round + 1
         people = entrants(conn, event_id)
         away = absent(conn, event_id) if may_mark_attendance(event.current_round) else set()
-        no_shows = sorted(
-            p.player for p in people if p.player in away and may_be_paired(Status(p.status.value))
-        )
+        no_shows = sorted(p.player for p in people if p.player in away and may_be_paired(p.status))
         people = [p for p in people if p.player not in away]
-        if sum(1 for p in people if may_be_paired(Status(p.status.value))) < 2:
+        if sum(1 for p in people if may_be_paired(p.status)) < 2:
             raise Conflict("fewer than two players can be paired")
         chosen = seed if seed is not None else secrets.randbelow(SEED_LIMIT)
         made = pair_round(round_no, people, played(conn, event_id), chosen)
@@ -123,7 +121,7 @@ def recommended(db: Database, event_id: int) -> int:
     """The recommended number of Swiss rounds for the event's players still in it."""
     with db.read() as conn:
         load_event(conn, event_id)
-        active = sum(1 for p in entrants(conn, event_id) if p.status.value == "active")
+        active = sum(1 for p in entrants(conn, event_id) if p.status is Status.active)
     return recommended_rounds(active)
 
 

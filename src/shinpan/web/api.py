@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from shinpan.csvio import parse_pairings, parse_players
 from shinpan.engine import Deviation
-from shinpan.engine.event_rules import Role
+from shinpan.engine.event_rules import Role, RulingState
 from shinpan.guideline import default_guideline
 from shinpan.guideline.model import as_data
 from shinpan.guideline.search import search
@@ -255,7 +255,8 @@ def rulings(
 ) -> list[dict[str, Any]]:  # fmt: skip
     """The newest rulings first; ``state=pending`` is the confirmation queue."""
     role_at(request, event_id, "read")
-    return queries.rulings_feed(request.app.state.db, event_id, state=state, limit=limit, before=before)
+    chosen = RulingState(state) if state is not None else None
+    return queries.rulings_feed(request.app.state.db, event_id, state=chosen, limit=limit, before=before)
 
 
 @router.get("/events/{event_id}/rulings/{number}")
