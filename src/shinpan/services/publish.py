@@ -119,7 +119,9 @@ def _tokens_of(db: Database) -> _Tokens:
         found = getattr(db, "_public_tokens", None)
         if not isinstance(found, _Tokens):
             found = _Tokens()
-            db._public_tokens = found  # type: ignore[attr-defined]
+            vars(db)["_public_tokens"] = (
+                found  # kept on the database object: one per database, in this process
+            )
         return found
 
 

@@ -31,7 +31,9 @@ from shinpan.services import (
     transfer,
 )
 from shinpan.services.context import load_event
+from shinpan.services.queries import PlayerHistory, RoundMatches
 from shinpan.services.search import index_of
+from shinpan.services.shapes import RulingInFeed, RulingListed
 from shinpan.web import i18n
 from shinpan.web.auth import (
     CSRF_COOKIE,
@@ -168,8 +170,8 @@ async def players(request: Request, event_id: int, q: str = Query("", max_length
     return players_found(kept, q)  # the usual case takes its own lane: shinpan.web.lane
 
 
-@router.get("/events/{event_id}/players/{number}")
-def player(request: Request, event_id: int, number: str) -> dict[str, Any]:
+@router.get("/events/{event_id}/players/{number}", response_model=dict[str, Any])
+def player(request: Request, event_id: int, number: str) -> PlayerHistory:
     """Everything a player has in this event."""
     role_at(request, event_id, "read")
     return queries.player_history(request.app.state.db, event_id, number)
@@ -248,19 +250,19 @@ def record(request: Request, event_id: int, body: RecordIn) -> JSONResponse:
     return JSONResponse(answer, status_code=201)
 
 
-@router.get("/events/{event_id}/rulings")
+@router.get("/events/{event_id}/rulings", response_model=list[dict[str, Any]])
 def rulings(
     request: Request, event_id: int, state: Literal["pending", "confirmed", "recorded", "voided"] | None = None,
     limit: int = Query(100, ge=1, le=1000), before: int | None = Query(None, ge=1),
-) -> list[dict[str, Any]]:  # fmt: skip
+) -> list[RulingInFeed]:  # fmt: skip
     """The newest rulings first; ``state=pending`` is the confirmation queue."""
     role_at(request, event_id, "read")
     chosen = RulingState(state) if state is not None else None
     return queries.rulings_feed(request.app.state.db, event_id, state=chosen, limit=limit, before=before)
 
 
-@router.get("/events/{event_id}/rulings/{number}")
-def ruling(request: Request, event_id: int, number: int) -> dict[str, Any]:
+@router.get("/events/{event_id}/rulings/{number}", response_model=dict[str, Any])
+def ruling(request: Request, event_id: int, number: int) -> RulingListed:
     role_at(request, event_id, "read")
     return queries.get_ruling(request.app.state.db, event_id, number)
 
@@ -333,8 +335,8 @@ def close_deadline(
     return result
 
 
-@router.get("/events/{event_id}/rounds/{round_no}")
-def round_view(request: Request, event_id: int, round_no: int) -> dict[str, Any]:
+@router.get("/events/{event_id}/rounds/{round_no}", response_model=dict[str, Any])
+def round_view(request: Request, event_id: int, round_no: int) -> RoundMatches:
     """A round's matches and duels, with the rulings that changed them."""
     role_at(request, event_id, "read")
     return queries.round_matches(request.app.state.db, event_id, round_no)
