@@ -27,6 +27,7 @@ from shinpan.services.commands import run_command
 from shinpan.services.context import load_event
 from shinpan.services.effects import apply_ruling, confirm_status, revert_rulings
 from shinpan.services.recording import append_rulings, live_history, next_number, rows_of
+from shinpan.services.shapes import DeviationJson, deviation_json
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
@@ -69,7 +70,7 @@ def _penalises_nobody(row: Any) -> bool:
     )
 
 
-def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str) -> dict[str, Any]:
+def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str) -> DeviationJson:
     """Within a command: replace one ruling's penalties and what they did (D11, D12), then
     re-derive the player's additional rulings (D16)."""
     conn = ap.conn
@@ -114,7 +115,7 @@ def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str)
     revert_rulings(ap, {number})
     apply_ruling(ap, number, row.player, [*new, *effects], pending=False)
     _rederive(ap, [row.player], number, why)
-    return deviated.body()
+    return deviation_json(deviated)
 
 
 def void_in(ap: Appender, number: int, reason: str) -> list[int]:
@@ -160,12 +161,13 @@ def _rederive(ap: Appender, players: Iterable[str], corrected: int, reason: str)
 def deviate(
     db: Database, event_id: int, number: int, penalties: Sequence[str], reason: str, *,
     judge: str | None = None, command_id: str | None = None, now: datetime | None = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> DeviationJson:  # fmt: skip
     """The head judge departs from the guideline for one ruling, with a written reason."""
     payload = {"deviate": number, "penalties": list(penalties), "reason": reason}
     return run_command(
         db, event_id, "deviate", judge, command_id, payload,
-        lambda _conn, ap: deviate_in(ap, number, penalties, reason), now, lambda _c, e: e.body.body(),
+        lambda _conn, ap: deviate_in(ap, number, penalties, reason), now,
+        lambda _c, e: deviation_json(e.of(RulingDeviated)),
     )  # fmt: skip
 
 

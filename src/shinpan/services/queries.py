@@ -23,8 +23,8 @@ from shinpan.services.shapes import (
     RulingListed,
     StatementListed,
     appeal_listed,
-    listed,
     match_listed,
+    ruling_listed,
     statement_listed,
 )
 from shinpan.store import appeals as stored_appeals
@@ -66,7 +66,7 @@ def awaiting_status(penalties: list[str], effects: list[str], state: RulingState
 def ruling_dict(row: RulingRow) -> RulingListed:
     """A ruling as the CLI's JSON and the API give it."""
     penalties, effects = json.loads(row.penalties), json.loads(row.effects)
-    return listed(row, penalties, effects, awaiting_status(penalties, effects, row.state))
+    return ruling_listed(row, penalties, effects, awaiting_status(penalties, effects, row.state))
 
 
 def _player(row: Any) -> PlayerView:

@@ -56,13 +56,13 @@ __all__ = [
     "appeal_decided_json",
     "appeal_listed",
     "attendance_json",
-    "decided",
     "deviation_json",
     "dropped_json",
-    "listed",
     "match_listed",
     "pairing_json",
     "player_corrected_json",
+    "ruling_decided",
+    "ruling_listed",
     "statement_listed",
 ]
 
@@ -115,7 +115,7 @@ def _due(d: DueRemedy) -> DueJson:
     }  # fmt: skip
 
 
-def decided(r: RecordedRuling) -> RulingDecided:
+def ruling_decided(r: RecordedRuling) -> RulingDecided:
     """The ruling as the ledger's entry says it (the keys of :meth:`RecordedRuling.body`)."""
     return {
         "number": r.number, "player": r.player, "rule": r.rule, "offense": r.offense,
@@ -164,7 +164,7 @@ class RulingInFeed(RulingListed):
     player_name: ReadOnly[str | None]
 
 
-def listed(
+def ruling_listed(
     row: RulingRow, penalties: list[str], effects: list[str], awaiting_status: str | None
 ) -> RulingListed:
     """The ruling as it stands, with its JSON columns as read (``penalties``, ``effects``)."""

@@ -31,9 +31,10 @@ from shinpan.services import (
     transfer,
 )
 from shinpan.services.context import load_event
+from shinpan.services.deadlines import DeadlineJson
 from shinpan.services.queries import PlayerHistory, RoundMatches
 from shinpan.services.search import index_of
-from shinpan.services.shapes import RulingInFeed, RulingListed
+from shinpan.services.shapes import AppealDecidedJson, DeviationJson, RulingInFeed, RulingListed
 from shinpan.web import i18n
 from shinpan.web.auth import (
     CSRF_COOKIE,
@@ -244,10 +245,8 @@ def record(request: Request, event_id: int, body: RecordIn) -> JSONResponse:
     saved = recording.record(db, event_id, body.record_input(), judge=user.name, command_id=body.command_id)
     answer = saved.as_json()
     names = queries.player_names(db, event_id, sorted({r["player"] for r in saved.rulings}))
-    answer["rulings"] = [
-        {**r, "player_name": names.get(r["player"])} for r in saved.rulings
-    ]  # for the banner
-    return JSONResponse(answer, status_code=201)
+    named = [{**r, "player_name": names.get(r["player"])} for r in saved.rulings]  # for the banner
+    return JSONResponse({**answer, "rulings": named}, status_code=201)
 
 
 @router.get("/events/{event_id}/rulings", response_model=list[dict[str, Any]])
@@ -289,8 +288,10 @@ def confirm(request: Request, event_id: int, number: int, body: CommandIn) -> di
     return {"confirmed": done}
 
 
-@router.post("/events/{event_id}/rulings/{number}/deviate", dependencies=Unsafe)
-def deviate(request: Request, event_id: int, number: int, body: DeviateIn) -> dict[str, Any]:
+@router.post(
+    "/events/{event_id}/rulings/{number}/deviate", dependencies=Unsafe, response_model=dict[str, Any]
+)
+def deviate(request: Request, event_id: int, number: int, body: DeviateIn) -> DeviationJson:
     """The head judge deviates from the guideline, with a reason (D11)."""
     user, _ = role_at(request, event_id, "deviate")
     result = corrections.deviate(
@@ -310,8 +311,8 @@ def void(request: Request, event_id: int, number: int, body: ReasonIn) -> dict[s
     return {"voided": done}
 
 
-@router.get("/events/{event_id}/deadlines")
-def list_deadlines(request: Request, event_id: int) -> list[dict[str, Any]]:
+@router.get("/events/{event_id}/deadlines", response_model=list[dict[str, Any]])
+def list_deadlines(request: Request, event_id: int) -> list[DeadlineJson]:
     role_at(request, event_id, "read")
     return [d.as_json() for d in deadlines.list_deadlines(request.app.state.db, event_id)]
 
@@ -409,8 +410,10 @@ def file_appeal(request: Request, event_id: int, body: AppealIn) -> dict[str, An
     return {"appeal": seq}
 
 
-@router.post("/events/{event_id}/appeals/{appeal}/decision", dependencies=Unsafe)
-def decide_appeal(request: Request, event_id: int, appeal: int, body: DecisionIn) -> dict[str, Any]:
+@router.post(
+    "/events/{event_id}/appeals/{appeal}/decision", dependencies=Unsafe, response_model=dict[str, Any]
+)
+def decide_appeal(request: Request, event_id: int, appeal: int, body: DecisionIn) -> AppealDecidedJson:
     """The head judge's decision on an appeal is final (D11)."""
     user, _ = role_at(request, event_id, "appeal")
     result = appeals.decide_appeal(
