@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from shinpan.guideline.search import normalize
 from shinpan.services.context import load_event, parse_stamp, stamp
@@ -30,6 +30,21 @@ from shinpan.store.rounds import round_of
 
 HIDDEN = frozenset({"withdrawn", "ejected", "disqualified"})  # statuses only a ruling gives
 MOST_FOUND = 20
+
+
+class TableEnd(TypedDict):
+    table: int
+    ends_at: str | None
+
+
+class WallClock(TypedDict):
+    """The current round's clock as the wall shows it: no reasons, no judges."""
+
+    round: int
+    state: str
+    ends_at: str | None
+    now: str
+    tables: list[TableEnd]
 
 
 @dataclass(frozen=True)
@@ -182,7 +197,7 @@ class PublicEvent:
             rounds.append((found.first + i, shown))
         return rounds
 
-    def clock(self, now: datetime | None = None) -> dict[str, Any]:
+    def clock(self, now: datetime | None = None) -> WallClock:
         """The current round's clock for the wall: its end, and each table whose own end
         is later (time a judge gave it), still playing. No reasons, no judges."""
         at = parse_stamp(stamp(now))
@@ -190,7 +205,7 @@ class PublicEvent:
             return {"round": 0, "state": "none", "ends_at": None, "now": stamp(at), "tables": []}
         with self.db.read() as conn:
             c = read_clock(conn, self.event_id, self.round, at)
-        extended = [
+        extended: list[TableEnd] = [
             {"table": t.table, "ends_at": t.ends_at}
             for t in c.tables
             if c.state == "started"

@@ -35,6 +35,7 @@ from shinpan.services.deadlines import DeadlineJson
 from shinpan.services.queries import PlayerHistory, RoundMatches
 from shinpan.services.search import index_of
 from shinpan.services.shapes import AppealDecidedJson, DeviationJson, RulingInFeed, RulingListed
+from shinpan.services.transfer import Export
 from shinpan.web import i18n
 from shinpan.web.auth import (
     CSRF_COOKIE,
@@ -445,8 +446,8 @@ def invite(request: Request, event_id: int, body: InviteIn) -> dict[str, Any]:
     return {"code": code, "url": str(request.base_url) + f"join/{code}"}
 
 
-@router.get("/events/{event_id}/export")
-def export(request: Request, event_id: int) -> dict[str, Any]:
+@router.get("/events/{event_id}/export", response_model=dict[str, Any])
+def export(request: Request, event_id: int) -> Export:
     """The whole event as its ledger, every entry with its hash."""
     role_at(request, event_id, "export")
     return transfer.export_event(request.app.state.db, event_id)
