@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Any, TypedDict
+from typing import Any
 
 from shinpan.engine.event_rules import RulingState, Status, status_after, status_codes_now
 from shinpan.errors import NotFound
 from shinpan.services.context import load_event
-from shinpan.services.search import PlayerJson, PlayerView
+from shinpan.services.search import PlayerView
 
 # Player search moved to shinpan.services.search (an index the ledger keeps current).
 from shinpan.services.search import Roster as Roster
@@ -19,6 +19,8 @@ from shinpan.services.search import with_seats as with_seats
 from shinpan.services.shapes import (
     AppealListed,
     MatchListed,
+    PlayerHistory,
+    RoundMatches,
     RulingInFeed,
     RulingListed,
     StatementListed,
@@ -35,21 +37,6 @@ from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.feed import NamedRuling, RulingRow
 from shinpan.store.matches import MatchRecord
-
-
-class PlayerHistory(TypedDict):
-    """Everything a player has in the event: who they are, their rulings and matches."""
-
-    player: PlayerJson
-    rulings: list[RulingListed]
-    matches: list[MatchListed]
-
-
-class RoundMatches(TypedDict):
-    """A round's matches with their duels."""
-
-    round: int
-    matches: list[MatchListed]
 
 
 def awaiting_status(penalties: list[str], effects: list[str], state: RulingState) -> str | None:

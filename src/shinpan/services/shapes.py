@@ -1,6 +1,6 @@
-"""What the services hand out about a ruling, a match and a player: one named shape per idea.
+"""What the services hand out about a ruling, an event and a match: one named shape per idea.
 
-A ruling has three shapes, each named here once:
+An event is listed as :class:`EventListed`. A ruling has three shapes, each named here once:
 
 - :class:`RulingDecided`, as decided: what the ledger wrote when it was given (a record's
   answer, a missed deadline's follow-up);
@@ -34,7 +34,9 @@ if TYPE_CHECKING:
         RulingDeviated,
     )
     from shinpan.entries.parts import DueRemedy, RecordedRuling
+    from shinpan.services.search import PlayerJson
     from shinpan.store.appeals import AppealHeard, GivenStatement
+    from shinpan.store.events import EventSummary
     from shinpan.store.feed import RulingRow
     from shinpan.store.matches import MatchRecord
 
@@ -45,10 +47,13 @@ __all__ = [
     "DeviationJson",
     "DueJson",
     "DuelJson",
+    "EventListed",
     "MatchListed",
     "PairingJson",
     "PlayerCorrectedJson",
     "PlayerDroppedJson",
+    "PlayerHistory",
+    "RoundMatches",
     "RulingDecided",
     "RulingInFeed",
     "RulingListed",
@@ -58,6 +63,7 @@ __all__ = [
     "attendance_json",
     "deviation_json",
     "dropped_json",
+    "event_listed",
     "match_listed",
     "pairing_json",
     "player_corrected_json",
@@ -195,6 +201,28 @@ def ruling_listed(
     }
 
 
+class EventListed(TypedDict):
+    """An event as the list of events gives it (:class:`EventSummary`'s fields), with the
+    role the asking person holds there."""
+
+    id: ReadOnly[int]
+    name: ReadOnly[str]
+    starts_on: ReadOnly[str | None]
+    rel: ReadOnly[int]
+    head_judge: ReadOnly[str]
+    players: ReadOnly[int]
+    rulings: ReadOnly[int]
+    current_round: ReadOnly[int]
+    role: ReadOnly[str]
+
+
+def event_listed(e: EventSummary, role: str) -> EventListed:
+    return {
+        "id": e.id, "name": e.name, "starts_on": e.starts_on, "rel": e.rel, "head_judge": e.head_judge,
+        "players": e.players, "rulings": e.rulings, "current_round": e.current_round, "role": role,
+    }  # fmt: skip
+
+
 class DuelJson(TypedDict):
     duel: ReadOnly[int]
     winner: ReadOnly[str | None]
@@ -224,6 +252,21 @@ def match_listed(m: MatchRecord, duel_winners: dict[int, str | None]) -> MatchLi
         "extensions": m.extensions,
         "duels": [{"duel": n, "winner": w} for n, w in sorted(duel_winners.items())],
     }
+
+
+class PlayerHistory(TypedDict):
+    """Everything a player has in the event: who they are, their rulings (voided too) and matches."""
+
+    player: ReadOnly[PlayerJson]
+    rulings: ReadOnly[list[RulingListed]]
+    matches: ReadOnly[list[MatchListed]]
+
+
+class RoundMatches(TypedDict):
+    """A round's matches with their duels (the scorekeeper's view)."""
+
+    round: ReadOnly[int]
+    matches: ReadOnly[list[MatchListed]]
 
 
 class AppealListed(TypedDict):

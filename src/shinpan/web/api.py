@@ -32,9 +32,17 @@ from shinpan.services import (
 )
 from shinpan.services.context import load_event
 from shinpan.services.deadlines import DeadlineJson
-from shinpan.services.queries import PlayerHistory, RoundMatches
 from shinpan.services.search import index_of
-from shinpan.services.shapes import AppealDecidedJson, DeviationJson, RulingInFeed, RulingListed
+from shinpan.services.shapes import (
+    AppealDecidedJson,
+    DeviationJson,
+    EventListed,
+    PlayerHistory,
+    RoundMatches,
+    RulingInFeed,
+    RulingListed,
+    event_listed,
+)
 from shinpan.services.transfer import Export
 from shinpan.web import i18n
 from shinpan.web.auth import (
@@ -134,15 +142,13 @@ class EventIn(BaseModel):
     )
 
 
-@router.get("/events")
-def list_events(request: Request) -> list[dict[str, Any]]:
+@router.get("/events", response_model=list[dict[str, Any]])
+def list_events(request: Request) -> list[EventListed]:
     """The events the signed-in user works at."""
     user = signed_in(request)
     mine = dict(accounts.events_of(request.app.state.db, user))
     return [
-        {**e.__dict__, "role": mine[e.id].value}
-        for e in events.list_events(request.app.state.db)
-        if e.id in mine
+        event_listed(e, mine[e.id].value) for e in events.list_events(request.app.state.db) if e.id in mine
     ]
 
 
