@@ -46,11 +46,21 @@ class Deadline:
 
     def as_json(self) -> DeadlineJson:
         return {
-            "ruling": self.ruling, "position": self.position, "player": self.player, "rule": self.rule,
-            "due_kind": self.due_kind, "due_at": self.due_at, "round": self.round, "table": self.table,
-            "remedy_ja": self.remedy_ja, "remedy_en": self.remedy_en, "on_miss": self.on_miss,
-            "state": self.state, "overdue": self.overdue, "seconds_left": self.seconds_left,
-        }  # fmt: skip
+            "ruling": self.ruling,
+            "position": self.position,
+            "player": self.player,
+            "rule": self.rule,
+            "due_kind": self.due_kind,
+            "due_at": self.due_at,
+            "round": self.round,
+            "table": self.table,
+            "remedy_ja": self.remedy_ja,
+            "remedy_en": self.remedy_en,
+            "on_miss": self.on_miss,
+            "state": self.state,
+            "overdue": self.overdue,
+            "seconds_left": self.seconds_left,
+        }
 
 
 class DeadlineJson(TypedDict):

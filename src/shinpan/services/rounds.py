@@ -252,9 +252,12 @@ def _turns(t: ExtraTurns) -> ExtraTurnsJson:
 
 def _due_json(d: DueAtEnd) -> DueAtEndJson:
     return {
-        "ruling": d.ruling, "position": d.position, "player": d.player, "remedy_ja": d.remedy_ja,
+        "ruling": d.ruling,
+        "position": d.position,
+        "player": d.player,
+        "remedy_ja": d.remedy_ja,
         "remedy_en": d.remedy_en,
-    }  # fmt: skip
+    }
 
 
 def _due(d: RemedyDue) -> DueAtEnd:

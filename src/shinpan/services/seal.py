@@ -189,8 +189,14 @@ class Sealed(TypedDict):
 
 
 def _sealed(seq: int, seal: EventSealed) -> Sealed:
-    return {"seq": seq, "position": seal.position, "head": seal.head, "key": seal.key,
-            "fingerprint": fingerprint(seal.key), "signature": seal.signature}  # fmt: skip
+    return {
+        "seq": seq,
+        "position": seal.position,
+        "head": seal.head,
+        "key": seal.key,
+        "fingerprint": fingerprint(seal.key),
+        "signature": seal.signature,
+    }
 
 
 class ExportedSeal(TypedDict):

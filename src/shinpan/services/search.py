@@ -82,10 +82,16 @@ class PlayerView:
 
     def as_json(self) -> PlayerJson:
         return {
-            "number": self.number, "name": self.name, "reading": self.reading, "club": self.club,
-            "status": self.status, "table": self.table, "seat": self.seat, "opponent": self.opponent,
+            "number": self.number,
+            "name": self.name,
+            "reading": self.reading,
+            "club": self.club,
+            "status": self.status,
+            "table": self.table,
+            "seat": self.seat,
+            "opponent": self.opponent,
             "opponent_name": self.opponent_name,
-        }  # fmt: skip
+        }
 
 
 @dataclass(frozen=True)

@@ -115,24 +115,43 @@ class RulingDecided(TypedDict):
 
 def _due(d: DueRemedy) -> DueJson:
     return {
-        "position": d.position, "due_kind": d.due_kind, "minutes": d.minutes, "due_at": d.due_at,
-        "round": d.round, "table": d.table, "remedy_ja": d.remedy_ja, "remedy_en": d.remedy_en,
+        "position": d.position,
+        "due_kind": d.due_kind,
+        "minutes": d.minutes,
+        "due_at": d.due_at,
+        "round": d.round,
+        "table": d.table,
+        "remedy_ja": d.remedy_ja,
+        "remedy_en": d.remedy_en,
         "on_miss": {"penalties": list(d.on_miss.penalties), "effects": list(d.on_miss.effects)},
-    }  # fmt: skip
+    }
 
 
 def ruling_decided(r: RecordedRuling) -> RulingDecided:
     """The ruling as the ledger's entry says it (the keys of :meth:`RecordedRuling.body`)."""
     return {
-        "number": r.number, "player": r.player, "rule": r.rule, "offense": r.offense,
-        "penalties": list(r.penalties), "guideline_penalties": list(r.guideline_penalties),
-        "effects": list(r.effects), "follow_up": r.follow_up,
-        "needs_head_judge": r.needs_head_judge, "deviation_reason": r.deviation_reason,
-        "draft": r.draft, "scope": r.scope, "kind": r.kind, "trigger": r.trigger,
-        "recorded_as": r.recorded_as, "discretion": r.discretion, "source": r.source,
-        "explanation_ja": r.explanation_ja, "explanation_en": r.explanation_en,
-        "cause": r.cause, "dues": [_due(d) for d in r.dues],
-    }  # fmt: skip
+        "number": r.number,
+        "player": r.player,
+        "rule": r.rule,
+        "offense": r.offense,
+        "penalties": list(r.penalties),
+        "guideline_penalties": list(r.guideline_penalties),
+        "effects": list(r.effects),
+        "follow_up": r.follow_up,
+        "needs_head_judge": r.needs_head_judge,
+        "deviation_reason": r.deviation_reason,
+        "draft": r.draft,
+        "scope": r.scope,
+        "kind": r.kind,
+        "trigger": r.trigger,
+        "recorded_as": r.recorded_as,
+        "discretion": r.discretion,
+        "source": r.source,
+        "explanation_ja": r.explanation_ja,
+        "explanation_en": r.explanation_en,
+        "cause": r.cause,
+        "dues": [_due(d) for d in r.dues],
+    }
 
 
 class RulingListed(TypedDict):
@@ -218,9 +237,16 @@ class EventListed(TypedDict):
 
 def event_listed(e: EventSummary, role: str) -> EventListed:
     return {
-        "id": e.id, "name": e.name, "starts_on": e.starts_on, "rel": e.rel, "head_judge": e.head_judge,
-        "players": e.players, "rulings": e.rulings, "current_round": e.current_round, "role": role,
-    }  # fmt: skip
+        "id": e.id,
+        "name": e.name,
+        "starts_on": e.starts_on,
+        "rel": e.rel,
+        "head_judge": e.head_judge,
+        "players": e.players,
+        "rulings": e.rulings,
+        "current_round": e.current_round,
+        "role": role,
+    }
 
 
 class DuelJson(TypedDict):
@@ -286,9 +312,19 @@ class AppealListed(TypedDict):
 
 
 def appeal_listed(a: AppealHeard) -> AppealListed:
-    return {"entry": a.appeal.entry_seq, "ruling": a.appeal.ruling, "by": a.appeal.by, "reason": a.appeal.reason,
-            "outcome": a.appeal.outcome, "decision_reason": a.appeal.decision_reason, "player": a.player,
-            "player_name": a.player_name, "rule": a.rule, "penalties": list(a.penalties), "state": a.state}  # fmt: skip
+    return {
+        "entry": a.appeal.entry_seq,
+        "ruling": a.appeal.ruling,
+        "by": a.appeal.by,
+        "reason": a.appeal.reason,
+        "outcome": a.appeal.outcome,
+        "decision_reason": a.appeal.decision_reason,
+        "player": a.player,
+        "player_name": a.player_name,
+        "rule": a.rule,
+        "penalties": list(a.penalties),
+        "state": a.state,
+    }
 
 
 class StatementListed(TypedDict):
@@ -323,10 +359,13 @@ class DeviationJson(TypedDict):
 def deviation_json(d: RulingDeviated) -> DeviationJson:
     """The keys of :meth:`RulingDeviated.body`."""
     out: DeviationJson = {
-        "ruling": d.ruling, "penalties": list(d.penalties), "reason": d.reason,
-        "needs_head_judge": d.needs_head_judge, "explanation_ja": d.explanation_ja,
+        "ruling": d.ruling,
+        "penalties": list(d.penalties),
+        "reason": d.reason,
+        "needs_head_judge": d.needs_head_judge,
+        "explanation_ja": d.explanation_ja,
         "explanation_en": d.explanation_en,
-    }  # fmt: skip
+    }
     return out if d.effects is None else {**out, "effects": list(d.effects)}
 
 
