@@ -29,6 +29,15 @@ class Status(StrEnum):
     disqualified = "disqualified"
 
 
+class RulingState(StrEnum):
+    """Where a ruling stands (D11, D16): the ledger's projection and the JSON say the value."""
+
+    pending = "pending"  # waits for the head judge's confirmation
+    confirmed = "confirmed"  # the head judge confirmed it
+    recorded = "recorded"  # needed no confirmation
+    voided = "voided"  # a correction voided it: it counts no more
+
+
 # The heavier status wins: a disqualified player who also withdrew is disqualified.
 _STATUS_ORDER = (Status.active, Status.dropped, Status.withdrawn, Status.ejected, Status.disqualified)
 _STATUS_OF = {

@@ -13,7 +13,13 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
-from shinpan.engine.event_rules import Status, needs_investigation, status_after, status_codes_now
+from shinpan.engine.event_rules import (
+    RulingState,
+    Status,
+    needs_investigation,
+    status_after,
+    status_codes_now,
+)
 from shinpan.engine.explain import penalty_text
 from shinpan.entries import (
     AppealDecided,
@@ -171,7 +177,7 @@ class Investigation:
     player_name: str
     rule: str
     penalties: tuple[str, ...]
-    state: str
+    state: RulingState
     awaiting_status: str | None  # D17: "disqualified" or "ejected" once the head judge confirms
 
 
@@ -184,7 +190,9 @@ def disqualifications(db: Database, event_id: int) -> list[Investigation]:
         found = [
             r
             for r in (store.rulings_naming(conn, event_id, code) if code else [])
-            if is_disqualification(book, r.penalties, r.guideline_penalties, voided=r.state == "voided")
+            if is_disqualification(
+                book, r.penalties, r.guideline_penalties, voided=r.state == RulingState.voided
+            )
         ]
         names = people(conn, event_id, {r.player for r in found}) if found else {}
     return [
@@ -196,9 +204,9 @@ def disqualifications(db: Database, event_id: int) -> list[Investigation]:
     ]  # fmt: skip
 
 
-def _awaiting(book: Rulebook, codes: tuple[str, ...], state: str) -> str | None:
+def _awaiting(book: Rulebook, codes: tuple[str, ...], state: RulingState) -> str | None:
     """D17: the status a ruling waiting for the head judge gives once confirmed."""
-    if state != "pending":
+    if state != RulingState.pending:
         return None
     acts = book.acts(codes)
     now = status_codes_now(acts, pending=True)

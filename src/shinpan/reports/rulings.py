@@ -12,6 +12,7 @@ from collections.abc import Collection
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from shinpan.engine.event_rules import RulingState
 from shinpan.engine.explain import penalty_text
 from shinpan.guideline import Rulebook
 from shinpan.reports.common import EventHeader, abbreviations, bulk, category, is_reported
@@ -62,7 +63,7 @@ class ReportedRuling:
     effects_en: str
     remedy_ja: str
     remedy_en: str
-    state: str
+    state: RulingState
     reported: bool
     judge: str
     recorded_at: str
@@ -72,7 +73,7 @@ class ReportedRuling:
 
     @property
     def voided(self) -> bool:
-        return self.state == "voided"
+        return self.state == RulingState.voided
 
     @property
     def confirmation(self) -> Act | None:

@@ -35,6 +35,7 @@ __all__ = [
     "scoresheet",
     "seal",
     "search",
+    "shapes",
     "standings",
     "swiss",
     "tls",

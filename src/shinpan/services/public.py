@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from shinpan.guideline.search import normalize
 from shinpan.services.context import load_event, parse_stamp, stamp
@@ -46,6 +46,21 @@ UNSEEN_KINDS = frozenset({
     "duel.result", "match.result", "match.extended", "result.reported", "time.extended",
     "loss.carried", "loss.settled",
 })  # fmt: skip
+
+
+class TableEnd(TypedDict):
+    table: int
+    ends_at: str | None
+
+
+class WallClock(TypedDict):
+    """The current round's clock as the wall shows it: no reasons, no judges."""
+
+    round: int
+    state: str
+    ends_at: str | None
+    now: str
+    tables: list[TableEnd]
 
 
 @dataclass(frozen=True)
@@ -208,7 +223,7 @@ class PublicEvent:
             rounds.append((found.first + i, shown))
         return rounds
 
-    def clock(self, now: datetime | None = None) -> dict[str, Any]:
+    def clock(self, now: datetime | None = None) -> WallClock:
         """The current round's clock for the wall: its end, and each table whose own end
         is later (time a judge gave it), still playing. No reasons, no judges."""
         at = parse_stamp(stamp(now))
@@ -216,7 +231,7 @@ class PublicEvent:
             return {"round": 0, "state": "none", "ends_at": None, "now": stamp(at), "tables": []}
         with self.db.read() as conn:
             c = read_clock(conn, self.event_id, self.round, at)
-        extended = [
+        extended: list[TableEnd] = [
             {"table": t.table, "ends_at": t.ends_at}
             for t in c.tables
             if c.state == "started"

@@ -15,7 +15,7 @@ import json
 import threading
 from bisect import bisect_right
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TypedDict
 
 from shinpan import romaji
 from shinpan.guideline.search import normalize
@@ -52,6 +52,20 @@ ROSTER_KINDS = frozenset(
 )
 
 
+class PlayerJson(TypedDict):
+    """A player as a search and a player's history give them (the keys of :class:`PlayerView`)."""
+
+    number: str
+    name: str
+    reading: str
+    club: str | None
+    status: str
+    table: int | None
+    seat: str | None
+    opponent: str | None
+    opponent_name: str | None
+
+
 @dataclass(frozen=True)
 class PlayerView:
     """A player as a search shows them: with their seat in the current round, if paired."""
@@ -66,8 +80,18 @@ class PlayerView:
     opponent: str | None = None
     opponent_name: str | None = None
 
-    def as_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+    def as_json(self) -> PlayerJson:
+        return {
+            "number": self.number,
+            "name": self.name,
+            "reading": self.reading,
+            "club": self.club,
+            "status": self.status,
+            "table": self.table,
+            "seat": self.seat,
+            "opponent": self.opponent,
+            "opponent_name": self.opponent_name,
+        }
 
 
 @dataclass(frozen=True)
@@ -291,7 +315,9 @@ def index_of(db: Database) -> PlayerIndex:
         found = getattr(db, "_player_index", None)
         if not isinstance(found, PlayerIndex):
             found = PlayerIndex(db)
-            db._player_index = found  # type: ignore[attr-defined]
+            vars(db)["_player_index"] = (
+                found  # kept on the database object: one per database, in this process
+            )
         return found
 
 

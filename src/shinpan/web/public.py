@@ -134,11 +134,13 @@ def clock(request: Request, token: str) -> Response:
 
 def _clock(event: PublicEvent) -> dict[str, Any]:
     found = event.clock()
-    for table in found["tables"]:
-        table["ends_local"] = local_time(table["ends_at"], event.time_zone, style="clock")
+    tables = [
+        {**table, "ends_local": local_time(table["ends_at"], event.time_zone, style="clock")}
+        for table in found["tables"]
+    ]
     started = found["state"] == "started"
-    found["ends_local"] = local_time(found["ends_at"], event.time_zone, style="clock") if started else ""
-    return found
+    ends_local = local_time(found["ends_at"], event.time_zone, style="clock") if started else ""
+    return {**found, "tables": tables, "ends_local": ends_local}
 
 
 # -- the head judge publishes ---------------------------------------------------------------------
