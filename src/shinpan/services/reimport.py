@@ -57,6 +57,8 @@ from shinpan.entries import (
     RulingsVoided,
     StatementTaken,
     TimeExtended,
+    WinnerReportConfirmed,
+    WinnerReported,
 )
 from shinpan.errors import InvalidInput, NotFound, ShinpanError, StorageError
 from shinpan.services import (
@@ -72,7 +74,9 @@ from shinpan.services import (
     results,
     rounds,
     swiss,
+    winner_reports,
 )
+from shinpan.services.codes import match_codes
 from shinpan.services.commands import REPLAYED_HASH, run_command
 from shinpan.services.context import parse_stamp
 from shinpan.services.effects import append_effects
@@ -200,9 +204,28 @@ def _result(db: Database, e: int, entry: Entry, b: ResultReported, _: Sequence[E
     results.report_result(db, e, b.round, b.table, wanted, **_as(entry))
 
 
+@replays(WinnerReported)
+def _winner_reported(db: Database, e: int, entry: Entry, b: WinnerReported, _: Sequence[Entry]) -> None:
+    """A winner's report, with the code the event's own secret gives its table (the file
+    does not hold the code; the same event uid gives the same one)."""
+    with db.read() as conn:
+        code = match_codes(conn, e, b.round, [b.table])[b.table]
+    winner_reports.report_win(db, e, b.round, b.table, code, b.score, at_time=b.at_time,
+                              command_id=entry.command_id, now=parse_stamp(entry.recorded_at))  # fmt: skip
+
+
+@replays(WinnerReportConfirmed)
+def _winner_confirmed(
+    db: Database, e: int, entry: Entry, b: WinnerReportConfirmed, _: Sequence[Entry]
+) -> None:
+    winner_reports.confirm_report(db, e, b.report, **_as(entry))
+
+
 @replays(EventPublished)
 def _published(db: Database, e: int, entry: Entry, b: EventPublished, _: Sequence[Entry]) -> None:
-    publish.publish(db, e, names=b.names, off=b.token is None, token=b.token, **_as(entry))
+    publish.publish(
+        db, e, names=b.names, off=b.token is None, winner_report=b.winner_report, token=b.token, **_as(entry)
+    )
 
 
 @replays(EventSealed)
