@@ -39,4 +39,5 @@ __all__ = [
     "swiss",
     "tls",
     "transfer",
+    "winner_reports",
 ]
