@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import HEAD_JUDGE, EventSetup
-from shinpan.services import events, formats, playoff, rounds
+from shinpan.services import corrections, events, formats, playoff, rounds
 from shinpan.services.results import Wanted, report_result
 from test_ledger_services import consistent, match, only, winners
 
@@ -113,4 +113,13 @@ def test_t10_d10_a_duel_loss_in_a_best_of_one_semi_final_sends_the_opponent_to_t
     events.end_round(ev.db, ev.id, 2)
     final = playoff.pair_playoff_round(ev.db, ev.id, actor=HEAD_JUDGE)
     assert [(p["a"], p["b"]) for p in final.pairings] == [(semi[0]["a"], semi[1]["a"])]
+    consistent(ev.db)
+
+
+def test_d16_voiding_the_duel_loss_that_ended_a_best_of_one_match_opens_it_again(new_event: Any) -> None:
+    ev = bo1(new_event)
+    saved = only(ev.record("P003", "pregame.tardiness"))
+    assert match(ev, 2)["result"] == "b"
+    corrections.void(ev.db, ev.id, int(saved["number"]), "別の選手だった", judge=HEAD_JUDGE)
+    assert winners(ev, 2) == {} and match(ev, 2)["result"] is None
     consistent(ev.db)

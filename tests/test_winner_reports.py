@@ -173,3 +173,29 @@ def test_the_slips_qr_code_carries_round_table_and_code(world: World) -> None:
     qr, code = _slip(world, 1)
     query = parse_qs(urlsplit(qr).query)
     assert query == {"round": ["1"], "table": ["1"], "code": [code]}
+
+
+def test_the_json_api_lists_waiting_reports_and_confirms_one_for_the_scorekeeper_only(world: World) -> None:
+    w, sk = world, world.clients["scorekeeper"]
+    token = _open(w)
+    _, code = _slip(w, 6)
+    assert _send(w, token, 6, code, "0-2")[0] == 200
+    listed = sk.get(f"/api/events/{w.event}/winner-reports")
+    assert listed.status_code == 200
+    (waiting,) = [r for r in listed.json() if r["table"] == 6]
+    assert (waiting["score"], waiting["at_time"], waiting["round"]) == ("0-2", False, 1)
+    path = f"/api/events/{w.event}/winner-reports/{waiting['report']}/confirm"
+    assert w.clients["viewer"].post(path, json={"command_id": w.cid()}).status_code == 403
+    done = sk.post(path, json={"command_id": w.cid()})
+    assert done.status_code == 200, done.text
+    assert (done.json()["result"], done.json()["shown"], done.json()["report"]) == (
+        "b",
+        "0-2",
+        waiting["report"],
+    )
+    again = sk.post(path, json={"command_id": w.cid()})
+    assert again.status_code == 409
+    assert all(r["table"] != 6 for r in sk.get(f"/api/events/{w.event}/winner-reports").json())
+    document = sk.get("/api/openapi.json").json()
+    assert "post" in document["paths"]["/api/events/{event_id}/winner-reports/{report}/confirm"]
+    assert "get" in document["paths"]["/api/events/{event_id}/winner-reports"]

@@ -206,12 +206,13 @@ def _result(db: Database, e: int, entry: Entry, b: ResultReported, _: Sequence[E
 
 @replays(WinnerReported)
 def _winner_reported(db: Database, e: int, entry: Entry, b: WinnerReported, _: Sequence[Entry]) -> None:
-    """A winner's report, with the code the event's own secret gives its table (the file
-    does not hold the code; the same event uid gives the same one)."""
+    """With the code the event's secret gives the table (the file holds no code)."""
     with db.read() as conn:
         code = match_codes(conn, e, b.round, [b.table])[b.table]
-    winner_reports.report_win(db, e, b.round, b.table, code, b.score, at_time=b.at_time,
-                              command_id=entry.command_id, now=parse_stamp(entry.recorded_at))  # fmt: skip
+    at = parse_stamp(entry.recorded_at)
+    winner_reports.report_win(
+        db, e, b.round, b.table, code, b.score, at_time=b.at_time, command_id=entry.command_id, now=at
+    )
 
 
 @replays(WinnerReportConfirmed)

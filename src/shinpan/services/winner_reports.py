@@ -34,7 +34,7 @@ MAX_CODE = 40
 MAX_SCORE = 20
 
 __all__ = [
-    "PLAYERS_PAGE", "InvalidInput", "WinnerReport", "confirm_report", "pending_reports", "report_address", "report_page",
+    "PLAYERS_PAGE", "WinnerReport", "confirm_report", "pending_reports", "report_address", "report_page",
     "report_win", "scores_offered", "takes_reports",
 ]  # fmt: skip
 

@@ -130,7 +130,9 @@ class PlayoffRow(NamedTuple):
 
 
 def playoff(conn: Connection, event_id: int) -> PlayoffRow | None:
-    """The event's playoff (None: it has not started one)."""
+    """The event's playoff (None: it has not started one, as the event's row says at once)."""
+    if playoff_round(conn, event_id) is None:
+        return None
     body = _PLAYOFF.scalar(conn, {"e": event_id})
     if body is None:
         return None

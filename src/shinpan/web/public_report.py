@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from shinpan.errors import NotFound, ShinpanError
+from shinpan.errors import InvalidInput, NotFound, ShinpanError
 from shinpan.services import winner_reports
 from shinpan.services.public import PublicEvent
 from shinpan.web import i18n
@@ -117,9 +117,9 @@ def report(
     given, _, when = score.partition("@")
     try:
         if number is None or where is None:
-            raise winner_reports.InvalidInput("choose your table", field="table")
+            raise InvalidInput("choose your table", field="table")
         if not given:
-            raise winner_reports.InvalidInput("choose the score", field="score")
+            raise InvalidInput("choose the score", field="score")
         done = winner_reports.report_win(
             event.db, event.event_id, number, where, code, given, at_time=when == "time",
             command_id=command_id or None,
