@@ -57,6 +57,8 @@ LATER_KINDS = {
         "entrants": ["1", "7", "3", "12"],
         "seed": 9,
     },
+    "winner.reported": {"round": 2, "table": 7, "score": "2-1", "at_time": False},
+    "winner.confirmed": {"report": 57},
 }
 
 

@@ -102,7 +102,7 @@ def test_the_api_publishes_for_the_head_judge_only_and_says_so_in_openapi(world:
     assert w.clients["signed_out"].get(made.json()["url"]).status_code == 200
     assert hj.get(path).json() == made.json()
     off = hj.post(path, json={"command_id": w.cid(), "off": True}).json()
-    assert off == {"published": False, "url": None, "names": "names"}
+    assert off == {"published": False, "url": None, "names": "names", "winner_report": False}
     assert w.clients["signed_out"].get(made.json()["url"]).status_code == 404
     document = hj.get("/api/openapi.json").json()
     assert "post" in document["paths"]["/api/events/{event_id}/publish"]

@@ -343,6 +343,19 @@ def _publish(w: World, role: str) -> Call:
     return Call(json={"command_id": w.cid(), "names": "names"})
 
 
+def _winner_report(w: World, role: str) -> Call:
+    """A winner's report waiting at table 1 of a Swiss event's round 1 (T11, T12)."""
+    from shinpan.services import publish, winner_reports
+    from shinpan.services.codes import match_codes
+
+    event = _swiss_event(w, state="started")
+    publish.publish(w.db, event, winner_report=True)
+    with w.db.read() as conn:
+        code = match_codes(conn, event, 1, [1])[1]
+    done = winner_reports.report_win(w.db, event, 1, 1, code, "2-0")
+    return Call(params={"event_id": event, "report": done.seq}, json={"command_id": w.cid()})
+
+
 def _swiss_played(w: World, playoff: bool = False) -> int:
     """A Swiss event whose round 1 has ended with every result in (and, with ``playoff``, a
     playoff of four whose semi-finals have ended too)."""
@@ -414,6 +427,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET", E + "/rounds/{round_no}", EVENT_ROLES, _round),
     Endpoint("POST", E + "/rounds/{round_no}/pairings", frozenset({HJ, SK}), _pairings),
     Endpoint("POST", E + "/results", frozenset({HJ, SK}), _result),
+    Endpoint("GET", E + "/winner-reports", EVENT_ROLES, _nothing),
+    Endpoint("POST", E + "/winner-reports/{report}/confirm", frozenset({HJ, SK}), _winner_report),
     Endpoint("POST", E + "/rounds", frozenset({HJ, SK}), _pair, ok=201),
     Endpoint("POST", E + "/rounds/start", frozenset({HJ, SK}), _start),
     Endpoint("POST", E + "/rounds/end", frozenset({HJ, SK}), _end),

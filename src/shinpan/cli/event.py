@@ -201,17 +201,28 @@ def register(app: typer.Typer) -> None:
         off: Annotated[
             bool, typer.Option("--off", help="Unpublish: the players' address answers nothing.")
         ] = False,
+        winner_report: Annotated[
+            bool | None,
+            typer.Option(
+                "--winner-report/--no-winner-report",
+                help="Let the winner report the score with the code on the table's slip, "
+                "for the scorekeeper to confirm (left out: as it was).",
+            ),
+        ] = None,
         actor: JudgeOption = None,
         db: DbOption = None,
         as_json: JsonOption = False,
     ) -> None:
         """The head judge publishes the event to its players (T12) and prints the players' URL
-        (the path under the server's address); --off unpublishes it."""
+        (the path under the server's address); --off unpublishes it; --winner-report lets
+        winners report their results there (T11)."""
         from shinpan.services import publish as publishing
 
         database = open_db(db)
         with handled():
-            found = publishing.publish(database, event, names=names, off=off, actor=actor)
+            found = publishing.publish(
+                database, event, names=names, off=off, winner_report=winner_report, actor=actor
+            )
         if as_json:
             print_json(publishing.publication_json(found))
         elif found.token is None:

@@ -6,7 +6,8 @@ asks here, and appends what comes back. Nothing here reads a database or a clock
 
 - A duel loss lands on the player's current duel, or waits for their next match when none
   is in progress; a match loss on the current match, or the next one when it has ended; the
-  opponent wins it (D10). The second duel won decides the match. A player who has left the
+  opponent wins it (D10). The second duel won decides the match; in best of one (T7), the
+  first, so that a duel loss ends the match as a match loss does. A player who has left the
   event has no next match (D14, D22): a loss that would wait for it lands nowhere.
 - ``match_draw`` draws the current match; ``time_extension`` extends a match being played.
 - Ejection and disqualification change the status only once confirmed (D17); leaving the
@@ -38,7 +39,7 @@ from shinpan.entries import MatchExtended as MatchExtended
 from shinpan.entries import MatchResult as MatchResult
 from shinpan.entries import StatusChanged as StatusChanged
 
-DUELS_TO_WIN = 2
+DUELS_TO_WIN = 2  # best of three, the default (T7); best of one: 1
 DUEL_LOSS, MATCH_LOSS, MATCH_DRAW, TIME_EXTENSION = "duel_loss", "match_loss", "match_draw", "time_extension"
 LOSSES = (DUEL_LOSS, MATCH_LOSS)
 
@@ -57,6 +58,7 @@ class Match:
     result_ruling: int | None = None  # the ruling that decided the result, if one did
     duels: Mapping[int, str] = field(default_factory=dict)
     drawn: frozenset[int] = frozenset()  # the numbers of its drawn duels (T7)
+    duels_to_win: int = DUELS_TO_WIN  # the event's format (T7): 2 best of three, 1 best of one
 
     @property
     def taken(self) -> set[int]:
@@ -78,10 +80,10 @@ class Match:
         return "a" if self.a == player else "b"
 
     def decided_by_duels(self, duels: Mapping[int, str] | None = None) -> str | None:
-        """The side that has won two duels, if one has."""
+        """The side that has won the duels the format needs (two, or one in best of one), if one has."""
         winners = list((self.duels if duels is None else duels).values())
         for player in (self.a, self.b):
-            if player is not None and winners.count(player) >= DUELS_TO_WIN:
+            if player is not None and winners.count(player) >= self.duels_to_win:
                 return self.side(player)
         return None
 
@@ -242,7 +244,7 @@ def plan_confirmation(view: PlayerView, ruling: int, codes: Sequence[str]) -> li
 
 def plan_reported_duel(m: Match, duel: int | None, winner: str) -> DuelResult:
     """A scorekeeper's duel result: ``duel`` left out, the match's next duel (D10); the
-    second duel won decides a match still being played."""
+    second duel won (best of one: the first) decides a match still being played."""
     number = duel if duel is not None else next_duel(m.taken)
     decided = m.decided_by_duels({**m.duels, number: winner}) if m.result is None else None
     return DuelResult(m.round, m.table, number, winner, None, decided is not None, decided)

@@ -52,7 +52,7 @@ from shinpan.entries.parts import (
 )
 from shinpan.entries.public import EventPublished
 from shinpan.entries.reading import Fields, Kind, MalformedBody
-from shinpan.entries.results import ReportedDuel, ResultReported
+from shinpan.entries.results import ReportedDuel, ResultReported, WinnerReportConfirmed, WinnerReported
 from shinpan.entries.rulings import (
     AppealDecided,
     AppealFiled,
@@ -72,6 +72,7 @@ EntryBody = (
     | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled | ResultReported
     | RulingsRecorded | RulingsConfirmed | RulingDeviated | RulingsVoided | DeadlineDone
     | StatementTaken | AppealFiled | AppealDecided | FormatSet | PlayoffStarted | EventSealed | EventPublished
+    | WinnerReported | WinnerReportConfirmed
 )  # fmt: skip
 
 KINDS: dict[str, type[EntryBody]] = {
@@ -109,6 +110,8 @@ KINDS: dict[str, type[EntryBody]] = {
         PlayerCorrected,
         AttendanceMarked,
         EventPublished,
+        WinnerReported,
+        WinnerReportConfirmed,
     )
 }
 
@@ -170,5 +173,7 @@ __all__ = [
     "StatementTaken",
     "StatusChanged",
     "TimeExtended",
+    "WinnerReportConfirmed",
+    "WinnerReported",
     "parse",
 ]

@@ -56,3 +56,40 @@ class ResultReported(Kind):
             f.opt_text("result"), f.flag("at_time", False), f.opt_text("shown"), f.opt_whole("corrects"),
             f.opt_text("reason"),
         )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class WinnerReported(Kind):
+    """A winner's report from the players' pages (T11, T12): the score a player entered for
+    a table with the code printed on its slip (``score`` as on the slip: 2-0, 2-1, 1-1-1;
+    ``at_time``: the match was unfinished at time). It counts for nothing until the
+    scorekeeper confirms it (:class:`WinnerReportConfirmed`)."""
+
+    kind: ClassVar[str] = "winner.reported"
+    round: int
+    table: int
+    score: str
+    at_time: bool = False
+
+    def body(self) -> dict[str, Any]:
+        return {"round": self.round, "table": self.table, "score": self.score, "at_time": self.at_time}
+
+    @classmethod
+    def read(cls, f: Fields) -> Self:
+        return cls(f.whole("round"), f.whole("table"), f.text("score"), f.flag("at_time", False))
+
+
+@dataclass(frozen=True)
+class WinnerReportConfirmed(Kind):
+    """The scorekeeper confirmed the winner's report of entry ``report``: the result entry
+    that follows it in the same command is what counts (T11)."""
+
+    kind: ClassVar[str] = "winner.confirmed"
+    report: int
+
+    def body(self) -> dict[str, Any]:
+        return {"report": self.report}
+
+    @classmethod
+    def read(cls, f: Fields) -> Self:
+        return cls(f.whole("report"))

@@ -40,4 +40,5 @@ __all__ = [
     "swiss",
     "tls",
     "transfer",
+    "winner_reports",
 ]

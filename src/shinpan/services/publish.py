@@ -49,6 +49,7 @@ class PublicationJson(TypedDict):
     published: bool
     url: str | None
     names: str
+    winner_report: bool
 
 
 def publication_json(found: Published) -> PublicationJson:
@@ -57,6 +58,7 @@ def publication_json(found: Published) -> PublicationJson:
         "published": found.token is not None,
         "url": players_url(found.token) if found.token else None,
         "names": found.names,
+        "winner_report": found.winner_report,
     }
 
 
@@ -66,14 +68,16 @@ def publish(
     *,
     names: str | None = None,
     off: bool = False,
+    winner_report: bool | None = None,
     token: str | None = None,
     actor: str | None = None,
     command_id: str | None = None,
     now: datetime | None = None,
 ) -> Published:
     """The head judge publishes the event (``names``: ``names`` or ``handles``; not given:
-    as it was, else ``names``) or, ``off``, unpublishes it. ``token``: an import's, for an
-    event published without one yet (else a new one is drawn)."""
+    as it was, else ``names``) or, ``off``, unpublishes it. ``winner_report``: whether
+    winners report their results on the players' pages (not given: as it was, else not).
+    ``token``: an import's, for an event published without one yet (else a new one is drawn)."""
     if names is not None and names not in NAME_MODES:
         raise InvalidInput("names are shown as names or handles, not {value}", field="names", value=names)
 
@@ -83,11 +87,16 @@ def publish(
         before = published(conn, event_id) or Published(None, "names")
         chosen = names or before.names
         token = None if off else (before.token or given or secrets.token_urlsafe(TOKEN_BYTES))
-        if (token, chosen) != tuple(before):
-            ap.append(EventPublished(token, chosen))
-        return Published(token, chosen)
+        reports = False if off else (before.winner_report if winner_report is None else winner_report)
+        if (token, chosen, reports) != tuple(before):
+            ap.append(EventPublished(token, chosen, reports))
+        return Published(token, chosen, reports)
 
-    payload = {"names": names, "off": off}
+    payload = {
+        "names": names,
+        "off": off,
+        **({} if winner_report is None else {"winner_report": winner_report}),
+    }
     done = run_command(
         db, event_id, "manage", actor, command_id, payload, act, now,
         lambda conn, _entry: publication(conn, event_id),

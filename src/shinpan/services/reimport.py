@@ -58,6 +58,8 @@ from shinpan.entries import (
     RulingsVoided,
     StatementTaken,
     TimeExtended,
+    WinnerReportConfirmed,
+    WinnerReported,
 )
 from shinpan.errors import InvalidInput, NotFound, ShinpanError, StorageError
 from shinpan.services import (
@@ -73,7 +75,9 @@ from shinpan.services import (
     results,
     rounds,
     swiss,
+    winner_reports,
 )
+from shinpan.services.codes import match_codes
 from shinpan.services.commands import REPLAYED_HASH, run_command
 from shinpan.services.context import parse_stamp
 from shinpan.services.effects import append_effects
@@ -215,9 +219,29 @@ def _result(db: Database, e: int, entry: Entry, b: ResultReported, _: Sequence[E
     results.report_result(db, e, b.round, b.table, wanted, **_as(entry))
 
 
+@replays(WinnerReported)
+def _winner_reported(db: Database, e: int, entry: Entry, b: WinnerReported, _: Sequence[Entry]) -> None:
+    """With the code the event's secret gives the table (the file holds no code)."""
+    with db.read() as conn:
+        code = match_codes(conn, e, b.round, [b.table])[b.table]
+    at = parse_stamp(entry.recorded_at)
+    winner_reports.report_win(
+        db, e, b.round, b.table, code, b.score, at_time=b.at_time, command_id=entry.command_id, now=at
+    )
+
+
+@replays(WinnerReportConfirmed)
+def _winner_confirmed(
+    db: Database, e: int, entry: Entry, b: WinnerReportConfirmed, _: Sequence[Entry]
+) -> None:
+    winner_reports.confirm_report(db, e, b.report, **_as(entry))
+
+
 @replays(EventPublished)
 def _published(db: Database, e: int, entry: Entry, b: EventPublished, _: Sequence[Entry]) -> None:
-    publish.publish(db, e, names=b.names, off=b.token is None, token=b.token, **_as(entry))
+    publish.publish(
+        db, e, names=b.names, off=b.token is None, winner_report=b.winner_report, token=b.token, **_as(entry)
+    )
 
 
 @replays(EventSealed)

@@ -25,13 +25,14 @@ from shinpan.store.results import table_results
 from shinpan.store.roster import names
 from shinpan.store.rounds import paired_after, round_duels, round_of
 from shinpan.store.snapshots import match_at
-from shinpan.store.standings import playoff
+from shinpan.store.standings import playoff_round
 from shinpan.tournament.formats import AtTime
 from shinpan.tournament.playoff import check_result
 from shinpan.tournament.results import (
     Duel,
     DuelReport,
     MatchReport,
+    Outcome,
     Report,
     Score,
     ScoreReport,
@@ -220,75 +221,102 @@ def report_result(
 ) -> ResultJson:  # fmt: skip
     """One table's result (T11): the first for its match, or a correction naming the
     result that stands and why; refused for a round not started (T5)."""
+    check_reason(wanted)
+    return run_command(db, event_id, "results", actor, command_id, {"result": wanted.payload(), "round": round_no,
+                       "table": table}, lambda conn, ap: record_report(conn, ap, event_id, round_no, table, wanted),
+                       now, _replayed)  # fmt: skip
+
+
+def check_reason(wanted: Wanted) -> None:
     reason = (wanted.reason or "").strip() or None
     if reason is not None and len(reason) > MAX_REASON:
         raise InvalidInput("the reason has at most {limit} characters", field="reason", limit=MAX_REASON)
 
-    def act(conn: Connection, ap: Appender) -> ResultJson:
-        row = round_of(conn, event_id, round_no)
-        if row is None:
-            raise NotFound("round {round} is not paired", round=round_no)
-        if row.state == "paired":
-            raise Conflict(
-                "round {round} has not started: results are taken once its clock starts "
-                "(or once the head judge ends it)", round=round_no,
-            )  # fmt: skip
-        m = match_at(conn, event_id, round_no, table)
-        if m is None:
-            raise NotFound("no match at table {table} in round {round}", table=table, round=round_no)
-        if m.b is None:
-            raise Refused("table {table} is a bye: it has no result to report", table=table)
-        causes = {d.duel: d.cause for d in round_duels(conn, event_id, round_no) if d.table == table}
-        now_table = _table(m, causes, m.drawn)
-        report = _report(wanted, m)
-        history = table_results(conn, event_id, round_no, table)
-        last = history[-1] if history else None
-        found = verdict(
-            now_table, report, replaces=wanted.replaces, replaces_entry=wanted.replaces_entry,
-            standing_entry=last.seq if last else None, reason=reason,
-            next_round_paired=paired_after(conn, event_id, round_no),
-            head_judge=role_of(conn, event_id, ap.actor) is Role.head_judge,
-        )  # fmt: skip
-        if found not in (Verdict.first, Verdict.correction):
-            _refuse(found, stands_details(conn, event_id, m, now_table, standing(now_table, report), last))
-        chosen = read_format(conn, event_id)
-        started = playoff(conn, event_id)
-        in_playoff = started is not None and round_no >= started.round
-        rule = (
-            AtTime.duels if in_playoff else chosen.at_time
-        )  # a playoff's scorekeeper reports its winner (T10)
-        done = outcome(now_table, report, chosen.match_format, rule)
-        if done.result is not None:
-            check_result(started.round if started else None, round_no, done.result)
-        seat = {"a": m.a, "b": m.b}
-        shown = report.score.shown() if isinstance(report, ScoreReport) else None
-        if isinstance(report, MatchReport):
-            shown = report.result
-        correction = found is Verdict.correction
-        entry = ap.append(
-            ResultReported(
-                round_no,
-                table,
-                tuple(ReportedDuel(n, seat[w] if w else None) for n, w in done.duels),
-                done.whole,
-                done.result,
-                done.at_time,
-                shown,
-                last.seq if correction and last else None,
-                reason if correction else None,
-            )
-        )
-        after = match_at(conn, event_id, round_no, table)
-        assert after is not None
-        causes = {d.duel: d.cause for d in round_duels(conn, event_id, round_no) if d.table == table}
-        now_shown = _table(after, causes, after.drawn).shown()
-        return {
-            "round": round_no, "table": table, "result": done.result, "shown": now_shown, "at_time": done.at_time,
-            "entry": entry.seq, "corrects": last.seq if correction and last else None, "correction": correction,
-        }  # fmt: skip
 
-    return run_command(db, event_id, "results", actor, command_id, {"result": wanted.payload(), "round": round_no,
-                       "table": table}, act, now, _replayed)  # fmt: skip
+def reported_match(conn: Connection, event_id: int, round_no: int, table: int) -> Match:
+    """The match a report is for, once its round has started (T5) and it is not a bye."""
+    row = round_of(conn, event_id, round_no)
+    if row is None:
+        raise NotFound("round {round} is not paired", round=round_no)
+    if row.state == "paired":
+        raise Conflict(
+            "round {round} has not started: results are taken once its clock starts "
+            "(or once the head judge ends it)", round=round_no,
+        )  # fmt: skip
+    m = match_at(conn, event_id, round_no, table)
+    if m is None:
+        raise NotFound("no match at table {table} in round {round}", table=table, round=round_no)
+    if m.b is None:
+        raise Refused("table {table} is a bye: it has no result to report", table=table)
+    return m
+
+
+def _outcome(conn: Connection, event_id: int, round_no: int, now_table: Table, report: Report) -> Outcome:
+    """What the report makes of the match by the event's format (T7, T8; T10 in a playoff)."""
+    chosen = read_format(conn, event_id)
+    first_playoff = playoff_round(conn, event_id)
+    in_playoff = first_playoff is not None and round_no >= first_playoff
+    rule = AtTime.duels if in_playoff else chosen.at_time  # a playoff's scorekeeper reports its winner (T10)
+    done = outcome(now_table, report, chosen.match_format, rule)
+    if done.result is not None:
+        check_result(first_playoff, round_no, done.result)
+    return done
+
+
+def check_score(conn: Connection, event_id: int, m: Match, wanted: Wanted) -> None:
+    """Refuses a slip's score that cannot be this match's result by the event's format,
+    before anything is written (a winner's report, T11)."""
+    causes = {d.duel: d.cause for d in round_duels(conn, event_id, m.round) if d.table == m.table}
+    _outcome(conn, event_id, m.round, _table(m, causes, m.drawn), _report(wanted, m))
+
+
+def record_report(
+    conn: Connection, ap: Appender, event_id: int, round_no: int, table: int, wanted: Wanted
+) -> ResultJson:
+    """Appends one table's report in the caller's command, after the checks of T5, T7–T8,
+    T10 and T11; refused with the result that stands when one does."""
+    reason = (wanted.reason or "").strip() or None
+    m = reported_match(conn, event_id, round_no, table)
+    causes = {d.duel: d.cause for d in round_duels(conn, event_id, round_no) if d.table == table}
+    now_table = _table(m, causes, m.drawn)
+    report = _report(wanted, m)
+    history = table_results(conn, event_id, round_no, table)
+    last = history[-1] if history else None
+    found = verdict(
+        now_table, report, replaces=wanted.replaces, replaces_entry=wanted.replaces_entry,
+        standing_entry=last.seq if last else None, reason=reason,
+        next_round_paired=paired_after(conn, event_id, round_no),
+        head_judge=role_of(conn, event_id, ap.actor) is Role.head_judge,
+    )  # fmt: skip
+    if found not in (Verdict.first, Verdict.correction):
+        _refuse(found, stands_details(conn, event_id, m, now_table, standing(now_table, report), last))
+    done = _outcome(conn, event_id, round_no, now_table, report)
+    seat = {"a": m.a, "b": m.b}
+    shown = report.score.shown() if isinstance(report, ScoreReport) else None
+    if isinstance(report, MatchReport):
+        shown = report.result
+    correction = found is Verdict.correction
+    entry = ap.append(
+        ResultReported(
+            round_no,
+            table,
+            tuple(ReportedDuel(n, seat[w] if w else None) for n, w in done.duels),
+            done.whole,
+            done.result,
+            done.at_time,
+            shown,
+            last.seq if correction and last else None,
+            reason if correction else None,
+        )
+    )
+    after = match_at(conn, event_id, round_no, table)
+    assert after is not None
+    causes = {d.duel: d.cause for d in round_duels(conn, event_id, round_no) if d.table == table}
+    now_shown = _table(after, causes, after.drawn).shown()
+    return {
+        "round": round_no, "table": table, "result": done.result, "shown": now_shown, "at_time": done.at_time,
+        "entry": entry.seq, "corrects": last.seq if correction and last else None, "correction": correction,
+    }  # fmt: skip
 
 
 def _replayed(conn: Connection, entry: Entry) -> ResultJson:
@@ -312,4 +340,4 @@ def table_state(db: Database, event_id: int, round_no: int, table: int) -> Resul
         return stands_details(conn, event_id, m, t, t.shown(), history[-1] if history else None)
 
 
-__all__ = ["MAX_REASON", "Score", "Wanted", "report_result", "table_state"]
+__all__ = ["MAX_REASON", "Score", "Wanted", "check_score", "record_report", "report_result", "table_state"]

@@ -12,11 +12,13 @@ from shinpan.engine.event_rules import AWAITS_CONFIRMATION
 from shinpan.services.context import Event, load_event, parse_stamp, stamp
 from shinpan.services.rounds import RoundClock, TableClock, read_clock
 from shinpan.services.standings import Table, read_standings
+from shinpan.services.winner_reports import WinnerReport, pending_reports
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.roster import active_players, names
 from shinpan.store.rounds import round_duels, round_matches
 from shinpan.store.rulings import Cause, awaiting_confirmation, causes
+from shinpan.store.standings import playoff_round
 from shinpan.tournament import recommended_rounds
 from shinpan.tournament.results import Duel as SeatDuel
 from shinpan.tournament.results import Table as SeatTable
@@ -72,6 +74,8 @@ class Sheet:
     active: list[Person]  # who may still drop
     recommended_rounds: int
     pending: list[Person] = field(default_factory=list)
+    winner_reports: list[WinnerReport] = field(default_factory=list)  # waiting for confirmation (T11)
+    playoff_round: int | None = None  # the playoff's first round (T10), once started
 
 
 def _pending_statuses(conn: Connection, event_id: int) -> dict[str, tuple[str, ...]]:
@@ -125,6 +129,7 @@ def read_sheet(conn: Connection, event_id: int, round_no: int | None, now: datet
     return Sheet(
         event, number, event.current_round, rows, clock, table, people, active,
         recommended_rounds(len(active)), [people[p] for p in sorted(pending) if p in people],
+        pending_reports(conn, event_id, number) if number else [], playoff_round(conn, event_id),
     )  # fmt: skip
 
 

@@ -22,7 +22,7 @@ from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.results import round_entry
 from shinpan.store.rounds import round_of
-from shinpan.store.standings import entrants, entrants_before, paired_at, played, playoff
+from shinpan.store.standings import entrants, entrants_before, paired_at, played, playoff_round
 from shinpan.tournament import Standing, standings
 from shinpan.tournament.formats import DEFAULT_FORMAT, EventFormat
 from shinpan.tournament.tiebreakers import Tiebreaker
@@ -111,9 +111,9 @@ def read_standings(conn: Connection, event_id: int, round_no: int | None = None)
     if not 0 <= number <= current:
         raise NotFound("round {round} is not paired", round=number)
     chosen = read_format(conn, event_id)
-    started = playoff(conn, event_id)
-    if started is not None and number >= started.round:  # the playoff ranks by its bracket (T10)
-        number = started.round - 1
+    first_playoff = playoff_round(conn, event_id)
+    if first_playoff is not None and number >= first_playoff:  # the playoff ranks by its bracket (T10)
+        number = first_playoff - 1
     if number == 0:
         return Table(None, standings(entrants(conn, event_id), [], chosen.chain, chosen.seed), "none", chosen)
     row = round_of(conn, event_id, number)

@@ -31,7 +31,7 @@ from shinpan.store.ledger import Appender, Entry
 from shinpan.store.registration import absent
 from shinpan.store.roster import status_of, statuses
 from shinpan.store.rounds import round_duels, round_matches, round_of, unfinished_match, unfinished_tables
-from shinpan.store.standings import entrants, played, playoff
+from shinpan.store.standings import entrants, played, playoff_round
 from shinpan.tournament import pair_round, recommended_rounds
 
 SEED_LIMIT = 2**31  # a seed is 0 to 2**31 - 1 (the database's integer)
@@ -100,7 +100,7 @@ def pair_next_round(
 
     def act(conn: Connection, ap: Appender) -> PairedRound:
         event = load_event(conn, event_id)
-        if playoff(conn, event_id) is not None:
+        if playoff_round(conn, event_id) is not None:
             raise Conflict("the playoff has started: its next round is paired with `playoff pair`")
         if event.current_round:
             still_open(conn, event_id, event.current_round)

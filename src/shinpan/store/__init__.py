@@ -45,4 +45,5 @@ __all__ = [
     "standings",
     "tables",
     "urls",
+    "winner_reports",
 ]

@@ -48,6 +48,8 @@ from shinpan.entries import (
     StatementTaken,
     StatusChanged,
     TimeExtended,
+    WinnerReportConfirmed,
+    WinnerReported,
 )
 from shinpan.guideline.search import normalize
 from shinpan.romaji import search_forms, to_romaji
@@ -121,20 +123,40 @@ _SET_STATUS = Statement(
 )
 
 
+_SET_FORMAT = Statement(
+    "UPDATE events SET match_format = :f, time_out = :t, tiebreakers = :c, format_seed = :s WHERE event_id = :e"
+)
+_SET_PLAYOFF = Statement("UPDATE events SET playoff_round = :r WHERE event_id = :e AND playoff_round IS NULL")
+
+
 @handles(FormatSet)
 def _format_set(conn: Connection, e: Entry, b: FormatSet) -> None:
-    """Nothing to project: the format is read from its entry (:func:`shinpan.store.standings.event_format`)."""
+    """The format the event chose last (T7–T9), on its row."""
+    _SET_FORMAT.run(
+        conn, {"e": e.event_id, "f": b.match_format, "t": b.time_out, "c": b.tiebreakers, "s": b.seed}
+    )
 
 
 @handles(PlayoffStarted)
 def _playoff_started(conn: Connection, e: Entry, b: PlayoffStarted) -> None:
-    """Nothing to project: the bracket is read from its entry (:func:`shinpan.store.standings.playoff`);
-    its rounds are paired by their own entries."""
+    """The playoff's first round (T10), on the event's row; the bracket itself is read from
+    its entry (:func:`shinpan.store.standings.playoff`), its rounds paired by their own entries."""
+    _SET_PLAYOFF.run(conn, {"e": e.event_id, "r": b.round})
 
 
 @handles(EventPublished)
 def _event_published(conn: Connection, e: Entry, b: EventPublished) -> None:
     """Nothing to project: the players' pages read it from its entry (:mod:`shinpan.store.public`)."""
+
+
+@handles(WinnerReported)
+def _winner_reported(conn: Connection, e: Entry, b: WinnerReported) -> None:
+    """Nothing to project: a winner's report waits in the ledger (:mod:`shinpan.store.winner_reports`)."""
+
+
+@handles(WinnerReportConfirmed)
+def _winner_confirmed(conn: Connection, e: Entry, b: WinnerReportConfirmed) -> None:
+    """Nothing to project: the result entry that follows the confirmation is what counts."""
 
 
 @handles(EventCreated)

@@ -23,10 +23,12 @@ _LAST_ENDED = Statement("SELECT MAX(number) FROM rounds WHERE event_id = :e AND 
 
 class Published(NamedTuple):
     """The event's last word on its players' pages: the token of their address (None:
-    not published) and what names they show (``names`` or ``handles``)."""
+    not published), what names they show (``names`` or ``handles``), and whether winners
+    report their results there (T11)."""
 
     token: str | None
     names: str
+    winner_report: bool = False
 
 
 def published(conn: Connection, event_id: int) -> Published | None:
@@ -35,7 +37,7 @@ def published(conn: Connection, event_id: int) -> Published | None:
     if body is None:
         return None
     b = json.loads(body)
-    return Published(b.get("token"), str(b.get("names") or "names"))
+    return Published(b.get("token"), str(b.get("names") or "names"), bool(b.get("winner_report")))
 
 
 def published_tokens(conn: Connection) -> dict[str, int]:

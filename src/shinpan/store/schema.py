@@ -65,6 +65,13 @@ events = Table(
     Column("created_at", String(32), nullable=False),
     Column("round_minutes", Integer),  # a round's length (None: the default, 50)
     Column("time_zone", String(64), nullable=False, default=DEFAULT_TIME_ZONE),  # every time shown
+    # The format its last event.format entry chose (T7–T9; None: never chose, the defaults),
+    # and the first playoff round (T10; None: no playoff), read on every result and standings.
+    Column("match_format", String(3)),
+    Column("time_out", String(10)),
+    Column("tiebreakers", String(60)),
+    Column("format_seed", Integer),
+    Column("playoff_round", Integer),
 )
 
 judges = Table(

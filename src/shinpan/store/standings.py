@@ -20,6 +20,7 @@ __all__ = [
     "paired_at",
     "played",
     "playoff",
+    "playoff_round",
 ]
 
 _MATCHES = (
@@ -35,9 +36,8 @@ _ENTRANTS = Statement("SELECT number, status FROM players WHERE event_id = :e OR
 _PAIRINGS = Statement(
     "SELECT seq, body FROM entries WHERE event_id = :e AND kind = 'round.paired' ORDER BY seq"
 )
-_FORMAT = Statement(
-    "SELECT body FROM entries WHERE event_id = :e AND kind = 'event.format' ORDER BY seq DESC LIMIT 1"
-)
+_FORMAT = Statement("SELECT match_format, time_out, tiebreakers, format_seed FROM events WHERE event_id = :e")
+_PLAYOFF_ROUND = Statement("SELECT playoff_round FROM events WHERE event_id = :e")
 _PLAYOFF = Statement(
     "SELECT body FROM entries WHERE event_id = :e AND kind = 'playoff.started' ORDER BY seq LIMIT 1"
 )
@@ -105,12 +105,18 @@ class FormatRow(NamedTuple):
 
 
 def event_format(conn: Connection, event_id: int) -> FormatRow | None:
-    """The format the event chose last (None: it never chose one, the defaults hold)."""
-    body = _FORMAT.scalar(conn, {"e": event_id})
-    if body is None:
+    """The format the event chose last (None: it never chose one, the defaults hold), as
+    its ``event.format`` entries projected it on the event's row."""
+    row = _FORMAT.first(conn, {"e": event_id})
+    if row is None or row[0] is None:
         return None
-    b = json.loads(body)
-    return FormatRow(b["format"], b["time_out"], b["tiebreakers"], int(b["seed"]))
+    return FormatRow(str(row[0]), str(row[1]), str(row[2]), int(row[3]))
+
+
+def playoff_round(conn: Connection, event_id: int) -> int | None:
+    """The first round of the event's playoff (None: it has not started one)."""
+    found = _PLAYOFF_ROUND.scalar(conn, {"e": event_id})
+    return int(found) if found is not None else None
 
 
 class PlayoffRow(NamedTuple):
@@ -124,7 +130,9 @@ class PlayoffRow(NamedTuple):
 
 
 def playoff(conn: Connection, event_id: int) -> PlayoffRow | None:
-    """The event's playoff (None: it has not started one)."""
+    """The event's playoff (None: it has not started one, as the event's row says at once)."""
+    if playoff_round(conn, event_id) is None:
+        return None
     body = _PLAYOFF.scalar(conn, {"e": event_id})
     if body is None:
         return None

@@ -31,7 +31,8 @@ PROJECTIONS = (
         "events",
         "event_id",
         "event_id uid name starts_on ends_on venue rel guideline_id guideline_version head_judge "
-        "confirmation_threshold current_round created_at round_minutes time_zone",
+        "confirmation_threshold current_round created_at round_minutes time_zone match_format time_out "
+        "tiebreakers format_seed playoff_round",
     ),
     _projection("judges", "event_id name", "event_id name level role account"),
     _projection(
@@ -93,6 +94,11 @@ CREATE TABLE events (
     created_at VARCHAR(32) NOT NULL,
     round_minutes INTEGER,
     time_zone VARCHAR(64) NOT NULL,
+    match_format VARCHAR(3),
+    time_out VARCHAR(10),
+    tiebreakers VARCHAR(60),
+    format_seed INTEGER,
+    playoff_round INTEGER,
     PRIMARY KEY (event_id),
     UNIQUE (uid)
 );

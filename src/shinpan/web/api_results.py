@@ -13,7 +13,8 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from shinpan.errors import InvalidInput
-from shinpan.services import results
+from shinpan.services import results, winner_reports
+from shinpan.services.context import load_event
 from shinpan.tournament.results import MOST_DUELS
 from shinpan.web.api import CommandIn, Name, Unsafe
 from shinpan.web.auth import role_at
@@ -121,3 +122,47 @@ def report_result(request: Request, event_id: int, body: ResultIn) -> ResultOut:
         command_id=body.command_id,
     )  # fmt: skip
     return ResultOut.model_validate(done)
+
+
+class WinnerReportOut(BaseModel):
+    """A winner's report waiting for the scorekeeper (T11, T12)."""
+
+    report: int = Field(description="its ledger entry: confirm it by this number")
+    round: int
+    table: int
+    score: str = Field(description="as on the slip, seat a's duels first: 2-1, 1-1-1")
+    at_time: bool
+    reported_at: str
+
+
+@router.get("/events/{event_id}/winner-reports")
+def waiting_reports(request: Request, event_id: int, round: int | None = None) -> list[WinnerReportOut]:
+    """The winners' reports of the round (default: the current one) waiting for confirmation:
+    not confirmed, for a table with no result yet."""
+    role_at(request, event_id, "read")
+    with request.app.state.db.read() as conn:
+        number = round if round is not None else load_event(conn, event_id).current_round
+        found = winner_reports.pending_reports(conn, event_id, number) if number else []
+    return [
+        WinnerReportOut(report=r.seq, round=r.round, table=r.table, score=r.score, at_time=r.at_time,
+                        reported_at=r.recorded_at)
+        for r in found
+    ]  # fmt: skip
+
+
+class ConfirmedOut(ResultOut):
+    report: int = Field(description="the winner's report confirmed")
+
+
+@router.post(
+    "/events/{event_id}/winner-reports/{report}/confirm", dependencies=Unsafe,
+    responses={409: {"model": ResultConflict, "description": "A result already stands for the table (T11), "
+                     "or the report is already confirmed."}},
+)  # fmt: skip
+def confirm_report(request: Request, event_id: int, report: int, body: CommandIn) -> ConfirmedOut:
+    """The scorekeeper confirms a winner's report: it becomes the table's result (T11)."""
+    user, _ = role_at(request, event_id, "results")
+    done = winner_reports.confirm_report(
+        request.app.state.db, event_id, report, actor=user.name, command_id=body.command_id
+    )
+    return ConfirmedOut.model_validate(done)

@@ -349,6 +349,7 @@ def create_app(
         pages,
         players,
         public,
+        public_report,
         scorekeeper,
         sessions,
     )
@@ -361,7 +362,7 @@ def create_app(
     for router in (api.router, api_results.router, api_rounds.router, api_playoff.router, public.api_router,
                    floor.router, desk.router, corrections.router, pages.router, scorekeeper.router,
                    report_pages.router, sealing.router, sessions.router, players.router, invitations.router,
-                   public.router):  # fmt: skip
+                   public_report.router, public.router):  # fmt: skip
         app.router.routes.extend(router.routes)
     made = app.openapi
     app.openapi = lambda: with_limits(made())  # type: ignore[method-assign]

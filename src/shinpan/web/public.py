@@ -179,6 +179,7 @@ def publish_page(request: Request, event_id: int) -> Response:
 def publish_form(
     request: Request, event_id: int, command_id: Annotated[str, Form(max_length=100)] = "",
     names: Annotated[str, Form(max_length=20)] = "names", off: Annotated[str, Form(max_length=5)] = "",
+    winner_report: Annotated[str, Form(max_length=5)] = "",
 ) -> Response:  # fmt: skip
     user, _ = role_at(request, event_id, "manage")
     publishing.publish(
@@ -186,6 +187,7 @@ def publish_form(
         event_id,
         names=names,
         off=bool(off),
+        winner_report=bool(winner_report),
         actor=user.name,
         command_id=command_id or None,
     )
@@ -197,12 +199,18 @@ class PublishIn(CommandIn):
         None, description="names with readings, or the handles players registered (left out: as it was)"
     )
     off: bool = Field(False, description="unpublish: the players' address answers 404 after")
+    winner_report: bool | None = Field(
+        None,
+        description="winners report their results on the players' pages with the code on the table's slip, "
+        "for the scorekeeper to confirm (left out: as it was)",
+    )
 
 
 class PublishOut(BaseModel):
     published: bool
     url: str | None = Field(description="the players' pages, a path under the server's address (/p/<token>)")
     names: Literal["names", "handles"]
+    winner_report: bool = Field(description="winners report their results on the players' pages")
 
 
 @api_router.post("/events/{event_id}/publish", dependencies=Unsafe)
@@ -210,8 +218,8 @@ def publish_api(request: Request, event_id: int, body: PublishIn) -> PublishOut:
     """The head judge publishes the event to its players (T12), or unpublishes it (``off``)."""
     user, _ = role_at(request, event_id, "manage")
     found = publishing.publish(
-        request.app.state.db, event_id, names=body.names, off=body.off, actor=user.name,
-        command_id=body.command_id,
+        request.app.state.db, event_id, names=body.names, off=body.off, winner_report=body.winner_report,
+        actor=user.name, command_id=body.command_id,
     )  # fmt: skip
     return PublishOut.model_validate(publishing.publication_json(found))
 

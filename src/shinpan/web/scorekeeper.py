@@ -10,7 +10,7 @@ in a short-lived cookie.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import quote, unquote
 
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
@@ -19,8 +19,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from shinpan.csvio import parse_pairings
 from shinpan.errors import InvalidInput, ShinpanError
 from shinpan.reports.common import local_time
-from shinpan.services import events, results, rounds, swiss
-from shinpan.services.scoresheet import round_sheet
+from shinpan.reports.venue import venue_bracket
+from shinpan.services import events, results, rounds, swiss, winner_reports
+from shinpan.services.scoresheet import Sheet, round_sheet
 from shinpan.services.standings import standing_json
 from shinpan.web import i18n
 from shinpan.web.api import csrf
@@ -87,16 +88,51 @@ def _attempt(
 def scorekeeper(request: Request, event_id: int, round: int | None = None) -> Response:
     _, role = role_at(request, event_id, "read")
     sheet = round_sheet(request.app.state.db, event_id, round)  # one read for the whole page
+    bracket = venue_bracket(request.app.state.db, event_id) if sheet.playoff_round else None
     flash = unquote(request.cookies.get(FLASH, ""))
     error, notice = (flash[1:], None) if flash.startswith("!") else (None, flash or None)
     response = render(
         request, "scorekeeper.html", event_id=event_id, event=sheet.event, role=role, sheet=sheet,
         error=error, notice=notice, local=lambda s: local_time(s, sheet.event.time_zone, style="clock"),
-        standing_json=standing_json, state_words=_state_words(),
+        standing_json=standing_json, state_words=_state_words(), bracket=bracket,
+        winner_reports=_waiting(sheet),
     )  # fmt: skip
     if flash:
         response.delete_cookie(FLASH, path=f"/events/{event_id}/scorekeeper")
     return response
+
+
+def _waiting(sheet: Sheet) -> list[dict[str, Any]]:
+    """The winners' reports waiting, each with its table's row and the winner it names."""
+    rows = {row.table: row for row in sheet.rows}
+    out = []
+    for report in sheet.winner_reports:
+        row = rows.get(report.table)
+        if row is None:
+            continue
+        won_a, won_b = (int(n) for n in report.score.split("-")[:2])
+        winner = row.a if won_a > won_b else row.b if won_b > won_a else None
+        out.append({"report": report, "row": row, "winner": winner})
+    return out
+
+
+@router.post("/events/{event_id}/scorekeeper/confirm", dependencies=Unsafe)
+def confirm(
+    request: Request, event_id: int, command_id: Field, report: Field, round_no: Field = ""
+) -> Response:
+    """One tap: the winner's report becomes the table's result (T11: refused, saying which
+    result stands, when one already does)."""
+    number = _number(round_no, "round", optional=True)
+
+    def work(name: str) -> str:
+        seq = _number(report, "report")
+        assert seq is not None
+        done = winner_reports.confirm_report(
+            request.app.state.db, event_id, seq, actor=name, command_id=command_id
+        )
+        return i18n.gettext("table {table}: result recorded").format(table=done["table"])
+
+    return _attempt(request, event_id, "results", work, number)
 
 
 @router.post("/events/{event_id}/scorekeeper/pairings", dependencies=Unsafe)

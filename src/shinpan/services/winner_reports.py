@@ -1,0 +1,150 @@
+"""Winners' reports (T11, T12): where the event allows it, the winner of a match enters its
+score on the players' pages with the code printed on the table's slip; the report waits on
+the scorekeeper's page until one tap confirms it, and only then is it the table's result,
+through the same checks as any report (:func:`shinpan.services.results.record_report`).
+
+A player has no account: a report is written in the ledger by :data:`PLAYERS_PAGE`, and is
+taken only with the right code, for a table of the round being played that has no result
+yet, with a score the event's format allows. A wrong code changes nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from shinpan.entries import WinnerReportConfirmed, WinnerReported
+from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
+from shinpan.services.codes import code_is_right
+from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command
+from shinpan.services.context import load_event, stamp
+from shinpan.services.formats import read_format
+from shinpan.services.results import Wanted, check_score, record_report, reported_match
+from shinpan.store.chain import fingerprint
+from shinpan.store.connection import Connection
+from shinpan.store.db import Database
+from shinpan.store.ledger import Appender, Entry, entry_by_command
+from shinpan.store.public import published
+from shinpan.store.rounds import unfinished_tables
+from shinpan.store.winner_reports import WinnerReport, winner_report, winner_reports
+from shinpan.tournament.results import parse_score
+
+PLAYERS_PAGE = "選手(報告)"  # who wrote a winner's report in the ledger: a player, without an account
+MAX_CODE = 40
+MAX_SCORE = 20
+
+__all__ = [
+    "PLAYERS_PAGE", "WinnerReport", "confirm_report", "pending_reports", "report_address", "report_page",
+    "report_win", "scores_offered", "takes_reports",
+]  # fmt: skip
+
+
+def takes_reports(conn: Connection, event_id: int) -> bool:
+    """Whether the event is published with winners' reports allowed."""
+    found = published(conn, event_id)
+    return found is not None and found.token is not None and found.winner_report
+
+
+def report_win(
+    db: Database, event_id: int, round_no: int, table: int, code: str, score: str, *, at_time: bool = False,
+    command_id: str | None = None, now: datetime | None = None,
+) -> WinnerReport:  # fmt: skip
+    """A winner's report of the match at ``table`` in round ``round_no``, with the code on
+    its slip; it waits for the scorekeeper (:func:`confirm_report`)."""
+    if len(code) > MAX_CODE:
+        raise InvalidInput(
+            "the code is not the one on this table's slip: check it and type it again", field="code"
+        )
+    if len(score) > MAX_SCORE:
+        raise InvalidInput("write the score as on the slip: 2-0, 2-1, 1-1-1", field="score")
+    shown = parse_score(score).shown()
+    command_id = command_id or new_command_id()
+    digest = fingerprint({"action": "winner_report", "payload": {"round": round_no, "table": table, "score": shown,
+                                                                  "at_time": at_time}})  # fmt: skip
+    with db.write(event_id) as conn:
+        digest = conn.info.pop(REPLAYED_HASH, None) or digest  # an import's, as the file has it
+        if not takes_reports(conn, event_id):
+            raise Refused("this event takes results at the scorekeeper's desk, not here")
+        earlier = entry_by_command(conn, event_id, command_id)
+        if earlier is not None:  # a retry (the phone sent it twice): what it recorded
+            if earlier.command_hash != digest:
+                raise Conflict("command {id} was already used for something else", id=command_id)
+            return _report_of(conn, event_id, earlier)
+        if round_no != load_event(conn, event_id).current_round:
+            raise Refused("round {round} is not the round being played", round=round_no)
+        m = reported_match(conn, event_id, round_no, table)
+        if not code_is_right(conn, event_id, round_no, table, code):
+            raise Refused(
+                "the code is not the one on this table's slip: check it and type it again", field="code"
+            )
+        if m.result is not None:
+            raise Conflict("table {table} already has a result: ask the scorekeeper's desk", table=table)
+        check_score(conn, event_id, m, Wanted(score=shown, at_time=at_time))
+        appender = Appender(
+            conn, event_id, PLAYERS_PAGE, stamp(now), command_id=command_id, command_hash=digest
+        )
+        entry = appender.append(WinnerReported(round_no, table, shown, at_time))
+        return _report_of(conn, event_id, entry)
+
+
+def _report_of(conn: Connection, event_id: int, entry: Entry) -> WinnerReport:
+    found = winner_report(conn, event_id, entry.seq)
+    if found is None:
+        raise Conflict("command {id} was already used for something else", id=entry.command_id or "")
+    return found
+
+
+def pending_reports(conn: Connection, event_id: int, round_no: int) -> list[WinnerReport]:
+    """The round's winners' reports waiting for the scorekeeper: not confirmed, for a table
+    that has no result yet (the latest report of a table first in its place)."""
+    open_tables = set(unfinished_tables(conn, event_id, round_no))
+    return [r for r in winner_reports(conn, event_id, round_no) if not r.confirmed and r.table in open_tables]
+
+
+def confirm_report(
+    db: Database, event_id: int, report: int, *, actor: str | None = None, command_id: str | None = None,
+    now: datetime | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """The scorekeeper confirms a winner's report in one tap: it becomes the table's result
+    (T11: refused, saying which result stands, when one already does)."""
+
+    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+        found = winner_report(conn, event_id, report)
+        if found is None:
+            raise NotFound("no winner's report {report}", report=report)
+        if found.confirmed:
+            raise Conflict("this winner's report is already confirmed")
+        ap.append(WinnerReportConfirmed(report))
+        wanted = Wanted(score=found.score, at_time=found.at_time)
+        return {**record_report(conn, ap, event_id, found.round, found.table, wanted), "report": report}
+
+    return run_command(
+        db, event_id, "results", actor, command_id, {"confirm": report}, act, now,
+        lambda conn, _entry: {"report": report, "replayed": True},
+    )  # fmt: skip
+
+
+def scores_offered(match_format: str) -> list[tuple[str, bool]]:
+    """The scores a winner picks from, as a slip writes them, seat a's duels first (and
+    whether at time): every finished result the format allows, then the usual ones at time."""
+    if match_format == "bo1":
+        return [("1-0", False), ("0-1", False), ("0-0-1", True)]
+    return [("2-0", False), ("2-1", False), ("0-2", False), ("1-2", False), ("1-1-1", False),
+            ("1-0", True), ("0-1", True), ("1-1", True)]  # fmt: skip
+
+
+def report_page(db: Database, event_id: int) -> tuple[bool, list[tuple[str, bool]]]:
+    """What the players' report page needs: whether the event takes winners' reports, and
+    the scores its format offers."""
+    with db.read() as conn:
+        return takes_reports(conn, event_id), scores_offered(read_format(conn, event_id).match_format.value)
+
+
+def report_address(db: Database, event_id: int, round_no: int, table: int, code: str) -> str | None:
+    """The players' pages' token of an event that takes winners' reports, once ``code`` is
+    the one on that table's slip (the slip's QR code goes through here; None: not so)."""
+    with db.read() as conn:
+        found = published(conn, event_id)
+        if found is None or found.token is None or not found.winner_report or len(code) > MAX_CODE:
+            return None
+        return found.token if code_is_right(conn, event_id, round_no, table, code) else None

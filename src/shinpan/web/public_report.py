@@ -1,0 +1,130 @@
+"""A winner's report on the players' pages (T11, T12): ``/p/<token>/report``.
+
+The QR code on a table's result slip opens ``/events/<id>/report?round=&table=&code=``;
+with the right code, and where the event takes winners' reports, it leads to the players'
+page for that table. There the winner picks the score as the slip says it, with the code;
+it waits on the scorekeeper's page for one tap. No account; each address may send at most
+``REPORTS_PER_MINUTE`` reports a minute, besides the players' pages' own limit; a wrong
+code is refused in the player's language and changes nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from shinpan.errors import InvalidInput, NotFound, ShinpanError
+from shinpan.services import winner_reports
+from shinpan.services.public import PublicEvent
+from shinpan.web import i18n
+from shinpan.web.public import AddressLimit, TooMany, _event, _page, _refused
+
+router = APIRouter(include_in_schema=False)
+
+REPORTS_PER_MINUTE = 10  # reports (and slip codes tried) one address may send in a minute
+Field = Annotated[str, Form(max_length=100)]
+_LOCK = threading.Lock()
+
+
+def _report_limit(request: Request) -> AddressLimit:
+    with _LOCK:
+        found = getattr(request.app.state, "report_limit", None)
+        if not isinstance(found, AddressLimit):
+            found = request.app.state.report_limit = AddressLimit(REPORTS_PER_MINUTE)
+        return found
+
+
+def _allowed(request: Request) -> bool:
+    return _report_limit(request).allow(request.client.host if request.client else "?")
+
+
+def _whole(value: str) -> int | None:
+    value = value.strip()
+    return int(value) if value.isascii() and value.isdigit() and 0 < len(value) < 10 else None
+
+
+@router.get("/events/{event_id}/report", response_class=HTMLResponse)
+def from_slip(request: Request, event_id: int, round: str = "", table: str = "", code: str = "") -> Response:
+    """The slip's QR code: to the players' report page of the table, with the right code."""
+    if not _allowed(request):
+        return _refused(request, 429)
+    round_no, table_no = _whole(round[:10]), _whole(table[:10])
+    token = None
+    if round_no is not None and table_no is not None:
+        try:
+            token = winner_reports.report_address(
+                request.app.state.db, event_id, round_no, table_no, code[:100]
+            )
+        except NotFound:
+            token = None
+    if token is None:
+        message = i18n.gettext(
+            "This event does not take results here, or the code is not this table's. "
+            "Take the slip to the scorekeeper's desk."
+        )
+        return _page(request, "public_error.html", 404, message=message, status_code=404)
+    query = urlencode({"round": round_no, "table": table_no, "code": code[:100]})
+    return RedirectResponse(f"/p/{token}/report?{query}", status_code=303)
+
+
+def _form(
+    request: Request, event: PublicEvent, token: str, round_no: int | None, table_no: int | None, code: str,
+    status: int = 200, **extra: Any,
+) -> Response:  # fmt: skip
+    takes, offered = winner_reports.report_page(event.db, event.event_id)
+    if not takes:
+        message = i18n.gettext("This event takes results at the scorekeeper's desk, not here.")
+        return _page(request, "public_error.html", 404, message=message, status_code=404)
+    seated = {t.table: t for t in event.tables()}
+    context = {
+        "event": event, "token": token, "base": f"/p/{token}", "round_no": round_no or event.round,
+        "table_no": table_no, "code": code, "seated": seated.get(table_no) if table_no else None,
+        "offered": offered, **extra,
+    }  # fmt: skip
+    return _page(request, "public_report.html", status, **context)
+
+
+@router.get("/p/{token}/report", response_class=HTMLResponse)
+def report_form(request: Request, token: str, round: str = "", table: str = "", code: str = "") -> Response:
+    try:
+        event = _event(request, token)
+    except TooMany:
+        return _refused(request, 429)
+    except NotFound:
+        return _refused(request, 404)
+    return _form(request, event, token, _whole(round[:10]), _whole(table[:10]), code[:100])
+
+
+@router.post("/p/{token}/report", response_class=HTMLResponse)
+def report(
+    request: Request, token: str, round_no: Field = "", table: Field = "", code: Field = "", score: Field = "",
+    command_id: Field = "",
+) -> Response:  # fmt: skip
+    """The winner's report: the score picked (``2-1``, or ``1-1@time`` at time) and the code."""
+    try:
+        event = _event(request, token)
+    except TooMany:
+        return _refused(request, 429)
+    except NotFound:
+        return _refused(request, 404)
+    if not _allowed(request):
+        return _refused(request, 429)
+    number, where = _whole(round_no), _whole(table)
+    given, _, when = score.partition("@")
+    try:
+        if number is None or where is None:
+            raise InvalidInput("choose your table", field="table")
+        if not given:
+            raise InvalidInput("choose the score", field="score")
+        done = winner_reports.report_win(
+            event.db, event.event_id, number, where, code, given, at_time=when == "time",
+            command_id=command_id or None,
+        )  # fmt: skip
+    except ShinpanError as e:
+        return _form(request, event, token, number, where, code, e.status,
+                     error=e.render(i18n.gettext), chosen=score)  # fmt: skip
+    return _form(request, event, token, number, where, "", sent=done)
