@@ -186,13 +186,19 @@ def test_the_json_api_lists_waiting_reports_and_confirms_one_for_the_scorekeeper
     assert (waiting["score"], waiting["at_time"], waiting["round"]) == ("0-2", False, 1)
     path = f"/api/events/{w.event}/winner-reports/{waiting['report']}/confirm"
     assert w.clients["viewer"].post(path, json={"command_id": w.cid()}).status_code == 403
-    done = sk.post(path, json={"command_id": w.cid()})
+    command = w.cid()
+    done = sk.post(path, json={"command_id": command})
     assert done.status_code == 200, done.text
     assert (done.json()["result"], done.json()["shown"], done.json()["report"]) == (
         "b",
         "0-2",
         waiting["report"],
     )
+    retried = sk.post(path, json={"command_id": command})  # a phone's retry: the first answer again
+    assert retried.status_code == 200, retried.text
+    assert {k: v for k, v in retried.json().items() if k != "replayed"} == {
+        k: v for k, v in done.json().items() if k != "replayed"
+    }
     again = sk.post(path, json={"command_id": w.cid()})
     assert again.status_code == 409
     assert all(r["table"] != 6 for r in sk.get(f"/api/events/{w.event}/winner-reports").json())

@@ -224,7 +224,7 @@ def report_result(
     check_reason(wanted)
     return run_command(db, event_id, "results", actor, command_id, {"result": wanted.payload(), "round": round_no,
                        "table": table}, lambda conn, ap: record_report(conn, ap, event_id, round_no, table, wanted),
-                       now, _replayed)  # fmt: skip
+                       now, replayed_result)  # fmt: skip
 
 
 def check_reason(wanted: Wanted) -> None:
@@ -319,7 +319,7 @@ def record_report(
     }  # fmt: skip
 
 
-def _replayed(conn: Connection, entry: Entry) -> ResultJson:
+def replayed_result(conn: Connection, entry: Entry) -> ResultJson:
     """A retry of a report already recorded: what it recorded."""
     b = entry.of(ResultReported)
     return {

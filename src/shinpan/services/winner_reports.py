@@ -11,19 +11,25 @@ yet, with a score the event's format allows. A wrong code changes nothing.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
-from shinpan.entries import WinnerReportConfirmed, WinnerReported
+from shinpan.entries import ResultReported, WinnerReportConfirmed, WinnerReported
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.services.codes import code_is_right
 from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command
 from shinpan.services.context import load_event, stamp
 from shinpan.services.formats import read_format
-from shinpan.services.results import Wanted, check_score, record_report, reported_match
+from shinpan.services.results import (
+    ResultJson,
+    Wanted,
+    check_score,
+    record_report,
+    replayed_result,
+    reported_match,
+)
 from shinpan.store.chain import fingerprint
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
-from shinpan.store.ledger import Appender, Entry, entry_by_command
+from shinpan.store.ledger import Appender, Entry, entry_by_command, read_entries
 from shinpan.store.public import published
 from shinpan.store.rounds import unfinished_tables
 from shinpan.store.winner_reports import WinnerReport, winner_report, winner_reports
@@ -101,14 +107,20 @@ def pending_reports(conn: Connection, event_id: int, round_no: int) -> list[Winn
     return [r for r in winner_reports(conn, event_id, round_no) if not r.confirmed and r.table in open_tables]
 
 
+class ConfirmedJson(ResultJson):
+    """The result a confirmed winner's report made, and the report."""
+
+    report: int
+
+
 def confirm_report(
     db: Database, event_id: int, report: int, *, actor: str | None = None, command_id: str | None = None,
     now: datetime | None = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> ConfirmedJson:  # fmt: skip
     """The scorekeeper confirms a winner's report in one tap: it becomes the table's result
     (T11: refused, saying which result stands, when one already does)."""
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> ConfirmedJson:
         found = winner_report(conn, event_id, report)
         if found is None:
             raise NotFound("no winner's report {report}", report=report)
@@ -120,8 +132,16 @@ def confirm_report(
 
     return run_command(
         db, event_id, "results", actor, command_id, {"confirm": report}, act, now,
-        lambda conn, _entry: {"report": report, "replayed": True},
+        lambda conn, entry: _confirmed_again(conn, event_id, report, entry),
     )  # fmt: skip
+
+
+def _confirmed_again(conn: Connection, event_id: int, report: int, confirmed: Entry) -> ConfirmedJson:
+    """A retried confirmation: the result it recorded the first time (the entry after it)."""
+    for later in read_entries(conn, event_id, after=confirmed.seq):
+        if isinstance(later.body, ResultReported):
+            return {**replayed_result(conn, later), "report": report}
+    raise NotFound("no winner's report {report}", report=report)
 
 
 def scores_offered(match_format: str) -> list[tuple[str, bool]]:
