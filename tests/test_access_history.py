@@ -1,4 +1,4 @@
-"""A player's history across events is the organiser's (issue 23, finding 3).
+"""A player's history across events is the organiser's.
 
 Two events in one installation, with the same person playing in both: the head judge of
 the spring event reads nothing of the winter event (API with and without ``event=``, the

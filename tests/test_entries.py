@@ -96,7 +96,7 @@ def test_every_body_written_before_the_types_reads_back_to_the_same_bytes() -> N
 def test_the_old_export_is_decided_again_up_to_what_shinpan_now_says_otherwise(db: Database) -> None:
     """Import decides every command again and must give the file's entries byte for byte
     (tests/test_import_decided.py round-trips an event of every kind made today). The old
-    export was written before a deviation's reason got a sentence of its own (issue 20): its
+    export was written before a deviation's reason got a sentence of its own: its
     first deviation is where deciding again differs, and the import says so and keeps nothing."""
     fixture = _export()
     with pytest.raises(InvalidInput) as refused:

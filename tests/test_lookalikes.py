@@ -1,4 +1,4 @@
-"""Look-alikes are refused where ids and names come in (issue 23, finding 7).
+"""Look-alikes are refused where ids and names come in.
 
 An invisible format character (Unicode category Cf) made ``P0\\u200f02`` another player beside
 ``P002`` that reads the same; a right-to-left override in a name reversed it on the desk, in

@@ -26,13 +26,14 @@ from fastapi.testclient import TestClient
 from conftest import BACKENDS, new_backend, run_cli
 from shinpan import reports
 from shinpan.errors import InvalidInput
-from shinpan.guideline import Rulebook, default_guideline
+from shinpan.guideline import Rulebook
 from shinpan.reports.charts import bar_chart
 from shinpan.reports.common import STATE_WORDS
 from shinpan.reports.formats import HEAD_COLUMNS
 from shinpan.reports.penalties import csv_header
 from shinpan.services import appeals, corrections, deadlines, events, recording
 from shinpan.services.demo import FLOOR_JUDGE, HEAD_JUDGE, SCOREKEEPER, load_demo
+from shinpan.services.guideline_files import default_guideline
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.web.app import create_app

@@ -1,4 +1,4 @@
-"""A server with few open files still lets the head judge in (issue 23, finding 4).
+"""A server with few open files still lets the head judge in.
 
 With the common limit of 1,024 open files, 1,100 silent connections from anyone, or 1,100
 live streams of one viewer, used to take every file the server could open: the head judge's

@@ -1,4 +1,4 @@
-"""Sessions that end when they should (issue 23, finding 5): a signed-out live stream ends
+"""Sessions that end when they should: a signed-out live stream ends
 within a second, a sign-in replaces the browser's previous session, the CSRF token is
 renewed at sign-in and at sign-out, and each person sees and ends their own sessions, the
 head judge those of their event's judges.

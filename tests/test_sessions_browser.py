@@ -1,4 +1,4 @@
-"""A phone lost at the venue is cut off in one tap, after a confirmation (issue 23, item 6),
+"""A phone lost at the venue is cut off in one tap, after a confirmation,
 in a real browser (Playwright driving Debian's Chromium) at a phone's 390×844, on SQLite and
 on PostgreSQL. The head judge's phone and the floor judge's are browser contexts of their own.
 """

@@ -23,8 +23,8 @@ from conftest import (
     run_shinpan,
 )
 from shinpan.errors import Conflict, InvalidInput, StorageError
-from shinpan.guideline import default_guideline
 from shinpan.services import corrections, deadlines, events, integrity, queries, recording, rounds, transfer
+from shinpan.services.guideline_files import default_guideline
 from shinpan.store.chain import GENESIS, canonical, entry_hash
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database

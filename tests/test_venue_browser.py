@@ -1,4 +1,4 @@
-"""Issue 20's acceptance, the head judge's part, in Chromium over HTTPS: the browser trusts
+"""Phones at a venue, the head judge's part, in Chromium over HTTPS: the browser trusts
 the venue's own certificate authority the way a phone does, its certificate added to the
 browser's certificate store (an NSS database made with ``certutil``), never by ignoring
 certificate errors.

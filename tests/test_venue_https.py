@@ -1,4 +1,4 @@
-"""HTTPS on a venue network without internet (issue 20 item 3): ``shinpan serve --https``
+"""HTTPS on a venue network without internet: ``shinpan serve --https``
 makes once, and keeps beside the database, a certificate authority and a server certificate
 for the machine's LAN addresses, host name, ``localhost`` and 127.0.0.1; serves TLS itself;
 sends plain HTTP to HTTPS, except the page and the file a phone installs the authority from;

@@ -1,4 +1,4 @@
-"""Invitations that reach phones (issue 20 item 2): the server names its own LAN addresses,
+"""Invitations that reach phones: the server names its own LAN addresses,
 sends phones to one of them when the head judge's browser is on loopback (and says so), or
 to ``--public-url``; invite and join pages name the event and the role; a code can be typed
 on the sign-in page; an A4 sheet of codes. Only 127.0.0.1 is ever sent a byte.

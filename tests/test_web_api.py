@@ -401,7 +401,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("POST", "/api/events", SIGNED_IN, _new_event, ok=201, otherwise=_NO_LEVEL),
     Endpoint("GET", E + "/players", EVENT_ROLES, _search),
     Endpoint("GET", E + "/players/{number}", EVENT_ROLES, _one_player),
-    Endpoint("POST", E + "/players", frozenset({HJ, SK}), _import_players),  # the roster (issue 20)
+    Endpoint("POST", E + "/players", frozenset({HJ, SK}), _import_players),  # the roster
     Endpoint("POST", E + "/rulings/preview", frozenset({HJ, FJ}), _record),
     Endpoint("POST", E + "/rulings", frozenset({HJ, FJ}), _record, ok=201),
     Endpoint("GET", E + "/rulings", EVENT_ROLES, _nothing),

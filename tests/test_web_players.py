@@ -1,4 +1,4 @@
-"""Players on the web (issue 20 item 1), as the head judge and the scorekeeper use the page:
+"""Players on the web, as the head judge and the scorekeeper use the page:
 a CSV file previewed (every problem by line, in Japanese) and imported whole; a late entrant;
 a name or reading corrected; attendance before round 1; a drop; Matches with too few players.
 Each change is one entry of the ledger; the projections stay what the entries give.

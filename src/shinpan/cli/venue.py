@@ -24,14 +24,14 @@ def checked_public_url(value: str | None) -> str | None:
 def prepare(host: str, port: int, https: bool, https_port: int, public_url: str | None,
             db: str | None) -> Venue:  # fmt: skip
     """Find the LAN addresses, make the TLS files if asked, and say where phones go."""
-    from shinpan.services.network import is_loopback, lan_addresses
+    from shinpan.services.network import is_loopback, lan_addresses  # start-up
 
     addresses = lan_addresses()
     local_only = is_loopback(host)
     venue = Venue(addresses, checked_public_url(public_url), local_only=local_only)
     scheme, shown_port = ("https", https_port) if https else ("http", port)
     if https:
-        from shinpan.services import tls
+        from shinpan.services import tls  # start-up
 
         made = tls.ensure(tls.tls_folder(db), addresses)
         venue.tls_dir = str(made.files.folder)
@@ -56,9 +56,9 @@ def prepare(host: str, port: int, https: bool, https_port: int, public_url: str 
 def start_redirect(app: Any, host: str, port: int, https_port: int, fallback_host: str) -> threading.Thread:
     """The plain-HTTP listener, in a thread of its own: ``/ca`` and ``/ca.crt`` from ``app``,
     everything else redirected to HTTPS."""
-    import uvicorn
+    import uvicorn  # start-up
 
-    from shinpan.web.venue import RedirectToHttps
+    from shinpan.web.venue import RedirectToHttps  # start-up
 
     config = uvicorn.Config(RedirectToHttps(app, https_port, fallback_host), host=host, port=port,
                             log_level="warning", lifespan="off", proxy_headers=False)  # fmt: skip

@@ -97,8 +97,9 @@ def mark_done(
     command_id: str | None = None, now: datetime | None = None,
 ) -> None:  # fmt: skip
     """The remedy was carried out in time: this deadline and the ruling's later ones close."""
-    from shinpan.entries import DeadlineDone
-    from shinpan.services.commands import run_command
+    # Late: listing deadlines loads no ledger entries and no recording.
+    from shinpan.entries import DeadlineDone  # start-up
+    from shinpan.services.commands import run_command  # start-up
 
     def act(conn: Connection, ap: Appender) -> None:
         _pending(conn, event_id, ruling, position)
@@ -115,12 +116,12 @@ def mark_missed(
     """The remedy was not done in time: the follow-up ruling (D7), from the next deadline.
     Before an end-of-match or end-of-round deadline falls due, the head judge may end it
     (D21); ``early_confirmed=False`` (a screen that has not asked yet) refuses that."""
-    from shinpan.engine import Ruling, follow_up
-    from shinpan.engine.ruling import Due, Explanation
-    from shinpan.entries import DeadlineRef, RulingsRecorded
-    from shinpan.services.commands import run_command
-    from shinpan.services.recording import append_rulings, next_number
-    from shinpan.store.rulings import stored_ruling
+    from shinpan.engine import Ruling, follow_up  # start-up
+    from shinpan.engine.ruling import Due, Explanation  # start-up
+    from shinpan.entries import DeadlineRef, RulingsRecorded  # start-up
+    from shinpan.services.commands import run_command  # start-up
+    from shinpan.services.recording import append_rulings, next_number  # start-up
+    from shinpan.store.rulings import stored_ruling  # start-up
 
     def act(conn: Connection, ap: Appender) -> list[dict[str, Any]]:
         event = load_event(conn, event_id)

@@ -23,6 +23,7 @@ from shinpan.engine.event_rules import Role
 from shinpan.errors import Conflict
 from shinpan.services import accounts, corrections, deadlines, events, recording, rounds
 from shinpan.services.events import list_events
+from shinpan.services.queries import round_matches, rulings_feed
 from shinpan.store.db import Database, data_dir, resolve_url
 from shinpan.store.urls import database_url
 
@@ -168,8 +169,6 @@ def clock_minutes(start: datetime, clock: datetime) -> float:
 
 
 def _all_pending(db: Database, event_id: int) -> list[dict[str, Any]]:
-    from shinpan.services.queries import rulings_feed
-
     return rulings_feed(db, event_id, state="pending", limit=1000)
 
 
@@ -177,8 +176,6 @@ def _play_out(
     db: Database, event_id: int, round_no: int, pairing: PairingRow, rng: random.Random, when: datetime
 ) -> None:
     """Report duels until someone has won two (penalty duel losses already count)."""
-    from shinpan.services.queries import round_matches
-
     match = next(m for m in round_matches(db, event_id, round_no)["matches"] if m["table"] == pairing.table)
     if match["result"]:
         return

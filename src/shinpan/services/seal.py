@@ -83,14 +83,14 @@ def sealed_message(position: int, head: str) -> bytes:
 
 
 def public_hex(key: Ed25519PrivateKey) -> str:
-    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat  # start-up
 
     return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
 
 
 def _load(path: Path) -> Ed25519PrivateKey:
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-    from cryptography.hazmat.primitives.serialization import load_pem_private_key
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # start-up
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key  # start-up
 
     if os.name == "posix" and path.stat().st_mode & 0o077:
         raise StorageError(f"the seal key {path} may be read by others: make it private (chmod 600 {path})")
@@ -102,8 +102,8 @@ def _load(path: Path) -> Ed25519PrivateKey:
 
 def installation_key(db: Database) -> Ed25519PrivateKey:
     """The installation's private key, made (mode 0600) the first time it is asked for."""
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-    from cryptography.hazmat.primitives.serialization import (
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # start-up
+    from cryptography.hazmat.primitives.serialization import (  # start-up
         Encoding,
         NoEncryption,
         PrivateFormat,
@@ -223,8 +223,8 @@ class SealProblem:
 
 def check_seal(event_id: int, seal: Seal, stored_head: str | None, known: set[str]) -> SealProblem | None:
     """One seal against the hash the ledger (or an export) holds at the entry it signed."""
-    from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    from cryptography.exceptions import InvalidSignature  # start-up
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey  # start-up
 
     def broken(problem: str) -> SealProblem:
         return SealProblem(event_id, seal.seq, problem, seal.key)

@@ -15,9 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from starlette.concurrency import run_in_threadpool
 
 from shinpan.csvio import parse_pairings, parse_players
-from shinpan.engine import Deviation
+from shinpan.engine import Deviation, explain
 from shinpan.engine.event_rules import Role
-from shinpan.guideline import default_guideline
 from shinpan.guideline.model import as_data
 from shinpan.guideline.search import search
 from shinpan.services import (
@@ -31,6 +30,7 @@ from shinpan.services import (
     transfer,
 )
 from shinpan.services.context import load_event
+from shinpan.services.guideline_files import default_guideline
 from shinpan.services.search import index_of
 from shinpan.web import i18n
 from shinpan.web.auth import (
@@ -213,8 +213,6 @@ def preview(request: Request, event_id: int, body: RecordIn) -> dict[str, Any]:
     user, _ = role_at(request, event_id, "record")
     made = recording.preview(request.app.state.db, event_id, body.record_input(), judge=user.name)
     lang = i18n.current.get()
-    from shinpan.engine import explain
-
     with request.app.state.db.read() as conn:
         rulebook = load_event(conn, event_id).book
 

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from shinpan import romaji
 from shinpan.engine import Ruling, explain
@@ -167,8 +168,6 @@ async def _form(request: Request) -> dict[str, Any]:
 @router.post("/events/{event_id}/record/preview", response_class=HTMLResponse, dependencies=[Depends(csrf)])
 async def record_preview(request: Request, event_id: int) -> Response:
     """The ruling the engine would make now (an HTML fragment)."""
-    from starlette.concurrency import run_in_threadpool
-
     form = await _form(request)
 
     def work() -> Response:
@@ -197,8 +196,6 @@ async def record_form(
     request: Request, event_id: int, command_id: Annotated[str, Form(min_length=8, max_length=100)]
 ) -> Response:
     """Saving without JavaScript: the same service, the same retry rule."""
-    from starlette.concurrency import run_in_threadpool
-
     form = await _form(request)
 
     def work() -> Response:

@@ -162,8 +162,8 @@ def _clock(event: PublicEvent) -> dict[str, Any]:
 
 
 def _qr(url: str) -> str:
-    import qrcode
-    import qrcode.image.svg
+    import qrcode  # start-up
+    import qrcode.image.svg  # start-up
 
     image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
     buffer = io.BytesIO()

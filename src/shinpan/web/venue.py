@@ -38,7 +38,7 @@ class Venue:
     local_only: bool = False  # listening on loopback only: phones cannot reach it
 
     def apply(self, app: Any) -> None:
-        from shinpan.services.tls import TlsFiles  # cryptography loads only when asked
+        from shinpan.services.tls import TlsFiles  # start-up: cryptography loads only when asked
 
         app.state.addresses = self.addresses
         app.state.public_url = self.public_url
