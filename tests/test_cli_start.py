@@ -280,8 +280,11 @@ def said(args: list[str], folder: Path) -> tuple[str, set[str]]:
     env = bare_env(folder)
     done = subprocess.run(
         [sys.executable, "-c", PROBE, json.dumps([*args, "--db", str(folder / "events.sqlite3")])],
-        capture_output=True, text=True, env=env, timeout=60,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     *_, found = done.stderr.strip().splitlines()
     return done.stdout, set(json.loads(found))
 

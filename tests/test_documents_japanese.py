@@ -60,8 +60,12 @@ def problems(text: str, *, allowed: tuple[str, ...] = ()) -> list[str]:
 
 def test_the_check_finds_what_it_is_for() -> None:
     assert problems("警告 warning1+duel_loss") == [
-        "code 'warning1'", "code 'duel_loss'", "English word 'warning'", "English word 'duel'", "English word 'loss'",
-    ]  # fmt: skip
+        "code 'warning1'",
+        "code 'duel_loss'",
+        "English word 'warning'",
+        "English word 'duel'",
+        "English word 'loss'",
+    ]
     assert problems("ingame.slow-play") != [] and problems("失格 D14") == ["D-number 'D14'"]
     assert problems("状態 disqualified") == ["code 'disqualified'", "English word 'disqualified'"]
     assert problems("shinpan 審判 · PDF · 1 / 3 · 第2ラウンド · A · 50.00%") == []

@@ -112,8 +112,13 @@ def test_a_malformed_body_is_refused_naming_the_kind_and_the_field() -> None:
     with pytest.raises(MalformedBody, match=r"duel.result: round is not a whole number"):
         parse("duel.result", {"round": "1", "table": 1, "duel": 1, "winner": None})
     with pytest.raises(MalformedBody, match=r"ruling.recorded: rulings\[0\]: dues\[0\]: on_miss is missing"):
-        body = copy.deepcopy(next(i for i in _export()["entries"] if i["kind"] == "ruling.recorded" and
-                                  i["body"]["rulings"][0]["dues"])["body"])  # fmt: skip
+        body = copy.deepcopy(
+            next(
+                i
+                for i in _export()["entries"]
+                if i["kind"] == "ruling.recorded" and i["body"]["rulings"][0]["dues"]
+            )["body"]
+        )
         del body["rulings"][0]["dues"][0]["on_miss"]
         parse("ruling.recorded", body)
     with pytest.raises(MalformedBody, match="not a kind of entry"):
@@ -132,10 +137,16 @@ def test_an_import_with_a_malformed_body_is_refused_with_a_message_naming_the_en
     for item in items[n:]:
         item["prev_hash"] = prev
         item["hash"] = prev = entry_hash(
-            seq=item["seq"], kind=item["kind"], command_id=item["command_id"], command_hash=item["command_hash"],
-            actor=item["actor"], recorded_at=item["recorded_at"], refs=canonical(item["refs"]),
-            body=canonical(item["body"]), prev_hash=item["prev_hash"],
-        )  # fmt: skip
+            seq=item["seq"],
+            kind=item["kind"],
+            command_id=item["command_id"],
+            command_hash=item["command_hash"],
+            actor=item["actor"],
+            recorded_at=item["recorded_at"],
+            refs=canonical(item["refs"]),
+            body=canonical(item["body"]),
+            prev_hash=item["prev_hash"],
+        )
     data["head"] = prev
     with pytest.raises(InvalidInput) as refused:
         transfer.import_event(db, data)

@@ -38,8 +38,9 @@ def venue(
         db = Database(url)
         try:
             head = accounts.add_user(db, *HEAD_JUDGE)
-            event = events.create_event(db, name="テスト大会", head_judge=head.name, head_judge_level=2,
-                                        head_judge_account=head.uid)  # fmt: skip
+            event = events.create_event(
+                db, name="テスト大会", head_judge=head.name, head_judge_level=2, head_judge_account=head.uid
+            )
             accounts.join(db, accounts.invite(db, event, Role.floor_judge, head.name), *FLOOR_JUDGE)
             with LiveServer(create_app(db)) as server:
                 yield server.url, event

@@ -63,8 +63,12 @@ def playwright() -> Iterator[Playwright]:
 
 
 def _launch(playwright: Playwright, home: Path) -> Browser:
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=30_000,
-                                      env={"HOME": str(home), "PATH": "/usr/bin:/bin"})  # fmt: skip
+    return playwright.chromium.launch(
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        timeout=30_000,
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
+    )
 
 
 @pytest.fixture(scope="module")
@@ -78,8 +82,22 @@ def browser(
     nssdb.mkdir(parents=True)
     assert CERTUTIL is not None
     subprocess.run([CERTUTIL, "-N", "-d", f"sql:{nssdb}", "--empty-password"], check=True, timeout=30)
-    subprocess.run([CERTUTIL, "-A", "-d", f"sql:{nssdb}", "-n", "shinpan venue CA", "-t", "C,,",
-                    "-i", str(authority.ca_cert)], check=True, timeout=30)  # fmt: skip
+    subprocess.run(
+        [
+            CERTUTIL,
+            "-A",
+            "-d",
+            f"sql:{nssdb}",
+            "-n",
+            "shinpan venue CA",
+            "-t",
+            "C,,",
+            "-i",
+            str(authority.ca_cert),
+        ],
+        check=True,
+        timeout=30,
+    )
     chromium = _launch(playwright, home)
     try:
         yield chromium
@@ -94,8 +112,14 @@ class TlsServer:
         self.socket = socket.socket()
         self.socket.bind(("127.0.0.1", 0))
         self.url = f"https://127.0.0.1:{self.socket.getsockname()[1]}"
-        config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
-                                ssl_certfile=str(files.cert), ssl_keyfile=str(files.key))  # fmt: skip
+        config = uvicorn.Config(
+            app,
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=2,
+            ssl_certfile=str(files.cert),
+            ssl_keyfile=str(files.key),
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 

@@ -60,8 +60,15 @@ def _verify_head(database: Database, head: str, event: int | None, lang: str, as
     except MalformedHead as e:
         fail(f"not a head: {e}" if lang == "en" else f"ヘッドの形ではありません: {e.ja}", 2)
     if as_json:
-        print_json({"state": found.state, "holds": found.holds, "event": found.event_id,
-                    "position": found.position, "message": found.text(lang)})  # fmt: skip
+        print_json(
+            {
+                "state": found.state,
+                "holds": found.holds,
+                "event": found.event_id,
+                "position": found.position,
+                "message": found.text(lang),
+            }
+        )
     else:
         say(found.text(lang), markup=False, style=None if found.holds else "bold red")
     if not found.holds:
@@ -91,15 +98,19 @@ def verify(
     with handled():
         result = integrity.verify(database, event)
     if as_json:
-        print_json({
-            "ok": result.ok, "events": result.events, "entries": result.entries,
-            "breaks": [str(b) for b in result.breaks],
-            "differences": [str(d) for d in result.differences],
-            "heads": {str(k): v for k, v in result.heads.items()},
-            "missing_guards": result.missing_guards,
-            "seals": [p.text(lang.value) for p in result.seals],
-            "sealed": {str(k): v for k, v in result.sealed.items()},
-        })  # fmt: skip
+        print_json(
+            {
+                "ok": result.ok,
+                "events": result.events,
+                "entries": result.entries,
+                "breaks": [str(b) for b in result.breaks],
+                "differences": [str(d) for d in result.differences],
+                "heads": {str(k): v for k, v in result.heads.items()},
+                "missing_guards": result.missing_guards,
+                "seals": [p.text(lang.value) for p in result.seals],
+                "sealed": {str(k): v for k, v in result.sealed.items()},
+            }
+        )
     elif result.ok:
         say(f"ok: {result.events} event(s), {result.entries} entries, every chain holds", markup=False)
         for event_id, digest in result.heads.items():
@@ -107,15 +118,20 @@ def verify(
             sealed = result.sealed.get(event_id)
             if sealed is not None:
                 en = lang is Lang.en
-                say(f"  event {event_id} sealed at entry {sealed}" if en else f"  大会 {event_id} は第{sealed}項で封印済み",
-                    markup=False)  # fmt: skip
+                say(
+                    f"  event {event_id} sealed at entry {sealed}"
+                    if en
+                    else f"  大会 {event_id} は第{sealed}項で封印済み",
+                    markup=False,
+                )
     else:
         for guard in result.missing_guards:
             say(
                 f"UNGUARDED the ledger's trigger {guard} is missing or switched off: "
                 "entries could be changed unseen; restore it from a backup or as the tables' owner",
-                markup=False, style="bold red",
-            )  # fmt: skip
+                markup=False,
+                style="bold red",
+            )
         for b in result.breaks:
             say(f"BROKEN {b}", markup=False, style="bold red")
         for problem in result.seals:

@@ -129,12 +129,22 @@ def create(
         seat = head_judge or (holder.name if holder else "")
         level = head_judge_level if head_judge_level is not None else (holder.level if holder else None)
         event_id = events.create_event(
-            database, name=name, head_judge=seat, head_judge_level=level,
+            database,
+            name=name,
+            head_judge=seat,
+            head_judge_level=level,
             head_judge_account=holder.uid if holder else None,
-            starts_on=date, ends_on=end_date, venue=venue, rel=rel, confirmation_threshold=confirm_from,
+            starts_on=date,
+            ends_on=end_date,
+            venue=venue,
+            rel=rel,
+            confirmation_threshold=confirm_from,
             round_minutes=round_minutes,
-            time_zone=time_zone, match_format=match_format, time_out=time_out, tiebreakers=tiebreakers,
-        )  # fmt: skip
+            time_zone=time_zone,
+            match_format=match_format,
+            time_out=time_out,
+            tiebreakers=tiebreakers,
+        )
         code = None if holder else accounts.claim_code(database, event_id, seat.strip())
     if as_json:
         print_json({"event": event_id, "claim_code": code})
@@ -159,9 +169,13 @@ def settings(
     with handled():
         if match_format or time_out or tiebreakers:
             chosen = formats.set_format(
-                database, event, match_format=match_format, time_out=time_out, tiebreakers=tiebreakers,
+                database,
+                event,
+                match_format=match_format,
+                time_out=time_out,
+                tiebreakers=tiebreakers,
                 actor=actor,
-            )  # fmt: skip
+            )
         else:
             with database.read() as conn:
                 chosen = formats.read_format(conn, event)
@@ -218,8 +232,16 @@ def list_(db: DbOption = None, as_json: JsonOption = False) -> None:
         return
     table = Table("id", "name", "date", "REL", "head judge", "players", "rulings", "round")
     for e in found:
-        table.add_row(str(e.id), e.name, e.starts_on or "", str(e.rel), e.head_judge, str(e.players),
-                      str(e.rulings), str(e.current_round))  # fmt: skip
+        table.add_row(
+            str(e.id),
+            e.name,
+            e.starts_on or "",
+            str(e.rel),
+            e.head_judge,
+            str(e.players),
+            str(e.rulings),
+            str(e.current_round),
+        )
     print_table(table)
 
 
@@ -272,9 +294,14 @@ def judge_add(
     with handled():
         holder = _holder(database, account)
         events.add_judge(
-            database, event, name=name, level=level, role=role, actor=judge,
+            database,
+            event,
+            name=name,
+            level=level,
+            role=role,
+            actor=judge,
             account=holder.uid if holder else None,
-        )  # fmt: skip
+        )
         code = None if holder else accounts.claim_code(database, event, name.strip())
     if as_json:
         print_json({"added": name.strip(), "role": role.value, "claim_code": code})

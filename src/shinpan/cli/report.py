@@ -63,9 +63,13 @@ def _render_with_progress(make: Callable[[], Report], fmt: Format, lang: Lang) -
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn  # start-up
 
     with Progress(
-        SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-        console=errors(), transient=True,
-    ) as progress:  # fmt: skip
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        console=errors(),
+        transient=True,
+    ) as progress:
         task = progress.add_task("reading the ledger", total=len(STEPS) + 1)
         report = make()
 

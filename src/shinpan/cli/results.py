@@ -26,9 +26,15 @@ from shinpan.errors import ResultStands
 
 
 def _wanted(
-    duel: int | None, winner: str | None, draw: bool, match: str | None, score: str | None, at_time: bool,
-    replaces: str | None, reason: str | None,
-) -> Any:  # fmt: skip
+    duel: int | None,
+    winner: str | None,
+    draw: bool,
+    match: str | None,
+    score: str | None,
+    at_time: bool,
+    replaces: str | None,
+    reason: str | None,
+) -> Any:
     from shinpan.services.results import Wanted  # start-up
 
     if sum(x is not None for x in (duel, match, score)) != 1:
@@ -47,8 +53,17 @@ def _wanted(
     given = (replaces or "").strip().lstrip("#")
     if given.isascii() and given.isdigit():  # the ledger entry it corrects
         entry, replaces = int(given), None
-    return Wanted(duel=duel, winner=winner, draw=draw, match=match, score=score, at_time=at_time,
-                  replaces=replaces, replaces_entry=entry, reason=reason)  # fmt: skip
+    return Wanted(
+        duel=duel,
+        winner=winner,
+        draw=draw,
+        match=match,
+        score=score,
+        at_time=at_time,
+        replaces=replaces,
+        replaces_entry=entry,
+        reason=reason,
+    )
 
 
 def _stands(error: Any) -> None:
@@ -63,19 +78,32 @@ def result(
     event: EventOption,
     round_no: RoundOption,
     table: Annotated[int, number_option("--table")],
-    duel: Annotated[int | None, number_option("--duel", help="Report one duel (with --winner or --draw).")] = None,
+    duel: Annotated[
+        int | None, number_option("--duel", help="Report one duel (with --winner or --draw).")
+    ] = None,
     winner: Annotated[str | None, typer.Option("--winner", help="The duel's winner (player id).")] = None,
     draw: Annotated[bool, typer.Option("--draw", help="The duel was drawn.")] = False,
-    match: Annotated[str | None, typer.Option("--match", help="The match result without duels: a, b or draw.")] = None,
-    score: Annotated[str | None, typer.Option("--score", help="Duels won by seat a, by seat b (and drawn): 2-1, 1-1-1.")] = None,
-    at_time: Annotated[bool, typer.Option("--time", help="The match ran out of time with that score.")] = False,
-    replaces: Annotated[str | None, typer.Option("--replaces", help="The result that stands, as shown (a, b, draw, 2-1), or its ledger entry.")] = None,
+    match: Annotated[
+        str | None, typer.Option("--match", help="The match result without duels: a, b or draw.")
+    ] = None,
+    score: Annotated[
+        str | None, typer.Option("--score", help="Duels won by seat a, by seat b (and drawn): 2-1, 1-1-1.")
+    ] = None,
+    at_time: Annotated[
+        bool, typer.Option("--time", help="The match ran out of time with that score.")
+    ] = False,
+    replaces: Annotated[
+        str | None,
+        typer.Option(
+            "--replaces", help="The result that stands, as shown (a, b, draw, 2-1), or its ledger entry."
+        ),
+    ] = None,
     reason: Annotated[str | None, typer.Option("--reason", help="Why the result is corrected.")] = None,
     judge: JudgeOption = None,
     command_id: CommandOption = None,
     db: DbOption = None,
     as_json: JsonOption = False,
-) -> None:  # fmt: skip
+) -> None:
     """Report a table's result: a duel, the slip's score, or the match without duels; a
     correction names the result it replaces and why (T11)."""
     wanted = _wanted(duel, winner, draw, match, score, at_time, replaces, reason)

@@ -51,8 +51,16 @@ def _show_clock(clock: RoundClock, zone: str) -> None:
         given = "; ".join(f"+{g.minutes} min: {g.reason}" for g in t.time_given)
         turns = ", ".join(f"ruling #{x.ruling} ({x.player})" for x in t.extra_turns)
         due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_en}" for d in t.due_at_end)
-        table.add_row(str(t.table), t.player_a, t.player_b or "bye", (t.result or "playing") if t.player_b else "bye",
-                      _local(t.ends_at, zone), given, turns, due)  # fmt: skip
+        table.add_row(
+            str(t.table),
+            t.player_a,
+            t.player_b or "bye",
+            (t.result or "playing") if t.player_b else "bye",
+            _local(t.ends_at, zone),
+            given,
+            turns,
+            due,
+        )
     print_table(table)
     for d in clock.due_at_round_end:
         say(f"due at the end of the round: #{d.ruling} {d.player}: {d.remedy_en}", markup=False)
@@ -135,8 +143,11 @@ def start(
     if as_json:
         print_json(started)
         return
-    say(f"round {started['round']} started: {started['minutes']} min, time ends "
-                  f"{_local(started['ends_at'], zone)}", markup=False)  # fmt: skip
+    say(
+        f"round {started['round']} started: {started['minutes']} min, time ends "
+        f"{_local(started['ends_at'], zone)}",
+        markup=False,
+    )
 
 
 def end(
@@ -162,8 +173,11 @@ def end(
     say(f"round {number} ended", markup=False)
     for t in clock.still_playing:
         due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_en}" for d in t.due_at_end)
-        say(f"  table {t.table} still playing (time ends {_local(t.ends_at, zone)})"
-                      + (f"; due when it ends: {due}" if due else ""), markup=False)  # fmt: skip
+        say(
+            f"  table {t.table} still playing (time ends {_local(t.ends_at, zone)})"
+            + (f"; due when it ends: {due}" if due else ""),
+            markup=False,
+        )
 
 
 def give_time(
@@ -208,8 +222,9 @@ def edit(
         say(f"table {p['table']}: {p['a']} – {p['b'] or 'bye'}", markup=False)
 
 
-def clock(event: EventOption, round_no: OptionalRound = None, db: DbOption = None,
-          as_json: JsonOption = False) -> None:  # fmt: skip
+def clock(
+    event: EventOption, round_no: OptionalRound = None, db: DbOption = None, as_json: JsonOption = False
+) -> None:
     """The round's clock: each table's end time, the time given to it, what falls due."""
     database = open_db(db)
     with handled():
@@ -221,8 +236,9 @@ def clock(event: EventOption, round_no: OptionalRound = None, db: DbOption = Non
     print_json(found.as_json()) if as_json else _show_clock(found, zone)
 
 
-def standings(event: EventOption, round_no: OptionalRound = None, db: DbOption = None,
-              as_json: JsonOption = False) -> None:  # fmt: skip
+def standings(
+    event: EventOption, round_no: OptionalRound = None, db: DbOption = None, as_json: JsonOption = False
+) -> None:
     """The standings after a round (default: the current one), with each player's status."""
     database = open_db(db)
     with handled():
@@ -239,16 +255,27 @@ def standings(event: EventOption, round_no: OptionalRound = None, db: DbOption =
         key for key in ("omw", "gw", "ogw", "oomw", "seeded") if key in chain or key in ("omw", "gw", "ogw")
     ]
     out = Table(
-        "rank", "player", "points", "W-L-D", *(key.upper() for key in keys), "status",
+        "rank",
+        "player",
+        "points",
+        "W-L-D",
+        *(key.upper() for key in keys),
+        "status",
         title=_standings_title(table.round, table.state),
         caption=f"{table.format.match_format.value}, at time: {table.format.at_time.value}; "
         f"ranked by points, {', '.join(chain)}",
-    )  # fmt: skip
+    )
     for s in table.rows:
         j = standing_json(s, table.format)
         shown = [f"{j[key]:.4f}" if key != "seeded" else str(j[key]) for key in keys]
-        out.add_row(str(s.rank or "—"), s.player, str(s.points), f"{s.wins}-{s.losses}-{s.draws}",
-                    *shown, s.status.value)  # fmt: skip
+        out.add_row(
+            str(s.rank or "—"),
+            s.player,
+            str(s.points),
+            f"{s.wins}-{s.losses}-{s.draws}",
+            *shown,
+            s.status.value,
+        )
     print_table(out)
 
 

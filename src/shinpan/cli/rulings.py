@@ -106,10 +106,16 @@ def record(
 
     facts = dict(parse_fact(f) for f in fact or [])
     inp = recording.RecordInput(
-        player=player, infraction=infraction, facts=facts, draft=draft,
-        penalties=tuple(penalty) if penalty else None, round=round_no, table=table, note=note,
+        player=player,
+        infraction=infraction,
+        facts=facts,
+        draft=draft,
+        penalties=tuple(penalty) if penalty else None,
+        round=round_no,
+        table=table,
+        note=note,
         given_at=given_at,
-    )  # fmt: skip
+    )
     database = open_db(db)
     command_id = command_id or new_command_id()
     if not yes:
@@ -217,10 +223,14 @@ def history(
     table = Table("#", "round", "rule", "offence", "penalty", "state", "judge")
     for r in data["rulings"]:
         table.add_row(
-            str(r["number"]), str(r["round"] or ""), book.rule_name(r["rule"], lang.value),
+            str(r["number"]),
+            str(r["round"] or ""),
+            book.rule_name(r["rule"], lang.value),
             str(r["offense"] or "—") + (" (follow-up)" if r["follow_up"] else ""),
-            penalty_text(book, tuple(r["penalties"]), lang.value), r["state"], r["judge"],
-        )  # fmt: skip
+            penalty_text(book, tuple(r["penalties"]), lang.value),
+            r["state"],
+            r["judge"],
+        )
     print_table(table)
 
 

@@ -71,19 +71,24 @@ def serve(
 
         with handled():
             path = demo_path(db)
-        say(f"demo database: {path} (a file of its own; remove it to start the demo anew)",
-                      markup=False)  # fmt: skip
+        say(f"demo database: {path} (a file of its own; remove it to start the demo anew)", markup=False)
         database = open_db(str(path))
         with handled():
             made = load_demo(database)
         hint = "\n".join(  # every demo account, for the sign-in page: role, name, password
             f"{role}\t{name}\t{secret}"
-            for role, name, secret in (("head_judge", made.head_judge, made.password),
-                                       ("floor_judge", *FLOOR_JUDGE), ("scorekeeper", *SCOREKEEPER))
-        )  # fmt: skip
-        say(f"demo event {made.event_id}: head judge {made.head_judge} (password {made.password}), "
-                      f"floor judge {FLOOR_JUDGE[0]} (PIN {FLOOR_JUDGE[1]}), "
-                      f"scorekeeper {SCOREKEEPER[0]} (PIN {SCOREKEEPER[1]})", markup=False)  # fmt: skip
+            for role, name, secret in (
+                ("head_judge", made.head_judge, made.password),
+                ("floor_judge", *FLOOR_JUDGE),
+                ("scorekeeper", *SCOREKEEPER),
+            )
+        )
+        say(
+            f"demo event {made.event_id}: head judge {made.head_judge} (password {made.password}), "
+            f"floor judge {FLOOR_JUDGE[0]} (PIN {FLOOR_JUDGE[1]}), "
+            f"scorekeeper {SCOREKEEPER[0]} (PIN {SCOREKEEPER[1]})",
+            markup=False,
+        )
     else:
         database = open_db(db)
     if workers > 1 and not database.is_postgres:
@@ -118,9 +123,18 @@ def serve(
             plain = create_app(database, secure_cookies=True)
             venue.apply(plain)
             start_redirect(plain, host, port, https_port, venue.addresses[0] if venue.addresses else host)
-        uvicorn.run("shinpan.web.app:app_from_env", factory=True, workers=workers, host=host,
-                    port=listen_port, log_level="warning", proxy_headers=False, http=HTTP,
-                    ssl_certfile=certfile, ssl_keyfile=keyfile)  # fmt: skip
+        uvicorn.run(
+            "shinpan.web.app:app_from_env",
+            factory=True,
+            workers=workers,
+            host=host,
+            port=listen_port,
+            log_level="warning",
+            proxy_headers=False,
+            http=HTTP,
+            ssl_certfile=certfile,
+            ssl_keyfile=keyfile,
+        )
         return
     from shinpan.web.app import create_app  # start-up
 
@@ -129,8 +143,16 @@ def serve(
     venue.apply(web)
     if https:
         start_redirect(web, host, port, https_port, venue.addresses[0] if venue.addresses else host)
-    uvicorn.run(web, host=host, port=listen_port, log_level="warning", proxy_headers=False, http=HTTP,
-                ssl_certfile=certfile, ssl_keyfile=keyfile)  # fmt: skip
+    uvicorn.run(
+        web,
+        host=host,
+        port=listen_port,
+        log_level="warning",
+        proxy_headers=False,
+        http=HTTP,
+        ssl_certfile=certfile,
+        ssl_keyfile=keyfile,
+    )
 
 
 def user_add(

@@ -21,8 +21,9 @@ def checked_public_url(value: str | None) -> str | None:
     return value.strip().rstrip("/") + "/"
 
 
-def prepare(host: str, port: int, https: bool, https_port: int, public_url: str | None,
-            db: str | None) -> Venue:  # fmt: skip
+def prepare(
+    host: str, port: int, https: bool, https_port: int, public_url: str | None, db: str | None
+) -> Venue:
     """Find the LAN addresses, make the TLS files if asked, and say where phones go."""
     from shinpan.services.network import is_loopback, lan_addresses  # start-up
 
@@ -37,11 +38,17 @@ def prepare(host: str, port: int, https: bool, https_port: int, public_url: str 
         venue.tls_dir = str(made.files.folder)
         first = addresses[0] if addresses else "127.0.0.1"
         venue.ca_page = f"http://{first}:{port}/ca"
-        say(f"HTTPS: certificate authority {made.files.ca_cert}"
+        say(
+            f"HTTPS: certificate authority {made.files.ca_cert}"
             f" ({'made now: every phone installs it once' if made.made_authority else 'kept'}; "
-            f"SHA-256 {tls.fingerprint(made.files.ca_cert.read_bytes())})", markup=False)  # fmt: skip
-        say(f"phones install it from {venue.ca_page} (plain HTTP on port {port} sends the rest to "
-            f"HTTPS on port {https_port})", markup=False)  # fmt: skip
+            f"SHA-256 {tls.fingerprint(made.files.ca_cert.read_bytes())})",
+            markup=False,
+        )
+        say(
+            f"phones install it from {venue.ca_page} (plain HTTP on port {port} sends the rest to "
+            f"HTTPS on port {https_port})",
+            markup=False,
+        )
     for address in addresses:
         say(f"on the venue network: {scheme}://{address}:{shown_port}/", markup=False)
     if not addresses:
@@ -60,8 +67,14 @@ def start_redirect(app: Any, host: str, port: int, https_port: int, fallback_hos
 
     from shinpan.web.venue import RedirectToHttps  # start-up
 
-    config = uvicorn.Config(RedirectToHttps(app, https_port, fallback_host), host=host, port=port,
-                            log_level="warning", lifespan="off", proxy_headers=False)  # fmt: skip
+    config = uvicorn.Config(
+        RedirectToHttps(app, https_port, fallback_host),
+        host=host,
+        port=port,
+        log_level="warning",
+        lifespan="off",
+        proxy_headers=False,
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="http-redirect", daemon=True)
     thread.start()

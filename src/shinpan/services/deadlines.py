@@ -64,9 +64,21 @@ def _overdue(conn: Connection, event_id: int, d: RemedyDue, now: datetime) -> tu
 def _shown(d: RemedyDue, overdue: bool, left: float | None) -> Deadline:
     on_miss = {"effects": list(d.miss_effects), "penalties": list(d.miss_penalties)}
     return Deadline(
-        d.ruling, d.position, d.player, d.rule, d.due_kind, d.due_at, d.round, d.table, d.remedy_ja,
-        d.remedy_en, on_miss, d.state, overdue, left,
-    )  # fmt: skip
+        d.ruling,
+        d.position,
+        d.player,
+        d.rule,
+        d.due_kind,
+        d.due_at,
+        d.round,
+        d.table,
+        d.remedy_ja,
+        d.remedy_en,
+        on_miss,
+        d.state,
+        overdue,
+        left,
+    )
 
 
 def list_deadlines(
@@ -93,9 +105,15 @@ def _pending(conn: Connection, event_id: int, ruling: int, position: int) -> Rem
 
 
 def mark_done(
-    db: Database, event_id: int, ruling: int, position: int = 0, *, judge: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> None:  # fmt: skip
+    db: Database,
+    event_id: int,
+    ruling: int,
+    position: int = 0,
+    *,
+    judge: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> None:
     """The remedy was carried out in time: this deadline and the ruling's later ones close."""
     # Late: listing deadlines loads no ledger entries and no recording.
     from shinpan.entries import DeadlineDone  # start-up
@@ -110,9 +128,16 @@ def mark_done(
 
 
 def mark_missed(
-    db: Database, event_id: int, ruling: int, position: int | None = None, *, judge: str | None = None,
-    command_id: str | None = None, now: datetime | None = None, early_confirmed: bool = True,
-) -> list[dict[str, Any]]:  # fmt: skip
+    db: Database,
+    event_id: int,
+    ruling: int,
+    position: int | None = None,
+    *,
+    judge: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+    early_confirmed: bool = True,
+) -> list[dict[str, Any]]:
     """The remedy was not done in time: the follow-up ruling (D7), from the next deadline.
     Before an end-of-match or end-of-round deadline falls due, the head judge may end it
     (D21); ``early_confirmed=False`` (a screen that has not asked yet) refuses that."""
@@ -151,19 +176,36 @@ def mark_missed(
         if r is None:
             raise NotFound("no ruling {number} in event {event}", number=ruling, event=event_id)
         primary = Ruling(
-            player=r.player, rule=r.rule, offense=r.offense, penalties=r.penalties, draft=r.draft,
-            ref=f"#{r.number}", explanation=Explanation(reasons=(), step_source=r.source), number=r.number,
-        )  # fmt: skip
+            player=r.player,
+            rule=r.rule,
+            offense=r.offense,
+            penalties=r.penalties,
+            draft=r.draft,
+            ref=f"#{r.number}",
+            explanation=Explanation(reasons=(), step_source=r.source),
+            number=r.number,
+        )
         due = Due(
-            when=d.due_kind, minutes=d.minutes, remedy=d.remedy_ja, remedy_en=d.remedy_en,
-            penalties=d.miss_penalties, effects=d.miss_effects,
+            when=d.due_kind,
+            minutes=d.minutes,
+            remedy=d.remedy_ja,
+            remedy_en=d.remedy_en,
+            penalties=d.miss_penalties,
+            effects=d.miss_effects,
             has_consequence=bool(d.miss_penalties or d.miss_effects),
-        )  # fmt: skip
+        )
         made = follow_up(event.book, primary, due, number=next_number(conn, event_id))
         missed = RulingsRecorded((), follow_up_of=DeadlineRef(ruling, pos))
         return append_rulings(ap, event, [made], missed, r.round, r.table)
 
     return run_command(
-        db, event_id, "deadline", judge, command_id, {"missed": [ruling, position]}, act, now,
+        db,
+        event_id,
+        "deadline",
+        judge,
+        command_id,
+        {"missed": [ruling, position]},
+        act,
+        now,
         lambda _c, e: [r.body() for r in e.of(RulingsRecorded).rulings],
-    )  # fmt: skip
+    )

@@ -125,9 +125,10 @@ class PublicEvent:
         if self.by_handles:
             words = [w for w in (normalize(w) for w in query.split()) if w]
             found = [
-                self.views[n] for n in sorted(self.views)
+                self.views[n]
+                for n in sorted(self.views)
                 if n == query or (words and all(w in normalize(self.handles.get(n, n)) for w in words))
-            ][:MOST_FOUND]  # fmt: skip
+            ][:MOST_FOUND]
         else:
             found = self.roster.find(query, MOST_FOUND)
         return [seat for seat in (self._seat(v) for v in found) if seat is not None]
@@ -174,11 +175,14 @@ class PublicEvent:
         for i, bouts in enumerate(found.rounds):
             shown = [
                 BoutShown(
-                    b.table, self.shown(b.a.player) if b.a else None, self.shown(b.b.player) if b.b else None,
-                    self.shown(b.winner) if b.winner else None, b.third_place,
+                    b.table,
+                    self.shown(b.a.player) if b.a else None,
+                    self.shown(b.b.player) if b.b else None,
+                    self.shown(b.winner) if b.winner else None,
+                    b.third_place,
                 )
                 for b in bouts
-            ]  # fmt: skip
+            ]
             rounds.append((found.first + i, shown))
         return rounds
 

@@ -81,9 +81,16 @@ def publish(
 
     payload = {"names": names, "off": off}
     done = run_command(
-        db, event_id, "manage", actor, command_id, payload, act, now,
+        db,
+        event_id,
+        "manage",
+        actor,
+        command_id,
+        payload,
+        act,
+        now,
         lambda conn, _entry: publication(conn, event_id),
-    )  # fmt: skip
+    )
     if done.token is not None:
         _tokens_of(db).known[done.token] = event_id
     return done

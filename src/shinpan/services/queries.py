@@ -175,11 +175,21 @@ def appeals_of(db: Database, event_id: int) -> list[dict[str, Any]]:
     with db.read() as conn:
         heard = stored_appeals.appeals_heard(conn, event_id)
     found = [
-        {"entry": a.appeal.entry_seq, "ruling": a.appeal.ruling, "by": a.appeal.by, "reason": a.appeal.reason,
-         "outcome": a.appeal.outcome, "decision_reason": a.appeal.decision_reason, "player": a.player,
-         "player_name": a.player_name, "rule": a.rule, "penalties": list(a.penalties), "state": a.state}
+        {
+            "entry": a.appeal.entry_seq,
+            "ruling": a.appeal.ruling,
+            "by": a.appeal.by,
+            "reason": a.appeal.reason,
+            "outcome": a.appeal.outcome,
+            "decision_reason": a.appeal.decision_reason,
+            "player": a.player,
+            "player_name": a.player_name,
+            "rule": a.rule,
+            "penalties": list(a.penalties),
+            "state": a.state,
+        }
         for a in heard
-    ]  # fmt: skip
+    ]
     return sorted(found, key=lambda a: (a["outcome"] is not None, a["entry"]))
 
 

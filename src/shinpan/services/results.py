@@ -126,13 +126,26 @@ def stands_details(
     who = names(conn, event_id)
     winner = m.a if table.result == "a" else m.b if table.result == "b" else None
     return {
-        "round": m.round, "table": m.table, "result": table.result, "shown": shown,
-        "winner": winner, "winner_name": who[winner].name if winner in who else winner,
-        "duels": [{"duel": n, "winner": (m.a if d.winner == "a" else m.b if d.winner == "b" else None),
-                   "drawn": d.winner is None, "penalty": d.penalty} for n, d in table.duels.items()],
-        "entry": entry.seq if entry else None, "by": entry.actor if entry else None,
-        "at": entry.recorded_at if entry else None, "ruling": m.result_ruling,
-    }  # fmt: skip
+        "round": m.round,
+        "table": m.table,
+        "result": table.result,
+        "shown": shown,
+        "winner": winner,
+        "winner_name": who[winner].name if winner in who else winner,
+        "duels": [
+            {
+                "duel": n,
+                "winner": (m.a if d.winner == "a" else m.b if d.winner == "b" else None),
+                "drawn": d.winner is None,
+                "penalty": d.penalty,
+            }
+            for n, d in table.duels.items()
+        ],
+        "entry": entry.seq if entry else None,
+        "by": entry.actor if entry else None,
+        "at": entry.recorded_at if entry else None,
+        "ruling": m.result_ruling,
+    }
 
 
 def _refuse(found: Verdict, details: dict[str, Any]) -> None:
@@ -155,14 +168,23 @@ def _refuse(found: Verdict, details: dict[str, Any]) -> None:
     if found is Verdict.reason_missing:
         raise InvalidInput("say why the result is corrected", field="reason")
     if found is Verdict.head_judge_only:
-        raise Forbidden("the next round is paired: only the head judge corrects a result of round {round}",
-                        round=details["round"])  # fmt: skip
+        raise Forbidden(
+            "the next round is paired: only the head judge corrects a result of round {round}",
+            round=details["round"],
+        )
 
 
 def report_result(
-    db: Database, event_id: int, round_no: int, table: int, wanted: Wanted, *, actor: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> dict[str, Any]:  # fmt: skip
+    db: Database,
+    event_id: int,
+    round_no: int,
+    table: int,
+    wanted: Wanted,
+    *,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> dict[str, Any]:
     """One table's result (T11): the first for its match, or a correction naming the
     result that stands and why; refused for a round not started (T5)."""
     reason = (wanted.reason or "").strip() or None
@@ -176,8 +198,9 @@ def report_result(
         if row.state == "paired":
             raise Conflict(
                 "round {round} has not started: results are taken once its clock starts "
-                "(or once the head judge ends it)", round=round_no,
-            )  # fmt: skip
+                "(or once the head judge ends it)",
+                round=round_no,
+            )
         m = match_at(conn, event_id, round_no, table)
         if m is None:
             raise NotFound("no match at table {table} in round {round}", table=table, round=round_no)
@@ -189,11 +212,15 @@ def report_result(
         history = table_results(conn, event_id, round_no, table)
         last = history[-1] if history else None
         found = verdict(
-            now_table, report, replaces=wanted.replaces, replaces_entry=wanted.replaces_entry,
-            standing_entry=last.seq if last else None, reason=reason,
+            now_table,
+            report,
+            replaces=wanted.replaces,
+            replaces_entry=wanted.replaces_entry,
+            standing_entry=last.seq if last else None,
+            reason=reason,
             next_round_paired=paired_after(conn, event_id, round_no),
             head_judge=role_of(conn, event_id, ap.actor) is Role.head_judge,
-        )  # fmt: skip
+        )
         if found not in (Verdict.first, Verdict.correction):
             _refuse(found, stands_details(conn, event_id, m, now_table, standing(now_table, report), last))
         chosen = read_format(conn, event_id)
@@ -228,21 +255,43 @@ def report_result(
         causes = {d.duel: d.cause for d in round_duels(conn, event_id, round_no) if d.table == table}
         now_shown = _table(after, causes, after.drawn).shown()
         return {
-            "round": round_no, "table": table, "result": done.result, "shown": now_shown, "at_time": done.at_time,
-            "entry": entry.seq, "corrects": last.seq if correction and last else None, "correction": correction,
-        }  # fmt: skip
+            "round": round_no,
+            "table": table,
+            "result": done.result,
+            "shown": now_shown,
+            "at_time": done.at_time,
+            "entry": entry.seq,
+            "corrects": last.seq if correction and last else None,
+            "correction": correction,
+        }
 
-    return run_command(db, event_id, "results", actor, command_id, {"result": wanted.payload(), "round": round_no,
-                       "table": table}, act, now, _replayed)  # fmt: skip
+    return run_command(
+        db,
+        event_id,
+        "results",
+        actor,
+        command_id,
+        {"result": wanted.payload(), "round": round_no, "table": table},
+        act,
+        now,
+        _replayed,
+    )
 
 
 def _replayed(conn: Connection, entry: Any) -> dict[str, Any]:
     """A retry of a report already recorded: what it recorded."""
     b = entry.of(ResultReported)
     return {
-        "round": b.round, "table": b.table, "result": b.result, "shown": b.shown, "at_time": b.at_time,
-        "entry": entry.seq, "corrects": b.corrects, "correction": b.corrects is not None, "replayed": True,
-    }  # fmt: skip
+        "round": b.round,
+        "table": b.table,
+        "result": b.result,
+        "shown": b.shown,
+        "at_time": b.at_time,
+        "entry": entry.seq,
+        "corrects": b.corrects,
+        "correction": b.corrects is not None,
+        "replayed": True,
+    }
 
 
 def table_state(db: Database, event_id: int, round_no: int, table: int) -> dict[str, Any] | None:

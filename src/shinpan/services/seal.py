@@ -155,9 +155,13 @@ def trust_key(db: Database, key_hex: str, note: str) -> None:
 
 
 def seal_event(
-    db: Database, event_id: int, *, actor: str | None = None, command_id: str | None = None,
+    db: Database,
+    event_id: int,
+    *,
+    actor: str | None = None,
+    command_id: str | None = None,
     now: datetime | None = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """The head judge seals the event: the installation's signature of the chain's head,
     appended as an entry. Entries after it are not covered (a later seal covers them)."""
     key = installation_key(db)  # read (or made) before the event's write lock is taken
@@ -169,8 +173,14 @@ def seal_event(
         position, head = ap.seq, ap.hash
         signature = key.sign(sealed_message(position, head)).hex()
         entry = ap.append(EventSealed(position, head, public, signature))
-        return {"seq": entry.seq, "position": position, "head": head, "key": public,
-                "fingerprint": fingerprint(public), "signature": signature}  # fmt: skip
+        return {
+            "seq": entry.seq,
+            "position": position,
+            "head": head,
+            "key": public,
+            "fingerprint": fingerprint(public),
+            "signature": signature,
+        }
 
     return run_command(db, event_id, "manage", actor, command_id, {"seal": event_id}, act, now)
 
@@ -330,8 +340,14 @@ def export_part(entries: list[dict[str, Any]]) -> dict[str, Any]:
         return {}
     return {
         "seals": [
-            {"entry": s.seq, "position": s.position, "head": s.head, "key": s.key,
-             "fingerprint": fingerprint(s.key), "signature": s.signature}
+            {
+                "entry": s.seq,
+                "position": s.position,
+                "head": s.head,
+                "key": s.key,
+                "fingerprint": fingerprint(s.key),
+                "signature": s.signature,
+            }
             for s in seals
         ]
-    }  # fmt: skip
+    }

@@ -91,10 +91,16 @@ class ResultConflict(BaseModel):
 
 
 @router.post(
-    "/events/{event_id}/results", dependencies=Unsafe,
-    responses={409: {"model": ResultConflict, "description": "A result stands for the table (T11): ``stands`` is it; "
-                     "or the round has not started (T5)."}},
-)  # fmt: skip
+    "/events/{event_id}/results",
+    dependencies=Unsafe,
+    responses={
+        409: {
+            "model": ResultConflict,
+            "description": "A result stands for the table (T11): ``stands`` is it; "
+            "or the round has not started (T5).",
+        }
+    },
+)
 def report_result(request: Request, event_id: int, body: ResultIn) -> ResultOut:
     """A table's result: a duel won or drawn, the match without duels, or the slip's score
     (at time: decided by duels); a correction names the result it replaces and why (T11).
@@ -102,8 +108,13 @@ def report_result(request: Request, event_id: int, body: ResultIn) -> ResultOut:
     user, _ = role_at(request, event_id, "results")
     if body.match is not None and body.result is not None and body.match != body.result:
         raise InvalidInput("give the match result once", field="result")
-    if body.duel is None and body.winner is None and not body.draw and body.score is None \
-            and (body.match or body.result) is None:  # fmt: skip
+    if (
+        body.duel is None
+        and body.winner is None
+        and not body.draw
+        and body.score is None
+        and (body.match or body.result) is None
+    ):
         raise InvalidInput("give a duel and its winner, or a match result", field="result")
     replaces: str | None = None
     entry: int | None = None
@@ -113,11 +124,23 @@ def report_result(request: Request, event_id: int, body: ResultIn) -> ResultOut:
         plain = body.replaces.strip().lstrip("#")
         replaces, entry = (None, int(plain)) if plain.isascii() and plain.isdigit() else (body.replaces, None)
     wanted = results.Wanted(
-        duel=body.duel, winner=body.winner, draw=body.draw, match=body.match or body.result, score=body.score,
-        at_time=body.time, replaces=replaces, replaces_entry=entry, reason=body.reason,
-    )  # fmt: skip
+        duel=body.duel,
+        winner=body.winner,
+        draw=body.draw,
+        match=body.match or body.result,
+        score=body.score,
+        at_time=body.time,
+        replaces=replaces,
+        replaces_entry=entry,
+        reason=body.reason,
+    )
     done = results.report_result(
-        request.app.state.db, event_id, body.round, body.table, wanted, actor=user.name,
+        request.app.state.db,
+        event_id,
+        body.round,
+        body.table,
+        wanted,
+        actor=user.name,
         command_id=body.command_id,
-    )  # fmt: skip
+    )
     return ResultOut.model_validate(done)

@@ -260,10 +260,14 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Response:
         errors = [
-            {"field": ".".join(str(p) for p in e.get("loc", ()) if p not in ("body", "query", "path", "form")),
-             "message": str(e.get("msg", ""))}
+            {
+                "field": ".".join(
+                    str(p) for p in e.get("loc", ()) if p not in ("body", "query", "path", "form")
+                ),
+                "message": str(e.get("msg", "")),
+            }
             for e in exc.errors()
-        ]  # fmt: skip
+        ]
         if _is_api(request):
             return JSONResponse({"detail": i18n.gettext("some fields are wrong"), "errors": errors}, 422)
         text = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
@@ -353,10 +357,24 @@ def create_app(
     # Every route on the app's own router, the JSON API (searches, records, streams) first:
     # FastAPI matches a request against an included router by walking its routes twice
     # (a player search spent a third of its time there); the app's own it walks once.
-    for router in (api.router, api_results.router, api_rounds.router, api_playoff.router, public.api_router,
-                   floor.router, desk.router, corrections.router, pages.router, scorekeeper.router,
-                   report_pages.router, sealing.router, sessions.router, players.router, invitations.router,
-                   public.router):  # fmt: skip
+    for router in (
+        api.router,
+        api_results.router,
+        api_rounds.router,
+        api_playoff.router,
+        public.api_router,
+        floor.router,
+        desk.router,
+        corrections.router,
+        pages.router,
+        scorekeeper.router,
+        report_pages.router,
+        sealing.router,
+        sessions.router,
+        players.router,
+        invitations.router,
+        public.router,
+    ):
         app.router.routes.extend(router.routes)
     made = app.openapi
     app.openapi = lambda: with_limits(made())  # type: ignore[method-assign]

@@ -149,8 +149,15 @@ def _once(context: Context, name: str, macro: Callable[[Any], Markup], item: Map
     zone (``item`` is all a piece shows of its own; CSRF tokens and ids are marks here)."""
     event = context.get("event")
     guideline = (getattr(event, "guideline_id", None), getattr(event, "guideline_version", None))
-    key = (name, context.get("event_id"), guideline, context.get("tz"), context.get("role"),
-           i18n.current.get(), repr(item))  # fmt: skip
+    key = (
+        name,
+        context.get("event_id"),
+        guideline,
+        context.get("tz"),
+        context.get("role"),
+        i18n.current.get(),
+        repr(item),
+    )
     return _PIECES.get(key, lambda: macro(item))
 
 

@@ -44,9 +44,10 @@ WORDS = (
 def _state_words() -> dict[str, str]:
     """A round's state in words (T5): paired, started and ended told apart."""
     return {
-        "paired": i18n.gettext("paired, not started"), "started": i18n.gettext("started, being played"),
+        "paired": i18n.gettext("paired, not started"),
+        "started": i18n.gettext("started, being played"),
         "ended": i18n.gettext("ended"),
-    }  # fmt: skip
+    }
 
 
 def _page(event_id: int, round_no: int | None = None) -> str:
@@ -57,8 +58,9 @@ def _back(event_id: int, message: str, *, error: bool = False, round_no: int | N
     """Post/redirect/get: to the page, with what happened in a cookie the page reads once."""
     response = RedirectResponse(_page(event_id, round_no), status_code=303)
     value = quote(("!" if error else "") + message, safe="")
-    response.set_cookie(FLASH, value, max_age=60, path=f"/events/{event_id}/scorekeeper", httponly=True,
-                        samesite="strict")  # fmt: skip
+    response.set_cookie(
+        FLASH, value, max_age=60, path=f"/events/{event_id}/scorekeeper", httponly=True, samesite="strict"
+    )
     return response
 
 
@@ -90,10 +92,18 @@ def scorekeeper(request: Request, event_id: int, round: int | None = None) -> Re
     flash = unquote(request.cookies.get(FLASH, ""))
     error, notice = (flash[1:], None) if flash.startswith("!") else (None, flash or None)
     response = render(
-        request, "scorekeeper.html", event_id=event_id, event=sheet.event, role=role, sheet=sheet,
-        error=error, notice=notice, local=lambda s: local_time(s, sheet.event.time_zone, style="clock"),
-        standing_json=standing_json, state_words=_state_words(),
-    )  # fmt: skip
+        request,
+        "scorekeeper.html",
+        event_id=event_id,
+        event=sheet.event,
+        role=role,
+        sheet=sheet,
+        error=error,
+        notice=notice,
+        local=lambda s: local_time(s, sheet.event.time_zone, style="clock"),
+        standing_json=standing_json,
+        state_words=_state_words(),
+    )
     if flash:
         response.delete_cookie(FLASH, path=f"/events/{event_id}/scorekeeper")
     return response
@@ -157,10 +167,19 @@ def end(request: Request, event_id: int, command_id: Field) -> Response:
 
 @router.post("/events/{event_id}/scorekeeper/result", dependencies=Unsafe)
 def result(
-    request: Request, event_id: int, command_id: Field, round_no: Field, table: Field, winner: Field = "",
-    outcome: Field = "", score: Field = "", draw: Field = "", time: Field = "", replaces: Field = "",
+    request: Request,
+    event_id: int,
+    command_id: Field,
+    round_no: Field,
+    table: Field,
+    winner: Field = "",
+    outcome: Field = "",
+    score: Field = "",
+    draw: Field = "",
+    time: Field = "",
+    replaces: Field = "",
     reason: Field = "",
-) -> Response:  # fmt: skip
+) -> Response:
     """The next duel's winner (or a drawn duel), the slip's score, or the match's result; a
     correction names what it replaces and why (T11). The page's script sends the same to
     the JSON API without reloading; this is the form without the script."""
@@ -170,11 +189,17 @@ def result(
         where = _number(table, "table")
         assert number is not None and where is not None
         wanted = results.Wanted(
-            winner=winner or None, draw=bool(draw) and not winner, match=outcome or None, score=score or None,
-            at_time=bool(time), replaces=replaces or None, reason=reason or None,
-        )  # fmt: skip
-        results.report_result(request.app.state.db, event_id, number, where, wanted, actor=name,
-                              command_id=command_id)  # fmt: skip
+            winner=winner or None,
+            draw=bool(draw) and not winner,
+            match=outcome or None,
+            score=score or None,
+            at_time=bool(time),
+            replaces=replaces or None,
+            reason=reason or None,
+        )
+        results.report_result(
+            request.app.state.db, event_id, number, where, wanted, actor=name, command_id=command_id
+        )
         return i18n.gettext("table {table}: result recorded").format(table=where)
 
     if number is None:
