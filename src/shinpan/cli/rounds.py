@@ -101,10 +101,10 @@ def pair(
 ) -> None:
     """Pair the next Swiss round and record it with its seed (only players still in the
     event; a round's matches must all have results and the round must have ended)."""
+    from shinpan.services import swiss  # start-up
+
     database = open_db(db)
     with handled():
-        from shinpan.services import swiss  # start-up
-
         made = swiss.pair_next_round(database, event, seed=seed, actor=judge, command_id=command_id)
         advice = swiss.recommended(database, event)
     if as_json:
@@ -133,11 +133,11 @@ def start(
     as_json: JsonOption = False,
 ) -> None:
     """Start the clock of the round paired last."""
+    from shinpan.services.queries import time_zone_of  # start-up
+    from shinpan.services.rounds import start_round  # start-up
+
     database = open_db(db)
     with handled():
-        from shinpan.services.queries import time_zone_of  # start-up
-        from shinpan.services.rounds import start_round  # start-up
-
         started = start_round(database, event, minutes=minutes, actor=judge, command_id=command_id)
         zone = time_zone_of(database, event)
     if as_json:
@@ -160,10 +160,10 @@ def end(
 ) -> None:
     """End the current round (or --round N): its end-of-round deadlines fall due; the
     tables still playing are listed with what falls due when each ends."""
+    from shinpan.services import events, queries, rounds  # start-up
+
     database = open_db(db)
     with handled():
-        from shinpan.services import events, queries, rounds  # start-up
-
         number = events.end_round(database, event, round_no, actor=judge, command_id=command_id)
         clock = rounds.round_clock(database, event, number)
         zone = queries.time_zone_of(database, event)
@@ -191,10 +191,10 @@ def give_time(
     db: DbOption = None,
 ) -> None:
     """A judge gives one table more time, with the reason."""
+    from shinpan.services.rounds import give_time as give  # start-up
+
     database = open_db(db)
     with handled():
-        from shinpan.services.rounds import give_time as give  # start-up
-
         give(database, event, table, minutes, reason, round_no=round_no, judge=judge, command_id=command_id)
     say(f"table {table}: +{minutes} min", markup=False)
 
@@ -209,11 +209,11 @@ def edit(
     as_json: JsonOption = False,
 ) -> None:
     """The head judge pairs tables of the current round again before it starts."""
+    from shinpan.services.swiss import edit_pairings  # start-up
+
     changes = [_table_change(spec) for spec in tables]
     database = open_db(db)
     with handled():
-        from shinpan.services.swiss import edit_pairings  # start-up
-
         done = edit_pairings(database, event, changes, reason, actor=judge, command_id=command_id)
     if as_json:
         print_json({"pairings": done})
@@ -226,11 +226,11 @@ def clock(
     event: EventOption, round_no: OptionalRound = None, db: DbOption = None, as_json: JsonOption = False
 ) -> None:
     """The round's clock: each table's end time, the time given to it, what falls due."""
+    from shinpan.services.queries import time_zone_of  # start-up
+    from shinpan.services.rounds import round_clock  # start-up
+
     database = open_db(db)
     with handled():
-        from shinpan.services.queries import time_zone_of  # start-up
-        from shinpan.services.rounds import round_clock  # start-up
-
         found = round_clock(database, event, round_no)
         zone = time_zone_of(database, event)
     print_json(found.as_json()) if as_json else _show_clock(found, zone)
@@ -240,10 +240,10 @@ def standings(
     event: EventOption, round_no: OptionalRound = None, db: DbOption = None, as_json: JsonOption = False
 ) -> None:
     """The standings after a round (default: the current one), with each player's status."""
+    from shinpan.services.standings import event_standings, standing_json  # start-up
+
     database = open_db(db)
     with handled():
-        from shinpan.services.standings import event_standings, standing_json  # start-up
-
         table = event_standings(database, event, round_no)
     if as_json:
         print_json(table.as_json())
