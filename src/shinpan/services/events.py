@@ -36,8 +36,6 @@ from shinpan.services.context import load_event, role_of, stamp
 from shinpan.services.effects import settle_carried
 from shinpan.services.formats import open_format
 from shinpan.services.guideline_files import default_guideline
-from shinpan.services.results import Wanted
-from shinpan.services.results import report_result as report
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.events import EventSummary, event_summaries, judge_seat, next_event_id
@@ -413,6 +411,9 @@ def report_result(
     """A scorekeeper's result: one duel's winner (``duel`` left out: the match's next duel,
     chosen in the write transaction), or the match result (a, b or draw); see
     :func:`shinpan.services.results.report_result` for scores, drawn duels and corrections."""
+    from shinpan.services.results import Wanted  # start-up: listing events loads no results
+    from shinpan.services.results import report_result as report  # start-up
+
     wanted = Wanted(duel=duel, winner=winner, match=result if duel is None and winner is None else None)
     if wanted.duel is None and wanted.winner is None and wanted.match is None:
         raise InvalidInput("a match result is a, b or draw", field="result")
