@@ -110,8 +110,14 @@ def setup(tmp: Path, runs: int) -> dict[str, object]:
         ),
         encoding="utf-8",
     )
-    return {"main": main, "pending": pending, "per_run": per_run, "players_csv": players_csv,
-            "pairings_csv": pairings_csv, "scenario": scenario}  # fmt: skip
+    return {
+        "main": main,
+        "pending": pending,
+        "per_run": per_run,
+        "players_csv": players_csv,
+        "pairings_csv": pairings_csv,
+        "scenario": scenario,
+    }
 
 
 Args = Callable[[int], list[str]]
@@ -267,8 +273,10 @@ def main() -> int:
             print(f"  {label:20} {median:7.3f} {max(times):7.3f}  {code:4d}  {words}  {mark}", flush=True)
         floor = statistics.median(floors)
         print(f"  {'(bare python)':20} {floor:7.3f} {max(floors):7.3f}")
-        print(f"slowest median {worst:.3f} s ({worst / floor:.1f}x bare python): "
-              f"{'ok' if worst < TARGET else 'OVER'}")  # fmt: skip
+        print(
+            f"slowest median {worst:.3f} s ({worst / floor:.1f}x bare python): "
+            f"{'ok' if worst < TARGET else 'OVER'}"
+        )
     return 0
 
 

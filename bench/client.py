@@ -24,9 +24,13 @@ class Connection:
     body read is unpacked) and sends back the cookies the server set."""
 
     def __init__(
-        self, base: str, who: dict[str, str] | None = None, timeout: float = 30,
-        local: str | None = None, browser: bool = False,
-    ) -> None:  # fmt: skip
+        self,
+        base: str,
+        who: dict[str, str] | None = None,
+        timeout: float = 30,
+        local: str | None = None,
+        browser: bool = False,
+    ) -> None:
         url = urlsplit(base)
         self.address, self.timeout, self.local, self.browser = (
             (url.hostname, url.port),
@@ -86,8 +90,10 @@ class Connection:
                 writer.write(head.encode() + b"\r\n" + body)
                 await writer.drain()
                 status, *fields = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
-            headers = dict((name.strip().lower(), value.strip().lower()) for name, _, value in
-                           (field.partition(":") for field in fields))  # fmt: skip
+            headers = dict(
+                (name.strip().lower(), value.strip().lower())
+                for name, _, value in (field.partition(":") for field in fields)
+            )
             if self.browser:
                 for name, _, value in (field.partition(":") for field in fields):
                     if name.strip().lower() == "set-cookie":

@@ -173,9 +173,13 @@ def bulk_record(db: Database, event_id: int, players: list[str], n: int, seed: i
             inp = recording.RecordInput(player=rng.choice(players), infraction=rng.choice(INFRACTIONS))
             payload = inp.payload()
             ap = Appender(
-                conn, event_id, "FJ", stamp(), command_id=new_command_id(),
+                conn,
+                event_id,
+                "FJ",
+                stamp(),
+                command_id=new_command_id(),
                 command_hash=fingerprint({"action": "record", "payload": payload}),
-            )  # fmt: skip
+            )
             history = {inp.player: recording.live_history(conn, event_id, inp.player)}
             decided = decide(
                 book,
@@ -301,11 +305,18 @@ def main() -> None:
         print(f"    median with {args.big:>7}: {big_cost * 1000:7.2f} ms")
         verdict = "met" if slower <= GROWTH_TARGET else "MISSED"
         print(f"    ratio:   {slower:8.2f}   (target <= {GROWTH_TARGET}: {verdict})")
-        print(json.dumps({
-            "service_per_s": round(service, 1), "raw_per_s": round(raw, 1), "throughput_ratio": round(ratio, 3),
-            "median_small_ms": round(small_cost * 1000, 3), "median_big_ms": round(big_cost * 1000, 3),
-            "growth_ratio": round(slower, 3),
-        }))  # fmt: skip
+        print(
+            json.dumps(
+                {
+                    "service_per_s": round(service, 1),
+                    "raw_per_s": round(raw, 1),
+                    "throughput_ratio": round(ratio, 3),
+                    "median_small_ms": round(small_cost * 1000, 3),
+                    "median_big_ms": round(big_cost * 1000, 3),
+                    "growth_ratio": round(slower, 3),
+                }
+            )
+        )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

@@ -123,8 +123,9 @@ def prepare(url: str, players: int, judges: int, desks: int, paired: bool = True
             (f, fk), (g, gk) = FAMILY[i % len(FAMILY)], GIVEN[(i // len(FAMILY)) % len(GIVEN)]
             rows.append(PlayerRow(f"P{i + 1:04d}", f"{f} {g}", f"{fk} {gk}", None))
         head = accounts.add_user(db, "本部 一郎", "load-password", 2)
-        event = events.create_event(db, name="大型大会", head_judge="本部 一郎", head_judge_level=2,
-                                    head_judge_account=head.uid)  # fmt: skip
+        event = events.create_event(
+            db, name="大型大会", head_judge="本部 一郎", head_judge_level=2, head_judge_account=head.uid
+        )
         events.import_players(db, event, rows)
         if paired:
             pairs = [
@@ -223,8 +224,17 @@ async def judge(
                     stats.sent[int(json.loads(answer)["entry"])] = started
 
 
-async def stream(base: str, s: Setup, who: dict[str, str], desk: bool, stop: float, stats: Stats,
-                 opened: asyncio.Event, count: list[int], local: str) -> None:  # fmt: skip
+async def stream(
+    base: str,
+    s: Setup,
+    who: dict[str, str],
+    desk: bool,
+    stop: float,
+    stats: Stats,
+    opened: asyncio.Event,
+    count: list[int],
+    local: str,
+) -> None:
     """An open page: hears every change; a desk fetches the panels a change touched, one
     refresh at a time and at most one a second, taking any drawing newer than what it
     shows and asking again for what is still older than the change that touched it, as
@@ -311,8 +321,15 @@ def open_pages(base: str, s: Setup, streams: int, desks: int, seconds: float, pi
     judge's phone does not (``perf_counter`` is the machine's monotonic clock on Linux:
     one clock for both processes)."""
     stats = asyncio.run(_pages(base, s, streams, desks, seconds, pipe))
-    pipe.send({"latencies": dict(stats.latencies), "warm": dict(stats.warm), "errors": dict(stats.errors),
-               "heard": stats.heard, "stream_errors": stats.stream_errors})  # fmt: skip
+    pipe.send(
+        {
+            "latencies": dict(stats.latencies),
+            "warm": dict(stats.warm),
+            "errors": dict(stats.errors),
+            "heard": stats.heard,
+            "stream_errors": stats.stream_errors,
+        }
+    )
 
 
 async def _pages(base: str, s: Setup, streams: int, desks: int, seconds: float, pipe: PipeEnd) -> Stats:
@@ -320,9 +337,12 @@ async def _pages(base: str, s: Setup, streams: int, desks: int, seconds: float, 
     count = [0]
     opened = asyncio.Event()
     far = time.perf_counter() + seconds + 120
-    viewers = [(s.desks[i % len(s.desks)], True, desk_address(i)) if i < desks
-               else (s.judges[i % len(s.judges)], False, judge_address(i % len(s.judges)))
-               for i in range(streams)]  # fmt: skip
+    viewers = [
+        (s.desks[i % len(s.desks)], True, desk_address(i))
+        if i < desks
+        else (s.judges[i % len(s.judges)], False, judge_address(i % len(s.judges)))
+        for i in range(streams)
+    ]
     tasks = [
         asyncio.create_task(stream(base, s, who, desk, far, stats, opened, count, local))
         for who, desk, local in viewers
@@ -351,8 +371,14 @@ async def run_load(base: str, s: Setup, args: argparse.Namespace) -> tuple[Stats
     phones, ours_phones = None, None
     if args.phones:
         ours_phones, theirs_phones = multiprocessing.get_context("spawn").Pipe()
-        plan = Plan(base, s.token, list(zip([n for n, _ in s.players], s.names, [r for _, r in s.players],
-                                            strict=True))[: args.phones], args.window)  # fmt: skip
+        plan = Plan(
+            base,
+            s.token,
+            list(zip([n for n, _ in s.players], s.names, [r for _, r in s.players], strict=True))[
+                : args.phones
+            ],
+            args.window,
+        )
         phones = multiprocessing.get_context("spawn").Process(
             target=run_phones, args=(plan, theirs_phones), daemon=True
         )
@@ -372,8 +398,11 @@ async def run_load(base: str, s: Setup, args: argparse.Namespace) -> tuple[Stats
             for n, who in enumerate(s.judges)
         ]
         if ours_phones is not None:
-            judges.append(asyncio.create_task(pair_round(base, s, stats.counting_from + args.pair_at, stats,
-                                                         ours_phones)))  # fmt: skip
+            judges.append(
+                asyncio.create_task(
+                    pair_round(base, s, stats.counting_from + args.pair_at, stats, ours_phones)
+                )
+            )
         await asyncio.gather(*judges, return_exceptions=True)
         elapsed = time.perf_counter() - stats.counting_from
         await asyncio.sleep(1.5)  # the last rulings reach the streams
@@ -424,12 +453,15 @@ def reach(stats: Stats) -> list[float]:
 
 def report(label: str, stats: Stats, elapsed: float, args: argparse.Namespace) -> bool:
     total = sum(len(v) for k, v in stats.latencies.items() if k != "stream open")
-    print(f"\n== {label}: {total} requests in {elapsed:.1f} s ({total / elapsed:.0f} req/s) after "
-          f"{args.warmup:g} s of warm-up, {args.streams} streams")  # fmt: skip
+    print(
+        f"\n== {label}: {total} requests in {elapsed:.1f} s ({total / elapsed:.0f} req/s) after "
+        f"{args.warmup:g} s of warm-up, {args.streams} streams"
+    )
     warm = ", ".join(
         f"{kind} p99 {percentile(stats.warm[kind], 99):.1f} ms (max {max(stats.warm[kind]):.1f})"
-        for kind in ("record", "search", "desk panels") if stats.warm.get(kind)
-    )  # fmt: skip
+        for kind in ("record", "search", "desk panels")
+        if stats.warm.get(kind)
+    )
     print(f"  warm-up, not counted: {warm or 'no requests'}")
     print(f"  {'kind':14} {'count':>6} {'req/s':>6} {'p50':>8} {'p99':>8} {'max':>8} {'errors':>6}  target")
     ok = True
@@ -446,23 +478,29 @@ def report(label: str, stats: Stats, elapsed: float, args: argparse.Namespace) -
             ok &= met
             verdict = f"p99 < {target:g} ms, 0 errors: {'ok' if met else 'MISS'}"
         ok &= errors == 0
-        print(f"  {kind:14} {len(lat):6d} {len(lat) / elapsed:6.1f} {percentile(lat, 50):6.1f}ms {p99:6.1f}ms "
-              f"{max(lat, default=float('nan')):6.1f}ms {errors:6d}  {verdict}")  # fmt: skip
+        print(
+            f"  {kind:14} {len(lat):6d} {len(lat) / elapsed:6.1f} {percentile(lat, 50):6.1f}ms {p99:6.1f}ms "
+            f"{max(lat, default=float('nan')):6.1f}ms {errors:6d}  {verdict}"
+        )
     reached = reach(stats)
     lost = sum(1 for r in reached if r == float("inf"))
     p99 = percentile([r for r in reached if r != float("inf")], 99)
     met = lost == 0 and p99 < STREAM_TARGET_MS and stats.stream_errors == 0
     ok &= met
-    print(f"  ruling on every stream ({len(reached)} rulings x {len(stats.heard)} streams): "
-          f"p50 {percentile(reached, 50):.1f} ms, p99 {p99:.1f} ms, max {max(reached, default=0):.1f} ms, "
-          f"never heard {lost}, stream errors {stats.stream_errors}  "
-          f"target p99 < {STREAM_TARGET_MS:g} ms: {'ok' if met else 'MISS'}")  # fmt: skip
+    print(
+        f"  ruling on every stream ({len(reached)} rulings x {len(stats.heard)} streams): "
+        f"p50 {percentile(reached, 50):.1f} ms, p99 {p99:.1f} ms, max {max(reached, default=0):.1f} ms, "
+        f"never heard {lost}, stream errors {stats.stream_errors}  "
+        f"target p99 < {STREAM_TARGET_MS:g} ms: {'ok' if met else 'MISS'}"
+    )
     if args.phones:
         asked = len(stats.latencies.get("phone table", []))
-        print(f"  phones: {asked} of {args.phones} asked for their table within {args.window:g} s of round 1's "
-              f"pairing ({args.pair_at:g} s into the counted part); refused (429) {stats.refused}, "
-              f"answers without the player's table {stats.wrong}"
-              + (f"; failures by status (0: none came) {stats.failed}" if stats.failed else ""))  # fmt: skip
+        print(
+            f"  phones: {asked} of {args.phones} asked for their table within {args.window:g} s of round 1's "
+            f"pairing ({args.pair_at:g} s into the counted part); refused (429) {stats.refused}, "
+            f"answers without the player's table {stats.wrong}"
+            + (f"; failures by status (0: none came) {stats.failed}" if stats.failed else "")
+        )
     return ok
 
 
@@ -478,8 +516,14 @@ def serve(url: str, workers: int, tmp: Path) -> tuple[subprocess.Popen[bytes], s
     command = [str(SHINPAN), "serve", "--port", str(port), "--db", url]
     if workers > 1:
         command += ["--workers", str(workers)]
-    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                            start_new_session=True, env={**os.environ, "SHINPAN_HOME": str(tmp)})  # fmt: skip
+    proc = subprocess.Popen(
+        command,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+        env={**os.environ, "SHINPAN_HOME": str(tmp)},
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -543,8 +587,11 @@ def main() -> int:
     parser.add_argument(
         "--window", type=float, default=10.0, help="seconds after the pairing the phones ask in"
     )
-    parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/postgres",
-                        help="a PostgreSQL server where a database may be made for the run")  # fmt: skip
+    parser.add_argument(
+        "--pg",
+        default="postgresql://postgres@127.0.0.1:5432/postgres",
+        help="a PostgreSQL server where a database may be made for the run",
+    )
     args = parser.parse_args()
     args.phones = min(args.phones, args.players)
     if args.phones:  # the pairing and the phones' window within the judges' counted seconds

@@ -4,7 +4,7 @@
 
 Plays a seeded event: each round paired by `pair_round` from everything before it, results
 drawn at random (duels, draws, results without duels, match losses by penalty), a few drops
-between rounds; times `pair_round` and `standings` for every round. Targets (issue 10): a
+between rounds; times `pair_round` and `standings` for every round. Targets: a
 round of 2,000 players paired in under 5 s, its standings in under 1 s. Pure core only: no
 database, no I/O (the services' own cost comes on top).
 

@@ -97,5 +97,12 @@ def run_phones(plan: Plan, pipe: PipeEnd) -> None:
     pipe.send("ready")
     paired_at, tables = pipe.recv()
     stats = asyncio.run(_phones(plan, paired_at, tables))
-    pipe.send({"latencies": dict(stats.latencies), "errors": dict(stats.errors), "refused": stats.refused,
-               "wrong": stats.wrong, "failed": dict(stats.failed)})  # fmt: skip
+    pipe.send(
+        {
+            "latencies": dict(stats.latencies),
+            "errors": dict(stats.errors),
+            "refused": stats.refused,
+            "wrong": stats.wrong,
+            "failed": dict(stats.failed),
+        }
+    )

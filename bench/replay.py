@@ -9,7 +9,7 @@ deviations, missed deadlines and voids — writes it to a temporary file and tim
 ``--runs`` times, so that both see the same load (best of each). The floor is a bare
 ``python -c`` process that json-parses the same file and writes as many ruling-shaped JSON
 objects as the real run produced, each with a real explanation and source line of median length.
-Prints both times and their ratio, and each run's own ratio; the target is at most 3x (issue 12).
+Prints both times and their ratio, and each run's own ratio; the target is at most 3x.
 
 Not collected by pytest: ``bench/`` is outside ``testpaths``.
 """

@@ -73,15 +73,25 @@ _PENDING = Statement("SELECT number FROM rulings WHERE event_id = :e AND state =
 def build(db: Database, n_players: int, n_rulings: int, rng: random.Random) -> int:
     """The event: players, four rounds paired one after another, rulings recorded in batches."""
     start = datetime(2026, 2, 1, 0, 30, tzinfo=UTC)
-    event_id = events.create_event(db, name="大規模大会 2026 (bench)", head_judge=HEAD_JUDGE,
-                                   head_judge_level=3, starts_on="2026-02-01", now=start)  # fmt: skip
+    event_id = events.create_event(
+        db,
+        name="大規模大会 2026 (bench)",
+        head_judge=HEAD_JUDGE,
+        head_judge_level=3,
+        starts_on="2026-02-01",
+        now=start,
+    )
     for judge in FLOOR_JUDGES:
         events.add_judge(db, event_id, name=judge, level=1, role=Role.floor_judge, now=start)
     rows = [
-        PlayerRow(f"{n:05d}", f"{FAMILY[n % 12]} {GIVEN[n // 12 % 8]}{n}",
-                  f"{FAMILY_KANA[n % 12]} {GIVEN_KANA[n // 12 % 8]}", None)
+        PlayerRow(
+            f"{n:05d}",
+            f"{FAMILY[n % 12]} {GIVEN[n // 12 % 8]}{n}",
+            f"{FAMILY_KANA[n % 12]} {GIVEN_KANA[n // 12 % 8]}",
+            None,
+        )
         for n in range(1, n_players + 1)
-    ]  # fmt: skip
+    ]
     events.import_players(db, event_id, rows, now=start)
     per_round = n_rulings // ROUNDS
     for round_no in range(1, ROUNDS + 1):
@@ -89,8 +99,10 @@ def build(db: Database, n_players: int, n_rulings: int, rng: random.Random) -> i
         with db.read() as conn:
             active = _ACTIVE.scalars(conn, {"e": event_id})
         rng.shuffle(active)
-        pairs = [PairingRow(t + 1, active[2 * t], active[2 * t + 1] if 2 * t + 1 < len(active) else None)
-                 for t in range((len(active) + 1) // 2)]  # fmt: skip
+        pairs = [
+            PairingRow(t + 1, active[2 * t], active[2 * t + 1] if 2 * t + 1 < len(active) else None)
+            for t in range((len(active) + 1) // 2)
+        ]
         events.import_pairings(db, event_id, round_no, pairs, now=at)
         count = per_round if round_no < ROUNDS else n_rulings - per_round * (ROUNDS - 1)
         record_round(db, event_id, round_no, pairs, count, at, rng)
@@ -99,9 +111,14 @@ def build(db: Database, n_players: int, n_rulings: int, rng: random.Random) -> i
 
 
 def record_round(
-    db: Database, event_id: int, round_no: int, pairs: list[PairingRow], count: int, at: datetime,
+    db: Database,
+    event_id: int,
+    round_no: int,
+    pairs: list[PairingRow],
+    count: int,
+    at: datetime,
     rng: random.Random,
-) -> None:  # fmt: skip
+) -> None:
     names, weights = list(WEIGHTS), list(WEIGHTS.values())
     made = 0
     while made < count:
@@ -116,9 +133,13 @@ def record_round(
                 rule = rng.choices(names, weights)[0]
                 moment = at + timedelta(seconds=3000 * made / count)
                 ap = Appender(conn, event_id, rng.choice(FLOOR_JUDGES), stamp(moment))
-                decided = decide(event.book, Record(player=player, infraction=rule),
-                                 {player: live_history(conn, event_id, player)}, participants,
-                                 first_number=next_number(conn, event_id))  # fmt: skip
+                decided = decide(
+                    event.book,
+                    Record(player=player, infraction=rule),
+                    {player: live_history(conn, event_id, player)},
+                    participants,
+                    first_number=next_number(conn, event_id),
+                )
                 asked = RecordInput(player=player, infraction=rule).asked()
                 why = RulingsRecorded((), record=asked, guideline=guideline)
                 made += len(append_rulings(ap, event, decided, why, round_no, pair.table))
@@ -164,8 +185,11 @@ def stats_page(db: Database, event_id: int) -> Callable[[], int]:
     client = TestClient(create_app(db), base_url="http://127.0.0.1")
     login = client.get("/login").text
     token = login.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
-    signed = client.post("/login", data={"name": HEAD_JUDGE, "password": HEAD_JUDGE_SECRET,
-                                         "csrf_token": token, "next": "/"}, follow_redirects=False)  # fmt: skip
+    signed = client.post(
+        "/login",
+        data={"name": HEAD_JUDGE, "password": HEAD_JUDGE_SECRET, "csrf_token": token, "next": "/"},
+        follow_redirects=False,
+    )
     assert signed.status_code == 303, signed.text
     client.get(f"/events/{event_id}/reports")  # the app's first page: templates and fonts load once
 
@@ -199,8 +223,10 @@ def main() -> int:
         check = integrity.verify(db, event_id)
         report = penalty_report(db, event_id)
         total = len(report.rulings) + report.left_out
-        print(f"event: {args.players} players, {total} rulings ({len(report.rulings)} in the report, "
-              f"{report.voided} voided), built in {built:.1f} s; chain verified: {check.ok}")  # fmt: skip
+        print(
+            f"event: {args.players} players, {total} rulings ({len(report.rulings)} in the report, "
+            f"{report.voided} voided), built in {built:.1f} s; chain verified: {check.ok}"
+        )
         page = stats_page(db, event_id)
         works: list[tuple[str, float, Callable[[], int]]] = [
             (
@@ -220,8 +246,10 @@ def main() -> int:
             load = os.getloadavg()[0]
             wall, cpu, size = best_of(args.runs, work)
             fast = fast and wall <= target
-            print(f"{name}: {wall:.2f} s (CPU {cpu:.2f} s, {size / 1e6:.1f} MB)  target ≤ {target:g} s  "
-                  f"{'ok' if wall <= target else 'SLOW'}  (load {load:.1f} on {os.cpu_count()} CPUs)")  # fmt: skip
+            print(
+                f"{name}: {wall:.2f} s (CPU {cpu:.2f} s, {size / 1e6:.1f} MB)  target ≤ {target:g} s  "
+                f"{'ok' if wall <= target else 'SLOW'}  (load {load:.1f} on {os.cpu_count()} CPUs)"
+            )
         return 0 if check.ok and fast else 1
     finally:
         db.close()

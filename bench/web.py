@@ -51,8 +51,13 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = ROOT / ".venv" / "bin" / "python"
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]  # fmt: skip
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 HEAD_JUDGE = ("山田 一郎", "bench-password", 2)
 FLOOR_JUDGE = ("佐藤 花子", "2468")
 INFRACTIONS = ("ingame.cards-off-table", "ingame.misapplied-card-text", "ingame.looking-at-extra-cards")
@@ -253,15 +258,28 @@ def wrk_load(
     if target.method == "POST":
         headers += ["-H", "Content-Type: application/json"]
         with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
-            lua.write(_WRK_POST % {
-                "run": f"wrk-{uuid.uuid4().hex[:8]}", "path": target.path,
-                "players": ",".join(json.dumps(p) for p in players),
-                "infractions": ",".join(json.dumps(i) for i in INFRACTIONS),
-            })  # fmt: skip
+            lua.write(
+                _WRK_POST
+                % {
+                    "run": f"wrk-{uuid.uuid4().hex[:8]}",
+                    "path": target.path,
+                    "players": ",".join(json.dumps(p) for p in players),
+                    "infractions": ",".join(json.dumps(i) for i in INFRACTIONS),
+                }
+            )
         script = ["-s", lua.name]
     path = target.paths[0] if target.paths else target.path
-    command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--timeout", "10s", *headers,
-               *script, session.base + path]  # fmt: skip
+    command = [
+        "wrk",
+        f"-t{threads}",
+        f"-c{connections}",
+        f"-d{max(1, round(seconds))}s",
+        "--timeout",
+        "10s",
+        *headers,
+        *script,
+        session.base + path,
+    ]
     out = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60).stdout
     if script:
         os.unlink(script[1])
@@ -390,9 +408,12 @@ def main() -> None:
         base = f"http://127.0.0.1:{port}"
         log = (Path(tmp) / "server.log").open("w")
         server = subprocess.Popen(
-            [str(PYTHON), __file__, "--serve", str(port), url], stdout=log, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, env={**os.environ, "SHINPAN_HOME": tmp},
-        )  # fmt: skip
+            [str(PYTHON), __file__, "--serve", str(port), url],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env={**os.environ, "SHINPAN_HOME": tmp},
+        )
         try:
             deadline = time.monotonic() + 60
             while True:
@@ -441,8 +462,11 @@ def run(
     prefix = f"bench-{uuid.uuid4().hex[:8]}"
 
     def record_body(n: int) -> dict[str, Any]:
-        return {"command_id": f"{prefix}-{n}-{rng.randrange(1 << 30)}", "player": numbers[(n * 7) % len(numbers)],
-                "infraction": INFRACTIONS[n % len(INFRACTIONS)]}  # fmt: skip
+        return {
+            "command_id": f"{prefix}-{n}-{rng.randrange(1 << 30)}",
+            "player": numbers[(n * 7) % len(numbers)],
+            "infraction": INFRACTIONS[n % len(INFRACTIONS)],
+        }
 
     search_paths = tuple(f"/api/events/{event}/players?q={quote(q)}" for q in SEARCHES)
     bare = Target("bare Starlette JSON", "GET", "/bare")
@@ -451,8 +475,10 @@ def run(
     search = Target("player search (GET)", "GET", search_paths[0], paths=search_paths)
     record = Target("record (POST)", "POST", f"/api/events/{event}/rulings", body=record_body)
 
-    print(f"shinpan web benchmark: one uvicorn process, SQLite file, {len(players)} players, "
-          f"load from {loader} on 127.0.0.1 ({args.connections} connections, {args.seconds:g} s each)")  # fmt: skip
+    print(
+        f"shinpan web benchmark: one uvicorn process, SQLite file, {len(players)} players, "
+        f"load from {loader} on 127.0.0.1 ({args.connections} connections, {args.seconds:g} s each)"
+    )
     for warm in (bare, search, record):  # first requests compile templates, open connections
         python_load(session, warm, 1.0, 2, 50)
     own = services_rate(url, event, numbers, args.seconds)
@@ -467,13 +493,16 @@ def run(
     for name, r in results.items():
         ratio = r.rate / floor if floor else 0.0
         verdict = (
-            "" if name.startswith((bare.name, " ")) or name == record.name else
-            f"≥ {RATIO_TARGET:.1f}  {'ok' if ratio >= RATIO_TARGET else 'MISS'}"
-        )  # fmt: skip
+            ""
+            if name.startswith((bare.name, " ")) or name == record.name
+            else f"≥ {RATIO_TARGET:.1f}  {'ok' if ratio >= RATIO_TARGET else 'MISS'}"
+        )
         print(f"  {name:30} {r.rate:9.1f} {ratio:8.2f} {r.errors:7d}  {verdict}")
     of_own = results[record.name].rate / own if own else 0.0
-    print(f"  {'the services themselves':30} {own:9.1f}   record endpoint / services: {of_own:.2f}  "
-          f"≥ {RECORD_TARGET:.1f}  {'ok' if of_own >= RECORD_TARGET else 'MISS'}")  # fmt: skip
+    print(
+        f"  {'the services themselves':30} {own:9.1f}   record endpoint / services: {of_own:.2f}  "
+        f"≥ {RECORD_TARGET:.1f}  {'ok' if of_own >= RECORD_TARGET else 'MISS'}"
+    )
     if loader == "python":
         print("  (Python threads cannot load the bare endpoint fully: its figure is low and the ratios")
         print("   are upper bounds; install wrk for the real floor)")
@@ -484,13 +513,17 @@ def run(
         s = steady_load(session, target, args.rate, args.steady)
         p99 = s.percentile(99)
         late = f" ({s.late_starts} sent late)" if s.late_starts else ""
-        print(f"  {target.name:38} {s.percentile(50):6.1f}ms {p99:6.1f}ms {max(s.latencies_ms):6.1f}ms "
-              f"{s.errors:7d}  p99 < {P99_TARGET_MS:g} ms  {'ok' if p99 < P99_TARGET_MS else 'MISS'}{late}")  # fmt: skip
+        print(
+            f"  {target.name:38} {s.percentile(50):6.1f}ms {p99:6.1f}ms {max(s.latencies_ms):6.1f}ms "
+            f"{s.errors:7d}  p99 < {P99_TARGET_MS:g} ms  {'ok' if p99 < P99_TARGET_MS else 'MISS'}{late}"
+        )
 
     total, elsewhere, sizes = page_weight(session, event)
-    print(f"\nrecord page: {total / 1024:.1f} KB transferred in {len(sizes)} requests (gzip on), "
-          f"{len(elsewhere)} requests elsewhere  target < {PAGE_TARGET_KB:g} KB, 0 elsewhere  "
-          f"{'ok' if total / 1024 < PAGE_TARGET_KB and not elsewhere else 'MISS'}")  # fmt: skip
+    print(
+        f"\nrecord page: {total / 1024:.1f} KB transferred in {len(sizes)} requests (gzip on), "
+        f"{len(elsewhere)} requests elsewhere  target < {PAGE_TARGET_KB:g} KB, 0 elsewhere  "
+        f"{'ok' if total / 1024 < PAGE_TARGET_KB and not elsewhere else 'MISS'}"
+    )
     for u, size in sizes:
         print(f"  {size / 1024:7.1f} KB  {u.replace(base, '')}")
     if elsewhere:

@@ -102,10 +102,13 @@ def _play(run: _Run, index: int, e: dict[str, Any], given: str) -> None:
         run.produced[index] = run.newer()
     else:
         inp = recording.RecordInput(
-            player=e["player"], infraction=e["infraction"], facts=dict(e.get("facts", {})),
-            draft=e.get("draft"), penalties=tuple(e["penalties"]) if "penalties" in e else None,
+            player=e["player"],
+            infraction=e["infraction"],
+            facts=dict(e.get("facts", {})),
+            draft=e.get("draft"),
+            penalties=tuple(e["penalties"]) if "penalties" in e else None,
             given_at=given,
-        )  # fmt: skip
+        )
         saved = recording.record(db, event, inp, now=now)
         numbers = run.seen([r["number"] for r in saved.rulings])
         run.produced[index] = numbers

@@ -54,8 +54,15 @@ def player_rows() -> list[PlayerRow]:
 
 def build(db: Database) -> PaperEvent:
     at = T0
-    event = events.create_event(db, name="冬季選手権 2026", head_judge=HEAD_JUDGE, head_judge_level=3,
-                                starts_on="2026-02-01", venue="東京会場", now=at)  # fmt: skip
+    event = events.create_event(
+        db,
+        name="冬季選手権 2026",
+        head_judge=HEAD_JUDGE,
+        head_judge_level=3,
+        starts_on="2026-02-01",
+        venue="東京会場",
+        now=at,
+    )
     events.add_judge(db, event, name=FLOOR_JUDGE, level=1, role=Role.floor_judge, now=at)
     rows = player_rows()
     events.import_players(db, event, rows, now=at)
@@ -84,8 +91,10 @@ def build(db: Database) -> PaperEvent:
     made += [m["number"] for m in deadlines.mark_missed(db, event, made[0], judge=FLOOR_JUDGE, now=at)]
     suspect = numbers[5]
     dq = record(suspect, "severe.cheating", note="デッキの下から引いた")
-    for author, role, text in (("本人", "player", "わざとではありません。"),
-                               ("対戦相手", "opponent", "デッキの下から引くのを二度見ました。")):  # fmt: skip
+    for author, role, text in (
+        ("本人", "player", "わざとではありません。"),
+        ("対戦相手", "opponent", "デッキの下から引くのを二度見ました。"),
+    ):
         appeals.add_statement(db, event, author, role, text, ruling=dq, judge=FLOOR_JUDGE, now=at)
     corrections.confirm(db, event, [dq], now=at)
     appeal = appeals.file_appeal(db, event, dq, suspect, APPEAL, judge=FLOOR_JUDGE, now=at)

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from shinpan.engine import replay
-from shinpan.guideline import Rulebook, default_guideline
+from shinpan.guideline import Rulebook
 from shinpan.guideline.model import Question
+from shinpan.services.guideline_files import default_guideline
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(__file__).resolve().parents[2] / "shared"

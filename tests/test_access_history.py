@@ -1,4 +1,4 @@
-"""A player's history across events is the organiser's (issue 23, finding 3).
+"""A player's history across events is the organiser's.
 
 Two events in one installation, with the same person playing in both: the head judge of
 the spring event reads nothing of the winter event (API with and without ``event=``, the
@@ -55,10 +55,22 @@ def place(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         accounts.add_user(db, *ORGANISER)  # the first account: the organiser
         spring_hj = accounts.add_user(db, SPRING_HJ[0], SPRING_HJ[1], 2)
         winter_hj = accounts.add_user(db, WINTER_HJ[0], WINTER_HJ[1], 2)
-        winter = events.create_event(db, name="冬の大会", head_judge=WINTER_HJ[0], head_judge_level=2,
-                                     head_judge_account=winter_hj.uid, starts_on="2026-01-10")  # fmt: skip
-        spring = events.create_event(db, name="春の大会", head_judge=SPRING_HJ[0], head_judge_level=2,
-                                     head_judge_account=spring_hj.uid, starts_on="2026-04-01")  # fmt: skip
+        winter = events.create_event(
+            db,
+            name="冬の大会",
+            head_judge=WINTER_HJ[0],
+            head_judge_level=2,
+            head_judge_account=winter_hj.uid,
+            starts_on="2026-01-10",
+        )
+        spring = events.create_event(
+            db,
+            name="春の大会",
+            head_judge=SPRING_HJ[0],
+            head_judge_level=2,
+            head_judge_account=spring_hj.uid,
+            starts_on="2026-04-01",
+        )
         events.import_players(
             db, winter, [PlayerRow("X001", *PERSON, None), PlayerRow("X002", "鈴木 美咲", "", None)]
         )

@@ -124,12 +124,20 @@ def test_a_deviation_given_when_recording_to_the_guidelines_penalties_is_refused
     """The same refusal when the head judge deviates in the record itself: nothing is written."""
     for given in (("warning1",), ("warning1",)):  # twice in a row: refused each time
         with pytest.raises(InvalidInput, match="guideline's own penalties") as refused:
-            ev.record("P001", "ingame.slow-play", deviation=recording.Deviation(given, "同じ罰則で記録しておく"),
-                      judge=HEAD_JUDGE)  # fmt: skip
+            ev.record(
+                "P001",
+                "ingame.slow-play",
+                deviation=recording.Deviation(given, "同じ罰則で記録しておく"),
+                judge=HEAD_JUDGE,
+            )
         assert refused.value.field == "deviation.penalties"
     assert queries.player_history(ev.db, ev.id, "P001")["rulings"] == []
-    other = ev.record("P001", "ingame.slow-play", deviation=recording.Deviation(("caution",), "初参加のため"),
-                      judge=HEAD_JUDGE)  # fmt: skip
+    other = ev.record(
+        "P001",
+        "ingame.slow-play",
+        deviation=recording.Deviation(("caution",), "初参加のため"),
+        judge=HEAD_JUDGE,
+    )
     assert other.rulings[0]["penalties"] == ["caution"]
 
 

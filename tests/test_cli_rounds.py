@@ -47,8 +47,23 @@ def test_a_round_paired_started_played_and_ended_on_the_command_line(
 
     assert "50 min" in ok(run_cli("round", "start", "--event", e, db=db_url))
     refused(run_cli("round", "start", "--event", e, db=db_url), "already started")
-    ok(run_cli("round", "time", "--event", e, "--table", "2", "--minutes", "4", "--reason", "judge call",
-               "--judge", "FJ", db=db_url))  # fmt: skip
+    ok(
+        run_cli(
+            "round",
+            "time",
+            "--event",
+            e,
+            "--table",
+            "2",
+            "--minutes",
+            "4",
+            "--reason",
+            "judge call",
+            "--judge",
+            "FJ",
+            db=db_url,
+        )
+    )
     clock = as_json(run_cli("round", "clock", "--event", e, "--json", db=db_url))
     assert clock["state"] == "started" and clock["tables"][1]["extra_minutes"] == 4
     assert clock["tables"][1]["time_given"][0]["reason"] == "judge call"
@@ -56,8 +71,22 @@ def test_a_round_paired_started_played_and_ended_on_the_command_line(
     first, second = paired["pairings"][0], paired["pairings"][1]
     ok(run_cli("result", "--event", e, "--round", "1", "--table", "1", "--match", "a", db=db_url))
     for duel in ("1", "2"):
-        ok(run_cli("result", "--event", e, "--round", "1", "--table", "2", "--duel", duel, "--winner",
-                   second["b"], db=db_url))  # fmt: skip
+        ok(
+            run_cli(
+                "result",
+                "--event",
+                e,
+                "--round",
+                "1",
+                "--table",
+                "2",
+                "--duel",
+                duel,
+                "--winner",
+                second["b"],
+                db=db_url,
+            )
+        )
     refused(run_cli("result", "--event", e, "--round", "1", "--table", "3", "--match", "a", db=db_url), "bye")
     ended = as_json(run_cli("round", "end", "--event", e, "--json", db=db_url))
     assert ended == {"round": 1, "still_playing": []}
@@ -85,8 +114,10 @@ def test_a_round_paired_started_played_and_ended_on_the_command_line(
     assert paired2["round"] == 2
     assert first["b"] not in [p for t in paired2["pairings"] for p in (t["a"], t["b"])]
     tables = [t for t in paired2["pairings"] if t["b"]]
-    swap = [f"{tables[0]['table']}={tables[0]['a']},{tables[1]['b']}",
-            f"{tables[1]['table']}={tables[1]['a']},{tables[0]['b']}"]  # fmt: skip
+    swap = [
+        f"{tables[0]['table']}={tables[0]['a']},{tables[1]['b']}",
+        f"{tables[1]['table']}={tables[1]['a']},{tables[0]['b']}",
+    ]
     edited = as_json(run_cli("round", "edit", "--event", e, *swap, "--reason", "同じ店", "--json", db=db_url))
     assert [p["b"] for p in edited["pairings"]] == [tables[1]["b"], tables[0]["b"]]
     back = f"{tables[0]['table']}={tables[0]['a']},{tables[0]['b']}"  # while table 2 keeps its new player

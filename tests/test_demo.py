@@ -165,8 +165,13 @@ def test_serve_demo_refuses_several_workers(home: Path) -> None:
     env.pop("SHINPAN_DATABASE_URL", None)
     done = subprocess.run(
         [str(SHINPAN), "serve", "--demo", "--workers", "2"],
-        env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False,
-    )  # fmt: skip
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
     assert done.returncode == 1
     assert "--demo" in done.stdout + done.stderr
     assert not home.exists()

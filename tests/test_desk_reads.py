@@ -60,11 +60,18 @@ def test_appeals_list_the_open_ones_first_with_the_ruling_as_it_stands(ev: Event
     listed = queries.appeals_of(ev.db, ev.id)
     assert [(a["entry"], a["outcome"]) for a in listed] == [(still_open, None), (heard, "overturned")]
     assert listed[1] == {
-        "entry": heard, "ruling": first["number"], "by": "P001", "reason": "相手を間違えていない",
-        "outcome": "overturned", "decision_reason": "the table card was wrong", "player": "P001",
-        "player_name": "選手 1", "rule": "players.wrong-opponent", "penalties": first["penalties"],
+        "entry": heard,
+        "ruling": first["number"],
+        "by": "P001",
+        "reason": "相手を間違えていない",
+        "outcome": "overturned",
+        "decision_reason": "the table card was wrong",
+        "player": "P001",
+        "player_name": "選手 1",
+        "rule": "players.wrong-opponent",
+        "penalties": first["penalties"],
         "state": "voided",
-    }  # fmt: skip
+    }
     with pytest.raises(Conflict, match="already decided"):
         appeals.decide_appeal(ev.db, ev.id, heard, "upheld", "again")
     with pytest.raises(NotFound):

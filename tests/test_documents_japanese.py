@@ -26,8 +26,9 @@ from fastapi.testclient import TestClient
 from conftest import BACKENDS, new_backend
 from paper_event import T0, PaperEvent, build, play_round
 from shinpan import reports
-from shinpan.guideline import Rulebook, default_guideline
+from shinpan.guideline import Rulebook
 from shinpan.reports.common import DUE_WORDS, STATE_WORDS, STATUS_WORDS
+from shinpan.services.guideline_files import default_guideline
 from shinpan.store.db import Database
 
 BOOK = Rulebook(default_guideline())
@@ -59,8 +60,12 @@ def problems(text: str, *, allowed: tuple[str, ...] = ()) -> list[str]:
 
 def test_the_check_finds_what_it_is_for() -> None:
     assert problems("警告 warning1+duel_loss") == [
-        "code 'warning1'", "code 'duel_loss'", "English word 'warning'", "English word 'duel'", "English word 'loss'",
-    ]  # fmt: skip
+        "code 'warning1'",
+        "code 'duel_loss'",
+        "English word 'warning'",
+        "English word 'duel'",
+        "English word 'loss'",
+    ]
     assert problems("ingame.slow-play") != [] and problems("失格 D14") == ["D-number 'D14'"]
     assert problems("状態 disqualified") == ["code 'disqualified'", "English word 'disqualified'"]
     assert problems("shinpan 審判 · PDF · 1 / 3 · 第2ラウンド · A · 50.00%") == []

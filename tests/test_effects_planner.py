@@ -168,36 +168,55 @@ def test_d14_the_heavier_status_stays_when_a_lighter_one_is_added() -> None:
 def test_d16_undoing_a_penalty_duel_gives_the_match_back_to_the_duels_played() -> None:
     decided = at_table({1: "B", 2: "B"}, result="b")
     undoing = Undoing(
-        numbers=frozenset({12}), matches={(2, 7): decided}, duels=(CausedDuel((2, 7), 2),),
-        by_hand=frozenset(), extensions=(), carried=(), players=(),
-    )  # fmt: skip
+        numbers=frozenset({12}),
+        matches={(2, 7): decided},
+        duels=(CausedDuel((2, 7), 2),),
+        by_hand=frozenset(),
+        extensions=(),
+        carried=(),
+        players=(),
+    )
     assert plan_undo(undoing) == [DuelResult(2, 7, 2, None, None, decides=True, match_result=None)]
 
 
 def test_d16_undoing_a_penalty_duel_leaves_a_result_the_scorekeeper_reported_by_hand() -> None:
     decided = at_table({1: "B", 2: "B"}, result="b")
     undoing = Undoing(
-        numbers=frozenset({12}), matches={(2, 7): decided}, duels=(CausedDuel((2, 7), 2),),
-        by_hand=frozenset({(2, 7)}), extensions=(), carried=(), players=(),
-    )  # fmt: skip
+        numbers=frozenset({12}),
+        matches={(2, 7): decided},
+        duels=(CausedDuel((2, 7), 2),),
+        by_hand=frozenset({(2, 7)}),
+        extensions=(),
+        carried=(),
+        players=(),
+    )
     assert plan_undo(undoing) == [DuelResult(2, 7, 2, None)]
 
 
 def test_d16_undoing_a_match_loss_returns_the_match_to_its_duels() -> None:
     lost = at_table({1: "A"}, result="b", ruling=12)
     undoing = Undoing(
-        numbers=frozenset({12}), matches={(2, 7): lost}, duels=(), by_hand=frozenset(),
-        extensions=(), carried=(), players=(),
-    )  # fmt: skip
+        numbers=frozenset({12}),
+        matches={(2, 7): lost},
+        duels=(),
+        by_hand=frozenset(),
+        extensions=(),
+        carried=(),
+        players=(),
+    )
     assert plan_undo(undoing) == [MatchResult(2, 7, None, None)]
 
 
 def test_d16_undoing_cancels_waiting_losses_extensions_and_the_status_they_gave() -> None:
     undoing = Undoing(
-        numbers=frozenset({20}), matches={}, duels=(), by_hand=frozenset(),
-        extensions=((2, 7, 20, 1),), carried=(Carried(20, 1, "A", "match_loss"),),
+        numbers=frozenset({20}),
+        matches={},
+        duels=(),
+        by_hand=frozenset(),
+        extensions=((2, 7, 20, 1),),
+        carried=(Carried(20, 1, "A", "match_loss"),),
         players=(PlayerView("A", Status.disqualified, None, ()),),
-    )  # fmt: skip
+    )
     assert plan_undo(undoing) == [
         MatchExtended(2, 7, -1, 20),
         LossSettled(20, 1, "cancelled"),

@@ -98,7 +98,7 @@ def test_every_body_written_before_the_types_reads_back_to_the_same_bytes() -> N
 def test_the_old_export_is_decided_again_up_to_what_shinpan_now_says_otherwise(db: Database) -> None:
     """Import decides every command again and must give the file's entries byte for byte
     (tests/test_import_decided.py round-trips an event of every kind made today). The old
-    export was written before a deviation's reason got a sentence of its own (issue 20): its
+    export was written before a deviation's reason got a sentence of its own: its
     first deviation is where deciding again differs, and the import says so and keeps nothing."""
     fixture = _export()
     with pytest.raises(InvalidInput) as refused:
@@ -114,8 +114,13 @@ def test_a_malformed_body_is_refused_naming_the_kind_and_the_field() -> None:
     with pytest.raises(MalformedBody, match=r"duel.result: round is not a whole number"):
         parse("duel.result", {"round": "1", "table": 1, "duel": 1, "winner": None})
     with pytest.raises(MalformedBody, match=r"ruling.recorded: rulings\[0\]: dues\[0\]: on_miss is missing"):
-        body = copy.deepcopy(next(i for i in _export()["entries"] if i["kind"] == "ruling.recorded" and
-                                  i["body"]["rulings"][0]["dues"])["body"])  # fmt: skip
+        body = copy.deepcopy(
+            next(
+                i
+                for i in _export()["entries"]
+                if i["kind"] == "ruling.recorded" and i["body"]["rulings"][0]["dues"]
+            )["body"]
+        )
         del body["rulings"][0]["dues"][0]["on_miss"]
         parse("ruling.recorded", body)
     with pytest.raises(MalformedBody, match="not a kind of entry"):
@@ -134,10 +139,16 @@ def test_an_import_with_a_malformed_body_is_refused_with_a_message_naming_the_en
     for item in items[n:]:
         item["prev_hash"] = prev
         item["hash"] = prev = entry_hash(
-            seq=item["seq"], kind=item["kind"], command_id=item["command_id"], command_hash=item["command_hash"],
-            actor=item["actor"], recorded_at=item["recorded_at"], refs=canonical(item["refs"]),
-            body=canonical(item["body"]), prev_hash=item["prev_hash"],
-        )  # fmt: skip
+            seq=item["seq"],
+            kind=item["kind"],
+            command_id=item["command_id"],
+            command_hash=item["command_hash"],
+            actor=item["actor"],
+            recorded_at=item["recorded_at"],
+            refs=canonical(item["refs"]),
+            body=canonical(item["body"]),
+            prev_hash=item["prev_hash"],
+        )
     data["head"] = prev
     with pytest.raises(InvalidInput) as refused:
         transfer.import_event(db, data)

@@ -33,8 +33,19 @@ def refused(result: subprocess.CompletedProcess[str], *words: str) -> str:
 
 
 def create(db_url: str, *options: str) -> subprocess.CompletedProcess[str]:
-    return run_cli("event", "create", "--name", "形式の大会", "--head-judge", "山田", "--head-judge-level", "2",
-                   *options, "--json", db=db_url)  # fmt: skip
+    return run_cli(
+        "event",
+        "create",
+        "--name",
+        "形式の大会",
+        "--head-judge",
+        "山田",
+        "--head-judge-level",
+        "2",
+        *options,
+        "--json",
+        db=db_url,
+    )
 
 
 def players(db_url: str, event: str, tmp_path: Path, count: int = 6) -> None:

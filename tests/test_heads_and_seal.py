@@ -79,16 +79,30 @@ def rewrite(ev: EventSetup, backend: Backend, start: int, edit: Edit) -> None:
         rows = sql(
             "SELECT seq, kind, command_id, command_hash, actor, recorded_at, refs, body FROM entries "
             "WHERE event_id = ? AND seq >= ? ORDER BY seq",
-            ev.id, start,
-        )  # fmt: skip
+            ev.id,
+            start,
+        )
         for seq, kind, cid, chash, actor, at, refs, body in rows:
             body = edit(seq, kind, body, prev)
-            digest = entry_hash(seq=seq, kind=kind, command_id=cid, command_hash=chash, actor=actor,
-                                recorded_at=at, refs=refs, body=body, prev_hash=prev)  # fmt: skip
+            digest = entry_hash(
+                seq=seq,
+                kind=kind,
+                command_id=cid,
+                command_hash=chash,
+                actor=actor,
+                recorded_at=at,
+                refs=refs,
+                body=body,
+                prev_hash=prev,
+            )
             sql(
                 "UPDATE entries SET body = ?, prev_hash = ?, hash = ? WHERE event_id = ? AND seq = ?",
-                body, prev, digest, ev.id, seq,
-            )  # fmt: skip
+                body,
+                prev,
+                digest,
+                ev.id,
+                seq,
+            )
             prev = digest
     integrity.rebuild(ev.db, ev.id)
 
@@ -286,8 +300,12 @@ def test_an_entry_edited_under_the_seal_without_new_hashes_breaks_chain_and_seal
     target = ruling_entry(ev, 2)
     with by_hand(backend) as sql:  # the body alone: every stored hash as it was
         ((body,),) = sql("SELECT body FROM entries WHERE event_id = ? AND seq = ?", ev.id, target)
-        sql("UPDATE entries SET body = ? WHERE event_id = ? AND seq = ?", no_duel_loss(target)(target, "", body, ""),
-            ev.id, target)  # fmt: skip
+        sql(
+            "UPDATE entries SET body = ? WHERE event_id = ? AND seq = ?",
+            no_duel_loss(target)(target, "", body, ""),
+            ev.id,
+            target,
+        )
     result = integrity.verify(ev.db)
     assert [b.seq for b in result.breaks] == [target]
     assert [(p.seq, p.problem) for p in result.seals] == [(seq, "changed")]
@@ -335,10 +353,16 @@ def test_an_export_carries_its_seal_and_imports_only_where_the_key_is_trusted(
             item["body"] = json.loads(json.dumps(item["body"]).replace('"duel_loss"', '"caution"'))
         item["prev_hash"] = prev
         item["hash"] = prev = entry_hash(
-            seq=item["seq"], kind=item["kind"], command_id=item["command_id"], command_hash=item["command_hash"],
-            actor=item["actor"], recorded_at=item["recorded_at"], refs=canonical(item["refs"]),
-            body=canonical(item["body"]), prev_hash=prev,
-        )  # fmt: skip
+            seq=item["seq"],
+            kind=item["kind"],
+            command_id=item["command_id"],
+            command_hash=item["command_hash"],
+            actor=item["actor"],
+            recorded_at=item["recorded_at"],
+            refs=canonical(item["refs"]),
+            body=canonical(item["body"]),
+            prev_hash=prev,
+        )
     forged["head"] = prev
     forged_file = tmp_path / "forged.json"
     forged_file.write_text(json.dumps(forged, ensure_ascii=False), encoding="utf-8")
@@ -378,9 +402,10 @@ def test_the_head_judge_seals_from_the_reports_page_after_confirming(kind: str, 
             assert refused.status_code == 403
             assert ledger_size(w) == head.position  # nothing appended
             sealed = hj.post(
-                f"/events/{w.event}/seal", data={"command_id": w.cid("seal"), "confirm": "yes"},
+                f"/events/{w.event}/seal",
+                data={"command_id": w.cid("seal"), "confirm": "yes"},
                 follow_redirects=True,
-            )  # fmt: skip
+            )
             assert sealed.status_code == 200
             assert "封印しました" in sealed.text and f"第{head.position}項で封印済み" in sealed.text
             assert integrity.verify(w.db, w.event).sealed == {w.event: head.position}

@@ -37,10 +37,16 @@ def rehashed(data: dict[str, Any]) -> dict[str, Any]:
     for item in data["entries"]:
         item["prev_hash"] = prev
         item["hash"] = prev = entry_hash(
-            seq=item["seq"], kind=item["kind"], command_id=item["command_id"], command_hash=item["command_hash"],
-            actor=item["actor"], recorded_at=item["recorded_at"], refs=canonical(item["refs"]),
-            body=canonical(item["body"]), prev_hash=prev,
-        )  # fmt: skip
+            seq=item["seq"],
+            kind=item["kind"],
+            command_id=item["command_id"],
+            command_hash=item["command_hash"],
+            actor=item["actor"],
+            recorded_at=item["recorded_at"],
+            refs=canonical(item["refs"]),
+            body=canonical(item["body"]),
+            prev_hash=prev,
+        )
     data["head"] = prev
     return data
 
@@ -153,9 +159,16 @@ def test_a_forged_effect_and_a_removed_one_are_refused(slow: EventSetup, other_b
         made_up = json.loads(json.dumps(honest))
         last = made_up["entries"][-1]
         made_up["entries"].append(
-            {**last, "seq": last["seq"] + 1, "kind": "player.status", "command_id": None, "command_hash": None,
-             "body": {"player": "P004", "status": "disqualified", "cause_ruling": 1}, "refs": []}
-        )  # fmt: skip
+            {
+                **last,
+                "seq": last["seq"] + 1,
+                "kind": "player.status",
+                "command_id": None,
+                "command_hash": None,
+                "body": {"player": "P004", "status": "disqualified", "cause_ruling": 1},
+                "refs": [],
+            }
+        )
         with pytest.raises(InvalidInput, match=rf"entry {last['seq'] + 1} \(player.status\)"):
             transfer.import_event(other, rehashed(made_up))
         nothing_imported(other)
@@ -251,10 +264,17 @@ def test_an_import_naming_an_existing_accounts_uid_gives_that_account_no_seat(
         data["entries"][0]["body"]["head_judge"]["account"] = mallory.uid
         last = data["entries"][-1]
         data["entries"].append(
-            {**last, "seq": last["seq"] + 1, "kind": "judge.added", "refs": [], "command_id": "c" * 32,
-             "command_hash": "d" * 64, "actor": HEAD_JUDGE,
-             "body": {"name": "M", "level": 1, "role": "floor_judge", "account": mallory.uid}}
-        )  # fmt: skip
+            {
+                **last,
+                "seq": last["seq"] + 1,
+                "kind": "judge.added",
+                "refs": [],
+                "command_id": "c" * 32,
+                "command_hash": "d" * 64,
+                "actor": HEAD_JUDGE,
+                "body": {"name": "M", "level": 1, "role": "floor_judge", "account": mallory.uid},
+            }
+        )
         path = written(rehashed(data), tmp_path / "named.json")
         out = run_cli("import", str(path), "--json", db=other_backend.url)
         assert out.returncode == 0, out.stderr
@@ -279,9 +299,11 @@ def test_map_account_binds_a_seat_and_a_claim_code_claims_another(
     other = Database(other_backend.url)
     try:
         alice = accounts.add_user(other, "alice", "pin-1234", level=2)
-        for wrong, said in ((f"{HEAD_JUDGE}=ghost", "no account named ghost"),
-                            ("Nobody=alice", "no judge's seat named Nobody"),
-                            (HEAD_JUDGE, "SEAT=ACCOUNT")):  # fmt: skip
+        for wrong, said in (
+            (f"{HEAD_JUDGE}=ghost", "no account named ghost"),
+            ("Nobody=alice", "no judge's seat named Nobody"),
+            (HEAD_JUDGE, "SEAT=ACCOUNT"),
+        ):
             refused = run_cli("import", str(path), "--map-account", wrong, db=other_backend.url)
             assert refused.returncode != 0 and said in refused.stderr, refused.stderr
             nothing_imported(other)

@@ -148,9 +148,10 @@ def test_a_json_body_over_the_limit_is_refused_before_it_is_read(world: World) -
     with in_english(world.clients[HJ]) as hj:
         declared = hj.post(url, content=payload, headers={"content-type": "application/json"})
         streamed = hj.post(  # chunked: no Content-Length, the bytes are counted as they come
-            url, content=(payload[i : i + 2**20] for i in range(0, len(payload), 2**20)),
+            url,
+            content=(payload[i : i + 2**20] for i in range(0, len(payload), 2**20)),
             headers={"content-type": "application/json"},
-        )  # fmt: skip
+        )
     assert "content-length" not in streamed.request.headers
     for r in (declared, streamed):
         assert r.status_code == 413, r.text[:300]
@@ -222,13 +223,20 @@ def test_other_cells_are_left_as_they_are(cell: str) -> None:
 def test_names_that_look_like_formulas_come_out_of_the_penalty_report_csv_as_text(world: World) -> None:
     names = {"X1": FORMULA, "X2": "-", "X3": "@SUM(A1)", "X4": "+81 90"}
     events.import_players(
-        world.db, world.event, [PlayerRow(n, name, "", None) for n, name in names.items()],
+        world.db,
+        world.event,
+        [PlayerRow(n, name, "", None) for n, name in names.items()],
         command_id=world.cid("formula"),
-    )  # fmt: skip
+    )
     events.add_judge(world.db, world.event, name=FORMULA, level=1, role=Role.floor_judge)
     for number in names:
-        recording.record(world.db, world.event, recording.RecordInput(player=number, infraction="ingame.slow-play"),
-                         judge=FORMULA, command_id=world.cid("formula"))  # fmt: skip
+        recording.record(
+            world.db,
+            world.event,
+            recording.RecordInput(player=number, infraction="ingame.slow-play"),
+            judge=FORMULA,
+            command_id=world.cid("formula"),
+        )
     got = world.clients[HJ].get(f"/api/events/{world.event}/reports/penalties?format=csv")
     assert got.status_code == 200, got.text
     header, *rows = list(csv.reader(io.StringIO(got.content.decode("utf-8-sig"))))

@@ -180,10 +180,13 @@ def test_long_lines_wrap_between_characters_never_inside_a_word_nor_before_a_clo
 @pytest.mark.parametrize("zone", ["Asia/Tokyo", "America/New_York", "Asia/Kathmandu", "Europe/London"])
 def test_times_are_written_the_same_minute_by_minute(zone: str) -> None:
     stamps = [
-        "2026-03-08T06:59:59.999999Z", "2026-03-08T07:00:00.000001Z",  # New York's clocks go forward
-        "2026-10-25T00:59:30.5Z", "2026-10-25T01:00:30.5Z",  # London's go back
-        "2026-12-02T08:43:56.524880Z", "1880-06-01T00:00:30.000000Z",  # before time zones: local mean time
-    ]  # fmt: skip
+        "2026-03-08T06:59:59.999999Z",
+        "2026-03-08T07:00:00.000001Z",  # New York's clocks go forward
+        "2026-10-25T00:59:30.5Z",
+        "2026-10-25T01:00:30.5Z",  # London's go back
+        "2026-12-02T08:43:56.524880Z",
+        "1880-06-01T00:00:30.000000Z",  # before time zones: local mean time
+    ]
     for stamp in stamps:
         slow = datetime.fromisoformat(stamp).astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M:%S")
         assert local_time(stamp, zone) == slow == _local_time(stamp, zone, "full"), stamp

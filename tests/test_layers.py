@@ -1,4 +1,5 @@
-"""The store is the only code that speaks SQL (DESIGN.md, issue 8 item 4).
+"""The layers: the store is the only code that speaks SQL (DESIGN.md); an import inside a
+function is there for start-up time, and says so.
 
 Every module of ``src/shinpan`` outside ``store/`` is read with ``ast``: none may import
 SQLAlchemy, Alembic or a database driver, nor the tables (``shinpan.store.schema``). Services
@@ -70,7 +71,7 @@ def test_only_the_store_speaks_sql() -> None:
 
 @pytest.mark.parametrize("package", ["store", "services"])
 def test_a_package_names_every_module_in_its_all(package: str) -> None:
-    """``shinpan.store`` and ``shinpan.services`` say what they hold (issue 8 item 6); the
+    """``shinpan.store`` and ``shinpan.services`` say what they hold; the
     Alembic migrations are scripts, not a module to import."""
     folder = PACKAGE / package
     tree = ast.parse((folder / "__init__.py").read_text(encoding="utf-8"))
@@ -190,3 +191,38 @@ def test_the_check_sees_a_loose_dict_wherever_it_is_written() -> None:
     )
     assert [f.split(" ")[0] for f in _loose_returns(ast.parse(code))] == ["a", "b", "as_json", "act"]
     assert _is_loose(list[dict[str, Any]] | None) and not _is_loose(dict[str, int])
+
+
+def _late_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """Every import inside a function (at any depth)."""
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def visit(node: ast.AST, inside: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if inside and isinstance(child, (ast.Import, ast.ImportFrom)):
+                found.append(child)
+            visit(child, inside or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+    visit(tree, False)
+    return found
+
+
+def test_an_import_inside_a_function_is_there_for_start_up_and_says_so() -> None:
+    """One way to import late (see :mod:`shinpan.cli`): at the top of the module, or inside
+    the function that needs it with ``# start-up`` on the line, for what would slow a
+    command's start for nothing."""
+    unmarked = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for node in _late_imports(ast.parse("\n".join(lines))):
+            span = lines[node.lineno - 1 : node.end_lineno]
+            if not any("# start-up" in line for line in span):
+                unmarked.append(
+                    f"{path.relative_to(PACKAGE)}:{node.lineno}: {lines[node.lineno - 1].strip()}"
+                )
+    assert unmarked == [], "import at the top, or mark a late import `# start-up`"
+
+
+def test_the_walk_finds_a_late_import_at_any_depth() -> None:
+    code = "import os\ndef f():\n    import re\n    def g():\n        from json import dumps\n"
+    assert [n.lineno for n in _late_imports(ast.parse(code))] == [3, 5]

@@ -61,15 +61,39 @@ def count(db: Database, table: Any) -> int:
 
 
 def test_event_create_prints_the_new_id_and_event_list_shows_it(db_url: str) -> None:
-    out = ok(run_shinpan(
-        "event", "create", "--name", "関東地区大会", "--date", "2024-06-01", "--rel", "3",
-        "--head-judge", "鈴木", "--head-judge-level", "2", db=db_url,
-    ))  # fmt: skip
+    out = ok(
+        run_shinpan(
+            "event",
+            "create",
+            "--name",
+            "関東地区大会",
+            "--date",
+            "2024-06-01",
+            "--rel",
+            "3",
+            "--head-judge",
+            "鈴木",
+            "--head-judge-level",
+            "2",
+            db=db_url,
+        )
+    )
     first, *claim = out.strip().splitlines()
     assert first == "1"
     assert claim and "claim code for 鈴木's seat" in claim[0]  # no account named: the seat waits for it
-    second = ok(run_shinpan("event", "create", "--name", "二日目", "--head-judge", "鈴木",
-                            "--head-judge-level", "3", db=db_url))  # fmt: skip
+    second = ok(
+        run_shinpan(
+            "event",
+            "create",
+            "--name",
+            "二日目",
+            "--head-judge",
+            "鈴木",
+            "--head-judge-level",
+            "3",
+            db=db_url,
+        )
+    )
     assert second.splitlines()[0] == "2"
     listed = json.loads(ok(run_shinpan("event", "list", "--json", db=db_url)))
     assert [(e["id"], e["name"], e["starts_on"], e["rel"], e["head_judge"]) for e in listed] == [
@@ -154,17 +178,26 @@ def test_pairings_of_unknown_or_removed_players_are_refused(
     events.end_round(ev.db, ev.id, 1)
     path = tmp_path / "r2.csv"
     path.write_text("table,player a,player b\n1,P001,X404\n", encoding="utf-8")
-    refused(run_cli("pairings", "import", "--event", str(ev.id), "--round", "2", str(path), db=db_url),
-            "not registered", "X404")  # fmt: skip
+    refused(
+        run_cli("pairings", "import", "--event", str(ev.id), "--round", "2", str(path), db=db_url),
+        "not registered",
+        "X404",
+    )
     cheated = ev.record("P001", "severe.cheating").rulings[0]["number"]
     corrections.confirm(ev.db, ev.id, [cheated])  # D17: the disqualification takes effect now
     path.write_text("table,player a,player b\n1,P001,P002\n", encoding="utf-8")
-    refused(run_cli("pairings", "import", "--event", str(ev.id), "--round", "2", str(path), db=db_url),
-            "D14", "P001 (disqualified)")  # fmt: skip
+    refused(
+        run_cli("pairings", "import", "--event", str(ev.id), "--round", "2", str(path), db=db_url),
+        "D14",
+        "P001 (disqualified)",
+    )
     bad = tmp_path / "bad.csv"
     bad.write_text("table,player a,player b\n1,P001,P001\n", encoding="utf-8")
-    refused(run_cli("pairings", "import", "--event", str(ev.id), "--round", "2", str(bad), db=db_url),
-            "nothing imported", lines=None)  # fmt: skip
+    refused(
+        run_cli("pairings", "import", "--event", str(ev.id), "--round", "2", str(bad), db=db_url),
+        "nothing imported",
+        lines=None,
+    )
     assert queries.round_matches(ev.db, ev.id, 2)["matches"] == []
 
 
@@ -174,8 +207,9 @@ def test_pairings_of_unknown_or_removed_players_are_refused(
 def test_record_without_yes_and_without_a_terminal_shows_the_ruling_and_saves_nothing(
     ev: EventSetup, db_url: str
 ) -> None:
-    result = run_shinpan("record", "--event", str(ev.id), "--player", "P001", "ingame.slow-play",
-                         "--lang", "en", db=db_url)  # fmt: skip
+    result = run_shinpan(
+        "record", "--event", str(ev.id), "--player", "P001", "ingame.slow-play", "--lang", "en", db=db_url
+    )
     refused(result, "not saved", "--yes")
     assert "Single Warning" in result.stdout  # the preview was shown
     assert count(ev.db, rulings) == 0
@@ -184,21 +218,51 @@ def test_record_without_yes_and_without_a_terminal_shows_the_ruling_and_saves_no
 def test_record_with_yes_saves_and_a_retry_with_the_command_id_does_not_save_twice(
     ev: EventSetup, db_url: str
 ) -> None:
-    args = ["record", "--event", str(ev.id), "--player", "P001", "ingame.extra-cards-drawn",
-            "--fact", "intentional=false", "--judge", "FJ", "--yes", "--json", "--command-id", "cli-1"]  # fmt: skip
+    args = [
+        "record",
+        "--event",
+        str(ev.id),
+        "--player",
+        "P001",
+        "ingame.extra-cards-drawn",
+        "--fact",
+        "intentional=false",
+        "--judge",
+        "FJ",
+        "--yes",
+        "--json",
+        "--command-id",
+        "cli-1",
+    ]
     first = json.loads(ok(run_cli(*args, db=db_url)))
     assert first["replayed"] is False
     (r,) = first["rulings"]
     assert (r["number"], r["player"], r["rule"], r["offense"], r["penalties"]) == (
-        1, "P001", "ingame.extra-cards-drawn", 1, ["warning1"],
-    )  # fmt: skip
+        1,
+        "P001",
+        "ingame.extra-cards-drawn",
+        1,
+        ["warning1"],
+    )
     again = json.loads(ok(run_cli(*args, db=db_url)))
     assert again["replayed"] is True and again["entry"] == first["entry"]
     assert count(ev.db, rulings) == 1
     other = [a if a != "P001" else "P002" for a in args]
     refused(run_cli(*other, db=db_url), "cli-1", "already used")
-    human = ok(run_cli("record", "--event", str(ev.id), "--player", "P001", "ingame.extra-cards-drawn",
-                           "--yes", "--lang", "en", db=db_url))  # fmt: skip
+    human = ok(
+        run_cli(
+            "record",
+            "--event",
+            str(ev.id),
+            "--player",
+            "P001",
+            "ingame.extra-cards-drawn",
+            "--yes",
+            "--lang",
+            "en",
+            db=db_url,
+        )
+    )
     assert "saved: ruling #2" in human
     saved = queries.get_ruling(ev.db, ev.id, 2)
     assert (saved["offense"], saved["penalties"], saved["judge"]) == (2, ["warning1", "duel_loss"], "HJ")
@@ -216,16 +280,29 @@ def test_confirm_void_deviate_and_history(ev: EventSetup, db_url: str) -> None:
     assert json.loads(ok(run_cli("confirm", "1", "--event", e, "--json", db=db_url))) == {"confirmed": [1]}
     refused(run_cli("confirm", "1", "--event", e, db=db_url), "not waiting")
     refused(run_cli("confirm", "2", "--event", e, "--judge", "FJ", db=db_url), "FJ", "may not")
-    deviated = json.loads(ok(run_cli(
-        "deviate", "2", "--event", e, "--penalty", "notice", "--reason", "first event for the player",
-        "--json", db=db_url,
-    )))  # fmt: skip
+    deviated = json.loads(
+        ok(
+            run_cli(
+                "deviate",
+                "2",
+                "--event",
+                e,
+                "--penalty",
+                "notice",
+                "--reason",
+                "first event for the player",
+                "--json",
+                db=db_url,
+            )
+        )
+    )
     assert deviated["penalties"] == ["notice"]
     refused(
         run_cli("deviate", "2", "--event", e, "--penalty", "notice", "--reason", " ", db=db_url), "reason"
     )
-    assert json.loads(ok(run_cli("void", "3", "--event", e, "--reason", "arrived on time", "--json",
-                                     db=db_url))) == {"voided": [3]}  # fmt: skip
+    assert json.loads(
+        ok(run_cli("void", "3", "--event", e, "--reason", "arrived on time", "--json", db=db_url))
+    ) == {"voided": [3]}
     refused(run_cli("void", "3", "--event", e, "--reason", "again", db=db_url), "already voided")
     history = json.loads(ok(run_cli("history", "--event", e, "--player", "P001", "--json", db=db_url)))
     assert [(r["number"], r["penalties"], r["state"]) for r in history["rulings"]] == [
@@ -242,12 +319,27 @@ def test_deadlines_list_done_and_missed(ev: EventSetup, db_url: str) -> None:
     e = str(ev.id)
     ok(run_cli("record", "--event", e, "--player", "P001", "pregame.tardiness", "--yes", db=db_url))
     earlier = (datetime.now(UTC) - timedelta(minutes=20)).isoformat(timespec="seconds")  # D21
-    ok(run_cli("record", "--event", e, "--player", "P003", "pregame.tardiness", "--yes",
-               "--given-at", earlier, db=db_url))  # fmt: skip
+    ok(
+        run_cli(
+            "record",
+            "--event",
+            e,
+            "--player",
+            "P003",
+            "pregame.tardiness",
+            "--yes",
+            "--given-at",
+            earlier,
+            db=db_url,
+        )
+    )
     listed = json.loads(ok(run_cli("deadlines", "--event", e, "--json", db=db_url)))
     assert sorted((d["ruling"], d["position"], d["due_kind"]) for d in listed) == [
-        (1, 0, "minutes"), (1, 1, "end_of_match"), (2, 0, "minutes"), (2, 1, "end_of_match"),
-    ]  # fmt: skip
+        (1, 0, "minutes"),
+        (1, 1, "end_of_match"),
+        (2, 0, "minutes"),
+        (2, 1, "end_of_match"),
+    ]
     listing = ok(run_cli("deadlines", "--event", e, "--lang", "en", db=db_url))
     assert listing.count("OVERDUE") == 1  # only P003's 10 minutes, which ran from 20 minutes ago (D21)
     refused(run_cli("deadlines", "--event", e, "missed", "1", db=db_url), "not due yet")  # D21
@@ -255,8 +347,11 @@ def test_deadlines_list_done_and_missed(ev: EventSetup, db_url: str) -> None:
     missed = json.loads(ok(run_cli("deadlines", "--event", e, "missed", "2", "--json", db=db_url)))
     (follow,) = missed["follow_up"]
     assert (follow["player"], follow["offense"], follow["follow_up"], follow["penalties"]) == (
-        "P003", 1, True, ["duel_loss"],
-    )  # fmt: skip
+        "P003",
+        1,
+        True,
+        ["duel_loss"],
+    )
     left = json.loads(ok(run_cli("deadlines", "--event", e, "--json", db=db_url)))
     assert [(d["ruling"], d["position"]) for d in left] == [(2, 1)]
     refused(run_cli("deadlines", "--event", e, "done", "1", db=db_url), "already done")
@@ -277,17 +372,35 @@ def test_verify_and_rebuild(ev: EventSetup, db_url: str) -> None:
 
 def test_errors_are_one_line_and_exit_1(ev: EventSetup, db_url: str, tmp_path: Path) -> None:
     e = str(ev.id)
-    refused(run_cli("record", "--event", "99", "--player", "P001", "ingame.slow-play", "--yes", db=db_url),
-            "no event 99")  # fmt: skip
-    refused(run_cli("record", "--event", e, "--player", "X1", "ingame.slow-play", "--yes", db=db_url),
-            "no player X1")  # fmt: skip
+    refused(
+        run_cli("record", "--event", "99", "--player", "P001", "ingame.slow-play", "--yes", db=db_url),
+        "no event 99",
+    )
+    refused(
+        run_cli("record", "--event", e, "--player", "X1", "ingame.slow-play", "--yes", db=db_url),
+        "no player X1",
+    )
     refused(run_cli("record", "--event", e, "--player", "P001", "ingame.nonsense", "--yes", db=db_url))
-    refused(run_cli("record", "--event", e, "--player", "P001", "ingame.slow-play", "--fact", "oops",
-                        "--yes", db=db_url), "KEY=VALUE")  # fmt: skip
+    refused(
+        run_cli(
+            "record",
+            "--event",
+            e,
+            "--player",
+            "P001",
+            "ingame.slow-play",
+            "--fact",
+            "oops",
+            "--yes",
+            db=db_url,
+        ),
+        "KEY=VALUE",
+    )
     refused(run_cli("void", "42", "--event", e, "--reason", "x", db=db_url), "no ruling 42")
     refused(run_cli("history", "--event", e, "--player", "X1", db=db_url), "no player X1")
-    refused(run_cli("players", "import", "--event", e, str(tmp_path / "missing.csv"), db=db_url),
-            "cannot read")  # fmt: skip
+    refused(
+        run_cli("players", "import", "--event", e, str(tmp_path / "missing.csv"), db=db_url), "cannot read"
+    )
     # a real process: what a judge sees is one line, not a traceback
     refused(run_shinpan("event", "list", db="mysql://root@localhost/x"), "unsupported database")
     refused(run_shinpan("verify", db="postgresql://nobody@127.0.0.1:1/x?connect_timeout=2"), "cannot open")
@@ -310,13 +423,16 @@ def test_a_number_too_large_for_the_database_is_a_usage_error(ev: EventSetup, db
         (["round", "end", "--event", TOO_BIG, "--round", "1"], "--event"),
         (["round", "end", "--event", e, "--round", TOO_BIG], "--round"),
         (["result", "--event", e, "--round", "1", "--table", TOO_BIG, "--match", "a"], "--table"),
-        (["record", "--event", e, "--player", "P001", "ingame.slow-play", "--table", TOO_BIG, "--yes"], "--table"),
+        (
+            ["record", "--event", e, "--player", "P001", "ingame.slow-play", "--table", TOO_BIG, "--yes"],
+            "--table",
+        ),
         (["confirm", TOO_BIG, "--event", e], "rulings"),
         (["void", TOO_BIG, "--event", e, "--reason", "x"], "ruling"),
         (["judge", "add", "--event", e, "--name", "J", "--level", TOO_BIG], "--level"),
         (["verify", "--event", TOO_BIG], "--event"),
         (["report", "penalties", "--event", TOO_BIG], "--event"),
-    ):  # fmt: skip
+    ):
         usage_error(run_cli(*args, db=db_url), name)
     refused(run_cli("deadlines", "--event", e, "done", TOO_BIG, db=db_url), "usage")
     assert count(ev.db, rulings) == before
@@ -324,8 +440,9 @@ def test_a_number_too_large_for_the_database_is_a_usage_error(ev: EventSetup, db
 
 def test_a_text_that_cannot_be_stored_is_one_line(db_url: str) -> None:
     # Bytes that are not UTF-8 on the command line reach Python as lone surrogates.
-    done = run_shinpan("event", "create", "--name", "大会\udcff", "--head-judge", "H", "--head-judge-level", "2",
-                       db=db_url)  # fmt: skip
+    done = run_shinpan(
+        "event", "create", "--name", "大会\udcff", "--head-judge", "H", "--head-judge-level", "2", db=db_url
+    )
     refused(done, "cannot be saved", "nothing was saved")
     assert json.loads(ok(run_shinpan("event", "list", "--json", db=db_url))) == []
 
@@ -376,9 +493,12 @@ def test_a_database_newer_than_shinpan_is_refused_by_every_command(db: Database,
 def test_the_database_can_come_from_the_environment(db_url: str) -> None:
     made = subprocess.run(
         [str(SHINPAN), "event", "create", "--name", "E", "--head-judge", "H", "--head-judge-level", "2"],
-        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
         env={**os.environ, "SHINPAN_DATABASE_URL": db_url},
-    )  # fmt: skip
+    )
     assert made.returncode == 0, made.stderr
     listed = json.loads(ok(run_shinpan("event", "list", "--json", db=db_url)))
     assert [e["name"] for e in listed] == ["E"]

@@ -174,8 +174,11 @@ def test_offences_are_counted_per_player_and_rule(ev: EventSetup) -> None:
     other_player = only(ev.record("P002", "ingame.slow-play"))
     other_rule = only(ev.record("P001", "ingame.extra-cards-drawn"))
     assert [(r["number"], r["offense"]) for r in (first, second, other_player, other_rule)] == [
-        (1, 1), (2, 2), (3, 1), (4, 1),
-    ]  # fmt: skip
+        (1, 1),
+        (2, 2),
+        (3, 1),
+        (4, 1),
+    ]
     assert first["penalties"] == ["warning1"] and first["effects"] == ["time_extension"]
     assert second["penalties"] == ["warning1", "duel_loss"]
     assert counter(ev, "P001", "ingame.slow-play") == 2
@@ -662,8 +665,10 @@ def test_after_a_rich_event_the_tables_equal_a_rebuild_from_the_entries(ev: Even
     ev.pair(2, [("P007", "P001"), ("P002", "P003"), ("P004", "P005"), ("P008", None)])
     ev.record("P004", "pregame.tardiness")
     with db.read() as conn:
-        count = {t: Statement(f"SELECT count(*) FROM {t} WHERE event_id = :e").scalar(conn, {"e": eid})
-                 for t in ("rulings", "duels", "matches")}  # fmt: skip
+        count = {
+            t: Statement(f"SELECT count(*) FROM {t} WHERE event_id = :e").scalar(conn, {"e": eid})
+            for t in ("rulings", "duels", "matches")
+        }
         assert count["rulings"] >= 15
         assert count["duels"] >= 4
         assert count["matches"] == 8

@@ -300,9 +300,12 @@ def test_another_process_hears_what_changed_without_asking_the_database(backend:
             await asyncio.wait_for(ready.wait(), 10)
             hearer.read = no_reads  # type: ignore[method-assign,assignment]
             await asyncio.to_thread(
-                recording.record, writer, event.id, RecordInput(event.players[0], "ingame.slow-play"),
+                recording.record,
+                writer,
+                event.id,
+                RecordInput(event.players[0], "ingame.slow-play"),
                 now=event.clock.now,
-            )  # fmt: skip
+            )
             for _ in range(100):
                 if heard:
                     break

@@ -1,4 +1,4 @@
-"""Look-alikes are refused where ids and names come in (issue 23, finding 7).
+"""Look-alikes are refused where ids and names come in.
 
 An invisible format character (Unicode category Cf) made ``P0\\u200f02`` another player beside
 ``P002`` that reads the same; a right-to-left override in a name reversed it on the desk, in
@@ -91,8 +91,9 @@ def test_an_uploaded_player_list_with_a_look_alike_is_refused_whole_in_the_users
         lookalike = players_csv([(LOOKALIKE, "伊藤 健", "いとう けん")])
         r = head.post(
             f"/api/events/{world.event}/players",
-            files={"file": ("players.csv", lookalike, "text/csv")}, data={"command_id": world.cid()},
-        )  # fmt: skip
+            files={"file": ("players.csv", lookalike, "text/csv")},
+            data={"command_id": world.cid()},
+        )
     assert r.status_code == 422 and "invisible characters (U+200F)" in r.json()["detail"]
     assert ledger_size(world) == before  # nothing imported, not even the good row
     with pytest.raises(NotFound):
@@ -145,8 +146,21 @@ def test_the_command_line_refuses_look_alikes_with_the_same_words(world: World, 
         cli, ["user", "add", "--name", f"山田{RLO}二郎", "--password", "secret-pass", "--db", url]
     )
     assert added.exit_code == 1 and "change the direction of text (U+202E)" in added.output
-    made = runner.invoke(cli, ["event", "create", "--name", f"大会{RLO}", "--head-judge", "山田 一郎",
-                               "--head-judge-level", "2", "--db", url])  # fmt: skip
+    made = runner.invoke(
+        cli,
+        [
+            "event",
+            "create",
+            "--name",
+            f"大会{RLO}",
+            "--head-judge",
+            "山田 一郎",
+            "--head-judge-level",
+            "2",
+            "--db",
+            url,
+        ],
+    )
     assert made.exit_code == 1 and "U+202E" in made.output
     path = tmp_path / f"players-{uuid.uuid4().hex[:6]}.csv"
     path.write_bytes(players_csv([(LOOKALIKE, "伊藤 健", "いとう けん")]))

@@ -39,11 +39,17 @@ def test_a_database_of_revision_0006_gets_organisers_and_listed_sessions(backend
                 conn.execute(text(f"ALTER TABLE sessions DROP COLUMN {column}"))
             conn.execute(text("ALTER TABLE users DROP COLUMN organiser"))
             for n, name in enumerate(("最初 の人", "二番目 の人"), start=1):
-                conn.execute(text("INSERT INTO users (id, name, password_hash, level, created_at, uid) "
-                                  "VALUES (:id, :name, 'x', 2, '2026-01-01T00:00:00.000000Z', :uid)"),
-                             {"id": n + 10, "name": name, "uid": f"uid-{n}"})  # fmt: skip
-            conn.execute(text("INSERT INTO sessions (id_hash, user_id, expires_at) VALUES (:h, 12, :until)"),
-                         {"h": accounts.session_hash("open-before"), "until": "2999-01-01T00:00:00.000000Z"})  # fmt: skip
+                conn.execute(
+                    text(
+                        "INSERT INTO users (id, name, password_hash, level, created_at, uid) "
+                        "VALUES (:id, :name, 'x', 2, '2026-01-01T00:00:00.000000Z', :uid)"
+                    ),
+                    {"id": n + 10, "name": name, "uid": f"uid-{n}"},
+                )
+            conn.execute(
+                text("INSERT INTO sessions (id_hash, user_id, expires_at) VALUES (:h, 12, :until)"),
+                {"h": accounts.session_hash("open-before"), "until": "2999-01-01T00:00:00.000000Z"},
+            )
     finally:
         old.close()
     upgraded = Database(backend.url)

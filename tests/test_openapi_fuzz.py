@@ -2,7 +2,7 @@
 every operation, signed in as the head judge with a valid CSRF token, no server error, every
 status and content type documented, every body of the documented shape. SQLite and PostgreSQL.
 
-And the document is as strict as the validation (issue 23, finding 8): calls made from it
+And the document is as strict as the validation: calls made from it
 as valid, to the head judge's own event, are not "mostly rejected" (schemathesis' warning:
 every one refused, and for what it holds rather than for a missing resource) by any operation.
 """

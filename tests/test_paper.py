@@ -172,8 +172,19 @@ def test_the_commands_write_both_kinds_of_slips(paper: PaperEvent, tmp_path: Pat
     assert done.returncode == 0, done.stderr
     assert match_code_in(pdf_text(target.read_bytes()))
     batch = tmp_path / "penalties.pdf"
-    done = run_cli("report", "penalty-slips", "--event", e, "--ruling", "1", "--ruling", str(paper.dq),
-                   "-o", str(batch), db=url)  # fmt: skip
+    done = run_cli(
+        "report",
+        "penalty-slips",
+        "--event",
+        e,
+        "--ruling",
+        "1",
+        "--ruling",
+        str(paper.dq),
+        "-o",
+        str(batch),
+        db=url,
+    )
     assert done.returncode == 0, done.stderr
     assert pages(batch.read_bytes()) == 1
     refused = run_cli("report", "penalty-slips", "--event", e, db=url)

@@ -107,7 +107,11 @@ def test_the_projects_own_cases_pass_through_replay() -> None:
     check = shared("conformance", "check.py")
     done = subprocess.run(
         [sys.executable, str(check), "--cmd", f"{SHINPAN} replay", str(CASES)],
-        capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, cwd=ROOT,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip().endswith(f"{len(list(CASES.glob('*.json')))} passed, 0 failed")

@@ -35,8 +35,13 @@ def _event(site: Site) -> tuple[int, int, int]:
     table of 吉田 悠真. (event, 小林's table, 吉田's table)"""
     hj = accounts.account_named(site.db, HEAD_JUDGE[0])
     assert hj is not None
-    e = events.create_event(site.db, name=site.unique("公開テスト大会"), head_judge=HEAD_JUDGE[0],
-                            head_judge_level=HEAD_JUDGE[2], head_judge_account=hj.uid)  # fmt: skip
+    e = events.create_event(
+        site.db,
+        name=site.unique("公開テスト大会"),
+        head_judge=HEAD_JUDGE[0],
+        head_judge_level=HEAD_JUDGE[2],
+        head_judge_account=hj.uid,
+    )
     events.import_players(site.db, e, [PlayerRow(n, name, r, None, h) for n, name, r, h in PLAYERS])
     pair_next_round(site.db, e, seed=5)
     rounds.start_round(site.db, e, minutes=50)

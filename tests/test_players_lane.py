@@ -85,9 +85,11 @@ def test_a_new_pairing_a_disqualification_and_unpublishing_show_at_once(
             assert _table_of(phone.get(f"/p/{token}?q={mine}").text) == "1番卓"
         assert lanes[-1] == "lane"
         swiss.edit_pairings(
-            w.db, w.event, [swiss.TableChange(1, theirs, w.players[1]), swiss.TableChange(2, mine, w.players[3])],
+            w.db,
+            w.event,
+            [swiss.TableChange(1, theirs, w.players[1]), swiss.TableChange(2, mine, w.players[3])],
             "席の入れ替え",
-        )  # fmt: skip
+        )
         moved = phone.get(f"/p/{token}?q={mine}").text
         assert _table_of(moved) == "2番卓" and lanes[-1] == "route"
         assert phone.get(f"/p/{token}?q={mine}").text == moved and lanes[-1] == "lane"

@@ -117,14 +117,20 @@ def test_the_head_judges_page_publishes_with_a_qr_code_and_unpublishes(world: Wo
     assert w.clients["floor_judge"].get(f"/events/{w.event}/publish").status_code == 403
     token = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
     assert token is not None
-    r = hj.http.post(f"/events/{w.event}/publish", data={"csrf_token": token[1], "command_id": w.cid(),
-                     "names": "names"}, follow_redirects=True)  # fmt: skip
+    r = hj.http.post(
+        f"/events/{w.event}/publish",
+        data={"csrf_token": token[1], "command_id": w.cid(), "names": "names"},
+        follow_redirects=True,
+    )
     assert r.status_code == 200 and "公開中" in r.text and "<svg" in r.text
     url = re.search(r'id="players-url" href="[^"]*?(/p/[^"]+)"', r.text)
     assert url is not None and w.clients["signed_out"].get(url[1]).status_code == 200
     assert 'id="players-pages"' in hj.get(f"/events/{w.event}/desk").text
-    r = hj.http.post(f"/events/{w.event}/publish", data={"csrf_token": token[1], "command_id": w.cid(),
-                     "off": "1"}, follow_redirects=True)  # fmt: skip
+    r = hj.http.post(
+        f"/events/{w.event}/publish",
+        data={"csrf_token": token[1], "command_id": w.cid(), "off": "1"},
+        follow_redirects=True,
+    )
     assert "公開していません" in r.text
     assert w.clients["signed_out"].get(url[1]).status_code == 404
 

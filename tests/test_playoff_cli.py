@@ -35,8 +35,19 @@ def refused(result: subprocess.CompletedProcess[str], *words: str) -> None:
 class Event:
     def __init__(self, db_url: str, tmp_path: Path, players: int, *options: str) -> None:
         self.db = db_url
-        made = run_cli("event", "create", "--name", "決勝のある大会", "--head-judge", "山田",
-                       "--head-judge-level", "2", *options, "--json", db=db_url)  # fmt: skip
+        made = run_cli(
+            "event",
+            "create",
+            "--name",
+            "決勝のある大会",
+            "--head-judge",
+            "山田",
+            "--head-judge-level",
+            "2",
+            *options,
+            "--json",
+            db=db_url,
+        )
         self.id = str(as_json(made)["event"])
         csv = tmp_path / "players.csv"
         csv.write_text(

@@ -202,8 +202,10 @@ def test_shinpan_serve_bounds_a_requests_head(tmp_path: Path) -> None:
     env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "SHINPAN_CACHE": str(tmp_path / "cache")}
     serving = subprocess.Popen(
         [str(VENV_BIN / "shinpan"), "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path}/s.sqlite3"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 30
         while True:

@@ -26,13 +26,14 @@ from fastapi.testclient import TestClient
 from conftest import BACKENDS, new_backend, run_cli
 from shinpan import reports
 from shinpan.errors import InvalidInput
-from shinpan.guideline import Rulebook, default_guideline
+from shinpan.guideline import Rulebook
 from shinpan.reports.charts import bar_chart
 from shinpan.reports.common import STATE_WORDS
 from shinpan.reports.formats import HEAD_COLUMNS
 from shinpan.reports.penalties import csv_header
 from shinpan.services import appeals, corrections, deadlines, events, recording
 from shinpan.services.demo import FLOOR_JUDGE, HEAD_JUDGE, SCOREKEEPER, load_demo
+from shinpan.services.guideline_files import default_guideline
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.web.app import create_app
@@ -355,15 +356,20 @@ def test_a_players_history_finds_the_same_person_in_every_event(scenario: Scenar
 
     with db.read() as conn:
         person = get_player(conn, scenario.event, scenario.dq_player)
-    later = events.create_event(db, name="次の大会", head_judge=HEAD_JUDGE[0], head_judge_level=3,
-                                starts_on="2026-03-01")  # fmt: skip
+    later = events.create_event(
+        db, name="次の大会", head_judge=HEAD_JUDGE[0], head_judge_level=3, starts_on="2026-03-01"
+    )
     from shinpan.csvio import PlayerRow
 
     reading_in_katakana = person.reading.translate({c: c + 0x60 for c in range(ord("ぁ"), ord("ゖ") + 1)})
-    events.import_players(db, later, [
-        PlayerRow("7", person.name.replace(" ", "\u3000"), reading_in_katakana, None),
-        PlayerRow("8", person.name, "べつ の ひと", None),
-    ])  # fmt: skip
+    events.import_players(
+        db,
+        later,
+        [
+            PlayerRow("7", person.name.replace(" ", "\u3000"), reading_in_katakana, None),
+            PlayerRow("8", person.name, "べつ の ひと", None),
+        ],
+    )
     recording.record(db, later, recording.RecordInput(player="7", infraction="severe.unsporting-conduct"))
     history = reports.history_of_player(db, scenario.event, scenario.dq_player)
     assert [(a.event.id, a.number) for a in history.appearances] == [
@@ -416,8 +422,19 @@ def test_the_command_writes_every_report(scenario: Scenario, tmp_path: Path) -> 
     history = run_cli("report", "player", "--event", event, "--player", scenario.dq_player, db=url)
     assert json.loads(history.stdout)["disqualifications"] >= 1
     assert json.loads(run_cli("report", "stats", db=url).stdout)["scope"] is None
-    slip = run_cli("report", "slip", "--event", event, "--ruling", str(scenario.dq), "-f", "json",
-                   "--base-url", "http://10.0.0.5:8000", db=url)  # fmt: skip
+    slip = run_cli(
+        "report",
+        "slip",
+        "--event",
+        event,
+        "--ruling",
+        str(scenario.dq),
+        "-f",
+        "json",
+        "--base-url",
+        "http://10.0.0.5:8000",
+        db=url,
+    )
     assert json.loads(slip.stdout)["url"] == f"http://10.0.0.5:8000/events/{event}/rulings/{scenario.dq}"
 
 
@@ -446,14 +463,23 @@ def test_the_command_says_what_is_wrong_without_a_traceback(
 def http(scenario: Scenario) -> Iterator[dict[str, Any]]:
     app = create_app(scenario.db)
     clients = {}
-    for role, (name, secret, *_) in (("head_judge", HEAD_JUDGE), ("floor_judge", FLOOR_JUDGE),
-                                     ("scorekeeper", SCOREKEEPER)):  # fmt: skip
+    for role, (name, secret, *_) in (
+        ("head_judge", HEAD_JUDGE),
+        ("floor_judge", FLOOR_JUDGE),
+        ("scorekeeper", SCOREKEEPER),
+    ):
         clients[role] = sign_in(TestClient(app), name, secret)
     yield clients
 
 
-PAGES = ["/events/{e}/reports", "/events/{e}/reports/penalties?group=infraction", "/events/{e}/reports/stats",
-         "/events/{e}/reports/dq", "/events/{e}/reports/history?player={p}", "/reports/stats"]  # fmt: skip
+PAGES = [
+    "/events/{e}/reports",
+    "/events/{e}/reports/penalties?group=infraction",
+    "/events/{e}/reports/stats",
+    "/events/{e}/reports/dq",
+    "/events/{e}/reports/history?player={p}",
+    "/reports/stats",
+]
 
 
 @pytest.mark.parametrize("path", PAGES)

@@ -17,9 +17,10 @@ import pytest
 from conftest import EventSetup
 from shinpan import reports
 from shinpan.errors import NotFound
-from shinpan.guideline import Rulebook, default_guideline, load_guideline
+from shinpan.guideline import Rulebook
 from shinpan.reports.dq import disqualifications
 from shinpan.services import context, corrections
+from shinpan.services.guideline_files import default_guideline, load_guideline
 from test_component_meanings import renamed
 
 CHEATING = "severe.cheating"  # 警3+失: a disqualification

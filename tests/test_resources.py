@@ -1,4 +1,4 @@
-"""A server with few open files still lets the head judge in (issue 23, finding 4).
+"""A server with few open files still lets the head judge in.
 
 With the common limit of 1,024 open files, 1,100 silent connections from anyone, or 1,100
 live streams of one viewer, used to take every file the server could open: the head judge's
@@ -64,8 +64,12 @@ def serving(url: str, home: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "SHINPAN_CACHE": str(home / "cache")}
     server = subprocess.Popen(
         [str(VENV_BIN / "shinpan"), "serve", "--port", str(port), "--db", url],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=few_files,
-    )  # fmt: skip
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=few_files,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -123,7 +127,7 @@ def judge_signs_in_and_records(base: str, event: int, player: str) -> float:
         recorded = head.post(
             f"/api/events/{event}/rulings",
             json={"command_id": uuid.uuid4().hex, "player": player, "infraction": "ingame.slow-play"},
-        )  # fmt: skip
+        )
     assert recorded.status_code == 201, recorded.text
     return time.monotonic() - started
 

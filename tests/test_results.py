@@ -237,8 +237,17 @@ def test_the_api_refuses_a_second_result_with_409_and_the_result_that_stands(wor
     stands = second.json()["stands"]
     assert (stands["shown"], stands["result"], stands["entry"]) == ("2-1", "a", first.json()["entry"])
     assert "すでに結果があります" in second.json()["detail"] and "2-1" in second.json()["detail"]
-    fixed = hj.post(url, json={"command_id": w.cid(), "round": 1, "table": 1, "match": "b",
-                               "replaces": stands["entry"], "reason": "結果票の読み違い"})  # fmt: skip
+    fixed = hj.post(
+        url,
+        json={
+            "command_id": w.cid(),
+            "round": 1,
+            "table": 1,
+            "match": "b",
+            "replaces": stands["entry"],
+            "reason": "結果票の読み違い",
+        },
+    )
     assert fixed.status_code == 200 and fixed.json()["corrects"] == stands["entry"]
     drawn = sk.post(url, json={"command_id": w.cid(), "round": 1, "table": 2, "duel": 1, "draw": True})
     assert drawn.status_code == 200 and drawn.json()["result"] is None

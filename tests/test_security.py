@@ -74,8 +74,18 @@ def test_a_join_code_of_one_event_grants_nothing_in_another(db: Database) -> Non
 
 
 def test_a_claim_code_gives_a_command_line_seat_to_its_account(url: str, db: Database) -> None:
-    made = run_cli("event", "create", "--name", "CLI 大会", "--head-judge", "審判 太郎",
-                   "--head-judge-level", "3", "--json", db=url)  # fmt: skip
+    made = run_cli(
+        "event",
+        "create",
+        "--name",
+        "CLI 大会",
+        "--head-judge",
+        "審判 太郎",
+        "--head-judge-level",
+        "3",
+        "--json",
+        db=url,
+    )
     assert made.returncode == 0, made.stderr
     import json
 
@@ -230,8 +240,12 @@ def test_the_app_role_cannot_switch_the_ledger_off(url: str, db: Database) -> No
     try:
         event = events.create_event(app_db, name="E", head_judge="HJ", head_judge_level=2)  # it appends
         assert event == 1
-        for attack in ("ALTER TABLE entries DISABLE TRIGGER ALL", "UPDATE entries SET body = '{}'",
-                       "DROP TRIGGER entries_append_only ON entries", "TRUNCATE entries"):  # fmt: skip
+        for attack in (
+            "ALTER TABLE entries DISABLE TRIGGER ALL",
+            "UPDATE entries SET body = '{}'",
+            "DROP TRIGGER entries_append_only ON entries",
+            "TRUNCATE entries",
+        ):
             with pytest.raises(DriverError), app_db.write() as conn:
                 Statement(attack).run(conn)
     finally:

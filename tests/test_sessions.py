@@ -1,4 +1,4 @@
-"""Sessions that end when they should (issue 23, finding 5): a signed-out live stream ends
+"""Sessions that end when they should: a signed-out live stream ends
 within a second, a sign-in replaces the browser's previous session, the CSRF token is
 renewed at sign-in and at sign-out, and each person sees and ends their own sessions, the
 head judge those of their event's judges.
@@ -52,10 +52,12 @@ def venue(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Venue]:
         db = Database(url)
         head = accounts.add_user(db, HEAD_JUDGE[0], HEAD_JUDGE[1], 2)
         other = accounts.add_user(db, OTHER_HJ[0], OTHER_HJ[1], 2)
-        event = events.create_event(db, name="テスト大会", head_judge=head.name, head_judge_level=2,
-                                    head_judge_account=head.uid)  # fmt: skip
-        other_event = events.create_event(db, name="別の大会", head_judge=other.name, head_judge_level=2,
-                                          head_judge_account=other.uid)  # fmt: skip
+        event = events.create_event(
+            db, name="テスト大会", head_judge=head.name, head_judge_level=2, head_judge_account=head.uid
+        )
+        other_event = events.create_event(
+            db, name="別の大会", head_judge=other.name, head_judge_level=2, head_judge_account=other.uid
+        )
         accounts.join(db, accounts.invite(db, event, Role.floor_judge, head.name), *FLOOR_JUDGE)
         try:
             with LiveServer(create_app(db)) as server:

@@ -1,4 +1,4 @@
-"""A phone lost at the venue is cut off in one tap, after a confirmation (issue 23, item 6),
+"""A phone lost at the venue is cut off in one tap, after a confirmation,
 in a real browser (Playwright driving Debian's Chromium) at a phone's 390×844, on SQLite and
 on PostgreSQL. The head judge's phone and the floor judge's are browser contexts of their own.
 """
@@ -38,8 +38,9 @@ def venue(
         db = Database(url)
         try:
             head = accounts.add_user(db, *HEAD_JUDGE)
-            event = events.create_event(db, name="テスト大会", head_judge=head.name, head_judge_level=2,
-                                        head_judge_account=head.uid)  # fmt: skip
+            event = events.create_event(
+                db, name="テスト大会", head_judge=head.name, head_judge_level=2, head_judge_account=head.uid
+            )
             accounts.join(db, accounts.invite(db, event, Role.floor_judge, head.name), *FLOOR_JUDGE)
             with LiveServer(create_app(db)) as server:
                 yield server.url, event

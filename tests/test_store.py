@@ -152,9 +152,16 @@ def _append(db: Database, event_id: int, n: int, *, command_id: str | None = Non
 
 def _event(db: Database, event_id: int = 1) -> None:
     created = EventCreated(
-        uid=f"uid-{event_id}", name="E", starts_on=None, ends_on=None, venue=None, rel=3,
-        guideline=GuidelineRef("g", "1"), head_judge=HeadJudge("HJ", 2), confirmation_threshold="warning1",
-    )  # fmt: skip
+        uid=f"uid-{event_id}",
+        name="E",
+        starts_on=None,
+        ends_on=None,
+        venue=None,
+        rel=3,
+        guideline=GuidelineRef("g", "1"),
+        head_judge=HeadJudge("HJ", 2),
+        confirmation_threshold="warning1",
+    )
     with db.write(None) as conn:
         Appender(conn, event_id, "HJ", STAMP).append(created)
 
@@ -201,10 +208,16 @@ def test_each_entry_hashes_its_content_and_the_previous_hash(db: Database) -> No
         assert entry.prev_hash == before.hash
     for e in chain:
         assert e.hash == entry_hash(
-            seq=e.seq, kind=e.kind, command_id=e.command_id, command_hash=e.command_hash, actor=e.actor,
-            recorded_at=e.recorded_at, refs=canonical(list(e.refs)), body=canonical(e.body.body()),
+            seq=e.seq,
+            kind=e.kind,
+            command_id=e.command_id,
+            command_hash=e.command_hash,
+            actor=e.actor,
+            recorded_at=e.recorded_at,
+            refs=canonical(list(e.refs)),
+            body=canonical(e.body.body()),
             prev_hash=e.prev_hash,
-        )  # fmt: skip
+        )
     # one command: the first entry carries its id, the others point at that entry
     assert chain[1].command_id == "cmd-1" and chain[2].command_id is None
     assert chain[2].refs == (2,) and chain[3].refs == (2,)

@@ -115,11 +115,21 @@ def test_an_edit_whose_hash_was_recomputed_breaks_the_next_link(ev: EventSetup, 
         ((kind, cid, chash, actor, at, refs, body, prev),) = sql(
             "SELECT kind, command_id, command_hash, actor, recorded_at, refs, body, prev_hash "
             "FROM entries WHERE event_id = ? AND seq = ?",
-            ev.id, seq,
-        )  # fmt: skip
+            ev.id,
+            seq,
+        )
         forged_body = body.replace('"duel_loss"', '"caution"')
-        forged = entry_hash(seq=seq, kind=kind, command_id=cid, command_hash=chash, actor=actor,
-                            recorded_at=at, refs=refs, body=forged_body, prev_hash=prev)  # fmt: skip
+        forged = entry_hash(
+            seq=seq,
+            kind=kind,
+            command_id=cid,
+            command_hash=chash,
+            actor=actor,
+            recorded_at=at,
+            refs=refs,
+            body=forged_body,
+            prev_hash=prev,
+        )
         sql(
             "UPDATE entries SET body = ?, hash = ? WHERE event_id = ? AND seq = ?",
             forged_body,
@@ -158,15 +168,27 @@ def test_an_entry_inserted_in_the_middle_is_named(ev: EventSetup, backend: Backe
         ):
             sql("UPDATE entries SET seq = ? WHERE event_id = ? AND seq = ?", n + 1, ev.id, n)
         body = canonical({"name": "Mallory", "level": 3, "role": "floor_judge"})
-        digest = entry_hash(seq=k, kind="judge.added", command_id=None, command_hash=None, actor="HJ",
-                            recorded_at="2024-06-01T10:00:00.000000Z", refs="[]", body=body,
-                            prev_hash=before_hash)  # fmt: skip
+        digest = entry_hash(
+            seq=k,
+            kind="judge.added",
+            command_id=None,
+            command_hash=None,
+            actor="HJ",
+            recorded_at="2024-06-01T10:00:00.000000Z",
+            refs="[]",
+            body=body,
+            prev_hash=before_hash,
+        )
         sql(
             "INSERT INTO entries (event_id, seq, kind, command_id, command_hash, actor, recorded_at, refs, "
             "body, prev_hash, hash) VALUES (?, ?, 'judge.added', NULL, NULL, 'HJ', "
             "'2024-06-01T10:00:00.000000Z', '[]', ?, ?, ?)",
-            ev.id, k, body, before_hash, digest,
-        )  # fmt: skip
+            ev.id,
+            k,
+            body,
+            before_hash,
+            digest,
+        )
     result = integrity.verify(ev.db)
     assert [(b.seq, b.problem) for b in result.breaks] == [(k, "was inserted")]
     verify_fails(ev, backend, f"event {ev.id}, entry {k}: was inserted")

@@ -31,8 +31,9 @@ AT = datetime(2026, 7, 4, 23, 30, tzinfo=UTC)  # 08:30 on the 5th in Tokyo, 19:3
 
 def test_an_event_is_in_tokyo_unless_it_says_otherwise(db: Database) -> None:
     plain = make_event(db, players=0, pair=False)
-    elsewhere = events.create_event(db, name="NY Open", head_judge=HEAD_JUDGE, head_judge_level=2,
-                                    time_zone="America/New_York")  # fmt: skip
+    elsewhere = events.create_event(
+        db, name="NY Open", head_judge=HEAD_JUDGE, head_judge_level=2, time_zone="America/New_York"
+    )
     with db.read() as conn:
         assert load_event(conn, plain.id).time_zone == "Asia/Tokyo"
         assert load_event(conn, elsewhere).time_zone == "America/New_York"
@@ -60,11 +61,34 @@ def test_the_zone_is_in_the_ledger_and_survives_a_rebuild(db: Database) -> None:
 
 
 def test_the_command_line_takes_the_zone(db_url: str) -> None:
-    done = run_cli("event", "create", "--name", "London", "--head-judge", "HJ", "--head-judge-level", "2",
-                   "--time-zone", "Europe/London", "--json", db=db_url)  # fmt: skip
+    done = run_cli(
+        "event",
+        "create",
+        "--name",
+        "London",
+        "--head-judge",
+        "HJ",
+        "--head-judge-level",
+        "2",
+        "--time-zone",
+        "Europe/London",
+        "--json",
+        db=db_url,
+    )
     assert done.returncode == 0, done.stderr
-    refused = run_cli("event", "create", "--name", "X", "--head-judge", "HJ", "--head-judge-level", "2",
-                      "--time-zone", "Nowhere/Land", db=db_url)  # fmt: skip
+    refused = run_cli(
+        "event",
+        "create",
+        "--name",
+        "X",
+        "--head-judge",
+        "HJ",
+        "--head-judge-level",
+        "2",
+        "--time-zone",
+        "Nowhere/Land",
+        db=db_url,
+    )
     assert refused.returncode != 0 and "Nowhere/Land" in refused.stderr + refused.stdout
 
 
@@ -80,9 +104,13 @@ def _one_ruling(db: Database, zone: str | None) -> int:
     return e
 
 
-@pytest.mark.parametrize(("zone", "shown", "label"), [
-    (None, "2026-07-05 08:30:00", "Asia/Tokyo"), ("America/New_York", "2026-07-04 19:30:00", "America/New_York"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("zone", "shown", "label"),
+    [
+        (None, "2026-07-05 08:30:00", "Asia/Tokyo"),
+        ("America/New_York", "2026-07-04 19:30:00", "America/New_York"),
+    ],
+)
 def test_the_csv_gives_times_in_the_events_zone(
     db: Database, zone: str | None, shown: str, label: str
 ) -> None:
@@ -134,12 +162,18 @@ def test_the_desk_and_the_rulings_pages_show_the_events_time(new_york: World) ->
 
 def test_the_event_form_takes_the_zone_and_says_when_it_is_wrong(new_york: World) -> None:
     hj = new_york.clients["head_judge"]
-    wrong = hj.post("/events", data={"name": "X", "time_zone": "Asia/Nowhere", "csrf_token": hj.csrf},
-                    follow_redirects=False)  # fmt: skip
+    wrong = hj.post(
+        "/events",
+        data={"name": "X", "time_zone": "Asia/Nowhere", "csrf_token": hj.csrf},
+        follow_redirects=False,
+    )
     assert wrong.status_code == 422
     assert "Asia/Nowhere" in wrong.text and "タイムゾーンではありません" in wrong.text
-    made = hj.post("/events", data={"name": "Y", "time_zone": "Europe/Paris", "csrf_token": hj.csrf},
-                   follow_redirects=False)  # fmt: skip
+    made = hj.post(
+        "/events",
+        data={"name": "Y", "time_zone": "Europe/Paris", "csrf_token": hj.csrf},
+        follow_redirects=False,
+    )
     assert made.status_code == 303
     event = int(made.headers["location"].split("/")[2])
     with new_york.db.read() as conn:
@@ -161,15 +195,19 @@ def test_an_older_database_gets_the_zone_and_new_search_keys(backend: Backend) -
             inspector = sa.inspect(conn)
             if "time_zone" in {c["name"] for c in inspector.get_columns("events")}:
                 conn.execute(sa.text("ALTER TABLE events DROP COLUMN time_zone"))  # 0001 made today's table
-            conn.execute(sa.text(
-                "INSERT INTO events (event_id, uid, name, rel, guideline_id, guideline_version, head_judge, "
-                "confirmation_threshold, current_round, created_at) VALUES "
-                "(1, 'u', 'E', 3, 'g', '1', 'HJ', 'warning1', 0, '2026-01-01T00:00:00.000000Z')"
-            ))  # fmt: skip
-            conn.execute(sa.text(
-                "INSERT INTO players (event_id, number, name, reading, status, search) "
-                "VALUES (1, 'P1', '佐藤 翔太', 'さとう しょうた', 'active', 'old')"
-            ))  # fmt: skip
+            conn.execute(
+                sa.text(
+                    "INSERT INTO events (event_id, uid, name, rel, guideline_id, guideline_version, head_judge, "
+                    "confirmation_threshold, current_round, created_at) VALUES "
+                    "(1, 'u', 'E', 3, 'g', '1', 'HJ', 'warning1', 0, '2026-01-01T00:00:00.000000Z')"
+                )
+            )
+            conn.execute(
+                sa.text(
+                    "INSERT INTO players (event_id, number, name, reading, status, search) "
+                    "VALUES (1, 'P1', '佐藤 翔太', 'さとう しょうた', 'active', 'old')"
+                )
+            )
     finally:
         old.close()
     upgraded = Database(backend.url)

@@ -1,4 +1,4 @@
-"""Swiss pairings (issue 10): each rule as a small event, then properties over random events.
+"""Swiss pairings: each rule as a small event, then properties over random events.
 
 Read ``pair(3, "A B C D", won(1, "A", "B"), …)`` as "pair round 3 of A, B, C and D after
 these matches"; ``tables(pairings)`` lists each table as "A-B" and the bye as "E-".

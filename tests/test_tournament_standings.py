@@ -1,4 +1,4 @@
-"""The standings rules of issue 10, each as a small event.
+"""The standings rules (points, then the tiebreakers), each as a small event.
 
 Read ``won(1, "A", "B", "A B A")`` as "in round 1, A beat B two duels to one";
 ``drew(2, "A", "C")`` as "A and C drew, reported without duels"; ``penalty(3, "A", "B", "B")``

@@ -23,8 +23,8 @@ from conftest import (
     run_shinpan,
 )
 from shinpan.errors import Conflict, InvalidInput, StorageError
-from shinpan.guideline import default_guideline
 from shinpan.services import corrections, deadlines, events, integrity, queries, recording, rounds, transfer
+from shinpan.services.guideline_files import default_guideline
 from shinpan.store.chain import GENESIS, canonical, entry_hash
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database
@@ -173,10 +173,31 @@ def _forged(*items: tuple[str, Any]) -> dict[str, Any]:
     prev, out = GENESIS, []
     for seq, (kind, body) in enumerate(items, start=1):
         at = "2024-06-01T10:00:00.000000Z"
-        digest = entry_hash(seq=seq, kind=kind, command_id=None, command_hash=None, actor="X", recorded_at=at,
-                            refs="[]", body=canonical(body), prev_hash=prev)  # fmt: skip
-        out.append({"seq": seq, "kind": kind, "actor": "X", "recorded_at": at, "body": body, "refs": [],
-                    "command_id": None, "command_hash": None, "prev_hash": prev, "hash": digest})  # fmt: skip
+        digest = entry_hash(
+            seq=seq,
+            kind=kind,
+            command_id=None,
+            command_hash=None,
+            actor="X",
+            recorded_at=at,
+            refs="[]",
+            body=canonical(body),
+            prev_hash=prev,
+        )
+        out.append(
+            {
+                "seq": seq,
+                "kind": kind,
+                "actor": "X",
+                "recorded_at": at,
+                "body": body,
+                "refs": [],
+                "command_id": None,
+                "command_hash": None,
+                "prev_hash": prev,
+                "hash": digest,
+            }
+        )
         prev = digest
     return {"format": "shinpan-event", "version": 1, "event": {"id": 7}, "entries": out, "head": prev}
 

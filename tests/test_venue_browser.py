@@ -76,8 +76,12 @@ def playwright() -> Iterator[Playwright]:
 
 
 def _launch(playwright: Playwright, home: Path) -> Browser:
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=30_000,
-                                      env={"HOME": str(home), "PATH": "/usr/bin:/bin"})  # fmt: skip
+    return playwright.chromium.launch(
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        timeout=30_000,
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
+    )
 
 
 @pytest.fixture(scope="module")
@@ -91,8 +95,22 @@ def browser(
     nssdb.mkdir(parents=True)
     assert CERTUTIL is not None
     subprocess.run([CERTUTIL, "-N", "-d", f"sql:{nssdb}", "--empty-password"], check=True, timeout=30)
-    subprocess.run([CERTUTIL, "-A", "-d", f"sql:{nssdb}", "-n", "shinpan venue CA", "-t", "C,,",
-                    "-i", str(authority.ca_cert)], check=True, timeout=30)  # fmt: skip
+    subprocess.run(
+        [
+            CERTUTIL,
+            "-A",
+            "-d",
+            f"sql:{nssdb}",
+            "-n",
+            "shinpan venue CA",
+            "-t",
+            "C,,",
+            "-i",
+            str(authority.ca_cert),
+        ],
+        check=True,
+        timeout=30,
+    )
     chromium = _launch(playwright, home)
     try:
         yield chromium
@@ -107,8 +125,14 @@ class TlsServer:
         self.socket = socket.socket()
         self.socket.bind(("127.0.0.1", 0))
         self.url = f"https://127.0.0.1:{self.socket.getsockname()[1]}"
-        config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
-                                ssl_certfile=str(files.cert), ssl_keyfile=str(files.key))  # fmt: skip
+        config = uvicorn.Config(
+            app,
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=2,
+            ssl_certfile=str(files.cert),
+            ssl_keyfile=str(files.key),
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 
@@ -231,8 +255,9 @@ def test_a_day_at_the_venue_from_the_browser_over_https(
             phone.context.close()
         recorded = head.evaluate(f"fetch('/api/events/{event}/rulings').then(r => r.json())")  # each once
         assert sorted((r["player"], r["rule"]) for r in recorded) == [
-            ("1001", "ingame.cards-off-table"), ("1004", "ingame.slow-play"),
-        ]  # fmt: skip
+            ("1001", "ingame.cards-off-table"),
+            ("1004", "ingame.slow-play"),
+        ]
     finally:
         head.context.close()
 

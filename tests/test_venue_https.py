@@ -1,4 +1,4 @@
-"""HTTPS on a venue network without internet (issue 20 item 3): ``shinpan serve --https``
+"""HTTPS on a venue network without internet: ``shinpan serve --https``
 makes once, and keeps beside the database, a certificate authority and a server certificate
 for the machine's LAN addresses, host name, ``localhost`` and 127.0.0.1; serves TLS itself;
 sends plain HTTP to HTTPS, except the page and the file a phone installs the authority from;
@@ -91,11 +91,22 @@ def served(tmp_path: Path) -> Iterator[tuple[int, int, Path]]:
     plain, secure = _free_port(), _free_port()
     shinpan = Path(sys.executable).with_name("shinpan")
     process = subprocess.Popen(
-        [str(shinpan), "serve", "--https", "--port", str(plain), "--https-port", str(secure),
-         "--db", str(tmp_path / "venue.sqlite3")],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            str(shinpan),
+            "serve",
+            "--https",
+            "--port",
+            str(plain),
+            "--https-port",
+            str(secure),
+            "--db",
+            str(tmp_path / "venue.sqlite3"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
         env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "COLUMNS": "200"},
-    )  # fmt: skip
+    )
     try:
         _wait_for(secure, process)
         _wait_for(plain, process)

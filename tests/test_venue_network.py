@@ -1,4 +1,4 @@
-"""Invitations that reach phones (issue 20 item 2): the server names its own LAN addresses,
+"""Invitations that reach phones: the server names its own LAN addresses,
 sends phones to one of them when the head judge's browser is on loopback (and says so), or
 to ``--public-url``; invite and join pages name the event and the role; a code can be typed
 on the sign-in page; an A4 sheet of codes. Only 127.0.0.1 is ever sent a byte.
@@ -110,8 +110,9 @@ def invited(
         db = Database(url)
         name, password, level = HEAD_JUDGE
         head = accounts.add_user(db, name, password, level)
-        event = events.create_event(db, name="夏の選手権", head_judge=name, head_judge_level=level,
-                                    head_judge_account=head.uid)  # fmt: skip
+        event = events.create_event(
+            db, name="夏の選手権", head_judge=name, head_judge_level=level, head_judge_account=head.uid
+        )
         app = create_app(db)
         http = TestClient(app, base_url="http://127.0.0.1:8000", follow_redirects=True)
         try:
@@ -169,8 +170,11 @@ def test_an_a4_sheet_holds_as_many_one_time_codes_as_asked(
 ) -> None:
     db, event, head, _visitor = invited
     page = head.get(f"/events/{event}/invite")
-    sheet = head.post(f"/events/{event}/invite/sheet", csrf=False,
-                      data={"csrf_token": csrf_in(page.text), "role": "floor_judge", "count": "9"})  # fmt: skip
+    sheet = head.post(
+        f"/events/{event}/invite/sheet",
+        csrf=False,
+        data={"csrf_token": csrf_in(page.text), "role": "floor_judge", "count": "9"},
+    )
     assert sheet.status_code == 200
     codes = re.findall(r'<code class="code">([A-Z0-9]{10})</code>', sheet.text)
     assert len(set(codes)) == 9 and sheet.text.count("<svg") == 9
@@ -178,8 +182,11 @@ def test_an_a4_sheet_holds_as_many_one_time_codes_as_asked(
     assert "size: A4" in (ROOT / "src/shinpan/web/static/venue.css").read_text(encoding="utf-8")
     for code in codes:
         assert accounts.invitation(db, code).role is Role.floor_judge
-    too_many = head.post(f"/events/{event}/invite/sheet", csrf=False,
-                         data={"csrf_token": csrf_in(page.text), "role": "floor_judge", "count": "50"})  # fmt: skip
+    too_many = head.post(
+        f"/events/{event}/invite/sheet",
+        csrf=False,
+        data={"csrf_token": csrf_in(page.text), "role": "floor_judge", "count": "50"},
+    )
     assert too_many.status_code == 422 and "コードの数は1から12までです" in too_many.text
 
 
@@ -193,10 +200,21 @@ def test_serve_prints_the_lan_addresses_at_start(tmp_path: Path) -> None:
     port = _free_port()
     shinpan = Path(sys.executable).with_name("shinpan")
     process = subprocess.Popen(
-        [str(shinpan), "serve", "--port", str(port), "--db", str(tmp_path / "s.sqlite3"),
-         "--public-url", "http://judge-desk.local:8000"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
+        [
+            str(shinpan),
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(tmp_path / "s.sqlite3"),
+            "--public-url",
+            "http://judge-desk.local:8000",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"},
+    )
     try:
         deadline, said = time.monotonic() + 30, ""
         assert process.stdout is not None
@@ -231,6 +249,9 @@ def test_over_https_each_slip_says_where_a_new_phone_installs_the_authority(
     state.tls, state.ca_page_url = tls.ensure(tmp_path / "v.tls", []).files, "http://192.168.1.20:8000/ca"
     page = head.get(f"/events/{event}/invite")
     assert 'href="/ca"' in page.text
-    sheet = head.post(f"/events/{event}/invite/sheet", csrf=False,
-                      data={"csrf_token": csrf_in(page.text), "role": "viewer", "count": "2"})  # fmt: skip
+    sheet = head.post(
+        f"/events/{event}/invite/sheet",
+        csrf=False,
+        data={"csrf_token": csrf_in(page.text), "role": "viewer", "count": "2"},
+    )
     assert sheet.text.count("先に http://192.168.1.20:8000/ca から認証局を入れてください") == 2

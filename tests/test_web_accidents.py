@@ -39,9 +39,16 @@ def test_a_deviation_to_the_guidelines_penalties_is_refused_on_the_ruling_page(w
     hj = world.clients["head_judge"]
     token = csrf_in(hj.get(f"/events/{world.event}/rulings/{n}").text)
     for attempt in range(2):  # twice in a row: refused each time
-        r = hj.post(f"/events/{world.event}/rulings/{n}/deviate", csrf=False,
-                    data={"csrf_token": token, "command_id": world.cid(), "penalties": ["notice"],
-                          "reason": "ガイドラインどおり"})  # fmt: skip
+        r = hj.post(
+            f"/events/{world.event}/rulings/{n}/deviate",
+            csrf=False,
+            data={
+                "csrf_token": token,
+                "command_id": world.cid(),
+                "penalties": ["notice"],
+                "reason": "ガイドラインどおり",
+            },
+        )
         assert r.status_code == 422, (attempt, r.status_code)
         assert "これはガイドラインどおりの罰則です" in shown(r.text)
     assert world.rulings_of("P001")[0]["deviation_reason"] is None
@@ -49,8 +56,12 @@ def test_a_deviation_to_the_guidelines_penalties_is_refused_on_the_ruling_page(w
 
 def test_a_deviation_to_the_guidelines_penalties_given_when_recording_is_refused(world: World) -> None:
     hj = world.clients["head_judge"]
-    body = {"player": "P003", "infraction": "ingame.cards-off-table", "command_id": world.cid(),
-            "deviation": {"penalties": ["notice"], "reason": "ガイドラインどおり"}}  # fmt: skip
+    body = {
+        "player": "P003",
+        "infraction": "ingame.cards-off-table",
+        "command_id": world.cid(),
+        "deviation": {"penalties": ["notice"], "reason": "ガイドラインどおり"},
+    }
     r = hj.post(f"/api/events/{world.event}/rulings", json=body, headers={"Accept-Language": "ja"})
     assert r.status_code == 422, r.text
     assert "これはガイドラインどおりの罰則です" in r.text
@@ -87,11 +98,17 @@ def test_the_preview_says_a_disqualified_player_has_left_before_saving(world: Wo
     corrections.confirm(world.db, world.event, [dq], command_id=world.cid())
     fj = world.clients["floor_judge"]
     token = csrf_in(fj.get(f"/events/{world.event}/record").text)
-    r = fj.post(f"/events/{world.event}/record/preview", csrf=False,
-                data={"csrf_token": token, "player": "P005", "infraction": "pregame.tardiness"})  # fmt: skip
+    r = fj.post(
+        f"/events/{world.event}/record/preview",
+        csrf=False,
+        data={"csrf_token": token, "player": "P005", "infraction": "pregame.tardiness"},
+    )
     assert r.status_code == 200
     note = re.search(r'<p class="flash warn left-event" role="alert">([^<]+)</p>', r.text)
     assert note and "記録の時点で、このプレイヤーはすでに失格になっています" in note[1]
-    other = fj.post(f"/events/{world.event}/record/preview", csrf=False,
-                    data={"csrf_token": token, "player": "P007", "infraction": "pregame.tardiness"})  # fmt: skip
+    other = fj.post(
+        f"/events/{world.event}/record/preview",
+        csrf=False,
+        data={"csrf_token": token, "player": "P007", "infraction": "pregame.tardiness"},
+    )
     assert "left-event" not in other.text

@@ -264,8 +264,13 @@ def _swiss_event(w: World, *, state: str = "new") -> int:
         return found.uid
 
     hj = HEAD_JUDGE[0]
-    event = events.create_event(w.db, name=f"スイス {w.cid()}", head_judge=hj, head_judge_level=HEAD_JUDGE[2],
-                                head_judge_account=uid(hj))  # fmt: skip
+    event = events.create_event(
+        w.db,
+        name=f"スイス {w.cid()}",
+        head_judge=hj,
+        head_judge_level=HEAD_JUDGE[2],
+        head_judge_account=uid(hj),
+    )
     for role, name in (
         (Role.floor_judge, FLOOR_JUDGE[0]),
         (Role.scorekeeper, SCOREKEEPER[0]),
@@ -414,7 +419,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("POST", "/api/events", SIGNED_IN, _new_event, ok=201, otherwise=_NO_LEVEL),
     Endpoint("GET", E + "/players", EVENT_ROLES, _search),
     Endpoint("GET", E + "/players/{number}", EVENT_ROLES, _one_player),
-    Endpoint("POST", E + "/players", frozenset({HJ, SK}), _import_players),  # the roster (issue 20)
+    Endpoint("POST", E + "/players", frozenset({HJ, SK}), _import_players),  # the roster
     Endpoint("POST", E + "/rulings/preview", frozenset({HJ, FJ}), _record),
     Endpoint("POST", E + "/rulings", frozenset({HJ, FJ}), _record, ok=201),
     Endpoint("GET", E + "/rulings", EVENT_ROLES, _nothing),
@@ -661,9 +666,10 @@ def test_a_bad_players_csv_imports_nothing(world: World) -> None:
     before = ledger_size(world)
     csv = "番号,名前,フリガナ\nN9001,新人,しんじん\nN9001,二重,にじゅう\n".encode()
     r = world.clients[HJ].post(
-        f"/api/events/{world.event}/players", files={"file": ("p.csv", csv, "text/csv")},
+        f"/api/events/{world.event}/players",
+        files={"file": ("p.csv", csv, "text/csv")},
         data={"command_id": world.cid()},
-    )  # fmt: skip
+    )
     assert r.status_code == 422
     assert r.json()["field"] == "file" and "N9001" in r.json()["detail"]
     assert ledger_size(world) == before
@@ -712,15 +718,20 @@ def _odd_requests(w: World, endpoint: Endpoint) -> Iterator[tuple[str, str, dict
             ("no file", {"data": {"command_id": w.cid()}}),
             ("no command id", {"files": call.files}),
             ("empty file", {"files": {"file": (file[0], b"", "text/csv")}, "data": {"command_id": w.cid()}}),
-            ("binary", {"files": {"file": ("x.xlsx", b"PK\x03\x04" + bytes(range(256)) * 50)},
-                        "data": {"command_id": w.cid()}}),
+            (
+                "binary",
+                {
+                    "files": {"file": ("x.xlsx", b"PK\x03\x04" + bytes(range(256)) * 50)},
+                    "data": {"command_id": w.cid()},
+                },
+            ),
             ("nul", {"files": {"file": ("x.csv", b"a,b\x00\n")}, "data": {"command_id": w.cid()}}),
             ("long lines", {"files": {"file": ("x.csv", b"a" * 2_000_000)}, "data": {"command_id": w.cid()}}),
             ("file as text", {"data": {"file": "番号,名前\n1,a\n", "command_id": w.cid()}}),
             ("long id", {"files": call.files, "data": {"command_id": "c" * 1000}}),
             ("odd id", {"files": call.files, "data": {"command_id": "\u0000" * 10}}),
             ("json", {"json": {"command_id": w.cid()}}),
-        ):  # fmt: skip
+        ):
             yield label, url, kw
         return
     for raw in ODD_BODIES:
@@ -731,9 +742,14 @@ def _odd_requests(w: World, endpoint: Endpoint) -> Iterator[tuple[str, str, dict
             changed = {**body, name: odd}
             if name != "command_id" and "command_id" in changed:
                 changed["command_id"] = w.cid()
-            yield f"{name}={str(odd)[:20]!r}", url, {
-                "content": _raw_json(changed), "headers": {"Content-Type": "application/json"},
-            }  # fmt: skip
+            yield (
+                f"{name}={str(odd)[:20]!r}",
+                url,
+                {
+                    "content": _raw_json(changed),
+                    "headers": {"Content-Type": "application/json"},
+                },
+            )
 
 
 def _valid(w: World, call: Call) -> dict[str, Any]:

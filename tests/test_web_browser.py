@@ -236,10 +236,13 @@ def test_a_second_offence_goes_from_the_floor_to_the_desk_and_the_match(
     event = int(re.findall(r"/events/(\d+)/desk", hj.url)[0])
     rows = player_table(8)
     imported = hj.request.post(
-        f"{site.url}/api/events/{event}/players", headers={"X-CSRF-Token": csrf(hj)},
-        multipart={"file": {"name": "players.csv", "mimeType": "text/csv", "buffer": players_csv(rows)},
-                   "command_id": f"players-{event}"},
-    )  # fmt: skip
+        f"{site.url}/api/events/{event}/players",
+        headers={"X-CSRF-Token": csrf(hj)},
+        multipart={
+            "file": {"name": "players.csv", "mimeType": "text/csv", "buffer": players_csv(rows)},
+            "command_id": f"players-{event}",
+        },
+    )
     assert imported.ok, imported.text()
 
     # The scorekeeper joins with a code and imports round 1's pairings.
@@ -258,10 +261,18 @@ def test_a_second_offence_goes_from_the_floor_to_the_desk_and_the_match(
     expect(sk.locator("#match-2 .duel")).to_have_count(0)
 
     # P003 (高橋 翔太, table 2 against P004) was warned for slow play once; confirmed.
-    first = api(hj, "POST", f"/api/events/{event}/rulings",
-                {"command_id": f"first-slow-play-{event}", "player": "P003", "infraction": "ingame.slow-play"})  # fmt: skip
-    api(hj, "POST", f"/api/events/{event}/rulings/{first['rulings'][0]['number']}/confirm",
-        {"command_id": f"confirm-first-{event}"})  # fmt: skip
+    first = api(
+        hj,
+        "POST",
+        f"/api/events/{event}/rulings",
+        {"command_id": f"first-slow-play-{event}", "player": "P003", "infraction": "ingame.slow-play"},
+    )
+    api(
+        hj,
+        "POST",
+        f"/api/events/{event}/rulings/{first['rulings'][0]['number']}/confirm",
+        {"command_id": f"confirm-first-{event}"},
+    )
 
     # The floor judge joins from the phone and lands on the record screen.
     fj = people.open(viewport)
@@ -300,8 +311,9 @@ def test_a_second_offence_goes_from_the_floor_to_the_desk_and_the_match(
     token = csrf(fj)
     by_api = fj.request.post(
         f"{site.url}/api/events/{event}/rulings/{number}/confirm",
-        data={"command_id": f"fj-confirm-{number}"}, headers={"X-CSRF-Token": token},
-    )  # fmt: skip
+        data={"command_id": f"fj-confirm-{number}"},
+        headers={"X-CSRF-Token": token},
+    )
     assert by_api.status == 403, by_api.text()
     by_page = fj.request.post(
         f"{site.url}/events/{event}/desk/confirm/{number}",
@@ -334,10 +346,13 @@ def test_a_player_named_like_a_script_is_shown_as_text(site: Site, people: Peopl
     csv = players_csv([("X001", XSS_NAME, "すくりぷと たろう")])
     assert XSS_NAME.encode() in csv
     imported = hj.request.post(
-        f"/api/events/{event}/players", headers={"X-CSRF-Token": csrf(hj)},
-        multipart={"file": {"name": "players.csv", "mimeType": "text/csv", "buffer": csv},
-                   "command_id": f"xss-players-{event}"},
-    )  # fmt: skip
+        f"/api/events/{event}/players",
+        headers={"X-CSRF-Token": csrf(hj)},
+        multipart={
+            "file": {"name": "players.csv", "mimeType": "text/csv", "buffer": csv},
+            "command_id": f"xss-players-{event}",
+        },
+    )
     assert imported.ok and imported.json() == {"imported": 1}, imported.text()
 
     fj = people.open(PHONE)

@@ -1,4 +1,4 @@
-"""A page of an event speaks with the event's own guideline (issue 8): the record screen,
+"""A page of an event speaks with the event's own guideline: the record screen,
 its preview, the desk and a ruling's corrections name rules and penalties as the file the
 event runs under names them, not as the shipped file does. On SQLite and PostgreSQL."""
 
@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from shinpan.guideline import Rulebook, default_guideline, load_guideline
+from shinpan.guideline import Rulebook
 from shinpan.services import context
+from shinpan.services.guideline_files import default_guideline, load_guideline
 from test_component_meanings import component, edited
 from web_support import World, build_world, database_url
 

@@ -33,15 +33,31 @@ def busy_event(site: Site) -> tuple[int, int]:
     """An event with something on every panel: rulings of each state, long names, deadlines."""
     event, _ = quick_event(site, player_table(20))
     numbers = []
-    for i, (player, rule) in enumerate([("P001", "ingame.slow-play"), ("P002", "pregame.tardiness"),
-                                        ("P003", "cards.marked-no-pattern"), ("P004", "severe.cheating"),
-                                        ("P005", "deck.lost-or-mixed-cards")]):  # fmt: skip
+    for i, (player, rule) in enumerate(
+        [
+            ("P001", "ingame.slow-play"),
+            ("P002", "pregame.tardiness"),
+            ("P003", "cards.marked-no-pattern"),
+            ("P004", "severe.cheating"),
+            ("P005", "deck.lost-or-mixed-cards"),
+        ]
+    ):
         facts = {"mixed_into": "P006"} if rule == "deck.lost-or-mixed-cards" else {}
-        saved = recording.record(site.db, event, recording.RecordInput(player=player, infraction=rule, facts=facts),
-                                 command_id=f"fit-{event}-{i}")  # fmt: skip
+        saved = recording.record(
+            site.db,
+            event,
+            recording.RecordInput(player=player, infraction=rule, facts=facts),
+            command_id=f"fit-{event}-{i}",
+        )
         numbers.append(int(saved.rulings[0]["number"]))
-    corrections.deviate(site.db, event, numbers[0], ["caution"], "初参加のため、説明を長めに書いておく" * 3,
-                        command_id=f"fit-dev-{event}")  # fmt: skip
+    corrections.deviate(
+        site.db,
+        event,
+        numbers[0],
+        ["caution"],
+        "初参加のため、説明を長めに書いておく" * 3,
+        command_id=f"fit-dev-{event}",
+    )
     return event, numbers[0]
 
 

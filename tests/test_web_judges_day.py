@@ -144,8 +144,9 @@ def test_offline_two_rulings_survive_a_reload_and_are_each_sent_once(site: Site,
     expect(fj.locator("#outbox li")).to_have_count(2)
     stored = queued(fj, event)
     assert [(s["body"]["player"], s["body"]["infraction"]) for s in stored] == [
-        ("P003", "ingame.cards-off-table"), ("P001", "deck.lost-or-mixed-cards"),
-    ]  # fmt: skip
+        ("P003", "ingame.cards-off-table"),
+        ("P001", "deck.lost-or-mixed-cards"),
+    ]
     assert stored[1]["body"]["facts"] == {"mixed_into": "P002"}
     given = [datetime.fromisoformat(s["body"]["given_at"].replace("Z", "+00:00")) for s in stored]
     assert all(before - timedelta(seconds=5) <= g <= datetime.now(UTC) for g in given)
@@ -217,8 +218,10 @@ def test_a_confirmed_caution_and_warning_are_deviated_and_voided_from_the_ruling
     # A refusal is said on the page, in Japanese: a void needs a reason.
     hj.goto(f"/events/{event}/rulings/{caution}")
     token = hj.locator("#correct form.void input[name=csrf_token]").input_value()
-    refused = hj.request.post(f"/events/{event}/rulings/{caution}/void",
-                              form={"csrf_token": token, "command_id": f"no-reason-{event}", "reason": " "})  # fmt: skip
+    refused = hj.request.post(
+        f"/events/{event}/rulings/{caution}/void",
+        form={"csrf_token": token, "command_id": f"no-reason-{event}", "reason": " "},
+    )
     assert refused.status == 422 and "理由" in refused.text()
     assert ruling(site, event, caution)["state"] != "voided"
 
@@ -378,9 +381,16 @@ def test_the_opponent_is_offered_for_mixed_cards_and_a_name_gets_a_japanese_mess
 
 @pytest.mark.parametrize(
     ("typed", "player"),
-    [("Shota Sato", "P001"), ("sato shouta", "P001"), ("syouta satou", "P001"), ("ito hina", "P020"),
-     ("Hina Itou", "P020"), ("ひな いとう", "P020"), ("伊藤 陽菜", "P020")],
-)  # fmt: skip
+    [
+        ("Shota Sato", "P001"),
+        ("sato shouta", "P001"),
+        ("syouta satou", "P001"),
+        ("ito hina", "P020"),
+        ("Hina Itou", "P020"),
+        ("ひな いとう", "P020"),
+        ("伊藤 陽菜", "P020"),
+    ],
+)
 def test_romaji_however_typed_finds_the_player(site: Site, people: People, typed: str, player: str) -> None:
     event, judge = quick_event(site, player_table(24))
     fj = floor_judge(people, judge)
@@ -404,8 +414,10 @@ def test_the_desk_will_not_mark_a_timed_deadline_missed_before_it_is_due(site: S
     missed = box.locator("button.missed")
     expect(missed).to_be_disabled()
     token = box.locator("input[name=csrf_token]").first.input_value()
-    early = hj.request.post(f"/events/{event}/desk/deadline/{number}/0/missed",
-                            form={"csrf_token": token, "command_id": f"too-early-{event}"})  # fmt: skip
+    early = hj.request.post(
+        f"/events/{event}/desk/deadline/{number}/0/missed",
+        form={"csrf_token": token, "command_id": f"too-early-{event}"},
+    )
     assert early.status == 409 and "この期限はまだ来ていません" in early.text()
     assert len(rulings_of(site, event, "P001")) == 1
 

@@ -75,9 +75,11 @@ def test_signing_in_opens_the_record_screen_and_my_rulings_say_what_was_decided(
 
     # Another judge's ruling is not theirs; theirs is still there after a reload, as it stands.
     other = recording.record(
-        site.db, event, recording.RecordInput(player="P005", infraction="ingame.slow-play"),
+        site.db,
+        event,
+        recording.RecordInput(player="P005", infraction="ingame.slow-play"),
         command_id=f"hj-slow-{event}",
-    )  # fmt: skip
+    )
     assert other.rulings
     fj.reload()
     expect(mine).to_have_count(1)
@@ -119,9 +121,11 @@ def test_offline_from_the_first_visit_two_rulings_land_once_in_my_rulings(site: 
 
 def late(site: Site, event: int, player: str) -> int:
     saved = recording.record(
-        site.db, event, recording.RecordInput(player=player, infraction="pregame.tardiness"),
+        site.db,
+        event,
+        recording.RecordInput(player=player, infraction="pregame.tardiness"),
         command_id=f"late-{event}-{player}-{time.monotonic_ns()}",
-    )  # fmt: skip
+    )
     return int(saved.rulings[0]["number"])
 
 
@@ -176,8 +180,10 @@ def test_the_desk_marks_a_late_player_arrived_and_asks_before_withdrawing_one_ea
     box = hj.locator(f"#deadline-{absent}-1")
     expect(box.locator("button.confirm-missed")).to_be_hidden()
     token = box.locator("input[name=csrf_token]").first.input_value()
-    unasked = hj.request.post(f"/events/{event}/desk/deadline/{absent}/1/missed",
-                              form={"csrf_token": token, "command_id": f"unasked-{event}"})  # fmt: skip
+    unasked = hj.request.post(
+        f"/events/{event}/desk/deadline/{absent}/1/missed",
+        form={"csrf_token": token, "command_id": f"unasked-{event}"},
+    )
     assert unasked.status == 409 and "この期限はまだ来ていません" in unasked.text()
     assert status(site, event, "P005") == "active"
     box.locator("details.early-missed summary").tap()

@@ -1,4 +1,4 @@
-"""Players on the web (issue 20 item 1), as the head judge and the scorekeeper use the page:
+"""Players on the web, as the head judge and the scorekeeper use the page:
 a CSV file previewed (every problem by line, in Japanese) and imported whole; a late entrant;
 a name or reading corrected; attendance before round 1; a drop; Matches with too few players.
 Each change is one entry of the ledger; the projections stay what the entries give.
@@ -67,9 +67,15 @@ class Desk:
     def post(self, client: Client, path: str, **data: str) -> str:
         """A form of the players page, sent; the page it leads to (post/redirect/get)."""
         page = client.get(f"/events/{self.event}/players")
-        done = client.post(f"/events/{self.event}/players{path}", csrf=False,
-                           data={"csrf_token": csrf_in(page.text), "command_id": data.pop("command_id", "c-" + path
-                                 + str(self.count())), **data})  # fmt: skip
+        done = client.post(
+            f"/events/{self.event}/players{path}",
+            csrf=False,
+            data={
+                "csrf_token": csrf_in(page.text),
+                "command_id": data.pop("command_id", "c-" + path + str(self.count())),
+                **data,
+            },
+        )
         assert done.status_code in (200, 303), done.text
         return done.text
 
@@ -80,12 +86,15 @@ def desk(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Desk]:
         db = Database(url)
         name, password, level = HEAD_JUDGE
         head = accounts.add_user(db, name, password, level)
-        event = events.create_event(db, name="春の大会", head_judge=name, head_judge_level=level,
-                                    head_judge_account=head.uid)  # fmt: skip
+        event = events.create_event(
+            db, name="春の大会", head_judge=name, head_judge_level=level, head_judge_account=head.uid
+        )
         accounts.join(db, accounts.invite(db, event, Role.scorekeeper, name), *SCOREKEEPER)
         app = create_app(db)
-        clients = [sign_in(TestClient(app, raise_server_exceptions=False, follow_redirects=True), n, p)
-                   for n, p in ((name, password), SCOREKEEPER)]  # fmt: skip
+        clients = [
+            sign_in(TestClient(app, raise_server_exceptions=False, follow_redirects=True), n, p)
+            for n, p in ((name, password), SCOREKEEPER)
+        ]
         try:
             yield Desk(db, event, *clients)
         finally:
@@ -96,8 +105,12 @@ def desk(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Desk]:
 
 def _preview(desk: Desk, client: Client, data: bytes) -> str:
     page = client.get(f"/events/{desk.event}/players")
-    answer = client.post(f"/events/{desk.event}/players/preview", csrf=False,
-                         data={"csrf_token": csrf_in(page.text)}, files={"file": ("名簿.csv", data, "text/csv")})  # fmt: skip
+    answer = client.post(
+        f"/events/{desk.event}/players/preview",
+        csrf=False,
+        data={"csrf_token": csrf_in(page.text)},
+        files={"file": ("名簿.csv", data, "text/csv")},
+    )
     assert answer.status_code == 200, answer.text
     return answer.text
 

@@ -41,8 +41,11 @@ def page_of(w: World, client: Client) -> str:
 def post_form(w: World, client: Client, action: str, **fields: str) -> tuple[int, str, str]:
     """Post a form of the page: (status, where it redirects, the page that follows)."""
     token = csrf_in(page_of(w, client))
-    r = client.http.post(f"/events/{w.event}/scorekeeper/{action}",
-                         data={"csrf_token": token, "command_id": w.cid("form"), **fields}, follow_redirects=False)  # fmt: skip
+    r = client.http.post(
+        f"/events/{w.event}/scorekeeper/{action}",
+        data={"csrf_token": token, "command_id": w.cid("form"), **fields},
+        follow_redirects=False,
+    )
     location = r.headers.get("location", "")
     after = client.get(location).text if location else ""
     return r.status_code, location, after
@@ -67,8 +70,14 @@ def test_every_form_posts_then_redirects_and_a_reload_posts_nothing(world: World
     status, location, after = post_form(w, sk, "result", round_no="1", table="99", winner=a)
     assert status == 303 and 'class="flash error"' in after and "99" in after
     assert ledger_size(w) == size
-    for action, fields in (("pair", {}), ("pair", {"seed": "፩"}), ("start", {"minutes": "abc"}), ("drop", {"player": ""}),
-                           ("edit", {"lines": "1 x", "reason": "r"}), ("time", {"table": "1", "minutes": "0"})):  # fmt: skip
+    for action, fields in (
+        ("pair", {}),
+        ("pair", {"seed": "፩"}),
+        ("start", {"minutes": "abc"}),
+        ("drop", {"player": ""}),
+        ("edit", {"lines": "1 x", "reason": "r"}),
+        ("time", {"table": "1", "minutes": "0"}),
+    ):
         status, location, after = post_form(w, w.clients["head_judge"], action, **fields)
         assert status == 303 and location.startswith(f"/events/{w.event}/scorekeeper"), action
         assert 'class="flash error"' in after, action
@@ -141,8 +150,13 @@ def swiss_event(site: Site, players: int = 9) -> tuple[int, str]:
     """An event with ``players`` players and a scorekeeper who joined: (event, scorekeeper)."""
     hj = accounts.account_named(site.db, HEAD_JUDGE[0])
     assert hj is not None
-    e = events.create_event(site.db, name=site.unique("スイス大会"), head_judge=HEAD_JUDGE[0],
-                            head_judge_level=HEAD_JUDGE[2], head_judge_account=hj.uid)  # fmt: skip
+    e = events.create_event(
+        site.db,
+        name=site.unique("スイス大会"),
+        head_judge=HEAD_JUDGE[0],
+        head_judge_level=HEAD_JUDGE[2],
+        head_judge_account=hj.uid,
+    )
     names = [
         ("佐藤 翔太", "さとう しょうた"),
         ("鈴木 美咲", "すずき みさき"),

@@ -223,9 +223,10 @@ def sign_in(http: httpx.Client, name: str | None, password: str = "") -> Client:
     token = csrf_in(page.text)
     if name is not None:
         done = http.post(
-            "/login", data={"name": name, "password": password, "csrf_token": token, "next": "/"},
+            "/login",
+            data={"name": name, "password": password, "csrf_token": token, "next": "/"},
             follow_redirects=False,
-        )  # fmt: skip
+        )
         assert done.status_code == 303, done.text
         token = csrf_in(http.get("/login").text)  # a sign-in renews the token
     return Client(http, token)
@@ -287,8 +288,10 @@ def build_world(url: str, *, players: int = 40, spare: int = 20, time_zone: str 
     numbers = [n for n, _, _ in paired]
     events.import_pairings(db, event, 1, parse_pairings(pairings_csv(numbers)), command_id="setup-round-1")
     for role, (name, pin) in (
-        (Role.floor_judge, FLOOR_JUDGE), (Role.scorekeeper, SCOREKEEPER), (Role.viewer, VIEWER),
-    ):  # fmt: skip
+        (Role.floor_judge, FLOOR_JUDGE),
+        (Role.scorekeeper, SCOREKEEPER),
+        (Role.viewer, VIEWER),
+    ):
         code = accounts.invite(db, event, role, hj_name)
         accounts.join(db, code, name, pin)
     join_code = accounts.invite(db, event, Role.viewer, hj_name)

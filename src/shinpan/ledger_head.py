@@ -83,8 +83,8 @@ class LedgerHead:
 
     def qr_svg(self) -> str:
         """A QR code of the full form, as inline SVG (for the printed documents)."""
-        import qrcode  # loaded for HTML and PDF only
-        import qrcode.image.svg
+        import qrcode  # start-up: for HTML and PDF only
+        import qrcode.image.svg  # start-up
 
         image = qrcode.make(self.full, image_factory=qrcode.image.svg.SvgPathImage, box_size=6, border=1)
         return str(image.to_string(encoding="unicode"))

@@ -52,7 +52,7 @@ def _mapping(pairs: list[str]) -> dict[str, str]:
 
 def _verify_head(database: Database, head: str, event: int | None, lang: str, as_json: bool) -> None:
     """``verify --head``: the printed head against the ledger; exit 1 unless it holds."""
-    from shinpan.services.heads import MalformedHead, check_head
+    from shinpan.services.heads import MalformedHead, check_head  # start-up
 
     try:
         with handled():
@@ -60,178 +60,202 @@ def _verify_head(database: Database, head: str, event: int | None, lang: str, as
     except MalformedHead as e:
         fail(f"not a head: {e}" if lang == "en" else f"ヘッドの形ではありません: {e.ja}", 2)
     if as_json:
-        print_json({"state": found.state, "holds": found.holds, "event": found.event_id,
-                    "position": found.position, "message": found.text(lang)})  # fmt: skip
+        print_json(
+            {
+                "state": found.state,
+                "holds": found.holds,
+                "event": found.event_id,
+                "position": found.position,
+                "message": found.text(lang),
+            }
+        )
     else:
         say(found.text(lang), markup=False, style=None if found.holds else "bold red")
     if not found.holds:
         raise SystemExit(1)
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("verify")
-    def verify(
-        event: OnlyEventOption = None,
-        head: Annotated[
-            str | None,
-            typer.Option(
-                "--head", help="A head printed on a report (3-128-XXXX-XXXX-XXXX-XXXX, or its full form)."
-            ),
-        ] = None,
-        lang: LangOption = Lang.ja,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Walk every hash chain, check every seal and compare the tables with the ledger:
-        exit 0 when it holds. With --head: whether the ledger still holds a printed head."""
-        from shinpan.services import integrity
+def verify(
+    event: OnlyEventOption = None,
+    head: Annotated[
+        str | None,
+        typer.Option(
+            "--head", help="A head printed on a report (3-128-XXXX-XXXX-XXXX-XXXX, or its full form)."
+        ),
+    ] = None,
+    lang: LangOption = Lang.ja,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Walk every hash chain, check every seal and compare the tables with the ledger:
+    exit 0 when it holds. With --head: whether the ledger still holds a printed head."""
+    from shinpan.services import integrity  # start-up
 
-        database = open_db(db)
-        if head is not None:
-            _verify_head(database, head, event, lang.value, as_json)
-            return
-        with handled():
-            result = integrity.verify(database, event)
-        if as_json:
-            print_json({
-                "ok": result.ok, "events": result.events, "entries": result.entries,
+    database = open_db(db)
+    if head is not None:
+        _verify_head(database, head, event, lang.value, as_json)
+        return
+    with handled():
+        result = integrity.verify(database, event)
+    if as_json:
+        print_json(
+            {
+                "ok": result.ok,
+                "events": result.events,
+                "entries": result.entries,
                 "breaks": [str(b) for b in result.breaks],
                 "differences": [str(d) for d in result.differences],
                 "heads": {str(k): v for k, v in result.heads.items()},
                 "missing_guards": result.missing_guards,
                 "seals": [p.text(lang.value) for p in result.seals],
                 "sealed": {str(k): v for k, v in result.sealed.items()},
-            })  # fmt: skip
-        elif result.ok:
-            say(f"ok: {result.events} event(s), {result.entries} entries, every chain holds", markup=False)
-            for event_id, digest in result.heads.items():
-                say(f"  event {event_id} head {digest}", markup=False)
-                sealed = result.sealed.get(event_id)
-                if sealed is not None:
-                    en = lang is Lang.en
-                    say(f"  event {event_id} sealed at entry {sealed}" if en else f"  大会 {event_id} は第{sealed}項で封印済み",
-                        markup=False)  # fmt: skip
-        else:
-            for guard in result.missing_guards:
+            }
+        )
+    elif result.ok:
+        say(f"ok: {result.events} event(s), {result.entries} entries, every chain holds", markup=False)
+        for event_id, digest in result.heads.items():
+            say(f"  event {event_id} head {digest}", markup=False)
+            sealed = result.sealed.get(event_id)
+            if sealed is not None:
+                en = lang is Lang.en
                 say(
-                    f"UNGUARDED the ledger's trigger {guard} is missing or switched off: "
-                    "entries could be changed unseen; restore it from a backup or as the tables' owner",
-                    markup=False, style="bold red",
-                )  # fmt: skip
-            for b in result.breaks:
-                say(f"BROKEN {b}", markup=False, style="bold red")
-            for problem in result.seals:
-                say(f"SEAL {problem.text(lang.value)}", markup=False, style="bold red")
-            for d in result.differences[:50]:
-                say(f"DIFFERS {d}", markup=False, style="bold red")
-        if not result.ok:
-            raise SystemExit(1)
-
-    @app.command("rebuild")
-    def rebuild(
-        event: OnlyEventOption = None,
-        check: Annotated[bool, typer.Option("--check", help="Compare only; change nothing.")] = False,
-        db: DbOption = None,
-    ) -> None:
-        """Derive players, matches, rulings and deadlines again from the ledger."""
-        from shinpan.services import integrity
-
-        database = open_db(db)
-        with handled():
-            differences = integrity.rebuild(database, event, check_only=check)
-        for d in differences[:50]:
-            say(("DIFFERS " if check else "fixed ") + str(d), markup=False)
-        if not differences:
-            say("the tables match the ledger")
-        if check and differences:
-            raise SystemExit(1)
-
-    @app.command("export")
-    def export(
-        event: EventOption,
-        output: Annotated[
-            Path | None, typer.Option("--output", "-o", help="File (default: standard output).")
-        ] = None,
-        db: DbOption = None,
-    ) -> None:
-        """The whole event as JSON: every ledger entry with its hash."""
-        from shinpan.services import transfer
-
-        database = open_db(db)
-        with handled():
-            data = transfer.export_event(database, event)
-        text = json.dumps(data, ensure_ascii=False, indent=1)
-        if output:
-            try:
-                output.write_text(text + "\n", encoding="utf-8")
-            except OSError as e:
-                fail(f"cannot write {output}: {e.strerror or e}", 1)
-            say(f"wrote {output} ({len(data['entries'])} entries)", markup=False)
-        else:
-            sys.stdout.write(text + "\n")
-
-    @app.command("import")
-    def import_(
-        file: Annotated[Path, typer.Argument(help="A file written by `shinpan export`.")],
-        map_account: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--map-account",
-                help="SEAT=ACCOUNT: the judge's seat named SEAT in the file goes to the account ACCOUNT "
-                "(its sign-in name) here. Repeat for each seat; every other seat gets a claim code.",
-            ),
-        ] = None,
-        trust_key: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--trust-key",
-                help="Accept seals of the key with this fingerprint (as printed on the event's final report).",
-            ),
-        ] = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Load an exported event: its chain and its seals are verified, and every command in
-        it is decided again and must give the same entries, before anything is kept. No account
-        named in the file gets a seat: seats go to the accounts given with --map-account, the
-        others wait for the claim codes printed here (shown once)."""
-        from shinpan.services import seal, transfer
-
-        accounts = _mapping(map_account or [])
-        data = _read_export(file)
-        database = open_db(db)
-        with handled():
-            unmatched = seal.trust_export_keys(database, data, trust_key or [])
-            if unmatched:
-                fail(f"no seal in {file} was made with the key {', '.join(unmatched)}", 1)
-            try:
-                imported = transfer.import_event(database, data, accounts=accounts)
-            except seal.SealBroken as e:
-                hint = ""
-                if e.problem.problem == "unknown_key":
-                    fp = seal.fingerprint(e.problem.key)
-                    hint = f" (if the event's final report shows the key {fp}: import again with --trust-key {fp})"
-                fail(f"{e.problem.text('ja')} / {e.problem.text('en')}; nothing was imported{hint}", 1)
-        if as_json:
-            print_json({"event": imported.event_id, "claim_codes": imported.claim_codes})
-            return
-        say(f"imported as event {imported.event_id}")
-        for seat, code in imported.claim_codes.items():
+                    f"  event {event_id} sealed at entry {sealed}"
+                    if en
+                    else f"  大会 {event_id} は第{sealed}項で封印済み",
+                    markup=False,
+                )
+    else:
+        for guard in result.missing_guards:
             say(
-                f"claim code for {seat}'s seat (shown once; valid 7 days): {code}\n"
-                f"  the judge opens /join/{code} on the server and sets a PIN, or signs in first to use their account",
+                f"UNGUARDED the ledger's trigger {guard} is missing or switched off: "
+                "entries could be changed unseen; restore it from a backup or as the tables' owner",
                 markup=False,
+                style="bold red",
             )
+        for b in result.breaks:
+            say(f"BROKEN {b}", markup=False, style="bold red")
+        for problem in result.seals:
+            say(f"SEAL {problem.text(lang.value)}", markup=False, style="bold red")
+        for d in result.differences[:50]:
+            say(f"DIFFERS {d}", markup=False, style="bold red")
+    if not result.ok:
+        raise SystemExit(1)
 
-    @app.command("backup")
-    def backup(
-        file: Annotated[Path, typer.Argument(help="The new file to write.")],
-        db: DbOption = None,
-    ) -> None:
-        """A consistent copy of the live SQLite database."""
-        from shinpan.services import transfer
 
-        database = open_db(db)
-        with handled():
-            target = transfer.backup(database, file)
-        say(f"backed up to {target}", markup=False)
+def rebuild(
+    event: OnlyEventOption = None,
+    check: Annotated[bool, typer.Option("--check", help="Compare only; change nothing.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Derive players, matches, rulings and deadlines again from the ledger."""
+    from shinpan.services import integrity  # start-up
+
+    database = open_db(db)
+    with handled():
+        differences = integrity.rebuild(database, event, check_only=check)
+    for d in differences[:50]:
+        say(("DIFFERS " if check else "fixed ") + str(d), markup=False)
+    if not differences:
+        say("the tables match the ledger")
+    if check and differences:
+        raise SystemExit(1)
+
+
+def export(
+    event: EventOption,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="File (default: standard output).")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """The whole event as JSON: every ledger entry with its hash."""
+    from shinpan.services import transfer  # start-up
+
+    database = open_db(db)
+    with handled():
+        data = transfer.export_event(database, event)
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    if output:
+        try:
+            output.write_text(text + "\n", encoding="utf-8")
+        except OSError as e:
+            fail(f"cannot write {output}: {e.strerror or e}", 1)
+        say(f"wrote {output} ({len(data['entries'])} entries)", markup=False)
+    else:
+        sys.stdout.write(text + "\n")
+
+
+def import_(
+    file: Annotated[Path, typer.Argument(help="A file written by `shinpan export`.")],
+    map_account: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--map-account",
+            help="SEAT=ACCOUNT: the judge's seat named SEAT in the file goes to the account ACCOUNT "
+            "(its sign-in name) here. Repeat for each seat; every other seat gets a claim code.",
+        ),
+    ] = None,
+    trust_key: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trust-key",
+            help="Accept seals of the key with this fingerprint (as printed on the event's final report).",
+        ),
+    ] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Load an exported event: its chain and its seals are verified, and every command in
+    it is decided again and must give the same entries, before anything is kept. No account
+    named in the file gets a seat: seats go to the accounts given with --map-account, the
+    others wait for the claim codes printed here (shown once)."""
+    from shinpan.services import seal, transfer  # start-up
+
+    accounts = _mapping(map_account or [])
+    data = _read_export(file)
+    database = open_db(db)
+    with handled():
+        unmatched = seal.trust_export_keys(database, data, trust_key or [])
+        if unmatched:
+            fail(f"no seal in {file} was made with the key {', '.join(unmatched)}", 1)
+        try:
+            imported = transfer.import_event(database, data, accounts=accounts)
+        except seal.SealBroken as e:
+            hint = ""
+            if e.problem.problem == "unknown_key":
+                fp = seal.fingerprint(e.problem.key)
+                hint = (
+                    f" (if the event's final report shows the key {fp}: import again with --trust-key {fp})"
+                )
+            fail(f"{e.problem.text('ja')} / {e.problem.text('en')}; nothing was imported{hint}", 1)
+    if as_json:
+        print_json({"event": imported.event_id, "claim_codes": imported.claim_codes})
+        return
+    say(f"imported as event {imported.event_id}")
+    for seat, code in imported.claim_codes.items():
+        say(
+            f"claim code for {seat}'s seat (shown once; valid 7 days): {code}\n"
+            f"  the judge opens /join/{code} on the server and sets a PIN, or signs in first to use their account",
+            markup=False,
+        )
+
+
+def backup(
+    file: Annotated[Path, typer.Argument(help="The new file to write.")],
+    db: DbOption = None,
+) -> None:
+    """A consistent copy of the live SQLite database."""
+    from shinpan.services import transfer  # start-up
+
+    database = open_db(db)
+    with handled():
+        target = transfer.backup(database, file)
+    say(f"backed up to {target}", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("verify")(verify)
+    app.command("rebuild")(rebuild)
+    app.command("export")(export)
+    app.command("import")(import_)
+    app.command("backup")(backup)

@@ -68,7 +68,7 @@ def handled() -> Iterator[None]:
 
 
 def open_db(url: str | None) -> Database:
-    from shinpan.store.db import Database  # the database layer loads only for commands that use it
+    from shinpan.store.db import Database  # start-up: the database layer loads only for commands that use it
 
     with handled():
         return Database(url)

@@ -10,26 +10,25 @@ from shinpan.cli.common import DbOption, handled, open_db
 from shinpan.cli.output import say
 
 
+def grant(
+    role: Annotated[str, typer.Option("--role", help="The login role to make or update.")] = "shinpan_app",
+    password: Annotated[
+        str | None, typer.Option("--password", help="Its password (leave out for trust or peer auth).")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """PostgreSQL: make the role `shinpan serve` should connect as. It appends to the
+    ledger and keeps the tables, but owns none, so it cannot switch the ledger's triggers
+    off. Run as the owner (the account that migrated the database)."""
+    from shinpan.store.roles import grant_role  # start-up
+
+    database = open_db(db)
+    with handled():
+        grant_role(database, role, password)
+    say(f"role {role} may append and read; serve with --db postgresql://{role}@HOST/DB", markup=False)
+
+
 def register(app: typer.Typer) -> None:
     db_app = typer.Typer(help="The database itself.", no_args_is_help=True)
     app.add_typer(db_app, name="db")
-
-    @db_app.command("grant")
-    def grant(
-        role: Annotated[
-            str, typer.Option("--role", help="The login role to make or update.")
-        ] = "shinpan_app",
-        password: Annotated[
-            str | None, typer.Option("--password", help="Its password (leave out for trust or peer auth).")
-        ] = None,
-        db: DbOption = None,
-    ) -> None:
-        """PostgreSQL: make the role `shinpan serve` should connect as. It appends to the
-        ledger and keeps the tables, but owns none, so it cannot switch the ledger's triggers
-        off. Run as the owner (the account that migrated the database)."""
-        from shinpan.store.roles import grant_role
-
-        database = open_db(db)
-        with handled():
-            grant_role(database, role, password)
-        say(f"role {role} may append and read; serve with --db postgresql://{role}@HOST/DB", markup=False)
+    db_app.command("grant")(grant)

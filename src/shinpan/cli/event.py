@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Annotated, Any
 
 import typer
@@ -23,20 +22,6 @@ from shinpan.cli.common import (
 )
 from shinpan.cli.output import fail, print_json, print_table, say
 from shinpan.engine.event_rules import Role
-
-
-def _events() -> ModuleType:
-    """The event services, loaded when a command needs them (keeps `shinpan` quick to start)."""
-    from shinpan.services import events
-
-    return events
-
-
-def _accounts() -> ModuleType:
-    from shinpan.services import accounts
-
-    return accounts
-
 
 AccountOption = Annotated[
     str | None,
@@ -65,9 +50,11 @@ TiebreakersOption = Annotated[
 
 def _holder(database: Any, account: str | None) -> Any:
     """The account named on the command line, which must exist."""
+    from shinpan.services import accounts  # start-up
+
     if account is None:
         return None
-    found = _accounts().account_named(database, account)
+    found = accounts.account_named(database, account)
     if found is None:
         fail(f"no account named {account!r}: make it with `shinpan user add`, or leave --account out", 1)
     return found
@@ -86,7 +73,7 @@ def _say_claim(seat: str, code: str | None) -> None:
 def _parse(kind: str, path: Path) -> list[Any]:
     """Read and check a CSV file of ``players`` or ``pairings``; every problem is listed and
     nothing is imported."""
-    from shinpan.csvio import MAX_BYTES, CsvError, parse_pairings, parse_players
+    from shinpan.csvio import MAX_BYTES, CsvError, parse_pairings, parse_players  # start-up
 
     parse: Callable[[bytes], list[Any]] = parse_players if kind == "players" else parse_pairings
     try:
@@ -100,273 +87,312 @@ def _parse(kind: str, path: Path) -> list[Any]:
         fail(f"{path}: nothing imported:\n" + "\n".join(p.text("en") for p in e.problems), 1)
 
 
+def create(
+    name: Annotated[str, typer.Option("--name", help="The event's name.")],
+    head_judge: Annotated[str, typer.Option("--head-judge", help="The head judge's name.")] = "",
+    head_judge_level: Annotated[
+        int | None,
+        number_option("--head-judge-level", help="The head judge's certification level (D15).", lowest=0),
+    ] = None,
+    date: Annotated[str | None, typer.Option("--date", help="First day, YYYY-MM-DD.")] = None,
+    end_date: Annotated[str | None, typer.Option("--end-date", help="Last day, YYYY-MM-DD.")] = None,
+    venue: Annotated[str | None, typer.Option("--venue")] = None,
+    rel: Annotated[int, number_option("--rel", help="Rules Enforcement Level.")] = 3,
+    round_minutes: Annotated[
+        int | None, number_option("--round-minutes", help="A round's length in minutes (default 50).")
+    ] = None,
+    confirm_from: Annotated[
+        str | None,
+        typer.Option(
+            "--confirm-from", help="Lightest penalty that waits for the head judge (default warning1)."
+        ),
+    ] = None,
+    time_zone: Annotated[
+        str | None,
+        typer.Option("--time-zone", help="The zone every time is shown in (default Asia/Tokyo)."),
+    ] = None,
+    match_format: FormatOption = None,
+    time_out: TimeOutOption = None,
+    tiebreakers: TiebreakersOption = None,
+    account: AccountOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Create an event; prints its id. REL 3 needs a head judge certified level 2+ (D15).
+    The head judge's seat goes to the account named with --account, or waits for the
+    one-time claim code printed here (shown once)."""
+    from shinpan.services import accounts, events  # start-up
+
+    database = open_db(db)
+    with handled():
+        holder = _holder(database, account)
+        seat = head_judge or (holder.name if holder else "")
+        level = head_judge_level if head_judge_level is not None else (holder.level if holder else None)
+        event_id = events.create_event(
+            database,
+            name=name,
+            head_judge=seat,
+            head_judge_level=level,
+            head_judge_account=holder.uid if holder else None,
+            starts_on=date,
+            ends_on=end_date,
+            venue=venue,
+            rel=rel,
+            confirmation_threshold=confirm_from,
+            round_minutes=round_minutes,
+            time_zone=time_zone,
+            match_format=match_format,
+            time_out=time_out,
+            tiebreakers=tiebreakers,
+        )
+        code = None if holder else accounts.claim_code(database, event_id, seat.strip())
+    if as_json:
+        print_json({"event": event_id, "claim_code": code})
+        return
+    typer.echo(event_id)
+    _say_claim(seat, code)
+
+
+def settings(
+    event: EventOption,
+    match_format: FormatOption = None,
+    time_out: TimeOutOption = None,
+    tiebreakers: TiebreakersOption = None,
+    actor: JudgeOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The event's format (T7–T9); with options, the head judge changes it before round 1 is paired."""
+    from shinpan.services import formats  # start-up
+
+    database = open_db(db)
+    with handled():
+        if match_format or time_out or tiebreakers:
+            chosen = formats.set_format(
+                database,
+                event,
+                match_format=match_format,
+                time_out=time_out,
+                tiebreakers=tiebreakers,
+                actor=actor,
+            )
+        else:
+            with database.read() as conn:
+                chosen = formats.read_format(conn, event)
+    found = formats.format_json(chosen)
+    if as_json:
+        print_json(found)
+        return
+    say(
+        f"format {found['format']}, a match at time: {found['time_out']}, "
+        f"tiebreakers after points: {', '.join(found['tiebreakers'])}",
+        markup=False,
+    )
+
+
+def publish(
+    event: EventOption,
+    names: Annotated[
+        str | None,
+        typer.Option("--names", help="What the players' pages show: names (with readings) or handles."),
+    ] = None,
+    off: Annotated[
+        bool, typer.Option("--off", help="Unpublish: the players' address answers nothing.")
+    ] = False,
+    winner_report: Annotated[
+        bool | None,
+        typer.Option(
+            "--winner-report/--no-winner-report",
+            help="Let the winner report the score with the code on the table's slip, "
+            "for the scorekeeper to confirm (left out: as it was).",
+        ),
+    ] = None,
+    actor: JudgeOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The head judge publishes the event to its players (T12) and prints the players' URL
+    (the path under the server's address); --off unpublishes it; --winner-report lets
+    winners report their results there (T11)."""
+    from shinpan.services import publish as publishing  # start-up
+
+    database = open_db(db)
+    with handled():
+        found = publishing.publish(
+            database, event, names=names, off=off, winner_report=winner_report, actor=actor
+        )
+    if as_json:
+        print_json(publishing.publication_json(found))
+    elif found.token is None:
+        say("not published: the players' pages answer nothing", markup=False)
+    else:
+        typer.echo(publishing.players_url(found.token))
+
+
+def list_(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Every event in the database."""
+    from rich.table import Table  # start-up
+
+    from shinpan.services import events  # start-up
+
+    database = open_db(db)
+    with handled():
+        found = events.list_events(database)
+    if as_json:
+        print_json([e.__dict__ for e in found])
+        return
+    table = Table("id", "name", "date", "REL", "head judge", "players", "rulings", "round")
+    for e in found:
+        table.add_row(
+            str(e.id),
+            e.name,
+            e.starts_on or "",
+            str(e.rel),
+            e.head_judge,
+            str(e.players),
+            str(e.rulings),
+            str(e.current_round),
+        )
+    print_table(table)
+
+
+def seal(
+    event: EventOption,
+    yes: Annotated[bool, typer.Option("--yes", help="Seal without asking.")] = False,
+    judge: JudgeOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Seal the event at its end: the installation's signature of the ledger's head,
+    appended to the ledger and shown on the reports printed after it."""
+    from shinpan.ledger_head import LedgerHead  # start-up
+    from shinpan.services import seal as sealing  # start-up
+
+    if not yes and not typer.confirm(
+        f"大会 {event} の台帳をいまのヘッドで封印しますか? / Seal event {event}'s ledger at its head now?"
+    ):
+        raise SystemExit(1)
+    database = open_db(db)
+    with handled():
+        done = sealing.seal_event(database, event, actor=judge)
+    head = LedgerHead(event, done["position"], done["head"])
+    if as_json:
+        print_json({**done, "short": head.short, "key_dir": str(sealing.key_dir(database))})
+        return
+    say(
+        f"封印しました / sealed: 大会 event {event}, 第{done['position']}項 entry {done['position']}",
+        markup=False,
+    )
+    say(f"  台帳ヘッド head: {head.short}", markup=False)
+    say(f"  鍵 key: {done['fingerprint']}", markup=False)
+
+
+def judge_add(
+    event: EventOption,
+    name: Annotated[str, typer.Option("--name")],
+    role: Annotated[Role, typer.Option("--role")] = Role.floor_judge,
+    level: Annotated[int | None, number_option("--level", help="Certification level.", lowest=0)] = None,
+    account: AccountOption = None,
+    judge: JudgeOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Add a floor judge, scorekeeper or viewer to the event. The seat goes to the account
+    named with --account, or waits for the one-time claim code printed here (shown once)."""
+    from shinpan.services import accounts, events  # start-up
+
+    database = open_db(db)
+    with handled():
+        holder = _holder(database, account)
+        events.add_judge(
+            database,
+            event,
+            name=name,
+            level=level,
+            role=role,
+            actor=judge,
+            account=holder.uid if holder else None,
+        )
+        code = None if holder else accounts.claim_code(database, event, name.strip())
+    if as_json:
+        print_json({"added": name.strip(), "role": role.value, "claim_code": code})
+        return
+    say(f"added {name} ({role.value})", markup=False)
+    _say_claim(name, code)
+
+
+def players_import(
+    file: Annotated[Path, typer.Argument(help="CSV: id, name, reading (kana), club; UTF-8 or Shift_JIS.")],
+    event: EventOption,
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Import players from CSV; nothing is imported when any row is wrong."""
+    from shinpan.services import events  # start-up
+
+    rows = _parse("players", file)
+    database = open_db(db)
+    with handled():
+        n = events.import_players(database, event, rows, actor=judge, command_id=command_id)
+    print_json({"imported": n}) if as_json else say(f"imported {n} players")
+
+
+def players_drop(
+    event: EventOption,
+    player: Annotated[str, typer.Option("--player", help="The player's id.")],
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """A player drops between rounds: never paired again; their results stay."""
+    from shinpan.services.swiss import drop_player  # start-up
+
+    database = open_db(db)
+    with handled():
+        done = drop_player(database, event, player, actor=judge, command_id=command_id)
+    if as_json:
+        print_json(done)
+        return
+    say(f"{done['player']} dropped after round {done['round']}", markup=False)
+
+
+def pairings_import(
+    file: Annotated[Path, typer.Argument(help="CSV: table, player a, player b (empty or bye for a bye).")],
+    event: EventOption,
+    round_no: RoundOption,
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Pair a round from CSV; ejected, disqualified and withdrawn players are refused (D14)."""
+    from shinpan.services import events  # start-up
+
+    rows = _parse("pairings", file)
+    database = open_db(db)
+    with handled():
+        n = events.import_pairings(database, event, round_no, rows, actor=judge, command_id=command_id)
+    print_json({"paired": n}) if as_json else say(f"round {round_no}: {n} matches")
+
+
 def register(app: typer.Typer) -> None:
     event_app = typer.Typer(help="Create and list events.", no_args_is_help=True)
     app.add_typer(event_app, name="event")
-
-    @event_app.command("create")
-    def create(
-        name: Annotated[str, typer.Option("--name", help="The event's name.")],
-        head_judge: Annotated[str, typer.Option("--head-judge", help="The head judge's name.")] = "",
-        head_judge_level: Annotated[
-            int | None,
-            number_option("--head-judge-level", help="The head judge's certification level (D15).", lowest=0),
-        ] = None,
-        date: Annotated[str | None, typer.Option("--date", help="First day, YYYY-MM-DD.")] = None,
-        end_date: Annotated[str | None, typer.Option("--end-date", help="Last day, YYYY-MM-DD.")] = None,
-        venue: Annotated[str | None, typer.Option("--venue")] = None,
-        rel: Annotated[int, number_option("--rel", help="Rules Enforcement Level.")] = 3,
-        round_minutes: Annotated[
-            int | None, number_option("--round-minutes", help="A round's length in minutes (default 50).")
-        ] = None,
-        confirm_from: Annotated[
-            str | None,
-            typer.Option(
-                "--confirm-from", help="Lightest penalty that waits for the head judge (default warning1)."
-            ),
-        ] = None,
-        time_zone: Annotated[
-            str | None,
-            typer.Option("--time-zone", help="The zone every time is shown in (default Asia/Tokyo)."),
-        ] = None,
-        match_format: FormatOption = None,
-        time_out: TimeOutOption = None,
-        tiebreakers: TiebreakersOption = None,
-        account: AccountOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Create an event; prints its id. REL 3 needs a head judge certified level 2+ (D15).
-        The head judge's seat goes to the account named with --account, or waits for the
-        one-time claim code printed here (shown once)."""
-        database = open_db(db)
-        with handled():
-            holder = _holder(database, account)
-            seat = head_judge or (holder.name if holder else "")
-            level = head_judge_level if head_judge_level is not None else (holder.level if holder else None)
-            event_id = _events().create_event(
-                database, name=name, head_judge=seat, head_judge_level=level,
-                head_judge_account=holder.uid if holder else None,
-                starts_on=date, ends_on=end_date, venue=venue, rel=rel, confirmation_threshold=confirm_from,
-                round_minutes=round_minutes,
-                time_zone=time_zone, match_format=match_format, time_out=time_out, tiebreakers=tiebreakers,
-            )  # fmt: skip
-            code = None if holder else _accounts().claim_code(database, event_id, seat.strip())
-        if as_json:
-            print_json({"event": event_id, "claim_code": code})
-            return
-        typer.echo(event_id)
-        _say_claim(seat, code)
-
-    @event_app.command("settings")
-    def settings(
-        event: EventOption,
-        match_format: FormatOption = None,
-        time_out: TimeOutOption = None,
-        tiebreakers: TiebreakersOption = None,
-        actor: JudgeOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """The event's format (T7–T9); with options, the head judge changes it before round 1 is paired."""
-        from shinpan.services import formats
-
-        database = open_db(db)
-        with handled():
-            if match_format or time_out or tiebreakers:
-                chosen = formats.set_format(
-                    database, event, match_format=match_format, time_out=time_out, tiebreakers=tiebreakers,
-                    actor=actor,
-                )  # fmt: skip
-            else:
-                with database.read() as conn:
-                    chosen = formats.read_format(conn, event)
-        found = formats.format_json(chosen)
-        if as_json:
-            print_json(found)
-            return
-        say(
-            f"format {found['format']}, a match at time: {found['time_out']}, "
-            f"tiebreakers after points: {', '.join(found['tiebreakers'])}",
-            markup=False,
-        )
-
-    @event_app.command("publish")
-    def publish(
-        event: EventOption,
-        names: Annotated[
-            str | None,
-            typer.Option("--names", help="What the players' pages show: names (with readings) or handles."),
-        ] = None,
-        off: Annotated[
-            bool, typer.Option("--off", help="Unpublish: the players' address answers nothing.")
-        ] = False,
-        winner_report: Annotated[
-            bool | None,
-            typer.Option(
-                "--winner-report/--no-winner-report",
-                help="Let the winner report the score with the code on the table's slip, "
-                "for the scorekeeper to confirm (left out: as it was).",
-            ),
-        ] = None,
-        actor: JudgeOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """The head judge publishes the event to its players (T12) and prints the players' URL
-        (the path under the server's address); --off unpublishes it; --winner-report lets
-        winners report their results there (T11)."""
-        from shinpan.services import publish as publishing
-
-        database = open_db(db)
-        with handled():
-            found = publishing.publish(
-                database, event, names=names, off=off, winner_report=winner_report, actor=actor
-            )
-        if as_json:
-            print_json(publishing.publication_json(found))
-        elif found.token is None:
-            say("not published: the players' pages answer nothing", markup=False)
-        else:
-            typer.echo(publishing.players_url(found.token))
-
-    @event_app.command("list")
-    def list_(db: DbOption = None, as_json: JsonOption = False) -> None:
-        """Every event in the database."""
-        from rich.table import Table
-
-        database = open_db(db)
-        with handled():
-            found = _events().list_events(database)
-        if as_json:
-            print_json([e.__dict__ for e in found])
-            return
-        table = Table("id", "name", "date", "REL", "head judge", "players", "rulings", "round")
-        for e in found:
-            table.add_row(str(e.id), e.name, e.starts_on or "", str(e.rel), e.head_judge, str(e.players),
-                          str(e.rulings), str(e.current_round))  # fmt: skip
-        print_table(table)
-
-    @event_app.command("seal")
-    def seal(
-        event: EventOption,
-        yes: Annotated[bool, typer.Option("--yes", help="Seal without asking.")] = False,
-        judge: JudgeOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Seal the event at its end: the installation's signature of the ledger's head,
-        appended to the ledger and shown on the reports printed after it."""
-        from shinpan.ledger_head import LedgerHead
-        from shinpan.services import seal as sealing
-
-        if not yes and not typer.confirm(
-            f"大会 {event} の台帳をいまのヘッドで封印しますか? / Seal event {event}'s ledger at its head now?"
-        ):
-            raise SystemExit(1)
-        database = open_db(db)
-        with handled():
-            done = sealing.seal_event(database, event, actor=judge)
-        head = LedgerHead(event, done["position"], done["head"])
-        if as_json:
-            print_json({**done, "short": head.short, "key_dir": str(sealing.key_dir(database))})
-            return
-        say(
-            f"封印しました / sealed: 大会 event {event}, 第{done['position']}項 entry {done['position']}",
-            markup=False,
-        )
-        say(f"  台帳ヘッド head: {head.short}", markup=False)
-        say(f"  鍵 key: {done['fingerprint']}", markup=False)
-
+    event_app.command("create")(create)
+    event_app.command("settings")(settings)
+    event_app.command("publish")(publish)
+    event_app.command("list")(list_)
+    event_app.command("seal")(seal)
     judge_app = typer.Typer(help="The judges of an event.", no_args_is_help=True)
     app.add_typer(judge_app, name="judge")
-
-    @judge_app.command("add")
-    def judge_add(
-        event: EventOption,
-        name: Annotated[str, typer.Option("--name")],
-        role: Annotated[Role, typer.Option("--role")] = Role.floor_judge,
-        level: Annotated[int | None, number_option("--level", help="Certification level.", lowest=0)] = None,
-        account: AccountOption = None,
-        judge: JudgeOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Add a floor judge, scorekeeper or viewer to the event. The seat goes to the account
-        named with --account, or waits for the one-time claim code printed here (shown once)."""
-        database = open_db(db)
-        with handled():
-            holder = _holder(database, account)
-            _events().add_judge(
-                database, event, name=name, level=level, role=role, actor=judge,
-                account=holder.uid if holder else None,
-            )  # fmt: skip
-            code = None if holder else _accounts().claim_code(database, event, name.strip())
-        if as_json:
-            print_json({"added": name.strip(), "role": role.value, "claim_code": code})
-            return
-        say(f"added {name} ({role.value})", markup=False)
-        _say_claim(name, code)
-
+    judge_app.command("add")(judge_add)
     players_app = typer.Typer(help="The players of an event.", no_args_is_help=True)
     app.add_typer(players_app, name="players")
-
-    @players_app.command("import")
-    def players_import(
-        file: Annotated[
-            Path, typer.Argument(help="CSV: id, name, reading (kana), club; UTF-8 or Shift_JIS.")
-        ],
-        event: EventOption,
-        judge: JudgeOption = None,
-        command_id: CommandOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Import players from CSV; nothing is imported when any row is wrong."""
-        rows = _parse("players", file)
-        database = open_db(db)
-        with handled():
-            n = _events().import_players(database, event, rows, actor=judge, command_id=command_id)
-        print_json({"imported": n}) if as_json else say(f"imported {n} players")
-
-    @players_app.command("drop")
-    def players_drop(
-        event: EventOption,
-        player: Annotated[str, typer.Option("--player", help="The player's id.")],
-        judge: JudgeOption = None,
-        command_id: CommandOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """A player drops between rounds: never paired again; their results stay."""
-        database = open_db(db)
-        with handled():
-            from shinpan.services.swiss import drop_player
-
-            done = drop_player(database, event, player, actor=judge, command_id=command_id)
-        if as_json:
-            print_json(done)
-            return
-        say(f"{done['player']} dropped after round {done['round']}", markup=False)
-
+    players_app.command("import")(players_import)
+    players_app.command("drop")(players_drop)
     pairings_app = typer.Typer(help="Pairings of a round.", no_args_is_help=True)
     app.add_typer(pairings_app, name="pairings")
-
-    @pairings_app.command("import")
-    def pairings_import(
-        file: Annotated[
-            Path, typer.Argument(help="CSV: table, player a, player b (empty or bye for a bye).")
-        ],
-        event: EventOption,
-        round_no: RoundOption,
-        judge: JudgeOption = None,
-        command_id: CommandOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Pair a round from CSV; ejected, disqualified and withdrawn players are refused (D14)."""
-        rows = _parse("pairings", file)
-        database = open_db(db)
-        with handled():
-            n = _events().import_pairings(database, event, round_no, rows, actor=judge, command_id=command_id)
-        print_json({"paired": n}) if as_json else say(f"round {round_no}: {n} matches")
+    pairings_app.command("import")(pairings_import)

@@ -11,7 +11,7 @@ import typer
 
 from shinpan.cli.output import fail, print_json, print_table, say
 
-if TYPE_CHECKING:  # the guideline and the engine load inside the commands that use them
+if TYPE_CHECKING:
     from shinpan.guideline import Rulebook
     from shinpan.guideline.model import Infraction, Step
 
@@ -30,7 +30,8 @@ GuidelineOption = Annotated[
 
 def rulebook(path: Path | None) -> Rulebook:
     """The built-in guideline, or the one in ``path``; a broken file ends the command (exit 1)."""
-    from shinpan.guideline import GuidelineError, Rulebook, default_guideline, load_guideline
+    from shinpan.guideline import GuidelineError, Rulebook  # start-up
+    from shinpan.services.guideline_files import default_guideline, load_guideline  # start-up
 
     try:
         return Rulebook(load_guideline(path) if path else default_guideline())
@@ -58,7 +59,7 @@ def _ladder_cells(book: Rulebook, inf: Infraction, lang: str) -> list[str]:
 
 
 def _infraction_json(book: Rulebook, inf: Infraction, offense: int | None) -> dict[str, Any]:
-    from shinpan.guideline.model import as_data
+    from shinpan.guideline.model import as_data  # start-up
 
     data = as_data(inf)
     if offense is not None:
@@ -76,10 +77,11 @@ def _infraction_json(book: Rulebook, inf: Infraction, offense: int | None) -> di
 
 
 def show(book: Rulebook, rule_id: str, offense: int | None, lang: str, as_json: bool) -> None:
-    from rich.table import Table
+    from rich.table import Table  # start-up
 
-    from shinpan.engine.decide import dues_of
-    from shinpan.engine.explain import ordinal
+    from shinpan.engine.decide import dues_of  # start-up
+    from shinpan.engine.explain import deadline_text, ordinal  # start-up
+    from shinpan.guideline.model import as_data  # start-up
 
     inf = book.infractions.get(rule_id)
     if inf is None:
@@ -87,8 +89,6 @@ def show(book: Rulebook, rule_id: str, offense: int | None, lang: str, as_json: 
         if general is None:
             fail(f"unknown infraction {rule_id!r}; try `shinpan rules {rule_id.split('.')[-1]}`", 1)
         if as_json:
-            from shinpan.guideline.model import as_data
-
             print_json(as_data(general))
         else:
             say(f"[bold]{general.name.get(lang)}[/] ({general.id})")
@@ -122,7 +122,7 @@ def show(book: Rulebook, rule_id: str, offense: int | None, lang: str, as_json: 
             say(("→ remedy: " if en else "→ 追加措置: ") + remedy.text.get(lang), markup=False)
         for due in dues_of(book, inf, offense):
             miss = " + ".join(book.label(c, lang) for c in (*due.penalties, *due.effects)) or "—"
-            say(("deadline: " if en else "期限: ") + f"{_deadline_text(due, lang)} → {miss}")
+            say(("deadline: " if en else "期限: ") + f"{deadline_text(due, lang)} → {miss}")
         say(
             (f"The {ordinal(offense, lang)} offence gets: " if en else f"{ordinal(offense, lang)}の違反: ")
             + step_text(book, applies, lang)
@@ -132,16 +132,10 @@ def show(book: Rulebook, rule_id: str, offense: int | None, lang: str, as_json: 
         say(("questions: " if en else "確認事項: ") + ", ".join(facts), style="dim")
 
 
-def _deadline_text(due: Any, lang: str) -> str:
-    from shinpan.engine.explain import deadline_text
-
-    return deadline_text(due, lang)
-
-
 def list_rules(book: Rulebook, query: str, lang: str, as_json: bool) -> None:
-    from rich.table import Table
+    from rich.table import Table  # start-up
 
-    from shinpan.guideline.search import search
+    from shinpan.guideline.search import search  # start-up
 
     found = search(book, query)
     if as_json:
@@ -165,57 +159,58 @@ def list_rules(book: Rulebook, query: str, lang: str, as_json: bool) -> None:
             say(f"● {rule.name.get(lang)} ({rule.id})", markup=False)
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("rules")
-    def rules(
-        words: Annotated[list[str] | None, typer.Argument(help="QUERY, or: show ID")] = None,
-        offense: Annotated[
-            int | None, typer.Option("--offense", help="With show: this offence's step.")
-        ] = None,
-        lang: LangOption = Lang.ja,
-        as_json: JsonOption = False,
-        guideline: GuidelineOption = None,
-    ) -> None:
-        """The guideline by category; `rules QUERY` searches; `rules show ID` shows one infraction."""
-        book = rulebook(guideline)
-        words = words or []
-        if words and words[0] == "show":
-            if len(words) != 2:
-                fail("usage: shinpan rules show ID [--offense N]", 1)
-            show(book, words[1], offense, lang.value, as_json)
-            return
-        list_rules(book, " ".join(words), lang.value, as_json)
+def rules(
+    words: Annotated[list[str] | None, typer.Argument(help="QUERY, or: show ID")] = None,
+    offense: Annotated[int | None, typer.Option("--offense", help="With show: this offence's step.")] = None,
+    lang: LangOption = Lang.ja,
+    as_json: JsonOption = False,
+    guideline: GuidelineOption = None,
+) -> None:
+    """The guideline by category; `rules QUERY` searches; `rules show ID` shows one infraction."""
+    book = rulebook(guideline)
+    words = words or []
+    if words and words[0] == "show":
+        if len(words) != 2:
+            fail("usage: shinpan rules show ID [--offense N]", 1)
+        show(book, words[1], offense, lang.value, as_json)
+        return
+    list_rules(book, " ".join(words), lang.value, as_json)
 
+
+def check(
+    file: Annotated[Path, typer.Argument(help="A guideline file (YAML, JSON or TOML).")],
+    as_json: JsonOption = False,
+) -> None:
+    """Validate a guideline file: exit 0 when sound, 1 listing every problem."""
+    from shinpan.guideline import GuidelineError  # start-up
+    from shinpan.services.guideline_files import load_guideline  # start-up
+
+    try:
+        g = load_guideline(file)
+    except GuidelineError as e:
+        if as_json:
+            print_json({"ok": False, "problems": [p.__dict__ for p in e.problems]})
+            raise SystemExit(1) from None
+        fail(f"{len(e.problems)} problem(s):\n{e}", 1)
+    if as_json:
+        print_json({"ok": True, "id": g.id, "version": g.version, "infractions": len(g.infractions)})
+    else:
+        say(
+            f"ok: {g.id} {g.version}, {len(g.infractions)} infractions, {len(g.general_rules)} general rules",
+            markup=False,
+        )
+
+
+def schema() -> None:
+    """Print the JSON Schema of a guideline file."""
+    from shinpan.services.guideline_files import guideline_schema  # start-up
+
+    typer.echo(json.dumps(guideline_schema(), ensure_ascii=False, indent=2))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("rules")(rules)
     guideline_app = typer.Typer(help="Check guideline files and print their schema.", no_args_is_help=True)
     app.add_typer(guideline_app, name="guideline")
-
-    @guideline_app.command("check")
-    def check(
-        file: Annotated[Path, typer.Argument(help="A guideline file (YAML, JSON or TOML).")],
-        as_json: JsonOption = False,
-    ) -> None:
-        """Validate a guideline file: exit 0 when sound, 1 listing every problem."""
-        from shinpan.guideline import GuidelineError, load_guideline
-
-        try:
-            g = load_guideline(file)
-        except GuidelineError as e:
-            if as_json:
-                print_json({"ok": False, "problems": [p.__dict__ for p in e.problems]})
-                raise SystemExit(1) from None
-            fail(f"{len(e.problems)} problem(s):\n{e}", 1)
-        if as_json:
-            print_json({"ok": True, "id": g.id, "version": g.version, "infractions": len(g.infractions)})
-        else:
-            say(
-                f"ok: {g.id} {g.version}, {len(g.infractions)} infractions, "
-                f"{len(g.general_rules)} general rules",
-                markup=False,
-            )
-
-    @guideline_app.command("schema")
-    def schema() -> None:
-        """Print the JSON Schema of a guideline file."""
-        from shinpan.guideline import guideline_schema
-
-        typer.echo(json.dumps(guideline_schema(), ensure_ascii=False, indent=2))
+    guideline_app.command("check")(check)
+    guideline_app.command("schema")(schema)

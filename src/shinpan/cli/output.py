@@ -18,30 +18,28 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
-    from re import Pattern
-
     from rich.console import Console
 
 # What Rich's emoji codes look like (rich._emoji_replace): a line with one goes to Rich,
 # which knows which names are emoji.
-_EMOJI_CODE = r"(:(\S*?)(?:(?:\-)(emoji|text))?:)"
-_emoji_code: Pattern[str] | None = None
+_EMOJI_CODE = re.compile(r"(:(\S*?)(?:(?:\-)(emoji|text))?:)")
 
 
 def console() -> Console:
     """A Rich console on standard output (for tables and styled lines)."""
-    from rich.console import Console
+    from rich.console import Console  # start-up
 
     return Console()
 
 
 def errors() -> Console:
     """A Rich console on standard error (for progress bars and styled messages)."""
-    from rich.console import Console
+    from rich.console import Console  # start-up
 
     return Console(stderr=True)
 
@@ -88,16 +86,7 @@ def _unchanged(text: str, *, markup: bool, room: int | None) -> bool:
             return False
     if markup and "[" in text:
         return False
-    return ":" not in text or _emoji().search(text) is None
-
-
-def _emoji() -> Pattern[str]:
-    global _emoji_code
-    if _emoji_code is None:
-        import re
-
-        _emoji_code = re.compile(_EMOJI_CODE)
-    return _emoji_code
+    return ":" not in text or _EMOJI_CODE.search(text) is None
 
 
 def _room() -> int:

@@ -22,77 +22,81 @@ def _show_round(found: Any) -> None:
             say(f"  table {p['table']}: {p['a']} v {p['b']} (seeds {seeds})", markup=False)
 
 
+def start(
+    event: EventOption,
+    size: Annotated[int, typer.Option("--size", help="4, 8, 16 or 32 players.")],
+    third_place: Annotated[bool, typer.Option("--third-place", help="Play a third-place match.")] = False,
+    actor: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Start the playoff from the final Swiss standings (the last Swiss round ended, every result in)."""
+    from shinpan.services.playoff import start_playoff  # start-up
+
+    database = open_db(db)
+    with handled():
+        found = start_playoff(
+            database, event, size, third_place=third_place, actor=actor, command_id=command_id
+        )
+    print_json(found.as_json()) if as_json else _show_round(found)
+
+
+def pair(
+    event: EventOption,
+    actor: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Pair the playoff's next round (every match of the current one has its result)."""
+    from shinpan.services.playoff import pair_playoff_round  # start-up
+
+    database = open_db(db)
+    with handled():
+        found = pair_playoff_round(database, event, actor=actor, command_id=command_id)
+    print_json(found.as_json()) if as_json else _show_round(found)
+
+
+def show(event: EventOption, db: DbOption = None, as_json: JsonOption = False) -> None:
+    """The bracket as it stands."""
+    from shinpan.services.playoff import event_bracket  # start-up
+
+    database = open_db(db)
+    with handled():
+        bracket = event_bracket(database, event)
+    if as_json:
+        print_json(bracket.as_json() if bracket else None)
+        return
+    if bracket is None:
+        say("no playoff has started", markup=False)
+        return
+    for row in bracket.as_json()["rounds"]:
+        say(f"round {row['round']}", markup=False)
+        for m in row["matches"]:
+            won = f" — {m['winner']} won" if m["winner"] else ""
+            third = " (third place)" if m["third_place"] else ""
+            say(f"  {m['a'] or '—'} v {m['b'] or '—'}{third}{won}", markup=False)
+
+
+def placings(event: EventOption, db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Every player's final place: the playoff's, then the Swiss order (T10)."""
+    from shinpan.services.playoff import final_placings  # start-up
+
+    database = open_db(db)
+    with handled():
+        found = final_placings(database, event)
+    if as_json:
+        print_json({"placings": [{"place": place, "player": player} for place, player in found]})
+        return
+    for place, player in found:
+        say(f"{place:>4}  {player}", markup=False)
+
+
 def register(app: typer.Typer) -> None:
     playoff_app = typer.Typer(help="The playoff after the Swiss rounds.", no_args_is_help=True)
     app.add_typer(playoff_app, name="playoff")
-
-    @playoff_app.command("start")
-    def start(
-        event: EventOption,
-        size: Annotated[int, typer.Option("--size", help="4, 8, 16 or 32 players.")],
-        third_place: Annotated[bool, typer.Option("--third-place", help="Play a third-place match.")] = False,
-        actor: JudgeOption = None,
-        command_id: CommandOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Start the playoff from the final Swiss standings (the last Swiss round ended, every result in)."""
-        from shinpan.services.playoff import start_playoff
-
-        database = open_db(db)
-        with handled():
-            found = start_playoff(
-                database, event, size, third_place=third_place, actor=actor, command_id=command_id
-            )
-        print_json(found.as_json()) if as_json else _show_round(found)
-
-    @playoff_app.command("pair")
-    def pair(
-        event: EventOption,
-        actor: JudgeOption = None,
-        command_id: CommandOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Pair the playoff's next round (every match of the current one has its result)."""
-        from shinpan.services.playoff import pair_playoff_round
-
-        database = open_db(db)
-        with handled():
-            found = pair_playoff_round(database, event, actor=actor, command_id=command_id)
-        print_json(found.as_json()) if as_json else _show_round(found)
-
-    @playoff_app.command("show")
-    def show(event: EventOption, db: DbOption = None, as_json: JsonOption = False) -> None:
-        """The bracket as it stands."""
-        from shinpan.services.playoff import event_bracket
-
-        database = open_db(db)
-        with handled():
-            bracket = event_bracket(database, event)
-        if as_json:
-            print_json(bracket.as_json() if bracket else None)
-            return
-        if bracket is None:
-            say("no playoff has started", markup=False)
-            return
-        for row in bracket.as_json()["rounds"]:
-            say(f"round {row['round']}", markup=False)
-            for m in row["matches"]:
-                won = f" — {m['winner']} won" if m["winner"] else ""
-                third = " (third place)" if m["third_place"] else ""
-                say(f"  {m['a'] or '—'} v {m['b'] or '—'}{third}{won}", markup=False)
-
-    @app.command("placings")
-    def placings(event: EventOption, db: DbOption = None, as_json: JsonOption = False) -> None:
-        """Every player's final place: the playoff's, then the Swiss order (T10)."""
-        from shinpan.services.playoff import final_placings
-
-        database = open_db(db)
-        with handled():
-            found = final_placings(database, event)
-        if as_json:
-            print_json({"placings": [{"place": place, "player": player} for place, player in found]})
-            return
-        for place, player in found:
-            say(f"{place:>4}  {player}", markup=False)
+    playoff_app.command("start")(start)
+    playoff_app.command("pair")(pair)
+    playoff_app.command("show")(show)
+    app.command("placings")(placings)

@@ -1,89 +1,23 @@
-"""``shinpan replay``: the conformance contract (../shared/conformance/README.md)."""
+"""``shinpan replay`` as the Typer app shows it; the work is :mod:`shinpan.cli.conformance`'s."""
 
-# No `from __future__ import annotations` here: the Typer command below is defined inside
-# register(), and Typer reads its annotations there (typer is imported only when needed).
-import gc
-import json
-import os
-import sys
+from __future__ import annotations
+
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
-from shinpan.engine.replay import ScenarioError, replay
-from shinpan.guideline import GuidelineError, Rulebook, default_guideline, load_guideline
+import typer
 
-if TYPE_CHECKING:
-    import typer
-
-SCENARIO_HELP = "A scenario JSON file ('-' for standard input)."
-EXPLAIN_HELP = "Add each ruling's explanation, in words a judge reads aloud."
-GUIDELINE_HELP = "A guideline file instead of the built-in one."
+from shinpan.cli.conformance import EXPLAIN_HELP, GUIDELINE_HELP, SCENARIO_HELP, run
 
 
-def _error(message: str) -> None:
-    sys.stderr.write(f"error: {message}\n")
-    raise SystemExit(2)
-
-
-def run(scenario: Path, guideline: Path | None, explain: bool) -> None:
+def replay_command(
+    scenario: Annotated[Path, typer.Argument(help=SCENARIO_HELP)],
+    guideline: Annotated[Path | None, typer.Option("--guideline", help=GUIDELINE_HELP)] = None,
+    explain: Annotated[bool, typer.Option("--explain/--no-explain", help=EXPLAIN_HELP)] = False,
+) -> None:
     """Decide every ruling of a scenario and print {"rulings": [...]} as JSON. Stores nothing."""
-    # A batch that makes many small objects and then exits: the cyclic garbage collector
-    # would only rescan them (a third of the run, measured); reference counting frees them.
-    gc.disable()
-    try:
-        book = Rulebook(load_guideline(guideline) if guideline else default_guideline())
-    except GuidelineError as e:
-        more = f" (and {len(e.problems) - 1} more)" if len(e.problems) > 1 else ""
-        _error(f"guideline: {e.problems[0]}{more}")
-    try:
-        text = sys.stdin.read() if str(scenario) == "-" else scenario.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        _error(f"scenario: cannot read {scenario}: {getattr(e, 'strerror', None) or e}")
-    try:
-        data = json.loads(text)
-    except ValueError as e:
-        _error(f"scenario: not valid JSON: {e}")
-    except RecursionError:
-        _error("scenario: not valid JSON: nested too deeply")
-    try:
-        rulings = replay(book, data, explanations=explain)
-    except ScenarioError as e:
-        _error(str(e))
-    out = json.dumps({"rulings": rulings}, ensure_ascii=False)
-    sys.stdout.write(out)
-    sys.stdout.write("\n")  # (not out + "\n": a copy of the whole output)
+    run(scenario, guideline, explain)
 
 
-def run_from_args(args: list[str]) -> None:
-    """``shinpan replay`` without the Typer app (see :mod:`shinpan.cli`): the same options."""
-    import argparse
-
-    class Parser(argparse.ArgumentParser):
-        def error(self, message: str) -> None:  # type: ignore[override]
-            _error(f"usage: shinpan replay SCENARIO [--guideline FILE] [--explain]: {message}")
-
-    parser = Parser(prog="shinpan replay", add_help=False)
-    parser.add_argument("scenario", type=Path, help=SCENARIO_HELP)
-    parser.add_argument("--guideline", type=Path, default=None, help=GUIDELINE_HELP)
-    parser.add_argument("--explain", action=argparse.BooleanOptionalAction, default=False, help=EXPLAIN_HELP)
-    ns = parser.parse_args(args)
-    run(ns.scenario, ns.guideline, ns.explain)
-    # Done: a batch leaves nothing to close but its output, so the process ends here, and
-    # the operating system takes back its tens of thousands of objects at once instead of
-    # the interpreter freeing them one by one.
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)
-
-
-def register(app: "typer.Typer") -> None:
-    import typer  # only the Typer app needs it
-
-    @app.command("replay")
-    def replay_command(
-        scenario: Annotated[Path, typer.Argument(help=SCENARIO_HELP)],
-        guideline: Annotated[Path | None, typer.Option("--guideline", help=GUIDELINE_HELP)] = None,
-        explain: Annotated[bool, typer.Option("--explain/--no-explain", help=EXPLAIN_HELP)] = False,
-    ) -> None:
-        """Decide every ruling of a scenario and print {"rulings": [...]} as JSON. Stores nothing."""
-        run(scenario, guideline, explain)
+def register(app: typer.Typer) -> None:
+    app.command("replay")(replay_command)

@@ -56,16 +56,20 @@ STEPS = {"layout": "laying out pages", "write": "writing the PDF", "done": "done
 
 def _render_with_progress(make: Callable[[], Report], fmt: Format, lang: Lang) -> Output:
     """Gather and render; a PDF shows a progress bar on stderr while WeasyPrint works."""
-    from shinpan.reports import render
+    from shinpan.reports import render  # start-up
 
     if fmt is not Format.pdf:
         return render(make(), fmt.value, lang=lang.value)
-    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn  # start-up
 
     with Progress(
-        SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-        console=errors(), transient=True,
-    ) as progress:  # fmt: skip
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        console=errors(),
+        transient=True,
+    ) as progress:
         task = progress.add_task("reading the ledger", total=len(STEPS) + 1)
         report = make()
 
@@ -91,6 +95,200 @@ def _emit(make: Callable[[], Report], fmt: Format, output: Path | None, lang: La
     errors().print(f"wrote {output} ({len(out.content):,} bytes)", markup=False, highlight=False)
 
 
+def penalties(
+    event: EventOption,
+    fmt: FormatOption = Format.csv,
+    lang: LangOption = Lang.both,
+    group: Annotated[
+        Grouping, typer.Option("--group", help="Group by round (default), player or infraction.")
+    ] = Grouping.round,
+    output: OutputOption = None,
+    db: DbOption = None,
+) -> None:
+    """The event penalty report: every ruling the guideline reports (no cautions or draft warnings)."""
+    from shinpan.reports import penalty_report  # start-up
+
+    database = open_db(db)
+    _emit(lambda: penalty_report(database, event, group.value), fmt, output, lang)
+
+
+def dq(
+    event: EventOption,
+    ruling: Annotated[int | None, number_option("--ruling", help="Only this disqualification.")] = None,
+    fmt: FormatOption = Format.pdf,
+    lang: LangOption = Lang.both,
+    output: OutputOption = None,
+    db: DbOption = None,
+) -> None:
+    """Disqualification reports: timeline, statements, the player's rulings, the decision (D14)."""
+    from shinpan.reports import dq_report  # start-up
+
+    database = open_db(db)
+    _emit(lambda: dq_report(database, event, ruling), fmt, output, lang)
+
+
+def player(
+    event: Annotated[
+        int | None, number_option("--event", help="The event the player is in (with --player).")
+    ] = None,
+    number: Annotated[str | None, typer.Option("--player", help="The player's id in that event.")] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Or: the player's name.")] = None,
+    reading: Annotated[str, typer.Option("--reading", help="With --name: the reading, in kana.")] = "",
+    fmt: FormatOption = Format.json,
+    lang: LangOption = Lang.both,
+    output: OutputOption = None,
+    db: DbOption = None,
+) -> None:
+    """A player's penalties, ejections and disqualifications across every event."""
+    from shinpan.reports import history_of_player, player_history  # start-up
+
+    if name is None and (event is None or number is None):
+        fail("say who: --event ID --player N, or --name NAME [--reading KANA]", 1)
+    database = open_db(db)
+    if name is not None:
+        _emit(lambda: player_history(database, name, reading), fmt, output, lang)
+    else:
+        assert event is not None and number is not None
+        _emit(lambda: history_of_player(database, event, number), fmt, output, lang)
+
+
+def stats(
+    event: Annotated[int | None, number_option("--event", help="One event (default: every event).")] = None,
+    fmt: FormatOption = Format.json,
+    lang: LangOption = Lang.both,
+    output: OutputOption = None,
+    db: DbOption = None,
+) -> None:
+    """Statistics with charts: rulings by category, infraction, round and judge, and more."""
+    from shinpan.reports import statistics  # start-up
+
+    database = open_db(db)
+    _emit(lambda: statistics(database, event), fmt, output, lang)
+
+
+def slip(
+    event: EventOption,
+    ruling: Annotated[int, number_option("--ruling", help="The ruling's number.")],
+    base_url: Annotated[
+        str, typer.Option("--base-url", help="The web app's address, for the QR code.")
+    ] = "http://127.0.0.1:8000",
+    fmt: FormatOption = Format.pdf,
+    lang: LangOption = Lang.both,
+    output: OutputOption = None,
+    db: DbOption = None,
+) -> None:
+    """A penalty slip (A6) for one ruling, with a QR code linking to it in the web app."""
+    from shinpan.reports import penalty_slip  # start-up
+
+    database = open_db(db)
+    _emit(lambda: penalty_slip(database, event, ruling, base_url), fmt, output, lang)
+
+
+def penalty_slips(
+    event: EventOption,
+    round_no: Annotated[
+        int | None, number_option("--round", help="Every ruling of this round that stands.")
+    ] = None,
+    rulings: Annotated[
+        list[int] | None,
+        number_option("--ruling", help="Or: these rulings (repeat --ruling for each)."),
+    ] = None,
+    base_url: Annotated[
+        str, typer.Option("--base-url", help="The web app's address, for the QR codes.")
+    ] = "http://127.0.0.1:8000",
+    fmt: FormatOption = Format.pdf,
+    lang: LangOption = Lang.both,
+    output: OutputOption = None,
+    db: DbOption = None,
+) -> None:
+    """Penalty slips in batch, four A6 slips to an A4 page: a round's, or the rulings named."""
+    from shinpan.reports import penalty_slips as make  # start-up
+
+    if (round_no is None) == (not rulings):
+        fail("say which slips: --round N, or --ruling N (repeated)", 1)
+    database = open_db(db)
+    _emit(
+        lambda: make(database, event, round_no=round_no, numbers=rulings or None, base_url=base_url),
+        fmt,
+        output,
+        lang,
+    )
+
+
+def slips(
+    event: EventOption,
+    round_no: RoundOption = None,
+    tables: Annotated[
+        list[int] | None, number_option("--table", help="Only these tables (repeat --table).")
+    ] = None,
+    base_url: Annotated[
+        str, typer.Option("--base-url", help="The web app's address, for the QR codes.")
+    ] = "http://127.0.0.1:8000",
+    fmt: FormatOption = Format.pdf,
+    lang: LangOption = Lang.both,
+    output: OutputOption = None,
+    db: DbOption = None,
+) -> None:
+    """Result slips of a round, eight to an A4 page with cut lines: each table's players,
+    boxes for the duels, signatures, and the match's code with a QR code."""
+    from shinpan.reports import result_slips  # start-up
+
+    database = open_db(db)
+    _emit(
+        lambda: result_slips(database, event, round_no, base_url, tables=tables or None),
+        fmt,
+        output,
+        lang,
+    )
+
+
+def pairings(
+    event: EventOption,
+    round_no: RoundOption = None,
+    order: Annotated[
+        Order, typer.Option("--by", help="table (default) or name (50-on order).")
+    ] = Order.table,
+    fmt: FormatOption = Format.pdf,
+    lang: LangOption = Lang.both,
+    output: OutputOption = None,
+    db: DbOption = None,
+) -> None:
+    """A round's pairings for the venue wall: by table, or by player name in 50-on order."""
+    from shinpan.reports import venue_pairings  # start-up
+
+    database = open_db(db)
+    _emit(lambda: venue_pairings(database, event, round_no, order.value), fmt, output, lang)
+
+
+def standings(
+    event: EventOption,
+    round_no: RoundOption = None,
+    fmt: FormatOption = Format.pdf,
+    lang: LangOption = Lang.both,
+    output: OutputOption = None,
+    db: DbOption = None,
+) -> None:
+    """The standings for the venue wall, as they stood at the end of the round."""
+    from shinpan.reports import venue_standings  # start-up
+
+    database = open_db(db)
+    _emit(lambda: venue_standings(database, event, round_no), fmt, output, lang)
+
+
+def bracket(
+    event: EventOption,
+    fmt: FormatOption = Format.pdf,
+    output: OutputOption = None,
+    lang: LangOption = Lang.both,
+    db: DbOption = None,
+) -> None:
+    """The playoff's bracket for the venue wall, with the final placings once the final is played."""
+    from shinpan.reports import venue_bracket  # start-up
+
+    database = open_db(db)
+    _emit(lambda: venue_bracket(database, event), fmt, output, lang)
+
+
 def register(app: typer.Typer) -> None:
     report_app = typer.Typer(
         help="Reports: the penalty report, disqualifications, a player's history, statistics, penalty "
@@ -98,199 +296,13 @@ def register(app: typer.Typer) -> None:
         no_args_is_help=True,
     )
     app.add_typer(report_app, name="report")
-
-    @report_app.command("penalties")
-    def penalties(
-        event: EventOption,
-        fmt: FormatOption = Format.csv,
-        lang: LangOption = Lang.both,
-        group: Annotated[
-            Grouping, typer.Option("--group", help="Group by round (default), player or infraction.")
-        ] = Grouping.round,
-        output: OutputOption = None,
-        db: DbOption = None,
-    ) -> None:
-        """The event penalty report: every ruling the guideline reports (no cautions or draft warnings)."""
-        from shinpan.reports import penalty_report
-
-        database = open_db(db)
-        _emit(lambda: penalty_report(database, event, group.value), fmt, output, lang)
-
-    @report_app.command("dq")
-    def dq(
-        event: EventOption,
-        ruling: Annotated[int | None, number_option("--ruling", help="Only this disqualification.")] = None,
-        fmt: FormatOption = Format.pdf,
-        lang: LangOption = Lang.both,
-        output: OutputOption = None,
-        db: DbOption = None,
-    ) -> None:
-        """Disqualification reports: timeline, statements, the player's rulings, the decision (D14)."""
-        from shinpan.reports import dq_report
-
-        database = open_db(db)
-        _emit(lambda: dq_report(database, event, ruling), fmt, output, lang)
-
-    @report_app.command("player")
-    def player(
-        event: Annotated[
-            int | None, number_option("--event", help="The event the player is in (with --player).")
-        ] = None,
-        number: Annotated[str | None, typer.Option("--player", help="The player's id in that event.")] = None,
-        name: Annotated[str | None, typer.Option("--name", help="Or: the player's name.")] = None,
-        reading: Annotated[str, typer.Option("--reading", help="With --name: the reading, in kana.")] = "",
-        fmt: FormatOption = Format.json,
-        lang: LangOption = Lang.both,
-        output: OutputOption = None,
-        db: DbOption = None,
-    ) -> None:
-        """A player's penalties, ejections and disqualifications across every event."""
-        from shinpan.reports import history_of_player, player_history
-
-        if name is None and (event is None or number is None):
-            fail("say who: --event ID --player N, or --name NAME [--reading KANA]", 1)
-        database = open_db(db)
-        if name is not None:
-            _emit(lambda: player_history(database, name, reading), fmt, output, lang)
-        else:
-            assert event is not None and number is not None
-            _emit(lambda: history_of_player(database, event, number), fmt, output, lang)
-
-    @report_app.command("stats")
-    def stats(
-        event: Annotated[
-            int | None, number_option("--event", help="One event (default: every event).")
-        ] = None,
-        fmt: FormatOption = Format.json,
-        lang: LangOption = Lang.both,
-        output: OutputOption = None,
-        db: DbOption = None,
-    ) -> None:
-        """Statistics with charts: rulings by category, infraction, round and judge, and more."""
-        from shinpan.reports import statistics
-
-        database = open_db(db)
-        _emit(lambda: statistics(database, event), fmt, output, lang)
-
-    @report_app.command("slip")
-    def slip(
-        event: EventOption,
-        ruling: Annotated[int, number_option("--ruling", help="The ruling's number.")],
-        base_url: Annotated[
-            str, typer.Option("--base-url", help="The web app's address, for the QR code.")
-        ] = "http://127.0.0.1:8000",
-        fmt: FormatOption = Format.pdf,
-        lang: LangOption = Lang.both,
-        output: OutputOption = None,
-        db: DbOption = None,
-    ) -> None:
-        """A penalty slip (A6) for one ruling, with a QR code linking to it in the web app."""
-        from shinpan.reports import penalty_slip
-
-        database = open_db(db)
-        _emit(lambda: penalty_slip(database, event, ruling, base_url), fmt, output, lang)
-
-    @report_app.command("penalty-slips")
-    def penalty_slips(
-        event: EventOption,
-        round_no: Annotated[
-            int | None, number_option("--round", help="Every ruling of this round that stands.")
-        ] = None,
-        rulings: Annotated[
-            list[int] | None,
-            number_option("--ruling", help="Or: these rulings (repeat --ruling for each)."),
-        ] = None,
-        base_url: Annotated[
-            str, typer.Option("--base-url", help="The web app's address, for the QR codes.")
-        ] = "http://127.0.0.1:8000",
-        fmt: FormatOption = Format.pdf,
-        lang: LangOption = Lang.both,
-        output: OutputOption = None,
-        db: DbOption = None,
-    ) -> None:
-        """Penalty slips in batch, four A6 slips to an A4 page: a round's, or the rulings named."""
-        from shinpan.reports import penalty_slips as make
-
-        if (round_no is None) == (not rulings):
-            fail("say which slips: --round N, or --ruling N (repeated)", 1)
-        database = open_db(db)
-        _emit(
-            lambda: make(database, event, round_no=round_no, numbers=rulings or None, base_url=base_url),
-            fmt,
-            output,
-            lang,
-        )
-
-    @report_app.command("slips")
-    def slips(
-        event: EventOption,
-        round_no: RoundOption = None,
-        tables: Annotated[
-            list[int] | None, number_option("--table", help="Only these tables (repeat --table).")
-        ] = None,
-        base_url: Annotated[
-            str, typer.Option("--base-url", help="The web app's address, for the QR codes.")
-        ] = "http://127.0.0.1:8000",
-        fmt: FormatOption = Format.pdf,
-        lang: LangOption = Lang.both,
-        output: OutputOption = None,
-        db: DbOption = None,
-    ) -> None:
-        """Result slips of a round, eight to an A4 page with cut lines: each table's players,
-        boxes for the duels, signatures, and the match's code with a QR code."""
-        from shinpan.reports import result_slips
-
-        database = open_db(db)
-        _emit(
-            lambda: result_slips(database, event, round_no, base_url, tables=tables or None),
-            fmt,
-            output,
-            lang,
-        )
-
-    @report_app.command("pairings")
-    def pairings(
-        event: EventOption,
-        round_no: RoundOption = None,
-        order: Annotated[
-            Order, typer.Option("--by", help="table (default) or name (50-on order).")
-        ] = Order.table,
-        fmt: FormatOption = Format.pdf,
-        lang: LangOption = Lang.both,
-        output: OutputOption = None,
-        db: DbOption = None,
-    ) -> None:
-        """A round's pairings for the venue wall: by table, or by player name in 50-on order."""
-        from shinpan.reports import venue_pairings
-
-        database = open_db(db)
-        _emit(lambda: venue_pairings(database, event, round_no, order.value), fmt, output, lang)
-
-    @report_app.command("standings")
-    def standings(
-        event: EventOption,
-        round_no: RoundOption = None,
-        fmt: FormatOption = Format.pdf,
-        lang: LangOption = Lang.both,
-        output: OutputOption = None,
-        db: DbOption = None,
-    ) -> None:
-        """The standings for the venue wall, as they stood at the end of the round."""
-        from shinpan.reports import venue_standings
-
-        database = open_db(db)
-        _emit(lambda: venue_standings(database, event, round_no), fmt, output, lang)
-
-    @report_app.command("bracket")
-    def bracket(
-        event: EventOption,
-        fmt: FormatOption = Format.pdf,
-        output: OutputOption = None,
-        lang: LangOption = Lang.both,
-        db: DbOption = None,
-    ) -> None:
-        """The playoff's bracket for the venue wall, with the final placings once the final is played."""
-        from shinpan.reports import venue_bracket
-
-        database = open_db(db)
-        _emit(lambda: venue_bracket(database, event), fmt, output, lang)
+    report_app.command("penalties")(penalties)
+    report_app.command("dq")(dq)
+    report_app.command("player")(player)
+    report_app.command("stats")(stats)
+    report_app.command("slip")(slip)
+    report_app.command("penalty-slips")(penalty_slips)
+    report_app.command("slips")(slips)
+    report_app.command("pairings")(pairings)
+    report_app.command("standings")(standings)
+    report_app.command("bracket")(bracket)

@@ -22,13 +22,20 @@ from shinpan.cli.common import (
     open_db,
 )
 from shinpan.cli.output import fail, print_json, say
+from shinpan.errors import ResultStands
 
 
 def _wanted(
-    duel: int | None, winner: str | None, draw: bool, match: str | None, score: str | None, at_time: bool,
-    replaces: str | None, reason: str | None,
-) -> Any:  # fmt: skip
-    from shinpan.services.results import Wanted
+    duel: int | None,
+    winner: str | None,
+    draw: bool,
+    match: str | None,
+    score: str | None,
+    at_time: bool,
+    replaces: str | None,
+    reason: str | None,
+) -> Any:
+    from shinpan.services.results import Wanted  # start-up
 
     if sum(x is not None for x in (duel, match, score)) != 1:
         fail("give one of: --duel K (--winner P | --draw), --match a|b|draw, --score A-B[-D] [--time]", 2)
@@ -46,54 +53,75 @@ def _wanted(
     given = (replaces or "").strip().lstrip("#")
     if given.isascii() and given.isdigit():  # the ledger entry it corrects
         entry, replaces = int(given), None
-    return Wanted(duel=duel, winner=winner, draw=draw, match=match, score=score, at_time=at_time,
-                  replaces=replaces, replaces_entry=entry, reason=reason)  # fmt: skip
+    return Wanted(
+        duel=duel,
+        winner=winner,
+        draw=draw,
+        match=match,
+        score=score,
+        at_time=at_time,
+        replaces=replaces,
+        replaces_entry=entry,
+        reason=reason,
+    )
 
 
 def _stands(error: Any) -> None:
     """T11's refusal on one line, in Japanese first, then in English; exit 1."""
-    from shinpan.web.i18n import catalog
+    from shinpan.web.i18n import catalog  # start-up
 
     ja = catalog("ja")
     fail(f"{error.render(lambda t: ja.get(t, t))} / {error}", 1)
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("result")
-    def result(
-        event: EventOption,
-        round_no: RoundOption,
-        table: Annotated[int, number_option("--table")],
-        duel: Annotated[int | None, number_option("--duel", help="Report one duel (with --winner or --draw).")] = None,
-        winner: Annotated[str | None, typer.Option("--winner", help="The duel's winner (player id).")] = None,
-        draw: Annotated[bool, typer.Option("--draw", help="The duel was drawn.")] = False,
-        match: Annotated[str | None, typer.Option("--match", help="The match result without duels: a, b or draw.")] = None,
-        score: Annotated[str | None, typer.Option("--score", help="Duels won by seat a, by seat b (and drawn): 2-1, 1-1-1.")] = None,
-        at_time: Annotated[bool, typer.Option("--time", help="The match ran out of time with that score.")] = False,
-        replaces: Annotated[str | None, typer.Option("--replaces", help="The result that stands, as shown (a, b, draw, 2-1), or its ledger entry.")] = None,
-        reason: Annotated[str | None, typer.Option("--reason", help="Why the result is corrected.")] = None,
-        judge: JudgeOption = None,
-        command_id: CommandOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:  # fmt: skip
-        """Report a table's result: a duel, the slip's score, or the match without duels; a
-        correction names the result it replaces and why (T11)."""
-        wanted = _wanted(duel, winner, draw, match, score, at_time, replaces, reason)
-        database = open_db(db)
-        from shinpan.errors import ResultStands
-        from shinpan.services.results import report_result
+def result(
+    event: EventOption,
+    round_no: RoundOption,
+    table: Annotated[int, number_option("--table")],
+    duel: Annotated[
+        int | None, number_option("--duel", help="Report one duel (with --winner or --draw).")
+    ] = None,
+    winner: Annotated[str | None, typer.Option("--winner", help="The duel's winner (player id).")] = None,
+    draw: Annotated[bool, typer.Option("--draw", help="The duel was drawn.")] = False,
+    match: Annotated[
+        str | None, typer.Option("--match", help="The match result without duels: a, b or draw.")
+    ] = None,
+    score: Annotated[
+        str | None, typer.Option("--score", help="Duels won by seat a, by seat b (and drawn): 2-1, 1-1-1.")
+    ] = None,
+    at_time: Annotated[
+        bool, typer.Option("--time", help="The match ran out of time with that score.")
+    ] = False,
+    replaces: Annotated[
+        str | None,
+        typer.Option(
+            "--replaces", help="The result that stands, as shown (a, b, draw, 2-1), or its ledger entry."
+        ),
+    ] = None,
+    reason: Annotated[str | None, typer.Option("--reason", help="Why the result is corrected.")] = None,
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Report a table's result: a duel, the slip's score, or the match without duels; a
+    correction names the result it replaces and why (T11)."""
+    wanted = _wanted(duel, winner, draw, match, score, at_time, replaces, reason)
+    database = open_db(db)
+    from shinpan.services.results import report_result  # start-up
 
-        with handled():
-            try:
-                done = report_result(
-                    database, event, round_no, table, wanted, actor=judge, command_id=command_id
-                )
-            except ResultStands as e:  # told in Japanese first
-                _stands(e)
-        if as_json:
-            print_json(done)
-            return
-        shown = done["shown"] or "playing"
-        what = f"corrected (replaces entry {done['corrects']})" if done["correction"] else "recorded"
-        say(f"{what}: round {round_no}, table {table}: {shown}", markup=False)
+    with handled():
+        try:
+            done = report_result(database, event, round_no, table, wanted, actor=judge, command_id=command_id)
+        except ResultStands as e:  # told in Japanese first
+            _stands(e)
+    if as_json:
+        print_json(done)
+        return
+    shown = done["shown"] or "playing"
+    what = f"corrected (replaces entry {done['corrects']})" if done["correction"] else "recorded"
+    say(f"{what}: round {round_no}, table {table}: {shown}", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("result")(result)

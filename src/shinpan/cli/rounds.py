@@ -27,7 +27,7 @@ OptionalRound = Annotated[int | None, number_option("--round", help="The round (
 
 def _local(stamp: str | None, zone: str) -> str:
     """A ledger time (UTC) in the event's time zone, to the minute."""
-    from shinpan.reports.common import local_time
+    from shinpan.reports.common import local_time  # start-up
 
     return local_time(stamp, zone, style="clock") if stamp else "—"
 
@@ -44,15 +44,23 @@ def _show_clock(clock: RoundClock, zone: str) -> None:
     if clock.started_at:
         head += f", started {_local(clock.started_at, zone)}, {clock.minutes} min, time ends {_local(clock.ends_at, zone)}"
     say(head, markup=False)
-    from rich.table import Table
+    from rich.table import Table  # start-up
 
     table = Table("table", "a", "b", "result", "ends", "time given", "extra turns", "due when it ends")
     for t in clock.tables:
         given = "; ".join(f"+{g.minutes} min: {g.reason}" for g in t.time_given)
         turns = ", ".join(f"ruling #{x.ruling} ({x.player})" for x in t.extra_turns)
         due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_en}" for d in t.due_at_end)
-        table.add_row(str(t.table), t.player_a, t.player_b or "bye", (t.result or "playing") if t.player_b else "bye",
-                      _local(t.ends_at, zone), given, turns, due)  # fmt: skip
+        table.add_row(
+            str(t.table),
+            t.player_a,
+            t.player_b or "bye",
+            (t.result or "playing") if t.player_b else "bye",
+            _local(t.ends_at, zone),
+            given,
+            turns,
+            due,
+        )
     print_table(table)
     for d in clock.due_at_round_end:
         say(f"due at the end of the round: #{d.ruling} {d.player}: {d.remedy_en}", markup=False)
@@ -71,7 +79,7 @@ def _standings_title(number: int | None, state: str) -> str:
 
 def _table_change(spec: str) -> Any:
     """``T=A,B`` (or ``T=A`` for a bye) as a table change."""
-    from shinpan.services.swiss import TableChange
+    from shinpan.services.swiss import TableChange  # start-up
 
     table, _, seats = spec.partition("=")
     a, _, b = seats.partition(",")
@@ -80,182 +88,204 @@ def _table_change(spec: str) -> Any:
     return TableChange(int(table), a.strip(), b.strip() or None)
 
 
+def pair(
+    event: EventOption,
+    seed: Annotated[
+        int | None,
+        number_option("--seed", help="The pairing's seed (default: chosen and recorded).", lowest=0),
+    ] = None,
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Pair the next Swiss round and record it with its seed (only players still in the
+    event; a round's matches must all have results and the round must have ended)."""
+    from shinpan.services import swiss  # start-up
+
+    database = open_db(db)
+    with handled():
+        made = swiss.pair_next_round(database, event, seed=seed, actor=judge, command_id=command_id)
+        advice = swiss.recommended(database, event)
+    if as_json:
+        print_json(made.as_json())
+        return
+    say(
+        f"round {made.round} paired, not started (seed {made.seed}; {advice} rounds recommended)",
+        markup=False,
+    )
+    from rich.table import Table  # start-up
+
+    table = Table("table", "a", "b")
+    for p in made.pairings:
+        table.add_row(str(p["table"] or "—"), p["a"], p["b"] or "bye")
+    print_table(table)
+
+
+def start(
+    event: EventOption,
+    minutes: Annotated[
+        int | None, number_option("--minutes", help="The round's length (default: the event's, 50).")
+    ] = None,
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Start the clock of the round paired last."""
+    from shinpan.services.queries import time_zone_of  # start-up
+    from shinpan.services.rounds import start_round  # start-up
+
+    database = open_db(db)
+    with handled():
+        started = start_round(database, event, minutes=minutes, actor=judge, command_id=command_id)
+        zone = time_zone_of(database, event)
+    if as_json:
+        print_json(started)
+        return
+    say(
+        f"round {started['round']} started: {started['minutes']} min, time ends "
+        f"{_local(started['ends_at'], zone)}",
+        markup=False,
+    )
+
+
+def end(
+    event: EventOption,
+    round_no: OptionalRound = None,
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """End the current round (or --round N): its end-of-round deadlines fall due; the
+    tables still playing are listed with what falls due when each ends."""
+    from shinpan.services import events, queries, rounds  # start-up
+
+    database = open_db(db)
+    with handled():
+        number = events.end_round(database, event, round_no, actor=judge, command_id=command_id)
+        clock = rounds.round_clock(database, event, number)
+        zone = queries.time_zone_of(database, event)
+    if as_json:
+        print_json({"round": number, "still_playing": [t.as_json() for t in clock.still_playing]})
+        return
+    say(f"round {number} ended", markup=False)
+    for t in clock.still_playing:
+        due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_en}" for d in t.due_at_end)
+        say(
+            f"  table {t.table} still playing (time ends {_local(t.ends_at, zone)})"
+            + (f"; due when it ends: {due}" if due else ""),
+            markup=False,
+        )
+
+
+def give_time(
+    event: EventOption,
+    table: Annotated[int, number_option("--table")],
+    minutes: Annotated[int, number_option("--minutes", help="Minutes the table gets.")],
+    reason: Annotated[str, typer.Option("--reason", help="Why: a judge call, a deck check…")],
+    round_no: OptionalRound = None,
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+) -> None:
+    """A judge gives one table more time, with the reason."""
+    from shinpan.services.rounds import give_time as give  # start-up
+
+    database = open_db(db)
+    with handled():
+        give(database, event, table, minutes, reason, round_no=round_no, judge=judge, command_id=command_id)
+    say(f"table {table}: +{minutes} min", markup=False)
+
+
+def edit(
+    event: EventOption,
+    tables: Annotated[list[str], typer.Argument(help="TABLE=A,B for each table (TABLE=A: a bye).")],
+    reason: Annotated[str, typer.Option("--reason", help="Why the pairing changes.")],
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The head judge pairs tables of the current round again before it starts."""
+    from shinpan.services.swiss import edit_pairings  # start-up
+
+    changes = [_table_change(spec) for spec in tables]
+    database = open_db(db)
+    with handled():
+        done = edit_pairings(database, event, changes, reason, actor=judge, command_id=command_id)
+    if as_json:
+        print_json({"pairings": done})
+        return
+    for p in done:
+        say(f"table {p['table']}: {p['a']} – {p['b'] or 'bye'}", markup=False)
+
+
+def clock(
+    event: EventOption, round_no: OptionalRound = None, db: DbOption = None, as_json: JsonOption = False
+) -> None:
+    """The round's clock: each table's end time, the time given to it, what falls due."""
+    from shinpan.services.queries import time_zone_of  # start-up
+    from shinpan.services.rounds import round_clock  # start-up
+
+    database = open_db(db)
+    with handled():
+        found = round_clock(database, event, round_no)
+        zone = time_zone_of(database, event)
+    print_json(found.as_json()) if as_json else _show_clock(found, zone)
+
+
+def standings(
+    event: EventOption, round_no: OptionalRound = None, db: DbOption = None, as_json: JsonOption = False
+) -> None:
+    """The standings after a round (default: the current one), with each player's status."""
+    from shinpan.services.standings import event_standings, standing_json  # start-up
+
+    database = open_db(db)
+    with handled():
+        table = event_standings(database, event, round_no)
+    if as_json:
+        print_json(table.as_json())
+        return
+    from rich.table import Table  # start-up
+
+    chain = [key.value for key in table.format.chain]
+    keys = [
+        key for key in ("omw", "gw", "ogw", "oomw", "seeded") if key in chain or key in ("omw", "gw", "ogw")
+    ]
+    out = Table(
+        "rank",
+        "player",
+        "points",
+        "W-L-D",
+        *(key.upper() for key in keys),
+        "status",
+        title=_standings_title(table.round, table.state),
+        caption=f"{table.format.match_format.value}, at time: {table.format.at_time.value}; "
+        f"ranked by points, {', '.join(chain)}",
+    )
+    for s in table.rows:
+        j = standing_json(s, table.format)
+        shown = [f"{j[key]:.4f}" if key != "seeded" else str(j[key]) for key in keys]
+        out.add_row(
+            str(s.rank or "—"),
+            s.player,
+            str(s.points),
+            f"{s.wins}-{s.losses}-{s.draws}",
+            *shown,
+            s.status.value,
+        )
+    print_table(out)
+
+
 def register(app: typer.Typer) -> None:
     round_app = typer.Typer(help="Rounds: pair, start and end them; give a table time.", no_args_is_help=True)
     app.add_typer(round_app, name="round")
-
-    @round_app.command("pair")
-    def pair(
-        event: EventOption,
-        seed: Annotated[
-            int | None,
-            number_option("--seed", help="The pairing's seed (default: chosen and recorded).", lowest=0),
-        ] = None,
-        judge: JudgeOption = None,
-        command_id: CommandOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Pair the next Swiss round and record it with its seed (only players still in the
-        event; a round's matches must all have results and the round must have ended)."""
-        database = open_db(db)
-        with handled():
-            from shinpan.services import swiss
-
-            made = swiss.pair_next_round(database, event, seed=seed, actor=judge, command_id=command_id)
-            advice = swiss.recommended(database, event)
-        if as_json:
-            print_json(made.as_json())
-            return
-        say(
-            f"round {made.round} paired, not started (seed {made.seed}; {advice} rounds recommended)",
-            markup=False,
-        )
-        from rich.table import Table
-
-        table = Table("table", "a", "b")
-        for p in made.pairings:
-            table.add_row(str(p["table"] or "—"), p["a"], p["b"] or "bye")
-        print_table(table)
-
-    @round_app.command("start")
-    def start(
-        event: EventOption,
-        minutes: Annotated[
-            int | None, number_option("--minutes", help="The round's length (default: the event's, 50).")
-        ] = None,
-        judge: JudgeOption = None,
-        command_id: CommandOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Start the clock of the round paired last."""
-        database = open_db(db)
-        with handled():
-            from shinpan.services.queries import time_zone_of
-            from shinpan.services.rounds import start_round
-
-            started = start_round(database, event, minutes=minutes, actor=judge, command_id=command_id)
-            zone = time_zone_of(database, event)
-        if as_json:
-            print_json(started)
-            return
-        say(f"round {started['round']} started: {started['minutes']} min, time ends "
-                      f"{_local(started['ends_at'], zone)}", markup=False)  # fmt: skip
-
-    @round_app.command("end")
-    def end(
-        event: EventOption,
-        round_no: OptionalRound = None,
-        judge: JudgeOption = None,
-        command_id: CommandOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """End the current round (or --round N): its end-of-round deadlines fall due; the
-        tables still playing are listed with what falls due when each ends."""
-        database = open_db(db)
-        with handled():
-            from shinpan.services import events, queries, rounds
-
-            number = events.end_round(database, event, round_no, actor=judge, command_id=command_id)
-            clock = rounds.round_clock(database, event, number)
-            zone = queries.time_zone_of(database, event)
-        if as_json:
-            print_json({"round": number, "still_playing": [t.as_json() for t in clock.still_playing]})
-            return
-        say(f"round {number} ended", markup=False)
-        for t in clock.still_playing:
-            due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_en}" for d in t.due_at_end)
-            say(f"  table {t.table} still playing (time ends {_local(t.ends_at, zone)})"
-                          + (f"; due when it ends: {due}" if due else ""), markup=False)  # fmt: skip
-
-    @round_app.command("time")
-    def give_time(
-        event: EventOption,
-        table: Annotated[int, number_option("--table")],
-        minutes: Annotated[int, number_option("--minutes", help="Minutes the table gets.")],
-        reason: Annotated[str, typer.Option("--reason", help="Why: a judge call, a deck check…")],
-        round_no: OptionalRound = None,
-        judge: JudgeOption = None,
-        command_id: CommandOption = None,
-        db: DbOption = None,
-    ) -> None:
-        """A judge gives one table more time, with the reason."""
-        database = open_db(db)
-        with handled():
-            from shinpan.services.rounds import give_time as give
-
-            give(
-                database, event, table, minutes, reason, round_no=round_no, judge=judge, command_id=command_id
-            )
-        say(f"table {table}: +{minutes} min", markup=False)
-
-    @round_app.command("edit")
-    def edit(
-        event: EventOption,
-        tables: Annotated[list[str], typer.Argument(help="TABLE=A,B for each table (TABLE=A: a bye).")],
-        reason: Annotated[str, typer.Option("--reason", help="Why the pairing changes.")],
-        judge: JudgeOption = None,
-        command_id: CommandOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """The head judge pairs tables of the current round again before it starts."""
-        changes = [_table_change(spec) for spec in tables]
-        database = open_db(db)
-        with handled():
-            from shinpan.services.swiss import edit_pairings
-
-            done = edit_pairings(database, event, changes, reason, actor=judge, command_id=command_id)
-        if as_json:
-            print_json({"pairings": done})
-            return
-        for p in done:
-            say(f"table {p['table']}: {p['a']} – {p['b'] or 'bye'}", markup=False)
-
-    @round_app.command("clock")
-    def clock(event: EventOption, round_no: OptionalRound = None, db: DbOption = None,
-              as_json: JsonOption = False) -> None:  # fmt: skip
-        """The round's clock: each table's end time, the time given to it, what falls due."""
-        database = open_db(db)
-        with handled():
-            from shinpan.services.queries import time_zone_of
-            from shinpan.services.rounds import round_clock
-
-            found = round_clock(database, event, round_no)
-            zone = time_zone_of(database, event)
-        print_json(found.as_json()) if as_json else _show_clock(found, zone)
-
-    @app.command("standings")
-    def standings(event: EventOption, round_no: OptionalRound = None, db: DbOption = None,
-                  as_json: JsonOption = False) -> None:  # fmt: skip
-        """The standings after a round (default: the current one), with each player's status."""
-        database = open_db(db)
-        with handled():
-            from shinpan.services.standings import event_standings, standing_json
-
-            table = event_standings(database, event, round_no)
-        if as_json:
-            print_json(table.as_json())
-            return
-        from rich.table import Table
-
-        chain = [key.value for key in table.format.chain]
-        keys = [
-            key
-            for key in ("omw", "gw", "ogw", "oomw", "seeded")
-            if key in chain or key in ("omw", "gw", "ogw")
-        ]
-        out = Table(
-            "rank", "player", "points", "W-L-D", *(key.upper() for key in keys), "status",
-            title=_standings_title(table.round, table.state),
-            caption=f"{table.format.match_format.value}, at time: {table.format.at_time.value}; "
-            f"ranked by points, {', '.join(chain)}",
-        )  # fmt: skip
-        for s in table.rows:
-            j = standing_json(s, table.format)
-            shown = [f"{j[key]:.4f}" if key != "seeded" else str(j[key]) for key in keys]
-            out.add_row(str(s.rank or "—"), s.player, str(s.points), f"{s.wins}-{s.losses}-{s.draws}",
-                        *shown, s.status.value)  # fmt: skip
-        print_table(out)
+    round_app.command("pair")(pair)
+    round_app.command("start")(start)
+    round_app.command("end")(end)
+    round_app.command("time")(give_time)
+    round_app.command("edit")(edit)
+    round_app.command("clock")(clock)
+    app.command("standings")(standings)

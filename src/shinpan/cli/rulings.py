@@ -40,8 +40,8 @@ def parse_fact(text: str) -> tuple[str, Any]:
 
 
 def _show_preview(rulings: list[Any], lang: str) -> None:
-    from shinpan.engine import explain
-    from shinpan.engine.explain import deadline_text, penalty_text
+    from shinpan.engine import explain  # start-up
+    from shinpan.engine.explain import deadline_text, penalty_text  # start-up
 
     if not rulings:
         say("no ruling")
@@ -66,224 +66,238 @@ def _show_preview(rulings: list[Any], lang: str) -> None:
 
 
 def rulebook_for_default() -> Rulebook:
-    from shinpan.guideline import Rulebook, default_guideline
+    from shinpan.guideline import Rulebook  # start-up
+    from shinpan.services.guideline_files import default_guideline  # start-up
 
     return Rulebook(default_guideline())
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("record")
-    def record(
-        infraction: Annotated[str, typer.Argument(help="The infraction's id (see `shinpan rules`).")],
-        event: EventOption,
-        player: Annotated[str, typer.Option("--player", help="The player's id in the event.")],
-        fact: Annotated[
-            list[str] | None, typer.Option("--fact", help="KEY=VALUE, e.g. intentional=true.")
-        ] = None,
-        draft: Annotated[str | None, typer.Option("--draft", help="Which draft (draft infractions).")] = None,
-        penalty: Annotated[
-            list[str] | None, typer.Option("--penalty", help="general.uncategorized: the penalty chosen.")
-        ] = None,
-        round_no: Annotated[int | None, number_option("--round")] = None,
-        table: Annotated[int | None, number_option("--table")] = None,
-        note: Annotated[str, typer.Option("--note")] = "",
-        given_at: Annotated[
-            str | None,
-            typer.Option(
-                "--given-at",
-                help="When the ruling was given at the table, ISO 8601 with offset (default: now; D21).",
-            ),
-        ] = None,
-        judge: JudgeOption = None,
-        yes: Annotated[bool, typer.Option("--yes", "-y", help="Save without asking.")] = False,
-        command_id: CommandOption = None,
-        lang: LangOption = Lang.ja,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Record an infraction: shows the ruling, asks, saves (one transaction; retry-safe)."""
-        from shinpan.services import recording
-        from shinpan.services.commands import new_command_id
+def record(
+    infraction: Annotated[str, typer.Argument(help="The infraction's id (see `shinpan rules`).")],
+    event: EventOption,
+    player: Annotated[str, typer.Option("--player", help="The player's id in the event.")],
+    fact: Annotated[
+        list[str] | None, typer.Option("--fact", help="KEY=VALUE, e.g. intentional=true.")
+    ] = None,
+    draft: Annotated[str | None, typer.Option("--draft", help="Which draft (draft infractions).")] = None,
+    penalty: Annotated[
+        list[str] | None, typer.Option("--penalty", help="general.uncategorized: the penalty chosen.")
+    ] = None,
+    round_no: Annotated[int | None, number_option("--round")] = None,
+    table: Annotated[int | None, number_option("--table")] = None,
+    note: Annotated[str, typer.Option("--note")] = "",
+    given_at: Annotated[
+        str | None,
+        typer.Option(
+            "--given-at",
+            help="When the ruling was given at the table, ISO 8601 with offset (default: now; D21).",
+        ),
+    ] = None,
+    judge: JudgeOption = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Save without asking.")] = False,
+    command_id: CommandOption = None,
+    lang: LangOption = Lang.ja,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Record an infraction: shows the ruling, asks, saves (one transaction; retry-safe)."""
+    from shinpan.services import recording  # start-up
+    from shinpan.services.commands import new_command_id  # start-up
 
-        facts = dict(parse_fact(f) for f in fact or [])
-        inp = recording.RecordInput(
-            player=player, infraction=infraction, facts=facts, draft=draft,
-            penalties=tuple(penalty) if penalty else None, round=round_no, table=table, note=note,
-            given_at=given_at,
-        )  # fmt: skip
-        database = open_db(db)
-        command_id = command_id or new_command_id()
-        if not yes:
-            with handled():
-                rulings = recording.preview(database, event, inp, judge=judge)
-            _show_preview(rulings, lang.value)
-            if not sys.stdin.isatty():
-                fail("not saved: add --yes to save without a question", 1)
-            if not typer.confirm("Save this ruling?" if lang is Lang.en else "この裁定を記録しますか?"):
-                fail("not saved", 1)
+    facts = dict(parse_fact(f) for f in fact or [])
+    inp = recording.RecordInput(
+        player=player,
+        infraction=infraction,
+        facts=facts,
+        draft=draft,
+        penalties=tuple(penalty) if penalty else None,
+        round=round_no,
+        table=table,
+        note=note,
+        given_at=given_at,
+    )
+    database = open_db(db)
+    command_id = command_id or new_command_id()
+    if not yes:
         with handled():
-            saved = recording.record(database, event, inp, judge=judge, command_id=command_id)
-        if as_json:
-            print_json(saved.as_json())
-            return
-        numbers = ", ".join(f"#{r['number']}" for r in saved.rulings)
-        again = " (already recorded earlier with this command id)" if saved.replayed else ""
-        say(f"saved: ruling {numbers}{again}", markup=False)
-        for r in saved.rulings:
-            text = r["explanation_en"] if lang is Lang.en else r["explanation_ja"]
-            say(f"  #{r['number']} {r['player']}: {text}", markup=False, highlight=False)
+            rulings = recording.preview(database, event, inp, judge=judge)
+        _show_preview(rulings, lang.value)
+        if not sys.stdin.isatty():
+            fail("not saved: add --yes to save without a question", 1)
+        if not typer.confirm("Save this ruling?" if lang is Lang.en else "この裁定を記録しますか?"):
+            fail("not saved", 1)
+    with handled():
+        saved = recording.record(database, event, inp, judge=judge, command_id=command_id)
+    if as_json:
+        print_json(saved.as_json())
+        return
+    numbers = ", ".join(f"#{r['number']}" for r in saved.rulings)
+    again = " (already recorded earlier with this command id)" if saved.replayed else ""
+    say(f"saved: ruling {numbers}{again}", markup=False)
+    for r in saved.rulings:
+        text = r["explanation_en"] if lang is Lang.en else r["explanation_ja"]
+        say(f"  #{r['number']} {r['player']}: {text}", markup=False, highlight=False)
 
-    @app.command("confirm")
-    def confirm(
-        rulings: Annotated[list[int], number_argument("Ruling numbers.")],
-        event: EventOption,
-        judge: JudgeOption = None,
-        command_id: CommandOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """The head judge confirms rulings waiting for it (D11)."""
-        from shinpan.services import corrections
 
-        database = open_db(db)
-        with handled():
-            done = corrections.confirm(database, event, rulings, judge=judge, command_id=command_id)
-        print_json({"confirmed": done}) if as_json else say(f"confirmed {', '.join(map(str, done))}")
+def confirm(
+    rulings: Annotated[list[int], number_argument("Ruling numbers.")],
+    event: EventOption,
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The head judge confirms rulings waiting for it (D11)."""
+    from shinpan.services import corrections  # start-up
 
-    @app.command("void")
-    def void(
-        ruling: Annotated[int, number_argument("A ruling number; its whole record is voided.")],
-        event: EventOption,
-        reason: Annotated[str, typer.Option("--reason", help="Why (kept in the ledger).")],
-        judge: JudgeOption = None,
-        command_id: CommandOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Void a ruling's record; what it did to matches and statuses is reversed (D1)."""
-        from shinpan.services import corrections
+    database = open_db(db)
+    with handled():
+        done = corrections.confirm(database, event, rulings, judge=judge, command_id=command_id)
+    print_json({"confirmed": done}) if as_json else say(f"confirmed {', '.join(map(str, done))}")
 
-        database = open_db(db)
-        with handled():
-            done = corrections.void(database, event, ruling, reason, judge=judge, command_id=command_id)
-        print_json({"voided": done}) if as_json else say(f"voided {', '.join(map(str, done))}")
 
-    @app.command("deviate")
-    def deviate(
-        ruling: Annotated[int, number_argument("A ruling number.")],
-        event: EventOption,
-        reason: Annotated[str, typer.Option("--reason", help="The written reason (required, D11).")],
-        penalty: Annotated[
-            list[str] | None, typer.Option("--penalty", help="Component codes; none for no penalty.")
-        ] = None,
-        judge: JudgeOption = None,
-        command_id: CommandOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """The head judge deviates from the guideline for one ruling (D11, D12)."""
-        from shinpan.services import corrections
+def void(
+    ruling: Annotated[int, number_argument("A ruling number; its whole record is voided.")],
+    event: EventOption,
+    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the ledger).")],
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Void a ruling's record; what it did to matches and statuses is reversed (D1)."""
+    from shinpan.services import corrections  # start-up
 
-        database = open_db(db)
-        with handled():
-            body = corrections.deviate(
-                database, event, ruling, penalty or [], reason, judge=judge, command_id=command_id
-            )
-        print_json(body) if as_json else say(
-            f"ruling {ruling}: {', '.join(body['penalties']) or 'no penalty'}"
+    database = open_db(db)
+    with handled():
+        done = corrections.void(database, event, ruling, reason, judge=judge, command_id=command_id)
+    print_json({"voided": done}) if as_json else say(f"voided {', '.join(map(str, done))}")
+
+
+def deviate(
+    ruling: Annotated[int, number_argument("A ruling number.")],
+    event: EventOption,
+    reason: Annotated[str, typer.Option("--reason", help="The written reason (required, D11).")],
+    penalty: Annotated[
+        list[str] | None, typer.Option("--penalty", help="Component codes; none for no penalty.")
+    ] = None,
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The head judge deviates from the guideline for one ruling (D11, D12)."""
+    from shinpan.services import corrections  # start-up
+
+    database = open_db(db)
+    with handled():
+        body = corrections.deviate(
+            database, event, ruling, penalty or [], reason, judge=judge, command_id=command_id
         )
+    print_json(body) if as_json else say(f"ruling {ruling}: {', '.join(body['penalties']) or 'no penalty'}")
 
-    @app.command("history")
-    def history(
-        event: EventOption,
-        player: Annotated[str, typer.Option("--player")],
-        lang: LangOption = Lang.ja,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """A player's rulings (voided too), status and matches in this event."""
-        from shinpan.services.queries import player_history
 
-        database = open_db(db)
-        with handled():
-            data = player_history(database, event, player)
-        if as_json:
-            print_json(data)
-            return
-        from rich.table import Table
+def history(
+    event: EventOption,
+    player: Annotated[str, typer.Option("--player")],
+    lang: LangOption = Lang.ja,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """A player's rulings (voided too), status and matches in this event."""
+    from shinpan.services.queries import player_history  # start-up
 
-        from shinpan.engine.explain import penalty_text
+    database = open_db(db)
+    with handled():
+        data = player_history(database, event, player)
+    if as_json:
+        print_json(data)
+        return
+    from rich.table import Table  # start-up
 
-        p = data["player"]
-        say(f"[bold]{p['name']}[/] ({p['number']}) {p['reading']} — {p['status']}")
-        book = rulebook_for_default()
-        table = Table("#", "round", "rule", "offence", "penalty", "state", "judge")
-        for r in data["rulings"]:
-            table.add_row(
-                str(r["number"]), str(r["round"] or ""), book.rule_name(r["rule"], lang.value),
-                str(r["offense"] or "—") + (" (follow-up)" if r["follow_up"] else ""),
-                penalty_text(book, tuple(r["penalties"]), lang.value), r["state"], r["judge"],
-            )  # fmt: skip
-        print_table(table)
+    from shinpan.engine.explain import penalty_text  # start-up
 
-    @app.command("deadlines")
-    def deadlines(
-        event: EventOption,
-        action: Annotated[
-            list[str] | None, typer.Argument(help="done RULING [POSITION] | missed RULING")
-        ] = None,
-        include_closed: Annotated[bool, typer.Option("--all", help="Closed deadlines too.")] = False,
-        judge: JudgeOption = None,
-        lang: LangOption = Lang.ja,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """What is due and overdue; `done RULING` closes one, `missed RULING` records the follow-up."""
-        from shinpan.services.deadlines import list_deadlines, mark_done, mark_missed
+    p = data["player"]
+    say(f"[bold]{p['name']}[/] ({p['number']}) {p['reading']} — {p['status']}")
+    book = rulebook_for_default()
+    table = Table("#", "round", "rule", "offence", "penalty", "state", "judge")
+    for r in data["rulings"]:
+        table.add_row(
+            str(r["number"]),
+            str(r["round"] or ""),
+            book.rule_name(r["rule"], lang.value),
+            str(r["offense"] or "—") + (" (follow-up)" if r["follow_up"] else ""),
+            penalty_text(book, tuple(r["penalties"]), lang.value),
+            r["state"],
+            r["judge"],
+        )
+    print_table(table)
 
-        database = open_db(db)
-        words = action or []
-        if words:
-            if (
-                words[0] not in ("done", "missed")
-                or len(words) not in (2, 3)
-                or not all(w.isascii() and w.isdigit() and int(w) <= DB_INT_MAX for w in words[1:])
-            ):
-                fail(
-                    "usage: shinpan deadlines --event ID [done RULING [POSITION] | missed RULING [POSITION]]",
-                    1,
-                )
-            number = int(words[1])
-            position = int(words[2]) if len(words) == 3 else None
-            with handled():
-                if words[0] == "done":
-                    mark_done(database, event, number, position or 0, judge=judge)
-                    result: Any = {"done": number}
-                else:
-                    result = {"follow_up": mark_missed(database, event, number, position, judge=judge)}
-            print_json(result) if as_json else say(f"{words[0]}: ruling {number}")
-            return
-        from shinpan.services.queries import time_zone_of
 
-        with handled():
-            found = list_deadlines(database, event, include_closed=include_closed)
-            zone = time_zone_of(database, event)
-        if as_json:
-            print_json([d.as_json() for d in found])
-            return
-        from rich.table import Table
+def deadlines(
+    event: EventOption,
+    action: Annotated[list[str] | None, typer.Argument(help="done RULING [POSITION] | missed RULING")] = None,
+    include_closed: Annotated[bool, typer.Option("--all", help="Closed deadlines too.")] = False,
+    judge: JudgeOption = None,
+    lang: LangOption = Lang.ja,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """What is due and overdue; `done RULING` closes one, `missed RULING` records the follow-up."""
+    from shinpan.services.deadlines import list_deadlines, mark_done, mark_missed  # start-up
 
-        from shinpan.reports.common import local_time
-
-        en = lang is Lang.en
-        table = Table("ruling", "pos", "player", "due", "remedy", "state")
-        for d in found:
-            if d.seconds_left is not None and not d.overdue:
-                due = f"{int(d.seconds_left // 60)}:{int(d.seconds_left % 60):02d} left"
-            else:
-                due = local_time(d.due_at, zone, style="short") if d.due_at else d.due_kind
-            state = "OVERDUE" if d.overdue else d.state
-            table.add_row(
-                str(d.ruling), str(d.position), d.player, due, d.remedy_en if en else d.remedy_ja, state
+    database = open_db(db)
+    words = action or []
+    if words:
+        if (
+            words[0] not in ("done", "missed")
+            or len(words) not in (2, 3)
+            or not all(w.isascii() and w.isdigit() and int(w) <= DB_INT_MAX for w in words[1:])
+        ):
+            fail(
+                "usage: shinpan deadlines --event ID [done RULING [POSITION] | missed RULING [POSITION]]",
+                1,
             )
-        print_table(table)
+        number = int(words[1])
+        position = int(words[2]) if len(words) == 3 else None
+        with handled():
+            if words[0] == "done":
+                mark_done(database, event, number, position or 0, judge=judge)
+                result: Any = {"done": number}
+            else:
+                result = {"follow_up": mark_missed(database, event, number, position, judge=judge)}
+        print_json(result) if as_json else say(f"{words[0]}: ruling {number}")
+        return
+    from shinpan.services.queries import time_zone_of  # start-up
+
+    with handled():
+        found = list_deadlines(database, event, include_closed=include_closed)
+        zone = time_zone_of(database, event)
+    if as_json:
+        print_json([d.as_json() for d in found])
+        return
+    from rich.table import Table  # start-up
+
+    from shinpan.reports.common import local_time  # start-up
+
+    en = lang is Lang.en
+    table = Table("ruling", "pos", "player", "due", "remedy", "state")
+    for d in found:
+        if d.seconds_left is not None and not d.overdue:
+            due = f"{int(d.seconds_left // 60)}:{int(d.seconds_left % 60):02d} left"
+        else:
+            due = local_time(d.due_at, zone, style="short") if d.due_at else d.due_kind
+        state = "OVERDUE" if d.overdue else d.state
+        table.add_row(
+            str(d.ruling), str(d.position), d.player, due, d.remedy_en if en else d.remedy_ja, state
+        )
+    print_table(table)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("record")(record)
+    app.command("confirm")(confirm)
+    app.command("void")(void)
+    app.command("deviate")(deviate)
+    app.command("history")(history)
+    app.command("deadlines")(deadlines)

@@ -18,160 +18,183 @@ HTTP = "shinpan.web.protocol:VenueHttp"
 
 def _seal_key(database: Any) -> None:
     """At first start the installation makes its seal key (:mod:`shinpan.services.seal`)."""
-    from shinpan.services.seal import KEY_FILE, fingerprint, installation_key, key_dir, public_hex
+    from shinpan.services.seal import KEY_FILE, fingerprint, installation_key, key_dir, public_hex  # start-up
 
     with handled():
         key = installation_key(database)
     say(f"seal key: {key_dir(database) / KEY_FILE} ({fingerprint(public_hex(key))})", markup=False)
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("serve")
-    def serve(
-        host: Annotated[
-            str, typer.Option("--host", help="Address to listen on (0.0.0.0 for the venue LAN).")
-        ] = "127.0.0.1",
-        port: Annotated[int, typer.Option("--port")] = 8000,
-        demo: Annotated[
-            bool,
-            typer.Option(
-                "--demo",
-                help="Serve a demo event to look around, from a SQLite file of its own "
-                "(demo.sqlite3 in the data directory, or NAME.demo.sqlite3 beside a --db file); "
-                "the database --db names is never opened.",
-            ),
-        ] = False,
-        workers: Annotated[int, typer.Option("--workers", help="Processes (PostgreSQL only).")] = 1,
-        secure_cookies: Annotated[
-            bool,
-            typer.Option("--secure-cookies", help="Behind TLS: cookies are sent over HTTPS only."),
-        ] = False,
-        https: Annotated[
-            bool,
-            typer.Option(
-                "--https",
-                help="Serve HTTPS with this venue's own certificate authority (made once, "
-                "kept beside the database); plain HTTP on --port sends browsers to it.",
-            ),
-        ] = False,
-        https_port: Annotated[
-            int, typer.Option("--https-port", help="The HTTPS port (with --https).")
-        ] = 8443,
-        public_url: Annotated[
-            str | None,
-            typer.Option(
-                "--public-url",
-                help="The address invitations send phones to (default: this computer's LAN address).",
-            ),
-        ] = None,
-        db: DbOption = None,
-    ) -> None:
-        """Start the web app for judges' phones and the head judge's desk."""
-        if demo and workers > 1:
-            fail("--demo serves its own SQLite file from one process: leave out --workers", 1)
-        hint = None
-        if demo:  # known passwords: never in the database that is served for real
-            from shinpan.services.demo import FLOOR_JUDGE, SCOREKEEPER, demo_path, load_demo
+def serve(
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on (0.0.0.0 for the venue LAN).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port")] = 8000,
+    demo: Annotated[
+        bool,
+        typer.Option(
+            "--demo",
+            help="Serve a demo event to look around, from a SQLite file of its own "
+            "(demo.sqlite3 in the data directory, or NAME.demo.sqlite3 beside a --db file); "
+            "the database --db names is never opened.",
+        ),
+    ] = False,
+    workers: Annotated[int, typer.Option("--workers", help="Processes (PostgreSQL only).")] = 1,
+    secure_cookies: Annotated[
+        bool,
+        typer.Option("--secure-cookies", help="Behind TLS: cookies are sent over HTTPS only."),
+    ] = False,
+    https: Annotated[
+        bool,
+        typer.Option(
+            "--https",
+            help="Serve HTTPS with this venue's own certificate authority (made once, "
+            "kept beside the database); plain HTTP on --port sends browsers to it.",
+        ),
+    ] = False,
+    https_port: Annotated[int, typer.Option("--https-port", help="The HTTPS port (with --https).")] = 8443,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help="The address invitations send phones to (default: this computer's LAN address).",
+        ),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Start the web app for judges' phones and the head judge's desk."""
+    if demo and workers > 1:
+        fail("--demo serves its own SQLite file from one process: leave out --workers", 1)
+    hint = None
+    if demo:  # known passwords: never in the database that is served for real
+        from shinpan.services.demo import FLOOR_JUDGE, SCOREKEEPER, demo_path, load_demo  # start-up
 
-            with handled():
-                path = demo_path(db)
-            say(f"demo database: {path} (a file of its own; remove it to start the demo anew)",
-                          markup=False)  # fmt: skip
-            database = open_db(str(path))
-            with handled():
-                made = load_demo(database)
-            hint = "\n".join(  # every demo account, for the sign-in page: role, name, password
-                f"{role}\t{name}\t{secret}"
-                for role, name, secret in (("head_judge", made.head_judge, made.password),
-                                           ("floor_judge", *FLOOR_JUDGE), ("scorekeeper", *SCOREKEEPER))
-            )  # fmt: skip
-            say(f"demo event {made.event_id}: head judge {made.head_judge} (password {made.password}), "
-                          f"floor judge {FLOOR_JUDGE[0]} (PIN {FLOOR_JUDGE[1]}), "
-                          f"scorekeeper {SCOREKEEPER[0]} (PIN {SCOREKEEPER[1]})", markup=False)  # fmt: skip
-        else:
-            database = open_db(db)
-        if workers > 1 and not database.is_postgres:
-            fail("several workers need PostgreSQL; SQLite serves from one process", 1)
-        from shinpan.cli.venue import prepare, start_redirect
-
-        scheme, listen_port = ("https", https_port) if https else ("http", port)
-        say(f"shinpan on {scheme}://{host}:{listen_port}/  (database: {database.describe()})", markup=False)
-        _seal_key(database)
-        venue = prepare(host, port, https, https_port, public_url, database.url)
-        secure_cookies = secure_cookies or https
-        certfile = keyfile = None
-        if venue.tls_dir:
-            from shinpan.services.tls import TlsFiles
-
-            files = TlsFiles(Path(venue.tls_dir))
-            certfile, keyfile = str(files.cert), str(files.key)
-        import uvicorn  # the web stack loads once the judge has been told where it will be
-
-        from shinpan.web.resources import say_open_files
-
-        say(say_open_files(), markup=False)  # every connection holds a file: as many as allowed
-
-        if workers > 1:  # each worker process opens the same PostgreSQL; live views cross via NOTIFY
-            os.environ["SHINPAN_DATABASE_URL"] = database.url
-            os.environ["SHINPAN_DEMO_HINT"] = hint or ""
-            os.environ["SHINPAN_SECURE_COOKIES"] = "1" if secure_cookies else ""
-            venue.to_env()
-            if https:  # the plain-HTTP listener, from this process, over an app of its own
-                from shinpan.web.app import create_app
-
-                plain = create_app(database, secure_cookies=True)
-                venue.apply(plain)
-                start_redirect(plain, host, port, https_port, venue.addresses[0] if venue.addresses else host)
-            uvicorn.run("shinpan.web.app:app_from_env", factory=True, workers=workers, host=host,
-                        port=listen_port, log_level="warning", proxy_headers=False, http=HTTP,
-                        ssl_certfile=certfile, ssl_keyfile=keyfile)  # fmt: skip
-            return
-        from shinpan.web.app import create_app
-
-        web = create_app(database, secure_cookies=secure_cookies, serving=True)
-        web.state.demo_hint = hint
-        venue.apply(web)
-        if https:
-            start_redirect(web, host, port, https_port, venue.addresses[0] if venue.addresses else host)
-        uvicorn.run(web, host=host, port=listen_port, log_level="warning", proxy_headers=False, http=HTTP,
-                    ssl_certfile=certfile, ssl_keyfile=keyfile)  # fmt: skip
-
-    user_app = typer.Typer(help="Accounts that sign in to the web app.", no_args_is_help=True)
-    app.add_typer(user_app, name="user")
-
-    @user_app.command("add")
-    def user_add(
-        name: Annotated[str, typer.Option("--name", help="The name shown on rulings.")],
-        level: Annotated[int | None, typer.Option("--level", help="Judge certification level.")] = None,
-        password: Annotated[
-            str | None, typer.Option("--password", help="Asked for when not given (it is never echoed).")
-        ] = None,
-        db: DbOption = None,
-    ) -> None:
-        """Create an account, e.g. the first head judge (then create an event on the web)."""
-        from shinpan.services import accounts
-
-        secret = password or typer.prompt("Password", hide_input=True, confirmation_prompt=True)
-        database = open_db(db)
         with handled():
-            user = accounts.add_user(database, name, secret, level)
-        say(f"user {user.name} created", markup=False)
-
-    @user_app.command("organiser")
-    def user_organiser(
-        name: Annotated[str, typer.Option("--name", help="The account to name an organiser.")],
-        off: Annotated[bool, typer.Option("--off", help="No longer an organiser.")] = False,
-        db: DbOption = None,
-    ) -> None:
-        """Name an organiser: they read a player's history across every event (the first
-        account is one already). ``--off``: no longer one (the last one stays)."""
-        from shinpan.services import access
-
-        database = open_db(db)
+            path = demo_path(db)
+        say(f"demo database: {path} (a file of its own; remove it to start the demo anew)", markup=False)
+        database = open_db(str(path))
         with handled():
-            user = access.name_organiser(database, name, on=not off)
-            names = access.organisers(database)
+            made = load_demo(database)
+        hint = "\n".join(  # every demo account, for the sign-in page: role, name, password
+            f"{role}\t{name}\t{secret}"
+            for role, name, secret in (
+                ("head_judge", made.head_judge, made.password),
+                ("floor_judge", *FLOOR_JUDGE),
+                ("scorekeeper", *SCOREKEEPER),
+            )
+        )
         say(
-            f"{user.name} is {'no longer ' if off else ''}an organiser; organisers: {', '.join(names)}",
+            f"demo event {made.event_id}: head judge {made.head_judge} (password {made.password}), "
+            f"floor judge {FLOOR_JUDGE[0]} (PIN {FLOOR_JUDGE[1]}), "
+            f"scorekeeper {SCOREKEEPER[0]} (PIN {SCOREKEEPER[1]})",
             markup=False,
         )
+    else:
+        database = open_db(db)
+    if workers > 1 and not database.is_postgres:
+        fail("several workers need PostgreSQL; SQLite serves from one process", 1)
+    from shinpan.cli.venue import prepare, start_redirect  # start-up
+
+    scheme, listen_port = ("https", https_port) if https else ("http", port)
+    say(f"shinpan on {scheme}://{host}:{listen_port}/  (database: {database.describe()})", markup=False)
+    _seal_key(database)
+    venue = prepare(host, port, https, https_port, public_url, database.url)
+    secure_cookies = secure_cookies or https
+    certfile = keyfile = None
+    if venue.tls_dir:
+        from shinpan.services.tls import TlsFiles  # start-up
+
+        files = TlsFiles(Path(venue.tls_dir))
+        certfile, keyfile = str(files.cert), str(files.key)
+    import uvicorn  # start-up: the web stack loads once the judge has been told where it will be
+
+    from shinpan.web.resources import say_open_files  # start-up
+
+    say(say_open_files(), markup=False)  # every connection holds a file: as many as allowed
+
+    if workers > 1:  # each worker process opens the same PostgreSQL; live views cross via NOTIFY
+        os.environ["SHINPAN_DATABASE_URL"] = database.url
+        os.environ["SHINPAN_DEMO_HINT"] = hint or ""
+        os.environ["SHINPAN_SECURE_COOKIES"] = "1" if secure_cookies else ""
+        venue.to_env()
+        if https:  # the plain-HTTP listener, from this process, over an app of its own
+            from shinpan.web.app import create_app  # start-up
+
+            plain = create_app(database, secure_cookies=True)
+            venue.apply(plain)
+            start_redirect(plain, host, port, https_port, venue.addresses[0] if venue.addresses else host)
+        uvicorn.run(
+            "shinpan.web.app:app_from_env",
+            factory=True,
+            workers=workers,
+            host=host,
+            port=listen_port,
+            log_level="warning",
+            proxy_headers=False,
+            http=HTTP,
+            ssl_certfile=certfile,
+            ssl_keyfile=keyfile,
+        )
+        return
+    from shinpan.web.app import create_app  # start-up
+
+    web = create_app(database, secure_cookies=secure_cookies, serving=True)
+    web.state.demo_hint = hint
+    venue.apply(web)
+    if https:
+        start_redirect(web, host, port, https_port, venue.addresses[0] if venue.addresses else host)
+    uvicorn.run(
+        web,
+        host=host,
+        port=listen_port,
+        log_level="warning",
+        proxy_headers=False,
+        http=HTTP,
+        ssl_certfile=certfile,
+        ssl_keyfile=keyfile,
+    )
+
+
+def user_add(
+    name: Annotated[str, typer.Option("--name", help="The name shown on rulings.")],
+    level: Annotated[int | None, typer.Option("--level", help="Judge certification level.")] = None,
+    password: Annotated[
+        str | None, typer.Option("--password", help="Asked for when not given (it is never echoed).")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Create an account, e.g. the first head judge (then create an event on the web)."""
+    from shinpan.services import accounts  # start-up
+
+    secret = password or typer.prompt("Password", hide_input=True, confirmation_prompt=True)
+    database = open_db(db)
+    with handled():
+        user = accounts.add_user(database, name, secret, level)
+    say(f"user {user.name} created", markup=False)
+
+
+def user_organiser(
+    name: Annotated[str, typer.Option("--name", help="The account to name an organiser.")],
+    off: Annotated[bool, typer.Option("--off", help="No longer an organiser.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Name an organiser: they read a player's history across every event (the first
+    account is one already). ``--off``: no longer one (the last one stays)."""
+    from shinpan.services import access  # start-up
+
+    database = open_db(db)
+    with handled():
+        user = access.name_organiser(database, name, on=not off)
+        names = access.organisers(database)
+    say(
+        f"{user.name} is {'no longer ' if off else ''}an organiser; organisers: {', '.join(names)}",
+        markup=False,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve)
+    user_app = typer.Typer(help="Accounts that sign in to the web app.", no_args_is_help=True)
+    app.add_typer(user_app, name="user")
+    user_app.command("add")(user_add)
+    user_app.command("organiser")(user_organiser)

@@ -361,11 +361,12 @@ def _deviate(book: Rulebook, ruling: Ruling, deviation: Deviation | None) -> Rul
         needs_head_judge=book.needs_head_judge(new),
         deviation=deviation,
         explanation=replace(
-            x, reasons=(*x.reasons, "deviation"),
+            x,
+            reasons=(*x.reasons, "deviation"),
             remedies=tuple(r for r in x.remedies if r not in {ja for ja, _ in gone}),
             remedies_en=tuple(r for r in x.remedies_en if r not in {en for _, en in gone}),
         ),
-    )  # fmt: skip
+    )
 
 
 def decide(

@@ -202,7 +202,7 @@ def may(role: Role, action: str) -> bool:
 
 @dataclass(frozen=True)
 class HistoryScope:
-    """Whose rulings a reader of a player's history across events reads (issue 23): an
+    """Whose rulings a reader of a player's history across events reads: an
     organiser every event's, anyone else those of the events they may ``report`` at; voided
     rulings only of the events whose corrections they see (a seat there: its rulings' pages
     show what was voided and why)."""

@@ -323,9 +323,13 @@ def _says_when(due: Due, remedies: tuple[str, ...]) -> bool:
 
 
 def deviation_text(
-    book: Rulebook, new: tuple[str, ...], given: tuple[str, ...], reason: str, lang: str,
+    book: Rulebook,
+    new: tuple[str, ...],
+    given: tuple[str, ...],
+    reason: str,
+    lang: str,
     gone: Sequence[tuple[str, str]] = (),
-) -> str:  # fmt: skip
+) -> str:
     """What a head judge's deviation on a stored ruling says, appended to its explanation
     (D11): a sentence of its own, the reason quoted as the head judge gave it, and the
     remedies that went with the penalties they hung on (D16, ``gone``: Japanese, English)."""

@@ -48,8 +48,9 @@ def check_id_characters(value: str, field: str) -> None:
     if chars := hidden_characters(value):
         raise InvalidInput(
             "an id cannot hold invisible characters ({chars}); type it again without them",
-            field=field, chars=chars,
-        )  # fmt: skip
+            field=field,
+            chars=chars,
+        )
 
 
 def check_name(value: str, field: str) -> None:
@@ -58,8 +59,9 @@ def check_name(value: str, field: str) -> None:
         raise InvalidInput(
             "a name cannot hold characters that change the direction of text ({chars}); "
             "type it again without them",
-            field=field, chars=chars,
-        )  # fmt: skip
+            field=field,
+            chars=chars,
+        )
 
 
 def normalize_id(raw: str) -> str:

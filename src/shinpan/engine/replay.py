@@ -203,9 +203,13 @@ def replay(book: Rulebook, scenario: object, *, explanations: bool = True) -> li
         record = _record(index, event)
         try:
             rulings = decide(
-                book, record, state.history, state.participants, ref=f"event {index}",
+                book,
+                record,
+                state.history,
+                state.participants,
+                ref=f"event {index}",
                 first_number=state.next_number,
-            )  # fmt: skip
+            )
         except RecordError as e:
             raise ScenarioError(index, str(e)) from None
         state.add(index, rulings)

@@ -66,14 +66,41 @@ from shinpan.entries.rulings import (
 from shinpan.entries.tournament import FormatSet, PlayoffStarted
 
 EntryBody = (
-    EventCreated | JudgeAdded | JudgeClaimed | JudgeSeated | PlayersImported | PlayerDropped | StatusChanged
-    | PlayerCorrected | AttendanceMarked
-    | RoundPaired | PairingEdited | RoundStarted | TimeExtended | RoundEnded
-    | DuelResult | MatchResult | MatchExtended | LossCarried | LossSettled | ResultReported
-    | RulingsRecorded | RulingsConfirmed | RulingDeviated | RulingsVoided | DeadlineDone
-    | StatementTaken | AppealFiled | AppealDecided | FormatSet | PlayoffStarted | EventSealed | EventPublished
-    | WinnerReported | WinnerReportConfirmed
-)  # fmt: skip
+    EventCreated
+    | JudgeAdded
+    | JudgeClaimed
+    | JudgeSeated
+    | PlayersImported
+    | PlayerDropped
+    | StatusChanged
+    | PlayerCorrected
+    | AttendanceMarked
+    | RoundPaired
+    | PairingEdited
+    | RoundStarted
+    | TimeExtended
+    | RoundEnded
+    | DuelResult
+    | MatchResult
+    | MatchExtended
+    | LossCarried
+    | LossSettled
+    | ResultReported
+    | RulingsRecorded
+    | RulingsConfirmed
+    | RulingDeviated
+    | RulingsVoided
+    | DeadlineDone
+    | StatementTaken
+    | AppealFiled
+    | AppealDecided
+    | FormatSet
+    | PlayoffStarted
+    | EventSealed
+    | EventPublished
+    | WinnerReported
+    | WinnerReportConfirmed
+)
 
 KINDS: dict[str, type[EntryBody]] = {
     t.kind: t

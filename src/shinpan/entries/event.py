@@ -26,20 +26,33 @@ class EventCreated(Kind):
 
     def body(self) -> dict[str, Any]:
         return {
-            "uid": self.uid, "name": self.name, "starts_on": self.starts_on, "ends_on": self.ends_on,
-            "venue": self.venue, "rel": self.rel, "guideline": self.guideline.body(),
-            "head_judge": self.head_judge.body(), "confirmation_threshold": self.confirmation_threshold,
+            "uid": self.uid,
+            "name": self.name,
+            "starts_on": self.starts_on,
+            "ends_on": self.ends_on,
+            "venue": self.venue,
+            "rel": self.rel,
+            "guideline": self.guideline.body(),
+            "head_judge": self.head_judge.body(),
+            "confirmation_threshold": self.confirmation_threshold,
             **unless_none(time_zone=self.time_zone, round_minutes=self.round_minutes),
-        }  # fmt: skip
+        }
 
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(
-            f.text("uid"), f.text("name"), f.opt_text("starts_on"), f.opt_text("ends_on"), f.opt_text("venue"),
-            f.whole("rel"), GuidelineRef.read(Fields(f.mapping("guideline"), f"{cls.kind}: guideline")),
+            f.text("uid"),
+            f.text("name"),
+            f.opt_text("starts_on"),
+            f.opt_text("ends_on"),
+            f.opt_text("venue"),
+            f.whole("rel"),
+            GuidelineRef.read(Fields(f.mapping("guideline"), f"{cls.kind}: guideline")),
             HeadJudge.read(Fields(f.mapping("head_judge"), f"{cls.kind}: head_judge")),
-            f.text("confirmation_threshold"), f.opt_text("time_zone"), f.opt_whole("round_minutes"),
-        )  # fmt: skip
+            f.text("confirmation_threshold"),
+            f.opt_text("time_zone"),
+            f.opt_whole("round_minutes"),
+        )
 
 
 @dataclass(frozen=True)
@@ -289,9 +302,14 @@ class DuelResult(Kind):
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(
-            f.whole("round"), f.whole("table"), f.whole("duel"), f.opt_text("winner"), f.opt_whole("cause_ruling"),
-            f.has("match_result"), f.opt_text("match_result"),
-        )  # fmt: skip
+            f.whole("round"),
+            f.whole("table"),
+            f.whole("duel"),
+            f.opt_text("winner"),
+            f.opt_whole("cause_ruling"),
+            f.has("match_result"),
+            f.opt_text("match_result"),
+        )
 
 
 @dataclass(frozen=True)

@@ -53,9 +53,12 @@ class Registration:
 
     def body(self) -> dict[str, Any]:
         return {
-            "number": self.number, "name": self.name, "reading": self.reading, "club": self.club,
+            "number": self.number,
+            "name": self.name,
+            "reading": self.reading,
+            "club": self.club,
             **unless_none(handle=self.handle),
-        }  # fmt: skip
+        }
 
     @classmethod
     def read(cls, f: Fields) -> Self:
@@ -111,18 +114,30 @@ class DueRemedy:
 
     def body(self) -> dict[str, Any]:
         return {
-            "position": self.position, "due_kind": self.due_kind, "minutes": self.minutes,
-            "due_at": self.due_at, "round": self.round, "table": self.table,
-            "remedy_ja": self.remedy_ja, "remedy_en": self.remedy_en, "on_miss": self.on_miss.body(),
-        }  # fmt: skip
+            "position": self.position,
+            "due_kind": self.due_kind,
+            "minutes": self.minutes,
+            "due_at": self.due_at,
+            "round": self.round,
+            "table": self.table,
+            "remedy_ja": self.remedy_ja,
+            "remedy_en": self.remedy_en,
+            "on_miss": self.on_miss.body(),
+        }
 
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(
-            f.whole("position"), f.text("due_kind"), f.opt_whole("minutes"), f.opt_text("due_at"),
-            f.opt_whole("round"), f.opt_whole("table"), f.text("remedy_ja"), f.text("remedy_en"),
+            f.whole("position"),
+            f.text("due_kind"),
+            f.opt_whole("minutes"),
+            f.opt_text("due_at"),
+            f.opt_whole("round"),
+            f.opt_whole("table"),
+            f.text("remedy_ja"),
+            f.text("remedy_en"),
             Consequence.read(Fields(f.mapping("on_miss"), f"{f.where}: on_miss")),
-        )  # fmt: skip
+        )
 
 
 @dataclass(frozen=True)
@@ -153,26 +168,54 @@ class RecordedRuling:
 
     def body(self) -> dict[str, Any]:
         return {
-            "number": self.number, "player": self.player, "rule": self.rule, "offense": self.offense,
-            "penalties": list(self.penalties), "guideline_penalties": list(self.guideline_penalties),
-            "effects": list(self.effects), "follow_up": self.follow_up,
-            "needs_head_judge": self.needs_head_judge, "deviation_reason": self.deviation_reason,
-            "draft": self.draft, "scope": self.scope, "kind": self.kind, "trigger": self.trigger,
-            "recorded_as": self.recorded_as, "discretion": self.discretion, "source": self.source,
-            "explanation_ja": self.explanation_ja, "explanation_en": self.explanation_en,
-            "cause": self.cause, "dues": [d.body() for d in self.dues],
-        }  # fmt: skip
+            "number": self.number,
+            "player": self.player,
+            "rule": self.rule,
+            "offense": self.offense,
+            "penalties": list(self.penalties),
+            "guideline_penalties": list(self.guideline_penalties),
+            "effects": list(self.effects),
+            "follow_up": self.follow_up,
+            "needs_head_judge": self.needs_head_judge,
+            "deviation_reason": self.deviation_reason,
+            "draft": self.draft,
+            "scope": self.scope,
+            "kind": self.kind,
+            "trigger": self.trigger,
+            "recorded_as": self.recorded_as,
+            "discretion": self.discretion,
+            "source": self.source,
+            "explanation_ja": self.explanation_ja,
+            "explanation_en": self.explanation_en,
+            "cause": self.cause,
+            "dues": [d.body() for d in self.dues],
+        }
 
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(
-            f.whole("number"), f.text("player"), f.text("rule"), f.opt_whole("offense"), f.texts("penalties"),
-            f.texts("guideline_penalties"), f.texts("effects"), f.flag("follow_up"),
-            f.flag("needs_head_judge"), f.opt_text("deviation_reason"), f.opt_text("draft"),
-            f.opt_text("scope") or "", f.opt_text("kind"), f.text("trigger"), f.opt_text("recorded_as"),
-            f.flag("discretion", default=False), f.text("source"), f.text("explanation_ja"),
-            f.text("explanation_en"), f.opt_whole("cause"), f.parts("dues", DueRemedy.read, optional=True),
-        )  # fmt: skip
+            f.whole("number"),
+            f.text("player"),
+            f.text("rule"),
+            f.opt_whole("offense"),
+            f.texts("penalties"),
+            f.texts("guideline_penalties"),
+            f.texts("effects"),
+            f.flag("follow_up"),
+            f.flag("needs_head_judge"),
+            f.opt_text("deviation_reason"),
+            f.opt_text("draft"),
+            f.opt_text("scope") or "",
+            f.opt_text("kind"),
+            f.text("trigger"),
+            f.opt_text("recorded_as"),
+            f.flag("discretion", default=False),
+            f.text("source"),
+            f.text("explanation_ja"),
+            f.text("explanation_en"),
+            f.opt_whole("cause"),
+            f.parts("dues", DueRemedy.read, optional=True),
+        )
 
 
 @dataclass(frozen=True)
@@ -208,21 +251,33 @@ class RecordAsked:
 
     def body(self) -> dict[str, Any]:
         return {
-            "player": self.player, "infraction": self.infraction, "facts": dict(self.facts),
-            "draft": self.draft, "penalties": list(self.penalties) if self.penalties is not None else None,
+            "player": self.player,
+            "infraction": self.infraction,
+            "facts": dict(self.facts),
+            "draft": self.draft,
+            "penalties": list(self.penalties) if self.penalties is not None else None,
             "deviation": self.deviation.body() if self.deviation else None,
-            "round": self.round, "table": self.table, "note": self.note,
+            "round": self.round,
+            "table": self.table,
+            "note": self.note,
             **unless_none(given_at=self.given_at),
-        }  # fmt: skip
+        }
 
     @classmethod
     def read(cls, f: Fields) -> Self:
         penalties = f.texts("penalties") if f.value.get("penalties") is not None else None
         return cls(
-            f.text("player"), f.text("infraction"), f.mapping("facts"), f.opt_text("draft"), penalties,
-            f.part("deviation", AskedDeviation.read, optional=True), f.opt_whole("round"), f.opt_whole("table"),
-            f.opt_text("note") or "", f.opt_text("given_at"),
-        )  # fmt: skip
+            f.text("player"),
+            f.text("infraction"),
+            f.mapping("facts"),
+            f.opt_text("draft"),
+            penalties,
+            f.part("deviation", AskedDeviation.read, optional=True),
+            f.opt_whole("round"),
+            f.opt_whole("table"),
+            f.opt_text("note") or "",
+            f.opt_text("given_at"),
+        )
 
 
 @dataclass(frozen=True)

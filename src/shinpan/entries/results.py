@@ -44,18 +44,28 @@ class ResultReported(Kind):
 
     def body(self) -> dict[str, Any]:
         return {
-            "round": self.round, "table": self.table, "duels": [d.body() for d in self.duels],
-            "whole": self.whole, "result": self.result, "at_time": self.at_time,
+            "round": self.round,
+            "table": self.table,
+            "duels": [d.body() for d in self.duels],
+            "whole": self.whole,
+            "result": self.result,
+            "at_time": self.at_time,
             **unless_none(shown=self.shown, corrects=self.corrects, reason=self.reason),
-        }  # fmt: skip
+        }
 
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(
-            f.whole("round"), f.whole("table"), f.parts("duels", ReportedDuel.read), f.flag("whole"),
-            f.opt_text("result"), f.flag("at_time", False), f.opt_text("shown"), f.opt_whole("corrects"),
+            f.whole("round"),
+            f.whole("table"),
+            f.parts("duels", ReportedDuel.read),
+            f.flag("whole"),
+            f.opt_text("result"),
+            f.flag("at_time", False),
+            f.opt_text("shown"),
+            f.opt_whole("corrects"),
             f.opt_text("reason"),
-        )  # fmt: skip
+        )
 
 
 @dataclass(frozen=True)

@@ -31,19 +31,26 @@ class RulingsRecorded(Kind):
                 record=self.record.body() if self.record else None,
                 guideline=self.guideline.body() if self.guideline else None,
                 follow_up_of=self.follow_up_of.body() if self.follow_up_of else None,
-                rederived_after=self.rederived_after, given_at=self.given_at,
+                rederived_after=self.rederived_after,
+                given_at=self.given_at,
             ),
-            "round": self.round, "table": self.table, "rulings": [r.body() for r in self.rulings],
-        }  # fmt: skip
+            "round": self.round,
+            "table": self.table,
+            "rulings": [r.body() for r in self.rulings],
+        }
 
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(
-            f.parts("rulings", RecordedRuling.read), f.opt_whole("round"), f.opt_whole("table"),
-            f.opt_text("given_at"), f.part("record", RecordAsked.read, optional=True),
+            f.parts("rulings", RecordedRuling.read),
+            f.opt_whole("round"),
+            f.opt_whole("table"),
+            f.opt_text("given_at"),
+            f.part("record", RecordAsked.read, optional=True),
             f.part("guideline", GuidelineRef.read, optional=True),
-            f.part("follow_up_of", DeadlineRef.read, optional=True), f.opt_whole("rederived_after"),
-        )  # fmt: skip
+            f.part("follow_up_of", DeadlineRef.read, optional=True),
+            f.opt_whole("rederived_after"),
+        )
 
 
 @dataclass(frozen=True)
@@ -76,18 +83,26 @@ class RulingDeviated(Kind):
 
     def body(self) -> dict[str, Any]:
         return {
-            "ruling": self.ruling, "penalties": list(self.penalties), "reason": self.reason,
-            "needs_head_judge": self.needs_head_judge, "explanation_ja": self.explanation_ja,
+            "ruling": self.ruling,
+            "penalties": list(self.penalties),
+            "reason": self.reason,
+            "needs_head_judge": self.needs_head_judge,
+            "explanation_ja": self.explanation_ja,
             "explanation_en": self.explanation_en,
             **unless_none(effects=list(self.effects) if self.effects is not None else None),
-        }  # fmt: skip
+        }
 
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(
-            f.whole("ruling"), f.texts("penalties"), f.text("reason"), f.flag("needs_head_judge"),
-            f.text("explanation_ja"), f.text("explanation_en"), f.texts("effects") if f.has("effects") else None,
-        )  # fmt: skip
+            f.whole("ruling"),
+            f.texts("penalties"),
+            f.text("reason"),
+            f.flag("needs_head_judge"),
+            f.text("explanation_ja"),
+            f.text("explanation_en"),
+            f.texts("effects") if f.has("effects") else None,
+        )
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
-"""The guideline as data: its schema, its loader and checks, and the shipped REL 3 file.
+"""The guideline as data: its schema, its parser and checks, and the shipped REL 3 file.
 
-The names below load with the module that defines them, on first use (see
-:mod:`shinpan.engine`): the shipped guideline comes from a cache without the YAML parser.
+The package takes a file's text and gives a checked :class:`Guideline`; it reads no file
+and keeps no cache (that is :mod:`shinpan.services.guideline_files`). The names below load
+with the module that defines them, on first use (see :mod:`shinpan.engine`), so that a
+guideline taken from the cache loads neither the YAML parser nor pydantic.
 """
 
 from __future__ import annotations
@@ -11,20 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from shinpan.guideline.check import Problem, check_meaning
-    from shinpan.guideline.load import (
-        GuidelineError,
-        default_guideline,
-        guideline_schema,
-        load_guideline,
-        parse_guideline,
-    )
+    from shinpan.guideline.load import GuidelineError, parse_guideline, schema_document
     from shinpan.guideline.model import Guideline, Infraction, Step
     from shinpan.guideline.rulebook import Rulebook
 
 _WHERE = {
-    "Problem": "check", "check_meaning": "check", "GuidelineError": "load", "default_guideline": "load",
-    "guideline_schema": "load", "load_guideline": "load", "parse_guideline": "load", "Guideline": "model",
-    "Infraction": "model", "Step": "model", "Rulebook": "rulebook",
+    "Problem": "check", "check_meaning": "check", "GuidelineError": "load", "parse_guideline": "load",
+    "schema_document": "load", "Guideline": "model", "Infraction": "model", "Step": "model",
+    "Rulebook": "rulebook",
 }  # fmt: skip
 
 __all__ = [
@@ -35,10 +31,8 @@ __all__ = [
     "Rulebook",
     "Step",
     "check_meaning",
-    "default_guideline",
-    "guideline_schema",
-    "load_guideline",
     "parse_guideline",
+    "schema_document",
 ]
 
 

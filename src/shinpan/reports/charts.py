@@ -54,14 +54,18 @@ def ticks(highest: int) -> list[int]:
 def _text(
     x: float, y: float, content: str, *, anchor: str = "start", size: int = SIZE, fill: str = INK
 ) -> str:
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-family={quoteattr(FONT)} font-size="{size}" '
-            f'text-anchor="{anchor}" fill="{fill}">{escape(content)}</text>')  # fmt: skip
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-family={quoteattr(FONT)} font-size="{size}" '
+        f'text-anchor="{anchor}" fill="{fill}">{escape(content)}</text>'
+    )
 
 
 def _svg(kind: str, height: float, parts: list[str]) -> str:
     body = "".join(parts)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height:.0f}" width="100%" '
-            f'class="chart" role="img" id="chart-{kind}" stroke-linecap="butt">{body}</svg>')  # fmt: skip
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height:.0f}" width="100%" '
+        f'class="chart" role="img" id="chart-{kind}" stroke-linecap="butt">{body}</svg>'
+    )
 
 
 def _horizontal(kind: str, tallies: Sequence[Tally], labels: list[str]) -> str:
@@ -82,8 +86,10 @@ def _horizontal(kind: str, tallies: Sequence[Tally], labels: list[str]) -> str:
     for n, (tally, label) in enumerate(zip(tallies, labels, strict=True)):
         y = top + n * ROW
         length = tally.count * per
-        parts.append(f'<rect id="{bar_id(kind, tally)}" x="{left:.1f}" y="{y + 3:.1f}" width="{length:.1f}" '
-                     f'height="{ROW - 6}" fill="{colour}"/>')  # fmt: skip
+        parts.append(
+            f'<rect id="{bar_id(kind, tally)}" x="{left:.1f}" y="{y + 3:.1f}" width="{length:.1f}" '
+            f'height="{ROW - 6}" fill="{colour}"/>'
+        )
         parts.append(_text(left - 6, y + ROW / 2 + SIZE * 0.35, label, anchor="end"))
         parts.append(_text(left + length + 4, y + ROW / 2 + SIZE * 0.35, str(tally.count)))
     if not tallies:
@@ -111,8 +117,10 @@ def _vertical(kind: str, tallies: Sequence[Tally], labels: list[str]) -> str:
     for n, (tally, label) in enumerate(zip(tallies, labels, strict=True)):
         x = left + n * slot + slot * 0.2
         height = tally.count * per
-        parts.append(f'<rect id="{bar_id(kind, tally)}" x="{x:.1f}" y="{bottom - height:.1f}" '
-                     f'width="{slot * 0.6:.1f}" height="{height:.1f}" fill="{colour}"/>')  # fmt: skip
+        parts.append(
+            f'<rect id="{bar_id(kind, tally)}" x="{x:.1f}" y="{bottom - height:.1f}" '
+            f'width="{slot * 0.6:.1f}" height="{height:.1f}" fill="{colour}"/>'
+        )
         parts.append(_text(x + slot * 0.3, bottom - height - 4, str(tally.count), anchor="middle"))
         parts.append(_text(x + slot * 0.3, bottom + 17, label, anchor="middle"))
     if not tallies:

@@ -171,10 +171,17 @@ class EventHeader:
 
 def _header(r: store.EventRecord) -> EventHeader:
     return EventHeader(
-        id=r.event_id, name=r.name, starts_on=r.starts_on, ends_on=r.ends_on, venue=r.venue, rel=r.rel,
-        head_judge=r.head_judge, guideline_id=r.guideline_id, guideline_version=r.guideline_version,
+        id=r.event_id,
+        name=r.name,
+        starts_on=r.starts_on,
+        ends_on=r.ends_on,
+        venue=r.venue,
+        rel=r.rel,
+        head_judge=r.head_judge,
+        guideline_id=r.guideline_id,
+        guideline_version=r.guideline_version,
         time_zone=r.time_zone,
-    )  # fmt: skip
+    )
 
 
 def event_header(conn: Connection, event_id: int) -> EventHeader:

@@ -197,11 +197,16 @@ def disqualifications(db: Database, event_id: int) -> list[Investigation]:
         names = people(conn, event_id, {r.player for r in found}) if found else {}
     return [
         Investigation(
-            r.number, r.player, names[r.player].name if r.player in names else "", r.rule, r.penalties,
-            r.state, _awaiting(book, (*r.penalties, *r.effects), r.state),
+            r.number,
+            r.player,
+            names[r.player].name if r.player in names else "",
+            r.rule,
+            r.penalties,
+            r.state,
+            _awaiting(book, (*r.penalties, *r.effects), r.state),
         )
         for r in found
-    ]  # fmt: skip
+    ]
 
 
 def _awaiting(book: Rulebook, codes: tuple[str, ...], state: RulingState) -> str | None:
@@ -230,8 +235,11 @@ def dq_report(
         ]
         if ruling is not None and not cases:
             if any(r.number == ruling for r in everything):
-                raise NotFound("ruling {number} of event {event} is not a disqualification", number=ruling,
-                               event=event_id)  # fmt: skip
+                raise NotFound(
+                    "ruling {number} of event {event} is not a disqualification",
+                    number=ruling,
+                    event=event_id,
+                )
             raise NotFound("no ruling {number} in event {event}", number=ruling, event=event_id)
         names = people(conn, event.id) if cases else {}
         ledger = list(read_entries(conn, event.id)) if cases else []
@@ -241,9 +249,13 @@ def dq_report(
 
 
 def _case(
-    conn: Connection, event: EventHeader, r: ReportedRuling, everything: list[ReportedRuling],
-    names: dict[str, Person], ledger: list[Entry],
-) -> Disqualification:  # fmt: skip
+    conn: Connection,
+    event: EventHeader,
+    r: ReportedRuling,
+    everything: list[ReportedRuling],
+    names: dict[str, Person],
+    ledger: list[Entry],
+) -> Disqualification:
     book = event.book
     trail = concerning(ledger, r.number, r.entry)
     recorded = next((e for e in trail if e.seq == r.entry), None)
@@ -284,9 +296,13 @@ def _named_rulings(e: Entry) -> set[int]:
         case RulingsConfirmed(rulings=numbers) | RulingsVoided(rulings=numbers):
             return set(numbers)
         case (
-            RulingDeviated(ruling=n) | DeadlineDone(ruling=n) | AppealFiled(ruling=n) | AppealDecided(ruling=n)
-            | LossCarried(ruling=n) | LossSettled(ruling=n)
-        ):  # fmt: skip
+            RulingDeviated(ruling=n)
+            | DeadlineDone(ruling=n)
+            | AppealFiled(ruling=n)
+            | AppealDecided(ruling=n)
+            | LossCarried(ruling=n)
+            | LossSettled(ruling=n)
+        ):
             return {n}
         case StatementTaken(ruling=n) | StatusChanged(cause_ruling=n) | DuelResult(cause_ruling=n):
             return {n} if n is not None else set()
@@ -345,12 +361,24 @@ def decision(r: ReportedRuling, appeals: tuple[Appeal, ...]) -> Decision:
     later = [d for d in r.deviations if d.at != r.recorded_at]
     if later:
         d = later[-1]
-        return Decision("deviated", d.judge, d.at, d.reason, f"罰則を{d.penalties_ja}に変更",
-                        f"the penalty was changed to {d.penalties_en}")  # fmt: skip
+        return Decision(
+            "deviated",
+            d.judge,
+            d.at,
+            d.reason,
+            f"罰則を{d.penalties_ja}に変更",
+            f"the penalty was changed to {d.penalties_en}",
+        )
     if r.confirmation is not None:
         c = r.confirmation
-        return Decision("confirmed", c.judge, c.at, "", "ヘッドジャッジが失格を確認",
-                        "the head judge confirmed the disqualification")  # fmt: skip
+        return Decision(
+            "confirmed",
+            c.judge,
+            c.at,
+            "",
+            "ヘッドジャッジが失格を確認",
+            "the head judge confirmed the disqualification",
+        )
     return Decision("pending", "", "", "", "ヘッドジャッジの確認待ち", "waiting for the head judge")
 
 
@@ -405,20 +433,26 @@ def describe(book: Rulebook, e: Entry, number: int, names: dict[str, Person]) ->
         case ResultReported() as b:
             fix_ja, fix_en = ("(訂正)", " (corrected)") if b.corrects is not None else ("", "")
             ja, en = _SEATS.get(b.shown or "", (b.shown or "—", b.shown or "—"))
-            return (f"第{b.round}ラウンド {b.table}番卓の結果{fix_ja}: {ja}",
-                    f"round {b.round}, table {b.table}, the result{fix_en}: {en}")  # fmt: skip
+            return (
+                f"第{b.round}ラウンド {b.table}番卓の結果{fix_ja}: {ja}",
+                f"round {b.round}, table {b.table}, the result{fix_en}: {en}",
+            )
         case MatchResult(round=round_no, table=table, result=result):
             ja, en = _SEATS.get(result or "", ("—", "—"))
-            return (f"第{round_no}ラウンド {table}番卓のマッチ: {ja}",
-                    f"round {round_no}, table {table}, the match: {en}")  # fmt: skip
+            return (
+                f"第{round_no}ラウンド {table}番卓のマッチ: {ja}",
+                f"round {round_no}, table {table}, the match: {en}",
+            )
         case DuelResult(round=round_no, table=table, duel=duel, winner=winner):
             ja, en = (
                 (f"{_who(names, winner)}の勝ち", f"won by {_who(names, winner)}")
                 if winner
                 else ("引き分け", "drawn")
             )
-            return (f"第{round_no}ラウンド {table}番卓 第{duel}デュエル: {ja}",
-                    f"round {round_no}, table {table}, duel {duel}: {en}")  # fmt: skip
+            return (
+                f"第{round_no}ラウンド {table}番卓 第{duel}デュエル: {ja}",
+                f"round {round_no}, table {table}, duel {duel}: {en}",
+            )
     return _PLAIN.get(e.kind, ("台帳の記録", e.kind))
 
 

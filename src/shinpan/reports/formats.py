@@ -93,7 +93,7 @@ def render(
     elif fmt == "html":
         content = to_html(report, stylesheet=stylesheet, lang=lang).encode("utf-8")
     elif compact(report):  # one line per ruling, drawn straight to PDF (WeasyPrint: 40 s for 20,000)
-        from shinpan.reports.penalties_pdf import penalty_report_pdf
+        from shinpan.reports.penalties_pdf import penalty_report_pdf  # start-up
 
         content = penalty_report_pdf(report, lang, progress)
     else:
@@ -204,7 +204,7 @@ def to_json(report: Report) -> bytes:
 
 @cache
 def environment() -> Environment:
-    from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+    from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape  # start-up
 
     templates = resources.files("shinpan.reports") / "templates"
     env = Environment(
@@ -231,7 +231,7 @@ def _words(table: dict[str, str], code: str) -> tuple[str, str]:
 
 def bilingual(ja: str, en: str) -> Markup:
     """Japanese with the English beside it (left off a Japanese-only page)."""
-    from markupsafe import Markup, escape
+    from markupsafe import Markup, escape  # start-up
 
     if not en or en == ja:
         return Markup(escape(ja))
@@ -240,7 +240,7 @@ def bilingual(ja: str, en: str) -> Markup:
 
 def to_html(report: Report, *, stylesheet: str | None = None, lang: str = "both") -> str:
     """The report as one HTML document, its styles inside (or linked from ``stylesheet``)."""
-    from markupsafe import Markup
+    from markupsafe import Markup  # start-up
 
     context: dict[str, Any] = {
         "report": report,
@@ -249,7 +249,7 @@ def to_html(report: Report, *, stylesheet: str | None = None, lang: str = "both"
         "lang": lang,
     }
     if isinstance(report, Statistics):
-        from shinpan.reports.charts import charts
+        from shinpan.reports.charts import charts  # start-up
 
         context["charts"] = {kind: Markup(svg) for kind, svg in charts(report, "ja").items()}
     elif isinstance(report, Slip):
@@ -270,7 +270,7 @@ def print_css() -> str:
 
 def to_pdf(html: str, progress: Progress | None = None) -> bytes:
     """Lay the HTML out in pages and write the PDF (WeasyPrint)."""
-    from weasyprint import HTML
+    from weasyprint import HTML  # start-up
 
     step = progress or (lambda _name: None)
     step("layout")

@@ -107,11 +107,20 @@ class PlayerHistory:
                   "裁定番号 / ruling", "ラウンド / round", "違反 / infraction", "罰則 / penalty",
                   "状態 / state"]  # fmt: skip
         rows = [
-            [str(a.event.id), a.event.name, a.event.dates, a.number, a.name, str(r.number),
-             "" if r.round is None else str(r.round), r.infraction_ja, r.penalties_ja,
-             STATE_WORDS.get(r.state, r.state)]
+            [
+                str(a.event.id),
+                a.event.name,
+                a.event.dates,
+                a.number,
+                a.name,
+                str(r.number),
+                "" if r.round is None else str(r.round),
+                r.infraction_ja,
+                r.penalties_ja,
+                STATE_WORDS.get(r.state, r.state),
+            ]
             for a, r in self.rulings
-        ]  # fmt: skip
+        ]
         return header, rows
 
 

@@ -79,11 +79,15 @@ class PenaltyReport:
             "voided_count": self.voided,
             "left_out": self.left_out,
             "groups": [
-                {"key": g.key, "label_ja": g.label_ja, "label_en": g.label_en,
-                 "rulings": [r.as_json() for r in g.rulings]}
+                {
+                    "key": g.key,
+                    "label_ja": g.label_ja,
+                    "label_en": g.label_en,
+                    "rulings": [r.as_json() for r in g.rulings],
+                }
                 for g in self.groups
             ],
-        }  # fmt: skip
+        }
 
     @property
     def time_zone(self) -> str:

@@ -85,8 +85,11 @@ def font_file(style: str) -> tuple[str, int]:
             return str(path), 0  # the collection's first face is Noto Sans CJK JP
     found = subprocess.run(
         ["fc-match", "-f", "%{file}\n%{index}\n%{family}", FONT_NAMES[style]],
-        capture_output=True, text=True, timeout=30, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
     file, index, family = [*found.stdout.split("\n"), "", "", ""][:3]
     if found.returncode != 0 or "CJK JP" not in family:
         raise RuntimeError("Noto Sans CJK JP is not installed (Debian: apt-get install fonts-noto-cjk)")
@@ -212,11 +215,22 @@ def head_lines(report: PenaltyReport, lang: str) -> list[list[Run]]:
     """The document's head under its title: the event, who made it when."""
     e, zone = report.event, report.time_zone
     meta = " · ".join(p for p in (e.name, e.dates, e.venue or "") if p)
-    judge = [Run("ヘッドジャッジ", color=META), *en("head judge", lang), Run(f" {e.head_judge} · ルール適用レベル{e.rel}", color=META),
-             *en(f"REL {e.rel}", lang), Run(f" · ガイドライン 第{e.guideline_version}版", color=META), *en(e.guideline_id, lang)]  # fmt: skip
+    judge = [
+        Run("ヘッドジャッジ", color=META),
+        *en("head judge", lang),
+        Run(f" {e.head_judge} · ルール適用レベル{e.rel}", color=META),
+        *en(f"REL {e.rel}", lang),
+        Run(f" · ガイドライン 第{e.guideline_version}版", color=META),
+        *en(e.guideline_id, lang),
+    ]
     zone_ja, zone_en = zone_words(zone)
-    made = [Run("作成", color=MUTED), *en("generated", lang), Run(f" {local_time(report.generated_at, zone)} ({zone_ja}", color=MUTED),
-            *en(zone_en, lang), Run(")", color=MUTED)]  # fmt: skip
+    made = [
+        Run("作成", color=MUTED),
+        *en("generated", lang),
+        Run(f" {local_time(report.generated_at, zone)} ({zone_ja}", color=MUTED),
+        *en(zone_en, lang),
+        Run(")", color=MUTED),
+    ]
     return [[Run(meta, color=META)], judge, made]
 
 
@@ -237,14 +251,24 @@ def ledger_lines(report: PenaltyReport, h: LedgerHead, lang: str) -> list[list[R
     lines = [first, second]
     if h.seal:
         s = h.seal
-        seal = [Run("封印済み", style="B", color=META), *en("sealed", lang), Run(f": 第{s.position}項", color=META),
-                *en(f"entry {s.position}", lang)]  # fmt: skip
+        seal = [
+            Run("封印済み", style="B", color=META),
+            *en("sealed", lang),
+            Run(f": 第{s.position}項", color=META),
+            *en(f"entry {s.position}", lang),
+        ]
         if s.position + 1 < h.position:
             later = h.position - s.position - 1
-            seal += [Run(f" (その後の{later}項は封印の外", color=META), *en(f"{later} later entries not sealed", lang),
-                     Run(")", color=META)]  # fmt: skip
-        seal += [Run(f" · {local_time(s.sealed_at, report.time_zone)} · 鍵", color=META), *en("key", lang),
-                 Run(f" {s.fingerprint}", color=META)]  # fmt: skip
+            seal += [
+                Run(f" (その後の{later}項は封印の外", color=META),
+                *en(f"{later} later entries not sealed", lang),
+                Run(")", color=META),
+            ]
+        seal += [
+            Run(f" · {local_time(s.sealed_at, report.time_zone)} · 鍵", color=META),
+            *en("key", lang),
+            Run(f" {s.fingerprint}", color=META),
+        ]
         lines += [seal, [Run("署名", 5.5, EN), *en("signature", lang, 5.5), Run(f" {s.signature}", 5.5, EN)]]
     return lines
 
@@ -255,24 +279,46 @@ def summary_runs(report: PenaltyReport, lang: str) -> list[Run]:
     zone_ja, zone_en = zone_words(report.time_zone)
     gap = Run("   ")
     return [
-        Run("掲載"), *en("listed", lang), Run(f" {len(report.rulings)}", style="B"), gap,
-        Run("うち取消"), *en("voided", lang), Run(f" {report.voided}", style="B"), gap,
-        Run("非掲載(注意・ドラフト警告・罰則なし)"), *en("left out: cautions, draft warnings, no penalty", lang),
-        Run(f" {report.left_out}", style="B"), gap,
-        Run("並び"), *en("grouped by", lang), Run(f" {by_ja}"), *en(by_en, lang), gap,
-        Run("時刻"), *en("times", lang), Run(f" {zone_ja}"), *en(zone_en, lang),
-    ]  # fmt: skip
+        Run("掲載"),
+        *en("listed", lang),
+        Run(f" {len(report.rulings)}", style="B"),
+        gap,
+        Run("うち取消"),
+        *en("voided", lang),
+        Run(f" {report.voided}", style="B"),
+        gap,
+        Run("非掲載(注意・ドラフト警告・罰則なし)"),
+        *en("left out: cautions, draft warnings, no penalty", lang),
+        Run(f" {report.left_out}", style="B"),
+        gap,
+        Run("並び"),
+        *en("grouped by", lang),
+        Run(f" {by_ja}"),
+        *en(by_en, lang),
+        gap,
+        Run("時刻"),
+        *en("times", lang),
+        Run(f" {zone_ja}"),
+        *en(zone_en, lang),
+    ]
 
 
 def legend_lines(lang: str) -> list[list[Run]]:
-    first = [Run("一件一行(件数が多いため簡易表示, 時刻は月-日 時:分)", color=EN),
-             *en("one line per ruling (a large report; times as month-day hour:minute)", lang)]  # fmt: skip
+    first = [
+        Run("一件一行(件数が多いため簡易表示, 時刻は月-日 時:分)", color=EN),
+        *en("one line per ruling (a large report; times as month-day hour:minute)", lang),
+    ]
     second = [
         Run("番号 · ラウンド/卓 · 選手 · 違反 (回数) · 罰則 · 追加措置 · 記録 · 確認 · 逸脱 · 取消", color=EN)
     ]
     if lang != "ja":
-        second += [Run(" — ", color=EN),
-                   *en("ruling · round/table · player · infraction (offence) · penalty · remedy · issued · confirmed · deviations · void", lang)]  # fmt: skip
+        second += [
+            Run(" — ", color=EN),
+            *en(
+                "ruling · round/table · player · infraction (offence) · penalty · remedy · issued · confirmed · deviations · void",
+                lang,
+            ),
+        ]
     return [first, second]
 
 
@@ -363,7 +409,7 @@ class Painter:
 
 def qr_modules(text: str) -> list[list[bool]]:
     """The QR code of the ledger head's full form, as ``LedgerHead.qr_svg`` draws it."""
-    import qrcode
+    import qrcode  # start-up
 
     code = qrcode.QRCode(border=1)
     code.add_data(text)
@@ -389,7 +435,7 @@ def draw_qr(pdf: FPDF, text: str, x: float, y: float, size: float) -> None:
 
 def penalty_report_pdf(report: PenaltyReport, lang: str = "both", progress: Progress | None = None) -> bytes:
     """The report as the compact page shows it, drawn straight to PDF."""
-    from fpdf import FPDF
+    from fpdf import FPDF  # start-up
 
     step = progress or (lambda _name: None)
     step("layout")
@@ -455,6 +501,9 @@ def group_blocks(
         heading = Block(rows_of(measure, label), rule=(0.8, META, 0.0), before=3.5, after=1.4)
         for n, r in enumerate(g.rulings):
             color = MUTED if r.voided else INK
-            line = Block(rows_of(measure, [Run(ruling_line(r, zone, lang), color=color)]),
-                         rule=(0.3, RULE_GREY, 0.2), before=0.2)  # fmt: skip
+            line = Block(
+                rows_of(measure, [Run(ruling_line(r, zone, lang), color=color)]),
+                rule=(0.3, RULE_GREY, 0.2),
+                before=0.2,
+            )
             yield (heading, line) if n == 0 else (line,)

@@ -321,14 +321,45 @@ def _ruling(
     if number in missed:
         remedy_ja, remedy_en = missed[number]
     made = _new(ReportedRuling)
-    made.__dict__.update(zip(_FIELDS, (
-        number, r.entry_seq, r.player, name, r.round, r.table_no, rule,
-        name_ja, name_en, category_id, r.offense, r.follow_up, r.trigger,
-        penalties, abbr, ja, en, given, given_abbr,
-        r.effects, effects_ja, effects_en, remedy_ja, remedy_en, r.state,
-        reported, r.judge, r.recorded_at,
-        confirmed.get(number, ()), deviated.get(number, ()), voided.get(number),
-    ), strict=True))  # fmt: skip
+    made.__dict__.update(
+        zip(
+            _FIELDS,
+            (
+                number,
+                r.entry_seq,
+                r.player,
+                name,
+                r.round,
+                r.table_no,
+                rule,
+                name_ja,
+                name_en,
+                category_id,
+                r.offense,
+                r.follow_up,
+                r.trigger,
+                penalties,
+                abbr,
+                ja,
+                en,
+                given,
+                given_abbr,
+                r.effects,
+                effects_ja,
+                effects_en,
+                remedy_ja,
+                remedy_en,
+                r.state,
+                reported,
+                r.judge,
+                r.recorded_at,
+                confirmed.get(number, ()),
+                deviated.get(number, ()),
+                voided.get(number),
+            ),
+            strict=True,
+        )
+    )
     return made
 
 

@@ -83,8 +83,8 @@ def ruling_url(base_url: str, event_id: int, number: int) -> str:
 
 def qr_svg(text: str) -> str:
     """A QR code as an inline ``<svg>`` element (paths only, no styles)."""
-    import qrcode  # loaded for a slip only
-    import qrcode.image.svg
+    import qrcode  # start-up: for a slip only
+    import qrcode.image.svg  # start-up
 
     image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
     buffer = io.BytesIO()

@@ -129,8 +129,12 @@ class Statistics:
 
     @property
     def tallies(self) -> dict[str, tuple[Tally, ...]]:
-        return {"category": self.by_category, "infraction": self.by_infraction,
-                "round": self.by_round, "judge": self.by_judge}  # fmt: skip
+        return {
+            "category": self.by_category,
+            "infraction": self.by_infraction,
+            "round": self.by_round,
+            "judge": self.by_judge,
+        }
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)

@@ -183,11 +183,20 @@ def standing_rows(lines: Sequence[Standing], people: People) -> list[WallStandin
     """The wall's rows of the standings, in their order; ``people`` gives each id's name and reading."""
     return [
         WallStanding(
-            s.rank, s.player, *people.get(s.player, ("", "")), s.points, s.wins, s.losses, s.draws,
-            s.omw, s.gw, s.ogw, str(s.status),
+            s.rank,
+            s.player,
+            *people.get(s.player, ("", "")),
+            s.points,
+            s.wins,
+            s.losses,
+            s.draws,
+            s.omw,
+            s.gw,
+            s.ogw,
+            str(s.status),
         )
         for s in lines
-    ]  # fmt: skip
+    ]
 
 
 def name_order(line: WallPairing) -> tuple[Any, ...]:

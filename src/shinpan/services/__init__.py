@@ -20,6 +20,7 @@ __all__ = [
     "effects",
     "events",
     "formats",
+    "guideline_files",
     "heads",
     "integrity",
     "network",

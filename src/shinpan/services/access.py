@@ -179,10 +179,18 @@ def touch(db: Database, seen: Iterable[tuple[str, str]]) -> None:
 
 def _views(found: list[store.Session], names: dict[int, str], mine: str | None) -> list[SessionView]:
     views = [
-        SessionView(s.id_hash, s.user_id, names.get(s.user_id, ""), describe_device(s.device or ""),
-                    s.address or "", s.started_at, s.last_seen, s.id_hash == mine)
+        SessionView(
+            s.id_hash,
+            s.user_id,
+            names.get(s.user_id, ""),
+            describe_device(s.device or ""),
+            s.address or "",
+            s.started_at,
+            s.last_seen,
+            s.id_hash == mine,
+        )
         for s in found
-    ]  # fmt: skip
+    ]
     current = [v for v in views if v.current]
     others = sorted((v for v in views if not v.current), key=lambda v: v.last_seen or "", reverse=True)
     return current + others

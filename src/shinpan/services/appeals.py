@@ -22,9 +22,16 @@ AUTHOR_ROLES = ("player", "opponent", "witness", "judge")
 
 
 def file_appeal(
-    db: Database, event_id: int, ruling: int, by: str, reason: str, *, judge: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> int:  # fmt: skip
+    db: Database,
+    event_id: int,
+    ruling: int,
+    by: str,
+    reason: str,
+    *,
+    judge: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> int:
     """A player appeals a ruling; returns the appeal's entry number."""
     if not by.strip() or not reason.strip():
         raise InvalidInput("an appeal needs who appeals and why", field="reason")
@@ -41,10 +48,17 @@ def file_appeal(
 
 
 def decide_appeal(
-    db: Database, event_id: int, appeal: int, outcome: str, reason: str, *,
-    penalties: list[str] | None = None, judge: str | None = None, command_id: str | None = None,
+    db: Database,
+    event_id: int,
+    appeal: int,
+    outcome: str,
+    reason: str,
+    *,
+    penalties: list[str] | None = None,
+    judge: str | None = None,
+    command_id: str | None = None,
     now: datetime | None = None,
-) -> AppealDecidedJson:  # fmt: skip
+) -> AppealDecidedJson:
     """The head judge's final decision: upheld, overturned (voided) or changed (deviated)."""
     if outcome not in OUTCOMES:
         raise InvalidInput("the outcome is upheld, overturned or changed", field="outcome")
@@ -82,9 +96,17 @@ def decide_appeal(
 
 
 def add_statement(
-    db: Database, event_id: int, author: str, author_role: str, text: str, *, ruling: int | None = None,
-    judge: str | None = None, command_id: str | None = None, now: datetime | None = None,
-) -> int:  # fmt: skip
+    db: Database,
+    event_id: int,
+    author: str,
+    author_role: str,
+    text: str,
+    *,
+    ruling: int | None = None,
+    judge: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> int:
     """A statement from someone involved (player, opponent, witness, judge), e.g. for a DQ report."""
     if author_role not in AUTHOR_ROLES:
         raise InvalidInput("the author is a player, opponent, witness or judge", field="author_role")

@@ -40,7 +40,8 @@ def later(value: str, minutes: int) -> str:
 
 def rulebook_for(guideline_id: str, version: str) -> Rulebook:
     """The guideline an event runs under (the built-in one; published files never change)."""
-    from shinpan.guideline import Rulebook, default_guideline
+    from shinpan.guideline import Rulebook  # start-up
+    from shinpan.services.guideline_files import default_guideline  # start-up
 
     g = default_guideline()
     if (g.id, g.version) != (guideline_id, version):

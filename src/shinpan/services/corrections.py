@@ -35,9 +35,14 @@ from shinpan.store.rulings import live_follow_ups, numbers_of_entry
 
 
 def confirm(
-    db: Database, event_id: int, numbers: Sequence[int], *, judge: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> list[int]:  # fmt: skip
+    db: Database,
+    event_id: int,
+    numbers: Sequence[int],
+    *,
+    judge: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> list[int]:
     """The head judge confirms rulings that wait for it (D11); an ejection or a
     disqualification changes the player's status only now (D17)."""
 
@@ -54,9 +59,16 @@ def confirm(
         return sorted(numbers)
 
     return run_command(
-        db, event_id, "confirm", judge, command_id, {"confirm": sorted(numbers)}, act, now,
+        db,
+        event_id,
+        "confirm",
+        judge,
+        command_id,
+        {"confirm": sorted(numbers)},
+        act,
+        now,
         lambda _c, e: list(e.of(RulingsConfirmed).rulings),
-    )  # fmt: skip
+    )
 
 
 def _penalises_nobody(row: Any) -> bool:
@@ -106,11 +118,14 @@ def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str)
         )
         gone = remedies_after_deviation(book, row.rule, row.offense, new)
     deviated = RulingDeviated(
-        number, new, why, book.needs_head_judge(new, event.confirmation_threshold),
+        number,
+        new,
+        why,
+        book.needs_head_judge(new, event.confirmation_threshold),
         f"{row.explanation_ja}{deviation_text(book, new, given, why, 'ja', gone)}",
         f"{row.explanation_en} {deviation_text(book, new, given, why, 'en', gone)}",
         effects=effects if effects != had else None,
-    )  # fmt: skip
+    )
     ap.append(deviated, refs=[row.entry_seq])
     revert_rulings(ap, {number})
     apply_ruling(ap, number, row.player, [*new, *effects], pending=False)
@@ -159,24 +174,50 @@ def _rederive(ap: Appender, players: Iterable[str], corrected: int, reason: str)
 
 
 def deviate(
-    db: Database, event_id: int, number: int, penalties: Sequence[str], reason: str, *,
-    judge: str | None = None, command_id: str | None = None, now: datetime | None = None,
-) -> DeviationJson:  # fmt: skip
+    db: Database,
+    event_id: int,
+    number: int,
+    penalties: Sequence[str],
+    reason: str,
+    *,
+    judge: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> DeviationJson:
     """The head judge departs from the guideline for one ruling, with a written reason."""
     payload = {"deviate": number, "penalties": list(penalties), "reason": reason}
     return run_command(
-        db, event_id, "deviate", judge, command_id, payload,
-        lambda _conn, ap: deviate_in(ap, number, penalties, reason), now,
+        db,
+        event_id,
+        "deviate",
+        judge,
+        command_id,
+        payload,
+        lambda _conn, ap: deviate_in(ap, number, penalties, reason),
+        now,
         lambda _c, e: deviation_json(e.of(RulingDeviated)),
-    )  # fmt: skip
+    )
 
 
 def void(
-    db: Database, event_id: int, number: int, reason: str, *, judge: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> list[int]:  # fmt: skip
+    db: Database,
+    event_id: int,
+    number: int,
+    reason: str,
+    *,
+    judge: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> list[int]:
     """Void the record a ruling came from: all its rulings count for nothing from now (D1, D16)."""
     return run_command(
-        db, event_id, "void", judge, command_id, {"void": number, "reason": reason},
-        lambda _conn, ap: void_in(ap, number, reason), now, lambda _c, e: list(e.of(RulingsVoided).rulings),
-    )  # fmt: skip
+        db,
+        event_id,
+        "void",
+        judge,
+        command_id,
+        {"void": number, "reason": reason},
+        lambda _conn, ap: void_in(ap, number, reason),
+        now,
+        lambda _c, e: list(e.of(RulingsVoided).rulings),
+    )

@@ -99,9 +99,21 @@ def _overdue(conn: Connection, event_id: int, d: RemedyDue, now: datetime) -> tu
 def _shown(d: RemedyDue, overdue: bool, left: float | None) -> Deadline:
     on_miss = {"effects": list(d.miss_effects), "penalties": list(d.miss_penalties)}
     return Deadline(
-        d.ruling, d.position, d.player, d.rule, d.due_kind, d.due_at, d.round, d.table, d.remedy_ja,
-        d.remedy_en, on_miss, d.state, overdue, left,
-    )  # fmt: skip
+        d.ruling,
+        d.position,
+        d.player,
+        d.rule,
+        d.due_kind,
+        d.due_at,
+        d.round,
+        d.table,
+        d.remedy_ja,
+        d.remedy_en,
+        on_miss,
+        d.state,
+        overdue,
+        left,
+    )
 
 
 def list_deadlines(
@@ -128,12 +140,19 @@ def _pending(conn: Connection, event_id: int, ruling: int, position: int) -> Rem
 
 
 def mark_done(
-    db: Database, event_id: int, ruling: int, position: int = 0, *, judge: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> None:  # fmt: skip
+    db: Database,
+    event_id: int,
+    ruling: int,
+    position: int = 0,
+    *,
+    judge: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> None:
     """The remedy was carried out in time: this deadline and the ruling's later ones close."""
-    from shinpan.entries import DeadlineDone
-    from shinpan.services.commands import run_command
+    # Late: listing deadlines loads no ledger entries and no recording.
+    from shinpan.entries import DeadlineDone  # start-up
+    from shinpan.services.commands import run_command  # start-up
 
     def act(conn: Connection, ap: Appender) -> None:
         _pending(conn, event_id, ruling, position)
@@ -144,19 +163,26 @@ def mark_done(
 
 
 def mark_missed(
-    db: Database, event_id: int, ruling: int, position: int | None = None, *, judge: str | None = None,
-    command_id: str | None = None, now: datetime | None = None, early_confirmed: bool = True,
-) -> list[RulingDecided]:  # fmt: skip
+    db: Database,
+    event_id: int,
+    ruling: int,
+    position: int | None = None,
+    *,
+    judge: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+    early_confirmed: bool = True,
+) -> list[RulingDecided]:
     """The remedy was not done in time: the follow-up ruling (D7), from the next deadline.
     Before an end-of-match or end-of-round deadline falls due, the head judge may end it
     (D21); ``early_confirmed=False`` (a screen that has not asked yet) refuses that."""
-    from shinpan.engine import Ruling, follow_up
-    from shinpan.engine.ruling import Due, Explanation
-    from shinpan.entries import DeadlineRef, RulingsRecorded
-    from shinpan.services.commands import run_command
-    from shinpan.services.recording import append_rulings, next_number
-    from shinpan.services.shapes import ruling_decided
-    from shinpan.store.rulings import stored_ruling
+    from shinpan.engine import Ruling, follow_up  # start-up
+    from shinpan.engine.ruling import Due, Explanation  # start-up
+    from shinpan.entries import DeadlineRef, RulingsRecorded  # start-up
+    from shinpan.services.commands import run_command  # start-up
+    from shinpan.services.recording import append_rulings, next_number  # start-up
+    from shinpan.services.shapes import ruling_decided  # start-up
+    from shinpan.store.rulings import stored_ruling  # start-up
 
     def act(conn: Connection, ap: Appender) -> list[RulingDecided]:
         event = load_event(conn, event_id)
@@ -186,19 +212,36 @@ def mark_missed(
         if r is None:
             raise NotFound("no ruling {number} in event {event}", number=ruling, event=event_id)
         primary = Ruling(
-            player=r.player, rule=r.rule, offense=r.offense, penalties=r.penalties, draft=r.draft,
-            ref=f"#{r.number}", explanation=Explanation(reasons=(), step_source=r.source), number=r.number,
-        )  # fmt: skip
+            player=r.player,
+            rule=r.rule,
+            offense=r.offense,
+            penalties=r.penalties,
+            draft=r.draft,
+            ref=f"#{r.number}",
+            explanation=Explanation(reasons=(), step_source=r.source),
+            number=r.number,
+        )
         due = Due(
-            when=d.due_kind, minutes=d.minutes, remedy=d.remedy_ja, remedy_en=d.remedy_en,
-            penalties=d.miss_penalties, effects=d.miss_effects,
+            when=d.due_kind,
+            minutes=d.minutes,
+            remedy=d.remedy_ja,
+            remedy_en=d.remedy_en,
+            penalties=d.miss_penalties,
+            effects=d.miss_effects,
             has_consequence=bool(d.miss_penalties or d.miss_effects),
-        )  # fmt: skip
+        )
         made = follow_up(event.book, primary, due, number=next_number(conn, event_id))
         missed = RulingsRecorded((), follow_up_of=DeadlineRef(ruling, pos))
         return append_rulings(ap, event, [made], missed, r.round, r.table)
 
     return run_command(
-        db, event_id, "deadline", judge, command_id, {"missed": [ruling, position]}, act, now,
+        db,
+        event_id,
+        "deadline",
+        judge,
+        command_id,
+        {"missed": [ruling, position]},
+        act,
+        now,
         lambda _c, e: [ruling_decided(r) for r in e.of(RulingsRecorded).rulings],
-    )  # fmt: skip
+    )

@@ -22,6 +22,7 @@ from shinpan.engine.event_rules import Role, RulingState
 from shinpan.errors import Conflict
 from shinpan.services import accounts, corrections, deadlines, events, recording, rounds
 from shinpan.services.events import list_events
+from shinpan.services.queries import round_matches, rulings_feed
 from shinpan.services.shapes import RulingInFeed
 from shinpan.store.db import Database, data_dir, resolve_url
 from shinpan.store.urls import database_url
@@ -109,14 +110,21 @@ def load_demo(db: Database, now: datetime | None = None) -> Demo:
         assert account is not None
         uid[name] = account.uid
     e = events.create_event(
-        db, name=DEMO_NAME, head_judge=HEAD_JUDGE[0], head_judge_level=HEAD_JUDGE[2],
+        db,
+        name=DEMO_NAME,
+        head_judge=HEAD_JUDGE[0],
+        head_judge_level=HEAD_JUDGE[2],
         head_judge_account=uid[HEAD_JUDGE[0]],
-        starts_on=clock.date().isoformat(), venue="東京ビッグサイト (demo)", now=at(0),
-    )  # fmt: skip
-    events.add_judge(db, e, name=FLOOR_JUDGE[0], level=1, role=Role.floor_judge,
-                     account=uid[FLOOR_JUDGE[0]], now=at(1))  # fmt: skip
-    events.add_judge(db, e, name=SCOREKEEPER[0], level=None, role=Role.scorekeeper,
-                     account=uid[SCOREKEEPER[0]], now=at(1))  # fmt: skip
+        starts_on=clock.date().isoformat(),
+        venue="東京ビッグサイト (demo)",
+        now=at(0),
+    )
+    events.add_judge(
+        db, e, name=FLOOR_JUDGE[0], level=1, role=Role.floor_judge, account=uid[FLOOR_JUDGE[0]], now=at(1)
+    )
+    events.add_judge(
+        db, e, name=SCOREKEEPER[0], level=None, role=Role.scorekeeper, account=uid[SCOREKEEPER[0]], now=at(1)
+    )
     players = _players()
     events.import_players(db, e, players, now=at(2))
     numbers = [p.number for p in players]
@@ -125,9 +133,12 @@ def load_demo(db: Database, now: datetime | None = None) -> Demo:
     def rec(minutes: float, player: str | None, infraction: str) -> list[int]:
         assert player is not None
         saved = recording.record(
-            db, e, recording.RecordInput(player=player, infraction=infraction),
-            judge=floor, now=at(minutes),
-        )  # fmt: skip
+            db,
+            e,
+            recording.RecordInput(player=player, infraction=infraction),
+            judge=floor,
+            now=at(minutes),
+        )
         return [r["number"] for r in saved.rulings]
 
     for round_no in (1, 2, 3):
@@ -168,8 +179,6 @@ def clock_minutes(start: datetime, clock: datetime) -> float:
 
 
 def _all_pending(db: Database, event_id: int) -> list[RulingInFeed]:
-    from shinpan.services.queries import rulings_feed
-
     return rulings_feed(db, event_id, state=RulingState.pending, limit=1000)
 
 
@@ -177,8 +186,6 @@ def _play_out(
     db: Database, event_id: int, round_no: int, pairing: PairingRow, rng: random.Random, when: datetime
 ) -> None:
     """Report duels until someone has won two (penalty duel losses already count)."""
-    from shinpan.services.queries import round_matches
-
     match = next(m for m in round_matches(db, event_id, round_no)["matches"] if m["table"] == pairing.table)
     if match["result"]:
         return
@@ -187,6 +194,7 @@ def _play_out(
         wins[d["winner"]] = wins.get(d["winner"], 0) + 1
     while max(wins.values()) < 2:  # each the match's next duel, as the scorekeeper reports it
         winner = pairing.player_a if rng.random() < 0.5 else str(pairing.player_b)
-        events.report_result(db, event_id, round_no, pairing.table, winner=winner,
-                             actor=SCOREKEEPER[0], now=when)  # fmt: skip
+        events.report_result(
+            db, event_id, round_no, pairing.table, winner=winner, actor=SCOREKEEPER[0], now=when
+        )
         wins[winner] += 1  # the second duel won decides the match (D10)

@@ -30,11 +30,11 @@ from shinpan.entries import (
     RoundPaired,
 )
 from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused
-from shinpan.guideline import default_guideline
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, role_of, stamp
 from shinpan.services.effects import settle_carried
 from shinpan.services.formats import open_format
+from shinpan.services.guideline_files import default_guideline
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.events import EventSummary, event_summaries, judge_seat, next_event_id
@@ -90,10 +90,18 @@ def create_event(
     (None: the seat waits to be claimed with a claim code). ``time_zone`` (an IANA name,
     default Asia/Tokyo) is the zone every time of the event is shown in."""
     created = new_event(
-        name=name, head_judge=head_judge, head_judge_level=head_judge_level,
-        head_judge_account=head_judge_account, starts_on=starts_on, ends_on=ends_on, venue=venue, rel=rel,
-        confirmation_threshold=confirmation_threshold, round_minutes=round_minutes, time_zone=time_zone,
-    )  # fmt: skip
+        name=name,
+        head_judge=head_judge,
+        head_judge_level=head_judge_level,
+        head_judge_account=head_judge_account,
+        starts_on=starts_on,
+        ends_on=ends_on,
+        venue=venue,
+        rel=rel,
+        confirmation_threshold=confirmation_threshold,
+        round_minutes=round_minutes,
+        time_zone=time_zone,
+    )
     chosen = (
         parse_format(match_format, time_out, tiebreakers) if match_format or time_out or tiebreakers else None
     )
@@ -106,11 +114,20 @@ def create_event(
 
 
 def new_event(
-    *, name: str, head_judge: str, head_judge_level: int | None, head_judge_account: str | None = None,
-    starts_on: str | None = None, ends_on: str | None = None, venue: str | None = None, rel: int = 3,
-    confirmation_threshold: str | None = None, round_minutes: int | None = None, time_zone: str | None = None,
+    *,
+    name: str,
+    head_judge: str,
+    head_judge_level: int | None,
+    head_judge_account: str | None = None,
+    starts_on: str | None = None,
+    ends_on: str | None = None,
+    venue: str | None = None,
+    rel: int = 3,
+    confirmation_threshold: str | None = None,
+    round_minutes: int | None = None,
+    time_zone: str | None = None,
     uid: str | None = None,
-) -> EventCreated:  # fmt: skip
+) -> EventCreated:
     """The entry that creates an event, once what :func:`create_event` checks holds (an
     import passes the exported event's ``uid``; a new event gets a new one)."""
     name = name.strip()
@@ -140,12 +157,18 @@ def new_event(
             "give between 1 and {highest} minutes", field="round_minutes", highest=MAX_ROUND_MINUTES
         )
     return EventCreated(
-        uid=uid or str(uuid.uuid4()), name=name, starts_on=_date(starts_on, "starts_on"),
-        ends_on=_date(ends_on, "ends_on") or _date(starts_on, "starts_on"), venue=venue, rel=rel,
+        uid=uid or str(uuid.uuid4()),
+        name=name,
+        starts_on=_date(starts_on, "starts_on"),
+        ends_on=_date(ends_on, "ends_on") or _date(starts_on, "starts_on"),
+        venue=venue,
+        rel=rel,
         guideline=GuidelineRef(g.id, g.version),
         head_judge=HeadJudge(head_judge.strip(), head_judge_level, head_judge_account),
-        confirmation_threshold=threshold, time_zone=_time_zone(time_zone), round_minutes=round_minutes,
-    )  # fmt: skip
+        confirmation_threshold=threshold,
+        time_zone=_time_zone(time_zone),
+        round_minutes=round_minutes,
+    )
 
 
 def open_event(conn: Connection, event_id: int, created: EventCreated, now: str) -> Entry:
@@ -159,9 +182,17 @@ def list_events(db: Database) -> list[EventSummary]:
 
 
 def add_judge(
-    db: Database, event_id: int, *, name: str, level: int | None, role: Role, actor: str | None = None,
-    account: str | None = None, command_id: str | None = None, now: datetime | None = None,
-) -> None:  # fmt: skip
+    db: Database,
+    event_id: int,
+    *,
+    name: str,
+    level: int | None,
+    role: Role,
+    actor: str | None = None,
+    account: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> None:
     """A judge's seat at the event, held by the account ``account`` (a uid), or waiting to
     be claimed with a claim code (:func:`shinpan.services.accounts.claim_code`)."""
     if not name.strip():
@@ -180,9 +211,14 @@ def add_judge(
 
 
 def claim_seat(
-    db: Database, event_id: int, seat: str, account: str, *, command_id: str | None = None,
+    db: Database,
+    event_id: int,
+    seat: str,
+    account: str,
+    *,
+    command_id: str | None = None,
     now: datetime | None = None,
-) -> None:  # fmt: skip
+) -> None:
     """The seat ``seat``, made without an account, goes to the account ``account`` (its
     claim code was used: see :func:`shinpan.services.accounts.join`)."""
 
@@ -196,9 +232,14 @@ def claim_seat(
 
 
 def import_players(
-    db: Database, event_id: int, rows: list[PlayerRow], *, actor: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> int:  # fmt: skip
+    db: Database,
+    event_id: int,
+    rows: list[PlayerRow],
+    *,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> int:
     """Add players; nothing is added when any is already registered. Their ids are stored
     normalized (D18); two that normalize alike are refused."""
     for r in rows:  # look-alikes: an invisible character in an id, a reversing one in a name
@@ -229,15 +270,28 @@ def import_players(
         return len(payload)
 
     return run_command(
-        db, event_id, "roster", actor, command_id, {"players": payload}, act, now,
+        db,
+        event_id,
+        "roster",
+        actor,
+        command_id,
+        {"players": payload},
+        act,
+        now,
         lambda _conn, entry: len(entry.of(PlayersImported).players),
-    )  # fmt: skip
+    )
 
 
 def import_pairings(
-    db: Database, event_id: int, round_no: int, rows: list[PairingRow], *, actor: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> int:  # fmt: skip
+    db: Database,
+    event_id: int,
+    round_no: int,
+    rows: list[PairingRow],
+    *,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> int:
     """Pair a round; refused for unknown players and for those out of the event (D14)."""
     if round_no < 1:
         raise InvalidInput("rounds count from 1", field="round")
@@ -274,15 +328,28 @@ def import_pairings(
         return len(pairings)
 
     return run_command(
-        db, event_id, "results", actor, command_id, {"round": round_no, "pairings": pairings}, act, now,
+        db,
+        event_id,
+        "results",
+        actor,
+        command_id,
+        {"round": round_no, "pairings": pairings},
+        act,
+        now,
         lambda _conn, entry: len(entry.of(RoundPaired).pairings),
-    )  # fmt: skip
+    )
 
 
 def end_round(
-    db: Database, event_id: int, round_no: int | None = None, *, actor: str | None = None,
-    command_id: str | None = None, now: datetime | None = None, before_t5: bool = False,
-) -> int:  # fmt: skip
+    db: Database,
+    event_id: int,
+    round_no: int | None = None,
+    *,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+    before_t5: bool = False,
+) -> int:
     """End a round (default: the current one): its end-of-round deadlines fall due (D21).
     Tables still playing go on; their end-of-match deadlines fall due as each ends.
     ``before_t5``: an event recorded by a shinpan older than T5 (an import), whose rounds
@@ -308,20 +375,37 @@ def end_round(
         return number
 
     payload = {"end_round": round_no}
-    return run_command(db, event_id, "results", actor, command_id, payload, act, now,
-                       lambda _conn, entry: entry.of(RoundEnded).round)  # fmt: skip
+    return run_command(
+        db,
+        event_id,
+        "results",
+        actor,
+        command_id,
+        payload,
+        act,
+        now,
+        lambda _conn, entry: entry.of(RoundEnded).round,
+    )
 
 
 def report_result(
-    db: Database, event_id: int, round_no: int, table: int, *, duel: int | None = None,
-    winner: str | None = None, result: str | None = None, actor: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> None:  # fmt: skip
+    db: Database,
+    event_id: int,
+    round_no: int,
+    table: int,
+    *,
+    duel: int | None = None,
+    winner: str | None = None,
+    result: str | None = None,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> None:
     """A scorekeeper's result: one duel's winner (``duel`` left out: the match's next duel,
     chosen in the write transaction), or the match result (a, b or draw); see
     :func:`shinpan.services.results.report_result` for scores, drawn duels and corrections."""
-    from shinpan.services.results import Wanted
-    from shinpan.services.results import report_result as report
+    from shinpan.services.results import Wanted  # start-up: listing events loads no results
+    from shinpan.services.results import report_result as report  # start-up
 
     wanted = Wanted(duel=duel, winner=winner, match=result if duel is None and winner is None else None)
     if wanted.duel is None and wanted.winner is None and wanted.match is None:

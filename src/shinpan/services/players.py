@@ -83,9 +83,14 @@ def preview_import(db: Database, event_id: int, data: bytes) -> Preview:
 
 
 def import_file(
-    db: Database, event_id: int, data: bytes, *, actor: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> int:  # fmt: skip
+    db: Database,
+    event_id: int,
+    data: bytes,
+    *,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> int:
     """Import the players of ``data``: all of them, or none (CsvError: every problem of the
     file; Conflict: one of them is registered already). A command sent again returns what it
     did the first time."""
@@ -107,9 +112,14 @@ def form_row(number: str, name: str, reading: str, club: str) -> PlayerRow:
 
 
 def add_player(
-    db: Database, event_id: int, row: PlayerRow, *, actor: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> None:  # fmt: skip
+    db: Database,
+    event_id: int,
+    row: PlayerRow,
+    *,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> None:
     """A late entrant: registered like an imported player (one entry), paired from the
     next round paired."""
     events.import_players(db, event_id, [row], actor=actor, command_id=command_id, now=now)
@@ -123,9 +133,14 @@ def _found(conn: Connection, event_id: int, number: str) -> PlayerRecord:
 
 
 def correct_player(
-    db: Database, event_id: int, row: PlayerRow, *, actor: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> PlayerCorrectedJson:  # fmt: skip
+    db: Database,
+    event_id: int,
+    row: PlayerRow,
+    *,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> PlayerCorrectedJson:
     """The player ``row.number``'s name, reading and club as ``row`` writes them."""
     number = normalize_id(row.number)
     corrected = PlayerCorrected(number, row.name, row.reading or None, row.club)
@@ -138,15 +153,28 @@ def correct_player(
         return player_corrected_json(corrected)
 
     return run_command(
-        db, event_id, "roster", actor, command_id, corrected.body(), act, now,
+        db,
+        event_id,
+        "roster",
+        actor,
+        command_id,
+        corrected.body(),
+        act,
+        now,
         lambda _conn, entry: player_corrected_json(entry.of(PlayerCorrected)),
-    )  # fmt: skip
+    )
 
 
 def mark_attendance(
-    db: Database, event_id: int, number: str, present: bool, *, actor: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> AttendanceJson:  # fmt: skip
+    db: Database,
+    event_id: int,
+    number: str,
+    present: bool,
+    *,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> AttendanceJson:
     """Before round 1: the player is here, or not (not paired; still absent when round 1
     is paired, they drop before it)."""
     number = normalize_id(number)
@@ -163,9 +191,16 @@ def mark_attendance(
         return attendance_json(marked)
 
     return run_command(
-        db, event_id, "roster", actor, command_id, marked.body(), act, now,
+        db,
+        event_id,
+        "roster",
+        actor,
+        command_id,
+        marked.body(),
+        act,
+        now,
         lambda _conn, entry: attendance_json(entry.of(AttendanceMarked)),
-    )  # fmt: skip
+    )
 
 
 @dataclass(frozen=True)

@@ -163,9 +163,16 @@ def read_bracket(conn: Connection, event_id: int, started: PlayoffRow | None = N
 
 
 def start_playoff(
-    db: Database, event_id: int, size: int, *, third_place: bool = False, seed: int | None = None,
-    actor: str | None = None, command_id: str | None = None, now: datetime | None = None,
-) -> PlayoffRound:  # fmt: skip
+    db: Database,
+    event_id: int,
+    size: int,
+    *,
+    third_place: bool = False,
+    seed: int | None = None,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> PlayoffRound:
     """Start the playoff from the final Swiss standings: the top ``size`` players still in
     the event, seeded by rank (a tie on the cut line broken by the event's seeded draw, or
     by ``seed`` when the event has none: an import's, else one drawn here)."""
@@ -193,14 +200,27 @@ def start_playoff(
         return PlayoffRound(round_no, shown)
 
     payload = {"playoff": size, "third_place": third_place}
-    return run_command(db, event_id, "results", actor, command_id, payload, act, now,
-                       lambda conn, entry: _replayed(conn, event_id, entry.of(RoundPaired).round))  # fmt: skip
+    return run_command(
+        db,
+        event_id,
+        "results",
+        actor,
+        command_id,
+        payload,
+        act,
+        now,
+        lambda conn, entry: _replayed(conn, event_id, entry.of(RoundPaired).round),
+    )
 
 
 def pair_playoff_round(
-    db: Database, event_id: int, *, actor: str | None = None, command_id: str | None = None,
+    db: Database,
+    event_id: int,
+    *,
+    actor: str | None = None,
+    command_id: str | None = None,
     now: datetime | None = None,
-) -> PlayoffRound:  # fmt: skip
+) -> PlayoffRound:
     """Pair the playoff's next round once every match of the current one has its result: a
     player who has left since (dropped, withdrawn, ejected, disqualified) sends the opponent on."""
 
@@ -221,8 +241,17 @@ def pair_playoff_round(
         settle_carried(ap, round_no)
         return PlayoffRound(round_no, shown)
 
-    return run_command(db, event_id, "results", actor, command_id, {"playoff": "next"}, act, now,
-                       lambda conn, entry: _replayed(conn, event_id, entry.of(RoundPaired).round))  # fmt: skip
+    return run_command(
+        db,
+        event_id,
+        "results",
+        actor,
+        command_id,
+        {"playoff": "next"},
+        act,
+        now,
+        lambda conn, entry: _replayed(conn, event_id, entry.of(RoundPaired).round),
+    )
 
 
 def _replayed(conn: Connection, event_id: int, round_no: int) -> PlayoffRound:

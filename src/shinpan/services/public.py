@@ -40,12 +40,28 @@ MOST_FOUND = 20
 # What a kept view does not show (the standings, the bracket and the clock are read for
 # their own pages): what judges record and decide, results, time given. Every other kind,
 # and any not known, has the view read again.
-UNSEEN_KINDS = frozenset({
-    "ruling.recorded", "ruling.confirmed", "ruling.deviated", "ruling.voided", "deadline.done",
-    "statement", "appeal.filed", "appeal.decided", "judge.added", "judge.claimed", "judge.seated",
-    "duel.result", "match.result", "match.extended", "result.reported", "time.extended",
-    "loss.carried", "loss.settled",
-})  # fmt: skip
+UNSEEN_KINDS = frozenset(
+    {
+        "ruling.recorded",
+        "ruling.confirmed",
+        "ruling.deviated",
+        "ruling.voided",
+        "deadline.done",
+        "statement",
+        "appeal.filed",
+        "appeal.decided",
+        "judge.added",
+        "judge.claimed",
+        "judge.seated",
+        "duel.result",
+        "match.result",
+        "match.extended",
+        "result.reported",
+        "time.extended",
+        "loss.carried",
+        "loss.settled",
+    }
+)
 
 
 class TableEnd(TypedDict):
@@ -166,9 +182,10 @@ class PublicEvent:
         if self.by_handles:
             words = [w for w in (normalize(w) for w in query.split()) if w]
             found = [
-                self.views[n] for n in sorted(self.views)
+                self.views[n]
+                for n in sorted(self.views)
                 if n == query or (words and all(w in normalize(self.handles.get(n, n)) for w in words))
-            ][:MOST_FOUND]  # fmt: skip
+            ][:MOST_FOUND]
         else:
             found = self.roster.find(query, MOST_FOUND)
         return found
@@ -215,11 +232,14 @@ class PublicEvent:
         for i, bouts in enumerate(found.rounds):
             shown = [
                 BoutShown(
-                    b.table, self.shown(b.a.player) if b.a else None, self.shown(b.b.player) if b.b else None,
-                    self.shown(b.winner) if b.winner else None, b.third_place,
+                    b.table,
+                    self.shown(b.a.player) if b.a else None,
+                    self.shown(b.b.player) if b.b else None,
+                    self.shown(b.winner) if b.winner else None,
+                    b.third_place,
                 )
                 for b in bouts
-            ]  # fmt: skip
+            ]
             rounds.append((found.first + i, shown))
         return rounds
 

@@ -98,9 +98,16 @@ def publish(
         **({} if winner_report is None else {"winner_report": winner_report}),
     }
     done = run_command(
-        db, event_id, "manage", actor, command_id, payload, act, now,
+        db,
+        event_id,
+        "manage",
+        actor,
+        command_id,
+        payload,
+        act,
+        now,
         lambda conn, _entry: publication(conn, event_id),
-    )  # fmt: skip
+    )
     if done.token is not None:
         _tokens_of(db).known[done.token] = event_id
     return done

@@ -8,7 +8,7 @@ from typing import Any
 
 from shinpan.engine.event_rules import RulingState, Status, status_after, status_codes_now
 from shinpan.errors import NotFound
-from shinpan.services.context import load_event
+from shinpan.services.context import load_event, stamp
 from shinpan.services.search import PlayerView
 
 # Player search moved to shinpan.services.search (an index the ledger keeps current).
@@ -112,8 +112,7 @@ def rulings_recorded_today(
     """What ``judge`` recorded today (the event's day, in its time zone), newest first, each
     as it stands now: a record sent later from a phone that was offline is among them once
     it arrives (it is recorded then, by the judge who saved it)."""
-    from shinpan.reports.common import zone_of
-    from shinpan.services.context import stamp
+    from shinpan.reports.common import zone_of  # start-up: most reads need no reports
 
     with db.read() as conn:
         event = load_event(conn, event_id)
@@ -125,7 +124,7 @@ def rulings_recorded_today(
 
 def added_by_correction(db: Database, event_id: int, entry: int) -> int | None:
     """D16: the ruling whose correction added the rulings of this entry, if one did."""
-    from shinpan.store.reports import added_after
+    from shinpan.store.reports import added_after  # start-up: most reads need no reports
 
     with db.read() as conn:
         return added_after(conn, event_id, entry)
@@ -133,7 +132,7 @@ def added_by_correction(db: Database, event_id: int, entry: int) -> int | None:
 
 def rederived_by(db: Database, event_id: int, number: int) -> tuple[list[int], list[int]]:
     """D16: the additional rulings a correction of this ruling voided, and those it added."""
-    from shinpan.store.reports import rederived_by as found
+    from shinpan.store.reports import rederived_by as found  # start-up
 
     with db.read() as conn:
         return found(conn, event_id, number)

@@ -125,9 +125,17 @@ class RecordInput:
             AskedDeviation(self.deviation.penalties, self.deviation.reason) if self.deviation else None
         )
         return RecordAsked(
-            self.player, self.infraction, self.facts, self.draft, self.penalties, deviation, self.round,
-            self.table, self.note, self.given_at,
-        )  # fmt: skip
+            self.player,
+            self.infraction,
+            self.facts,
+            self.draft,
+            self.penalties,
+            deviation,
+            self.round,
+            self.table,
+            self.note,
+            self.given_at,
+        )
 
 
 @dataclass(frozen=True)
@@ -214,9 +222,13 @@ def _decide(conn: Connection, event: Event, inp: RecordInput, before: BeforeReco
         )
     history = {name: _history(name, before.rulings[name]) for name in _named(inp) if name in participants}
     record = Record(
-        player=inp.player, infraction=inp.infraction, facts=inp.facts, draft=inp.draft,
-        penalties=inp.penalties, deviation=inp.deviation,
-    )  # fmt: skip
+        player=inp.player,
+        infraction=inp.infraction,
+        facts=inp.facts,
+        draft=inp.draft,
+        penalties=inp.penalties,
+        deviation=inp.deviation,
+    )
     try:
         made = decide(book, record, history, participants, first_number=before.last_number + 1)
     except RecordError as e:
@@ -253,9 +265,16 @@ def _where(event: Event, inp: RecordInput, before: BeforeRecord) -> tuple[int | 
 
 def _due_remedy(due: Due, position: int, given: str, round_no: int | None, table: int | None) -> DueRemedy:
     return DueRemedy(
-        position, due.when, due.minutes, later(given, due.minutes) if due.minutes else None, round_no, table,
-        due.remedy, due.remedy_en, Consequence(tuple(due.penalties), tuple(due.effects)),
-    )  # fmt: skip
+        position,
+        due.when,
+        due.minutes,
+        later(given, due.minutes) if due.minutes else None,
+        round_no,
+        table,
+        due.remedy,
+        due.remedy_en,
+        Consequence(tuple(due.penalties), tuple(due.effects)),
+    )
 
 
 def ruling_json(
@@ -264,14 +283,28 @@ def ruling_json(
     """A ruling as the ledger keeps it: the decision as it was made, with its words."""
     scope = (r.draft or "") if r.counted and _counts_per_draft(book, r.rule) else ""
     return RecordedRuling(
-        number=number, player=r.player, rule=r.rule, offense=r.offense, penalties=tuple(r.penalties),
-        guideline_penalties=tuple(r.guideline_penalties), effects=tuple(r.effects), follow_up=r.follow_up,
-        needs_head_judge=r.needs_head_judge, deviation_reason=r.deviation.reason if r.deviation else None,
-        draft=r.draft, scope=scope, kind=r.kind, trigger=r.trigger.value, recorded_as=r.recorded_as,
-        discretion=r.discretion, source=r.explanation.step_source, explanation_ja=explain(book, r, "ja"),
-        explanation_en=explain(book, r, "en"), cause=r.cause,
+        number=number,
+        player=r.player,
+        rule=r.rule,
+        offense=r.offense,
+        penalties=tuple(r.penalties),
+        guideline_penalties=tuple(r.guideline_penalties),
+        effects=tuple(r.effects),
+        follow_up=r.follow_up,
+        needs_head_judge=r.needs_head_judge,
+        deviation_reason=r.deviation.reason if r.deviation else None,
+        draft=r.draft,
+        scope=scope,
+        kind=r.kind,
+        trigger=r.trigger.value,
+        recorded_as=r.recorded_as,
+        discretion=r.discretion,
+        source=r.explanation.step_source,
+        explanation_ja=explain(book, r, "ja"),
+        explanation_en=explain(book, r, "en"),
+        cause=r.cause,
         dues=tuple(_due_remedy(d, n, given, round_no, table) for n, d in enumerate(r.dues)),
-    )  # fmt: skip
+    )
 
 
 def _counts_per_draft(book: Rulebook, rule: str) -> bool:
@@ -293,9 +326,16 @@ def next_number(conn: Connection, event_id: int) -> int:
 
 
 def append_rulings(
-    ap: Appender, event: Event, decided: Sequence[Ruling], why: RulingsRecorded, round_no: int | None,
-    table: int | None, *, given: str | None = None, first: int | None = None,
-) -> list[RulingDecided]:  # fmt: skip
+    ap: Appender,
+    event: Event,
+    decided: Sequence[Ruling],
+    why: RulingsRecorded,
+    round_no: int | None,
+    table: int | None,
+    *,
+    given: str | None = None,
+    first: int | None = None,
+) -> list[RulingDecided]:
     """Append one ``ruling.recorded`` entry for these rulings, then apply their effects.
     ``why`` says what they come from (a record, a missed deadline, a correction);
     ``given`` is when they were given at the table (D21; default: now); ``first`` is the
@@ -353,9 +393,14 @@ def preview(db: Database, event_id: int, inp: RecordInput, *, judge: str | None 
 
 
 def record(
-    db: Database, event_id: int, inp: RecordInput, *, judge: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> Recorded:  # fmt: skip
+    db: Database,
+    event_id: int,
+    inp: RecordInput,
+    *,
+    judge: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> Recorded:
     """Decide and save a record: one transaction, safe to retry with the same command id."""
     inp = inp.normalized()
 
@@ -378,9 +423,17 @@ def record(
         return Recorded(event_id, first.seq, made, [{"kind": e.kind, **e.body.body()} for e in effects])
 
     return run_command(
-        db, event_id, "record", judge, command_id, inp.payload(), act, now,
-        lambda conn, entry: _recorded(event_id, conn, entry, True), check=check,
-    )  # fmt: skip
+        db,
+        event_id,
+        "record",
+        judge,
+        command_id,
+        inp.payload(),
+        act,
+        now,
+        lambda conn, entry: _recorded(event_id, conn, entry, True),
+        check=check,
+    )
 
 
 def rows_of(conn: Connection, event_id: int, numbers: Sequence[int]) -> list[RulingRow]:

@@ -161,11 +161,19 @@ def _by(entry: Entry) -> Judging:
 @replays(EventCreated)
 def _created(db: Database, e: int, entry: Entry, b: EventCreated, following: Sequence[Entry]) -> None:
     made = events.new_event(
-        name=b.name, head_judge=b.head_judge.name, head_judge_level=b.head_judge.level,
-        head_judge_account=b.head_judge.account, starts_on=b.starts_on, ends_on=b.ends_on, venue=b.venue,
-        rel=b.rel, confirmation_threshold=b.confirmation_threshold, round_minutes=b.round_minutes,
-        time_zone=b.time_zone, uid=b.uid,
-    )  # fmt: skip
+        name=b.name,
+        head_judge=b.head_judge.name,
+        head_judge_level=b.head_judge.level,
+        head_judge_account=b.head_judge.account,
+        starts_on=b.starts_on,
+        ends_on=b.ends_on,
+        venue=b.venue,
+        rel=b.rel,
+        confirmation_threshold=b.confirmation_threshold,
+        round_minutes=b.round_minutes,
+        time_zone=b.time_zone,
+        uid=b.uid,
+    )
     if b.time_zone is None:  # an event made before time zones: the default zone, said by leaving it out
         made = replace(made, time_zone=None)
     with db.write(None) as conn:
@@ -250,17 +258,28 @@ def _sealed(db: Database, e: int, entry: Entry, b: EventSealed, _: Sequence[Entr
     again here. The import checked it against the entries before it (``seal.check_export``);
     it is kept as the file says, where the file has it."""
     with db.write(e) as conn:
-        appender = Appender(conn, e, entry.actor, entry.recorded_at, command_id=entry.command_id,
-                            command_hash=entry.command_hash)  # fmt: skip
+        appender = Appender(
+            conn,
+            e,
+            entry.actor,
+            entry.recorded_at,
+            command_id=entry.command_id,
+            command_hash=entry.command_hash,
+        )
         appender.append(b, refs=entry.refs)
 
 
 @replays(FormatSet)
 def _format(db: Database, e: int, entry: Entry, b: FormatSet, _: Sequence[Entry]) -> None:
     formats.set_format(
-        db, e, match_format=b.match_format, time_out=b.time_out, tiebreakers=b.tiebreakers, seed=b.seed,
+        db,
+        e,
+        match_format=b.match_format,
+        time_out=b.time_out,
+        tiebreakers=b.tiebreakers,
+        seed=b.seed,
         **_as(entry),
-    )  # fmt: skip
+    )
 
 
 @replays(PlayoffStarted)
@@ -377,10 +396,17 @@ def _recorded(db: Database, e: int, entry: Entry, b: RulingsRecorded, _: Sequenc
         Deviation(tuple(asked.deviation.penalties), asked.deviation.reason) if asked.deviation else None
     )
     inp = recording.RecordInput(
-        player=asked.player, infraction=asked.infraction, facts=dict(asked.facts), draft=asked.draft,
-        penalties=asked.penalties, deviation=deviation, round=asked.round, table=asked.table, note=asked.note,
+        player=asked.player,
+        infraction=asked.infraction,
+        facts=dict(asked.facts),
+        draft=asked.draft,
+        penalties=asked.penalties,
+        deviation=deviation,
+        round=asked.round,
+        table=asked.table,
+        note=asked.note,
         given_at=asked.given_at,
-    )  # fmt: skip
+    )
     recording.record(db, e, inp, **_by(entry))
 
 
@@ -491,13 +517,20 @@ def _compare(n: int, exported: Entry, ours: Entry) -> None:
     where = _first_difference(json.loads(exported.body_json), json.loads(ours.body_json), "")
     if where is not None:
         path, found, decided = where
-        raise Differs(_DIFFERS, n=n, kind=exported.kind, part=path or "body", found=_shown(found),
-                      decided=_shown(decided))  # fmt: skip
+        raise Differs(
+            _DIFFERS,
+            n=n,
+            kind=exported.kind,
+            part=path or "body",
+            found=_shown(found),
+            decided=_shown(decided),
+        )
     for name in _ENVELOPE:
         found, decided = getattr(exported, name), getattr(ours, name)
         if found != decided:
-            raise Differs(_DIFFERS, n=n, kind=exported.kind, part=name, found=_shown(found),
-                          decided=_shown(decided))  # fmt: skip
+            raise Differs(
+                _DIFFERS, n=n, kind=exported.kind, part=name, found=_shown(found), decided=_shown(decided)
+            )
 
 
 _ABSENT = object()

@@ -84,10 +84,16 @@ class Wanted:
     def payload(self) -> WantedJson:
         """The report as the command's fingerprint covers it."""
         return {
-            "duel": self.duel, "winner": self.winner, "draw": self.draw, "match": self.match,
-            "score": self.score, "at_time": self.at_time, "replaces": self.replaces,
-            "replaces_entry": self.replaces_entry, "reason": self.reason,
-        }  # fmt: skip
+            "duel": self.duel,
+            "winner": self.winner,
+            "draw": self.draw,
+            "match": self.match,
+            "score": self.score,
+            "at_time": self.at_time,
+            "replaces": self.replaces,
+            "replaces_entry": self.replaces_entry,
+            "reason": self.reason,
+        }
 
 
 class WantedJson(TypedDict):
@@ -182,13 +188,26 @@ def stands_details(
     who = names(conn, event_id)
     winner = m.a if table.result == "a" else m.b if table.result == "b" else None
     return {
-        "round": m.round, "table": m.table, "result": table.result, "shown": shown,
-        "winner": winner, "winner_name": who[winner].name if winner in who else winner,
-        "duels": [{"duel": n, "winner": (m.a if d.winner == "a" else m.b if d.winner == "b" else None),
-                   "drawn": d.winner is None, "penalty": d.penalty} for n, d in table.duels.items()],
-        "entry": entry.seq if entry else None, "by": entry.actor if entry else None,
-        "at": entry.recorded_at if entry else None, "ruling": m.result_ruling,
-    }  # fmt: skip
+        "round": m.round,
+        "table": m.table,
+        "result": table.result,
+        "shown": shown,
+        "winner": winner,
+        "winner_name": who[winner].name if winner in who else winner,
+        "duels": [
+            {
+                "duel": n,
+                "winner": (m.a if d.winner == "a" else m.b if d.winner == "b" else None),
+                "drawn": d.winner is None,
+                "penalty": d.penalty,
+            }
+            for n, d in table.duels.items()
+        ],
+        "entry": entry.seq if entry else None,
+        "by": entry.actor if entry else None,
+        "at": entry.recorded_at if entry else None,
+        "ruling": m.result_ruling,
+    }
 
 
 def _refuse(found: Verdict, details: ResultThatStands) -> None:
@@ -211,20 +230,37 @@ def _refuse(found: Verdict, details: ResultThatStands) -> None:
     if found is Verdict.reason_missing:
         raise InvalidInput("say why the result is corrected", field="reason")
     if found is Verdict.head_judge_only:
-        raise Forbidden("the next round is paired: only the head judge corrects a result of round {round}",
-                        round=details["round"])  # fmt: skip
+        raise Forbidden(
+            "the next round is paired: only the head judge corrects a result of round {round}",
+            round=details["round"],
+        )
 
 
 def report_result(
-    db: Database, event_id: int, round_no: int, table: int, wanted: Wanted, *, actor: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> ResultJson:  # fmt: skip
+    db: Database,
+    event_id: int,
+    round_no: int,
+    table: int,
+    wanted: Wanted,
+    *,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> ResultJson:
     """One table's result (T11): the first for its match, or a correction naming the
     result that stands and why; refused for a round not started (T5)."""
     check_reason(wanted)
-    return run_command(db, event_id, "results", actor, command_id, {"result": wanted.payload(), "round": round_no,
-                       "table": table}, lambda conn, ap: record_report(conn, ap, event_id, round_no, table, wanted),
-                       now, replayed_result)  # fmt: skip
+    return run_command(
+        db,
+        event_id,
+        "results",
+        actor,
+        command_id,
+        {"result": wanted.payload(), "round": round_no, "table": table},
+        lambda conn, ap: record_report(conn, ap, event_id, round_no, table, wanted),
+        now,
+        replayed_result,
+    )
 
 
 def check_reason(wanted: Wanted) -> None:
@@ -241,8 +277,9 @@ def reported_match(conn: Connection, event_id: int, round_no: int, table: int) -
     if row.state == "paired":
         raise Conflict(
             "round {round} has not started: results are taken once its clock starts "
-            "(or once the head judge ends it)", round=round_no,
-        )  # fmt: skip
+            "(or once the head judge ends it)",
+            round=round_no,
+        )
     m = match_at(conn, event_id, round_no, table)
     if m is None:
         raise NotFound("no match at table {table} in round {round}", table=table, round=round_no)
@@ -283,11 +320,15 @@ def record_report(
     history = table_results(conn, event_id, round_no, table)
     last = history[-1] if history else None
     found = verdict(
-        now_table, report, replaces=wanted.replaces, replaces_entry=wanted.replaces_entry,
-        standing_entry=last.seq if last else None, reason=reason,
+        now_table,
+        report,
+        replaces=wanted.replaces,
+        replaces_entry=wanted.replaces_entry,
+        standing_entry=last.seq if last else None,
+        reason=reason,
         next_round_paired=paired_after(conn, event_id, round_no),
         head_judge=role_of(conn, event_id, ap.actor) is Role.head_judge,
-    )  # fmt: skip
+    )
     if found not in (Verdict.first, Verdict.correction):
         _refuse(found, stands_details(conn, event_id, m, now_table, standing(now_table, report), last))
     done = _outcome(conn, event_id, round_no, now_table, report)
@@ -314,18 +355,31 @@ def record_report(
     causes = {d.duel: d.cause for d in round_duels(conn, event_id, round_no) if d.table == table}
     now_shown = _table(after, causes, after.drawn).shown()
     return {
-        "round": round_no, "table": table, "result": done.result, "shown": now_shown, "at_time": done.at_time,
-        "entry": entry.seq, "corrects": last.seq if correction and last else None, "correction": correction,
-    }  # fmt: skip
+        "round": round_no,
+        "table": table,
+        "result": done.result,
+        "shown": now_shown,
+        "at_time": done.at_time,
+        "entry": entry.seq,
+        "corrects": last.seq if correction and last else None,
+        "correction": correction,
+    }
 
 
 def replayed_result(conn: Connection, entry: Entry) -> ResultJson:
     """A retry of a report already recorded: what it recorded."""
     b = entry.of(ResultReported)
     return {
-        "round": b.round, "table": b.table, "result": b.result, "shown": b.shown, "at_time": b.at_time,
-        "entry": entry.seq, "corrects": b.corrects, "correction": b.corrects is not None, "replayed": True,
-    }  # fmt: skip
+        "round": b.round,
+        "table": b.table,
+        "result": b.result,
+        "shown": b.shown,
+        "at_time": b.at_time,
+        "entry": entry.seq,
+        "corrects": b.corrects,
+        "correction": b.corrects is not None,
+        "replayed": True,
+    }
 
 
 def table_state(db: Database, event_id: int, round_no: int, table: int) -> ResultThatStands | None:

@@ -51,9 +51,14 @@ def round_length(conn: Connection, event_id: int) -> int:
 
 
 def start_round(
-    db: Database, event_id: int, *, minutes: int | None = None, actor: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> RoundStartedJson:  # fmt: skip
+    db: Database,
+    event_id: int,
+    *,
+    minutes: int | None = None,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> RoundStartedJson:
     """Start the clock of the round paired last: ``minutes`` long (default: the event's
     round length). Its tardiness deadlines run from now on (D21)."""
     if minutes is not None:
@@ -75,18 +80,28 @@ def start_round(
         started = entry.of(RoundStarted)
         ends = table_ends_at(parse_stamp(entry.recorded_at), started.minutes, 0)
         return {
-            "round": started.round, "minutes": started.minutes, "started_at": entry.recorded_at,
+            "round": started.round,
+            "minutes": started.minutes,
+            "started_at": entry.recorded_at,
             "ends_at": stamp(ends),
-        }  # fmt: skip
+        }
 
     payload = {"start_round": True, "minutes": minutes}
     return run_command(db, event_id, "results", actor, command_id, payload, act, now, replayed)
 
 
 def give_time(
-    db: Database, event_id: int, table: int, minutes: int, reason: str, *, round_no: int | None = None,
-    judge: str | None = None, command_id: str | None = None, now: datetime | None = None,
-) -> None:  # fmt: skip
+    db: Database,
+    event_id: int,
+    table: int,
+    minutes: int,
+    reason: str,
+    *,
+    round_no: int | None = None,
+    judge: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> None:
     """A judge gives one table more time (a judge call, a deck check), with the reason."""
     _minutes(minutes, "minutes", MAX_EXTENSION_MINUTES)
     reason = reason.strip()
@@ -158,12 +173,17 @@ class TableClock:
 
     def as_json(self) -> TableClockJson:
         return {
-            "table": self.table, "player_a": self.player_a, "player_b": self.player_b, "result": self.result,
-            "playing": self.playing, "ends_at": self.ends_at, "extra_minutes": self.extra_minutes,
+            "table": self.table,
+            "player_a": self.player_a,
+            "player_b": self.player_b,
+            "result": self.result,
+            "playing": self.playing,
+            "ends_at": self.ends_at,
+            "extra_minutes": self.extra_minutes,
             "time_given": [_given(t) for t in self.time_given],
             "extra_turns": [_turns(t) for t in self.extra_turns],
             "due_at_end": [_due_json(d) for d in self.due_at_end],
-        }  # fmt: skip
+        }
 
 
 @dataclass(frozen=True)
@@ -183,13 +203,16 @@ class RoundClock:
 
     def as_json(self) -> RoundClockJson:
         return {
-            "round": self.round or None, "state": self.state, "started_at": self.started_at,
+            "round": self.round or None,
+            "state": self.state,
+            "started_at": self.started_at,
             "minutes": self.minutes,
-            "ends_at": self.ends_at, "seconds_left": self.seconds_left,
+            "ends_at": self.ends_at,
+            "seconds_left": self.seconds_left,
             "tables": [{**t.as_json(), "playing": t.playing and self.state != "paired"} for t in self.tables],
             "still_playing": [t.table for t in self.still_playing],
             "due_at_round_end": [_due_json(d) for d in self.due_at_round_end],
-        }  # fmt: skip
+        }
 
 
 class TimeGivenJson(TypedDict):
@@ -289,9 +312,17 @@ def read_clock(
         if started is not None and r.minutes is not None and m.b is not None:
             ends = stamp(table_ends_at(started, r.minutes, sum(t.minutes for t in extra)))
         tables.append(
-            TableClock(m.table, m.a, m.b, m.result, ends, extra, turns.get(m.table, []),
-                       at_match_end.get(m.table, []))
-        )  # fmt: skip
+            TableClock(
+                m.table,
+                m.a,
+                m.b,
+                m.result,
+                ends,
+                extra,
+                turns.get(m.table, []),
+                at_match_end.get(m.table, []),
+            )
+        )
     ends_at = stamp(table_ends_at(started, r.minutes, 0)) if started and r.minutes is not None else None
     left = (parse_stamp(ends_at) - now).total_seconds() if ends_at and r.state == "started" else None
     return RoundClock(round_no, r.state, r.started_at, r.minutes, ends_at, left, tables, at_round_end)

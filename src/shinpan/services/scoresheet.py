@@ -115,9 +115,16 @@ def read_sheet(conn: Connection, event_id: int, round_no: int | None, now: datet
             if d.table == m.table
         ]
         rows.append(
-            Row(m.table, person(m.a), person(m.b) if m.b else None, own, m.result,
-                found.get(m.result_ruling) if m.result_ruling else None, clocks.get(m.table))
-        )  # fmt: skip
+            Row(
+                m.table,
+                person(m.a),
+                person(m.b) if m.b else None,
+                own,
+                m.result,
+                found.get(m.result_ruling) if m.result_ruling else None,
+                clocks.get(m.table),
+            )
+        )
     active = sorted(
         (person(n) for n in active_players(conn, event_id)), key=lambda p: (p.reading or p.name, p.number)
     )
@@ -127,10 +134,19 @@ def read_sheet(conn: Connection, event_id: int, round_no: int | None, now: datet
         conn, event_id, number if clock.state in ("started", "ended") else max(number - 1, 0)
     )
     return Sheet(
-        event, number, event.current_round, rows, clock, table, people, active,
-        recommended_rounds(len(active)), [people[p] for p in sorted(pending) if p in people],
-        pending_reports(conn, event_id, number) if number else [], playoff_round(conn, event_id),
-    )  # fmt: skip
+        event,
+        number,
+        event.current_round,
+        rows,
+        clock,
+        table,
+        people,
+        active,
+        recommended_rounds(len(active)),
+        [people[p] for p in sorted(pending) if p in people],
+        pending_reports(conn, event_id, number) if number else [],
+        playoff_round(conn, event_id),
+    )
 
 
 def round_sheet(

@@ -83,14 +83,14 @@ def sealed_message(position: int, head: str) -> bytes:
 
 
 def public_hex(key: Ed25519PrivateKey) -> str:
-    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat  # start-up
 
     return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
 
 
 def _load(path: Path) -> Ed25519PrivateKey:
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-    from cryptography.hazmat.primitives.serialization import load_pem_private_key
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # start-up
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key  # start-up
 
     if os.name == "posix" and path.stat().st_mode & 0o077:
         raise StorageError(f"the seal key {path} may be read by others: make it private (chmod 600 {path})")
@@ -102,8 +102,8 @@ def _load(path: Path) -> Ed25519PrivateKey:
 
 def installation_key(db: Database) -> Ed25519PrivateKey:
     """The installation's private key, made (mode 0600) the first time it is asked for."""
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-    from cryptography.hazmat.primitives.serialization import (
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # start-up
+    from cryptography.hazmat.primitives.serialization import (  # start-up
         Encoding,
         NoEncryption,
         PrivateFormat,
@@ -155,9 +155,13 @@ def trust_key(db: Database, key_hex: str, note: str) -> None:
 
 
 def seal_event(
-    db: Database, event_id: int, *, actor: str | None = None, command_id: str | None = None,
+    db: Database,
+    event_id: int,
+    *,
+    actor: str | None = None,
+    command_id: str | None = None,
     now: datetime | None = None,
-) -> Sealed:  # fmt: skip
+) -> Sealed:
     """The head judge seals the event: the installation's signature of the chain's head,
     appended as an entry. Entries after it are not covered (a later seal covers them)."""
     key = installation_key(db)  # read (or made) before the event's write lock is taken
@@ -172,9 +176,16 @@ def seal_event(
         return _sealed(entry.seq, entry.of(EventSealed))
 
     return run_command(
-        db, event_id, "manage", actor, command_id, {"seal": event_id}, act, now,
+        db,
+        event_id,
+        "manage",
+        actor,
+        command_id,
+        {"seal": event_id},
+        act,
+        now,
         lambda _conn, entry: _sealed(entry.seq, entry.of(EventSealed)),
-    )  # fmt: skip
+    )
 
 
 class Sealed(TypedDict):
@@ -264,8 +275,8 @@ class SealProblem:
 
 def check_seal(event_id: int, seal: Seal, stored_head: str | None, known: set[str]) -> SealProblem | None:
     """One seal against the hash the ledger (or an export) holds at the entry it signed."""
-    from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    from cryptography.exceptions import InvalidSignature  # start-up
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey  # start-up
 
     def broken(problem: str) -> SealProblem:
         return SealProblem(event_id, seal.seq, problem, seal.key)
@@ -371,8 +382,14 @@ def export_part(entries: list[dict[str, Any]]) -> SealsPart:
         return {}
     return {
         "seals": [
-            {"entry": s.seq, "position": s.position, "head": s.head, "key": s.key,
-             "fingerprint": fingerprint(s.key), "signature": s.signature}
+            {
+                "entry": s.seq,
+                "position": s.position,
+                "head": s.head,
+                "key": s.key,
+                "fingerprint": fingerprint(s.key),
+                "signature": s.signature,
+            }
             for s in seals
         ]
-    }  # fmt: skip
+    }

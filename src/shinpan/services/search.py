@@ -136,8 +136,13 @@ class EventRoster:
             seat = seats.get(r.number)
             if seat is not None:
                 table, side, opponent = seat
-                view = replace(view, table=table, seat=side, opponent=opponent,
-                               opponent_name=names.get(opponent) if opponent else None)  # fmt: skip
+                view = replace(
+                    view,
+                    table=table,
+                    seat=side,
+                    opponent=opponent,
+                    opponent_name=names.get(opponent) if opponent else None,
+                )
             self.players.append(view)
         self.keys = [r.search for r in rows]
         self.written: list[bytes | None] = [None] * len(rows)  # each player as JSON, once asked
@@ -351,6 +356,13 @@ def with_seats(conn: Connection, event_id: int, round_no: int, found: list[Playe
             out.append(p)
             continue
         table, side, opponent = seat
-        out.append(replace(p, table=table, seat=side, opponent=opponent,
-                           opponent_name=names.get(opponent) if opponent else None))  # fmt: skip
+        out.append(
+            replace(
+                p,
+                table=table,
+                seat=side,
+                opponent=opponent,
+                opponent_name=names.get(opponent) if opponent else None,
+            )
+        )
     return out

@@ -88,9 +88,14 @@ def still_open(conn: Connection, event_id: int, round_no: int) -> None:
 
 
 def pair_next_round(
-    db: Database, event_id: int, *, seed: int | None = None, actor: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> PairedRound:  # fmt: skip
+    db: Database,
+    event_id: int,
+    *,
+    seed: int | None = None,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> PairedRound:
     """Pair the round after the current one by match points (round 1 at random) and record
     it with its seed: ``seed`` if given, else one chosen here."""
     if seed is not None and not 0 <= seed < SEED_LIMIT:
@@ -149,9 +154,15 @@ class TableChange:
 
 
 def edit_pairings(
-    db: Database, event_id: int, tables: list[TableChange], reason: str, *, actor: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> list[PairingJson]:  # fmt: skip
+    db: Database,
+    event_id: int,
+    tables: list[TableChange],
+    reason: str,
+    *,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> list[PairingJson]:
     """The head judge pairs some tables of the current round again before it starts, with a
     reason. Every player stays paired at most once; no table may have a result yet."""
     reason = reason.strip()
@@ -196,12 +207,19 @@ def edit_pairings(
         seated = [p for m in kept for p in m if p] + [p for c in changed for p in (c["a"], c["b"]) if p]
         twice = sorted({p for p in seated if seated.count(p) > 1})
         if twice:
-            raise InvalidInput("paired twice in round {round}: {players}", field="tables", round=round_no,
-                               players=", ".join(twice[:20]))  # fmt: skip
+            raise InvalidInput(
+                "paired twice in round {round}: {players}",
+                field="tables",
+                round=round_no,
+                players=", ".join(twice[:20]),
+            )
         out = [p for p in named if not may_be_paired(known[p])]
         if out:
-            raise Refused("out of the event and cannot be paired (D14): {players}", field="tables",
-                          players=", ".join(out))  # fmt: skip
+            raise Refused(
+                "out of the event and cannot be paired (D14): {players}",
+                field="tables",
+                players=", ".join(out),
+            )
         ap.append(
             PairingEdited(round_no, tuple(Pairing(c["table"], c["a"], c["b"]) for c in changed), reason)
         )
@@ -210,9 +228,16 @@ def edit_pairings(
 
     payload = {"tables": changed, "reason": reason}
     return run_command(
-        db, event_id, "edit_pairings", actor, command_id, payload, act, now,
+        db,
+        event_id,
+        "edit_pairings",
+        actor,
+        command_id,
+        payload,
+        act,
+        now,
         lambda _conn, entry: [pairing_json(p) for p in entry.of(PairingEdited).pairings],
-    )  # fmt: skip
+    )
 
 
 def _may_drop(status: Status, player: str) -> None:
@@ -230,9 +255,14 @@ def _may_drop(status: Status, player: str) -> None:
 
 
 def drop_player(
-    db: Database, event_id: int, player: str, *, actor: str | None = None,
-    command_id: str | None = None, now: datetime | None = None,
-) -> PlayerDroppedJson:  # fmt: skip
+    db: Database,
+    event_id: int,
+    player: str,
+    *,
+    actor: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> PlayerDroppedJson:
     """The player leaves the event between rounds: never paired again; their results stay
     in the standings and count for their opponents."""
     number = normalize_id(player)
@@ -250,13 +280,22 @@ def drop_player(
             raise Conflict(
                 "{player} is paired at table {table} in round {round}: report that match's result "
                 "(or the head judge pairs the table again) before the player drops",
-                player=number, table=playing[1], round=playing[0],
-            )  # fmt: skip
+                player=number,
+                table=playing[1],
+                round=playing[0],
+            )
         dropped = PlayerDropped(number, event.current_round)
         ap.append(dropped)
         return dropped_json(dropped)
 
     return run_command(
-        db, event_id, "results", actor, command_id, {"drop": number}, act, now,
+        db,
+        event_id,
+        "results",
+        actor,
+        command_id,
+        {"drop": number},
+        act,
+        now,
         lambda _conn, entry: dropped_json(entry.of(PlayerDropped)),
-    )  # fmt: skip
+    )

@@ -109,10 +109,14 @@ def _pem_key(key: ec.EllipticCurvePrivateKey) -> bytes:
 
 def _make_authority(files: TlsFiles, now: dt.datetime) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey]:
     key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([
-        x509.NameAttribute(NameOID.ORGANIZATION_NAME, "shinpan"),
-        x509.NameAttribute(NameOID.COMMON_NAME, f"shinpan venue CA ({socket.gethostname()}, {now:%Y-%m-%d})"),
-    ])  # fmt: skip
+    name = x509.Name(
+        [
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, "shinpan"),
+            x509.NameAttribute(
+                NameOID.COMMON_NAME, f"shinpan venue CA ({socket.gethostname()}, {now:%Y-%m-%d})"
+            ),
+        ]
+    )
     public = key.public_key()
     cert = (
         x509.CertificateBuilder()
@@ -153,8 +157,9 @@ def _covers(cert: x509.Certificate, names: list[str], addresses: list[str]) -> b
     return set(names) <= has_names and set(addresses) <= has_addresses
 
 
-def _server_is_good(files: TlsFiles, ca: x509.Certificate, names: list[str], addresses: list[str],
-                    now: dt.datetime) -> bool:  # fmt: skip
+def _server_is_good(
+    files: TlsFiles, ca: x509.Certificate, names: list[str], addresses: list[str], now: dt.datetime
+) -> bool:
     if not (files.cert.exists() and files.key.exists()):
         return False
     try:
@@ -165,8 +170,14 @@ def _server_is_good(files: TlsFiles, ca: x509.Certificate, names: list[str], add
     return cert.not_valid_after_utc - now > dt.timedelta(days=RENEW_DAYS) and _covers(cert, names, addresses)
 
 
-def _make_server(files: TlsFiles, ca: x509.Certificate, ca_key: ec.EllipticCurvePrivateKey,
-                 names: list[str], addresses: list[str], now: dt.datetime) -> None:  # fmt: skip
+def _make_server(
+    files: TlsFiles,
+    ca: x509.Certificate,
+    ca_key: ec.EllipticCurvePrivateKey,
+    names: list[str],
+    addresses: list[str],
+    now: dt.datetime,
+) -> None:
     key = ec.generate_private_key(ec.SECP256R1())
     public = key.public_key()
     alternatives: list[x509.GeneralName] = [x509.DNSName(n) for n in names]

@@ -108,9 +108,16 @@ def _check_entry(n: int, item: Any, prev: str) -> None:
         )
     refs, body = canonical(item["refs"]), canonical(item["body"])
     digest = entry_hash(
-        seq=item["seq"], kind=item["kind"], command_id=item["command_id"], command_hash=item["command_hash"],
-        actor=item["actor"], recorded_at=item["recorded_at"], refs=refs, body=body, prev_hash=prev,
-    )  # fmt: skip
+        seq=item["seq"],
+        kind=item["kind"],
+        command_id=item["command_id"],
+        command_hash=item["command_hash"],
+        actor=item["actor"],
+        recorded_at=item["recorded_at"],
+        refs=refs,
+        body=body,
+        prev_hash=prev,
+    )
     if item["prev_hash"] != prev or digest != item["hash"]:
         raise InvalidInput("entry {n} does not verify: the file was altered", n=n)
 
@@ -201,10 +208,21 @@ def import_event(db: Database, data: Any, *, accounts: Mapping[str, str] | None 
                 raise InvalidInput("entry {n} creates the event a second time", n=n)
             body = _parsed(n, item)
             book = _validate(body, book)
-            exported.append(Entry(
-                event_id, item["seq"], item["actor"], item["recorded_at"], body, tuple(item["refs"]),
-                item["command_id"], item["command_hash"], item["prev_hash"], item["hash"], canonical(item["body"]),
-            ))  # fmt: skip
+            exported.append(
+                Entry(
+                    event_id,
+                    item["seq"],
+                    item["actor"],
+                    item["recorded_at"],
+                    body,
+                    tuple(item["refs"]),
+                    item["command_id"],
+                    item["command_hash"],
+                    item["prev_hash"],
+                    item["hash"],
+                    canonical(item["body"]),
+                )
+            )
             prev = item["hash"]
         held = HeldTransaction(db, conn)
         replay_export(held, event_id, exported)
@@ -237,8 +255,11 @@ def _holders(conn: Connection, accounts: Mapping[str, str]) -> dict[str, str]:
     for seat, name in accounts.items():
         found = account_by_name(conn, sign_in_name(name))
         if found is None:
-            raise NotFound("no account named {name} here: make it first, or leave the seat to its claim code",
-                           field="map_account", name=name)  # fmt: skip
+            raise NotFound(
+                "no account named {name} here: make it first, or leave the seat to its claim code",
+                field="map_account",
+                name=name,
+            )
         if found.uid in out.values():
             raise InvalidInput("the account {name} is named for two seats", field="map_account", name=name)
         out[seat.strip()] = found.uid

@@ -40,9 +40,16 @@ MAX_CODE = 40
 MAX_SCORE = 20
 
 __all__ = [
-    "PLAYERS_PAGE", "WinnerReport", "confirm_report", "pending_reports", "report_address", "report_page",
-    "report_win", "scores_offered", "takes_reports",
-]  # fmt: skip
+    "PLAYERS_PAGE",
+    "WinnerReport",
+    "confirm_report",
+    "pending_reports",
+    "report_address",
+    "report_page",
+    "report_win",
+    "scores_offered",
+    "takes_reports",
+]
 
 
 def takes_reports(conn: Connection, event_id: int) -> bool:
@@ -52,9 +59,17 @@ def takes_reports(conn: Connection, event_id: int) -> bool:
 
 
 def report_win(
-    db: Database, event_id: int, round_no: int, table: int, code: str, score: str, *, at_time: bool = False,
-    command_id: str | None = None, now: datetime | None = None,
-) -> WinnerReport:  # fmt: skip
+    db: Database,
+    event_id: int,
+    round_no: int,
+    table: int,
+    code: str,
+    score: str,
+    *,
+    at_time: bool = False,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> WinnerReport:
     """A winner's report of the match at ``table`` in round ``round_no``, with the code on
     its slip; it waits for the scorekeeper (:func:`confirm_report`)."""
     if len(code) > MAX_CODE:
@@ -65,8 +80,12 @@ def report_win(
         raise InvalidInput("write the score as on the slip: 2-0, 2-1, 1-1-1", field="score")
     shown = parse_score(score).shown()
     command_id = command_id or new_command_id()
-    digest = fingerprint({"action": "winner_report", "payload": {"round": round_no, "table": table, "score": shown,
-                                                                  "at_time": at_time}})  # fmt: skip
+    digest = fingerprint(
+        {
+            "action": "winner_report",
+            "payload": {"round": round_no, "table": table, "score": shown, "at_time": at_time},
+        }
+    )
     with db.write(event_id) as conn:
         digest = conn.info.pop(REPLAYED_HASH, None) or digest  # an import's, as the file has it
         if not takes_reports(conn, event_id):
@@ -114,9 +133,14 @@ class ConfirmedJson(ResultJson):
 
 
 def confirm_report(
-    db: Database, event_id: int, report: int, *, actor: str | None = None, command_id: str | None = None,
+    db: Database,
+    event_id: int,
+    report: int,
+    *,
+    actor: str | None = None,
+    command_id: str | None = None,
     now: datetime | None = None,
-) -> ConfirmedJson:  # fmt: skip
+) -> ConfirmedJson:
     """The scorekeeper confirms a winner's report in one tap: it becomes the table's result
     (T11: refused, saying which result stands, when one already does)."""
 
@@ -131,9 +155,16 @@ def confirm_report(
         return {**record_report(conn, ap, event_id, found.round, found.table, wanted), "report": report}
 
     return run_command(
-        db, event_id, "results", actor, command_id, {"confirm": report}, act, now,
+        db,
+        event_id,
+        "results",
+        actor,
+        command_id,
+        {"confirm": report},
+        act,
+        now,
         lambda conn, entry: _confirmed_again(conn, event_id, report, entry),
-    )  # fmt: skip
+    )
 
 
 def _confirmed_again(conn: Connection, event_id: int, report: int, confirmed: Entry) -> ConfirmedJson:
@@ -149,8 +180,16 @@ def scores_offered(match_format: str) -> list[tuple[str, bool]]:
     whether at time): every finished result the format allows, then the usual ones at time."""
     if match_format == "bo1":
         return [("1-0", False), ("0-1", False), ("0-0-1", True)]
-    return [("2-0", False), ("2-1", False), ("0-2", False), ("1-2", False), ("1-1-1", False),
-            ("1-0", True), ("0-1", True), ("1-1", True)]  # fmt: skip
+    return [
+        ("2-0", False),
+        ("2-1", False),
+        ("0-2", False),
+        ("1-2", False),
+        ("1-1-1", False),
+        ("1-0", True),
+        ("0-1", True),
+        ("1-1", True),
+    ]
 
 
 def report_page(db: Database, event_id: int) -> tuple[bool, list[tuple[str, bool]]]:

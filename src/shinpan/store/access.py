@@ -101,8 +101,17 @@ def start_session(
 ) -> None:
     """A new session with what its list shows; the expired ones go."""
     _DROP_EXPIRED.run(conn, {"now": now})
-    _INSERT.run(conn, {"h": id_hash, "u": user_id, "until": until, "now": now, "device": device[:200],
-                       "address": address[:64]})  # fmt: skip
+    _INSERT.run(
+        conn,
+        {
+            "h": id_hash,
+            "u": user_id,
+            "until": until,
+            "now": now,
+            "device": device[:200],
+            "address": address[:64],
+        },
+    )
 
 
 def sessions_of(conn: Connection, user_ids: Sequence[int], now: str) -> list[Session]:

@@ -63,10 +63,10 @@ def _errors(conn: Connection) -> tuple[type[BaseException], type[BaseException],
     """The driver's (base error, data error, integrity error) classes."""
     module = type(conn.driver).__module__.split(".")[0]
     if module == "psycopg":
-        import psycopg
+        import psycopg  # start-up
 
         return psycopg.Error, psycopg.DataError, psycopg.IntegrityError
-    import sqlite3
+    import sqlite3  # start-up
 
     return sqlite3.Error, sqlite3.DataError, sqlite3.IntegrityError
 

@@ -211,7 +211,7 @@ class Database:
         try:
             if self.dialect == "sqlite":
                 return self._open_sqlite()
-            import psycopg
+            import psycopg  # start-up
 
             # autocommit: the store says BEGIN and COMMIT itself, as on SQLite.
             return psycopg.connect(self.target.conninfo, autocommit=True)
@@ -221,7 +221,7 @@ class Database:
             raise
 
     def _open_sqlite(self) -> Any:
-        import sqlite3
+        import sqlite3  # start-up
 
         raw = sqlite3.connect(
             self.path or ":memory:", timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
@@ -325,7 +325,7 @@ class Database:
             try:
                 listener(event_id, growth.head, growth)
             except Exception:  # a listener must never fail the command that committed
-                import logging  # only when one fails: a command that starts does not pay for it
+                import logging  # start-up: only when one fails, a command that starts does not pay for it
 
                 logging.getLogger("shinpan.store").exception("a listener failed")
 
@@ -485,7 +485,7 @@ class Database:
                 f"this database is at schema revision {current}, newer than this shinpan "
                 f"knows (up to {HEAD}); upgrade shinpan to use it"
             )
-        from shinpan.store.migrate import upgrade_database  # Alembic and SQLAlchemy: only now
+        from shinpan.store.migrate import upgrade_database  # start-up: Alembic, SQLAlchemy
 
         if self.dialect == "sqlite" and not self.path:  # memory: migrate the one connection
             assert self._writer_lock is not None

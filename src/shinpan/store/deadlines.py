@@ -57,9 +57,21 @@ def _remedy(row: tuple[Any, ...]) -> RemedyDue:
     ruling, position, player, rule, due_kind, minutes, due_at, round_no, table, ja, en, on_miss, state = row
     miss = json.loads(on_miss)
     return RemedyDue(
-        int(ruling), int(position), player, rule, due_kind, minutes, due_at, round_no, table, ja, en,
-        tuple(miss["penalties"]), tuple(miss["effects"]), state,
-    )  # fmt: skip
+        int(ruling),
+        int(position),
+        player,
+        rule,
+        due_kind,
+        minutes,
+        due_at,
+        round_no,
+        table,
+        ja,
+        en,
+        tuple(miss["penalties"]),
+        tuple(miss["effects"]),
+        state,
+    )
 
 
 def remedies(conn: Connection, event_id: int, *, include_closed: bool = False) -> list[RemedyDue]:

@@ -65,11 +65,29 @@ class Entry:
 
 
 def stored_entry(
-    event_id: int, seq: int, kind: str, actor: str, recorded_at: str, body: str, refs: str,
-    command_id: str | None, command_hash: str | None, prev_hash: str, hash: str,
-) -> Entry:  # fmt: skip
+    event_id: int,
+    seq: int,
+    kind: str,
+    actor: str,
+    recorded_at: str,
+    body: str,
+    refs: str,
+    command_id: str | None,
+    command_hash: str | None,
+    prev_hash: str,
+    hash: str,
+) -> Entry:
     """An entry as a ledger row holds it (body and refs as JSON), its body parsed into its type."""
     return Entry(
-        event_id, seq, actor, recorded_at, parse(kind, json.loads(body)), tuple(json.loads(refs)),
-        command_id, command_hash, prev_hash, hash, body,
-    )  # fmt: skip
+        event_id,
+        seq,
+        actor,
+        recorded_at,
+        parse(kind, json.loads(body)),
+        tuple(json.loads(refs)),
+        command_id,
+        command_hash,
+        prev_hash,
+        hash,
+        body,
+    )

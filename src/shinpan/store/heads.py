@@ -65,9 +65,16 @@ def seals_of(conn: Connection, event_id: int, *, after: int = 0) -> list[Seal]:
         try:
             body = json.loads(text)
             out.append(
-                Seal(int(seq), str(at), str(actor), int(body["position"]), str(body["head"]),
-                     str(body["key"]), str(body["signature"]))
-            )  # fmt: skip
+                Seal(
+                    int(seq),
+                    str(at),
+                    str(actor),
+                    int(body["position"]),
+                    str(body["head"]),
+                    str(body["key"]),
+                    str(body["signature"]),
+                )
+            )
         except (ValueError, KeyError, TypeError):
             continue
     return out

@@ -133,9 +133,18 @@ class Appender:
             },
         )
         entry = Entry(
-            self.event_id, seq, self.actor, self.now, body, tuple(refs),
-            command_id, command_hash, self.hash, digest, body_json,
-        )  # fmt: skip
+            self.event_id,
+            seq,
+            self.actor,
+            self.now,
+            body,
+            tuple(refs),
+            command_id,
+            command_hash,
+            self.hash,
+            digest,
+            body_json,
+        )
         self.seq, self.hash = seq, digest
         projector.apply(self.conn, entry)
         grown = self.conn.info.get(GROWN)

@@ -149,9 +149,9 @@ def watch_of(db: Database) -> LedgerWatch:
 async def listen(db: Database, ready: asyncio.Event | None = None) -> None:
     """PostgreSQL: one ``LISTEN`` connection for the process, relaying every other
     process's changes and sign-outs to :func:`watch_of`'s subscribers; reconnects if lost."""
-    import asyncio
+    import asyncio  # start-up
 
-    import psycopg
+    import psycopg  # start-up
 
     watch = watch_of(db)
     while True:

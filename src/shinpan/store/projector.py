@@ -163,11 +163,23 @@ def _winner_confirmed(conn: Connection, e: Entry, b: WinnerReportConfirmed) -> N
 def _event_created(conn: Connection, e: Entry, b: EventCreated) -> None:
     _INSERT_EVENT.run(
         conn,
-        {"e": e.event_id, "uid": b.uid, "name": b.name, "starts_on": b.starts_on, "ends_on": b.ends_on,
-         "venue": b.venue, "rel": b.rel, "gid": b.guideline.id, "gversion": b.guideline.version,
-         "head": b.head_judge.name, "threshold": b.confirmation_threshold, "at": e.recorded_at,
-         "minutes": b.round_minutes, "zone": b.time_zone or DEFAULT_TIME_ZONE},
-    )  # fmt: skip
+        {
+            "e": e.event_id,
+            "uid": b.uid,
+            "name": b.name,
+            "starts_on": b.starts_on,
+            "ends_on": b.ends_on,
+            "venue": b.venue,
+            "rel": b.rel,
+            "gid": b.guideline.id,
+            "gversion": b.guideline.version,
+            "head": b.head_judge.name,
+            "threshold": b.confirmation_threshold,
+            "at": e.recorded_at,
+            "minutes": b.round_minutes,
+            "zone": b.time_zone or DEFAULT_TIME_ZONE,
+        },
+    )
     hj = b.head_judge
     _INSERT_JUDGE.run(
         conn,
@@ -206,19 +218,31 @@ def _players_imported(conn: Connection, e: Entry, b: PlayersImported) -> None:
     _INSERT_PLAYER.run_many(
         conn,
         [
-            {"e": e.event_id, "number": p.number, "name": p.name, "reading": p.reading or "", "club": p.club,
-             "search": search_key(p.body())}
+            {
+                "e": e.event_id,
+                "number": p.number,
+                "name": p.name,
+                "reading": p.reading or "",
+                "club": p.club,
+                "search": search_key(p.body()),
+            }
             for p in b.players
         ],
-    )  # fmt: skip
+    )
 
 
 def search_key(p: dict[str, Any]) -> str:
     """What player search matches against: id, name and reading, normalised, and the romaji
     (Hepburn, and the one spelling of :func:`shinpan.romaji.search_forms`)."""
     reading = normalize(p.get("reading") or "")
-    parts = [normalize(p["number"]), normalize(p["name"]), reading, to_romaji(reading),
-             *search_forms(p.get("reading") or ""), normalize(p.get("club") or "")]  # fmt: skip
+    parts = [
+        normalize(p["number"]),
+        normalize(p["name"]),
+        reading,
+        to_romaji(reading),
+        *search_forms(p.get("reading") or ""),
+        normalize(p.get("club") or ""),
+    ]
     return "\n".join(parts)
 
 
@@ -281,11 +305,18 @@ def _insert_matches(conn: Connection, e: Entry, round_no: int, pairings: tuple[P
     _INSERT_MATCH.run_many(
         conn,
         [
-            {"e": e.event_id, "r": round_no, "t": p.table, "a": p.a, "b": p.b,
-             "result": None if p.b else "a", "ended": None if p.b else e.recorded_at}
+            {
+                "e": e.event_id,
+                "r": round_no,
+                "t": p.table,
+                "a": p.a,
+                "b": p.b,
+                "result": None if p.b else "a",
+                "ended": None if p.b else e.recorded_at,
+            }
             for p in pairings
         ],
-    )  # fmt: skip
+    )
 
 
 @handles(RoundPaired)
@@ -312,9 +343,17 @@ def _time_extended(conn: Connection, e: Entry, b: TimeExtended) -> None:
     """Minutes a judge gave one table, with the reason."""
     _INSERT_EXTENSION.run(
         conn,
-        {"e": e.event_id, "seq": e.seq, "r": b.round, "t": b.table, "minutes": b.minutes, "reason": b.reason,
-         "judge": e.actor, "at": e.recorded_at},
-    )  # fmt: skip
+        {
+            "e": e.event_id,
+            "seq": e.seq,
+            "r": b.round,
+            "t": b.table,
+            "minutes": b.minutes,
+            "reason": b.reason,
+            "judge": e.actor,
+            "at": e.recorded_at,
+        },
+    )
 
 
 @handles(RoundEnded)
@@ -356,9 +395,15 @@ def _set_result(
 ) -> None:
     _SET_RESULT.run(
         conn,
-        {"e": e.event_id, "r": round_no, "t": table, "outcome": result, "cause": cause,
-         "ended": e.recorded_at if result else None},
-    )  # fmt: skip
+        {
+            "e": e.event_id,
+            "r": round_no,
+            "t": table,
+            "outcome": result,
+            "cause": cause,
+            "ended": e.recorded_at if result else None,
+        },
+    )
 
 
 @handles(DuelResult)
@@ -537,9 +582,16 @@ def _ruling_confirmed(conn: Connection, e: Entry, b: RulingsConfirmed) -> None:
 def _ruling_deviated(conn: Connection, e: Entry, b: RulingDeviated) -> None:
     _DEVIATE.run(
         conn,
-        {"e": e.event_id, "n": b.ruling, "penalties": _j(list(b.penalties)), "reason": b.reason,
-         "needs": b.needs_head_judge, "ja": b.explanation_ja, "en": b.explanation_en},
-    )  # fmt: skip
+        {
+            "e": e.event_id,
+            "n": b.ruling,
+            "penalties": _j(list(b.penalties)),
+            "reason": b.reason,
+            "needs": b.needs_head_judge,
+            "ja": b.explanation_ja,
+            "en": b.explanation_en,
+        },
+    )
     if b.effects is not None:
         _DEVIATE_EFFECTS.run(conn, {"e": e.event_id, "n": b.ruling, "effects": _j(list(b.effects))})
 
@@ -566,9 +618,15 @@ def _deadline_done(conn: Connection, e: Entry, b: DeadlineDone) -> None:
 def _statement(conn: Connection, e: Entry, b: StatementTaken) -> None:
     _INSERT_STATEMENT.run(
         conn,
-        {"e": e.event_id, "seq": e.seq, "ruling": b.ruling, "author": b.author, "role": b.author_role,
-         "text": b.text},
-    )  # fmt: skip
+        {
+            "e": e.event_id,
+            "seq": e.seq,
+            "ruling": b.ruling,
+            "author": b.author,
+            "role": b.author_role,
+            "text": b.text,
+        },
+    )
 
 
 @handles(AppealFiled)

@@ -341,8 +341,9 @@ _ADDITIONAL = Statement(
 def rederived_by(conn: Connection, event_id: int, number: int) -> tuple[list[int], list[int]]:
     """D16: the additional rulings the correction of ruling ``number`` voided, and those it
     added (both few: additional rulings are)."""
-    voided = sorted(n for a in acts_on_rulings(conn, event_id, ("ruling.voided",)) if a.after == number
-                    for n in a.rulings)  # fmt: skip
+    voided = sorted(
+        n for a in acts_on_rulings(conn, event_id, ("ruling.voided",)) if a.after == number for n in a.rulings
+    )
     rows = _ADDITIONAL.all(conn, {"e": event_id})
     added = sorted(int(n) for n, seq in rows if added_after(conn, event_id, int(seq)) == number)
     return voided, added

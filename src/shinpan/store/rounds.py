@@ -116,7 +116,7 @@ def round_matches(
 ) -> list[Match]:
     """The round's matches by table (a bye has no player b), each with its decided duels
     (``duels``: the round's, already read with :func:`round_duels`)."""
-    from shinpan.engine.effects import Match
+    from shinpan.engine.effects import Match  # start-up: the other reads need none of the engine
 
     won: dict[int, dict[int, str]] = {}
     for d in round_duels(conn, event_id, number) if duels is None else duels:

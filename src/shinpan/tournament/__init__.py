@@ -1,4 +1,4 @@
-"""The pure tournament core: Swiss pairings and standings from results and statuses (issue 10).
+"""The pure tournament core: Swiss pairings and standings from results and statuses.
 
 No I/O, no clock, no database: the standard library, exact fractions and networkx's matching.
 """

@@ -1,4 +1,4 @@
-"""Swiss pairings (issue 10): the next round from the standings, by maximum-weight matching.
+"""Swiss pairings (T4): the next round from the standings, by maximum-weight matching.
 
 Who is paired: the ``active`` entrants only (D14, D17: dropped, withdrawn, ejected and
 disqualified players are not). What a pairing must do, most important first:
@@ -173,7 +173,7 @@ def _matched(field: _Field, players: list[str], bye_takers: list[str]) -> list[t
 
 
 def _matching(field: _Field, players: list[str], bye_takers: list[str], window: int) -> list[tuple[str, str]]:
-    import networkx as nx  # ~0.1 s to load: only when a round is paired, not for standings
+    import networkx as nx  # start-up: ~0.1 s to load: only when a round is paired, not for standings
 
     count = len(players)
     tables = count // 2 + 1

@@ -92,9 +92,11 @@ def match_result(
     to_win = duels_to_win(fmt)
     if score.won_a > to_win or score.won_b > to_win or min(score.won_a, score.won_b) >= to_win:
         raise ResultError(
-            "{score} cannot be: a match ends when a player has won {n} duels", field="score",
-            score=score.shown(), n=to_win,
-        )  # fmt: skip
+            "{score} cannot be: a match ends when a player has won {n} duels",
+            field="score",
+            score=score.shown(),
+            n=to_win,
+        )
     if at_time and max(score.won_a, score.won_b) < to_win:  # a match won before time is simply won
         return match_at_time(score, rule)
     if score.won_a == to_win:
@@ -105,8 +107,9 @@ def match_result(
         return "draw"
     raise ResultError(
         "{score} is a match not finished: add time (the match ran out of time) or give the final score",
-        field="score", score=score.shown(),
-    )  # fmt: skip
+        field="score",
+        score=score.shown(),
+    )
 
 
 # -- a table as it stands, and what a report does to it ---------------------------------------
@@ -194,8 +197,11 @@ def outcome(
         if score.won_a < by_a or score.won_b < by_b:
             raise ResultError(
                 "{score} leaves out the duels a penalty decided ({a} to seat a, {b} to seat b)",
-                field="score", score=score.shown(), a=by_a, b=by_b,
-            )  # fmt: skip
+                field="score",
+                score=score.shown(),
+                a=by_a,
+                b=by_b,
+            )
         result = match_result(score, at_time=report.at_time, fmt=fmt, rule=rule)
         seats = ["a"] * (score.won_a - by_a) + ["b"] * (score.won_b - by_b) + [None] * score.drawn
         free = (n for n in range(1, MOST_DUELS + len(penalties) + 1) if n not in dict(penalties))
@@ -210,9 +216,10 @@ def outcome(
         raise ResultError("the winner must be one of the match's players", field="winner")
     if report.duel in table.duels and table.duels[report.duel].penalty:
         raise ResultError(
-            "duel {duel} was decided by a penalty: change the ruling, not the result", field="duel",
+            "duel {duel} was decided by a penalty: change the ruling, not the result",
+            field="duel",
             duel=report.duel,
-        )  # fmt: skip
+        )
     duels = {**table.duels, report.duel: Duel(report.winner)}
     decided = _decided(duels, fmt)
     return Outcome(((report.duel, report.winner),), False, decided)
@@ -253,9 +260,16 @@ def names(replaces: str, shown: str) -> bool:
 
 
 def verdict(
-    table: Table, report: Report, *, replaces: str | None, replaces_entry: int | None,
-    standing_entry: int | None, reason: str | None, next_round_paired: bool, head_judge: bool,
-) -> Verdict:  # fmt: skip
+    table: Table,
+    report: Report,
+    *,
+    replaces: str | None,
+    replaces_entry: int | None,
+    standing_entry: int | None,
+    reason: str | None,
+    next_round_paired: bool,
+    head_judge: bool,
+) -> Verdict:
     """T11: a first result, a correction, or refused (and why). ``replaces``: the result
     the report names as shown; ``replaces_entry``: the ledger entry it names; ``standing_entry``:
     the entry that made the result that stands."""

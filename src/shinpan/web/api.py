@@ -15,9 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from starlette.concurrency import run_in_threadpool
 
 from shinpan.csvio import parse_pairings, parse_players
-from shinpan.engine import Deviation
+from shinpan.engine import Deviation, explain
 from shinpan.engine.event_rules import Role, RulingState
-from shinpan.guideline import default_guideline
 from shinpan.guideline.model import as_data
 from shinpan.guideline.search import search
 from shinpan.services import (
@@ -32,6 +31,7 @@ from shinpan.services import (
 )
 from shinpan.services.context import load_event
 from shinpan.services.deadlines import DeadlineJson
+from shinpan.services.guideline_files import default_guideline
 from shinpan.services.search import index_of
 from shinpan.services.shapes import (
     AppealDecidedJson,
@@ -130,9 +130,11 @@ class EventIn(BaseModel):
     # D15: the REL the built-in guideline is for (any other is refused); its number is said
     rel: int = Field(3, ge=1, le=3, json_schema_extra={"enum": [default_guideline().rel]})
     time_zone: str | None = Field(
-        None, max_length=64, description="the zone every time is shown in (IANA name; default Asia/Tokyo)",
+        None,
+        max_length=64,
+        description="the zone every time is shown in (IANA name; default Asia/Tokyo)",
         json_schema_extra={"enum": list[JsonValue](sorted(available_timezones()))},
-    )  # fmt: skip
+    )
     format: Literal["bo3", "bo1"] | None = Field(None, description="best of three (default) or best of one")
     time_out: Literal["duels", "both-lose"] | None = Field(
         None, description="a match at time (default duels)"
@@ -157,12 +159,19 @@ def create_event(request: Request, body: EventIn) -> dict[str, Any]:
     """Create an event with the signed-in user as its head judge (D15 applies)."""
     user = signed_in(request)
     event_id = events.create_event(
-        request.app.state.db, name=body.name, head_judge=user.name, head_judge_level=user.level,
+        request.app.state.db,
+        name=body.name,
+        head_judge=user.name,
+        head_judge_level=user.level,
         head_judge_account=user.uid,
-        starts_on=body.starts_on, venue=body.venue, rel=body.rel, time_zone=body.time_zone,
-        match_format=body.format, time_out=body.time_out,
+        starts_on=body.starts_on,
+        venue=body.venue,
+        rel=body.rel,
+        time_zone=body.time_zone,
+        match_format=body.format,
+        time_out=body.time_out,
         tiebreakers=",".join(body.tiebreakers) if body.tiebreakers else None,
-    )  # fmt: skip
+    )
     return {"event": event_id}
 
 
@@ -210,11 +219,19 @@ class RecordIn(BaseModel):
 
     def record_input(self) -> recording.RecordInput:
         return recording.RecordInput(
-            player=self.player, infraction=self.infraction, facts=dict(self.facts), draft=self.draft or None,
+            player=self.player,
+            infraction=self.infraction,
+            facts=dict(self.facts),
+            draft=self.draft or None,
             penalties=tuple(self.penalties) if self.penalties is not None else None,
-            deviation=Deviation(tuple(self.deviation.penalties), self.deviation.reason) if self.deviation else None,
-            round=self.round, table=self.table, note=self.note, given_at=self.given_at,
-        )  # fmt: skip
+            deviation=Deviation(tuple(self.deviation.penalties), self.deviation.reason)
+            if self.deviation
+            else None,
+            round=self.round,
+            table=self.table,
+            note=self.note,
+            given_at=self.given_at,
+        )
 
 
 @router.post("/events/{event_id}/rulings/preview", dependencies=Unsafe)
@@ -223,26 +240,39 @@ def preview(request: Request, event_id: int, body: RecordIn) -> dict[str, Any]:
     user, _ = role_at(request, event_id, "record")
     made = recording.preview(request.app.state.db, event_id, body.record_input(), judge=user.name)
     lang = i18n.current.get()
-    from shinpan.engine import explain
-
     with request.app.state.db.read() as conn:
         rulebook = load_event(conn, event_id).book
 
     return {
         "rulings": [
-            {"player": r.player, "rule": r.rule, "offense": r.offense, "penalties": list(r.penalties),
-             "effects": list(r.effects), "needs_head_judge": r.needs_head_judge,
-             "explanation": explain(rulebook, r, lang)}
+            {
+                "player": r.player,
+                "rule": r.rule,
+                "offense": r.offense,
+                "penalties": list(r.penalties),
+                "effects": list(r.effects),
+                "needs_head_judge": r.needs_head_judge,
+                "explanation": explain(rulebook, r, lang),
+            }
             for r in made
         ]
-    }  # fmt: skip
+    }
 
 
 # The answer is plain JSON already: sent as it is (FastAPI would check it against the
 # annotation in a second trip to the thread pool, then walk it again to encode it).
-@router.post("/events/{event_id}/rulings", status_code=201, dependencies=Unsafe, response_model=None,
-             responses={201: {"description": "The rulings made (or made before, for a retry)",
-                              "content": {"application/json": {"schema": {"type": "object"}}}}})  # fmt: skip
+@router.post(
+    "/events/{event_id}/rulings",
+    status_code=201,
+    dependencies=Unsafe,
+    response_model=None,
+    responses={
+        201: {
+            "description": "The rulings made (or made before, for a retry)",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        }
+    },
+)
 def record(request: Request, event_id: int, body: RecordIn) -> JSONResponse:
     """Record an infraction; a retry with the same command_id records nothing new."""
     user, _ = role_at(request, event_id, "record")
@@ -258,9 +288,12 @@ def record(request: Request, event_id: int, body: RecordIn) -> JSONResponse:
 
 @router.get("/events/{event_id}/rulings", response_model=list[dict[str, Any]])
 def rulings(
-    request: Request, event_id: int, state: Literal["pending", "confirmed", "recorded", "voided"] | None = None,
-    limit: int = Query(100, ge=1, le=1000), before: int | None = Query(None, ge=1),
-) -> list[RulingInFeed]:  # fmt: skip
+    request: Request,
+    event_id: int,
+    state: Literal["pending", "confirmed", "recorded", "voided"] | None = None,
+    limit: int = Query(100, ge=1, le=1000),
+    before: int | None = Query(None, ge=1),
+) -> list[RulingInFeed]:
     """The newest rulings first; ``state=pending`` is the confirmation queue."""
     role_at(request, event_id, "read")
     chosen = RulingState(state) if state is not None else None
@@ -302,9 +335,14 @@ def deviate(request: Request, event_id: int, number: int, body: DeviateIn) -> De
     """The head judge deviates from the guideline, with a reason (D11)."""
     user, _ = role_at(request, event_id, "deviate")
     result = corrections.deviate(
-        request.app.state.db, event_id, number, body.penalties, body.reason, judge=user.name,
+        request.app.state.db,
+        event_id,
+        number,
+        body.penalties,
+        body.reason,
+        judge=user.name,
         command_id=body.command_id,
-    )  # fmt: skip
+    )
     return result
 
 
@@ -326,9 +364,13 @@ def list_deadlines(request: Request, event_id: int) -> list[DeadlineJson]:
 
 @router.post("/events/{event_id}/deadlines/{ruling}/{position}/{outcome}", dependencies=Unsafe)
 def close_deadline(
-    request: Request, event_id: int, ruling: int, position: int, outcome: Literal["done", "missed"],
+    request: Request,
+    event_id: int,
+    ruling: int,
+    position: int,
+    outcome: Literal["done", "missed"],
     body: CommandIn,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """The remedy was done in time, or missed (the follow-up ruling, D7)."""
     user, _ = role_at(request, event_id, "deadline")
     db = request.app.state.db
@@ -352,9 +394,11 @@ def round_view(request: Request, event_id: int, round_no: int) -> RoundMatches:
 
 @router.post("/events/{event_id}/players", dependencies=Unsafe)
 def import_players(
-    request: Request, event_id: int, file: Annotated[UploadFile, File()],
+    request: Request,
+    event_id: int,
+    file: Annotated[UploadFile, File()],
     command_id: Annotated[str, Form(min_length=8, max_length=100)],
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """Import players from CSV (UTF-8 or Shift_JIS); nothing is imported if any row is wrong."""
     user, _ = role_at(request, event_id, "roster")
     rows = parse_upload(file, parse_players)
@@ -364,9 +408,12 @@ def import_players(
 
 @router.post("/events/{event_id}/rounds/{round_no}/pairings", dependencies=Unsafe)
 def import_pairings(
-    request: Request, event_id: int, round_no: int, file: Annotated[UploadFile, File()],
+    request: Request,
+    event_id: int,
+    round_no: int,
+    file: Annotated[UploadFile, File()],
     command_id: Annotated[str, Form(min_length=8, max_length=100)],
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """Pair a round from CSV; players out of the event are refused (D14)."""
     user, _ = role_at(request, event_id, "results")
     rows = parse_upload(file, parse_pairings)
@@ -411,9 +458,14 @@ class StatementIn(CommandIn):
 def file_appeal(request: Request, event_id: int, body: AppealIn) -> dict[str, Any]:
     user, _ = role_at(request, event_id, "statement")
     seq = appeals.file_appeal(
-        request.app.state.db, event_id, body.ruling, body.by, body.reason, judge=user.name,
+        request.app.state.db,
+        event_id,
+        body.ruling,
+        body.by,
+        body.reason,
+        judge=user.name,
         command_id=body.command_id,
-    )  # fmt: skip
+    )
     return {"appeal": seq}
 
 
@@ -424,9 +476,15 @@ def decide_appeal(request: Request, event_id: int, appeal: int, body: DecisionIn
     """The head judge's decision on an appeal is final (D11)."""
     user, _ = role_at(request, event_id, "appeal")
     result = appeals.decide_appeal(
-        request.app.state.db, event_id, appeal, body.outcome, body.reason, penalties=body.penalties,
-        judge=user.name, command_id=body.command_id,
-    )  # fmt: skip
+        request.app.state.db,
+        event_id,
+        appeal,
+        body.outcome,
+        body.reason,
+        penalties=body.penalties,
+        judge=user.name,
+        command_id=body.command_id,
+    )
     return result
 
 
@@ -434,9 +492,15 @@ def decide_appeal(request: Request, event_id: int, appeal: int, body: DecisionIn
 def add_statement(request: Request, event_id: int, body: StatementIn) -> dict[str, Any]:
     user, _ = role_at(request, event_id, "statement")
     seq = appeals.add_statement(
-        request.app.state.db, event_id, body.author, body.author_role, body.text, ruling=body.ruling,
-        judge=user.name, command_id=body.command_id,
-    )  # fmt: skip
+        request.app.state.db,
+        event_id,
+        body.author,
+        body.author_role,
+        body.text,
+        ruling=body.ruling,
+        judge=user.name,
+        command_id=body.command_id,
+    )
     return {"statement": seq}
 
 

@@ -55,9 +55,14 @@ def set_format(request: Request, event_id: int, body: FormatIn) -> FormatOut:
         else ",".join(body.tiebreakers)
     )
     chosen = formats.set_format(
-        request.app.state.db, event_id, match_format=body.format, time_out=body.time_out, tiebreakers=chain,
-        actor=user.name, command_id=body.command_id,
-    )  # fmt: skip
+        request.app.state.db,
+        event_id,
+        match_format=body.format,
+        time_out=body.time_out,
+        tiebreakers=chain,
+        actor=user.name,
+        command_id=body.command_id,
+    )
     return FormatOut.model_validate(formats.format_json(chosen))
 
 
@@ -83,9 +88,13 @@ def start(request: Request, event_id: int, body: PlayoffIn) -> PlayoffRoundOut:
     """Start the playoff from the final Swiss standings (scorekeeper, head judge)."""
     user, _ = role_at(request, event_id, "results")
     made = playoff.start_playoff(
-        request.app.state.db, event_id, body.size, third_place=body.third_place, actor=user.name,
+        request.app.state.db,
+        event_id,
+        body.size,
+        third_place=body.third_place,
+        actor=user.name,
         command_id=body.command_id,
-    )  # fmt: skip
+    )
     return PlayoffRoundOut.model_validate(made.as_json())
 
 

@@ -92,10 +92,16 @@ class ResultConflict(BaseModel):
 
 
 @router.post(
-    "/events/{event_id}/results", dependencies=Unsafe,
-    responses={409: {"model": ResultConflict, "description": "A result stands for the table (T11): ``stands`` is it; "
-                     "or the round has not started (T5)."}},
-)  # fmt: skip
+    "/events/{event_id}/results",
+    dependencies=Unsafe,
+    responses={
+        409: {
+            "model": ResultConflict,
+            "description": "A result stands for the table (T11): ``stands`` is it; "
+            "or the round has not started (T5).",
+        }
+    },
+)
 def report_result(request: Request, event_id: int, body: ResultIn) -> ResultOut:
     """A table's result: a duel won or drawn, the match without duels, or the slip's score
     (at time: decided by duels); a correction names the result it replaces and why (T11).
@@ -103,8 +109,13 @@ def report_result(request: Request, event_id: int, body: ResultIn) -> ResultOut:
     user, _ = role_at(request, event_id, "results")
     if body.match is not None and body.result is not None and body.match != body.result:
         raise InvalidInput("give the match result once", field="result")
-    if body.duel is None and body.winner is None and not body.draw and body.score is None \
-            and (body.match or body.result) is None:  # fmt: skip
+    if (
+        body.duel is None
+        and body.winner is None
+        and not body.draw
+        and body.score is None
+        and (body.match or body.result) is None
+    ):
         raise InvalidInput("give a duel and its winner, or a match result", field="result")
     replaces: str | None = None
     entry: int | None = None
@@ -114,13 +125,25 @@ def report_result(request: Request, event_id: int, body: ResultIn) -> ResultOut:
         plain = body.replaces.strip().lstrip("#")
         replaces, entry = (None, int(plain)) if plain.isascii() and plain.isdigit() else (body.replaces, None)
     wanted = results.Wanted(
-        duel=body.duel, winner=body.winner, draw=body.draw, match=body.match or body.result, score=body.score,
-        at_time=body.time, replaces=replaces, replaces_entry=entry, reason=body.reason,
-    )  # fmt: skip
+        duel=body.duel,
+        winner=body.winner,
+        draw=body.draw,
+        match=body.match or body.result,
+        score=body.score,
+        at_time=body.time,
+        replaces=replaces,
+        replaces_entry=entry,
+        reason=body.reason,
+    )
     done = results.report_result(
-        request.app.state.db, event_id, body.round, body.table, wanted, actor=user.name,
+        request.app.state.db,
+        event_id,
+        body.round,
+        body.table,
+        wanted,
+        actor=user.name,
         command_id=body.command_id,
-    )  # fmt: skip
+    )
     return ResultOut.model_validate(done)
 
 
@@ -144,10 +167,16 @@ def waiting_reports(request: Request, event_id: int, round: int | None = None) -
         number = round if round is not None else load_event(conn, event_id).current_round
         found = winner_reports.pending_reports(conn, event_id, number) if number else []
     return [
-        WinnerReportOut(report=r.seq, round=r.round, table=r.table, score=r.score, at_time=r.at_time,
-                        reported_at=r.recorded_at)
+        WinnerReportOut(
+            report=r.seq,
+            round=r.round,
+            table=r.table,
+            score=r.score,
+            at_time=r.at_time,
+            reported_at=r.recorded_at,
+        )
         for r in found
-    ]  # fmt: skip
+    ]
 
 
 class ConfirmedOut(ResultOut):
@@ -155,10 +184,15 @@ class ConfirmedOut(ResultOut):
 
 
 @router.post(
-    "/events/{event_id}/winner-reports/{report}/confirm", dependencies=Unsafe,
-    responses={409: {"model": ResultConflict, "description": "A result already stands for the table (T11), "
-                     "or the report is already confirmed."}},
-)  # fmt: skip
+    "/events/{event_id}/winner-reports/{report}/confirm",
+    dependencies=Unsafe,
+    responses={
+        409: {
+            "model": ResultConflict,
+            "description": "A result already stands for the table (T11), or the report is already confirmed.",
+        }
+    },
+)
 def confirm_report(request: Request, event_id: int, report: int, body: CommandIn) -> ConfirmedOut:
     """The scorekeeper confirms a winner's report: it becomes the table's result (T11)."""
     user, _ = role_at(request, event_id, "results")

@@ -49,9 +49,11 @@ def pair(request: Request, event_id: int, body: PairIn) -> PairedOut:
     db = request.app.state.db
     made = swiss.pair_next_round(db, event_id, seed=body.seed, actor=user.name, command_id=body.command_id)
     return PairedOut(
-        round=made.round, seed=made.seed, pairings=[PairingOut(**p) for p in made.pairings],
+        round=made.round,
+        seed=made.seed,
+        pairings=[PairingOut(**p) for p in made.pairings],
         recommended_rounds=swiss.recommended(db, event_id),
-    )  # fmt: skip
+    )
 
 
 class StartIn(CommandIn):
@@ -105,9 +107,15 @@ def give_time(request: Request, event_id: int, body: TimeIn) -> dict[str, Any]:
     """A judge gives one table more time (a judge call, a deck check), with the reason."""
     user, _ = role_at(request, event_id, "extend")
     rounds.give_time(
-        request.app.state.db, event_id, body.table, body.minutes, body.reason, round_no=body.round,
-        judge=user.name, command_id=body.command_id,
-    )  # fmt: skip
+        request.app.state.db,
+        event_id,
+        body.table,
+        body.minutes,
+        body.reason,
+        round_no=body.round,
+        judge=user.name,
+        command_id=body.command_id,
+    )
     return {"table": body.table, "minutes": body.minutes}
 
 

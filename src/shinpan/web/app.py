@@ -7,12 +7,16 @@ from ``static/``. ``create_app`` is used by ``shinpan serve`` and by the tests.
 from __future__ import annotations
 
 import asyncio
+import gc
+import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -26,7 +30,25 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from shinpan.csvio import MAX_BYTES
 from shinpan.errors import NotSignedIn, ShinpanError, TooLarge
 from shinpan.store.db import Database
-from shinpan.web import i18n
+from shinpan.web import (
+    api,
+    api_playoff,
+    api_results,
+    api_rounds,
+    corrections,
+    desk,
+    floor,
+    i18n,
+    invitations,
+    pages,
+    players,
+    public,
+    public_report,
+    scorekeeper,
+    sessions,
+)
+from shinpan.web import reports as report_pages
+from shinpan.web import seal as sealing
 from shinpan.web.auth import (
     COOKIE_TOKEN,
     COOKIES,
@@ -42,9 +64,10 @@ from shinpan.web.lane import SearchLane
 from shinpan.web.live import Live
 from shinpan.web.openapi import with_limits
 from shinpan.web.public_lane import PlayersLane
-from shinpan.web.render import render_error
+from shinpan.web.render import environment, render_error
 from shinpan.web.resources import StreamCap
 from shinpan.web.uploads import UPLOAD_BODY_LIMIT
+from shinpan.web.venue import Venue
 
 BODY_LIMIT = 1024 * 1024  # a JSON or form body; a multipart upload may have UPLOAD_BODY_LIMIT
 # Answers of GZIP_FROM bytes or more are compressed for a client that accepts it. Level 5:
@@ -216,8 +239,6 @@ def install_error_handlers(app: FastAPI) -> None:
         """A bare status from the routing (404, 405) or a limit (429): the JSON API keeps
         FastAPI's JSON; a page is answered as a page in the user's language."""
         if _is_api(request) or exc.status_code < 400:
-            from fastapi.exception_handlers import http_exception_handler
-
             return await http_exception_handler(request, exc)
         response = await run_in_threadpool(render_error, request, exc.status_code, _status_message(exc))
         response.headers.update(exc.headers or {})
@@ -241,10 +262,14 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Response:
         errors = [
-            {"field": ".".join(str(p) for p in e.get("loc", ()) if p not in ("body", "query", "path", "form")),
-             "message": str(e.get("msg", ""))}
+            {
+                "field": ".".join(
+                    str(p) for p in e.get("loc", ()) if p not in ("body", "query", "path", "form")
+                ),
+                "message": str(e.get("msg", "")),
+            }
             for e in exc.errors()
-        ]  # fmt: skip
+        ]
         if _is_api(request):
             return JSONResponse({"detail": i18n.gettext("some fields are wrong"), "errors": errors}, 422)
         text = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
@@ -266,8 +291,6 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> Response:
-        import logging
-
         logging.getLogger("shinpan.web").exception("unexpected error")
         # Answered outside the middleware that chose the request's language: chosen again.
         token = i18n.current.set(i18n.choose(request.cookies.get(i18n.COOKIE)))
@@ -288,10 +311,6 @@ def settle_memory() -> None:
     too: a request makes thousands of objects, nearly all freed by their reference counts,
     and the default (a young collection every 700) ran one every few requests, promoting
     what was alive at that moment towards the costly full ones."""
-    import gc
-
-    from shinpan.web.render import environment
-
     templates = environment()
     for name in templates.list_templates(extensions=["html"]):  # compiled once, before any page asks
         templates.get_template(name)
@@ -337,32 +356,28 @@ def create_app(
     app.state.demo_hint = None
     install_error_handlers(app)
 
-    from shinpan.web import (
-        api,
-        api_playoff,
-        api_results,
-        api_rounds,
-        corrections,
-        desk,
-        floor,
-        invitations,
-        pages,
-        players,
-        public,
-        public_report,
-        scorekeeper,
-        sessions,
-    )
-    from shinpan.web import reports as report_pages
-    from shinpan.web import seal as sealing
-
     # Every route on the app's own router, the JSON API (searches, records, streams) first:
     # FastAPI matches a request against an included router by walking its routes twice
     # (a player search spent a third of its time there); the app's own it walks once.
-    for router in (api.router, api_results.router, api_rounds.router, api_playoff.router, public.api_router,
-                   floor.router, desk.router, corrections.router, pages.router, scorekeeper.router,
-                   report_pages.router, sealing.router, sessions.router, players.router, invitations.router,
-                   public_report.router, public.router):  # fmt: skip
+    for router in (
+        api.router,
+        api_results.router,
+        api_rounds.router,
+        api_playoff.router,
+        public.api_router,
+        floor.router,
+        desk.router,
+        corrections.router,
+        pages.router,
+        scorekeeper.router,
+        report_pages.router,
+        sealing.router,
+        sessions.router,
+        players.router,
+        invitations.router,
+        public_report.router,
+        public.router,
+    ):
         app.router.routes.extend(router.routes)
     made = app.openapi
     app.openapi = lambda: with_limits(made())  # type: ignore[method-assign]
@@ -380,16 +395,12 @@ def create_app(
 
 def app_from_env() -> FastAPI:
     """The app for ``uvicorn --factory`` with several workers: the database from the environment."""
-    import os
-
     app = create_app(
         os.environ.get("SHINPAN_DATABASE_URL"),
         secure_cookies=os.environ.get("SHINPAN_SECURE_COOKIES") == "1",
         serving=True,
     )
     app.state.demo_hint = os.environ.get("SHINPAN_DEMO_HINT") or None
-    from shinpan.web.venue import Venue  # what `shinpan serve` found of the network
-
     venue = Venue.from_env()
     if venue is not None:
         venue.apply(app)

@@ -266,9 +266,12 @@ def renew_csrf(request: Request, response: Response) -> None:
     see :func:`check_csrf`)."""
     signer: Signer = request.app.state.signer
     response.set_cookie(
-        CSRF_COOKIE, signer.csrf_cookie(new_csrf_token(), csrf_expected(request)), httponly=True,
-        samesite="strict", secure=request.app.state.secure_cookies,
-    )  # fmt: skip
+        CSRF_COOKIE,
+        signer.csrf_cookie(new_csrf_token(), csrf_expected(request)),
+        httponly=True,
+        samesite="strict",
+        secure=request.app.state.secure_cookies,
+    )
 
 
 def check_csrf(expected: str | None, given: str | None, previous: str | None = None) -> None:

@@ -46,25 +46,53 @@ async def void(
     request: Request, event_id: int, number: int, command_id: Cmd, reason: Reason = ""
 ) -> Response:
     db = request.app.state.db
-    return await _correct(request, event_id, number, "void", "voided", lambda name: corrections.void(
-        db, event_id, number, reason, judge=name, command_id=command_id))  # fmt: skip
+    return await _correct(
+        request,
+        event_id,
+        number,
+        "void",
+        "voided",
+        lambda name: corrections.void(db, event_id, number, reason, judge=name, command_id=command_id),
+    )
 
 
 @router.post("/events/{event_id}/rulings/{number}/deviate")
 async def deviate(
-    request: Request, event_id: int, number: int, command_id: Cmd, reason: Reason = "",
+    request: Request,
+    event_id: int,
+    number: int,
+    command_id: Cmd,
+    reason: Reason = "",
     penalties: Annotated[Penalties | None, Form()] = None,
-) -> Response:  # fmt: skip
+) -> Response:
     db = request.app.state.db
-    return await _correct(request, event_id, number, "deviate", "deviated", lambda name: corrections.deviate(
-        db, event_id, number, penalties or [], reason, judge=name, command_id=command_id))  # fmt: skip
+    return await _correct(
+        request,
+        event_id,
+        number,
+        "deviate",
+        "deviated",
+        lambda name: corrections.deviate(
+            db, event_id, number, penalties or [], reason, judge=name, command_id=command_id
+        ),
+    )
 
 
 @router.post("/events/{event_id}/rulings/{number}/appeal")
 async def appeal(
-    request: Request, event_id: int, number: int, command_id: Cmd, by: Annotated[str, Form(max_length=200)] = "",
+    request: Request,
+    event_id: int,
+    number: int,
+    command_id: Cmd,
+    by: Annotated[str, Form(max_length=200)] = "",
     reason: Reason = "",
-) -> Response:  # fmt: skip
+) -> Response:
     db = request.app.state.db
-    return await _correct(request, event_id, number, "statement", "appealed", lambda name: appeals.file_appeal(
-        db, event_id, number, by, reason, judge=name, command_id=command_id))  # fmt: skip
+    return await _correct(
+        request,
+        event_id,
+        number,
+        "statement",
+        "appealed",
+        lambda name: appeals.file_appeal(db, event_id, number, by, reason, judge=name, command_id=command_id),
+    )

@@ -53,8 +53,12 @@ def _panels_in_view(request: Request, event_id: int, shown: tuple[str, ...]) -> 
     db = request.app.state.db
     head = queries.ledger_head(db, event_id)
     event = _event(request, event_id)
-    out: dict[str, Any] = {"event": event, "head": head, "shown": shown,
-                           "components": event.book.guideline.components}  # fmt: skip
+    out: dict[str, Any] = {
+        "event": event,
+        "head": head,
+        "shown": shown,
+        "components": event.book.guideline.components,
+    }
     if "feed" in shown:
         out["feed"] = queries.rulings_feed(db, event_id, limit=30)
     if "queue" in shown:
@@ -85,14 +89,25 @@ def desk_panels(request: Request, event_id: int, only: str = "", since: int = Qu
     than what it shows, and again for what is still older than a change it heard)."""
     _, role = role_at(request, event_id, "read")
     if not only:
-        return render(request, "_desk_panels.html", event_id=event_id, role=role, partial=False,
-                      **_panels(request, event_id, PANELS))  # fmt: skip
+        return render(
+            request,
+            "_desk_panels.html",
+            event_id=event_id,
+            role=role,
+            partial=False,
+            **_panels(request, event_id, PANELS),
+        )
     asked = tuple(p for p in PANELS if p in only.split(","))
     shared = tuple(p for p in asked if p != "deadlines")
     html = [for_viewer(request, _shared_panels(request, event_id, role, shared, since))]
     if "deadlines" in asked:  # time left is the viewer's moment's: drawn for this request
-        own = render_shared("_desk_panels.html", event_id=event_id, role=role, partial=True,
-                            **_panels(request, event_id, ("deadlines",)))  # fmt: skip
+        own = render_shared(
+            "_desk_panels.html",
+            event_id=event_id,
+            role=role,
+            partial=True,
+            **_panels(request, event_id, ("deadlines",)),
+        )
         html.append(for_viewer(request, own))
     return HTMLResponse("".join(html))
 
@@ -163,8 +178,9 @@ def _shared_panels(request: Request, event_id: int, role: Any, shown: tuple[str,
 
     def make() -> tuple[tuple[Any, ...], str]:
         data = _panels(request, event_id, shown)
-        return key(data["head"]), render_shared("_desk_panels.html", event_id=event_id, role=role,
-                                                partial=True, **data)  # fmt: skip
+        return key(data["head"]), render_shared(
+            "_desk_panels.html", event_id=event_id, role=role, partial=True, **data
+        )
 
     return shared.get(key(queries.ledger_head(db, event_id)), make)
 
@@ -176,15 +192,30 @@ def correction_forms(request: Request, event_id: int, number: int) -> Response:
     db = request.app.state.db
     ruling = queries.get_ruling(db, event_id, number)
     event = _event(request, event_id)
-    return render(request, "_corrections.html", event_id=event_id, event=event, role=role, r=ruling,
-                  on_desk=True, involved=queries.involved(db, event_id, ruling),
-                  components=event.book.guideline.components)  # fmt: skip
+    return render(
+        request,
+        "_corrections.html",
+        event_id=event_id,
+        event=event,
+        role=role,
+        r=ruling,
+        on_desk=True,
+        involved=queries.involved(db, event_id, ruling),
+        components=event.book.guideline.components,
+    )
 
 
 def _after(request: Request, event_id: int, error: str | None = None, status: int = 200) -> Response:
     _, role = role_at(request, event_id, "read")
-    return render(request, "_desk_panels.html", status=status, event_id=event_id, role=role, error=error,
-                  **_panels(request, event_id))  # fmt: skip
+    return render(
+        request,
+        "_desk_panels.html",
+        status=status,
+        event_id=event_id,
+        role=role,
+        error=error,
+        **_panels(request, event_id),
+    )
 
 
 def _attempt(request: Request, event_id: int, action: str, work: Callable[[str], object]) -> Response:
@@ -204,25 +235,43 @@ Name = Annotated[str, Form(max_length=200)]
 @router.post("/events/{event_id}/desk/confirm/{number}", dependencies=Unsafe)
 def confirm(request: Request, event_id: int, number: int, command_id: Cmd) -> Response:
     db = request.app.state.db
-    return _attempt(request, event_id, "confirm",
-                    lambda name: corrections.confirm(db, event_id, [number], judge=name, command_id=command_id))  # fmt: skip
+    return _attempt(
+        request,
+        event_id,
+        "confirm",
+        lambda name: corrections.confirm(db, event_id, [number], judge=name, command_id=command_id),
+    )
 
 
 @router.post("/events/{event_id}/desk/deviate/{number}", dependencies=Unsafe)
 def deviate(
-    request: Request, event_id: int, number: int, command_id: Cmd, reason: Reason = "",
+    request: Request,
+    event_id: int,
+    number: int,
+    command_id: Cmd,
+    reason: Reason = "",
     penalties: Annotated[Penalties | None, Form()] = None,
-) -> Response:  # fmt: skip
+) -> Response:
     db = request.app.state.db
-    return _attempt(request, event_id, "deviate", lambda name: corrections.deviate(
-        db, event_id, number, penalties or [], reason, judge=name, command_id=command_id))  # fmt: skip
+    return _attempt(
+        request,
+        event_id,
+        "deviate",
+        lambda name: corrections.deviate(
+            db, event_id, number, penalties or [], reason, judge=name, command_id=command_id
+        ),
+    )
 
 
 @router.post("/events/{event_id}/desk/void/{number}", dependencies=Unsafe)
 def void(request: Request, event_id: int, number: int, command_id: Cmd, reason: Reason = "") -> Response:
     db = request.app.state.db
-    return _attempt(request, event_id, "void",
-                    lambda name: corrections.void(db, event_id, number, reason, judge=name, command_id=command_id))  # fmt: skip
+    return _attempt(
+        request,
+        event_id,
+        "void",
+        lambda name: corrections.void(db, event_id, number, reason, judge=name, command_id=command_id),
+    )
 
 
 @router.post("/events/{event_id}/desk/file-appeal/{number}", dependencies=Unsafe)
@@ -231,15 +280,24 @@ def file_appeal(
 ) -> Response:
     """A judge records a player's appeal against a ruling; it joins the appeals' queue."""
     db = request.app.state.db
-    return _attempt(request, event_id, "statement", lambda name: appeals.file_appeal(
-        db, event_id, number, by, reason, judge=name, command_id=command_id))  # fmt: skip
+    return _attempt(
+        request,
+        event_id,
+        "statement",
+        lambda name: appeals.file_appeal(db, event_id, number, by, reason, judge=name, command_id=command_id),
+    )
 
 
 @router.post("/events/{event_id}/desk/deadline/{ruling}/{position}/{outcome}", dependencies=Unsafe)
 def deadline(
-    request: Request, event_id: int, ruling: int, position: int, outcome: Literal["done", "missed"],
-    command_id: Cmd, early: Annotated[str, Form(max_length=10)] = "",
-) -> Response:  # fmt: skip
+    request: Request,
+    event_id: int,
+    ruling: int,
+    position: int,
+    outcome: Literal["done", "missed"],
+    command_id: Cmd,
+    early: Annotated[str, Form(max_length=10)] = "",
+) -> Response:
     """Done (for a late player: arrived), or missed; missed before it is due (D21, the head
     judge only) only once the desk's confirmation, which names the consequence, was given."""
     db = request.app.state.db
@@ -248,28 +306,63 @@ def deadline(
         if outcome == "done":
             deadlines.mark_done(db, event_id, ruling, position, judge=name, command_id=command_id)
         else:  # "missed": the path allows nothing else
-            deadlines.mark_missed(db, event_id, ruling, position, judge=name, command_id=command_id,
-                                  early_confirmed=early == "yes")  # fmt: skip
+            deadlines.mark_missed(
+                db,
+                event_id,
+                ruling,
+                position,
+                judge=name,
+                command_id=command_id,
+                early_confirmed=early == "yes",
+            )
 
     return _attempt(request, event_id, "deadline", work)
 
 
 @router.post("/events/{event_id}/desk/appeal/{appeal}", dependencies=Unsafe)
 def decide(
-    request: Request, event_id: int, appeal: int, command_id: Cmd, reason: Reason = "",
-    outcome: Annotated[str, Form()] = "upheld", penalties: Annotated[Penalties | None, Form()] = None,
-) -> Response:  # fmt: skip
+    request: Request,
+    event_id: int,
+    appeal: int,
+    command_id: Cmd,
+    reason: Reason = "",
+    outcome: Annotated[str, Form()] = "upheld",
+    penalties: Annotated[Penalties | None, Form()] = None,
+) -> Response:
     db = request.app.state.db
-    return _attempt(request, event_id, "appeal", lambda name: appeals.decide_appeal(
-        db, event_id, appeal, outcome, reason, penalties=penalties if outcome == "changed" else None,
-        judge=name, command_id=command_id))  # fmt: skip
+    return _attempt(
+        request,
+        event_id,
+        "appeal",
+        lambda name: appeals.decide_appeal(
+            db,
+            event_id,
+            appeal,
+            outcome,
+            reason,
+            penalties=penalties if outcome == "changed" else None,
+            judge=name,
+            command_id=command_id,
+        ),
+    )
 
 
 @router.post("/events/{event_id}/desk/statement", dependencies=Unsafe)
 def statement(
-    request: Request, event_id: int, command_id: Cmd, author: Name = "",
-    author_role: Annotated[str, Form()] = "witness", text: Reason = "", ruling: Annotated[int | None, Form()] = None,
-) -> Response:  # fmt: skip
+    request: Request,
+    event_id: int,
+    command_id: Cmd,
+    author: Name = "",
+    author_role: Annotated[str, Form()] = "witness",
+    text: Reason = "",
+    ruling: Annotated[int | None, Form()] = None,
+) -> Response:
     db = request.app.state.db
-    return _attempt(request, event_id, "statement", lambda name: appeals.add_statement(
-        db, event_id, author, author_role, text, ruling=ruling, judge=name, command_id=command_id))  # fmt: skip
+    return _attempt(
+        request,
+        event_id,
+        "statement",
+        lambda name: appeals.add_statement(
+            db, event_id, author, author_role, text, ruling=ruling, judge=name, command_id=command_id
+        ),
+    )

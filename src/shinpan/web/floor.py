@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from shinpan import romaji
 from shinpan.engine import Ruling, explain
@@ -93,10 +94,16 @@ def record_page(request: Request, event_id: int) -> Response:
     guideline = event.book.guideline
     asked = {inf.id: [q for q in QUESTION_ORDER if q in inf.questions] for inf in guideline.infractions}
     response = render(
-        request, "record.html", event_id=event_id, event=event, role=role,
-        categories=guideline.categories, infractions=guideline.infractions, asked=asked,
+        request,
+        "record.html",
+        event_id=event_id,
+        event=event,
+        role=role,
+        categories=guideline.categories,
+        infractions=guideline.infractions,
+        asked=asked,
         max_extension=MAX_EXTENSION_MINUTES,
-    )  # fmt: skip
+    )
     response.headers["Cache-Control"] = "no-cache"
     return response
 
@@ -107,8 +114,11 @@ def record_roster(request: Request, event_id: int) -> JSONResponse:
     romaji spelling rules: what the record screen searches when the network is gone."""
     role_at(request, event_id, "record")
     roster = search.roster(request.app.state.db, event_id)
-    body = {"round": roster.round, "players": [p.as_json() | {"search": k} for p, k in roster.players],
-            "spelling": [list(rule) for rule in romaji.SPELLING]}  # fmt: skip
+    body = {
+        "round": roster.round,
+        "players": [p.as_json() | {"search": k} for p, k in roster.players],
+        "spelling": [list(rule) for rule in romaji.SPELLING],
+    }
     return JSONResponse(body, headers={"Cache-Control": "no-cache"})
 
 
@@ -151,10 +161,12 @@ def _record_input(form: dict[str, Any]) -> recording.RecordInput:
         facts[q.value] = {"yes": True, "no": False}.get(str(value), str(value))
     penalties = [str(p) for p in form.get("penalties", [])] if form.get("uncategorized") else None
     return recording.RecordInput(
-        player=str(form.get("player", "")), infraction=str(form.get("infraction", "")), facts=facts,
+        player=str(form.get("player", "")),
+        infraction=str(form.get("infraction", "")),
+        facts=facts,
         draft=str(form.get("draft") or "") or None,
         penalties=tuple(penalties) if penalties is not None else None,
-    )  # fmt: skip
+    )
 
 
 async def _form(request: Request) -> dict[str, Any]:
@@ -167,8 +179,6 @@ async def _form(request: Request) -> dict[str, Any]:
 @router.post("/events/{event_id}/record/preview", response_class=HTMLResponse, dependencies=[Depends(csrf)])
 async def record_preview(request: Request, event_id: int) -> Response:
     """The ruling the engine would make now (an HTML fragment)."""
-    from starlette.concurrency import run_in_threadpool
-
     form = await _form(request)
 
     def work() -> Response:
@@ -185,9 +195,15 @@ async def record_preview(request: Request, event_id: int) -> Response:
         shown = [(r, explain(rulebook, r, lang), _left_note(r, lang)) for r in made]
         names = queries.player_names(request.app.state.db, event_id, [r.player for r in made])
         return render(
-            request, "_preview.html", rulings=shown, names=names, error=None, field=None, rulebook=rulebook,
+            request,
+            "_preview.html",
+            rulings=shown,
+            names=names,
+            error=None,
+            field=None,
+            rulebook=rulebook,
             arrivals=_awaiting_arrival(request, event_id, inp.player),
-        )  # fmt: skip
+        )
 
     return await run_in_threadpool(work)
 
@@ -197,14 +213,13 @@ async def record_form(
     request: Request, event_id: int, command_id: Annotated[str, Form(min_length=8, max_length=100)]
 ) -> Response:
     """Saving without JavaScript: the same service, the same retry rule."""
-    from starlette.concurrency import run_in_threadpool
-
     form = await _form(request)
 
     def work() -> Response:
         user, _ = role_at(request, event_id, "record")
-        saved = recording.record(request.app.state.db, event_id, _record_input(form), judge=user.name,
-                                 command_id=command_id)  # fmt: skip
+        saved = recording.record(
+            request.app.state.db, event_id, _record_input(form), judge=user.name, command_id=command_id
+        )
         player = saved.rulings[0]["player"] if saved.rulings else form.get("player", "")
         return RedirectResponse(f"/events/{event_id}/players/{player}?saved={saved.entry}", status_code=303)
 
@@ -215,5 +230,12 @@ async def record_form(
 def player_page(request: Request, event_id: int, number: str, saved: int | None = None) -> Response:
     _, role = role_at(request, event_id, "read")
     data = queries.player_history(request.app.state.db, event_id, number)
-    return render(request, "player.html", event_id=event_id, event=_event(request, event_id), role=role,
-                  data=data, saved=saved)  # fmt: skip
+    return render(
+        request,
+        "player.html",
+        event_id=event_id,
+        event=_event(request, event_id),
+        role=role,
+        data=data,
+        saved=saved,
+    )

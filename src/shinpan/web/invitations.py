@@ -60,10 +60,15 @@ def base_url(request: Request) -> tuple[str, str]:
 
 def _where(request: Request) -> dict[str, object]:
     base, why = base_url(request)
-    return {"base": base, "why": why, "browser_host": request.url.hostname, "addresses": addresses(request),
-            "https": getattr(request.app.state, "tls", None) is not None,
-            "ca_page": getattr(request.app.state, "ca_page_url", None),
-            "local_only": getattr(request.app.state, "local_only", False)}  # fmt: skip
+    return {
+        "base": base,
+        "why": why,
+        "browser_host": request.url.hostname,
+        "addresses": addresses(request),
+        "https": getattr(request.app.state, "tls", None) is not None,
+        "ca_page": getattr(request.app.state, "ca_page_url", None),
+        "local_only": getattr(request.app.state, "local_only", False),
+    }
 
 
 def _role(value: str) -> Role:
@@ -74,8 +79,16 @@ def _role(value: str) -> Role:
 def invite_page(request: Request, event_id: int) -> Response:
     _, role = role_at(request, event_id, "invite")
     event = players.event_of(request.app.state.db, event_id)
-    return render(request, "invite.html", event_id=event_id, event=event, role=role, code=None,
-                  where=_where(request), most=SHEET_MOST)  # fmt: skip
+    return render(
+        request,
+        "invite.html",
+        event_id=event_id,
+        event=event,
+        role=role,
+        code=None,
+        where=_where(request),
+        most=SHEET_MOST,
+    )
 
 
 @router.post("/events/{event_id}/invite", dependencies=[Depends(csrf)])
@@ -88,15 +101,28 @@ def invite(
     where = _where(request)
     url = f"{where['base']}join/{code}"
     event = players.event_of(request.app.state.db, event_id)
-    return render(request, "invite.html", event_id=event_id, event=event, role=mine, code=code, url=url,
-                  qr=qr_svg(url), invited=chosen, where=where, most=SHEET_MOST)  # fmt: skip
+    return render(
+        request,
+        "invite.html",
+        event_id=event_id,
+        event=event,
+        role=mine,
+        code=code,
+        url=url,
+        qr=qr_svg(url),
+        invited=chosen,
+        where=where,
+        most=SHEET_MOST,
+    )
 
 
 @router.post("/events/{event_id}/invite/sheet", dependencies=[Depends(csrf)])
 def invite_sheet(
-    request: Request, event_id: int, role: Annotated[str, Form(max_length=20)] = "floor_judge",
+    request: Request,
+    event_id: int,
+    role: Annotated[str, Form(max_length=20)] = "floor_judge",
     count: Annotated[str, Form(max_length=5)] = "6",
-) -> Response:  # fmt: skip
+) -> Response:
     """An A4 sheet of one-time codes for one role, each with its QR, to print and hand out."""
     user, mine = role_at(request, event_id, "invite")
     if not count.isascii() or not count.isdigit() or not 1 <= int(count) <= SHEET_MOST:
@@ -109,8 +135,16 @@ def invite_sheet(
         url = f"{where['base']}join/{code}"
         slips.append({"code": code, "url": url, "qr": qr_svg(url, box=6)})
     event = players.event_of(request.app.state.db, event_id)
-    return render(request, "invite_sheet.html", event_id=event_id, event=event, role=mine, invited=chosen,
-                  slips=slips, where=where)  # fmt: skip
+    return render(
+        request,
+        "invite_sheet.html",
+        event_id=event_id,
+        event=event,
+        role=mine,
+        invited=chosen,
+        slips=slips,
+        where=where,
+    )
 
 
 _CODE = re.compile(r"[^A-Za-z0-9]")
@@ -144,6 +178,7 @@ def authority_page(request: Request) -> Response:
 @router.get("/ca.crt")
 def authority_certificate(request: Request) -> Response:
     return Response(
-        _authority(request), media_type=tls.CA_MIME,
+        _authority(request),
+        media_type=tls.CA_MIME,
         headers={"content-disposition": 'attachment; filename="shinpan-ca.crt"'},
-    )  # fmt: skip
+    )

@@ -39,13 +39,20 @@ def _sign_in(request: Request, user: accounts.User, target: str) -> Response:
     with a new CSRF token: nothing of the page signed in before works after."""
     response = RedirectResponse(target, status_code=303)
     session_id = access.start_session(
-        request.app.state.db, user, device=request.headers.get("user-agent", ""),
-        address=request.client.host if request.client else "", replacing=auth_session_id(request),
-    )  # fmt: skip
+        request.app.state.db,
+        user,
+        device=request.headers.get("user-agent", ""),
+        address=request.client.host if request.client else "",
+        replacing=auth_session_id(request),
+    )
     response.set_cookie(
-        SESSION_COOKIE, request.app.state.signer.session(user, session_id), max_age=SESSION_SECONDS, httponly=True,
-        samesite="lax", secure=request.app.state.secure_cookies,
-    )  # fmt: skip
+        SESSION_COOKIE,
+        request.app.state.signer.session(user, session_id),
+        max_age=SESSION_SECONDS,
+        httponly=True,
+        samesite="lax",
+        secure=request.app.state.secure_cookies,
+    )
     renew_csrf(request, response)
     return response
 
@@ -63,26 +70,43 @@ def index(request: Request) -> Response:
 
 @router.post("/events", dependencies=[Depends(csrf)])
 def create_event(
-    request: Request, name: Annotated[str, Form(max_length=200)] = "",
-    starts_on: Annotated[str, Form(max_length=10)] = "", venue: Annotated[str, Form(max_length=200)] = "",
-    time_zone: Annotated[str, Form(max_length=64)] = "", match_format: Annotated[str, Form(max_length=10)] = "",
-    time_out: Annotated[str, Form(max_length=20)] = "", tiebreakers: Annotated[str, Form(max_length=60)] = "",
-) -> Response:  # fmt: skip
+    request: Request,
+    name: Annotated[str, Form(max_length=200)] = "",
+    starts_on: Annotated[str, Form(max_length=10)] = "",
+    venue: Annotated[str, Form(max_length=200)] = "",
+    time_zone: Annotated[str, Form(max_length=64)] = "",
+    match_format: Annotated[str, Form(max_length=10)] = "",
+    time_out: Annotated[str, Form(max_length=20)] = "",
+    tiebreakers: Annotated[str, Form(max_length=60)] = "",
+) -> Response:
     user = signed_in(request)
     try:
         event_id = events.create_event(
-            request.app.state.db, name=name, head_judge=user.name, head_judge_level=user.level,
+            request.app.state.db,
+            name=name,
+            head_judge=user.name,
+            head_judge_level=user.level,
             head_judge_account=user.uid,
-            starts_on=starts_on or None, venue=venue or None, time_zone=time_zone or None,
-            match_format=match_format or None, time_out=time_out or None, tiebreakers=tiebreakers or None,
-        )  # fmt: skip
+            starts_on=starts_on or None,
+            venue=venue or None,
+            time_zone=time_zone or None,
+            match_format=match_format or None,
+            time_out=time_out or None,
+            tiebreakers=tiebreakers or None,
+        )
     except ShinpanError as e:
         db = request.app.state.db
         mine = dict(accounts.events_of(db, user))
         found = [(ev, mine[ev.id]) for ev in events.list_events(db) if ev.id in mine]
-        return render(request, "index.html", status=e.status, events=found, Role=Role,
-                      errors={e.field or "name": e.render(i18n.gettext)},
-                      form={"name": name, "time_zone": time_zone})  # fmt: skip
+        return render(
+            request,
+            "index.html",
+            status=e.status,
+            events=found,
+            Role=Role,
+            errors={e.field or "name": e.render(i18n.gettext)},
+            form={"name": name, "time_zone": time_zone},
+        )
     return RedirectResponse(f"/events/{event_id}/desk", status_code=303)
 
 
@@ -99,17 +123,25 @@ def login_page(request: Request, next: str = "/") -> Response:
 
 @router.post("/login", dependencies=[Depends(csrf)])
 def login(
-    request: Request, name: Annotated[str, Form(max_length=200)] = "",
-    password: Annotated[str, Form(max_length=200)] = "", next: Annotated[str, Form(max_length=500)] = "/",
-) -> Response:  # fmt: skip
+    request: Request,
+    name: Annotated[str, Form(max_length=200)] = "",
+    password: Annotated[str, Form(max_length=200)] = "",
+    next: Annotated[str, Form(max_length=500)] = "/",
+) -> Response:
     limiter = request.app.state.limiter
     address = request.client.host if request.client else "?"
     limiter.attempt(address, name)
     user = accounts.authenticate(request.app.state.db, name, password)
     if user is None:
-        return render(request, "login.html", status=401, next=_safe_next(next), form={"name": name},
-                      errors={"password": i18n.gettext("wrong name or password")},
-                      demo=_demo_accounts(request))  # fmt: skip
+        return render(
+            request,
+            "login.html",
+            status=401,
+            next=_safe_next(next),
+            form={"name": name},
+            errors={"password": i18n.gettext("wrong name or password")},
+            demo=_demo_accounts(request),
+        )
     limiter.succeeded(address, name)
     return _sign_in(request, user, _landing(request, user, _safe_next(next)))
 
@@ -159,23 +191,41 @@ def join_page(request: Request, code: str) -> Response:
         found = accounts.invitation(request.app.state.db, code)
     except ShinpanError as e:
         return render(request, "error.html", status=404, message=e.render(i18n.gettext), status_code=404)
-    return render(request, "join.html", code=code, role=found.role, event_id=found.event_id, seat=found.seat,
-                  user=current_user(request), form={"name": found.seat or ""},
-                  event_name=players.event_of(request.app.state.db, found.event_id).name)  # fmt: skip
+    return render(
+        request,
+        "join.html",
+        code=code,
+        role=found.role,
+        event_id=found.event_id,
+        seat=found.seat,
+        user=current_user(request),
+        form={"name": found.seat or ""},
+        event_name=players.event_of(request.app.state.db, found.event_id).name,
+    )
 
 
 @router.post("/join/{code}", dependencies=[Depends(csrf)])
 def join(
-    request: Request, code: str, name: Annotated[str, Form(max_length=200)] = "",
+    request: Request,
+    code: str,
+    name: Annotated[str, Form(max_length=200)] = "",
     pin: Annotated[str, Form(max_length=200)] = "",
-) -> Response:  # fmt: skip
+) -> Response:
     try:
         found = accounts.invitation(request.app.state.db, code)
         event_id, role = found.event_id, found.role
         holder = current_user(request) if found.seat else None  # a claim code: to this account
         user = accounts.join(request.app.state.db, code, name, pin, user=holder)
     except ShinpanError as e:
-        return render(request, "join.html", status=e.status, code=code, role=None, event_id=None,
-                      errors={e.field or "name": e.render(i18n.gettext)}, form={"name": name})  # fmt: skip
+        return render(
+            request,
+            "join.html",
+            status=e.status,
+            code=code,
+            role=None,
+            event_id=None,
+            errors={e.field or "name": e.render(i18n.gettext)},
+            form={"name": name},
+        )
     target = f"/events/{event_id}/record" if role is Role.floor_judge else f"/events/{event_id}"
     return _sign_in(request, user, target)

@@ -35,8 +35,9 @@ Field = Annotated[str, Form(max_length=500)]
 CARRIED = 1024 * 1024 - 64 * 1024
 ENCODINGS = {"utf-8": "UTF-8", "utf-8-sig": N_("UTF-8 (with BOM)"), "cp932": N_("Shift_JIS (Excel)")}
 WORDS = (N_("roster"), N_("dropped"), N_("absent"), N_("present"))
-COLUMN_LABELS = dict(zip(players.FORM_COLUMNS, (N_("Player ID"), N_("Name"), N_("Reading (kana)"),
-                                                N_("Club")), strict=True))  # fmt: skip
+COLUMN_LABELS = dict(
+    zip(players.FORM_COLUMNS, (N_("Player ID"), N_("Name"), N_("Reading (kana)"), N_("Club")), strict=True)
+)
 
 
 def _page(event_id: int) -> str:
@@ -78,8 +79,16 @@ def players_page(request: Request, event_id: int) -> Response:
     found = players.registry(request.app.state.db, event_id)
     flash = unquote(request.cookies.get(FLASH, ""))
     error, notice = (flash[1:], None) if flash.startswith("!") else (None, flash or None)
-    response = render(request, "players.html", event_id=event_id, event=found.event, role=role,
-                      registry=found, error=error, notice=notice)  # fmt: skip
+    response = render(
+        request,
+        "players.html",
+        event_id=event_id,
+        event=found.event,
+        role=role,
+        registry=found,
+        error=error,
+        notice=notice,
+    )
     if flash:
         response.delete_cookie(FLASH, path=_page(event_id))
     return response
@@ -90,9 +99,17 @@ def _preview(request: Request, event_id: int, data: bytes, status: int = 200) ->
     db = request.app.state.db
     found = players.preview_import(db, event_id, data)
     carried = base64.b64encode(data).decode("ascii") if found.ok and len(data) * 4 // 3 < CARRIED else None
-    return render(request, "players_preview.html", status=status, event_id=event_id,
-                  event=players.registry(db, event_id).event, role=role, preview=found, carried=carried,
-                  encoding=ENCODINGS.get(found.encoding or ""))  # fmt: skip
+    return render(
+        request,
+        "players_preview.html",
+        status=status,
+        event_id=event_id,
+        event=players.registry(db, event_id).event,
+        role=role,
+        preview=found,
+        carried=carried,
+        encoding=ENCODINGS.get(found.encoding or ""),
+    )
 
 
 @router.post("/events/{event_id}/players/preview", dependencies=Unsafe)
@@ -122,9 +139,14 @@ def import_players(
 
 @router.post("/events/{event_id}/players/add", dependencies=Unsafe)
 def add(
-    request: Request, event_id: int, command_id: Field, number: Field = "", name: Field = "",
-    reading: Field = "", club: Field = "",
-) -> Response:  # fmt: skip
+    request: Request,
+    event_id: int,
+    command_id: Field,
+    number: Field = "",
+    name: Field = "",
+    reading: Field = "",
+    club: Field = "",
+) -> Response:
     def work(actor: str) -> str:
         row = players.form_row(number, name, reading, club)
         players.add_player(request.app.state.db, event_id, row, actor=actor, command_id=command_id)
@@ -135,9 +157,14 @@ def add(
 
 @router.post("/events/{event_id}/players/{number}/correct", dependencies=Unsafe)
 def correct(
-    request: Request, event_id: int, number: str, command_id: Field, name: Field = "",
-    reading: Field = "", club: Field = "",
-) -> Response:  # fmt: skip
+    request: Request,
+    event_id: int,
+    number: str,
+    command_id: Field,
+    name: Field = "",
+    reading: Field = "",
+    club: Field = "",
+) -> Response:
     def work(actor: str) -> str:
         row = players.form_row(number, name, reading, club)
         players.correct_player(request.app.state.db, event_id, row, actor=actor, command_id=command_id)

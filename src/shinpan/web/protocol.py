@@ -211,9 +211,11 @@ class VenueHttp(HttpToolsProtocol):
     def _maybe_waiting(self) -> None:
         """Once a request is read and answered, the connection waits for the next."""
         if (
-            self._doors is not None and self._in_head and not self.transport.is_closing()
+            self._doors is not None
+            and self._in_head
+            and not self.transport.is_closing()
             and (self.cycle is None or self.cycle.response_complete)
-        ):  # fmt: skip
+        ):
             self._doors.wait(self)
 
     def _time(self, seconds: float) -> None:

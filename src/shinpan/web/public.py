@@ -147,8 +147,8 @@ def _clock(event: PublicEvent) -> dict[str, Any]:
 
 
 def _qr(url: str) -> str:
-    import qrcode
-    import qrcode.image.svg
+    import qrcode  # start-up
+    import qrcode.image.svg  # start-up
 
     image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
     buffer = io.BytesIO()
@@ -162,9 +162,15 @@ def _publish_page(request: Request, event_id: int, found: publishing.Published, 
     with request.app.state.db.read() as conn:
         event = load_event(conn, event_id)
     return render(
-        request, "publish.html", event_id=event_id, event=event, role=role, published=found, url=url,
+        request,
+        "publish.html",
+        event_id=event_id,
+        event=event,
+        role=role,
+        published=found,
+        url=url,
         qr=_qr(url) if url else None,
-    )  # fmt: skip
+    )
 
 
 @router.get("/events/{event_id}/publish", response_class=HTMLResponse)
@@ -177,10 +183,13 @@ def publish_page(request: Request, event_id: int) -> Response:
 
 @router.post("/events/{event_id}/publish", dependencies=[Depends(csrf)])
 def publish_form(
-    request: Request, event_id: int, command_id: Annotated[str, Form(max_length=100)] = "",
-    names: Annotated[str, Form(max_length=20)] = "names", off: Annotated[str, Form(max_length=5)] = "",
+    request: Request,
+    event_id: int,
+    command_id: Annotated[str, Form(max_length=100)] = "",
+    names: Annotated[str, Form(max_length=20)] = "names",
+    off: Annotated[str, Form(max_length=5)] = "",
     winner_report: Annotated[str, Form(max_length=5)] = "",
-) -> Response:  # fmt: skip
+) -> Response:
     user, _ = role_at(request, event_id, "manage")
     publishing.publish(
         request.app.state.db,
@@ -218,9 +227,14 @@ def publish_api(request: Request, event_id: int, body: PublishIn) -> PublishOut:
     """The head judge publishes the event to its players (T12), or unpublishes it (``off``)."""
     user, _ = role_at(request, event_id, "manage")
     found = publishing.publish(
-        request.app.state.db, event_id, names=body.names, off=body.off, winner_report=body.winner_report,
-        actor=user.name, command_id=body.command_id,
-    )  # fmt: skip
+        request.app.state.db,
+        event_id,
+        names=body.names,
+        off=body.off,
+        winner_report=body.winner_report,
+        actor=user.name,
+        command_id=body.command_id,
+    )
     return PublishOut.model_validate(publishing.publication_json(found))
 
 

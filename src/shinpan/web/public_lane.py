@@ -89,9 +89,15 @@ class HomePage:
         base = f"/p/{event.token}"
         env = environment()
         html = env.get_template("public_home.html").render(
-            request=_Request(base), user=None, csrf="", event=event, token=event.token, base=base,
-            q=Q_MARK, found=Markup(FOUND_MARK),
-        )  # fmt: skip
+            request=_Request(base),
+            user=None,
+            csrf="",
+            event=event,
+            token=event.token,
+            base=base,
+            q=Q_MARK,
+            found=Markup(FOUND_MARK),
+        )
         # From the end: the query and the found players come after every name the page holds.
         before, _, self.tail = html.rpartition(FOUND_MARK)
         self.head, _, self.middle = before.rpartition(Q_MARK)

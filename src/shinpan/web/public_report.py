@@ -72,19 +72,31 @@ def from_slip(request: Request, event_id: int, round: str = "", table: str = "",
 
 
 def _form(
-    request: Request, event: PublicEvent, token: str, round_no: int | None, table_no: int | None, code: str,
-    status: int = 200, **extra: Any,
-) -> Response:  # fmt: skip
+    request: Request,
+    event: PublicEvent,
+    token: str,
+    round_no: int | None,
+    table_no: int | None,
+    code: str,
+    status: int = 200,
+    **extra: Any,
+) -> Response:
     takes, offered = winner_reports.report_page(event.db, event.event_id)
     if not takes:
         message = i18n.gettext("This event takes results at the scorekeeper's desk, not here.")
         return _page(request, "public_error.html", 404, message=message, status_code=404)
     seated = {t.table: t for t in event.tables()}
     context = {
-        "event": event, "token": token, "base": f"/p/{token}", "round_no": round_no or event.round,
-        "table_no": table_no, "code": code, "seated": seated.get(table_no) if table_no else None,
-        "offered": offered, **extra,
-    }  # fmt: skip
+        "event": event,
+        "token": token,
+        "base": f"/p/{token}",
+        "round_no": round_no or event.round,
+        "table_no": table_no,
+        "code": code,
+        "seated": seated.get(table_no) if table_no else None,
+        "offered": offered,
+        **extra,
+    }
     return _page(request, "public_report.html", status, **context)
 
 
@@ -101,9 +113,14 @@ def report_form(request: Request, token: str, round: str = "", table: str = "", 
 
 @router.post("/p/{token}/report", response_class=HTMLResponse)
 def report(
-    request: Request, token: str, round_no: Field = "", table: Field = "", code: Field = "", score: Field = "",
+    request: Request,
+    token: str,
+    round_no: Field = "",
+    table: Field = "",
+    code: Field = "",
+    score: Field = "",
     command_id: Field = "",
-) -> Response:  # fmt: skip
+) -> Response:
     """The winner's report: the score picked (``2-1``, or ``1-1@time`` at time) and the code."""
     try:
         event = _event(request, token)
@@ -121,10 +138,17 @@ def report(
         if not given:
             raise InvalidInput("choose the score", field="score")
         done = winner_reports.report_win(
-            event.db, event.event_id, number, where, code, given, at_time=when == "time",
+            event.db,
+            event.event_id,
+            number,
+            where,
+            code,
+            given,
+            at_time=when == "time",
             command_id=command_id or None,
-        )  # fmt: skip
+        )
     except ShinpanError as e:
-        return _form(request, event, token, number, where, code, e.status,
-                     error=e.render(i18n.gettext), chosen=score)  # fmt: skip
+        return _form(
+            request, event, token, number, where, code, e.status, error=e.render(i18n.gettext), chosen=score
+        )
     return _form(request, event, token, number, where, "", sent=done)

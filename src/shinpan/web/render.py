@@ -18,8 +18,9 @@ from markupsafe import Markup
 
 from shinpan.engine.event_rules import may
 from shinpan.engine.explain import deadline_text, ordinal, penalty_text
-from shinpan.guideline import Rulebook, default_guideline
+from shinpan.guideline import Rulebook
 from shinpan.reports.common import local_time
+from shinpan.services.guideline_files import default_guideline
 from shinpan.web import i18n
 from shinpan.web.auth import csrf_expected, current_user
 from shinpan.web.i18n import N_
@@ -148,8 +149,15 @@ def _once(context: Context, name: str, macro: Callable[[Any], Markup], item: Map
     zone (``item`` is all a piece shows of its own; CSRF tokens and ids are marks here)."""
     event = context.get("event")
     guideline = (getattr(event, "guideline_id", None), getattr(event, "guideline_version", None))
-    key = (name, context.get("event_id"), guideline, context.get("tz"), context.get("role"),
-           i18n.current.get(), repr(item))  # fmt: skip
+    key = (
+        name,
+        context.get("event_id"),
+        guideline,
+        context.get("tz"),
+        context.get("role"),
+        i18n.current.get(),
+        repr(item),
+    )
     return _PIECES.get(key, lambda: macro(item))
 
 

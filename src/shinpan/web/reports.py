@@ -100,9 +100,20 @@ def index_view(
     dq = reports.dq_report(db, event_id).cases if may(role, "report") else ()
     with db.read() as conn:
         head = read_head(conn, event_id)
-    return render(request, "reports_index.html", status=status, event_id=event_id, event=event, role=role,
-                 may_report=may(role, "report"), may_seal=may(role, "manage"), dq=dq, head=head, done=done,
-                 error=error)  # fmt: skip
+    return render(
+        request,
+        "reports_index.html",
+        status=status,
+        event_id=event_id,
+        event=event,
+        role=role,
+        may_report=may(role, "report"),
+        may_seal=may(role, "manage"),
+        dq=dq,
+        head=head,
+        done=done,
+        error=error,
+    )
 
 
 @page("/events/{event_id}/reports/penalties")
@@ -113,7 +124,7 @@ def penalties_page(request: Request, event_id: int, group: Grouping = "round") -
 
 
 def _stats_page(request: Request, stats: reports.Statistics, **context: Any) -> Response:
-    from shinpan.reports.charts import charts
+    from shinpan.reports.charts import charts  # start-up
 
     drawn = charts(stats, i18n.current.get())
     return render(request, "reports_stats.html", stats=stats, charts=drawn, **context)
@@ -141,9 +152,12 @@ def dq_page(request: Request, event_id: int) -> Response:
 
 @page("/events/{event_id}/reports/history")
 def history_page(
-    request: Request, event_id: int, name: Annotated[str, Query(max_length=200)] = "",
-    reading: Annotated[str, Query(max_length=200)] = "", player: Annotated[str, Query(max_length=40)] = "",
-) -> Response:  # fmt: skip
+    request: Request,
+    event_id: int,
+    name: Annotated[str, Query(max_length=200)] = "",
+    reading: Annotated[str, Query(max_length=200)] = "",
+    player: Annotated[str, Query(max_length=40)] = "",
+) -> Response:
     _, role, event = _allowed(request, event_id, "report")
     db = request.app.state.db
     scope = history_reader(request)
@@ -152,8 +166,16 @@ def history_page(
         history = reports.history_of_player(db, event_id, player, scope=scope)
     elif name.strip():
         history = reports.player_history(db, name, reading, scope=scope)
-    return render(request, "reports_history.html", event_id=event_id, event=event, role=role,
-                 history=history, scope=scope, form={"name": name, "reading": reading})  # fmt: skip
+    return render(
+        request,
+        "reports_history.html",
+        event_id=event_id,
+        event=event,
+        role=role,
+        history=history,
+        scope=scope,
+        form={"name": name, "reading": reading},
+    )
 
 
 @page("/events/{event_id}/rulings/{number}")
@@ -176,13 +198,23 @@ def ruling_view(
     slip = reports.penalty_slip(db, event_id, number, str(request.base_url))
     detail = queries.get_ruling(db, event_id, number)
     return render(
-        request, "reports_ruling.html", status=status, event_id=event_id, event=event, role=role, slip=slip,
-        r=slip.ruling, detail=detail, involved=queries.involved(db, event_id, detail),
+        request,
+        "reports_ruling.html",
+        status=status,
+        event_id=event_id,
+        event=event,
+        role=role,
+        slip=slip,
+        r=slip.ruling,
+        detail=detail,
+        involved=queries.involved(db, event_id, detail),
         ruling_appeals=[a for a in queries.appeals_of(db, event_id) if a["ruling"] == number],
-        components=event.book.guideline.components, done=done, error=error,
+        components=event.book.guideline.components,
+        done=done,
+        error=error,
         added_after=queries.added_by_correction(db, event_id, detail["entry"]),
         rederived=queries.rederived_by(db, event_id, number),
-    )  # fmt: skip
+    )
 
 
 # -- the API -------------------------------------------------------------------------------
@@ -199,9 +231,13 @@ def penalties(
 
 @router.get("/api/events/{event_id}/reports/pairings", tags=["reports"], responses=REPORT_FILES)
 def wall_pairings(
-    request: Request, event_id: int, format: Format = "pdf", lang: Lang = "both", round: Annotated[int | None, Query(ge=1, le=9999)] = None,
+    request: Request,
+    event_id: int,
+    format: Format = "pdf",
+    lang: Lang = "both",
+    round: Annotated[int | None, Query(ge=1, le=9999)] = None,
     by: Literal["table", "name"] = "table",
-) -> Response:  # fmt: skip
+) -> Response:
     """A round's pairings for the venue wall (default: the current round), by table or by name in 50-on order."""
     _allowed(request, event_id, "read")
     return _file(reports.venue_pairings(request.app.state.db, event_id, round, by), format, lang)
@@ -256,9 +292,13 @@ def dq(
 
 @router.get("/api/players/history", tags=["reports"], responses=REPORT_FILES)
 def history(
-    request: Request, name: Annotated[str, Query(min_length=1, max_length=200)],
-    reading: Annotated[str, Query(max_length=200)] = "", event: int | None = None, format: Format = "json", lang: Lang = "both",
-) -> Response:  # fmt: skip
+    request: Request,
+    name: Annotated[str, Query(min_length=1, max_length=200)],
+    reading: Annotated[str, Query(max_length=200)] = "",
+    event: int | None = None,
+    format: Format = "json",
+    lang: Lang = "both",
+) -> Response:
     """A person's rulings across events, by name and reading: an organiser's cover every
     event, a head judge's the events they head; voided rulings only of events they work at."""
     if event is not None:
@@ -269,10 +309,13 @@ def history(
 
 @router.get("/api/events/{event_id}/reports/penalty-slips", tags=["reports"], responses=REPORT_FILES)
 def penalty_slips(
-    request: Request, event_id: int, format: Format = "pdf", lang: Lang = "both",
+    request: Request,
+    event_id: int,
+    format: Format = "pdf",
+    lang: Lang = "both",
     round: Annotated[int | None, Query(ge=1, le=9999)] = None,
     ruling: Annotated[list[Number] | None, Query(max_length=500)] = None,
-) -> Response:  # fmt: skip
+) -> Response:
     """Penalty slips in batch, four A6 slips to an A4 page: every ruling of ``round`` that
     stands, or the rulings listed (``ruling=3&ruling=5``)."""
     _allowed(request, event_id, "read")
@@ -284,10 +327,13 @@ def penalty_slips(
 
 @router.get("/api/events/{event_id}/reports/result-slips", tags=["reports"], responses=REPORT_FILES)
 def result_slips(
-    request: Request, event_id: int, format: Format = "pdf", lang: Lang = "both",
+    request: Request,
+    event_id: int,
+    format: Format = "pdf",
+    lang: Lang = "both",
     round: Annotated[int | None, Query(ge=1, le=9999)] = None,
     table: Annotated[list[Number] | None, Query(max_length=2000)] = None,
-) -> Response:  # fmt: skip
+) -> Response:
     """A round's result slips (default: the current round), eight to an A4 page with cut
     lines, each with its match's code and a QR code (head judge, scorekeeper)."""
     _allowed(request, event_id, "export")

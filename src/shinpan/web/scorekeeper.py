@@ -45,9 +45,10 @@ WORDS = (
 def _state_words() -> dict[str, str]:
     """A round's state in words (T5): paired, started and ended told apart."""
     return {
-        "paired": i18n.gettext("paired, not started"), "started": i18n.gettext("started, being played"),
+        "paired": i18n.gettext("paired, not started"),
+        "started": i18n.gettext("started, being played"),
         "ended": i18n.gettext("ended"),
-    }  # fmt: skip
+    }
 
 
 def _page(event_id: int, round_no: int | None = None) -> str:
@@ -58,8 +59,9 @@ def _back(event_id: int, message: str, *, error: bool = False, round_no: int | N
     """Post/redirect/get: to the page, with what happened in a cookie the page reads once."""
     response = RedirectResponse(_page(event_id, round_no), status_code=303)
     value = quote(("!" if error else "") + message, safe="")
-    response.set_cookie(FLASH, value, max_age=60, path=f"/events/{event_id}/scorekeeper", httponly=True,
-                        samesite="strict")  # fmt: skip
+    response.set_cookie(
+        FLASH, value, max_age=60, path=f"/events/{event_id}/scorekeeper", httponly=True, samesite="strict"
+    )
     return response
 
 
@@ -193,10 +195,19 @@ def end(request: Request, event_id: int, command_id: Field) -> Response:
 
 @router.post("/events/{event_id}/scorekeeper/result", dependencies=Unsafe)
 def result(
-    request: Request, event_id: int, command_id: Field, round_no: Field, table: Field, winner: Field = "",
-    outcome: Field = "", score: Field = "", draw: Field = "", time: Field = "", replaces: Field = "",
+    request: Request,
+    event_id: int,
+    command_id: Field,
+    round_no: Field,
+    table: Field,
+    winner: Field = "",
+    outcome: Field = "",
+    score: Field = "",
+    draw: Field = "",
+    time: Field = "",
+    replaces: Field = "",
     reason: Field = "",
-) -> Response:  # fmt: skip
+) -> Response:
     """The next duel's winner (or a drawn duel), the slip's score, or the match's result; a
     correction names what it replaces and why (T11). The page's script sends the same to
     the JSON API without reloading; this is the form without the script."""
@@ -206,11 +217,17 @@ def result(
         where = _number(table, "table")
         assert number is not None and where is not None
         wanted = results.Wanted(
-            winner=winner or None, draw=bool(draw) and not winner, match=outcome or None, score=score or None,
-            at_time=bool(time), replaces=replaces or None, reason=reason or None,
-        )  # fmt: skip
-        results.report_result(request.app.state.db, event_id, number, where, wanted, actor=name,
-                              command_id=command_id)  # fmt: skip
+            winner=winner or None,
+            draw=bool(draw) and not winner,
+            match=outcome or None,
+            score=score or None,
+            at_time=bool(time),
+            replaces=replaces or None,
+            reason=reason or None,
+        )
+        results.report_result(
+            request.app.state.db, event_id, number, where, wanted, actor=name, command_id=command_id
+        )
         return i18n.gettext("table {table}: result recorded").format(table=where)
 
     if number is None:

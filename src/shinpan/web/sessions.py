@@ -47,8 +47,14 @@ class JudgeSessionsOut(BaseModel):
 
 
 def _out(view: access.SessionView) -> SessionOut:
-    return SessionOut(key=view.key, device=view.device, address=view.address, started_at=view.started_at,
-                      last_seen=view.last_seen, current=view.current)  # fmt: skip
+    return SessionOut(
+        key=view.key,
+        device=view.device,
+        address=view.address,
+        started_at=view.started_at,
+        last_seen=view.last_seen,
+        current=view.current,
+    )
 
 
 def _fresh(request: Request) -> None:
@@ -72,8 +78,13 @@ def sessions_page(request: Request, done: str = "") -> Response:
     user = signed_in(request)
     _fresh(request)
     found = access.own_sessions(request.app.state.db, user, session_id(request))
-    return render(request, "sessions.html", sessions=found, done=done[:20],
-                  organiser=access.is_organiser(request.app.state.db, user))  # fmt: skip
+    return render(
+        request,
+        "sessions.html",
+        sessions=found,
+        done=done[:20],
+        organiser=access.is_organiser(request.app.state.db, user),
+    )
 
 
 @router.post("/sessions/{key}/end", include_in_schema=False, dependencies=Unsafe)
@@ -84,8 +95,9 @@ def end_own(request: Request, key: Key) -> Response:
         access.end_own_session(request.app.state.db, user, key)
     except ShinpanError as e:
         found = access.own_sessions(request.app.state.db, user, current)
-        return render(request, "sessions.html", status=e.status, sessions=found, done="",
-                      error=e.render(i18n.gettext))  # fmt: skip
+        return render(
+            request, "sessions.html", status=e.status, sessions=found, done="", error=e.render(i18n.gettext)
+        )
     if current is not None and accounts.session_hash(current) == key:
         return _signed_out_here(request)
     return RedirectResponse("/sessions?done=ended", status_code=303)
@@ -117,15 +129,25 @@ def judges_page(request: Request, event_id: int, done: str = "") -> Response:
     return _judges_view(request, event_id, role, done=done[:20])
 
 
-def _judges_view(request: Request, event_id: int, role: Any, *, done: str = "", error: str | None = None,
-                 status: int = 200) -> Response:  # fmt: skip
+def _judges_view(
+    request: Request, event_id: int, role: Any, *, done: str = "", error: str | None = None, status: int = 200
+) -> Response:
     db = request.app.state.db
     with db.read() as conn:
         event = load_event(conn, event_id)
     _fresh(request)
     judges = access.judges_sessions(db, event_id, session_id(request))
-    return render(request, "judges_sessions.html", status=status, event_id=event_id, event=event, role=role,
-                  judges=judges, done=done, error=error)  # fmt: skip
+    return render(
+        request,
+        "judges_sessions.html",
+        status=status,
+        event_id=event_id,
+        event=event,
+        role=role,
+        judges=judges,
+        done=done,
+        error=error,
+    )
 
 
 @router.post("/events/{event_id}/sessions/{key}/end", include_in_schema=False, dependencies=Unsafe)
@@ -147,12 +169,15 @@ def event_sessions(request: Request, event_id: int) -> list[JudgeSessionsOut]:
     role_at(request, event_id, "end_sessions")
     _fresh(request)
     judges = access.judges_sessions(request.app.state.db, event_id, session_id(request))
-    return [JudgeSessionsOut(seat=j.seat, role=j.role.value, sessions=[_out(v) for v in j.sessions])
-            for j in judges]  # fmt: skip
+    return [
+        JudgeSessionsOut(seat=j.seat, role=j.role.value, sessions=[_out(v) for v in j.sessions])
+        for j in judges
+    ]
 
 
-@router.post("/api/events/{event_id}/sessions/{key}/end", tags=["sessions"], responses=ERRORS,
-             dependencies=Unsafe)  # fmt: skip
+@router.post(
+    "/api/events/{event_id}/sessions/{key}/end", tags=["sessions"], responses=ERRORS, dependencies=Unsafe
+)
 def end_event_session(request: Request, event_id: int, key: Key) -> dict[str, Any]:
     """End a session of someone holding a seat at the event (head judge): a phone lost at
     the venue is cut off; its live streams end within a second."""
@@ -168,8 +193,13 @@ def end_event_session(request: Request, event_id: int, key: Key) -> dict[str, An
 def organisers_page(request: Request, done: str = "") -> Response:
     user = signed_in(request)
     db = request.app.state.db
-    return render(request, "organisers.html", organisers=access.organisers(db), done=done[:20],
-                  organiser=access.is_organiser(db, user))  # fmt: skip
+    return render(
+        request,
+        "organisers.html",
+        organisers=access.organisers(db),
+        done=done[:20],
+        organiser=access.is_organiser(db, user),
+    )
 
 
 @router.post("/organisers", include_in_schema=False, dependencies=Unsafe)
@@ -179,7 +209,13 @@ def name_organiser(request: Request, name: Name, off: Annotated[str, Form(max_le
     try:
         access.name_organiser(db, name, on=not off, by=user)
     except ShinpanError as e:
-        return render(request, "organisers.html", status=e.status, organisers=access.organisers(db),
-                      organiser=access.is_organiser(db, user), error=e.render(i18n.gettext),
-                      form={"name": name})  # fmt: skip
+        return render(
+            request,
+            "organisers.html",
+            status=e.status,
+            organisers=access.organisers(db),
+            organiser=access.is_organiser(db, user),
+            error=e.render(i18n.gettext),
+            form={"name": name},
+        )
     return RedirectResponse("/organisers?done=" + ("removed" if off else "named"), status_code=303)

@@ -38,7 +38,7 @@ class Venue:
     local_only: bool = False  # listening on loopback only: phones cannot reach it
 
     def apply(self, app: Any) -> None:
-        from shinpan.services.tls import TlsFiles  # cryptography loads only when asked
+        from shinpan.services.tls import TlsFiles  # start-up: cryptography loads only when asked
 
         app.state.addresses = self.addresses
         app.state.public_url = self.public_url
@@ -57,9 +57,13 @@ class Venue:
     def from_env(cls) -> Venue | None:
         if ENV_ADDRESSES not in os.environ:
             return None
-        return cls(os.environ[ENV_ADDRESSES].split(), os.environ.get(ENV_PUBLIC_URL) or None,
-                   os.environ.get(ENV_TLS_DIR) or None, os.environ.get(ENV_CA_PAGE) or None,
-                   os.environ.get(ENV_LOCAL_ONLY) == "1")  # fmt: skip
+        return cls(
+            os.environ[ENV_ADDRESSES].split(),
+            os.environ.get(ENV_PUBLIC_URL) or None,
+            os.environ.get(ENV_TLS_DIR) or None,
+            os.environ.get(ENV_CA_PAGE) or None,
+            os.environ.get(ENV_LOCAL_ONLY) == "1",
+        )
 
 
 _HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?")
@@ -93,6 +97,11 @@ class RedirectToHttps:
             return
         status = 301 if scope.get("method") in ("GET", "HEAD") else 308
         location = self.location(scope).encode("latin-1", "replace")
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"location", location), (b"content-length", b"0")]})  # fmt: skip
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(b"location", location), (b"content-length", b"0")],
+            }
+        )
         await send({"type": "http.response.body", "body": b""})

@@ -22,8 +22,9 @@ def upgrade() -> None:
     if "organiser" not in {c["name"] for c in inspector.get_columns("users")}:
         op.add_column("users", sa.Column("organiser", sa.Boolean, nullable=False, server_default=sa.false()))
         # An installation that had accounts already: its first account organises it.
-        bind.execute(sa.text("UPDATE users SET organiser = :yes WHERE id = (SELECT MIN(id) FROM users)"),
-                     {"yes": True})  # fmt: skip
+        bind.execute(
+            sa.text("UPDATE users SET organiser = :yes WHERE id = (SELECT MIN(id) FROM users)"), {"yes": True}
+        )
     have = {c["name"] for c in inspector.get_columns("sessions")}
     for name, length in SESSION_COLUMNS:
         if name not in have:

@@ -38,10 +38,12 @@ def upgrade() -> None:
     for event_id, body in chosen:  # the last one an event wrote stands
         b = json.loads(body)
         bind.execute(
-            sa.text("UPDATE events SET match_format = :f, time_out = :t, tiebreakers = :c, format_seed = :s "
-                    "WHERE event_id = :e"),
+            sa.text(
+                "UPDATE events SET match_format = :f, time_out = :t, tiebreakers = :c, format_seed = :s "
+                "WHERE event_id = :e"
+            ),
             {"f": b["format"], "t": b["time_out"], "c": b["tiebreakers"], "s": int(b["seed"]), "e": event_id},
-        )  # fmt: skip
+        )
     started = bind.execute(
         sa.text(
             "SELECT event_id, body FROM entries WHERE kind = 'playoff.started' ORDER BY event_id, seq DESC"
