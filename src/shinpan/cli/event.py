@@ -133,12 +133,22 @@ def register(app: typer.Typer) -> None:
         time_out: TimeOutOption = None,
         tiebreakers: TiebreakersOption = None,
         account: AccountOption = None,
+        guideline: Annotated[
+            Path | None,
+            typer.Option(
+                "--guideline",
+                help="The event's guideline file (default: the shipped one); it is checked and kept.",
+            ),
+        ] = None,
         db: DbOption = None,
         as_json: JsonOption = False,
     ) -> None:
         """Create an event; prints its id. REL 3 needs a head judge certified level 2+ (D15).
         The head judge's seat goes to the account named with --account, or waits for the
         one-time claim code printed here (shown once)."""
+        from shinpan.cli.guideline import hold
+
+        held = hold(guideline) if guideline is not None else None  # a broken file: refused, nothing written
         database = open_db(db)
         with handled():
             holder = _holder(database, account)
@@ -150,6 +160,7 @@ def register(app: typer.Typer) -> None:
                 starts_on=date, ends_on=end_date, venue=venue, rel=rel, confirmation_threshold=confirm_from,
                 round_minutes=round_minutes,
                 time_zone=time_zone, match_format=match_format, time_out=time_out, tiebreakers=tiebreakers,
+                guideline=held,
             )  # fmt: skip
             code = None if holder else _accounts().claim_code(database, event_id, seat.strip())
         if as_json:

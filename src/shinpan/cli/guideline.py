@@ -14,6 +14,7 @@ from shinpan.cli.output import fail, print_json, print_table, say
 if TYPE_CHECKING:  # the guideline and the engine load inside the commands that use them
     from shinpan.guideline import Rulebook
     from shinpan.guideline.model import Infraction, Step
+    from shinpan.services.guidelines import HeldGuideline
 
 
 class Lang(StrEnum):
@@ -36,6 +37,25 @@ def rulebook(path: Path | None) -> Rulebook:
         return Rulebook(load_guideline(path) if path else default_guideline())
     except GuidelineError as e:
         fail(f"{len(e.problems)} problem(s) in the guideline file:\n{e}", 1)
+
+
+def hold(path: Path) -> HeldGuideline:
+    """Check the guideline file at ``path`` and keep it in the installation; a broken file
+    ends the command (exit 1) with every problem, and nothing is written."""
+    from shinpan.errors import ShinpanError
+    from shinpan.guideline import GuidelineError
+    from shinpan.services.guidelines import add_guideline
+
+    try:
+        return add_guideline(path)
+    except GuidelineError as e:
+        fail(
+            f"ガイドラインファイルに問題が {len(e.problems)} 件あり、使えません(何も書き込んでいません)"
+            f" / {len(e.problems)} problem(s) in the guideline file: nothing was written\n{e}",
+            1,
+        )
+    except ShinpanError as e:
+        fail(str(e), 1)
 
 
 def step_text(book: Rulebook, step: Step, lang: str) -> str:
@@ -210,6 +230,45 @@ def register(app: typer.Typer) -> None:
             say(
                 f"ok: {g.id} {g.version}, {len(g.infractions)} infractions, "
                 f"{len(g.general_rules)} general rules",
+                markup=False,
+            )
+
+    @guideline_app.command("add")
+    def add(
+        file: Annotated[Path, typer.Argument(help="A guideline file (YAML, JSON or TOML).")],
+        as_json: JsonOption = False,
+    ) -> None:
+        """Check a guideline file and keep it: events may then run under it (event create --guideline)."""
+        held = hold(file)
+        if as_json:
+            print_json({"id": held.id, "version": held.version, "sha256": held.sha256})
+        else:
+            say(f"ok: {held.key} ({held.title_ja})", markup=False)
+
+    @guideline_app.command("list")
+    def list_held(as_json: JsonOption = False) -> None:
+        """The guidelines events may run under: the shipped one and those added."""
+        from shinpan.services.guidelines import held_guidelines
+
+        found = held_guidelines()
+        if as_json:
+            print_json(
+                [
+                    {
+                        "id": h.id,
+                        "version": h.version,
+                        "sha256": h.sha256,
+                        "rel": h.rel,
+                        "title": {"ja": h.title_ja, "en": h.title_en},
+                        "shipped": h.shipped,
+                    }
+                    for h in found
+                ]
+            )
+            return
+        for h in found:
+            say(
+                f"{h.key}  REL {h.rel}  {h.title_ja}" + ("  (同梱 / shipped)" if h.shipped else ""),
                 markup=False,
             )
 

@@ -77,6 +77,19 @@ def status_codes_now(codes: Iterable[str], *, pending: bool) -> list[str]:
     return [c for c in codes if not (pending and c in AWAITS_CONFIRMATION)]
 
 
+def status_once_confirmed(acts: Iterable[str], state: str) -> Status | None:
+    """D17: the status a ruling waiting for the head judge (``state`` "pending") gives its
+    player once confirmed (ejected, disqualified), from what its penalties and effects do
+    (``acts``, their meanings); None for a ruling that waits for nothing or changes no status.
+    The one answer of the desk, the JSON API, the CLI and the DQ report."""
+    if state != "pending":
+        return None
+    meanings = list(acts)
+    now = status_codes_now(meanings, pending=True)
+    status = status_after(a for a in meanings if a not in now)
+    return None if status is Status.active else status
+
+
 def ends_match(status: Status) -> bool:
     """D22: leaving the event (ejected, disqualified, withdrawn) during a match loses it."""
     return status is not Status.active
@@ -241,3 +254,10 @@ def scope_problems(guideline: Guideline, rel: int, head_judge_level: int | None)
             f"{guideline.id} needs level {guideline.min_head_judge_level} or above"
         )
     return problems
+
+
+def may_set_threshold(guideline: Guideline, threshold: str) -> bool:
+    """D11: an event's confirmation threshold may be raised from the guideline's, not lowered
+    (a code that is not one of its ranked components is lower than any)."""
+    severity = {c.code: c.severity or 0 for c in guideline.components}
+    return severity.get(threshold, 0) >= severity[guideline.confirmation_threshold]

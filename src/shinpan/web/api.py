@@ -128,6 +128,13 @@ class EventIn(BaseModel):
     tiebreakers: list[Literal["omw", "gw", "ogw", "oomw", "seeded"]] | None = Field(
         None, max_length=5, description="the keys after match points, in order (default omw, gw, ogw)"
     )
+    guideline: str | None = Field(
+        None,
+        max_length=150,
+        pattern=r"^[a-z0-9][a-z0-9-]*@[^\s]+$",
+        description="the guideline the event runs under, as id@version: one the installation holds "
+        "(`shinpan guideline list`; default the shipped one)",
+    )
 
 
 @router.get("/events")
@@ -152,6 +159,7 @@ def create_event(request: Request, body: EventIn) -> dict[str, Any]:
         starts_on=body.starts_on, venue=body.venue, rel=body.rel, time_zone=body.time_zone,
         match_format=body.format, time_out=body.time_out,
         tiebreakers=",".join(body.tiebreakers) if body.tiebreakers else None,
+        guideline=events.guideline_of(body.guideline),
     )  # fmt: skip
     return {"event": event_id}
 
