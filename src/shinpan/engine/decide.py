@@ -69,7 +69,7 @@ def _d3(book: Rulebook) -> _D3:
     rule = book.unrelated_warnings
     infractions = book.guideline.infractions
     made = _D3(
-        component=rule.counted_component or "warning1",
+        component=rule.counted_component or "",  # the file names it (guideline.check)
         event_counted=frozenset(i.id for i in infractions if i.counting is Counting.event),
         threshold=rule.threshold or 3,
         counted=frozenset(i.id for i in infractions if i.counting is not Counting.none),

@@ -48,6 +48,10 @@ class Rulebook:
         "" for a code that does nothing the engine applies (a warning, no_mulligan…)."""
         return tuple(self.meaning.get(code, "") for code in codes)
 
+    def codes_acting_as(self, meaning: Meaning) -> frozenset[str]:
+        """The codes of the components and effects that do ``meaning`` (one, or none)."""
+        return frozenset(code for code, acts in self.meaning.items() if acts == meaning)
+
     def rule_name(self, rule_id: str, lang: str = "ja") -> str:
         """The name people read: the display name where the source's name does not stand
         alone (マークドカード(規則性のないとき)), else the source's name."""
