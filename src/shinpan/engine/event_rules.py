@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # every service reads the rules: they load no guideline classes
     from shinpan.guideline.model import Guideline
+    from shinpan.guideline.rulebook import Rulebook
 
 DISQUALIFICATION = "disqualification"
 EJECTION = "ejection"
@@ -111,6 +112,46 @@ def may_mark_attendance(current_round: int) -> bool:
 def may_drop(status: Status) -> bool:
     """Only a player still in the event can drop from it."""
     return status is Status.active
+
+
+class DropRefused(StrEnum):
+    """Why a player may not drop now."""
+
+    left = "left"  # already out of the event (dropped, withdrawn, ejected, disqualified)
+    playing = "playing"  # their match of the round has no result yet
+
+
+def why_no_drop(status: Status, playing: bool) -> DropRefused | None:
+    """A player drops between matches: only one still in the event (:func:`may_drop`), and
+    not while a match of theirs is unfinished (its result is reported, or the table paired
+    again, first); None: they may drop."""
+    if not may_drop(status):
+        return DropRefused.left
+    if playing:
+        return DropRefused.playing
+    return None
+
+
+def where_ruling_lands(
+    asked: tuple[int | None, int | None], playing: tuple[int, int] | None, current_round: int
+) -> tuple[int | None, int | None]:
+    """The round and table a ruling is recorded at: where the judge said (``asked``, round
+    and table, either given); else the unfinished match the player is playing; else the
+    current round at no table (no round before round 1 is paired)."""
+    if asked != (None, None):
+        return asked
+    if playing is not None:
+        return playing
+    return (current_round or None), None
+
+
+def counting_scope(book: Rulebook, rule: str, draft: str | None, counted: bool) -> str:
+    """D1, D6: where a ruling's offence counts: within its draft ("" when none was said) for
+    an infraction the guideline counts per draft, else in the whole event (""). A ruling
+    that counts toward nothing has no scope ("")."""
+    infraction = book.infractions.get(rule)
+    per_draft = infraction is not None and infraction.counting.value == "draft"
+    return (draft or "") if counted and per_draft else ""
 
 
 # What a ruling does is asked of its meanings (``Rulebook.acts(codes)``), never of its codes: a
