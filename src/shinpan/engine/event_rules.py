@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from shinpan.guideline.terms import Act
+
 if TYPE_CHECKING:  # every service reads the rules: they load no guideline classes
     from shinpan.guideline.model import Guideline
     from shinpan.guideline.rulebook import Rulebook
 
-DISQUALIFICATION = "disqualification"
-EJECTION = "ejection"
+DISQUALIFICATION = Act("disqualification")  # what a component does (its declared meaning)
+EJECTION = Act("ejection")
 
 
 class Status(StrEnum):
@@ -33,11 +35,11 @@ class Status(StrEnum):
 # The heavier status wins: a disqualified player who also withdrew is disqualified.
 _STATUS_ORDER = (Status.active, Status.dropped, Status.withdrawn, Status.ejected, Status.disqualified)
 _STATUS_OF = {
-    "withdrawn": Status.withdrawn,
-    "ejection": Status.ejected,
-    "disqualification": Status.disqualified,
+    Act("withdrawn"): Status.withdrawn,
+    EJECTION: Status.ejected,
+    DISQUALIFICATION: Status.disqualified,
 }
-STATUS_CODES = frozenset(_STATUS_OF)  # the penalties and effects that can change a status
+STATUS_CODES = frozenset(_STATUS_OF)  # what penalties and effects do that can change a status
 
 
 def left_as(status: Status | None, dropped: bool = False) -> Status | None:
@@ -49,7 +51,7 @@ def left_as(status: Status | None, dropped: bool = False) -> Status | None:
     return Status.dropped if dropped else None
 
 
-def status_after(codes: Iterable[str], current: Status = Status.active) -> Status:
+def status_after(codes: Iterable[Act], current: Status = Status.active) -> Status:
     """D14: the status once these penalties and effects apply to a player."""
     status = current
     for code in codes:
@@ -59,7 +61,7 @@ def status_after(codes: Iterable[str], current: Status = Status.active) -> Statu
     return status
 
 
-def status_of(rulings_codes: Iterable[Iterable[str]], *, dropped: bool = False) -> Status:
+def status_of(rulings_codes: Iterable[Iterable[Act]], *, dropped: bool = False) -> Status:
     """D14: a player's status from the codes of their live rulings; a player who dropped
     stays out whatever becomes of their rulings."""
     status = Status.dropped if dropped else Status.active
@@ -69,16 +71,16 @@ def status_of(rulings_codes: Iterable[Iterable[str]], *, dropped: bool = False) 
 
 
 # D17: what waits for the head judge's confirmation before it changes a status.
-AWAITS_CONFIRMATION = frozenset({"ejection", "disqualification"})
+AWAITS_CONFIRMATION = frozenset({EJECTION, DISQUALIFICATION})
 
 
-def status_codes_now(codes: Iterable[str], *, pending: bool) -> list[str]:
+def status_codes_now(codes: Iterable[Act], *, pending: bool) -> list[Act]:
     """D17: the codes of a ruling that change the player's status now: a ruling waiting
     for the head judge ejects or disqualifies nobody yet (its `withdrawn` applies at once)."""
     return [c for c in codes if not (pending and c in AWAITS_CONFIRMATION)]
 
 
-def status_once_confirmed(acts: Iterable[str], state: str) -> Status | None:
+def status_once_confirmed(acts: Iterable[Act], state: str) -> Status | None:
     """D17: the status a ruling waiting for the head judge (``state`` "pending") gives its
     player once confirmed (ejected, disqualified), from what its penalties and effects do
     (``acts``, their meanings); None for a ruling that waits for nothing or changes no status.
@@ -158,14 +160,14 @@ def counting_scope(book: Rulebook, rule: str, draft: str | None, counted: bool) 
 # guideline file may call its disqualification anything.
 
 
-def disqualifies(acts: Iterable[str], *, voided: bool) -> bool:
+def disqualifies(acts: Iterable[Act], *, voided: bool) -> bool:
     """D14: whether a ruling disqualifies the player: what its penalties do (``acts``) holds a
     disqualification; a voided one disqualifies nobody (D16: as if never recorded)."""
     return not voided and DISQUALIFICATION in acts
 
 
 def needs_investigation(
-    acts: Iterable[str], guideline_acts: Iterable[str] = (), *, voided: bool = False
+    acts: Iterable[Act], guideline_acts: Iterable[Act] = (), *, voided: bool = False
 ) -> bool:
     """D14: a disqualification needs an investigation report with statements: one the
     ruling gives, or one the guideline gave and the head judge deviated from. A voided
@@ -173,7 +175,7 @@ def needs_investigation(
     return disqualifies(acts, voided=voided) or (not voided and DISQUALIFICATION in guideline_acts)
 
 
-def ejects(acts: Iterable[str], *, voided: bool) -> bool:
+def ejects(acts: Iterable[Act], *, voided: bool) -> bool:
     """D14: whether a ruling ejects the player (what its penalties do holds an ejection;
     a voided one ejects nobody)."""
     return not voided and EJECTION in acts
