@@ -127,6 +127,12 @@ def run_event(db: Database, url: str, client: Any, guideline: str | None) -> dic
         ),
         "desk": re.findall(r'class="tag danger awaiting">([^<]*)<', client.get(f"/events/{e}/desk").text),
     }
+    # The head judge departs from the guideline for P001's first warning (a notice, as the
+    # event's file calls it) through the API, and confirms the second through the CLI.
+    code = (lambda c: c) if guideline is None else RENAMED.__getitem__
+    deviation = {"penalties": [code("notice")], "reason": "初回のため", "command_id": f"deviate-{e}"}
+    _api(client, "POST", f"/api/events/{e}/rulings/{numbers[0]}/deviate", deviation)
+    cli(url, "confirm", str(numbers[1]), "--event", str(e), "--command-id", f"confirm-cli-{e}")
     ejection = next(r["number"] for r in pending if r["player"] == "P007")
     _api(
         client, "POST", f"/api/events/{e}/rulings/{ejection}/confirm", {"command_id": f"confirm-ejection-{e}"}
@@ -195,6 +201,9 @@ def test_a_renamed_guideline_gives_the_same_event_code_for_code(both: dict[str, 
     # Both ran: the duel loss, the match loss, the disqualification waiting, the ejection.
     assert ours["waits"]["api"] == [("P005", "disqualified"), ("P007", "ejected")] == ours["waits"]["cli"]
     assert set(ours["waits"]["desk"]) == {"失格(承認待ち)", "退場(承認待ち)"}
+    first, second = sorted((r for r in ours["rulings"] if r[0] == "P001"), key=lambda r: r[2])
+    assert (first[3], first[4]) == (["notice"], ["warning1"])  # the deviation, as the guideline said
+    assert (second[3], second[6]) == (["warning1", "duel_loss"], "confirmed")  # through the CLI
     statuses = {p["number"]: p["status"] for p in ours["players"]}
     assert statuses["P007"] == "ejected" and statuses["P005"] == "active"
 

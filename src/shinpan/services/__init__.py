@@ -20,6 +20,7 @@ __all__ = [
     "effects",
     "events",
     "formats",
+    "guidelines",
     "heads",
     "integrity",
     "network",
