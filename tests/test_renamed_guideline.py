@@ -163,6 +163,11 @@ def run_event(db: Database, url: str, client: Any, guideline: str | None) -> dic
                 "rulings"
             ]
         ],
+        "history_cli_text": [
+            _text(cli(url, "history", "--event", str(e), "--player", p, "--lang", lang))
+            for p in ("P001", "P005")
+            for lang in ("ja", "en")
+        ],
         "numbers": numbers,
     }
 
