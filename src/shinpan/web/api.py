@@ -134,9 +134,9 @@ class EventIn(BaseModel):
     guideline: str | None = Field(
         None,
         max_length=150,
-        pattern=r"^[a-z0-9][a-z0-9-]*@[^\s]+$",
         description="the guideline the event runs under, as id@version: one the installation holds "
         "(`shinpan guideline list`; default the shipped one)",
+        json_schema_extra={"enum": [f"{g.id}@{g.version}" for g in _HELD]},
     )
 
 
