@@ -114,9 +114,9 @@ def _play(run: _Run, index: int, e: dict[str, Any], given: str) -> None:
             if "deviation" in e
             else None
         )
-        # A deviation to the penalties the ruling has is refused as a correction (it changes
-        # nothing); inline, it gives the same rulings as no deviation.
-        if dev is not None and sorted(dev.penalties) != sorted(run.feed()[numbers[0]]["penalties"]):
+        # A deviation to the penalties the ruling has is refused, inline or as a correction
+        # (it changes nothing): the correction refuses it here as replay refuses it inline.
+        if dev is not None:
             corrections.deviate(db, event, numbers[0], dev.penalties, dev.reason, now=now)
             feed = run.feed()
             # the record call's additional rulings that its own deviation voided: the two-call

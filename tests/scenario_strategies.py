@@ -1,7 +1,7 @@
 """Random scenarios for hypothesis: 2–4 players, infraction events over every id with valid
 facts, missed deadlines that point at records with deadlines left, and voids that point at
-earlier records or missed deadlines not yet voided: every generated scenario is one `replay`
-accepts. Used by the engine's properties and by the test that every path decides alike.
+earlier records or missed deadlines not yet voided, deviations that depart from the
+guideline's penalties: every generated scenario is one `replay` accepts. Used by the engine's properties and by the test that every path decides alike.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+from shinpan.engine import replay
 from support import BOOK
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -49,6 +50,10 @@ class Builder:
 
     def add(self, event: dict[str, Any]) -> int:
         index = len(self.events)
+        if "deviation" in event and self._guideline_gives(event) == sorted(event["deviation"]["penalties"]):
+            event = {
+                k: v for k, v in event.items() if k != "deviation"
+            }  # D16: refused, it departs from nothing
         self.events.append(event)
         if "void" in event:
             target = event["void"]
@@ -67,6 +72,12 @@ class Builder:
             if DEADLINES.get(event["infraction"]):
                 self.dues[index] = DEADLINES[event["infraction"]]
         return index
+
+    def _guideline_gives(self, event: dict[str, Any]) -> list[str]:
+        """The penalties the guideline gives this record's player after the events so far."""
+        plain = {k: v for k, v in event.items() if k != "deviation"}
+        made = replay(BOOK, {"players": self.players, "events": [*self.events, plain]}, explanations=False)
+        return sorted(next(r["penalties"] for r in made if r["event"] == len(self.events)))
 
     def scenario(self) -> dict[str, Any]:
         return {"players": list(self.players), "events": list(self.events)}

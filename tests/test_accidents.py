@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import EventSetup
-from shinpan.engine.corrections import check_deviation_changes
+from conftest import HEAD_JUDGE, EventSetup
 from shinpan.engine.event_rules import Status, left_as
 from shinpan.engine.explain import explain
+from shinpan.engine.facts import check_deviation_changes
 from shinpan.errors import InvalidInput
 from shinpan.services import corrections, events, queries, recording, rounds, swiss
 from shinpan.services.context import load_event
@@ -118,6 +118,19 @@ def test_the_desk_cannot_deviate_to_the_guidelines_penalties_twice_or_once(ev: E
     with pytest.raises(InvalidInput, match="nothing would change"):
         corrections.deviate(ev.db, ev.id, n, ["caution"], "もう一度")
     assert queries.get_ruling(ev.db, ev.id, n)["penalties"] == ["caution"]
+
+
+def test_a_deviation_given_when_recording_to_the_guidelines_penalties_is_refused(ev: EventSetup) -> None:
+    """The same refusal when the head judge deviates in the record itself: nothing is written."""
+    for given in (("warning1",), ("warning1",)):  # twice in a row: refused each time
+        with pytest.raises(InvalidInput, match="guideline's own penalties") as refused:
+            ev.record("P001", "ingame.slow-play", deviation=recording.Deviation(given, "同じ罰則で記録しておく"),
+                      judge=HEAD_JUDGE)  # fmt: skip
+        assert refused.value.field == "deviation.penalties"
+    assert queries.player_history(ev.db, ev.id, "P001")["rulings"] == []
+    other = ev.record("P001", "ingame.slow-play", deviation=recording.Deviation(("caution",), "初参加のため"),
+                      judge=HEAD_JUDGE)  # fmt: skip
+    assert other.rulings[0]["penalties"] == ["caution"]
 
 
 # -- D16: what a correction changes is named ----------------------------------------------------

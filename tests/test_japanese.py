@@ -134,6 +134,12 @@ class Table:
         made = decide(BOOK, record, self.history, frozenset(PLAYERS), first_number=len(self.made) + 1)
         return tuple(self._add(r) for r in made)
 
+    def guideline_penalties(self, player: str, rule: str, **facts: object) -> tuple[str, ...]:
+        """What the guideline would give this record now (nothing is added to the table)."""
+        record = Record(player=player, infraction=rule, facts=facts, draft=facts.pop("draft", None))
+        made = decide(BOOK, record, self.history, frozenset(PLAYERS), first_number=len(self.made) + 1)
+        return made[0].penalties
+
     def missed(self, ruling: Ruling) -> list[Ruling]:
         return [self._add(follow_up(BOOK, ruling, due, number=len(self.made) + 1)) for due in ruling.dues]
 
@@ -153,7 +159,12 @@ def every_offense(rule: str, *, deviation: tuple[str, ...] | None = None) -> lis
         facts["kind"] = inf.kinds[0]
     draft = "D1" if Question.kind in inf.questions else None
     for _ in range(4):
-        for ruling in table.record("A", rule, draft=draft, deviation=deviation, **facts):
+        given = deviation
+        if deviation is not None and sorted(deviation) == sorted(
+            table.guideline_penalties("A", rule, draft=draft, **facts)
+        ):
+            given = ("caution",) if deviation != ("caution",) else ("notice",)  # a deviation departs (D16)
+        for ruling in table.record("A", rule, draft=draft, deviation=given, **facts):
             table.missed(ruling)
     return table.made
 

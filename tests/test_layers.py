@@ -9,8 +9,13 @@ reads for what they need.
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from types import ModuleType
+from typing import Any, get_args, get_origin, get_type_hints
 
 import pytest
 
@@ -108,3 +113,80 @@ def test_a_request_is_matched_against_the_apps_own_routes_the_json_api_first(tmp
     search = paths.index("/api/events/{event_id}/players")
     assert search < paths.index("/events/{event_id}/desk") and search < paths.index("/login")
     assert len(app.openapi()["paths"]) >= 30, "the API is documented as before"
+
+
+# -- what the services hand out is named (issue 24 item 3) -------------------------------------
+
+SERVICES = PACKAGE / "services"
+
+
+def _loose_returns(tree: ast.Module) -> list[str]:
+    """Every function of a module (methods and functions inside functions too) annotated to
+    return ``dict[str, Any]``, alone or inside another type (a list of them, ``| None``)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is not None:
+            returns = ast.unparse(node.returns).replace(" ", "")
+            if any(loose in returns for loose in ("dict[str,Any]", "Dict[str,Any]")):
+                found.append(f"{node.name} (line {node.lineno}) -> {ast.unparse(node.returns)}")
+    return found
+
+
+def _is_loose(hint: object) -> bool:
+    """Whether a resolved type is, or holds, ``dict[str, Any]`` (an alias of it too)."""
+    if get_origin(hint) is dict and get_args(hint) == (str, Any):
+        return True
+    return any(_is_loose(arg) for arg in get_args(hint))
+
+
+def test_no_service_returns_a_loose_dict() -> None:
+    """A service hands out a named shape (a TypedDict, a frozen dataclass), never a
+    ``dict[str, Any]`` whose keys the type checker cannot see."""
+    modules = sorted(SERVICES.glob("*.py"))
+    assert len(modules) > 25  # the walk found the package
+    loose = {
+        p.name: found for p in modules if (found := _loose_returns(ast.parse(p.read_text(encoding="utf-8"))))
+    }
+    assert loose == {}, "name the shape: a TypedDict or a frozen dataclass with as_json()"
+
+
+def test_no_service_returns_a_loose_dict_under_another_name() -> None:
+    """The same, read from the loaded functions: an alias of ``dict[str, Any]`` is caught too."""
+    checked, loose = 0, []
+    for path in sorted(SERVICES.glob("*.py")):
+        module = importlib.import_module(f"shinpan.services.{path.stem}")
+        for function in _functions_of(module):
+            try:
+                hints = get_type_hints(function)
+            except NameError:  # a name imported only for the type checker: the walk above reads it
+                continue
+            checked += 1
+            if "return" in hints and _is_loose(hints["return"]):
+                loose.append(f"{module.__name__}.{function.__qualname__}")
+    assert checked > 300
+    assert loose == []
+
+
+def _functions_of(module: ModuleType) -> list[Callable[..., object]]:
+    """The module's own functions and the methods of its own classes."""
+    out: list[Callable[..., object]] = []
+    for value in vars(module).values():
+        if getattr(value, "__module__", None) != module.__name__:
+            continue
+        if inspect.isfunction(value):
+            out.append(value)
+        elif inspect.isclass(value):
+            out += [v for v in vars(value).values() if inspect.isfunction(v)]
+    return out
+
+
+def test_the_check_sees_a_loose_dict_wherever_it_is_written() -> None:
+    code = (
+        "def a() -> dict[str, Any]: ...\n"
+        "def b() -> list[dict[str, Any]] | None: ...\n"
+        "class C:\n    def as_json(self) -> dict[str, Any]: ...\n"
+        "def d() -> None:\n    def act() -> dict[str,  Any]: ...\n"
+        "def e() -> dict[str, int]: ...\n"
+    )
+    assert [f.split(" ")[0] for f in _loose_returns(ast.parse(code))] == ["a", "b", "as_json", "act"]
+    assert _is_loose(list[dict[str, Any]] | None) and not _is_loose(dict[str, int])

@@ -8,6 +8,7 @@ last. Each result carries the player's table, seat and opponent in the current r
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 from hypothesis import example, given
@@ -17,9 +18,10 @@ from conftest import EventSetup, make_event
 from shinpan.csvio import PlayerRow
 from shinpan.guideline.search import normalize
 from shinpan.romaji import SPELLING, is_romaji, search_forms, spelling, to_romaji
-from shinpan.services import events, queries
+from shinpan.services import events, queries, search
 from shinpan.services.search import PIECES_ASKED, EventRoster, index_of
 from shinpan.services.search import _forms as forms
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.search import RosterRead, RosterRow
 
@@ -172,6 +174,38 @@ def test_the_answer_written_as_json_is_the_players_found_and_follows_a_new_pairi
     ev.pair(2, [("P006", "P005")])
     (first,) = (p for p in json.loads(index.current(ev.id).find_json("1")) if p["number"] == "P006")
     assert (first["table"], first["seat"], first["opponent_name"]) == (1, "a", "斎藤 翔")
+
+
+def test_rulings_recorded_while_the_index_is_read_keep_it_and_a_pairing_does_not(
+    roster_event: EventSetup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At a big event's pairing a ruling is recorded while the index reads 2,000 players:
+    the index read then stays current (reading it again at every search would never
+    end under the judges' load); a pairing that came meanwhile has it read again."""
+    ev = roster_event
+    index = index_of(ev.db)
+    meanwhile: list[Callable[[], object]] = []
+    real = search.read_roster
+
+    def read_while_recording(conn: Connection, event_id: int) -> RosterRead:
+        read = real(conn, event_id)
+        for change in meanwhile:
+            change()
+        return read
+
+    monkeypatch.setattr(search, "read_roster", read_while_recording)
+    monkeypatch.setattr(index.watch, "relayed", True)
+    index.events.pop(ev.id, None)
+    meanwhile.append(lambda: ev.record("P005", "ingame.slow-play"))
+    kept = index.current(ev.id)
+    assert index.ready(ev.id) is kept and found(ev, "2")[:2] == ["P003", "P004"]
+
+    index.events.pop(ev.id, None)
+    meanwhile[:] = [lambda: ev.record("P005", "ingame.slow-play"), lambda: ev.pair(2, [("P006", "P003")])]
+    index.current(ev.id)
+    assert index.ready(ev.id) is None  # read again at the next search: the new pairing shows
+    meanwhile.clear()
+    assert found(ev, "1")[:2] == ["P006", "P003"]
 
 
 # -- the index answers as reading every key would ----------------------------------------------

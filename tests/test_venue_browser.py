@@ -1,4 +1,4 @@
-"""Issue 20's acceptance, the head judge's part, in Chromium over HTTPS: the browser trusts
+"""Issue 20's acceptance, a whole day at the venue, in Chromium over HTTPS: the browser trusts
 the venue's own certificate authority the way a phone does, its certificate added to the
 browser's certificate store (an NSS database made with ``certutil``), never by ignoring
 certificate errors.
@@ -6,8 +6,10 @@ certificate errors.
 The head judge creates an event, imports a Shift_JIS CSV with one bad line (refused whole,
 the line named in Japanese), fixes it, imports, adds a late entrant, invites a floor judge
 (the QR's URL names one of the machine's own non-loopback addresses; the phone then opens
-that path on 127.0.0.1, since tests only talk to loopback), pairs and starts round 1.
-At 390×844 with touch and at 1366×900, on SQLite and on PostgreSQL.
+that path on 127.0.0.1, since tests only talk to loopback), pairs and starts round 1; the
+floor judge opens the record screen for the first time, goes offline, reloads, records two
+rulings, comes back online, and sees both once in 自分の記録. One test runs the whole day,
+at 390×844 with touch and at 1366×900, on SQLite and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -34,7 +36,18 @@ from shinpan.store.db import Database
 from shinpan.web.app import create_app
 from shinpan.web.venue import Venue
 from test_venue_network import interface_addresses
-from web_support import CHROMIUM, CHROMIUM_ARGS, FLOOR_JUDGE, HEAD_JUDGE, PHONE, database_url
+from web_support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    FLOOR_JUDGE,
+    HEAD_JUDGE,
+    PHONE,
+    database_url,
+    kept_on_first_visit,
+    network_back,
+    network_down,
+    save_record,
+)
 
 TIMEOUT_MS = 15_000
 LAPTOP = {"width": 1366, "height": 900}
@@ -149,7 +162,7 @@ def _choose_file(page: Page, data: bytes) -> None:
 
 
 @VIEWPORTS
-def test_a_head_judge_sets_up_an_event_from_the_browser_over_https(
+def test_a_day_at_the_venue_from_the_browser_over_https(
     browser: Browser, site: str, viewport: dict[str, int]
 ) -> None:
     touch = {"has_touch": True, "is_mobile": True} if viewport is PHONE else {}
@@ -203,18 +216,6 @@ def test_a_head_judge_sets_up_an_event_from_the_browser_over_https(
         expect(head.locator("#ca-download")).to_have_attribute("href", "/ca.crt")
         fits(head)
 
-        phone = _page(browser, site, PHONE, has_touch=True, is_mobile=True)
-        try:
-            phone.goto(invited.path)  # the QR's path, on loopback
-            expect(phone.locator("#join-invitation")).to_contain_text(f"「{name}」にフロアジャッジとして招待")
-            fits(phone)
-            phone.locator('input[name="name"]').fill(f"{FLOOR_JUDGE[0]} {viewport['width']}")
-            phone.locator('input[name="pin"]').fill(FLOOR_JUDGE[1])
-            phone.locator('button[type="submit"].primary').tap()
-            phone.wait_for_url(re.compile(rf"/events/{event}/record$"))
-        finally:
-            phone.context.close()
-
         head.goto(f"/events/{event}/scorekeeper")
         head.locator("#pair-next").click()
         expect(head.locator(".flash.ok")).to_contain_text("1")
@@ -222,8 +223,61 @@ def test_a_head_judge_sets_up_an_event_from_the_browser_over_https(
         expect(head.locator(".round-head h1")).to_contain_text("ラウンド 1")
         expect(head.locator(".round-head .tag")).to_have_class(re.compile("state-started"))
         expect(head.locator(".countdown")).to_be_visible()
+
+        phone = _page(browser, site, PHONE, has_touch=True, is_mobile=True)
+        try:
+            a_floor_judges_round(phone, invited.path, event, name, viewport)
+        finally:
+            phone.context.close()
+        recorded = head.evaluate(f"fetch('/api/events/{event}/rulings').then(r => r.json())")  # each once
+        assert sorted((r["player"], r["rule"]) for r in recorded) == [
+            ("1001", "ingame.cards-off-table"), ("1004", "ingame.slow-play"),
+        ]  # fmt: skip
     finally:
         head.context.close()
+
+
+def _pick(page: Page, search: str, player: str, infraction_search: str, infraction: str) -> None:
+    page.fill("#player-search", search)
+    page.locator(f".player-pick[data-player='{player}']").tap()
+    page.fill("#infraction-search", infraction_search)
+    page.locator(f".infraction-pick[data-infraction='{infraction}']").tap()
+    expect(page.locator("#preview .offline-preview")).to_be_visible()  # nothing decided on the phone
+
+
+def a_floor_judges_round(phone: Page, path: str, event: int, name: str, viewport: dict[str, int]) -> None:
+    """The invited floor judge joins from the QR's path (on loopback), which opens the record
+    screen for the first time; the Wi-Fi drops, the page is reloaded, two rulings are recorded;
+    back online, each is sent once and 自分の記録 lists both, once."""
+    phone.goto(path)
+    expect(phone.locator("#join-invitation")).to_contain_text(f"「{name}」にフロアジャッジとして招待")
+    fits(phone)
+    phone.locator('input[name="name"]').fill(f"{FLOOR_JUDGE[0]} {viewport['width']}")
+    phone.locator('input[name="pin"]').fill(FLOOR_JUDGE[1])
+    phone.locator('button[type="submit"].primary').tap()
+    phone.wait_for_url(re.compile(rf"/events/{event}/record$"))
+    kept_on_first_visit(phone, event)  # over https: the worker runs only on a trusted origin
+    fits(phone)
+
+    network_down(phone)
+    phone.reload()  # offline: the kept screen, not the browser's error page
+    expect(phone.locator("#record-form")).to_be_visible()
+    _pick(phone, "1001", "1001", "テーブルの上", "ingame.cards-off-table")
+    save_record(phone, tap=True)
+    expect(phone.locator("#result")).to_contain_text("未送信")
+    _pick(phone, "1004", "1004", "ひどく遅い", "ingame.slow-play")
+    save_record(phone, tap=True)
+    expect(phone.locator("#outbox li")).to_have_count(2)
+
+    network_back(phone)
+    expect(phone.locator("#outbox")).to_be_hidden(timeout=30_000)
+    mine = phone.locator("#mine-list .mine-item")
+    expect(mine).to_have_count(2)
+    expect(mine.filter(has_text="田中 太郎")).to_have_count(1)
+    expect(mine.filter(has_text="①佐藤").filter(has_text="ひどく遅いプレイ")).to_have_count(1)
+    phone.reload()  # online again: nothing is sent twice
+    expect(mine).to_have_count(2)
+    fits(phone)
 
 
 def test_a_browser_without_the_authority_refuses_the_server(

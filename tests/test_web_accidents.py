@@ -47,6 +47,16 @@ def test_a_deviation_to_the_guidelines_penalties_is_refused_on_the_ruling_page(w
     assert world.rulings_of("P001")[0]["deviation_reason"] is None
 
 
+def test_a_deviation_to_the_guidelines_penalties_given_when_recording_is_refused(world: World) -> None:
+    hj = world.clients["head_judge"]
+    body = {"player": "P003", "infraction": "ingame.cards-off-table", "command_id": world.cid(),
+            "deviation": {"penalties": ["notice"], "reason": "ガイドラインどおり"}}  # fmt: skip
+    r = hj.post(f"/api/events/{world.event}/rulings", json=body, headers={"Accept-Language": "ja"})
+    assert r.status_code == 422, r.text
+    assert "これはガイドラインどおりの罰則です" in r.text
+    assert world.rulings_of("P003") == []
+
+
 def test_an_additional_ruling_voided_by_a_deviation_names_it_and_its_reason(world: World) -> None:
     slow = world.record("P003", SLOW)
     world.record("P003", EXTRA)

@@ -473,6 +473,12 @@ def test_a_queued_record_outlives_a_server_error(site: Site, people: People) -> 
     assert len(rulings_of(site, event, "P002")) == 1
 
 
+def desk_settled(page: Page) -> None:
+    """The desk heard the stream's first word and drew what it asked for: nothing is on its way."""
+    expect(page.locator("#live[data-heard]")).to_have_count(1, timeout=15_000)
+    expect(page.locator("#panels")).not_to_have_attribute("aria-busy", "true", timeout=15_000)
+
+
 def test_a_ruling_redraws_only_the_desks_panels_it_touched(site: Site, people: People) -> None:
     from shinpan.services import recording
 
@@ -481,6 +487,7 @@ def test_a_ruling_redraws_only_the_desks_panels_it_touched(site: Site, people: P
     sign_in(hj, HEAD_JUDGE[0], HEAD_JUDGE[1])
     with hj.expect_response(lambda r: r.url.endswith(f"/api/events/{event}/stream")):
         hj.goto(f"/events/{event}/desk")
+    desk_settled(hj)  # the stream's first word heard, and any catch-up it asked for drawn
     hj.evaluate("for (const id of ['appeals', 'feed']) document.getElementById(id).__drawn = true")
     asked: list[str] = []
     hj.on("request", lambda r: asked.append(r.url) if "/desk/panels" in r.url else None)

@@ -26,7 +26,15 @@ from test_web_browser import (  # noqa: F401  (fixtures)
     sign_in,
     site,
 )
-from web_support import FLOOR_JUDGE, PHONE, network_back, network_down, player_table, save_record
+from web_support import (
+    FLOOR_JUDGE,
+    PHONE,
+    kept_on_first_visit,
+    network_back,
+    network_down,
+    player_table,
+    save_record,
+)
 
 TOUCH = {"has_touch": True, "is_mobile": True}
 
@@ -35,22 +43,6 @@ def phone(people: People, judge: str) -> Page:
     page = people.open(PHONE, **TOUCH)
     sign_in(page, judge, FLOOR_JUDGE[1])
     return page
-
-
-def kept_on_first_visit(page: Page, event: int) -> None:
-    """The worker this visit installed controls the page and keeps the screen, its roster
-    and 自分の記録 (the page is not reloaded for it)."""
-    wanted = {f"/events/{event}/record", f"/events/{event}/record/roster", f"/events/{event}/record/mine"}
-    deadline = time.monotonic() + 45  # a loaded machine: the worker fetches three pages
-    while time.monotonic() < deadline:
-        kept = page.evaluate(
-            "() => navigator.serviceWorker.controller === null ? [] : caches.open('shinpan-pages')"
-            ".then(c => c.keys()).then(ks => ks.map(k => new URL(k.url).pathname))"
-        )
-        if wanted <= set(kept):
-            return
-        time.sleep(0.1)
-    raise AssertionError("the service worker did not keep the record screen on its first visit")
 
 
 def pick(page: Page, search: str, player: str, infraction_search: str, infraction: str) -> None:

@@ -356,3 +356,19 @@ def save_record(page: Any, *, tap: bool = False) -> None:
 def network_back(page: Any) -> None:
     page.context.unroute("**/*", _no_network)
     page.context.set_offline(False)
+
+
+def kept_on_first_visit(page: Any, event: int) -> None:
+    """The worker this visit installed controls the page and keeps the record screen, its
+    roster and 自分の記録 (the page is not reloaded for it)."""
+    wanted = {f"/events/{event}/record", f"/events/{event}/record/roster", f"/events/{event}/record/mine"}
+    deadline = time.monotonic() + 45  # a loaded machine: the worker fetches three pages
+    while time.monotonic() < deadline:
+        kept = page.evaluate(
+            "() => navigator.serviceWorker.controller === null ? [] : caches.open('shinpan-pages')"
+            ".then(c => c.keys()).then(ks => ks.map(k => new URL(k.url).pathname))"
+        )
+        if wanted <= set(kept):
+            return
+        time.sleep(0.1)
+    raise AssertionError("the service worker did not keep the record screen on its first visit")

@@ -29,6 +29,7 @@ template (gettext) and then fill it in; ``str(error)`` is the English text.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -77,7 +78,7 @@ class ResultStands(Conflict):
     (the JSON API sends it beside ``detail``)."""
 
     def __init__(
-        self, message: str, *, details: dict[str, Any], field: str | None = None, **params: Any
+        self, message: str, *, details: Mapping[str, Any], field: str | None = None, **params: Any
     ) -> None:
         self.details = details
         super().__init__(message, field=field, **params)

@@ -15,25 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from shinpan.engine.decide import additional_ruling, triggered
-from shinpan.engine.facts import RecordError
 from shinpan.engine.ruling import Ruling
 from shinpan.guideline.rulebook import Rulebook
-
-
-def check_deviation_changes(guideline: Sequence[str], current: Sequence[str], new: Sequence[str]) -> None:
-    """D11, D16: a deviation departs from what the ruling gives. One to the penalties it has
-    now (the guideline's, or a deviation's) changes nothing and is refused, saying which;
-    one back to the guideline's after a deviation is a change (the order of the components
-    does not matter)."""
-    if sorted(new) != sorted(current):
-        return
-    if sorted(new) == sorted(guideline):
-        raise RecordError(
-            "deviation.penalties",
-            "these are the guideline's own penalties: a deviation gives other penalties "
-            "(to keep the guideline's, leave the ruling as it is)",
-        )
-    raise RecordError("deviation.penalties", "the ruling has these penalties already: nothing would change")
 
 
 @dataclass(frozen=True)

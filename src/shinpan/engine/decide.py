@@ -20,6 +20,7 @@ from shinpan.engine.facts import (
     RecordError,
     check_codes,
     check_deviation,
+    check_deviation_changes,
     normalized,
     read_facts,
     subjects_of,
@@ -346,9 +347,11 @@ def _uncategorized(book: Rulebook, record: Record, ref: str | None) -> Ruling:
 
 
 def _deviate(book: Rulebook, ruling: Ruling, deviation: Deviation | None) -> Ruling:
-    """D11: the head judge's penalties replace the guideline's; the offence still counts."""
+    """D11: the head judge's penalties replace the guideline's; the offence still counts.
+    One to exactly the guideline's penalties changes nothing and is refused (D16)."""
     if deviation is None:
         return ruling
+    check_deviation_changes(ruling.penalties, ruling.penalties, deviation.penalties)
     new, x = deviation.penalties, ruling.explanation
     gone = remedies_after_deviation(book, ruling.rule, ruling.offense, new)  # D16: hung on the penalties
     return replace(

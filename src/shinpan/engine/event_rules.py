@@ -32,6 +32,15 @@ class Status(StrEnum):
     disqualified = "disqualified"
 
 
+class RulingState(StrEnum):
+    """Where a ruling stands (D11, D16): the ledger's projection and the JSON say the value."""
+
+    pending = "pending"  # waits for the head judge's confirmation
+    confirmed = "confirmed"  # the head judge confirmed it
+    recorded = "recorded"  # needed no confirmation
+    voided = "voided"  # a correction voided it: it counts no more
+
+
 # The heavier status wins: a disqualified player who also withdrew is disqualified.
 _STATUS_ORDER = (Status.active, Status.dropped, Status.withdrawn, Status.ejected, Status.disqualified)
 _STATUS_OF = {
@@ -80,12 +89,12 @@ def status_codes_now(codes: Iterable[Act], *, pending: bool) -> list[Act]:
     return [c for c in codes if not (pending and c in AWAITS_CONFIRMATION)]
 
 
-def status_once_confirmed(acts: Iterable[Act], state: str) -> Status | None:
+def status_once_confirmed(acts: Iterable[Act], state: RulingState) -> Status | None:
     """D17: the status a ruling waiting for the head judge (``state`` "pending") gives its
     player once confirmed (ejected, disqualified), from what its penalties and effects do
     (``acts``, their meanings); None for a ruling that waits for nothing or changes no status.
     The one answer of the desk, the JSON API, the CLI and the DQ report."""
-    if state != "pending":
+    if state != RulingState.pending:
         return None
     meanings = list(acts)
     now = status_codes_now(meanings, pending=True)

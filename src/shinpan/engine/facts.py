@@ -68,6 +68,18 @@ def normalized(record: Record) -> Record:
     return replace(record, player=player, facts={**facts, **named})
 
 
+def _name(values: Mapping[str, object], key: str) -> str | None:
+    """A fact that names someone or something, checked above to be text; None when not given."""
+    value = values.get(key)
+    return value if isinstance(value, str) else None
+
+
+def _flag(values: Mapping[str, object], key: str) -> bool | None:
+    """A yes-or-no fact, checked above to be a bool; None when not given."""
+    value = values.get(key)
+    return value if isinstance(value, bool) else None
+
+
 def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Container[str]) -> Facts:
     """Check the facts against the questions this infraction asks."""
     if not facts:
@@ -92,7 +104,16 @@ def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Conta
                 chars=chars,
             )
         values[key] = normalize_id(value) if key in PERSON_FACTS and isinstance(value, str) else value
-    got = Facts(**values)  # type: ignore[arg-type]
+    got = Facts(
+        kind=_name(values, "kind"),
+        same_as_previous=_flag(values, "same_as_previous"),
+        mixed_into=_name(values, "mixed_into"),
+        recorded_by=_name(values, "recorded_by"),
+        advisor=_name(values, "advisor"),
+        advisor_only=bool(_flag(values, "advisor_only")),
+        intentional=bool(_flag(values, "intentional")),
+        facts_determined=bool(_flag(values, "facts_determined")),
+    )
     if got.kind is not None and got.kind not in inf.kinds:
         raise RecordError(
             "facts.kind", "unknown kind {kind!r} (kinds: {kinds})", kind=got.kind, kinds=", ".join(inf.kinds)
@@ -143,3 +164,19 @@ def subjects_of(
             return ([] if facts.advisor_only else [player]), True
         return ([advisor] if facts.advisor_only else [player, advisor]), False
     return [player], False
+
+
+def check_deviation_changes(guideline: Sequence[str], current: Sequence[str], new: Sequence[str]) -> None:
+    """D11, D16: a deviation departs from what the ruling gives. One to the penalties it has
+    now (the guideline's, or a deviation's) changes nothing and is refused, saying which;
+    one back to the guideline's after a deviation is a change (the order of the components
+    does not matter)."""
+    if sorted(new) != sorted(current):
+        return
+    if sorted(new) == sorted(guideline):
+        raise RecordError(
+            "deviation.penalties",
+            "these are the guideline's own penalties: a deviation gives other penalties "
+            "(to keep the guideline's, leave the ruling as it is)",
+        )
+    raise RecordError("deviation.penalties", "the ruling has these penalties already: nothing would change")

@@ -101,7 +101,7 @@ def wall_bracket(
     event_name: str,
     size: int,
     first_round: int,
-    rounds: Sequence[Sequence[dict[str, Any]]],
+    rounds: Sequence[Sequence[Mapping[str, Any]]],
     placings: Sequence[tuple[int, str]],
     people: People,
     *,

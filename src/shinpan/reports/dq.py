@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
-from shinpan.engine.event_rules import needs_investigation, status_once_confirmed
+from shinpan.engine.event_rules import RulingState, needs_investigation, status_once_confirmed
 from shinpan.engine.explain import penalty_text
 from shinpan.entries import (
     AppealDecided,
@@ -171,7 +171,7 @@ class Investigation:
     player_name: str
     rule: str
     penalties: tuple[str, ...]
-    state: str
+    state: RulingState
     awaiting_status: str | None  # D17: "disqualified" or "ejected" once the head judge confirms
 
 
@@ -184,7 +184,9 @@ def disqualifications(db: Database, event_id: int) -> list[Investigation]:
         found = [
             r
             for r in (store.rulings_naming(conn, event_id, code) if code else [])
-            if is_disqualification(book, r.penalties, r.guideline_penalties, voided=r.state == "voided")
+            if is_disqualification(
+                book, r.penalties, r.guideline_penalties, voided=r.state == RulingState.voided
+            )
         ]
         names = people(conn, event_id, {r.player for r in found}) if found else {}
     return [
@@ -196,7 +198,7 @@ def disqualifications(db: Database, event_id: int) -> list[Investigation]:
     ]  # fmt: skip
 
 
-def _awaiting(book: Rulebook, codes: tuple[str, ...], state: str) -> str | None:
+def _awaiting(book: Rulebook, codes: tuple[str, ...], state: RulingState) -> str | None:
     """D17: the status a ruling waiting for the head judge gives once confirmed."""
     status = status_once_confirmed(book.acts(codes), state)
     return None if status is None else status.value

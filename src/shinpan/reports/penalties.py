@@ -204,7 +204,7 @@ def deviation_text(d: Act, zone: str) -> str:
 def csv_row(r: ReportedRuling, zone: str) -> list[str]:
     """A ruling as its CSV line, in the order of :data:`CSV_COLUMNS`; times in the event's zone.
     Written out column by column: a report of 20,000 rulings makes 20,000 of these."""
-    confirmed, void = r.confirmation, r.void
+    confirmed, void = r.confirmations[0] if r.confirmations else None, r.void
     return [
         str(r.number),
         "" if r.round is None else str(r.round),

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from shinpan.engine.event_rules import RulingState
 from shinpan.engine.explain import penalty_text
 from shinpan.guideline import Rulebook
-from shinpan.reports.common import EventHeader, Person, abbreviations, bulk, category, is_reported, people
+from shinpan.reports.common import EventHeader, abbreviations, bulk, category, is_reported
 from shinpan.store import reports as store
 from shinpan.store.connection import Connection
 
@@ -62,7 +63,7 @@ class ReportedRuling:
     effects_en: str
     remedy_ja: str
     remedy_en: str
-    state: str
+    state: RulingState
     reported: bool
     judge: str
     recorded_at: str
@@ -72,7 +73,7 @@ class ReportedRuling:
 
     @property
     def voided(self) -> bool:
-        return self.state == "voided"
+        return self.state == RulingState.voided
 
     @property
     def confirmation(self) -> Act | None:
@@ -236,7 +237,7 @@ def _read_rulings(
     book = event.book
     rows = store.rulings(conn, event.id, player=player, numbers=numbers)
     subjects = {r.player for r in rows}
-    names = people(conn, event.id, subjects if len(subjects) <= MANY_PLAYERS else None)
+    names = store.player_names(conn, event.id, subjects if len(subjects) <= MANY_PLAYERS else None)
     acts = _acts(conn, event.id, book)
     # The entries that recorded follow-ups (D7) and rulings deviated from since.
     wanted = {r.entry_seq for r in rows if r.follow_up or (r.deviation_reason and r.number in acts.deviated)}
@@ -248,30 +249,87 @@ def _read_rulings(
     deviated = {n: tuple(made) for n, made in acts.deviated.items()}
     for n, first in at_record.items():  # a deviation made when it was recorded comes first
         deviated[n] = (first, *deviated.get(n, ()))
-    return [_ruling(words, r, names.get(r.player), confirmed, deviated, acts.voided, missed) for r in rows]
+    said: dict[tuple[Any, ...], _Said] = {}
+    return [
+        _ruling(words, said, r, names.get(r.player, ""), confirmed, deviated, acts.voided, missed)
+        for r in rows
+    ]
+
+
+_FIELDS = tuple(f.name for f in fields(ReportedRuling))
+_Said = tuple[str, str, str, str, str, str, str, str, str, str, str, bool]
+
+
+def _said(words: _Words, r: store.RulingRecord) -> _Said:
+    """What the guideline says of a ruling's rule, offence, penalties and effects, worked
+    out once for each combination (an event repeats a few hundred)."""
+    abbr, ja, en = words.penalties(r.penalties)
+    name_ja, name_en, category_id = words.rule(r.rule)
+    effects_ja, effects_en = words.effects(r.effects)
+    remedy_ja, remedy_en = words.remedy(r.rule, r.offense)
+    reported = words.reported(r.penalties) or words.reported(r.guideline_penalties)
+    given = words.penalties(r.guideline_penalties)[0]
+    return (
+        name_ja,
+        name_en,
+        category_id,
+        abbr,
+        ja,
+        en,
+        given,
+        effects_ja,
+        effects_en,
+        remedy_ja,
+        remedy_en,
+        reported,
+    )
 
 
 def _ruling(
     words: _Words,
+    said: dict[tuple[Any, ...], _Said],
     r: store.RulingRecord,
-    person: Person | None,
+    name: str,
     confirmed: dict[int, tuple[Act, ...]],
     deviated: dict[int, tuple[Act, ...]],
     voided: dict[int, Act],
     missed: dict[int, tuple[str, str]],
 ) -> ReportedRuling:
     """One ruling as reports show it. A report of 20,000 rulings makes 20,000 of these: the
-    words come from :class:`_Words`' tables, the fields in their order (positional)."""
+    words come from :func:`_said`'s table, and the ruling is made without the generated
+    ``__init__`` of a frozen dataclass (which sets each of its 31 fields through
+    ``object.__setattr__``: a fifth of the time of such a report), its fields in their order."""
     number, penalties, given, rule = r.number, r.penalties, r.guideline_penalties, r.rule
-    abbr, ja, en = words.penalties(penalties)
-    name_ja, name_en, category_id = words.rule(rule)
-    effects_ja, effects_en = words.effects(r.effects)
-    remedy_ja, remedy_en = missed.get(number) or words.remedy(rule, r.offense)
-    return ReportedRuling(
-        number, r.entry_seq, r.player, person.name if person else "", r.round, r.table_no, rule,
+    key = (rule, r.offense, penalties, given, r.effects)
+    known = said.get(key)
+    if known is None:
+        known = said[key] = _said(words, r)
+    (
+        name_ja,
+        name_en,
+        category_id,
+        abbr,
+        ja,
+        en,
+        given_abbr,
+        effects_ja,
+        effects_en,
+        remedy_ja,
+        remedy_en,
+        reported,
+    ) = known
+    if number in missed:
+        remedy_ja, remedy_en = missed[number]
+    made = _new(ReportedRuling)
+    made.__dict__.update(zip(_FIELDS, (
+        number, r.entry_seq, r.player, name, r.round, r.table_no, rule,
         name_ja, name_en, category_id, r.offense, r.follow_up, r.trigger,
-        penalties, abbr, ja, en, given, words.penalties(given)[0],
+        penalties, abbr, ja, en, given, given_abbr,
         r.effects, effects_ja, effects_en, remedy_ja, remedy_en, r.state,
-        words.reported(penalties) or words.reported(given), r.judge, r.recorded_at,
+        reported, r.judge, r.recorded_at,
         confirmed.get(number, ()), deviated.get(number, ()), voided.get(number),
-    )  # fmt: skip
+    ), strict=True))  # fmt: skip
+    return made
+
+
+_new = object.__new__

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
+from shinpan.engine.event_rules import RulingState
 from shinpan.ledger_head import LedgerHead
 from shinpan.reports.common import (
     GENERAL,
@@ -184,7 +185,7 @@ def statistics(
                     changed.update(act.rulings)
             for r in rows:
                 issued[r.judge] += 1
-                if r.state == "voided":
+                if r.state == RulingState.voided:
                     voided[r.judge] += 1
                     continue
                 deviated[r.judge] += r.number in changed
@@ -195,7 +196,7 @@ def statistics(
                 rounds[r.round] += 1
                 if r.number in decided:
                     waits.append(minutes_between(r.recorded_at, decided[r.number]))
-                elif r.state == "pending":
+                elif r.state == RulingState.pending:
                     pending += 1
             missed += _missed(conn, event)
         heads = read_heads(conn, [h.id for h in headers])

@@ -36,6 +36,7 @@ __all__ = [
     "scoresheet",
     "seal",
     "search",
+    "shapes",
     "standings",
     "swiss",
     "tls",

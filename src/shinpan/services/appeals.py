@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
+from shinpan.engine.event_rules import RulingState
 from shinpan.engine.participants import check_name
 from shinpan.entries import AppealDecided, AppealFiled, StatementTaken
 from shinpan.errors import Conflict, InvalidInput, NotFound
 from shinpan.services.commands import run_command
 from shinpan.services.corrections import deviate_in, void_in
 from shinpan.services.recording import rows_of
+from shinpan.services.shapes import AppealDecidedJson, appeal_decided_json
 from shinpan.store.appeals import filed_appeal
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -30,7 +31,7 @@ def file_appeal(
 
     def act(conn: Connection, ap: Appender) -> int:
         (row,) = rows_of(conn, event_id, [ruling])
-        if row.state == "voided":
+        if row.state == RulingState.voided:
             raise Conflict("ruling {n} is voided", n=ruling)
         entry = ap.append(AppealFiled(ruling, by.strip(), reason.strip()), refs=[row.entry_seq])
         return entry.seq
@@ -43,7 +44,7 @@ def decide_appeal(
     db: Database, event_id: int, appeal: int, outcome: str, reason: str, *,
     penalties: list[str] | None = None, judge: str | None = None, command_id: str | None = None,
     now: datetime | None = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> AppealDecidedJson:  # fmt: skip
     """The head judge's final decision: upheld, overturned (voided) or changed (deviated)."""
     if outcome not in OUTCOMES:
         raise InvalidInput("the outcome is upheld, overturned or changed", field="outcome")
@@ -52,7 +53,7 @@ def decide_appeal(
     if outcome == "changed" and penalties is None:
         raise InvalidInput("a changed ruling needs its new penalties", field="penalties")
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> AppealDecidedJson:
         row = filed_appeal(conn, event_id, appeal)
         if row is None:
             raise NotFound("no appeal {n}", n=appeal)
@@ -64,11 +65,19 @@ def decide_appeal(
             void_in(ap, row.ruling, f"appeal upheld: {reason.strip()}")
         elif outcome == "changed":
             deviate_in(ap, row.ruling, penalties or [], f"appeal: {reason.strip()}")
-        return decided.body()
+        return appeal_decided_json(decided)
 
     payload = {"decide": appeal, "outcome": outcome, "reason": reason, "penalties": penalties}
     return run_command(
-        db, event_id, "appeal", judge, command_id, payload, act, now, lambda _c, e: e.body.body()
+        db,
+        event_id,
+        "appeal",
+        judge,
+        command_id,
+        payload,
+        act,
+        now,
+        lambda _c, e: appeal_decided_json(e.of(AppealDecided)),
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar, overload
 
 from shinpan.errors import Conflict, NotFound
 from shinpan.services.context import Event, authorized, holding, stamp
@@ -31,6 +31,46 @@ def new_command_id() -> str:
     return uuid.uuid4().hex
 
 
+class Replayed(TypedDict):
+    """What a command run again answers when it names no reading of its first result: the
+    ledger position of the entry it recorded the first time."""
+
+    replayed: bool
+    seq: int
+
+
+@overload
+def run_command(
+    db: Database,
+    event_id: int,
+    action: str,
+    actor: str | None,
+    command_id: str | None,
+    payload: Any,
+    act: Callable[[Connection, Appender], T],
+    now: datetime | None = None,
+    replayed: None = None,
+    *,
+    check: Callable[[Connection, Event, str], None] | None = None,
+) -> T | Replayed: ...
+
+
+@overload
+def run_command(
+    db: Database,
+    event_id: int,
+    action: str,
+    actor: str | None,
+    command_id: str | None,
+    payload: Any,
+    act: Callable[[Connection, Appender], T],
+    now: datetime | None,
+    replayed: Callable[[Connection, Entry], T],
+    *,
+    check: Callable[[Connection, Event, str], None] | None = None,
+) -> T: ...
+
+
 def run_command(
     db: Database,
     event_id: int,
@@ -43,8 +83,10 @@ def run_command(
     replayed: Callable[[Connection, Entry], T] | None = None,
     *,
     check: Callable[[Connection, Event, str], None] | None = None,
-) -> T:
-    """Run ``act`` in one write transaction for the event, once per command id."""
+) -> T | Replayed:
+    """Run ``act`` in one write transaction for the event, once per command id; the same id
+    again answers ``replayed(conn, entry)`` of the entry first recorded (or, without it,
+    :class:`Replayed`)."""
     command_id = command_id or new_command_id()
     if len(command_id) > 100:
         raise Conflict("a command id has at most 100 characters")
@@ -64,14 +106,10 @@ def run_command(
             if earlier.command_hash != digest:
                 raise Conflict("command {id} was already used for something else", id=command_id)
             if replayed is None:
-                return _default(earlier)  # type: ignore[return-value]
+                return Replayed(replayed=True, seq=earlier.seq)
             return replayed(conn, earlier)
         ap = Appender(
             conn, event_id, name, stamp(now), command_id=command_id, command_hash=digest, head=opening.head
         )
         with holding(conn, event):
             return act(conn, ap)
-
-
-def _default(entry: Entry) -> dict[str, Any]:
-    return {"replayed": True, "seq": entry.seq}

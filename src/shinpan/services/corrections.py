@@ -15,9 +15,10 @@ from datetime import datetime
 from typing import Any
 
 from shinpan.engine import Deviation, RecordError
-from shinpan.engine.corrections import check_deviation_changes, rederive
+from shinpan.engine.corrections import rederive
+from shinpan.engine.event_rules import RulingState
 from shinpan.engine.explain import deviation_text
-from shinpan.engine.facts import check_deviation
+from shinpan.engine.facts import check_deviation, check_deviation_changes
 from shinpan.engine.hanging import effects_after_deviation, remedies_after_deviation, restored_effects
 from shinpan.engine.ruling import Trigger
 from shinpan.entries import RulingDeviated, RulingsConfirmed, RulingsRecorded, RulingsVoided
@@ -26,6 +27,7 @@ from shinpan.services.commands import run_command
 from shinpan.services.context import load_event
 from shinpan.services.effects import apply_ruling, confirm_status, revert_rulings
 from shinpan.services.recording import append_rulings, live_history, next_number, rows_of
+from shinpan.services.shapes import DeviationJson, deviation_json
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
@@ -42,7 +44,7 @@ def confirm(
     def act(conn: Connection, ap: Appender) -> list[int]:
         found = rows_of(conn, event_id, numbers)
         for r in found:
-            if r.state != "pending":
+            if r.state != RulingState.pending:
                 raise Conflict(
                     "ruling {n} is {state}, not waiting for confirmation", n=r.number, state=r.state
                 )
@@ -68,7 +70,7 @@ def _penalises_nobody(row: Any) -> bool:
     )
 
 
-def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str) -> dict[str, Any]:
+def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str) -> DeviationJson:
     """Within a command: replace one ruling's penalties and what they did (D11, D12), then
     re-derive the player's additional rulings (D16)."""
     conn = ap.conn
@@ -80,7 +82,7 @@ def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str)
     except RecordError as e:
         raise InvalidInput(e.template, field=e.field.removeprefix("deviation."), **e.params) from None
     (row,) = rows_of(conn, ap.event_id, [number])
-    if row.state == "voided":
+    if row.state == RulingState.voided:
         raise Conflict("ruling {n} is voided", n=number)
     if _penalises_nobody(row):
         raise Conflict(
@@ -113,7 +115,7 @@ def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str)
     revert_rulings(ap, {number})
     apply_ruling(ap, number, row.player, [*new, *effects], pending=False)
     _rederive(ap, [row.player], number, why)
-    return deviated.body()
+    return deviation_json(deviated)
 
 
 def void_in(ap: Appender, number: int, reason: str) -> list[int]:
@@ -124,7 +126,7 @@ def void_in(ap: Appender, number: int, reason: str) -> list[int]:
         raise InvalidInput("a void needs a reason", field="reason")
     conn, event_id = ap.conn, ap.event_id
     (row,) = rows_of(conn, event_id, [number])
-    if row.state == "voided":
+    if row.state == RulingState.voided:
         raise Conflict("ruling {n} is already voided", n=number)
     entries = [row.entry_seq]
     numbers = numbers_of_entry(conn, event_id, row.entry_seq)
@@ -135,7 +137,7 @@ def void_in(ap: Appender, number: int, reason: str) -> list[int]:
         entries += sorted({f.entry_seq for f in found} - set(entries))
         numbers += fresh
         frontier = fresh
-    live = [r for r in rows_of(conn, event_id, numbers) if r.state != "voided"]
+    live = [r for r in rows_of(conn, event_id, numbers) if r.state != RulingState.voided]
     gone = sorted(int(r.number) for r in live)
     ap.append(RulingsVoided(tuple(gone), why), refs=entries)
     revert_rulings(ap, set(gone))
@@ -159,12 +161,13 @@ def _rederive(ap: Appender, players: Iterable[str], corrected: int, reason: str)
 def deviate(
     db: Database, event_id: int, number: int, penalties: Sequence[str], reason: str, *,
     judge: str | None = None, command_id: str | None = None, now: datetime | None = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> DeviationJson:  # fmt: skip
     """The head judge departs from the guideline for one ruling, with a written reason."""
     payload = {"deviate": number, "penalties": list(penalties), "reason": reason}
     return run_command(
         db, event_id, "deviate", judge, command_id, payload,
-        lambda _conn, ap: deviate_in(ap, number, penalties, reason), now, lambda _c, e: e.body.body(),
+        lambda _conn, ap: deviate_in(ap, number, penalties, reason), now,
+        lambda _c, e: deviation_json(e.of(RulingDeviated)),
     )  # fmt: skip
 
 

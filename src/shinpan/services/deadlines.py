@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from shinpan.engine.clock import due_state
 from shinpan.engine.event_rules import Role
@@ -21,6 +21,7 @@ from shinpan.store.deadlines import RemedyDue, pending_positions, remedies, reme
 from shinpan.store.rounds import paired_after, result_at, round_of
 
 if TYPE_CHECKING:  # what appends loads in mark_done and mark_missed: listing reads only
+    from shinpan.services.shapes import RulingDecided
     from shinpan.store.ledger import Appender
 
 
@@ -38,13 +39,47 @@ class Deadline:
     table: int | None
     remedy_ja: str
     remedy_en: str
-    on_miss: dict[str, Any]
+    on_miss: dict[str, list[str]]  # the effects and penalties missing it brings
     state: str
     overdue: bool
     seconds_left: float | None
 
-    def as_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+    def as_json(self) -> DeadlineJson:
+        return {
+            "ruling": self.ruling,
+            "position": self.position,
+            "player": self.player,
+            "rule": self.rule,
+            "due_kind": self.due_kind,
+            "due_at": self.due_at,
+            "round": self.round,
+            "table": self.table,
+            "remedy_ja": self.remedy_ja,
+            "remedy_en": self.remedy_en,
+            "on_miss": self.on_miss,
+            "state": self.state,
+            "overdue": self.overdue,
+            "seconds_left": self.seconds_left,
+        }
+
+
+class DeadlineJson(TypedDict):
+    """A remedy's deadline as the desk and the API give it."""
+
+    ruling: int
+    position: int
+    player: str
+    rule: str
+    due_kind: str
+    due_at: str | None
+    round: int | None
+    table: int | None
+    remedy_ja: str
+    remedy_en: str
+    on_miss: dict[str, list[str]]
+    state: str
+    overdue: bool
+    seconds_left: float | None
 
 
 def _overdue(conn: Connection, event_id: int, d: RemedyDue, now: datetime) -> tuple[bool, float | None]:
@@ -111,7 +146,7 @@ def mark_done(
 def mark_missed(
     db: Database, event_id: int, ruling: int, position: int | None = None, *, judge: str | None = None,
     command_id: str | None = None, now: datetime | None = None, early_confirmed: bool = True,
-) -> list[dict[str, Any]]:  # fmt: skip
+) -> list[RulingDecided]:  # fmt: skip
     """The remedy was not done in time: the follow-up ruling (D7), from the next deadline.
     Before an end-of-match or end-of-round deadline falls due, the head judge may end it
     (D21); ``early_confirmed=False`` (a screen that has not asked yet) refuses that."""
@@ -120,9 +155,10 @@ def mark_missed(
     from shinpan.entries import DeadlineRef, RulingsRecorded
     from shinpan.services.commands import run_command
     from shinpan.services.recording import append_rulings, next_number
+    from shinpan.services.shapes import ruling_decided
     from shinpan.store.rulings import stored_ruling
 
-    def act(conn: Connection, ap: Appender) -> list[dict[str, Any]]:
+    def act(conn: Connection, ap: Appender) -> list[RulingDecided]:
         event = load_event(conn, event_id)
         pos = position
         if pos is None:
@@ -164,5 +200,5 @@ def mark_missed(
 
     return run_command(
         db, event_id, "deadline", judge, command_id, {"missed": [ruling, position]}, act, now,
-        lambda _c, e: [r.body() for r in e.of(RulingsRecorded).rulings],
+        lambda _c, e: [ruling_decided(r) for r in e.of(RulingsRecorded).rulings],
     )  # fmt: skip

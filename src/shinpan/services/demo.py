@@ -16,13 +16,13 @@ import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 from shinpan.csvio import PairingRow, PlayerRow
-from shinpan.engine.event_rules import Role
+from shinpan.engine.event_rules import Role, RulingState
 from shinpan.errors import Conflict
 from shinpan.services import accounts, corrections, deadlines, events, recording, rounds
 from shinpan.services.events import list_events
+from shinpan.services.shapes import RulingInFeed
 from shinpan.store.db import Database, data_dir, resolve_url
 from shinpan.store.urls import database_url
 
@@ -167,10 +167,10 @@ def clock_minutes(start: datetime, clock: datetime) -> float:
     return (clock - start).total_seconds() / 60
 
 
-def _all_pending(db: Database, event_id: int) -> list[dict[str, Any]]:
+def _all_pending(db: Database, event_id: int) -> list[RulingInFeed]:
     from shinpan.services.queries import rulings_feed
 
-    return rulings_feed(db, event_id, state="pending", limit=1000)
+    return rulings_feed(db, event_id, state=RulingState.pending, limit=1000)
 
 
 def _play_out(
@@ -182,7 +182,7 @@ def _play_out(
     match = next(m for m in round_matches(db, event_id, round_no)["matches"] if m["table"] == pairing.table)
     if match["result"]:
         return
-    wins = {pairing.player_a: 0, pairing.player_b or "": 0}
+    wins: dict[str | None, int] = {pairing.player_a: 0, pairing.player_b or "": 0}
     for d in match["duels"]:
         wins[d["winner"]] = wins.get(d["winner"], 0) + 1
     while max(wins.values()) < 2:  # each the match's next duel, as the scorekeeper reports it

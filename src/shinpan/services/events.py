@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.csvio import PairingRow, PlayerRow
@@ -185,11 +184,10 @@ def add_judge(
         raise InvalidInput("an event has one head judge, named when it is created", field="role")
     seat = JudgeAdded(name.strip(), level, role.value, account)
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> None:
         if judge_seat(conn, event_id, name.strip()) is not None:
             raise Conflict("{name} already has a seat at this event", field="name", name=name.strip())
         ap.append(seat)
-        return seat.body()
 
     run_command(db, event_id, "invite", actor, command_id, seat.body(), act, now)
 
@@ -201,13 +199,11 @@ def claim_seat(
     """The seat ``seat``, made without an account, goes to the account ``account`` (its
     claim code was used: see :func:`shinpan.services.accounts.join`)."""
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> None:
         found = judge_seat(conn, event_id, seat)
         if found is not None and found.account is not None:
             raise Conflict("{judge}'s seat is already held by an account", judge=seat)
-        claimed = JudgeClaimed(seat, account)
-        ap.append(claimed)
-        return claimed.body()
+        ap.append(JudgeClaimed(seat, account))
 
     run_command(db, event_id, "read", seat, command_id, {"claim": seat, "account": account}, act, now)
 
@@ -238,18 +234,17 @@ def import_players(
     )
     payload = [p.body() for p in registered]
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> int:
         taken = statuses(conn, event_id).keys() & set(numbers)
         if taken:
             raise Conflict("already registered: {numbers}", numbers=", ".join(sorted(taken)[:20]))
         ap.append(PlayersImported(registered))
-        return {"imported": len(payload)}
+        return len(payload)
 
-    result = run_command(
+    return run_command(
         db, event_id, "roster", actor, command_id, {"players": payload}, act, now,
-        lambda _conn, entry: {"imported": len(entry.of(PlayersImported).players)},
+        lambda _conn, entry: len(entry.of(PlayersImported).players),
     )  # fmt: skip
-    return int(result["imported"])
 
 
 def import_pairings(
@@ -265,7 +260,7 @@ def import_pairings(
     )  # D18
     pairings = [p.body() for p in paired]
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> int:
         event = load_event(conn, event_id)
         if round_of(conn, event_id, round_no) is not None:
             raise Conflict("round {round} is already paired", round=round_no)
@@ -289,13 +284,12 @@ def import_pairings(
             )
         ap.append(RoundPaired(round_no, paired))
         settle_carried(ap, round_no)
-        return {"paired": len(pairings)}
+        return len(pairings)
 
-    result = run_command(
+    return run_command(
         db, event_id, "results", actor, command_id, {"round": round_no, "pairings": pairings}, act, now,
-        lambda _conn, entry: {"paired": len(entry.of(RoundPaired).pairings)},
+        lambda _conn, entry: len(entry.of(RoundPaired).pairings),
     )  # fmt: skip
-    return int(result["paired"])
 
 
 def end_round(
@@ -307,7 +301,7 @@ def end_round(
     ``before_t5``: an event recorded by a shinpan older than T5 (an import), whose rounds
     took results and ended without their clock started, as anyone of its results desk did."""
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> int:
         number = round_no or load_event(conn, event_id).current_round
         row = round_of(conn, event_id, number)
         if row is None:
@@ -324,12 +318,11 @@ def end_round(
                 round=number,
             )
         ap.append(RoundEnded(number))
-        return {"round": number}
+        return number
 
     payload = {"end_round": round_no}
-    done = run_command(db, event_id, "results", actor, command_id, payload, act, now,
-                       lambda _conn, entry: {"round": entry.of(RoundEnded).round})  # fmt: skip
-    return int(done["round"])
+    return run_command(db, event_id, "results", actor, command_id, payload, act, now,
+                       lambda _conn, entry: entry.of(RoundEnded).round)  # fmt: skip
 
 
 def report_result(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from shinpan.entries import FormatSet
 from shinpan.errors import InvalidInput
@@ -62,7 +62,15 @@ def open_format(
     return appender.append(format_entry(chosen, seed), refs=[created.seq])
 
 
-def format_json(chosen: EventFormat) -> dict[str, Any]:
+class FormatJson(TypedDict):
+    """An event's format: its matches, what a match at time is, the tiebreakers in order."""
+
+    format: str
+    time_out: str
+    tiebreakers: list[str]
+
+
+def format_json(chosen: EventFormat) -> FormatJson:
     """The format as the CLI's ``--json`` and the API give it."""
     return {
         "format": chosen.match_format.value,

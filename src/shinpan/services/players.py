@@ -13,7 +13,6 @@ import csv
 import io
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from shinpan.csvio import CsvError, CsvProblem, PlayerRow, decode, parse_players
 from shinpan.engine.event_rules import Status, may_mark_attendance
@@ -23,6 +22,12 @@ from shinpan.errors import InvalidInput, NotFound, Refused
 from shinpan.services import events
 from shinpan.services.commands import run_command
 from shinpan.services.context import Event, load_event
+from shinpan.services.shapes import (
+    AttendanceJson,
+    PlayerCorrectedJson,
+    attendance_json,
+    player_corrected_json,
+)
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
@@ -120,34 +125,34 @@ def _found(conn: Connection, event_id: int, number: str) -> PlayerRecord:
 def correct_player(
     db: Database, event_id: int, row: PlayerRow, *, actor: str | None = None,
     command_id: str | None = None, now: datetime | None = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> PlayerCorrectedJson:  # fmt: skip
     """The player ``row.number``'s name, reading and club as ``row`` writes them."""
     number = normalize_id(row.number)
     corrected = PlayerCorrected(number, row.name, row.reading or None, row.club)
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> PlayerCorrectedJson:
         was = _found(conn, event_id, number)
         if (was.name, was.reading or None, was.club) == (row.name, row.reading or None, row.club):
             raise InvalidInput("nothing was changed", field="name")
         ap.append(corrected)
-        return corrected.body()
+        return player_corrected_json(corrected)
 
     return run_command(
         db, event_id, "roster", actor, command_id, corrected.body(), act, now,
-        lambda _conn, entry: entry.of(PlayerCorrected).body(),
+        lambda _conn, entry: player_corrected_json(entry.of(PlayerCorrected)),
     )  # fmt: skip
 
 
 def mark_attendance(
     db: Database, event_id: int, number: str, present: bool, *, actor: str | None = None,
     command_id: str | None = None, now: datetime | None = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> AttendanceJson:  # fmt: skip
     """Before round 1: the player is here, or not (not paired; still absent when round 1
     is paired, they drop before it)."""
     number = normalize_id(number)
     marked = AttendanceMarked(number, present)
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> AttendanceJson:
         event = load_event(conn, event_id)
         if not may_mark_attendance(event.current_round):
             raise Refused("attendance is taken before round 1 is paired", field="player")
@@ -155,11 +160,11 @@ def mark_attendance(
         if Status(found.status) is not Status.active:
             raise Refused("{player} is no longer in the event", field="player", player=number)
         ap.append(marked)
-        return marked.body()
+        return attendance_json(marked)
 
     return run_command(
         db, event_id, "roster", actor, command_id, marked.body(), act, now,
-        lambda _conn, entry: entry.of(AttendanceMarked).body(),
+        lambda _conn, entry: attendance_json(entry.of(AttendanceMarked)),
     )  # fmt: skip
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from shinpan.entries import Pairing, PlayoffStarted, RoundPaired
 from shinpan.errors import Conflict
@@ -39,9 +39,9 @@ class PlayoffRound:
     without playing."""
 
     round: int
-    pairings: list[dict[str, Any]]
+    pairings: list[PlayoffPairing]
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> PlayoffRoundJson:
         """``{"round": N, "pairings": [{"table": 1, "a": "1004", "b": "1017", "seeds": [1, 8]}, …]}``"""
         return {"round": self.round, "pairings": self.pairings}
 
@@ -54,7 +54,7 @@ class Bracket:
     third_place: bool
     rounds: list[list[Bout]]
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> BracketJson:
         return {
             "first_round": self.first,
             "third_place": self.third_place,
@@ -65,7 +65,42 @@ class Bracket:
         }
 
 
-def _bout_json(bout: Bout) -> dict[str, Any]:
+class PlayoffPairing(TypedDict):
+    """A table of a playoff round as it was paired (``b`` and ``table`` None: going on alone)."""
+
+    table: int | None
+    a: str | None
+    b: str | None
+    seeds: list[int]
+
+
+class PlayoffRoundJson(TypedDict):
+    round: int
+    pairings: list[PlayoffPairing]
+
+
+class BoutJson(PlayoffPairing):
+    """A match of the bracket: its seats, its winner, whether it is for third place, who left."""
+
+    winner: str | None
+    third_place: bool
+    left: list[str]
+
+
+class BracketRoundJson(TypedDict):
+    round: int
+    matches: list[BoutJson]
+
+
+class BracketJson(TypedDict):
+    """The playoff as it stands: its first round's number and each round's matches."""
+
+    first_round: int
+    third_place: bool
+    rounds: list[BracketRoundJson]
+
+
+def _bout_json(bout: Bout) -> BoutJson:
     return {
         "table": bout.table,
         "a": bout.a.player if bout.a else None,
@@ -77,7 +112,7 @@ def _bout_json(bout: Bout) -> dict[str, Any]:
     }
 
 
-def _pairings(bouts: list[Bout]) -> tuple[tuple[Pairing, ...], list[dict[str, Any]]]:
+def _pairings(bouts: list[Bout]) -> tuple[tuple[Pairing, ...], list[PlayoffPairing]]:
     """The round's pairings as the ledger keeps them (one going on alone sits at a table
     after the played ones, as a bye does) and as they are shown."""
     played_bouts = [bout for bout in bouts if bout.played]
@@ -87,7 +122,9 @@ def _pairings(bouts: list[Bout]) -> tuple[tuple[Pairing, ...], list[dict[str, An
     ]
     kept += [Pairing(len(kept) + i, bout.a.player, None) for i, bout in enumerate(alone, start=1) if bout.a]
     shown = [_bout_json(bout) for bout in played_bouts + alone]
-    return tuple(kept), [{k: row[k] for k in ("table", "a", "b", "seeds")} for row in shown]
+    return tuple(kept), [
+        {"table": row["table"], "a": row["a"], "b": row["b"], "seeds": row["seeds"]} for row in shown
+    ]
 
 
 def _with_winners(bouts: list[Bout], matches: dict[tuple[str, str | None], Played]) -> list[Bout]:

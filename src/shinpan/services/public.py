@@ -9,13 +9,19 @@ ejected, disqualified) is simply not listed as playing, nor in the standings.
 
 Players and seats come from the judges' player index (:mod:`shinpan.services.search`),
 read only.
+
+While the web app relays the ledger's changes, each published event's view is read once
+and kept (:func:`public_event`, :func:`kept_event`) until a change it may show comes (any
+kind but ``UNSEEN_KINDS``, or one not known) or the player index reads the event again: at a
+round's pairing 2,000 phones ask at once, and each answer is then drawn from memory.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from shinpan.guideline.search import normalize
 from shinpan.services.context import load_event, parse_stamp, stamp
@@ -25,11 +31,36 @@ from shinpan.services.rounds import read_clock
 from shinpan.services.search import EventRoster, PlayerView, index_of
 from shinpan.services.standings import read_standings
 from shinpan.store.db import Database
+from shinpan.store.notices import Change, watch_of
 from shinpan.store.public import handles, last_ended
 from shinpan.store.rounds import round_of
 
 HIDDEN = frozenset({"withdrawn", "ejected", "disqualified"})  # statuses only a ruling gives
 MOST_FOUND = 20
+# What a kept view does not show (the standings, the bracket and the clock are read for
+# their own pages): what judges record and decide, results, time given. Every other kind,
+# and any not known, has the view read again.
+UNSEEN_KINDS = frozenset({
+    "ruling.recorded", "ruling.confirmed", "ruling.deviated", "ruling.voided", "deadline.done",
+    "statement", "appeal.filed", "appeal.decided", "judge.added", "judge.claimed", "judge.seated",
+    "duel.result", "match.result", "match.extended", "result.reported", "time.extended",
+    "loss.carried", "loss.settled",
+})  # fmt: skip
+
+
+class TableEnd(TypedDict):
+    table: int
+    ends_at: str | None
+
+
+class WallClock(TypedDict):
+    """The current round's clock as the wall shows it: no reasons, no judges."""
+
+    round: int
+    state: str
+    ends_at: str | None
+    now: str
+    tables: list[TableEnd]
 
 
 @dataclass(frozen=True)
@@ -96,6 +127,7 @@ class PublicEvent:
         with db.read() as conn:
             r = round_of(conn, self.event_id, self.round) if self.round else None
         self.round_state = r.state if r is not None else "none"
+        self.drawn: dict[Any, Any] = {}  # what the pages draw of this view, kept with it
 
     def shown(self, number: str) -> Shown | None:
         """How the player is shown; None for a player a ruling removed (or not known)."""
@@ -119,6 +151,15 @@ class PublicEvent:
     def find(self, query: str) -> list[Seat]:
         """The players a search finds, each with their seat: by name, reading or id where
         names are shown; by handle or id where handles are."""
+        return [seat for seat in (self._seat(v) for v in self.found(query)) if seat is not None]
+
+    def seat(self, number: str) -> Seat | None:
+        """The player's seat as shown (None: a player a ruling removed, or not known)."""
+        view = self.views.get(number)
+        return self._seat(view) if view is not None else None
+
+    def found(self, query: str) -> list[PlayerView]:
+        """The players a search finds (:meth:`find`), as the index holds them."""
         query = query.strip()
         if not query:
             return []
@@ -130,7 +171,7 @@ class PublicEvent:
             ][:MOST_FOUND]  # fmt: skip
         else:
             found = self.roster.find(query, MOST_FOUND)
-        return [seat for seat in (self._seat(v) for v in found) if seat is not None]
+        return found
 
     def tables(self) -> list[TableShown]:
         """Every table of the current round, in table order (a bye is not a table)."""
@@ -182,7 +223,7 @@ class PublicEvent:
             rounds.append((found.first + i, shown))
         return rounds
 
-    def clock(self, now: datetime | None = None) -> dict[str, Any]:
+    def clock(self, now: datetime | None = None) -> WallClock:
         """The current round's clock for the wall: its end, and each table whose own end
         is later (time a judge gave it), still playing. No reasons, no judges."""
         at = parse_stamp(stamp(now))
@@ -190,7 +231,7 @@ class PublicEvent:
             return {"round": 0, "state": "none", "ends_at": None, "now": stamp(at), "tables": []}
         with self.db.read() as conn:
             c = read_clock(conn, self.event_id, self.round, at)
-        extended = [
+        extended: list[TableEnd] = [
             {"table": t.table, "ends_at": t.ends_at}
             for t in c.tables
             if c.state == "started"
@@ -206,3 +247,65 @@ class PublicEvent:
             "now": stamp(at),
             "tables": extended,
         }
+
+
+class _Kept:
+    """The published events' views kept by this process, by token (see the module)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.watch = watch_of(db)
+        self.index = index_of(db)
+        self.changes = 0  # changes a view may show, of any event, heard so far
+        self.views: dict[str, tuple[int, PublicEvent]] = {}
+        self.lock = threading.Lock()
+        self.watch.subscribers.append(self._changed)
+
+    def _changed(self, change: Change) -> None:
+        if change.kinds is None or not change.kinds <= UNSEEN_KINDS:
+            with self.lock:
+                self.changes += 1
+                self.views.clear()
+
+    def ready(self, token: str) -> PublicEvent | None:
+        """The token's view if it is kept and current (no read)."""
+        found = self.views.get(token)
+        if found is None or found[0] != self.changes or not self.watch.relayed:
+            return None
+        view = found[1]
+        return view if self.index.ready(view.event_id) is view.roster else None
+
+    def view(self, token: str) -> PublicEvent:
+        found = self.ready(token)
+        if found is not None:
+            return found
+        relayed, before = self.watch.relayed, self.changes
+        view = PublicEvent(self.db, token)  # NotFound: nothing published there now
+        if relayed:
+            with self.lock:  # kept only if nothing it may show changed while it was read
+                if self.changes == before:
+                    self.views[token] = (before, view)
+        return view
+
+
+_KEPT_LOCK = threading.Lock()
+
+
+def _kept_of(db: Database) -> _Kept:
+    with _KEPT_LOCK:
+        found = getattr(db, "_public_views", None)
+        if not isinstance(found, _Kept):
+            found = _Kept(db)
+            db._public_views = found  # type: ignore[attr-defined]
+        return found
+
+
+def public_event(db: Database, token: str) -> PublicEvent:
+    """The event published at ``/p/<token>`` as its players see it now: kept while the
+    ledger's changes are relayed, else read (:class:`NotFound` when nothing is published there)."""
+    return _kept_of(db).view(token)
+
+
+def kept_event(db: Database, token: str) -> PublicEvent | None:
+    """The event's view if it is kept and current: answered without reading (else None)."""
+    return _kept_of(db).ready(token)

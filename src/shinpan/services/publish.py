@@ -14,7 +14,7 @@ import secrets
 import threading
 import time
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from shinpan.entries import EventPublished
 from shinpan.entries.public import NAME_MODES
@@ -43,7 +43,15 @@ def publication(conn: Connection, event_id: int) -> Published:
     return published(conn, event_id) or Published(None, "names")
 
 
-def publication_json(found: Published) -> dict[str, Any]:
+class PublicationJson(TypedDict):
+    """What the event shows its players: whether it is published, where, and how names show."""
+
+    published: bool
+    url: str | None
+    names: str
+
+
+def publication_json(found: Published) -> PublicationJson:
     """As the CLI's ``--json`` and the API give it."""
     return {
         "published": found.token is not None,
@@ -119,7 +127,9 @@ def _tokens_of(db: Database) -> _Tokens:
         found = getattr(db, "_public_tokens", None)
         if not isinstance(found, _Tokens):
             found = _Tokens()
-            db._public_tokens = found  # type: ignore[attr-defined]
+            vars(db)["_public_tokens"] = (
+                found  # kept on the database object: one per database, in this process
+            )
         return found
 
 

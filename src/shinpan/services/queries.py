@@ -6,7 +6,7 @@ import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from shinpan.engine.event_rules import status_once_confirmed
+from shinpan.engine.event_rules import RulingState, status_once_confirmed
 from shinpan.errors import NotFound
 from shinpan.services.context import load_event
 from shinpan.services.search import PlayerView
@@ -16,6 +16,19 @@ from shinpan.services.search import Roster as Roster
 from shinpan.services.search import find_players as find_players
 from shinpan.services.search import roster as roster
 from shinpan.services.search import with_seats as with_seats
+from shinpan.services.shapes import (
+    AppealListed,
+    MatchListed,
+    PlayerHistory,
+    RoundMatches,
+    RulingInFeed,
+    RulingListed,
+    StatementListed,
+    appeal_listed,
+    match_listed,
+    ruling_listed,
+    statement_listed,
+)
 from shinpan.store import appeals as stored_appeals
 from shinpan.store import feed
 from shinpan.store import matches as stored_matches
@@ -29,7 +42,9 @@ if TYPE_CHECKING:
     from shinpan.guideline import Rulebook
 
 
-def awaiting_status(book: Rulebook, penalties: list[str], effects: list[str], state: str) -> str | None:
+def awaiting_status(
+    book: Rulebook, penalties: list[str], effects: list[str], state: RulingState
+) -> str | None:
     """D17: the status a ruling that waits for the head judge gives its player once confirmed
     (``ejected``, ``disqualified``), or None: asked of what its penalties do in the event's
     guideline (``book``), whatever the file calls them."""
@@ -37,34 +52,10 @@ def awaiting_status(book: Rulebook, penalties: list[str], effects: list[str], st
     return None if status is None else status.value
 
 
-def ruling_dict(row: RulingRow, book: Rulebook) -> dict[str, Any]:
+def ruling_dict(row: RulingRow, book: Rulebook) -> RulingListed:
     """A ruling as the CLI's JSON and the API give it (``book``: the event's guideline)."""
     penalties, effects = json.loads(row.penalties), json.loads(row.effects)
-    return {
-        "number": row.number,
-        "entry": row.entry_seq,
-        "player": row.player,
-        "rule": row.rule,
-        "offense": row.offense,
-        "penalties": penalties,
-        "guideline_penalties": json.loads(row.guideline_penalties),
-        "effects": effects,
-        "follow_up": row.follow_up,
-        "needs_head_judge": row.needs_head_judge,
-        "state": row.state,
-        "deviation_reason": row.deviation_reason,
-        "draft": row.draft,
-        "trigger": row.trigger,
-        "recorded_as": row.recorded_as,
-        "round": row.round,
-        "table": row.table_no,
-        "judge": row.judge,
-        "recorded_at": row.recorded_at,
-        "source": row.source,
-        "explanation_ja": row.explanation_ja,
-        "explanation_en": row.explanation_en,
-        "awaiting_status": awaiting_status(book, penalties, effects, row.state),
-    }
+    return ruling_listed(row, penalties, effects, awaiting_status(book, penalties, effects, row.state))
 
 
 def _player(row: Any) -> PlayerView:
@@ -78,7 +69,7 @@ def get_player(conn: Connection, event_id: int, number: str) -> PlayerView:
     return _player(row)
 
 
-def player_history(db: Database, event_id: int, number: str) -> dict[str, Any]:
+def player_history(db: Database, event_id: int, number: str) -> PlayerHistory:
     """Everything a player has in the event: status, rulings (voided too) and matches."""
     with db.read() as conn:
         book = load_event(conn, event_id).book
@@ -95,26 +86,22 @@ def player_history(db: Database, event_id: int, number: str) -> dict[str, Any]:
     }
 
 
-def match_dict(m: MatchRecord, duel_winners: dict[int, str | None]) -> dict[str, Any]:
-    return {
-        "round": m.round,
-        "table": m.table_no,
-        "player_a": m.player_a,
-        "player_b": m.player_b,
-        "result": m.result,
-        "result_ruling": m.result_ruling,
-        "extensions": m.extensions,
-        "duels": [{"duel": n, "winner": w} for n, w in sorted(duel_winners.items())],
-    }
+def match_dict(m: MatchRecord, duel_winners: dict[int, str | None]) -> MatchListed:
+    return match_listed(m, duel_winners)
 
 
-def _with_name(found: NamedRuling, book: Rulebook) -> dict[str, Any]:
+def _with_name(found: NamedRuling, book: Rulebook) -> RulingInFeed:
     return {**ruling_dict(found.ruling, book), "player_name": found.player_name}
 
 
 def rulings_feed(
-    db: Database, event_id: int, *, state: str | None = None, limit: int = 100, before: int | None = None
-) -> list[dict[str, Any]]:
+    db: Database,
+    event_id: int,
+    *,
+    state: RulingState | None = None,
+    limit: int = 100,
+    before: int | None = None,
+) -> list[RulingInFeed]:
     """The newest rulings first; ``state='pending'`` is the confirmation queue."""
     with db.read() as conn:
         book = load_event(conn, event_id).book
@@ -124,7 +111,7 @@ def rulings_feed(
 
 def rulings_recorded_today(
     db: Database, event_id: int, judge: str, now: datetime | None = None
-) -> list[dict[str, Any]]:
+) -> list[RulingInFeed]:
     """What ``judge`` recorded today (the event's day, in its time zone), newest first, each
     as it stands now: a record sent later from a phone that was offline is among them once
     it arrives (it is recorded then, by the judge who saved it)."""
@@ -155,7 +142,7 @@ def rederived_by(db: Database, event_id: int, number: int) -> tuple[list[int], l
         return found(conn, event_id, number)
 
 
-def get_ruling(db: Database, event_id: int, number: int) -> dict[str, Any]:
+def get_ruling(db: Database, event_id: int, number: int) -> RulingListed:
     with db.read() as conn:
         book = load_event(conn, event_id).book
         row = feed.ruling(conn, event_id, number)
@@ -164,7 +151,7 @@ def get_ruling(db: Database, event_id: int, number: int) -> dict[str, Any]:
     return ruling_dict(row, book)
 
 
-def round_matches(db: Database, event_id: int, round_no: int | None = None) -> dict[str, Any]:
+def round_matches(db: Database, event_id: int, round_no: int | None = None) -> RoundMatches:
     """A round's matches with their duels (the scorekeeper's view); default: the current round."""
     with db.read() as conn:
         event = load_event(conn, event_id)
@@ -176,24 +163,19 @@ def round_matches(db: Database, event_id: int, round_no: int | None = None) -> d
     return {"round": number, "matches": [match_dict(m, winners.get(m.table_no, {})) for m in ms]}
 
 
-def appeals_of(db: Database, event_id: int) -> list[dict[str, Any]]:
+def appeals_of(db: Database, event_id: int) -> list[AppealListed]:
     """The event's appeals, open first, each with the ruling appealed against."""
     with db.read() as conn:
         heard = stored_appeals.appeals_heard(conn, event_id)
-    found = [
-        {"entry": a.appeal.entry_seq, "ruling": a.appeal.ruling, "by": a.appeal.by, "reason": a.appeal.reason,
-         "outcome": a.appeal.outcome, "decision_reason": a.appeal.decision_reason, "player": a.player,
-         "player_name": a.player_name, "rule": a.rule, "penalties": list(a.penalties), "state": a.state}
-        for a in heard
-    ]  # fmt: skip
+    found = [appeal_listed(a) for a in heard]
     return sorted(found, key=lambda a: (a["outcome"] is not None, a["entry"]))
 
 
-def statements_of(db: Database, event_id: int) -> list[dict[str, Any]]:
+def statements_of(db: Database, event_id: int) -> list[StatementListed]:
     """Statements of the people involved (D14), in the order they were given."""
     with db.read() as conn:
         given = stored_appeals.statements(conn, event_id)
-    return [s._asdict() for s in given]
+    return [statement_listed(s) for s in given]
 
 
 def time_zone_of(db: Database, event_id: int) -> str:
@@ -214,7 +196,7 @@ def player_names(db: Database, event_id: int, numbers: list[str]) -> dict[str, s
         return stored_players.names(conn, event_id, numbers)
 
 
-def involved(db: Database, event_id: int, ruling: dict[str, Any]) -> list[PlayerView]:
+def involved(db: Database, event_id: int, ruling: RulingListed) -> list[PlayerView]:
     """The players a ruling concerns: its player, and the opponent at its table, who may
     appeal it (a judge records the appeal)."""
     with db.read() as conn:

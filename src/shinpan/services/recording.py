@@ -11,7 +11,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, explain
 from shinpan.engine.clock import FROM_ROUND_START, ClockError, deadline_runs_from, given_at, parse_given_at
@@ -33,6 +33,7 @@ from shinpan.guideline import Rulebook
 from shinpan.services.commands import run_command
 from shinpan.services.context import Event, later, load_event, parse_stamp, require, stamp
 from shinpan.services.effects import apply_ruling
+from shinpan.services.shapes import RulingDecided, ruling_decided
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.feed import RulingRow, rulings_numbered
@@ -47,6 +48,36 @@ from shinpan.store.history import (
 )
 from shinpan.store.ledger import Appender, Entry, read_entries
 from shinpan.store.snapshots import player_standing
+
+
+class DeviationAsked(TypedDict):
+    penalties: list[str]
+    reason: str
+
+
+class RecordPayload(TypedDict):
+    """A record as its command's fingerprint covers it (``given_at`` only when given)."""
+
+    player: str
+    infraction: str
+    facts: dict[str, Any]  # the answers to the infraction's questions, as the judge gave them
+    draft: str | None
+    penalties: list[str] | None
+    deviation: DeviationAsked | None
+    round: int | None
+    table: int | None
+    note: str
+    given_at: NotRequired[str]
+
+
+class RecordedJson(TypedDict):
+    """What a recording did, as the API and the CLI's ``--json`` give it."""
+
+    event: int
+    entry: int
+    rulings: list[RulingDecided]
+    effects: list[dict[str, Any]]
+    replayed: bool
 
 
 @dataclass(frozen=True)
@@ -69,8 +100,9 @@ class RecordInput:
         record = normalized(Record(self.player, self.infraction, self.facts))
         return replace(self, player=record.player, facts=dict(record.facts))
 
-    def payload(self) -> dict[str, Any]:
-        return {
+    def payload(self) -> RecordPayload:
+        """The record as the command's fingerprint covers it."""
+        out: RecordPayload = {
             "player": self.player,
             "infraction": self.infraction,
             "facts": self.facts,
@@ -84,8 +116,8 @@ class RecordInput:
             "round": self.round,
             "table": self.table,
             "note": self.note,
-            **({"given_at": self.given_at} if self.given_at is not None else {}),
         }
+        return out if self.given_at is None else {**out, "given_at": self.given_at}
 
     def asked(self) -> RecordAsked:
         """The record as the ledger keeps it (the same as the command's payload)."""
@@ -104,11 +136,13 @@ class Recorded:
 
     event_id: int
     entry: int
-    rulings: list[dict[str, Any]]
-    effects: list[dict[str, Any]]
+    rulings: list[RulingDecided]
+    effects: list[
+        dict[str, Any]
+    ]  # each an entry the rulings made: its kind, and its body as the ledger wrote it
     replayed: bool = False
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> RecordedJson:
         return {
             "event": self.event_id,
             "entry": self.entry,
@@ -252,7 +286,7 @@ def next_number(conn: Connection, event_id: int) -> int:
 def append_rulings(
     ap: Appender, event: Event, decided: Sequence[Ruling], why: RulingsRecorded, round_no: int | None,
     table: int | None, *, given: str | None = None, first: int | None = None,
-) -> list[dict[str, Any]]:  # fmt: skip
+) -> list[RulingDecided]:  # fmt: skip
     """Append one ``ruling.recorded`` entry for these rulings, then apply their effects.
     ``why`` says what they come from (a record, a missed deadline, a correction);
     ``given`` is when they were given at the table (D21; default: now); ``first`` is the
@@ -270,7 +304,7 @@ def append_rulings(
     ap.append(replace(why, rulings=tuple(made), round=round_no, table=table, given_at=moment))
     for r in made:
         apply_ruling(ap, r.number, r.player, [*r.penalties, *r.effects], pending=r.needs_head_judge)
-    return [r.body() for r in made]
+    return [ruling_decided(r) for r in made]
 
 
 def given_stamp(inp: RecordInput, now: str) -> str:
@@ -296,7 +330,7 @@ def _recorded(event_id: int, conn: Connection, entry: Entry, replayed: bool) -> 
         if later_entry.refs != (entry.seq,):
             break
         effects.append({"kind": later_entry.kind, **later_entry.body.body()})
-    made = [r.body() for r in entry.of(RulingsRecorded).rulings]
+    made = [ruling_decided(r) for r in entry.of(RulingsRecorded).rulings]
     return Recorded(event_id, entry.seq, made, effects, replayed)
 
 

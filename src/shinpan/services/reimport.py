@@ -21,7 +21,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, TypeVar
+from datetime import datetime
+from typing import Any, TypedDict, TypeVar
 
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine import Deviation
@@ -130,12 +131,26 @@ def replays(kind: type[K]) -> Callable[[Callable[[Database, int, Entry, K, Seque
     return register
 
 
-def _as(entry: Entry) -> dict[str, Any]:
+class Acting(TypedDict):
+    """Who acted, with which command id and when: what a replayed command passes on."""
+
+    actor: str
+    command_id: str | None
+    now: datetime
+
+
+class Judging(TypedDict):
+    judge: str
+    command_id: str | None
+    now: datetime
+
+
+def _as(entry: Entry) -> Acting:
     """The acting judge, the command id and the time, for the services that say ``actor``."""
     return {"actor": entry.actor, "command_id": entry.command_id, "now": parse_stamp(entry.recorded_at)}
 
 
-def _by(entry: Entry) -> dict[str, Any]:
+def _by(entry: Entry) -> Judging:
     """The same, for the services that say ``judge``."""
     return {"judge": entry.actor, "command_id": entry.command_id, "now": parse_stamp(entry.recorded_at)}
 

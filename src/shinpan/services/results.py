@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from shinpan.engine.effects import Match
 from shinpan.engine.event_rules import Role, next_duel
@@ -20,7 +20,7 @@ from shinpan.services.context import role_of
 from shinpan.services.formats import read_format
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
-from shinpan.store.ledger import Appender
+from shinpan.store.ledger import Appender, Entry
 from shinpan.store.results import table_results
 from shinpan.store.roster import names
 from shinpan.store.rounds import paired_after, round_duels, round_of
@@ -80,8 +80,63 @@ class Wanted:
     replaces_entry: int | None = None  # or its ledger entry
     reason: str | None = None
 
-    def payload(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+    def payload(self) -> WantedJson:
+        """The report as the command's fingerprint covers it."""
+        return {
+            "duel": self.duel, "winner": self.winner, "draw": self.draw, "match": self.match,
+            "score": self.score, "at_time": self.at_time, "replaces": self.replaces,
+            "replaces_entry": self.replaces_entry, "reason": self.reason,
+        }  # fmt: skip
+
+
+class WantedJson(TypedDict):
+    duel: int | None
+    winner: str | None
+    draw: bool
+    match: str | None
+    score: str | None
+    at_time: bool
+    replaces: str | None
+    replaces_entry: int | None
+    reason: str | None
+
+
+class StandingDuel(TypedDict):
+    duel: int
+    winner: str | None
+    drawn: bool
+    penalty: bool
+
+
+class ResultThatStands(TypedDict):
+    """The result that stands at a table, as a 409 tells it: shown, who won, its entry, who
+    and when, the ruling that decided it."""
+
+    round: int
+    table: int
+    result: str | None
+    shown: str | None
+    winner: str | None
+    winner_name: str | None
+    duels: list[StandingDuel]
+    entry: int | None
+    by: str | None
+    at: str | None
+    ruling: int | None
+
+
+class ResultJson(TypedDict):
+    """A table's result as it was recorded (``replayed``: only for a retry)."""
+
+    round: int
+    table: int
+    result: str | None
+    shown: str | None
+    at_time: bool
+    entry: int
+    corrects: int | None
+    correction: bool
+    replayed: NotRequired[bool]
 
 
 def _report(w: Wanted, m: Match) -> Report:
@@ -121,7 +176,7 @@ def _table(m: Match, causes: dict[int, int | None], drawn: frozenset[int]) -> Ta
 
 def stands_details(
     conn: Connection, event_id: int, m: Match, table: Table, shown: str | None, entry: Any
-) -> dict[str, Any]:
+) -> ResultThatStands:
     """The result that stands, as the 409 tells it: shown, who won, its entry, who and when."""
     who = names(conn, event_id)
     winner = m.a if table.result == "a" else m.b if table.result == "b" else None
@@ -135,8 +190,8 @@ def stands_details(
     }  # fmt: skip
 
 
-def _refuse(found: Verdict, details: dict[str, Any]) -> None:
-    params = {"round": details["round"], "table": details["table"], "shown": details["shown"]}
+def _refuse(found: Verdict, details: ResultThatStands) -> None:
+    params: dict[str, Any] = {"round": details["round"], "table": details["table"], "shown": details["shown"]}
     if found is Verdict.by_ruling:
         raise ResultStands(STANDS_BY_RULING, details=details, ruling=details["ruling"], **params)
     if found is Verdict.stands:
@@ -162,14 +217,14 @@ def _refuse(found: Verdict, details: dict[str, Any]) -> None:
 def report_result(
     db: Database, event_id: int, round_no: int, table: int, wanted: Wanted, *, actor: str | None = None,
     command_id: str | None = None, now: datetime | None = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> ResultJson:  # fmt: skip
     """One table's result (T11): the first for its match, or a correction naming the
     result that stands and why; refused for a round not started (T5)."""
     reason = (wanted.reason or "").strip() or None
     if reason is not None and len(reason) > MAX_REASON:
         raise InvalidInput("the reason has at most {limit} characters", field="reason", limit=MAX_REASON)
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> ResultJson:
         row = round_of(conn, event_id, round_no)
         if row is None:
             raise NotFound("round {round} is not paired", round=round_no)
@@ -236,7 +291,7 @@ def report_result(
                        "table": table}, act, now, _replayed)  # fmt: skip
 
 
-def _replayed(conn: Connection, entry: Any) -> dict[str, Any]:
+def _replayed(conn: Connection, entry: Entry) -> ResultJson:
     """A retry of a report already recorded: what it recorded."""
     b = entry.of(ResultReported)
     return {
@@ -245,7 +300,7 @@ def _replayed(conn: Connection, entry: Any) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def table_state(db: Database, event_id: int, round_no: int, table: int) -> dict[str, Any] | None:
+def table_state(db: Database, event_id: int, round_no: int, table: int) -> ResultThatStands | None:
     """The result that stands at a table (None while it is being played), as a 409 tells it."""
     with db.read() as conn:
         m = match_at(conn, event_id, round_no, table)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES, MAX_ROUND_MINUTES, ROUND_MINUTES, table_ends_at
 from shinpan.engine.effects import Match
@@ -25,7 +25,7 @@ from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.deadlines import RemedyDue, due_at_end
 from shinpan.store.events import round_minutes
-from shinpan.store.ledger import Appender
+from shinpan.store.ledger import Appender, Entry
 from shinpan.store.rounds import Round, TimeGiven, round_matches, round_of, time_given
 from shinpan.store.rulings import ExtraTurns, extra_turns
 from shinpan.store.snapshots import match_at
@@ -54,13 +54,13 @@ def round_length(conn: Connection, event_id: int) -> int:
 def start_round(
     db: Database, event_id: int, *, minutes: int | None = None, actor: str | None = None,
     command_id: str | None = None, now: datetime | None = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> RoundStartedJson:  # fmt: skip
     """Start the clock of the round paired last: ``minutes`` long (default: the event's
     round length). Its tardiness deadlines run from now on (D21)."""
     if minutes is not None:
         _minutes(minutes, "minutes", MAX_ROUND_MINUTES)
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> RoundStartedJson:
         event = load_event(conn, event_id)
         if not event.current_round:
             raise Conflict("no round is paired yet: pair round 1 first")
@@ -69,13 +69,16 @@ def start_round(
             raise Conflict("round {round} has already started", round=row.number)
         length = minutes if minutes is not None else round_length(conn, event_id)
         ap.append(RoundStarted(row.number, length))
-        body = {"round": row.number, "minutes": length}
-        return {**body, "started_at": ap.now, "ends_at": stamp(table_ends_at(parse_stamp(ap.now), length, 0))}
+        ends = stamp(table_ends_at(parse_stamp(ap.now), length, 0))
+        return {"round": row.number, "minutes": length, "started_at": ap.now, "ends_at": ends}
 
-    def replayed(_conn: Connection, entry: Any) -> dict[str, Any]:
+    def replayed(_conn: Connection, entry: Entry) -> RoundStartedJson:
         started = entry.of(RoundStarted)
         ends = table_ends_at(parse_stamp(entry.recorded_at), started.minutes, 0)
-        return {**started.body(), "started_at": entry.recorded_at, "ends_at": stamp(ends)}
+        return {
+            "round": started.round, "minutes": started.minutes, "started_at": entry.recorded_at,
+            "ends_at": stamp(ends),
+        }  # fmt: skip
 
     payload = {"start_round": True, "minutes": minutes}
     return run_command(db, event_id, "results", actor, command_id, payload, act, now, replayed)
@@ -93,7 +96,7 @@ def give_time(
     if len(reason) > MAX_REASON:
         raise InvalidInput("the reason has at most {limit} characters", field="reason", limit=MAX_REASON)
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> None:
         event = load_event(conn, event_id)
         number = round_no or event.current_round
         row = _round_row(conn, event_id, number)
@@ -106,15 +109,22 @@ def give_time(
             raise Refused("table {table} is a bye: there is no match to give time to", table=table)
         if m.result is not None:
             raise Conflict("the match at table {table} has already ended", table=table)
-        given = TimeExtended(number, table, minutes, reason)
-        ap.append(given)
-        return given.body()
+        ap.append(TimeExtended(number, table, minutes, reason))
 
     payload = {"round": round_no, "table": table, "minutes": minutes, "reason": reason}
     run_command(db, event_id, "extend", judge, command_id, payload, act, now)
 
 
 # -- the round's clock, as people read it ------------------------------------------------------
+
+
+class RoundStartedJson(TypedDict):
+    """A round's clock as it was started: its length and when it ends."""
+
+    round: int
+    minutes: int
+    started_at: str
+    ends_at: str
 
 
 @dataclass(frozen=True)
@@ -147,13 +157,13 @@ class TableClock:
     def extra_minutes(self) -> int:
         return sum(t.minutes for t in self.time_given)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> TableClockJson:
         return {
             "table": self.table, "player_a": self.player_a, "player_b": self.player_b, "result": self.result,
             "playing": self.playing, "ends_at": self.ends_at, "extra_minutes": self.extra_minutes,
-            "time_given": [t.__dict__ for t in self.time_given],
-            "extra_turns": [t.__dict__ for t in self.extra_turns],
-            "due_at_end": [d.__dict__ for d in self.due_at_end],
+            "time_given": [_given(t) for t in self.time_given],
+            "extra_turns": [_turns(t) for t in self.extra_turns],
+            "due_at_end": [_due_json(d) for d in self.due_at_end],
         }  # fmt: skip
 
 
@@ -172,15 +182,83 @@ class RoundClock:
     def still_playing(self) -> list[TableClock]:
         return [t for t in self.tables if t.playing]
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> RoundClockJson:
         return {
             "round": self.round or None, "state": self.state, "started_at": self.started_at,
             "minutes": self.minutes,
             "ends_at": self.ends_at, "seconds_left": self.seconds_left,
             "tables": [{**t.as_json(), "playing": t.playing and self.state != "paired"} for t in self.tables],
             "still_playing": [t.table for t in self.still_playing],
-            "due_at_round_end": [d.__dict__ for d in self.due_at_round_end],
+            "due_at_round_end": [_due_json(d) for d in self.due_at_round_end],
         }  # fmt: skip
+
+
+class TimeGivenJson(TypedDict):
+    minutes: int
+    reason: str
+    judge: str
+    given_at: str
+
+
+class ExtraTurnsJson(TypedDict):
+    ruling: int
+    player: str
+    rule: str
+
+
+class DueAtEndJson(TypedDict):
+    ruling: int
+    position: int
+    player: str
+    remedy_ja: str
+    remedy_en: str
+
+
+class TableClockJson(TypedDict):
+    """A table's clock: its own end, the time given to it, what falls due when it ends."""
+
+    table: int
+    player_a: str
+    player_b: str | None
+    result: str | None
+    playing: bool
+    ends_at: str | None
+    extra_minutes: int
+    time_given: list[TimeGivenJson]
+    extra_turns: list[ExtraTurnsJson]
+    due_at_end: list[DueAtEndJson]
+
+
+class RoundClockJson(TypedDict):
+    """The round's clock as the API and the pages give it (``round`` None before round 1)."""
+
+    round: int | None
+    state: str
+    started_at: str | None
+    minutes: int | None
+    ends_at: str | None
+    seconds_left: float | None
+    tables: list[TableClockJson]
+    still_playing: list[int]
+    due_at_round_end: list[DueAtEndJson]
+
+
+def _given(t: TimeGiven) -> TimeGivenJson:
+    return {"minutes": t.minutes, "reason": t.reason, "judge": t.judge, "given_at": t.given_at}
+
+
+def _turns(t: ExtraTurns) -> ExtraTurnsJson:
+    return {"ruling": t.ruling, "player": t.player, "rule": t.rule}
+
+
+def _due_json(d: DueAtEnd) -> DueAtEndJson:
+    return {
+        "ruling": d.ruling,
+        "position": d.position,
+        "player": d.player,
+        "remedy_ja": d.remedy_ja,
+        "remedy_en": d.remedy_en,
+    }
 
 
 def _due(d: RemedyDue) -> DueAtEnd:

@@ -23,7 +23,7 @@ import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from shinpan.entries import EventSealed
 from shinpan.errors import InvalidInput, StorageError
@@ -157,22 +157,63 @@ def trust_key(db: Database, key_hex: str, note: str) -> None:
 def seal_event(
     db: Database, event_id: int, *, actor: str | None = None, command_id: str | None = None,
     now: datetime | None = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> Sealed:  # fmt: skip
     """The head judge seals the event: the installation's signature of the chain's head,
     appended as an entry. Entries after it are not covered (a later seal covers them)."""
     key = installation_key(db)  # read (or made) before the event's write lock is taken
     public = public_hex(key)
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> Sealed:
         if ap.seq == 0:
             raise InvalidInput("an event with no entries cannot be sealed")
         position, head = ap.seq, ap.hash
         signature = key.sign(sealed_message(position, head)).hex()
         entry = ap.append(EventSealed(position, head, public, signature))
-        return {"seq": entry.seq, "position": position, "head": head, "key": public,
-                "fingerprint": fingerprint(public), "signature": signature}  # fmt: skip
+        return _sealed(entry.seq, entry.of(EventSealed))
 
-    return run_command(db, event_id, "manage", actor, command_id, {"seal": event_id}, act, now)
+    return run_command(
+        db, event_id, "manage", actor, command_id, {"seal": event_id}, act, now,
+        lambda _conn, entry: _sealed(entry.seq, entry.of(EventSealed)),
+    )  # fmt: skip
+
+
+class Sealed(TypedDict):
+    """A seal as the CLI's ``--json`` gives it: its entry, the head it signed and the key."""
+
+    seq: int
+    position: int
+    head: str
+    key: str
+    fingerprint: str
+    signature: str
+
+
+def _sealed(seq: int, seal: EventSealed) -> Sealed:
+    return {
+        "seq": seq,
+        "position": seal.position,
+        "head": seal.head,
+        "key": seal.key,
+        "fingerprint": fingerprint(seal.key),
+        "signature": seal.signature,
+    }
+
+
+class ExportedSeal(TypedDict):
+    """A seal as an export lists it: its entry, the head it signed, the key and signature."""
+
+    entry: int
+    position: int
+    head: str
+    key: str
+    fingerprint: str
+    signature: str
+
+
+class SealsPart(TypedDict, total=False):
+    """What an export says of its seals (nothing when the event is unsealed)."""
+
+    seals: list[ExportedSeal]
 
 
 # -- checking -------------------------------------------------------------------------------------
@@ -322,7 +363,7 @@ def trust_export_keys(db: Database, data: Any, fingerprints: list[str]) -> list[
     return [f for f in fingerprints if f.strip().upper().replace("-", "") not in matched]
 
 
-def export_part(entries: list[dict[str, Any]]) -> dict[str, Any]:
+def export_part(entries: list[dict[str, Any]]) -> SealsPart:
     """What an export says of its seals beside its entries (which hold them too): each seal's
     position, head, public key (hex and fingerprint) and signature; nothing when unsealed."""
     seals = export_seals({"entries": entries})

@@ -15,7 +15,7 @@ import json
 import threading
 from bisect import bisect_right
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TypedDict
 
 from shinpan import romaji
 from shinpan.guideline.search import normalize
@@ -52,6 +52,20 @@ ROSTER_KINDS = frozenset(
 )
 
 
+class PlayerJson(TypedDict):
+    """A player as a search and a player's history give them (the keys of :class:`PlayerView`)."""
+
+    number: str
+    name: str
+    reading: str
+    club: str | None
+    status: str
+    table: int | None
+    seat: str | None
+    opponent: str | None
+    opponent_name: str | None
+
+
 @dataclass(frozen=True)
 class PlayerView:
     """A player as a search shows them: with their seat in the current round, if paired."""
@@ -66,8 +80,18 @@ class PlayerView:
     opponent: str | None = None
     opponent_name: str | None = None
 
-    def as_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+    def as_json(self) -> PlayerJson:
+        return {
+            "number": self.number,
+            "name": self.name,
+            "reading": self.reading,
+            "club": self.club,
+            "status": self.status,
+            "table": self.table,
+            "seat": self.seat,
+            "opponent": self.opponent,
+            "opponent_name": self.opponent_name,
+        }
 
 
 @dataclass(frozen=True)
@@ -204,10 +228,16 @@ class EventRoster:
             most = limit if len(words) == 1 else None
             matching: set[int] | None = None
             for word in words:
-                holding: set[int] = set()
-                for form in _forms(word):
-                    holding |= self._holding(form, most)
-                matching = holding if matching is None else matching & holding
+                forms = _forms(word)
+                if matching is not None:  # the next words only narrow the players found so far
+                    keys, narrowed = self.keys, set()
+                    for form in forms:
+                        narrowed |= {i for i in matching if form in keys[i]}
+                    matching = narrowed
+                else:
+                    matching = set()
+                    for form in forms:
+                        matching |= self._holding(form, most)
                 if not matching:
                     break
             chosen += sorted(matching or ())[:limit]
@@ -260,8 +290,19 @@ class PlayerIndex:
                 kept = EventRoster(read_roster(conn, event_id))
             self.events[event_id] = kept
         self.watch.follow(event_id, kept.head)
-        if self.watch.heads.get(event_id, kept.head) > kept.head:
-            kept.stale = True  # the ledger grew while it was read: the next search reads again
+        read = kept
+
+        def settle(head: int, kinds: frozenset[str] | None) -> None:
+            """The ledger grew while it was read (rulings come all the time at a big event):
+            kept if nothing since changes a player or a seat, else the next search reads again."""
+            if head <= read.head:
+                return
+            if kinds is None or not kinds.isdisjoint(ROSTER_KINDS):
+                read.stale = True
+            else:
+                read.head = head
+
+        self.watch.grown_since(event_id, kept.head, settle)
         return kept
 
 
@@ -274,7 +315,9 @@ def index_of(db: Database) -> PlayerIndex:
         found = getattr(db, "_player_index", None)
         if not isinstance(found, PlayerIndex):
             found = PlayerIndex(db)
-            db._player_index = found  # type: ignore[attr-defined]
+            vars(db)["_player_index"] = (
+                found  # kept on the database object: one per database, in this process
+            )
         return found
 
 

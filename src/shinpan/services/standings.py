@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from shinpan.errors import NotFound
 from shinpan.services.context import load_event
-from shinpan.services.formats import format_json, read_format
+from shinpan.services.formats import FormatJson, format_json, read_format
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.results import round_entry
@@ -42,7 +42,7 @@ class Table:
         """Whether these are the standings after the round ended (T6)."""
         return self.state == "ended"
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> StandingsJson:
         return {
             "round": self.round,
             "state": self.state,
@@ -55,10 +55,35 @@ def _ratio(value: Fraction) -> float:
     return round(float(value), 4)
 
 
-def standing_json(s: Standing, chosen: EventFormat = DEFAULT_FORMAT) -> dict[str, Any]:
+class StandingJson(TypedDict):
+    """One row of the standings (``oomw`` and ``seeded`` when the event's chain names them)."""
+
+    rank: int | None
+    player: str
+    points: int
+    wins: int
+    losses: int
+    draws: int
+    omw: float
+    gw: float
+    ogw: float
+    status: str
+    oomw: NotRequired[float]
+    seeded: NotRequired[int | None]
+
+
+class StandingsJson(FormatJson):
+    """The standings after a round, with the event's format."""
+
+    round: int | None
+    state: str
+    standings: list[StandingJson]
+
+
+def standing_json(s: Standing, chosen: EventFormat = DEFAULT_FORMAT) -> StandingJson:
     """One row as the CLI's ``--json`` and the API give it (fractions, 4 decimals): OMW, GW,
     OGW always, and a value for each other key the event's chain names."""
-    row: dict[str, Any] = {
+    row: StandingJson = {
         "rank": s.rank, "player": s.player, "points": s.points, "wins": s.wins, "losses": s.losses,
         "draws": s.draws, "omw": _ratio(s.omw), "gw": _ratio(s.gw), "ogw": _ratio(s.ogw),
         "status": s.status.value,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from shinpan.engine.event_rules import (
     DropRefused,
@@ -31,6 +31,7 @@ from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event
 from shinpan.services.effects import settle_carried
+from shinpan.services.shapes import PairingJson, PlayerDroppedJson, dropped_json, pairing_json
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry
@@ -49,21 +50,34 @@ class PairedRound:
 
     round: int
     seed: int | None
-    pairings: list[dict[str, Any]]
+    pairings: list[ShownPairing]
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> PairedRoundJson:
         """``{"round": N, "pairings": [{"table": 1, "a": "1004", "b": "1017"}, …]}``; b and table
         are null for the bye."""
         return {"round": self.round, "pairings": self.pairings}
 
 
-def _shown(pairings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+class ShownPairing(TypedDict):
+    """A table of a round as it is shown: the bye has no table (``table`` and ``b`` None)."""
+
+    table: int | None
+    a: str
+    b: str | None
+
+
+class PairedRoundJson(TypedDict):
+    round: int
+    pairings: list[ShownPairing]
+
+
+def _shown(pairings: list[PairingJson]) -> list[ShownPairing]:
     return [{"table": p["table"] if p.get("b") else None, "a": p["a"], "b": p.get("b")} for p in pairings]
 
 
 def _paired(entry: Entry) -> PairedRound:
     b = entry.of(RoundPaired)
-    return PairedRound(b.round, b.seed, _shown([p.body() for p in b.pairings]))
+    return PairedRound(b.round, b.seed, _shown([pairing_json(p) for p in b.pairings]))
 
 
 def still_open(conn: Connection, event_id: int, round_no: int) -> None:
@@ -100,11 +114,9 @@ def pair_next_round(
         round_no = event.current_round + 1
         people = entrants(conn, event_id)
         away = absent(conn, event_id) if may_mark_attendance(event.current_round) else set()
-        no_shows = sorted(
-            p.player for p in people if p.player in away and may_be_paired(Status(p.status.value))
-        )
+        no_shows = sorted(p.player for p in people if p.player in away and may_be_paired(p.status))
         people = [p for p in people if p.player not in away]
-        if sum(1 for p in people if may_be_paired(Status(p.status.value))) < 2:
+        if sum(1 for p in people if may_be_paired(p.status)) < 2:
             raise Conflict("fewer than two players can be paired")
         chosen = seed if seed is not None else secrets.randbelow(SEED_LIMIT)
         made = pair_round(round_no, people, played(conn, event_id), chosen)
@@ -113,7 +125,7 @@ def pair_next_round(
             Pairing(p.table if p.table is not None else last + 1, p.a, p.b)
             for p in sorted(made, key=lambda p: p.table if p.table is not None else last + 1)
         )
-        pairings = [p.body() for p in paired]
+        pairings = [pairing_json(p) for p in paired]
         ap.append(RoundPaired(round_no, paired, chosen))
         for player in no_shows:  # marked absent before round 1 and still away: never paired
             ap.append(PlayerDropped(player, 0))
@@ -130,7 +142,7 @@ def recommended(db: Database, event_id: int) -> int:
     """The recommended number of Swiss rounds for the event's players still in it."""
     with db.read() as conn:
         load_event(conn, event_id)
-        active = sum(1 for p in entrants(conn, event_id) if p.status.value == "active")
+        active = sum(1 for p in entrants(conn, event_id) if p.status is Status.active)
     return recommended_rounds(active)
 
 
@@ -146,7 +158,7 @@ class TableChange:
 def edit_pairings(
     db: Database, event_id: int, tables: list[TableChange], reason: str, *, actor: str | None = None,
     command_id: str | None = None, now: datetime | None = None,
-) -> list[dict[str, Any]]:  # fmt: skip
+) -> list[PairingJson]:  # fmt: skip
     """The head judge pairs some tables of the current round again before it starts, with a
     reason. Every player stays paired at most once; no table may have a result yet."""
     reason = reason.strip()
@@ -154,13 +166,13 @@ def edit_pairings(
         raise InvalidInput("say why the pairing is changed", field="reason")
     if not tables:
         raise InvalidInput("name at least one table to pair again", field="tables")
-    changed: list[dict[str, Any]] = [
+    changed: list[PairingJson] = [
         {"table": t.table, "a": normalize_id(t.a), "b": normalize_id(t.b) if t.b else None} for t in tables
     ]
     if len({c["table"] for c in changed}) != len(changed):
         raise InvalidInput("a table is named twice", field="tables")
 
-    def act(conn: Connection, ap: Appender) -> list[dict[str, Any]]:
+    def act(conn: Connection, ap: Appender) -> list[PairingJson]:
         event = load_event(conn, event_id)
         round_no = event.current_round
         row = round_of(conn, event_id, round_no)
@@ -206,7 +218,7 @@ def edit_pairings(
     payload = {"tables": changed, "reason": reason}
     return run_command(
         db, event_id, "edit_pairings", actor, command_id, payload, act, now,
-        lambda _conn, entry: [p.body() for p in entry.of(PairingEdited).pairings],
+        lambda _conn, entry: [pairing_json(p) for p in entry.of(PairingEdited).pairings],
     )  # fmt: skip
 
 
@@ -227,12 +239,12 @@ def _may_drop(status: Status, player: str) -> None:
 def drop_player(
     db: Database, event_id: int, player: str, *, actor: str | None = None,
     command_id: str | None = None, now: datetime | None = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> PlayerDroppedJson:  # fmt: skip
     """The player leaves the event between rounds: never paired again; their results stay
     in the standings and count for their opponents."""
     number = normalize_id(player)
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> PlayerDroppedJson:
         event = load_event(conn, event_id)
         found = status_of(conn, event_id, number)
         if found is None:
@@ -251,9 +263,9 @@ def drop_player(
             )  # fmt: skip
         dropped = PlayerDropped(number, event.current_round)
         ap.append(dropped)
-        return dropped.body()
+        return dropped_json(dropped)
 
     return run_command(
         db, event_id, "results", actor, command_id, {"drop": number}, act, now,
-        lambda _conn, entry: entry.of(PlayerDropped).body(),
+        lambda _conn, entry: dropped_json(entry.of(PlayerDropped)),
     )  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from shinpan.engine.event_rules import Role, scope_problems
 from shinpan.entries import (
@@ -24,6 +24,7 @@ from shinpan.services.accounts import claim_code, sign_in_name
 from shinpan.services.context import rulebook_for, stamp
 from shinpan.services.guidelines import held_guideline
 from shinpan.services.reimport import replay_export
+from shinpan.services.seal import SealsPart
 from shinpan.store.accounts import account_by_name
 from shinpan.store.chain import GENESIS, canonical, entry_hash
 from shinpan.store.connection import Connection
@@ -38,7 +39,23 @@ FORMAT = "shinpan-event"
 FORMAT_VERSION = 1
 
 
-def export_event(db: Database, event_id: int) -> dict[str, Any]:
+class ExportedIdentity(TypedDict):
+    uid: str
+    name: str
+    id: int
+
+
+class Export(SealsPart):
+    """An exported event: its ledger, entry by entry with their hashes, and its seals."""
+
+    format: str
+    version: int
+    event: ExportedIdentity
+    head: str
+    entries: list[dict[str, Any]]  # each entry as :meth:`Entry.content` gives it
+
+
+def export_event(db: Database, event_id: int) -> Export:
     """The whole event as its ledger: every entry with its hash; projections are derived."""
     with db.read() as conn:
         row = identity(conn, event_id)

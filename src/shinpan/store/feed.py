@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from shinpan.engine.event_rules import RulingState
 from shinpan.store.connection import Connection, Statement
 from shinpan.store.db import chunks
 
@@ -41,7 +42,7 @@ class RulingRow(NamedTuple):
     effects: str  # JSON
     follow_up: bool
     needs_head_judge: bool
-    state: str  # pending | confirmed | recorded | voided
+    state: RulingState
     deviation_reason: str | None
     draft: str | None
     scope: str
@@ -72,6 +73,7 @@ _COLUMNS = ", ".join(f'r."{c}"' if c == "trigger" else f"r.{c}" for c in RulingR
 def _ruling(row: Sequence[Any]) -> RulingRow:
     r = list(row[: len(RulingRow._fields)])
     r[8], r[9] = bool(r[8]), bool(r[9])  # SQLite's booleans are 0 and 1
+    r[10] = RulingState(r[10])
     return RulingRow(*r)
 
 
@@ -126,14 +128,19 @@ def player_rulings(conn: Connection, event_id: int, player: str) -> list[RulingR
 
 
 def feed(
-    conn: Connection, event_id: int, *, state: str | None = None, limit: int = 100, before: int | None = None
+    conn: Connection,
+    event_id: int,
+    *,
+    state: RulingState | None = None,
+    limit: int = 100,
+    before: int | None = None,
 ) -> list[NamedRuling]:
     """The newest rulings first, of one state if asked (``pending``: the confirmation
     queue), numbered below ``before`` if given (the next page)."""
     statement = _FEED[(bool(state), bool(before))]
     params: dict[str, Any] = {"e": event_id, "n": limit}
     if state:
-        params["s"] = state
+        params["s"] = str(state)
     if before:
         params["b"] = before
     return [_named(r) for r in statement.all(conn, params)]

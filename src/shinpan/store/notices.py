@@ -90,6 +90,22 @@ class LedgerWatch:
             # that one touched (a desk panel never redrawn).
             self._tell(Change(event_id, seen if seen is not None else 0, head, kinds))
 
+    def grown_since(
+        self, event_id: int, after: int, settle: Callable[[int, frozenset[str] | None], None]
+    ) -> None:
+        """Calls ``settle`` with how far the event's ledger has grown as this process has
+        heard (its head, at least ``after``) and the kinds of the entries past ``after`` (None:
+        not all known), while no change is told: whoever keeps something read at ``after``
+        can catch up with what came while it read, and hears every later change."""
+        with self._lock:
+            head = self.heads.get(event_id, after)
+            kinds: frozenset[str] | None = frozenset()
+            if head > after:
+                with self.db.read() as conn:
+                    found = _KINDS.all(conn, {"e": event_id, "after": after, "head": head})
+                kinds = frozenset(str(kind) for _, kind in found) if len(found) == head - after else None
+            settle(max(head, after), kinds)
+
     def _tell(self, change: Change) -> None:
         for subscriber in list(self.subscribers):
             try:

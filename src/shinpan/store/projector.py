@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
+from shinpan.engine.event_rules import RulingState
 from shinpan.entries import (
     AppealDecided,
     AppealFiled,
@@ -458,7 +459,7 @@ def _ruling_recorded(conn: Connection, e: Entry, b: RulingsRecorded) -> None:
                 "effects": _j(list(r.effects)),
                 "follow_up": r.follow_up,
                 "needs_head_judge": r.needs_head_judge,
-                "state": "pending" if r.needs_head_judge else "recorded",
+                "state": (RulingState.pending if r.needs_head_judge else RulingState.recorded).value,
                 "deviation_reason": r.deviation_reason,
                 "draft": r.draft,
                 "scope": r.scope,
@@ -507,7 +508,7 @@ def _ruling_recorded(conn: Connection, e: Entry, b: RulingsRecorded) -> None:
 
 @handles(RulingsConfirmed)
 def _ruling_confirmed(conn: Connection, e: Entry, b: RulingsConfirmed) -> None:
-    _SET_STATE.run(conn, {"e": e.event_id, "ns": list(b.rulings), "state": "confirmed"})
+    _SET_STATE.run(conn, {"e": e.event_id, "ns": list(b.rulings), "state": RulingState.confirmed.value})
 
 
 @handles(RulingDeviated)
@@ -524,7 +525,7 @@ def _ruling_deviated(conn: Connection, e: Entry, b: RulingDeviated) -> None:
 @handles(RulingsVoided)
 def _ruling_voided(conn: Connection, e: Entry, b: RulingsVoided) -> None:
     numbers = list(b.rulings)
-    _SET_STATE.run(conn, {"e": e.event_id, "ns": numbers, "state": "voided"})
+    _SET_STATE.run(conn, {"e": e.event_id, "ns": numbers, "state": RulingState.voided.value})
     _CANCEL_DEADLINES.run(conn, {"e": e.event_id, "ns": numbers, "at": e.recorded_at})
 
 

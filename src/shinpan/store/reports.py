@@ -14,6 +14,7 @@ import json
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any, NamedTuple
 
+from shinpan.engine.event_rules import RulingState
 from shinpan.entries import RulingDeviated, RulingsConfirmed, RulingsRecorded, RulingsVoided, parse
 from shinpan.store.connection import Connection, Statement
 from shinpan.store.db import chunks
@@ -34,6 +35,7 @@ __all__ = [
     "events",
     "missed_deadlines",
     "opponent_of",
+    "player_names",
     "players",
     "players_named",
     "rulings",
@@ -126,6 +128,22 @@ def players(conn: Connection, event_id: int, numbers: Iterable[str] | None = Non
     return {r[0]: PlayerRecord(*r) for r in rows}
 
 
+_NAMES = Statement("SELECT number, name FROM players WHERE event_id = :e")
+_NAMES_LISTED = Statement("SELECT number, name FROM players WHERE event_id = :e AND number IN (:numbers)")
+
+
+def player_names(conn: Connection, event_id: int, numbers: Iterable[str] | None = None) -> dict[str, str]:
+    """The names of the event's players by number (all of them, or those listed)."""
+    if numbers is None:
+        return dict(_NAMES.all(conn, {"e": event_id}))
+    wanted = sorted(set(numbers))
+    return {
+        r[0]: r[1]
+        for c in chunks(wanted)
+        for r in _NAMES_LISTED.all(conn, {"e": event_id, "numbers": list(c)})
+    }
+
+
 def players_named(conn: Connection, fragment: str) -> list[PlayerAt]:
     """Players of every event whose normalised names contain ``fragment`` (already
     normalised), by event."""
@@ -165,7 +183,7 @@ class RulingRecord(NamedTuple):
     guideline_penalties: tuple[str, ...]
     effects: tuple[str, ...]
     follow_up: bool
-    state: str  # pending | confirmed | recorded | voided
+    state: RulingState
     deviation_reason: str | None
     trigger: str
     round: int | None
@@ -190,7 +208,19 @@ class _Codes:
 def _rulings(rows: Iterable[Sequence[Any]]) -> list[RulingRecord]:
     codes = _Codes()
     return [
-        RulingRecord(r[0], r[1], r[2], r[3], r[4], codes(r[5]), codes(r[6]), codes(r[7]), bool(r[8]), *r[9:])
+        RulingRecord(
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            codes(r[5]),
+            codes(r[6]),
+            codes(r[7]),
+            bool(r[8]),
+            RulingState(r[9]),
+            *r[10:],
+        )
         for r in rows
     ]
 
@@ -236,14 +266,17 @@ class RulingTally(NamedTuple):
 
     number: int
     rule: str
-    state: str
+    state: RulingState
     judge: str
     round: int | None
     recorded_at: str
 
 
 def tallies(conn: Connection, event_id: int) -> list[RulingTally]:
-    return [RulingTally(*r) for r in _TALLY.all(conn, {"e": event_id})]
+    return [
+        RulingTally(n, rule, RulingState(state), judge, round_no, at)
+        for n, rule, state, judge, round_no, at in _TALLY.all(conn, {"e": event_id})
+    ]
 
 
 # -- what the ledger says happened to the rulings -------------------------------------------

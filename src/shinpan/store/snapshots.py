@@ -21,7 +21,7 @@ from shinpan.engine.effects import (
     net_extensions,
     reported_by_hand,
 )
-from shinpan.engine.event_rules import Status
+from shinpan.engine.event_rules import RulingState, Status
 from shinpan.store.connection import Connection, Statement
 
 __all__ = ["current_match", "match_at", "player_standing", "player_view", "undoing", "waiting_losses"]
@@ -82,7 +82,7 @@ def _live(
 ) -> tuple[LiveRuling, ...]:
     rows = _LIVE.all(conn, {"e": event_id, "p": player})
     return tuple(
-        LiveRuling(int(n), (*json.loads(penalties), *json.loads(effects)), state == "pending")
+        LiveRuling(int(n), (*json.loads(penalties), *json.loads(effects)), state == RulingState.pending)
         for n, penalties, effects, state in sorted(rows, key=lambda r: int(r[0]))
         if n not in leave_out
     )

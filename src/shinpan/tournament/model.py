@@ -7,18 +7,13 @@ already NFKC-normalized (D18).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 
+from shinpan.engine.event_rules import Status
 
-class PlayerState(StrEnum):
-    """A player's status as standings and pairings see it (D14, D17)."""
-
-    active = "active"
-    dropped = "dropped"
-    withdrawn = "withdrawn"
-    ejected = "ejected"
-    disqualified = "disqualified"
+# A player's status as standings and pairings see it (D14, D17): the engine's one enum,
+# under the name the tournament core has always used.
+PlayerState = Status
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from shinpan.csvio import parse_pairings, parse_players
 from shinpan.engine import Deviation
-from shinpan.engine.event_rules import Role
+from shinpan.engine.event_rules import Role, RulingState
 from shinpan.guideline import default_guideline
 from shinpan.guideline.model import as_data
 from shinpan.guideline.search import search
@@ -31,8 +31,20 @@ from shinpan.services import (
     transfer,
 )
 from shinpan.services.context import load_event
+from shinpan.services.deadlines import DeadlineJson
 from shinpan.services.guidelines import held_guidelines, rulebook_for
 from shinpan.services.search import index_of
+from shinpan.services.shapes import (
+    AppealDecidedJson,
+    DeviationJson,
+    EventListed,
+    PlayerHistory,
+    RoundMatches,
+    RulingInFeed,
+    RulingListed,
+    event_listed,
+)
+from shinpan.services.transfer import Export
 from shinpan.web import i18n
 from shinpan.web.auth import (
     CSRF_COOKIE,
@@ -140,15 +152,13 @@ class EventIn(BaseModel):
     )
 
 
-@router.get("/events")
-def list_events(request: Request) -> list[dict[str, Any]]:
+@router.get("/events", response_model=list[dict[str, Any]])
+def list_events(request: Request) -> list[EventListed]:
     """The events the signed-in user works at."""
     user = signed_in(request)
     mine = dict(accounts.events_of(request.app.state.db, user))
     return [
-        {**e.__dict__, "role": mine[e.id].value}
-        for e in events.list_events(request.app.state.db)
-        if e.id in mine
+        event_listed(e, mine[e.id].value) for e in events.list_events(request.app.state.db) if e.id in mine
     ]
 
 
@@ -179,8 +189,8 @@ async def players(request: Request, event_id: int, q: str = Query("", max_length
     return players_found(kept, q)  # the usual case takes its own lane: shinpan.web.lane
 
 
-@router.get("/events/{event_id}/players/{number}")
-def player(request: Request, event_id: int, number: str) -> dict[str, Any]:
+@router.get("/events/{event_id}/players/{number}", response_model=dict[str, Any])
+def player(request: Request, event_id: int, number: str) -> PlayerHistory:
     """Everything a player has in this event."""
     role_at(request, event_id, "read")
     return queries.player_history(request.app.state.db, event_id, number)
@@ -253,24 +263,23 @@ def record(request: Request, event_id: int, body: RecordIn) -> JSONResponse:
     saved = recording.record(db, event_id, body.record_input(), judge=user.name, command_id=body.command_id)
     answer = saved.as_json()
     names = queries.player_names(db, event_id, sorted({r["player"] for r in saved.rulings}))
-    answer["rulings"] = [
-        {**r, "player_name": names.get(r["player"])} for r in saved.rulings
-    ]  # for the banner
-    return JSONResponse(answer, status_code=201)
+    named = [{**r, "player_name": names.get(r["player"])} for r in saved.rulings]  # for the banner
+    return JSONResponse({**answer, "rulings": named}, status_code=201)
 
 
-@router.get("/events/{event_id}/rulings")
+@router.get("/events/{event_id}/rulings", response_model=list[dict[str, Any]])
 def rulings(
     request: Request, event_id: int, state: Literal["pending", "confirmed", "recorded", "voided"] | None = None,
     limit: int = Query(100, ge=1, le=1000), before: int | None = Query(None, ge=1),
-) -> list[dict[str, Any]]:  # fmt: skip
+) -> list[RulingInFeed]:  # fmt: skip
     """The newest rulings first; ``state=pending`` is the confirmation queue."""
     role_at(request, event_id, "read")
-    return queries.rulings_feed(request.app.state.db, event_id, state=state, limit=limit, before=before)
+    chosen = RulingState(state) if state is not None else None
+    return queries.rulings_feed(request.app.state.db, event_id, state=chosen, limit=limit, before=before)
 
 
-@router.get("/events/{event_id}/rulings/{number}")
-def ruling(request: Request, event_id: int, number: int) -> dict[str, Any]:
+@router.get("/events/{event_id}/rulings/{number}", response_model=dict[str, Any])
+def ruling(request: Request, event_id: int, number: int) -> RulingListed:
     role_at(request, event_id, "read")
     return queries.get_ruling(request.app.state.db, event_id, number)
 
@@ -297,8 +306,10 @@ def confirm(request: Request, event_id: int, number: int, body: CommandIn) -> di
     return {"confirmed": done}
 
 
-@router.post("/events/{event_id}/rulings/{number}/deviate", dependencies=Unsafe)
-def deviate(request: Request, event_id: int, number: int, body: DeviateIn) -> dict[str, Any]:
+@router.post(
+    "/events/{event_id}/rulings/{number}/deviate", dependencies=Unsafe, response_model=dict[str, Any]
+)
+def deviate(request: Request, event_id: int, number: int, body: DeviateIn) -> DeviationJson:
     """The head judge deviates from the guideline, with a reason (D11)."""
     user, _ = role_at(request, event_id, "deviate")
     result = corrections.deviate(
@@ -318,8 +329,8 @@ def void(request: Request, event_id: int, number: int, body: ReasonIn) -> dict[s
     return {"voided": done}
 
 
-@router.get("/events/{event_id}/deadlines")
-def list_deadlines(request: Request, event_id: int) -> list[dict[str, Any]]:
+@router.get("/events/{event_id}/deadlines", response_model=list[dict[str, Any]])
+def list_deadlines(request: Request, event_id: int) -> list[DeadlineJson]:
     role_at(request, event_id, "read")
     return [d.as_json() for d in deadlines.list_deadlines(request.app.state.db, event_id)]
 
@@ -343,8 +354,8 @@ def close_deadline(
     return result
 
 
-@router.get("/events/{event_id}/rounds/{round_no}")
-def round_view(request: Request, event_id: int, round_no: int) -> dict[str, Any]:
+@router.get("/events/{event_id}/rounds/{round_no}", response_model=dict[str, Any])
+def round_view(request: Request, event_id: int, round_no: int) -> RoundMatches:
     """A round's matches and duels, with the rulings that changed them."""
     role_at(request, event_id, "read")
     return queries.round_matches(request.app.state.db, event_id, round_no)
@@ -417,8 +428,10 @@ def file_appeal(request: Request, event_id: int, body: AppealIn) -> dict[str, An
     return {"appeal": seq}
 
 
-@router.post("/events/{event_id}/appeals/{appeal}/decision", dependencies=Unsafe)
-def decide_appeal(request: Request, event_id: int, appeal: int, body: DecisionIn) -> dict[str, Any]:
+@router.post(
+    "/events/{event_id}/appeals/{appeal}/decision", dependencies=Unsafe, response_model=dict[str, Any]
+)
+def decide_appeal(request: Request, event_id: int, appeal: int, body: DecisionIn) -> AppealDecidedJson:
     """The head judge's decision on an appeal is final (D11)."""
     user, _ = role_at(request, event_id, "appeal")
     result = appeals.decide_appeal(
@@ -450,8 +463,8 @@ def invite(request: Request, event_id: int, body: InviteIn) -> dict[str, Any]:
     return {"code": code, "url": str(request.base_url) + f"join/{code}"}
 
 
-@router.get("/events/{event_id}/export")
-def export(request: Request, event_id: int) -> dict[str, Any]:
+@router.get("/events/{event_id}/export", response_model=dict[str, Any])
+def export(request: Request, event_id: int) -> Export:
     """The whole event as its ledger, every entry with its hash."""
     role_at(request, event_id, "export")
     return transfer.export_event(request.app.state.db, event_id)

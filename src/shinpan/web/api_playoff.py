@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from shinpan.services import formats, playoff
+from shinpan.services.playoff import BracketJson
 from shinpan.web.api import CommandIn, Unsafe
 from shinpan.web.auth import role_at
 from shinpan.web.openapi import ERRORS
@@ -98,8 +99,8 @@ def pair(request: Request, event_id: int, body: CommandIn) -> PlayoffRoundOut:
     return PlayoffRoundOut.model_validate(made.as_json())
 
 
-@router.get("/events/{event_id}/playoff")
-def bracket(request: Request, event_id: int) -> dict[str, Any] | None:
+@router.get("/events/{event_id}/playoff", response_model=dict[str, Any] | None)
+def bracket(request: Request, event_id: int) -> BracketJson | None:
     """The bracket as it stands (null: no playoff)."""
     role_at(request, event_id, "read")
     found = playoff.event_bracket(request.app.state.db, event_id)

@@ -14,6 +14,8 @@ from pydantic import BaseModel, Field
 
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES, MAX_ROUND_MINUTES
 from shinpan.services import events, rounds, standings, swiss
+from shinpan.services.rounds import RoundClockJson, RoundStartedJson
+from shinpan.services.shapes import PlayerDroppedJson
 from shinpan.web.api import CommandId, CommandIn, Name, Unsafe
 from shinpan.web.auth import role_at
 from shinpan.web.openapi import ERRORS
@@ -56,8 +58,8 @@ class StartIn(CommandIn):
     minutes: int | None = Field(None, ge=1, le=MAX_ROUND_MINUTES, description="default: the event's (50)")
 
 
-@router.post("/events/{event_id}/rounds/start", dependencies=Unsafe)
-def start(request: Request, event_id: int, body: StartIn) -> dict[str, Any]:
+@router.post("/events/{event_id}/rounds/start", dependencies=Unsafe, response_model=dict[str, Any])
+def start(request: Request, event_id: int, body: StartIn) -> RoundStartedJson:
     """Start the clock of the round paired last."""
     user, _ = role_at(request, event_id, "results")
     started = rounds.start_round(
@@ -81,10 +83,10 @@ def end(request: Request, event_id: int, body: EndIn) -> dict[str, Any]:
     return {"round": number, "still_playing": [t.as_json() for t in clock.still_playing]}
 
 
-@router.get("/events/{event_id}/clock")
+@router.get("/events/{event_id}/clock", response_model=dict[str, Any])
 def clock(
     request: Request, event_id: int, round: int | None = Query(None, ge=1, le=2**31 - 1)
-) -> dict[str, Any]:
+) -> RoundClockJson:
     """A round's clock (default: the current round): each table's end time, the time judges
     gave it and why, the rulings that give it extra turns, what falls due when it ends."""
     role_at(request, event_id, "read")
@@ -132,8 +134,8 @@ def edit_pairings(request: Request, event_id: int, body: PairingEditIn) -> dict[
     return {"pairings": done}
 
 
-@router.post("/events/{event_id}/players/{number}/drop", dependencies=Unsafe)
-def drop(request: Request, event_id: int, number: str, body: CommandIn) -> dict[str, Any]:
+@router.post("/events/{event_id}/players/{number}/drop", dependencies=Unsafe, response_model=dict[str, Any])
+def drop(request: Request, event_id: int, number: str, body: CommandIn) -> PlayerDroppedJson:
     """The player drops between rounds: never paired again; their results stay."""
     user, _ = role_at(request, event_id, "results")
     done = swiss.drop_player(

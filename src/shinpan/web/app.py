@@ -41,6 +41,7 @@ from shinpan.web.i18n import N_
 from shinpan.web.lane import SearchLane
 from shinpan.web.live import Live
 from shinpan.web.openapi import with_limits
+from shinpan.web.public_lane import PlayersLane
 from shinpan.web.render import render_error
 from shinpan.web.resources import StreamCap
 from shinpan.web.uploads import UPLOAD_BODY_LIMIT
@@ -370,6 +371,7 @@ def create_app(
     # The search's usual case, past FastAPI's routing and the gzip layer (it compresses its
     # answer as the app does); inside the body limit, which refuses alike on either lane.
     app.add_middleware(SearchLane, gzip_from=GZIP_FROM, gzip_level=GZIP_LEVEL)
+    app.add_middleware(PlayersLane, gzip_from=GZIP_FROM, gzip_level=GZIP_LEVEL)  # the players' own, alike
     app.add_middleware(BodyLimit)  # inside RequestContext: its refusals are in the user's language
     app.add_middleware(RequestContext, signer=app.state.signer, secure=secure_cookies)
     return app

@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, Response
 from shinpan.engine.clock import (
     FROM_ROUND_START as ARRIVAL_RULES,  # the deadlines a late player's arrival ends
 )
+from shinpan.engine.event_rules import RulingState
 from shinpan.errors import ShinpanError
 from shinpan.reports import dq
 from shinpan.services import appeals, corrections, deadlines, queries
@@ -57,7 +58,7 @@ def _panels_in_view(request: Request, event_id: int, shown: tuple[str, ...]) -> 
     if "feed" in shown:
         out["feed"] = queries.rulings_feed(db, event_id, limit=30)
     if "queue" in shown:
-        out["queue"] = queries.rulings_feed(db, event_id, state="pending", limit=200)
+        out["queue"] = queries.rulings_feed(db, event_id, state=RulingState.pending, limit=200)
     if "deadlines" in shown:
         out["deadlines"] = due = deadlines.list_deadlines(db, event_id)
         out["names"] = queries.player_names(db, event_id, [d.player for d in due])

@@ -10,8 +10,6 @@ wall), the JSON API or ``shinpan event publish``.
 from __future__ import annotations
 
 import io
-import threading
-import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Form, Request
@@ -22,48 +20,26 @@ from shinpan.errors import NotFound
 from shinpan.reports.common import local_time
 from shinpan.services import publish as publishing
 from shinpan.services.context import load_event
-from shinpan.services.public import PublicEvent
+from shinpan.services.public import PublicEvent, public_event
 from shinpan.web import i18n
 from shinpan.web.api import CommandIn, Unsafe, csrf
 from shinpan.web.auth import role_at
 from shinpan.web.openapi import ERRORS
+from shinpan.web.public_lane import (
+    NO_STORE,
+    PER_MINUTE,
+    WINDOW,
+    AddressLimit,
+    address_limit,
+    home_answer,
+    home_page,
+)
 from shinpan.web.render import environment, render
+
+__all__ = ["PER_MINUTE", "AddressLimit", "api_router", "router"]
 
 router = APIRouter(include_in_schema=False)
 api_router = APIRouter(prefix="/api", tags=["players"], responses=ERRORS)
-
-PER_MINUTE = 120  # pages one address may ask for in a minute (a wall polls 12)
-WINDOW = 60.0
-NO_STORE = {"cache-control": "no-store"}
-
-
-class AddressLimit:
-    """Requests per address in the current minute, in this process (a fixed window)."""
-
-    def __init__(self, per_minute: int = PER_MINUTE) -> None:
-        self.per_minute = per_minute
-        self.window = -1
-        self.counts: dict[str, int] = {}
-        self.lock = threading.Lock()
-
-    def allow(self, address: str) -> bool:
-        now = int(time.monotonic() // WINDOW)
-        with self.lock:
-            if now != self.window:
-                self.window, self.counts = now, {}
-            self.counts[address] = count = self.counts.get(address, 0) + 1
-        return count <= self.per_minute
-
-
-_LIMITS_LOCK = threading.Lock()
-
-
-def _limit(request: Request) -> AddressLimit:
-    with _LIMITS_LOCK:
-        found = getattr(request.app.state, "public_limit", None)
-        if not isinstance(found, AddressLimit):
-            found = request.app.state.public_limit = AddressLimit()
-        return found
 
 
 class TooMany(Exception):
@@ -91,9 +67,9 @@ def _refused(request: Request, status: int) -> HTMLResponse:
 
 def _event(request: Request, token: str) -> PublicEvent:
     address = request.client.host if request.client else "?"
-    if not _limit(request).allow(address):
+    if not address_limit(request.app.state).allow(address):
         raise TooMany
-    return PublicEvent(request.app.state.db, token)
+    return public_event(request.app.state.db, token)
 
 
 def _public(request: Request, token: str, template: str, **extra: Any) -> Response:
@@ -111,8 +87,15 @@ def _public(request: Request, token: str, template: str, **extra: Any) -> Respon
 
 @router.get("/p/{token}", response_class=HTMLResponse)
 def home(request: Request, token: str, q: str = "") -> Response:
-    q = q[:100]
-    return _public(request, token, "public_home.html", q=q, found=lambda e: e.find(q) if q else None)
+    """The player's own table: drawn in pieces, as its own lane answers it
+    (:mod:`shinpan.web.public_lane`)."""
+    try:
+        event = _event(request, token)
+    except TooMany:
+        return _refused(request, 429)
+    except NotFound:
+        return _refused(request, 404)
+    return home_answer(home_page(event), q)
 
 
 @router.get("/p/{token}/pairings", response_class=HTMLResponse)
@@ -151,11 +134,13 @@ def clock(request: Request, token: str) -> Response:
 
 def _clock(event: PublicEvent) -> dict[str, Any]:
     found = event.clock()
-    for table in found["tables"]:
-        table["ends_local"] = local_time(table["ends_at"], event.time_zone, style="clock")
+    tables = [
+        {**table, "ends_local": local_time(table["ends_at"], event.time_zone, style="clock")}
+        for table in found["tables"]
+    ]
     started = found["state"] == "started"
-    found["ends_local"] = local_time(found["ends_at"], event.time_zone, style="clock") if started else ""
-    return found
+    ends_local = local_time(found["ends_at"], event.time_zone, style="clock") if started else ""
+    return {**found, "tables": tables, "ends_local": ends_local}
 
 
 # -- the head judge publishes ---------------------------------------------------------------------

@@ -32,7 +32,16 @@
   // redraw, not one each; a dozen desks do not redraw a busy event's feed ten times a second).
   var SPACING_MS = 1000;
   var inFlight = false, lastStart = -SPACING_MS, timer = null;
-  function refresh() {
+  // The panels say whether a redraw is still to come (aria-busy): a change heard and not
+  // yet drawn, a refresh waiting its turn or on its way.
+  function settled() {
+    var panels = document.getElementById("panels");
+    if (!panels) return;
+    if (inFlight || timer || Object.keys(wanted).length) panels.setAttribute("aria-busy", "true");
+    else panels.removeAttribute("aria-busy");
+  }
+  function refresh() { redraw(); settled(); }
+  function redraw() {
     if (busy()) { pending = true; return; }
     if (inFlight || timer) return;
     var wait = lastStart + SPACING_MS - performance.now();
@@ -67,6 +76,7 @@
       .catch(function () {
         inFlight = false;
         names.forEach(function (n) { wanted[n] = true; });
+        settled();
         setTimeout(refresh, 1000);
       });
   }
@@ -97,10 +107,16 @@
     // "ready" carries the newest ledger entry: refresh what was drawn before it (a ruling
     // saved while the page loaded, or while the connection was lost).
     // "changed" has two lines: the newest entry, and the panels the change touched.
-    source.addEventListener("ready", function (ev) { live.classList.remove("off"); want(+ev.data, ["*"]); });
+    // ``data-heard`` on the tag: the newest entry the stream named (what the page is up to).
+    source.addEventListener("ready", function (ev) {
+      live.classList.remove("off");
+      want(+ev.data, ["*"]);
+      live.dataset.heard = ev.data;
+    });
     source.addEventListener("changed", function (ev) {
       var lines = ev.data.split("\n");
       want(+lines[0], (lines[1] || "*").split(" "));
+      live.dataset.heard = lines[0];
     });
     source.onerror = function () { live.classList.add("off"); };
   }
