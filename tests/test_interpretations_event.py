@@ -150,12 +150,12 @@ def test_codes_where_meanings_are_due_fail_the_type_check(tmp_path: Path) -> Non
     asking of meanings, the API of codes) no longer passes mypy."""
     snippet = tmp_path / "mixup.py"
     snippet.write_text(
-        "from shinpan.engine.event_rules import status_once_confirmed\n"
+        "from shinpan.engine.event_rules import RulingState, status_once_confirmed\n"
         "from shinpan.guideline import Rulebook, default_guideline\n"
         "book = Rulebook(default_guideline())\n"
         "codes: list[str] = ['warning3', 'disqualification']\n"
-        "status_once_confirmed(codes, 'pending')\n"
-        "status_once_confirmed(book.acts(codes), 'pending')\n"
+        "status_once_confirmed(codes, RulingState.pending)\n"
+        "status_once_confirmed(book.acts(codes), RulingState.pending)\n"
     )
     src = Path(__file__).resolve().parents[1] / "src"
     done = subprocess.run(
