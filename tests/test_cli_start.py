@@ -372,7 +372,7 @@ def test_the_clock_and_the_event_rules_load_without_the_engine() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     before, kinds, record_module = json.loads(done.stdout)
-    assert before == ["shinpan.engine.clock", "shinpan.engine.event_rules"]
+    assert before == ["shinpan.engine.clock", "shinpan.engine.event_rules", "shinpan.guideline.terms"]
     assert kinds == ["function"] * 5
     assert record_module == "shinpan.engine.ruling"
 

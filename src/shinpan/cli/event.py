@@ -115,14 +115,23 @@ def create(
     time_out: TimeOutOption = None,
     tiebreakers: TiebreakersOption = None,
     account: AccountOption = None,
+    guideline: Annotated[
+        Path | None,
+        typer.Option(
+            "--guideline",
+            help="The event's guideline file (default: the shipped one); it is checked and kept.",
+        ),
+    ] = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Create an event; prints its id. REL 3 needs a head judge certified level 2+ (D15).
     The head judge's seat goes to the account named with --account, or waits for the
     one-time claim code printed here (shown once)."""
+    from shinpan.cli.guideline import hold  # start-up
     from shinpan.services import accounts, events  # start-up
 
+    held = hold(guideline) if guideline is not None else None  # a broken file: refused, nothing written
     database = open_db(db)
     with handled():
         holder = _holder(database, account)
@@ -144,6 +153,7 @@ def create(
             match_format=match_format,
             time_out=time_out,
             tiebreakers=tiebreakers,
+            guideline=held,
         )
         code = None if holder else accounts.claim_code(database, event_id, seat.strip())
     if as_json:

@@ -14,6 +14,7 @@ from shinpan.cli.output import fail, print_json, print_table, say
 if TYPE_CHECKING:
     from shinpan.guideline import Rulebook
     from shinpan.guideline.model import Infraction, Step
+    from shinpan.services.guidelines import HeldGuideline
 
 
 class Lang(StrEnum):
@@ -37,6 +38,25 @@ def rulebook(path: Path | None) -> Rulebook:
         return Rulebook(load_guideline(path) if path else default_guideline())
     except GuidelineError as e:
         fail(f"{len(e.problems)} problem(s) in the guideline file:\n{e}", 1)
+
+
+def hold(path: Path) -> HeldGuideline:
+    """Check the guideline file at ``path`` and keep it in the installation; a broken file
+    ends the command (exit 1) with every problem, and nothing is written."""
+    from shinpan.errors import ShinpanError  # start-up
+    from shinpan.guideline import GuidelineError  # start-up
+    from shinpan.services.guidelines import add_guideline  # start-up
+
+    try:
+        return add_guideline(path)
+    except GuidelineError as e:
+        fail(
+            f"ガイドラインファイルに問題が {len(e.problems)} 件あり、使えません(何も書き込んでいません)"
+            f" / {len(e.problems)} problem(s) in the guideline file: nothing was written\n{e}",
+            1,
+        )
+    except ShinpanError as e:
+        fail(str(e), 1)
 
 
 def step_text(book: Rulebook, step: Step, lang: str) -> str:
@@ -208,9 +228,47 @@ def schema() -> None:
     typer.echo(json.dumps(guideline_schema(), ensure_ascii=False, indent=2))
 
 
+def add(
+    file: Annotated[Path, typer.Argument(help="A guideline file (YAML, JSON or TOML).")],
+    as_json: JsonOption = False,
+) -> None:
+    """Check a guideline file and keep it: events may then run under it (event create --guideline)."""
+    held = hold(file)
+    if as_json:
+        print_json({"id": held.id, "version": held.version, "sha256": held.sha256})
+    else:
+        say(f"ok: {held.key} ({held.title_ja})", markup=False)
+
+
+def list_held(as_json: JsonOption = False) -> None:
+    """The guidelines events may run under: the shipped one and those added."""
+    from shinpan.services.guidelines import held_guidelines  # start-up
+
+    found = held_guidelines()
+    if as_json:
+        print_json(
+            [
+                {
+                    "id": h.id,
+                    "version": h.version,
+                    "sha256": h.sha256,
+                    "rel": h.rel,
+                    "title": {"ja": h.title_ja, "en": h.title_en},
+                    "shipped": h.shipped,
+                }
+                for h in found
+            ]
+        )
+        return
+    for h in found:
+        say(f"{h.key}  REL {h.rel}  {h.title_ja}" + ("  (同梱 / shipped)" if h.shipped else ""), markup=False)
+
+
 def register(app: typer.Typer) -> None:
     app.command("rules")(rules)
     guideline_app = typer.Typer(help="Check guideline files and print their schema.", no_args_is_help=True)
     app.add_typer(guideline_app, name="guideline")
     guideline_app.command("check")(check)
+    guideline_app.command("add")(add)
+    guideline_app.command("list")(list_held)
     guideline_app.command("schema")(schema)

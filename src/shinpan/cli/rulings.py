@@ -24,6 +24,7 @@ from shinpan.cli.output import fail, print_json, print_table, say
 
 if TYPE_CHECKING:  # the guideline and the engine load inside the commands that use them
     from shinpan.guideline import Rulebook
+    from shinpan.store.db import Database
 
 
 def parse_fact(text: str) -> tuple[str, Any]:
@@ -39,14 +40,13 @@ def parse_fact(text: str) -> tuple[str, Any]:
     return key.strip(), value.strip()
 
 
-def _show_preview(rulings: list[Any], lang: str) -> None:
+def _show_preview(book: Rulebook, rulings: list[Any], lang: str) -> None:
     from shinpan.engine import explain  # start-up
     from shinpan.engine.explain import deadline_text, penalty_text  # start-up
 
     if not rulings:
         say("no ruling")
         return
-    book = rulebook_for_default()
     for r in rulings:
         en = lang == "en"
         offense = f"{r.offense}" if r.offense is not None else "—"
@@ -65,11 +65,13 @@ def _show_preview(rulings: list[Any], lang: str) -> None:
             )
 
 
-def rulebook_for_default() -> Rulebook:
-    from shinpan.guideline import Rulebook  # start-up
-    from shinpan.services.guideline_files import default_guideline  # start-up
+def event_rulebook(database: Database, event_id: int) -> Rulebook:
+    """The guideline the event runs under, as its rulings name rules and penalties."""
+    from shinpan.services.context import load_event  # start-up
 
-    return Rulebook(default_guideline())
+    with handled(), database.read() as conn:
+        return load_event(conn, event_id).book
+    raise AssertionError("unreachable")
 
 
 def record(
@@ -121,7 +123,7 @@ def record(
     if not yes:
         with handled():
             rulings = recording.preview(database, event, inp, judge=judge)
-        _show_preview(rulings, lang.value)
+        _show_preview(event_rulebook(database, event), rulings, lang.value)
         if not sys.stdin.isatty():
             fail("not saved: add --yes to save without a question", 1)
         if not typer.confirm("Save this ruling?" if lang is Lang.en else "この裁定を記録しますか?"):
@@ -219,7 +221,7 @@ def history(
 
     p = data["player"]
     say(f"[bold]{p['name']}[/] ({p['number']}) {p['reading']} — {p['status']}")
-    book = rulebook_for_default()
+    book = event_rulebook(database, event)
     table = Table("#", "round", "rule", "offence", "penalty", "state", "judge")
     for r in data["rulings"]:
         table.add_row(

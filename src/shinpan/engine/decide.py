@@ -70,11 +70,11 @@ def _d3(book: Rulebook) -> _D3:
     rule = book.unrelated_warnings
     infractions = book.guideline.infractions
     made = _D3(
-        component=rule.counted_component or "warning1",
+        component=rule.counted_component or "",  # the file names it (guideline.check)
         event_counted=frozenset(i.id for i in infractions if i.counting is Counting.event),
         threshold=rule.threshold or 3,
         counted=frozenset(i.id for i in infractions if i.counting is not Counting.none),
-        exclusions=frozenset(code for code, acts in book.meaning.items() if acts == Meaning.draft_exclusion)
+        exclusions=book.codes_acting_as(Meaning.draft_exclusion)
         if DRAFT_EXCLUSION_RULE in book.infractions
         else frozenset(),
     )

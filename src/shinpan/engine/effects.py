@@ -38,9 +38,12 @@ from shinpan.entries import LossSettled as LossSettled
 from shinpan.entries import MatchExtended as MatchExtended
 from shinpan.entries import MatchResult as MatchResult
 from shinpan.entries import StatusChanged as StatusChanged
+from shinpan.guideline.terms import Act
 
-DUELS_TO_WIN = 2  # best of three, the default (T7); best of one: 1
-DUEL_LOSS, MATCH_LOSS, MATCH_DRAW, TIME_EXTENSION = "duel_loss", "match_loss", "match_draw", "time_extension"
+DUELS_TO_WIN = 2
+# What penalties and effects do (their declared meanings, whatever a guideline file calls them).
+DUEL_LOSS, MATCH_LOSS = Act("duel_loss"), Act("match_loss")
+MATCH_DRAW, TIME_EXTENSION = Act("match_draw"), Act("time_extension")
 LOSSES = (DUEL_LOSS, MATCH_LOSS)
 
 # -- the snapshot the planner reads -----------------------------------------------------
@@ -93,7 +96,7 @@ class LiveRuling:
     """A ruling that counts, as far as the player's status goes."""
 
     number: int
-    codes: tuple[str, ...]  # penalties and effects
+    codes: tuple[Act, ...]  # what its penalties and effects do (Rulebook.acts)
     pending: bool  # waiting for the head judge (D17)
 
 
@@ -217,7 +220,7 @@ class _Board:
             self._opponent_wins_match(m, ruling)
 
 
-def plan_ruling(view: PlayerView, ruling: int, codes: Sequence[str], *, pending: bool) -> list[Effect]:
+def plan_ruling(view: PlayerView, ruling: int, codes: Sequence[Act], *, pending: bool) -> list[Effect]:
     """Everything one ruling's penalties and effects do to the player's match and status;
     a ``pending`` ruling ejects or disqualifies nobody until it is confirmed (D17)."""
     board = _Board(view)
@@ -233,7 +236,7 @@ def plan_ruling(view: PlayerView, ruling: int, codes: Sequence[str], *, pending:
     return board.out
 
 
-def plan_confirmation(view: PlayerView, ruling: int, codes: Sequence[str]) -> list[Effect]:
+def plan_confirmation(view: PlayerView, ruling: int, codes: Sequence[Act]) -> list[Effect]:
     """D17: a confirmed ejection or disqualification changes the status now."""
     if STATUS_CODES.isdisjoint(codes):
         return []

@@ -12,11 +12,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from shinpan.guideline.terms import Act
+
 if TYPE_CHECKING:  # every service reads the rules: they load no guideline classes
     from shinpan.guideline.model import Guideline
+    from shinpan.guideline.rulebook import Rulebook
 
-DISQUALIFICATION = "disqualification"
-EJECTION = "ejection"
+DISQUALIFICATION = Act("disqualification")  # what a component does (its declared meaning)
+EJECTION = Act("ejection")
 
 
 class Status(StrEnum):
@@ -41,11 +44,11 @@ class RulingState(StrEnum):
 # The heavier status wins: a disqualified player who also withdrew is disqualified.
 _STATUS_ORDER = (Status.active, Status.dropped, Status.withdrawn, Status.ejected, Status.disqualified)
 _STATUS_OF = {
-    "withdrawn": Status.withdrawn,
-    "ejection": Status.ejected,
-    "disqualification": Status.disqualified,
+    Act("withdrawn"): Status.withdrawn,
+    EJECTION: Status.ejected,
+    DISQUALIFICATION: Status.disqualified,
 }
-STATUS_CODES = frozenset(_STATUS_OF)  # the penalties and effects that can change a status
+STATUS_CODES = frozenset(_STATUS_OF)  # what penalties and effects do that can change a status
 
 
 def left_as(status: Status | None, dropped: bool = False) -> Status | None:
@@ -57,7 +60,7 @@ def left_as(status: Status | None, dropped: bool = False) -> Status | None:
     return Status.dropped if dropped else None
 
 
-def status_after(codes: Iterable[str], current: Status = Status.active) -> Status:
+def status_after(codes: Iterable[Act], current: Status = Status.active) -> Status:
     """D14: the status once these penalties and effects apply to a player."""
     status = current
     for code in codes:
@@ -67,7 +70,7 @@ def status_after(codes: Iterable[str], current: Status = Status.active) -> Statu
     return status
 
 
-def status_of(rulings_codes: Iterable[Iterable[str]], *, dropped: bool = False) -> Status:
+def status_of(rulings_codes: Iterable[Iterable[Act]], *, dropped: bool = False) -> Status:
     """D14: a player's status from the codes of their live rulings; a player who dropped
     stays out whatever becomes of their rulings."""
     status = Status.dropped if dropped else Status.active
@@ -77,13 +80,26 @@ def status_of(rulings_codes: Iterable[Iterable[str]], *, dropped: bool = False) 
 
 
 # D17: what waits for the head judge's confirmation before it changes a status.
-AWAITS_CONFIRMATION = frozenset({"ejection", "disqualification"})
+AWAITS_CONFIRMATION = frozenset({EJECTION, DISQUALIFICATION})
 
 
-def status_codes_now(codes: Iterable[str], *, pending: bool) -> list[str]:
+def status_codes_now(codes: Iterable[Act], *, pending: bool) -> list[Act]:
     """D17: the codes of a ruling that change the player's status now: a ruling waiting
     for the head judge ejects or disqualifies nobody yet (its `withdrawn` applies at once)."""
     return [c for c in codes if not (pending and c in AWAITS_CONFIRMATION)]
+
+
+def status_once_confirmed(acts: Iterable[Act], state: RulingState) -> Status | None:
+    """D17: the status a ruling waiting for the head judge (``state`` "pending") gives its
+    player once confirmed (ejected, disqualified), from what its penalties and effects do
+    (``acts``, their meanings); None for a ruling that waits for nothing or changes no status.
+    The one answer of the desk, the JSON API, the CLI and the DQ report."""
+    if state != RulingState.pending:
+        return None
+    meanings = list(acts)
+    now = status_codes_now(meanings, pending=True)
+    status = status_after(a for a in meanings if a not in now)
+    return None if status is Status.active else status
 
 
 def ends_match(status: Status) -> bool:
@@ -109,18 +125,58 @@ def may_drop(status: Status) -> bool:
     return status is Status.active
 
 
+class DropRefused(StrEnum):
+    """Why a player may not drop now."""
+
+    left = "left"  # already out of the event (dropped, withdrawn, ejected, disqualified)
+    playing = "playing"  # their match of the round has no result yet
+
+
+def why_no_drop(status: Status, playing: bool) -> DropRefused | None:
+    """A player drops between matches: only one still in the event (:func:`may_drop`), and
+    not while a match of theirs is unfinished (its result is reported, or the table paired
+    again, first); None: they may drop."""
+    if not may_drop(status):
+        return DropRefused.left
+    if playing:
+        return DropRefused.playing
+    return None
+
+
+def where_ruling_lands(
+    asked: tuple[int | None, int | None], playing: tuple[int, int] | None, current_round: int
+) -> tuple[int | None, int | None]:
+    """The round and table a ruling is recorded at: where the judge said (``asked``, round
+    and table, either given); else the unfinished match the player is playing; else the
+    current round at no table (no round before round 1 is paired)."""
+    if asked != (None, None):
+        return asked
+    if playing is not None:
+        return playing
+    return (current_round or None), None
+
+
+def counting_scope(book: Rulebook, rule: str, draft: str | None, counted: bool) -> str:
+    """D1, D6: where a ruling's offence counts: within its draft ("" when none was said) for
+    an infraction the guideline counts per draft, else in the whole event (""). A ruling
+    that counts toward nothing has no scope ("")."""
+    infraction = book.infractions.get(rule)
+    per_draft = infraction is not None and infraction.counting.value == "draft"
+    return (draft or "") if counted and per_draft else ""
+
+
 # What a ruling does is asked of its meanings (``Rulebook.acts(codes)``), never of its codes: a
 # guideline file may call its disqualification anything.
 
 
-def disqualifies(acts: Iterable[str], *, voided: bool) -> bool:
+def disqualifies(acts: Iterable[Act], *, voided: bool) -> bool:
     """D14: whether a ruling disqualifies the player: what its penalties do (``acts``) holds a
     disqualification; a voided one disqualifies nobody (D16: as if never recorded)."""
     return not voided and DISQUALIFICATION in acts
 
 
 def needs_investigation(
-    acts: Iterable[str], guideline_acts: Iterable[str] = (), *, voided: bool = False
+    acts: Iterable[Act], guideline_acts: Iterable[Act] = (), *, voided: bool = False
 ) -> bool:
     """D14: a disqualification needs an investigation report with statements: one the
     ruling gives, or one the guideline gave and the head judge deviated from. A voided
@@ -128,7 +184,7 @@ def needs_investigation(
     return disqualifies(acts, voided=voided) or (not voided and DISQUALIFICATION in guideline_acts)
 
 
-def ejects(acts: Iterable[str], *, voided: bool) -> bool:
+def ejects(acts: Iterable[Act], *, voided: bool) -> bool:
     """D14: whether a ruling ejects the player (what its penalties do holds an ejection;
     a voided one ejects nobody)."""
     return not voided and EJECTION in acts
@@ -250,3 +306,10 @@ def scope_problems(guideline: Guideline, rel: int, head_judge_level: int | None)
             f"{guideline.id} needs level {guideline.min_head_judge_level} or above"
         )
     return problems
+
+
+def may_set_threshold(guideline: Guideline, threshold: str) -> bool:
+    """D11: an event's confirmation threshold may be raised from the guideline's, not lowered
+    (a code that is not one of its ranked components is lower than any)."""
+    severity = {c.code: c.severity or 0 for c in guideline.components}
+    return severity.get(threshold, 0) >= severity[guideline.confirmation_threshold]

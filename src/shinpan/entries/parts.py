@@ -12,17 +12,19 @@ from shinpan.entries.reading import Fields, unless_none
 
 @dataclass(frozen=True)
 class GuidelineRef:
-    """The guideline an event runs under, or a record was decided by."""
+    """The guideline an event runs under, or a record was decided by; an event's entry also
+    keeps the SHA-256 of the file's text (entries written before it have none)."""
 
     id: str
     version: str
+    sha256: str | None = None
 
     def body(self) -> dict[str, Any]:
-        return {"id": self.id, "version": self.version}
+        return {"id": self.id, "version": self.version, **unless_none(sha256=self.sha256)}
 
     @classmethod
     def read(cls, f: Fields) -> Self:
-        return cls(f.text("id"), f.text("version"))
+        return cls(f.text("id"), f.text("version"), f.opt_text("sha256"))
 
 
 @dataclass(frozen=True)

@@ -97,6 +97,11 @@ def known_codes(g: Guideline) -> Iterator[Finding]:
                 f"general_rules[{n}].counted_component",
                 (f"unknown penalty component {rule.counted_component!r}"),
             )
+        if rule.kind == "unrelated_warnings" and not rule.counted_component:
+            yield (
+                f"general_rules[{n}].counted_component",
+                "the additional penalty for unrelated warnings (D3) must name the component it counts",
+            )
     for n, inf in enumerate(g.infractions):
         at = f"infractions[{n}]"
         yield from effect_codes(f"{at}.effects", inf.effects)

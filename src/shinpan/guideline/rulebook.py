@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from shinpan.guideline.model import Component, GeneralRule, Guideline, Infraction, Meaning, Remedy, Step
+from shinpan.guideline.terms import NO_ACT, Act, ComponentCode
 
 
 @dataclass(frozen=True)
@@ -18,8 +19,8 @@ class Rulebook:
     effects: dict[str, Component] = field(init=False)
     general: dict[str, GeneralRule] = field(init=False)
     confirmed: frozenset[str] = field(init=False, repr=False)  # D11, the default threshold
-    meaning: dict[str, str] = field(init=False, repr=False)  # code → what it does (Meaning)
-    code_for: dict[Meaning, str] = field(init=False, repr=False)  # what it does → code
+    meaning: dict[str, Act] = field(init=False, repr=False)  # code → what it does (Meaning)
+    code_for: dict[Meaning, ComponentCode] = field(init=False, repr=False)  # what it does → code
     # What users of the rulebook derive once per infraction or step (e.g. the engine's plans).
     memo: dict[object, object] = field(init=False, repr=False, compare=False, default_factory=dict)
 
@@ -32,8 +33,8 @@ class Rulebook:
         set_(self, "general", {r.kind: r for r in g.general_rules})
         set_(self, "confirmed", self._at_or_above(g.confirmation_threshold))
         declared = [c for c in (*g.components, *g.effects) if c.acts_as is not None]
-        set_(self, "meaning", {c.code: c.acts_as.value for c in declared if c.acts_as})
-        set_(self, "code_for", {c.acts_as: c.code for c in declared if c.acts_as})
+        set_(self, "meaning", {c.code: Act(c.acts_as.value) for c in declared if c.acts_as})
+        set_(self, "code_for", {c.acts_as: ComponentCode(c.code) for c in declared if c.acts_as})
 
     @property
     def uncategorized(self) -> GeneralRule:
@@ -43,10 +44,16 @@ class Rulebook:
     def unrelated_warnings(self) -> GeneralRule:
         return self.general["unrelated_warnings"]
 
-    def acts(self, codes: Iterable[str]) -> tuple[str, ...]:
+    def acts(self, codes: Iterable[str]) -> tuple[Act, ...]:
         """What each of these codes does to the event (a Meaning's value), in their order;
         "" for a code that does nothing the engine applies (a warning, no_mulligan…)."""
-        return tuple(self.meaning.get(code, "") for code in codes)
+        return tuple(self.meaning.get(code, NO_ACT) for code in codes)
+
+    def codes_acting_as(self, meaning: Meaning) -> frozenset[ComponentCode]:
+        """The codes of the components and effects that do ``meaning`` (one, or none)."""
+        return frozenset(
+            ComponentCode(code) for code, acts in self.meaning.items() if acts == Act(meaning.value)
+        )
 
     def rule_name(self, rule_id: str, lang: str = "ja") -> str:
         """The name people read: the display name where the source's name does not stand

@@ -13,13 +13,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
-from shinpan.engine.event_rules import (
-    RulingState,
-    Status,
-    needs_investigation,
-    status_after,
-    status_codes_now,
-)
+from shinpan.engine.event_rules import RulingState, needs_investigation, status_once_confirmed
 from shinpan.engine.explain import penalty_text
 from shinpan.entries import (
     AppealDecided,
@@ -211,12 +205,8 @@ def disqualifications(db: Database, event_id: int) -> list[Investigation]:
 
 def _awaiting(book: Rulebook, codes: tuple[str, ...], state: RulingState) -> str | None:
     """D17: the status a ruling waiting for the head judge gives once confirmed."""
-    if state != RulingState.pending:
-        return None
-    acts = book.acts(codes)
-    now = status_codes_now(acts, pending=True)
-    status = status_after(a for a in acts if a not in now)
-    return None if status is Status.active else status.value
+    status = status_once_confirmed(book.acts(codes), state)
+    return None if status is None else status.value
 
 
 def dq_report(

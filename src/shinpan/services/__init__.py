@@ -21,6 +21,7 @@ __all__ = [
     "events",
     "formats",
     "guideline_files",
+    "guidelines",
     "heads",
     "integrity",
     "network",

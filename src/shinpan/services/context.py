@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.engine.event_rules import Role, may
-from shinpan.errors import Forbidden, NotFound, Refused
+from shinpan.errors import Forbidden, NotFound
+from shinpan.services import guidelines
 from shinpan.store.connection import Connection
 from shinpan.store.settings import event_settings, judge_role
 
@@ -39,24 +40,12 @@ def later(value: str, minutes: int) -> str:
 
 
 def rulebook_for(guideline_id: str, version: str) -> Rulebook:
-    """The guideline an event runs under (the built-in one; published files never change)."""
-    from shinpan.guideline import Rulebook  # start-up
-    from shinpan.services.guideline_files import default_guideline  # start-up
-
-    g = default_guideline()
-    if (g.id, g.version) != (guideline_id, version):
-        raise Refused(
-            "the event runs under guideline {gid} {version}, which this shinpan does not have",
-            gid=guideline_id,
-            version=version,
-        )
-    book = _BOOKS.get((g.id, g.version))
-    if book is None:  # built once: its lookups and the engine's plans are kept on it
-        book = _BOOKS[(g.id, g.version)] = Rulebook(g)
-    return book
+    """The guideline an event runs under: one the installation holds (published files never
+    change; see :mod:`shinpan.services.guidelines`)."""
+    return guidelines.rulebook_for(guideline_id, version)
 
 
-_BOOKS: dict[tuple[str, str], Rulebook] = {}
+_BOOKS = guidelines._BOOKS  # the rulebooks built in this process, by id and version
 
 
 @dataclass(frozen=True)

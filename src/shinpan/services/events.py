@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.clock import DEFAULT_TIME_ZONE, MAX_ROUND_MINUTES
-from shinpan.engine.event_rules import Role, may_be_paired, scope_problems
+from shinpan.engine.event_rules import Role, may_be_paired, may_set_threshold, scope_problems
 from shinpan.engine.participants import (
     MAX_ID_LENGTH,
     check_id,
@@ -34,7 +34,7 @@ from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, role_of, stamp
 from shinpan.services.effects import settle_carried
 from shinpan.services.formats import open_format
-from shinpan.services.guideline_files import default_guideline
+from shinpan.services.guidelines import HeldGuideline, held_guidelines, rulebook_for, shipped_guideline
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.events import EventSummary, event_summaries, judge_seat, next_event_id
@@ -81,9 +81,11 @@ def create_event(
     match_format: str | None = None,
     time_out: str | None = None,
     tiebreakers: str | None = None,
+    guideline: HeldGuideline | None = None,
     now: datetime | None = None,
 ) -> int:
-    """A new event under the built-in guideline; refused when D15 does not hold.
+    """A new event under ``guideline`` (one the installation holds; default the shipped
+    one, see :mod:`shinpan.services.guidelines`); refused when D15 does not hold.
     ``match_format``, ``time_out`` and ``tiebreakers`` choose its format (T7–T9; default
     best of three, a match at time decided by duels, OMW, GW, OGW).
     ``head_judge_account`` is the uid of the account that holds the head judge's seat
@@ -101,6 +103,7 @@ def create_event(
         confirmation_threshold=confirmation_threshold,
         round_minutes=round_minutes,
         time_zone=time_zone,
+        guideline=guideline,
     )
     chosen = (
         parse_format(match_format, time_out, tiebreakers) if match_format or time_out or tiebreakers else None
@@ -127,6 +130,7 @@ def new_event(
     round_minutes: int | None = None,
     time_zone: str | None = None,
     uid: str | None = None,
+    guideline: HeldGuideline | None = None,
 ) -> EventCreated:
     """The entry that creates an event, once what :func:`create_event` checks holds (an
     import passes the exported event's ``uid``; a new event gets a new one)."""
@@ -137,16 +141,15 @@ def new_event(
         raise InvalidInput("the event needs a head judge", field="head_judge")
     for field, value in (("name", name), ("head_judge", head_judge), ("venue", venue or "")):
         check_name(value, field)
-    g = default_guideline()
+    held = guideline or shipped_guideline()
+    g = rulebook_for(held.id, held.version).guideline
     problems = scope_problems(g, rel, head_judge_level)
     if problems:
         raise Refused(
             "the event cannot be created: {reason}", field="head_judge_level", reason="; ".join(problems)
         )
     threshold = confirmation_threshold or g.confirmation_threshold
-    codes = {c.code: c.severity for c in g.components}
-    base = codes[g.confirmation_threshold] or 0
-    if (codes.get(threshold) or 0) < base:
+    if not may_set_threshold(g, threshold):
         raise InvalidInput(
             "the confirmation threshold may be raised, not lowered, from {base} (D11)",
             field="confirmation_threshold",
@@ -163,7 +166,7 @@ def new_event(
         ends_on=_date(ends_on, "ends_on") or _date(starts_on, "starts_on"),
         venue=venue,
         rel=rel,
-        guideline=GuidelineRef(g.id, g.version),
+        guideline=GuidelineRef(g.id, g.version, held.sha256),
         head_judge=HeadJudge(head_judge.strip(), head_judge_level, head_judge_account),
         confirmation_threshold=threshold,
         time_zone=_time_zone(time_zone),
@@ -174,6 +177,17 @@ def new_event(
 def open_event(conn: Connection, event_id: int, created: EventCreated, now: str) -> Entry:
     """The event's first entry, in the caller's write transaction; its head judge is its actor."""
     return Appender(conn, event_id, created.head_judge.name, now).append(created)
+
+
+def guideline_of(key: str | None) -> HeldGuideline | None:
+    """The held guideline a form or a request names by ``id@version`` (None or empty: the
+    shipped one); one not held is refused."""
+    if not key:
+        return None
+    for held in held_guidelines():
+        if held.key == key:
+            return held
+    raise InvalidInput("this shinpan holds no guideline {key}", field="guideline", key=key)
 
 
 def list_events(db: Database) -> list[EventSummary]:

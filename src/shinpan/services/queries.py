@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from shinpan.engine.event_rules import RulingState, Status, status_after, status_codes_now
+from shinpan.engine.event_rules import RulingState, status_once_confirmed
 from shinpan.errors import NotFound
 from shinpan.services.context import load_event, stamp
 from shinpan.services.search import PlayerView
@@ -38,22 +38,24 @@ from shinpan.store.db import Database
 from shinpan.store.feed import NamedRuling, RulingRow
 from shinpan.store.matches import MatchRecord
 
+if TYPE_CHECKING:
+    from shinpan.guideline import Rulebook
 
-def awaiting_status(penalties: list[str], effects: list[str], state: RulingState) -> str | None:
+
+def awaiting_status(
+    book: Rulebook, penalties: list[str], effects: list[str], state: RulingState
+) -> str | None:
     """D17: the status a ruling that waits for the head judge gives its player once confirmed
-    (``ejected``, ``disqualified``), or None."""
-    if state != RulingState.pending:
-        return None
-    codes = [*penalties, *effects]
-    now = status_codes_now(codes, pending=True)
-    status = status_after(c for c in codes if c not in now)
-    return None if status is Status.active else status.value
+    (``ejected``, ``disqualified``), or None: asked of what its penalties do in the event's
+    guideline (``book``), whatever the file calls them."""
+    status = status_once_confirmed(book.acts([*penalties, *effects]), state)
+    return None if status is None else status.value
 
 
-def ruling_dict(row: RulingRow) -> RulingListed:
-    """A ruling as the CLI's JSON and the API give it."""
+def ruling_dict(row: RulingRow, book: Rulebook) -> RulingListed:
+    """A ruling as the CLI's JSON and the API give it (``book``: the event's guideline)."""
     penalties, effects = json.loads(row.penalties), json.loads(row.effects)
-    return ruling_listed(row, penalties, effects, awaiting_status(penalties, effects, row.state))
+    return ruling_listed(row, penalties, effects, awaiting_status(book, penalties, effects, row.state))
 
 
 def _player(row: Any) -> PlayerView:
@@ -70,6 +72,7 @@ def get_player(conn: Connection, event_id: int, number: str) -> PlayerView:
 def player_history(db: Database, event_id: int, number: str) -> PlayerHistory:
     """Everything a player has in the event: status, rulings (voided too) and matches."""
     with db.read() as conn:
+        book = load_event(conn, event_id).book
         player = get_player(conn, event_id, number)
         rows = feed.player_rulings(conn, event_id, number)
         games = stored_matches.player_matches(conn, event_id, number)
@@ -78,7 +81,7 @@ def player_history(db: Database, event_id: int, number: str) -> PlayerHistory:
             won.setdefault((d.round, d.table_no), {})[d.duel] = d.winner
     return {
         "player": player.as_json(),
-        "rulings": [ruling_dict(r) for r in rows],
+        "rulings": [ruling_dict(r, book) for r in rows],
         "matches": [match_dict(m, won.get((m.round, m.table_no), {})) for m in games],
     }
 
@@ -87,8 +90,8 @@ def match_dict(m: MatchRecord, duel_winners: dict[int, str | None]) -> MatchList
     return match_listed(m, duel_winners)
 
 
-def _with_name(found: NamedRuling) -> RulingInFeed:
-    return {**ruling_dict(found.ruling), "player_name": found.player_name}
+def _with_name(found: NamedRuling, book: Rulebook) -> RulingInFeed:
+    return {**ruling_dict(found.ruling, book), "player_name": found.player_name}
 
 
 def rulings_feed(
@@ -101,9 +104,9 @@ def rulings_feed(
 ) -> list[RulingInFeed]:
     """The newest rulings first; ``state='pending'`` is the confirmation queue."""
     with db.read() as conn:
-        load_event(conn, event_id)
+        book = load_event(conn, event_id).book
         rows = feed.feed(conn, event_id, state=state, limit=limit, before=before)
-    return [_with_name(r) for r in rows]
+    return [_with_name(r, book) for r in rows]
 
 
 def rulings_recorded_today(
@@ -119,7 +122,7 @@ def rulings_recorded_today(
         local = (now or datetime.now(UTC)).astimezone(zone_of(event.time_zone))
         midnight = local.replace(hour=0, minute=0, second=0, microsecond=0)
         rows = feed.judge_rulings(conn, event_id, judge, stamp(midnight))
-    return [_with_name(r) for r in rows]
+    return [_with_name(r, event.book) for r in rows]
 
 
 def added_by_correction(db: Database, event_id: int, entry: int) -> int | None:
@@ -140,10 +143,11 @@ def rederived_by(db: Database, event_id: int, number: int) -> tuple[list[int], l
 
 def get_ruling(db: Database, event_id: int, number: int) -> RulingListed:
     with db.read() as conn:
+        book = load_event(conn, event_id).book
         row = feed.ruling(conn, event_id, number)
     if row is None:
         raise NotFound("no ruling {number} in event {event}", number=number, event=event_id)
-    return ruling_dict(row)
+    return ruling_dict(row, book)
 
 
 def round_matches(db: Database, event_id: int, round_no: int | None = None) -> RoundMatches:

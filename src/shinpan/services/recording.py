@@ -15,7 +15,7 @@ from typing import Any, NotRequired, TypedDict
 
 from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, explain
 from shinpan.engine.clock import FROM_ROUND_START, ClockError, deadline_runs_from, given_at, parse_given_at
-from shinpan.engine.event_rules import Status, left_as
+from shinpan.engine.event_rules import Status, counting_scope, left_as, where_ruling_lands
 from shinpan.engine.facts import PERSON_FACTS, normalized
 from shinpan.engine.leaving import noted_leaving
 from shinpan.engine.ruling import Due, Trigger
@@ -256,11 +256,7 @@ def with_threshold(event: Event, decided: Sequence[Ruling]) -> list[Ruling]:
 
 
 def _where(event: Event, inp: RecordInput, before: BeforeRecord) -> tuple[int | None, int | None]:
-    if inp.round is not None or inp.table is not None:
-        return inp.round, inp.table
-    if before.playing is None:
-        return (event.current_round or None), None
-    return before.playing
+    return where_ruling_lands((inp.round, inp.table), before.playing, event.current_round)
 
 
 def _due_remedy(due: Due, position: int, given: str, round_no: int | None, table: int | None) -> DueRemedy:
@@ -281,7 +277,7 @@ def ruling_json(
     book: Rulebook, r: Ruling, number: int, given: str, round_no: int | None, table: int | None
 ) -> RecordedRuling:
     """A ruling as the ledger keeps it: the decision as it was made, with its words."""
-    scope = (r.draft or "") if r.counted and _counts_per_draft(book, r.rule) else ""
+    scope = counting_scope(book, r.rule, r.draft, r.counted)
     return RecordedRuling(
         number=number,
         player=r.player,
@@ -305,11 +301,6 @@ def ruling_json(
         cause=r.cause,
         dues=tuple(_due_remedy(d, n, given, round_no, table) for n, d in enumerate(r.dues)),
     )
-
-
-def _counts_per_draft(book: Rulebook, rule: str) -> bool:
-    inf = book.infractions.get(rule)
-    return inf is not None and inf.counting.value == "draft"
 
 
 def _runs_from(conn: Connection, event_id: int, r: Ruling, given: str, round_no: int | None) -> str:

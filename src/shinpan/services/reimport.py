@@ -81,6 +81,7 @@ from shinpan.services.codes import match_codes
 from shinpan.services.commands import REPLAYED_HASH, run_command
 from shinpan.services.context import parse_stamp
 from shinpan.services.effects import append_effects
+from shinpan.services.guidelines import held_guideline
 from shinpan.store.connection import Connection, IntegrityViolation
 from shinpan.store.db import Database
 from shinpan.store.events import judge_seat
@@ -173,7 +174,9 @@ def _created(db: Database, e: int, entry: Entry, b: EventCreated, following: Seq
         round_minutes=b.round_minutes,
         time_zone=b.time_zone,
         uid=b.uid,
+        guideline=held_guideline(b.guideline.id, b.guideline.version, b.guideline.sha256),
     )
+    made = replace(made, guideline=b.guideline)  # as written (an old entry keeps no hash)
     if b.time_zone is None:  # an event made before time zones: the default zone, said by leaving it out
         made = replace(made, time_zone=None)
     with db.write(None) as conn:

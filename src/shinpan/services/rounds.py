@@ -18,6 +18,7 @@ from shinpan.engine.clock import MAX_EXTENSION_MINUTES, MAX_ROUND_MINUTES, ROUND
 from shinpan.engine.effects import Match
 from shinpan.entries import RoundStarted, TimeExtended
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
+from shinpan.guideline.model import Meaning
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, parse_stamp, stamp
 from shinpan.store.connection import Connection
@@ -297,7 +298,8 @@ def read_clock(
         return RoundClock(round_no, "none", None, None, None, None, [])
     started = parse_stamp(r.started_at) if r.started_at else None
     given = time_given(conn, event_id, round_no)
-    turns = extra_turns(conn, event_id, round_no)
+    book = load_event(conn, event_id).book
+    turns = extra_turns(conn, event_id, round_no, book.codes_acting_as(Meaning.time_extension))
     at_match_end: dict[int, list[DueAtEnd]] = {}
     at_round_end = []
     for d in due_at_end(conn, event_id, round_no):

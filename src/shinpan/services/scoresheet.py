@@ -78,11 +78,13 @@ class Sheet:
     playoff_round: int | None = None  # the playoff's first round (T10), once started
 
 
-def _pending_statuses(conn: Connection, event_id: int) -> dict[str, tuple[str, ...]]:
-    """D17: ejections and disqualifications recorded but not yet confirmed, by player."""
+def _pending_statuses(conn: Connection, event: Event) -> dict[str, tuple[str, ...]]:
+    """D17: ejections and disqualifications recorded but not yet confirmed, by player: what
+    they do (``ejection``, ``disqualification``), whatever the event's guideline calls them."""
     out: dict[str, tuple[str, ...]] = {}
-    for r in awaiting_confirmation(conn, event_id):
-        codes = [c for c in r.components if c in AWAITS_CONFIRMATION]
+    book = event.book
+    for r in awaiting_confirmation(conn, event.id):
+        codes = [a for a in book.acts(r.components) if a in AWAITS_CONFIRMATION]
         if codes:
             out[r.player] = tuple(sorted({*out.get(r.player, ()), *codes}))
     return out
@@ -95,7 +97,7 @@ def read_sheet(conn: Connection, event_id: int, round_no: int | None, now: datet
     if round_no is not None and not 1 <= round_no <= max(event.current_round, 1):
         round_no = None
     number = round_no or event.current_round
-    pending = _pending_statuses(conn, event_id)
+    pending = _pending_statuses(conn, event)
     people = {n: Person(n, p.name, p.reading, pending.get(n, ())) for n, p in names(conn, event_id).items()}
     ds = round_duels(conn, event_id, number)
     ms = round_matches(conn, event_id, number, ds)

@@ -17,7 +17,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
 
-from shinpan.engine.event_rules import Status, may_be_paired, may_drop, may_mark_attendance
+from shinpan.engine.event_rules import (
+    DropRefused,
+    Status,
+    may_be_paired,
+    may_drop,
+    may_mark_attendance,
+    why_no_drop,
+)
 from shinpan.engine.participants import normalize_id
 from shinpan.entries import Pairing, PairingEdited, PlayerDropped, RoundPaired
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
@@ -274,9 +281,11 @@ def drop_player(
             raise NotFound(
                 "no player {player} in event {event}", field="player", player=number, event=event_id
             )
-        _may_drop(found, number)
         playing = unfinished_match(conn, event_id, number)
-        if playing is not None:
+        refused = why_no_drop(found, playing is not None)
+        if refused is DropRefused.left:
+            _may_drop(found, number)
+        if refused is DropRefused.playing and playing is not None:
             raise Conflict(
                 "{player} is paired at table {table} in round {round}: report that match's result "
                 "(or the head judge pairs the table again) before the player drops",

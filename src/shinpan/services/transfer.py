@@ -22,6 +22,7 @@ from shinpan.guideline import Rulebook
 from shinpan.services import seal
 from shinpan.services.accounts import claim_code, sign_in_name
 from shinpan.services.context import rulebook_for, stamp
+from shinpan.services.guidelines import held_guideline
 from shinpan.services.reimport import replay_export
 from shinpan.services.seal import SealsPart
 from shinpan.store.accounts import account_by_name
@@ -125,7 +126,9 @@ def _check_entry(n: int, item: Any, prev: str) -> None:
 def _event_created(created: EventCreated) -> Rulebook:
     """D15, as :func:`shinpan.services.events.create_event` checks it: a guideline this
     shinpan has, an REL and a head judge it may run with."""
-    book = rulebook_for(created.guideline.id, created.guideline.version)
+    ref = created.guideline
+    held_guideline(ref.id, ref.version, ref.sha256)  # held here, with the same content
+    book = rulebook_for(ref.id, ref.version)
     problems = scope_problems(book.guideline, created.rel, created.head_judge.level)
     if problems:
         raise InvalidInput("the event cannot be imported: {reason}", reason="; ".join(problems))

@@ -126,11 +126,14 @@ def awaiting_confirmation(conn: Connection, event_id: int) -> list[Awaiting]:
     ]
 
 
-def extra_turns(conn: Connection, event_id: int, round_no: int) -> dict[int, list[ExtraTurns]]:
-    """The live rulings of round ``round_no`` that give their table extra turns, by table."""
+def extra_turns(
+    conn: Connection, event_id: int, round_no: int, extending: Collection[str]
+) -> dict[int, list[ExtraTurns]]:
+    """The live rulings of round ``round_no`` that give their table extra turns, by table:
+    those with an effect among ``extending`` (the codes the event's guideline gives it)."""
     turns: dict[int, list[ExtraTurns]] = {}
     for n, player, rule, table, effects in _EXTRA_TURNS.all(conn, {"e": event_id, "r": round_no}):
-        if table is not None and "time_extension" in json.loads(effects):
+        if table is not None and not set(extending).isdisjoint(json.loads(effects)):
             turns.setdefault(int(table), []).append(ExtraTurns(int(n), player, rule))
     return turns
 

@@ -32,6 +32,7 @@ from shinpan.services import (
 from shinpan.services.context import load_event
 from shinpan.services.deadlines import DeadlineJson
 from shinpan.services.guideline_files import default_guideline
+from shinpan.services.guidelines import held_guidelines, rulebook_for
 from shinpan.services.search import index_of
 from shinpan.services.shapes import (
     AppealDecidedJson,
@@ -71,11 +72,13 @@ NAME_PATTERN = rf"^{_NOT_BIDI}*[^\s\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]
 Name = Annotated[str, Field(min_length=1, max_length=200, json_schema_extra={"pattern": NAME_PATTERN})]
 # A text: something besides spaces (a blank reason is refused)
 Text = Annotated[str, Field(min_length=1, max_length=5000, json_schema_extra={"pattern": r"\S"})]
-# A ruling's penalty codes: the guideline's components (others are refused), a handful.
-_CODES = [c.code for c in default_guideline().components]
+# A ruling's penalty codes: the event's guideline's components (others are refused), a
+# handful; the document names those of every guideline the installation held at start.
+_HELD = [rulebook_for(h.id, h.version).guideline for h in held_guidelines()]
+_CODES = list(dict.fromkeys(c.code for g in _HELD for c in g.components))
 PenaltyCode = Annotated[str, Field(max_length=40, json_schema_extra={"enum": _CODES})]
-# An infraction: one of the guideline's (others are refused)
-_INFRACTIONS = [i.id for i in default_guideline().infractions]
+# An infraction: one of the event's guideline's (others are refused)
+_INFRACTIONS = list(dict.fromkeys(i.id for g in _HELD for i in g.infractions))
 InfractionId = Annotated[str, Field(min_length=1, max_length=80, json_schema_extra={"enum": _INFRACTIONS})]
 Penalties = Annotated[list[PenaltyCode], Field(max_length=20)]
 # Answers to the infraction's questions: the guideline asks a few.
@@ -142,6 +145,13 @@ class EventIn(BaseModel):
     tiebreakers: list[Literal["omw", "gw", "ogw", "oomw", "seeded"]] | None = Field(
         None, max_length=5, description="the keys after match points, in order (default omw, gw, ogw)"
     )
+    guideline: str | None = Field(
+        None,
+        max_length=150,
+        description="the guideline the event runs under, as id@version: one the installation holds "
+        "(`shinpan guideline list`; default the shipped one)",
+        json_schema_extra={"enum": [f"{g.id}@{g.version}" for g in _HELD]},
+    )
 
 
 @router.get("/events", response_model=list[dict[str, Any]])
@@ -171,6 +181,7 @@ def create_event(request: Request, body: EventIn) -> dict[str, Any]:
         match_format=body.format,
         time_out=body.time_out,
         tiebreakers=",".join(body.tiebreakers) if body.tiebreakers else None,
+        guideline=events.guideline_of(body.guideline),
     )
     return {"event": event_id}
 

@@ -15,6 +15,7 @@ from shinpan.engine.event_rules import Role
 from shinpan.errors import ShinpanError
 from shinpan.guideline.search import search
 from shinpan.services import access, accounts, events, players
+from shinpan.services.guidelines import held_guidelines
 from shinpan.web import i18n
 from shinpan.web.api import csrf
 from shinpan.web.auth import (
@@ -65,7 +66,7 @@ def index(request: Request) -> Response:
     db = request.app.state.db
     mine = dict(accounts.events_of(db, user))
     found = [(e, mine[e.id]) for e in events.list_events(db) if e.id in mine]
-    return render(request, "index.html", events=found, Role=Role)
+    return render(request, "index.html", events=found, Role=Role, guidelines=held_guidelines())
 
 
 @router.post("/events", dependencies=[Depends(csrf)])
@@ -78,6 +79,7 @@ def create_event(
     match_format: Annotated[str, Form(max_length=10)] = "",
     time_out: Annotated[str, Form(max_length=20)] = "",
     tiebreakers: Annotated[str, Form(max_length=60)] = "",
+    guideline: Annotated[str, Form(max_length=150)] = "",
 ) -> Response:
     user = signed_in(request)
     try:
@@ -93,6 +95,7 @@ def create_event(
             match_format=match_format or None,
             time_out=time_out or None,
             tiebreakers=tiebreakers or None,
+            guideline=events.guideline_of(guideline),
         )
     except ShinpanError as e:
         db = request.app.state.db
@@ -105,7 +108,8 @@ def create_event(
             events=found,
             Role=Role,
             errors={e.field or "name": e.render(i18n.gettext)},
-            form={"name": name, "time_zone": time_zone},
+            guidelines=held_guidelines(),
+            form={"name": name, "time_zone": time_zone, "guideline": guideline},
         )
     return RedirectResponse(f"/events/{event_id}/desk", status_code=303)
 
