@@ -178,4 +178,4 @@ def test_codes_where_meanings_are_due_fail_the_type_check(tmp_path: Path) -> Non
     )
     assert done.returncode == 1, done.stdout + done.stderr
     errors = [line for line in done.stdout.splitlines() if ": error:" in line]
-    assert len(errors) == 1 and "mixup.py:5:" in errors[0] and "Iterable[Act]" in errors[0], done.stdout
+    assert len(errors) == 1 and "mixup.py:6:" in errors[0] and "Iterable[Act]" in errors[0], done.stdout
