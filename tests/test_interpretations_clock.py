@@ -1,0 +1,149 @@
+"""D21 of guideline/CATALOG.md on the event's clock, decided by the pure core alone.
+
+Read `given_at(at(-5), NOW)` as "a judge's phone says the ruling was given five minutes ago,
+and the server's clock says NOW". NOW is 10:00 in Tokyo on the first day of an event.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+
+from shinpan.engine.clock import (
+    CLOCK_SKEW,
+    MAX_AGE,
+    ClockError,
+    deadline_runs_from,
+    due_state,
+    given_at,
+    parse_given_at,
+    table_ends_at,
+)
+from shinpan.errors import InvalidInput
+
+NOW = parse_given_at("2026-12-05T10:00:00+09:00")
+
+
+def at(minutes: float) -> datetime:
+    """NOW, moved by ``minutes`` (negative: earlier)."""
+    return NOW + timedelta(minutes=minutes)
+
+
+def refused(value: datetime) -> str:
+    with pytest.raises(ClockError) as caught:
+        given_at(value, NOW)
+    return caught.value.kind
+
+
+# --- D21 A ruling's time at the table: at most twelve hours back, never ahead
+
+
+def test_d21_a_ruling_without_a_time_at_the_table_was_given_now() -> None:
+    assert given_at(None, NOW) == NOW
+
+
+def test_d21_a_ruling_given_earlier_keeps_the_time_it_was_given() -> None:
+    assert given_at(at(-5), NOW) == at(-5)
+    assert given_at(NOW - MAX_AGE, NOW) == NOW - MAX_AGE  # twelve hours back, to the second
+
+
+def test_d21_a_ruling_more_than_twelve_hours_back_is_refused() -> None:
+    assert refused(NOW - MAX_AGE - timedelta(seconds=1)) == "too_old"
+    assert refused(at(-13 * 60)) == "too_old"
+
+
+def test_d21_a_phone_a_little_ahead_of_the_server_reads_as_now() -> None:
+    assert given_at(at(1), NOW) == NOW
+    assert given_at(NOW + CLOCK_SKEW, NOW) == NOW  # two minutes ahead, to the second
+
+
+def test_d21_a_ruling_given_in_the_future_is_refused() -> None:
+    assert refused(NOW + CLOCK_SKEW + timedelta(seconds=1)) == "future"
+    assert refused(at(60)) == "future"
+
+
+def test_d21_a_refused_time_says_why_in_the_judge_s_field() -> None:
+    with pytest.raises(InvalidInput) as caught:
+        given_at(at(60), NOW)
+    assert caught.value.field == "given_at"
+    assert "future" in str(caught.value)
+    with pytest.raises(InvalidInput, match="12 hours"):
+        given_at(at(-13 * 60), NOW)
+
+
+# --- D21 A time at the table is ISO 8601 with its offset from UTC
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("2026-12-05T10:15:00+09:00", "2026-12-05T01:15:00+00:00"),
+        ("2026-12-05T01:15:00Z", "2026-12-05T01:15:00+00:00"),
+        ("  2026-12-05T10:15:00+09:00 ", "2026-12-05T01:15:00+00:00"),
+    ],
+)
+def test_d21_a_time_with_its_offset_is_read_as_written(written: str, meant: str) -> None:
+    assert parse_given_at(written) == datetime.fromisoformat(meant)
+
+
+@pytest.mark.parametrize(
+    ("written", "kind"),
+    [("2026-12-05T10:15:00", "offset"), ("tomorrow", "format"), ("", "format")],
+)
+def test_d21_a_time_without_an_offset_or_not_a_time_is_refused(written: str, kind: str) -> None:
+    with pytest.raises(ClockError) as caught:
+        parse_given_at(written)
+    assert caught.value.kind == kind
+    assert caught.value.field == "given_at"
+
+
+# --- D21 When a deadline falls due, and who may end it sooner
+
+
+def test_d21_a_timed_deadline_falls_due_at_its_time_and_not_before() -> None:
+    assert due_state("minutes", NOW, at(-1 / 60), ended=True).due is False
+    assert due_state("minutes", NOW, NOW, ended=False).due is True
+    assert due_state("minutes", NOW, at(1), ended=False).due is True
+
+
+def test_d21_nobody_ends_a_timed_deadline_sooner() -> None:
+    assert due_state("minutes", NOW, at(-10), ended=False).head_judge_may_end_sooner is False
+
+
+def test_d21_a_timed_deadline_without_a_time_never_falls_due() -> None:
+    assert due_state("minutes", None, NOW, ended=True).due is False
+
+
+@pytest.mark.parametrize("kind", ["end_of_match", "end_of_round", "before_next_match"])
+def test_d21_an_end_of_match_or_round_deadline_falls_due_when_that_ends(kind: str) -> None:
+    assert due_state(kind, None, NOW, ended=False).due is False
+    assert due_state(kind, None, NOW, ended=True).due is True
+    assert due_state(kind, NOW, at(60), ended=False).due is False  # a time means nothing here
+
+
+@pytest.mark.parametrize("kind", ["end_of_match", "end_of_round", "before_next_match"])
+def test_d21_the_head_judge_may_end_an_end_of_match_or_round_deadline_sooner(kind: str) -> None:
+    assert due_state(kind, None, NOW, ended=False).head_judge_may_end_sooner is True
+
+
+def test_d21_tardiness_counts_its_minutes_from_the_start_of_the_round() -> None:
+    assert deadline_runs_from("pregame.tardiness", given=NOW, round_started=at(-3)) == at(-3)
+
+
+def test_d21_tardiness_before_the_round_started_counts_from_the_ruling() -> None:
+    assert deadline_runs_from("pregame.tardiness", given=NOW, round_started=None) == NOW
+
+
+def test_d21_every_other_deadline_counts_from_the_ruling() -> None:
+    assert deadline_runs_from("ingame.slow-play", given=NOW, round_started=at(-3)) == NOW
+    assert deadline_runs_from("pregame.insufficient-shuffle", given=NOW, round_started=at(-3)) == NOW
+
+
+# --- The round's clock: a table's time is the round's and the minutes judges gave it
+
+
+def test_a_table_s_time_is_the_round_s_and_the_minutes_judges_gave_it() -> None:
+    assert table_ends_at(NOW, 50, 0) == at(50)
+    assert table_ends_at(NOW, 50, 7) == at(57)
+    assert table_ends_at(NOW, 40, 3) == at(43)
