@@ -239,7 +239,9 @@ def test_d10_a_match_loss_after_the_ruling_s_two_duel_losses_waits_for_the_next_
 
 
 def test_a_drawn_match_takes_no_loss_and_no_extension_after_the_draw() -> None:
-    assert plan_ruling(a_view(at_table()), 5, ["match_draw", "duel_loss", "time_extension"], pending=False) == [
+    assert plan_ruling(
+        a_view(at_table()), 5, ["match_draw", "duel_loss", "time_extension"], pending=False
+    ) == [
         MatchResult(2, 7, "draw", 5),
         LossCarried(5, 1, "A", "duel_loss"),
     ]
@@ -296,7 +298,10 @@ def test_d10_a_waiting_loss_lands_only_on_the_match_of_the_round_being_paired() 
     next_round = Match(round=3, table=1, a="A", b="C")
     assert plan_carried(a_view(next_round), waiting, 4) == []
     assert plan_carried(a_view(None), waiting, 3) == []
-    assert plan_carried(a_view(next_round), waiting, 3) == [MatchResult(3, 1, "b", 12), LossSettled(12, 0, "applied")]
+    assert plan_carried(a_view(next_round), waiting, 3) == [
+        MatchResult(3, 1, "b", 12),
+        LossSettled(12, 0, "applied"),
+    ]
 
 
 def test_d10_a_scorekeeper_s_duel_after_the_match_was_decided_decides_nothing() -> None:

@@ -7,7 +7,7 @@ into B's deck", as in tests/test_interpretations.py.
 
 from __future__ import annotations
 
-from support import brief, play, rec
+from support import brief, missed, one, play, rec, void
 
 MIXED = "deck.lost-or-mixed-cards"
 RECORDING = "deck.decklist-recording"
@@ -26,3 +26,170 @@ def test_d8_the_second_player_s_count_is_their_own_not_the_recorded_player_s() -
     assert [(r["player"], r["offense"]) for r in rulings[2:]] == [("A", 3), ("B", 1)]
     rulings = play("B: " + RECORDING, rec("A", RECORDING, recorded_by="B"))
     assert [brief(r)[1:4] for r in rulings[1:]] == [("A", RECORDING, 1), ("B", RECORDING, 2)]
+
+
+def test_d8_advice_from_another_participant_penalises_both_and_advisor_only_the_advisor() -> None:
+    both = play(rec("A", "players.advice", advisor="B"))
+    assert [(r["player"], r["offense"]) for r in both] == [("A", 1), ("B", 1)]
+    advisor = play(rec("A", "players.advice", advisor="B", advisor_only=True))
+    assert [(r["player"], r["offense"]) for r in advisor] == [("B", 1)]
+
+
+def test_d8_an_outside_advisor_removes_the_advisor_from_the_venue_and_still_counts_the_player() -> None:
+    rulings = play(rec("A", "players.advice", advisor="a parent"))
+    assert [(r["player"], r["offense"], r["effects"]) for r in rulings] == [("A", 1, ["venue_removal"])]
+
+
+# --- D1, D7 What counts: live offences of the same rule, not the follow-ups of deadlines
+
+
+def test_d1_a_follow_up_of_a_missed_deadline_does_not_raise_the_next_offence() -> None:
+    rulings = play("A: pregame.tardiness", missed(0), "A: pregame.tardiness")
+    assert [(r["event"], r["offense"], r["follow_up"]) for r in rulings] == [
+        (0, 1, False),
+        (1, 1, True),
+        (2, 2, False),
+    ]
+
+
+def test_d1_a_record_that_gives_no_offence_is_not_counted() -> None:
+    rulings = play(
+        rec("A", "ingame.disagreement-on-facts", facts_determined=True),
+        "A: ingame.disagreement-on-facts",
+    )
+    assert [(r["offense"], r["penalties"]) for r in rulings] == [(None, []), (1, ["warning1"])]
+
+
+# --- D2 Past the last step: the last step again, the offence still counted
+
+
+def test_d2_every_offence_past_the_last_step_gives_the_last_step() -> None:
+    rulings = play(*["A: ingame.cards-off-table"] * 5)
+    steps = [(r["offense"], r["penalties"]) for r in rulings]
+    assert steps[2:] == [(3, steps[2][1]), (4, steps[2][1]), (5, steps[2][1])]
+    assert "past the last step" in rulings[4]["explanation"]
+    assert "past the last step" not in rulings[2]["explanation"]
+
+
+# --- D5 Draft: counted per draft, the same kind as before in that draft
+
+
+def test_d5_each_draft_has_its_own_count() -> None:
+    rulings = play(
+        rec("A", "draft.standard", draft="D1", kind="talking"),
+        rec("A", "draft.standard", draft="D2", kind="talking"),
+        rec("A", "draft.standard", draft="D1", kind="noise"),
+    )
+    assert [r["offense"] for r in rulings] == [1, 1, 2]
+
+
+def test_d5_the_same_kind_as_before_in_the_draft_adds_the_step_s_extra() -> None:
+    same = play(
+        rec("A", "draft.standard", draft="D1", kind="talking"),
+        rec("A", "draft.standard", draft="D1", kind="talking"),
+    )
+    other = play(
+        rec("A", "draft.standard", draft="D1", kind="talking"),
+        rec("A", "draft.standard", draft="D1", kind="noise"),
+    )
+    assert len(same[1]["penalties"]) > len(other[1]["penalties"])
+    assert other[1]["penalties"] == same[1]["penalties"][: len(other[1]["penalties"])]
+
+
+def test_d5_the_judge_s_yes_or_no_overrides_the_kind() -> None:
+    said_no = play(
+        rec("A", "draft.standard", draft="D1", kind="talking"),
+        rec("A", "draft.standard", draft="D1", kind="talking", same_as_previous=False),
+    )
+    said_yes = play(
+        rec("A", "draft.standard", draft="D1", kind="talking"),
+        rec("A", "draft.standard", draft="D1", kind="noise", same_as_previous=True),
+    )
+    by_kind = play(
+        rec("A", "draft.standard", draft="D1", kind="talking"),
+        rec("A", "draft.standard", draft="D1", kind="talking"),
+    )
+    assert said_yes[1]["penalties"] == by_kind[1]["penalties"] != said_no[1]["penalties"]
+
+
+# --- D16 Corrections: as if never recorded, or recorded with the head judge's penalties
+
+SLOW, SHUFFLE, EXTRA, INSUFFICIENT, OFF_TABLE = (
+    "ingame.slow-play",
+    "pregame.shuffle-cut",
+    "ingame.extra-cards-drawn",
+    "pregame.insufficient-shuffle",
+    "ingame.cards-off-table",
+)
+UNRELATED = "general.unrelated-warnings"
+EXCLUSION = "draft.exclusion"
+
+
+def live(rulings: list[dict[str, object]], rule: str) -> list[tuple[object, object]]:
+    return [(r["event"], r["offense"]) for r in rulings if r["rule"] == rule and not r["voided"]]
+
+
+def test_d16_offence_numbers_already_given_never_change_after_a_void() -> None:
+    rulings = play(f"A: {SLOW}", f"A: {SLOW}", f"A: {SLOW}", void(0))
+    assert [(r["offense"], r["voided"]) for r in rulings] == [(1, True), (2, False), (3, False)]
+
+
+def test_d16_voiding_the_warning_that_completed_three_ids_voids_its_additional_ruling() -> None:
+    rulings = play(f"A: {SLOW}", f"A: {SHUFFLE}", f"A: {EXTRA}", void(2))
+    assert live(rulings, UNRELATED) == []
+    assert one(rulings, rule=UNRELATED)["voided"] is True
+
+
+def test_d16_voiding_a_warning_of_another_player_leaves_the_additional_ruling() -> None:
+    rulings = play(f"A: {SLOW}", f"A: {SHUFFLE}", f"A: {EXTRA}", f"B: {SLOW}", void(3))
+    assert live(rulings, UNRELATED) == [(2, 1)]
+
+
+def test_d16_a_void_that_leaves_three_ids_keeps_the_additional_ruling() -> None:
+    rulings = play(f"A: {SLOW}", f"A: {SHUFFLE}", f"A: {EXTRA}", f"A: {SLOW}", void(3))
+    assert live(rulings, UNRELATED) == [(2, 1)]
+
+
+def test_d16_a_void_adds_the_ruling_the_corrected_history_calls_for_with_the_next_offence() -> None:
+    # the fourth id fires the second additional ruling; voiding the third id's record voids
+    # the first one and the fourth id now completes the set with the next offence number
+    rulings = play(f"A: {SLOW}", f"A: {SHUFFLE}", f"A: {EXTRA}", f"A: {INSUFFICIENT}", void(2))
+    assert live(rulings, UNRELATED) == [(3, 2)]
+
+
+def test_d16_deviating_a_warning_to_a_notice_takes_away_the_additional_ruling() -> None:
+    rulings = play(f"A: {SLOW}", f"A: {SHUFFLE}", rec("A", EXTRA, deviation=(["notice"], "a first event")))
+    assert live(rulings, UNRELATED) == []
+
+
+def test_d16_a_deviation_keeps_the_offence_and_counts_for_the_next_ruling() -> None:
+    rulings = play(rec("A", SLOW, deviation=(["notice"], "first day")), f"A: {SLOW}")
+    assert [(r["offense"], r["penalties"]) for r in rulings] == [
+        (1, ["notice"]),
+        (2, ["warning1", "duel_loss"]),
+    ]
+
+
+def test_d16_a_void_of_a_draft_exclusion_s_cause_voids_the_exclusion() -> None:
+    rulings = play(
+        rec("A", "draft.standard", deviation=(["draft_warning", "draft_exclusion"], "again")), void(0)
+    )
+    assert live(rulings, EXCLUSION) == []
+    assert all(r["voided"] for r in rulings)
+
+
+def test_d16_a_void_lets_the_next_exclusion_be_the_first_again() -> None:
+    rulings = play(
+        rec("A", "draft.excessive", draft="D1"),
+        rec("A", "draft.excessive", draft="D1"),
+        void(1),
+        rec("A", "draft.excessive", draft="D2"),
+    )
+    assert live(rulings, EXCLUSION) == [(3, 1)]
+
+
+def test_d16_two_draft_exclusions_in_one_deviation_give_two_exclusion_rulings() -> None:
+    rulings = play(
+        rec("A", "draft.standard", deviation=(["draft_exclusion", "draft_exclusion"], "twice over"))
+    )
+    assert live(rulings, EXCLUSION) == [(0, 1), (0, 2)]

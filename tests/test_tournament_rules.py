@@ -2,3 +2,135 @@
 line would break, told as a scorekeeper would tell them."""
 
 from __future__ import annotations
+
+import re
+
+import pytest
+
+from shinpan.errors import Conflict, InvalidInput, Refused
+from shinpan.tournament.codes import ALPHABET, code_matches, match_code, normalise_code
+from shinpan.tournament.formats import (
+    DEFAULT_FORMAT,
+    AtTime,
+    EventFormat,
+    MatchFormat,
+    check_format_change,
+    parse_format,
+)
+from shinpan.tournament.playoff import check_result
+from shinpan.tournament.tiebreakers import BOTH_LOSE_CHAIN, Tiebreaker
+
+SECRET = "9b2f6c1e-event-uid"
+
+
+# --- T7–T9 An event's format, as an organiser writes it, set before round 1
+
+
+def test_t7_an_event_that_says_nothing_plays_best_of_three_decided_by_duels_at_time() -> None:
+    assert parse_format(None, None, None) == DEFAULT_FORMAT
+    assert parse_format("", "", "") == EventFormat(MatchFormat.bo3, AtTime.duels)
+
+
+def test_t7_t8_t9_the_format_is_read_whatever_the_case_and_the_spaces() -> None:
+    chosen = parse_format(" BO1 ", " Both-Lose ", "both-lose")
+    assert chosen == EventFormat(MatchFormat.bo1, AtTime.both_lose, BOTH_LOSE_CHAIN)
+    assert parse_format("bo3", "duels", "gw,omw").chain == (Tiebreaker.gw, Tiebreaker.omw)
+
+
+@pytest.mark.parametrize(
+    ("written", "field", "says"),
+    [
+        (("bo5", None, None), "format", "bo3 (best of three) or bo1 (best of one), not bo5"),
+        ((None, "sudden-death", None), "time_out", "both-lose), not sudden-death"),
+        ((None, None, "omw,,gw"), "tiebreakers", "keys separated by commas"),
+    ],
+)
+def test_t7_t8_t9_a_format_that_is_none_of_these_is_refused_saying_what_is(
+    written: tuple[str | None, str | None, str | None], field: str, says: str
+) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        parse_format(*written)
+    assert caught.value.field == field
+    assert says in str(caught.value)
+
+
+def test_t7_the_format_changes_only_before_round_one_is_paired() -> None:
+    check_format_change(0)
+    with pytest.raises(Conflict, match="round 2 is already paired"):
+        check_format_change(2)
+    with pytest.raises(Conflict, match="round 1 is already paired"):
+        check_format_change(1)
+
+
+# --- T10 A playoff match has a winner
+
+
+@pytest.mark.parametrize("result", ["draw", "both_lose"])
+def test_t10_a_playoff_match_is_not_drawn_nor_lost_by_both(result: str) -> None:
+    with pytest.raises(Refused, match="a playoff match has a winner") as caught:
+        check_result(4, 4, result)
+    assert caught.value.field == "result"
+    with pytest.raises(Refused):
+        check_result(4, 5, result)
+
+
+def test_t10_a_swiss_round_before_the_playoff_may_end_in_a_draw() -> None:
+    check_result(4, 3, "draw")
+    check_result(None, 9, "both_lose")
+    check_result(4, 4, "a")
+    check_result(4, 5, "b")
+
+
+# --- T11 The code on a table's result slip
+
+
+def test_t11_a_slip_s_code_is_eight_plain_characters_in_two_groups_of_four() -> None:
+    code = match_code(SECRET, 1, 1)
+    assert re.fullmatch(rf"[{ALPHABET}]{{4}}-[{ALPHABET}]{{4}}", code)
+    assert not set(code) & set("0OQ1IL2Z5S8BUV")
+
+
+def test_t11_a_slip_printed_again_shows_the_same_code_as_every_earlier_print() -> None:
+    # printed before an upgrade, a slip must still match after it: the code never changes
+    assert match_code(SECRET, 1, 1) == "DA9R-C3YJ"
+    assert match_code(SECRET, 3, 12) == "TWYH-D9R6"
+
+
+def test_t11_each_table_each_round_and_each_event_has_its_own_code() -> None:
+    codes = {match_code(SECRET, r, t) for r in range(1, 6) for t in range(1, 21)}
+    assert len(codes) == 100
+    assert match_code(SECRET, 1, 12) != match_code(SECRET, 11, 2)
+    assert match_code("another-event", 1, 1) != match_code(SECRET, 1, 1)
+
+
+def test_t11_a_code_needs_the_event_s_secret() -> None:
+    with pytest.raises(ValueError, match="secret"):
+        match_code("", 1, 1)
+
+
+def test_t11_a_code_typed_in_lower_case_full_width_or_with_spaces_still_matches() -> None:
+    code = match_code(SECRET, 2, 5)
+    plain = code.replace("-", "")
+    for typed in (
+        code,
+        code.lower(),
+        plain,
+        f" {plain[:4]} {plain[4:]} ",
+        plain.translate(FULL_WIDTH),
+        f"{plain[:4]}ー{plain[4:]}",
+    ):
+        assert normalise_code(typed) == code
+        assert code_matches(SECRET, 2, 5, typed)
+
+
+def test_t11_another_table_s_code_does_not_match() -> None:
+    assert not code_matches(SECRET, 2, 6, match_code(SECRET, 2, 5))
+    assert not code_matches(SECRET, 2, 5, match_code(SECRET, 2, 5)[:-1])
+
+
+def test_t11_what_cannot_be_a_code_comes_back_as_typed_in_capitals() -> None:
+    assert normalise_code("abc") == "ABC"
+    assert normalise_code("k7rx m4hd9") == "K7RXM4HD9"
+
+
+FULL_WIDTH = str.maketrans({chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F)})

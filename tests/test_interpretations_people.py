@@ -1,0 +1,201 @@
+"""D11, D14, D16, D18 and D22 of guideline/CATALOG.md, about the people at the event: who
+may do what, a player who has left, the head judge's deviation in words, and the names and
+ids the desk shows. Decided by the pure core alone.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from shinpan.engine import Deviation, Record, Ruling, decide, explain
+from shinpan.engine.corrections import check_deviation_changes
+from shinpan.engine.event_rules import (
+    Role,
+    Status,
+    ejects,
+    history_scope,
+    may,
+    may_be_paired,
+    may_drop,
+    may_mark_attendance,
+)
+from shinpan.engine.explain import deviation_text, reason_text
+from shinpan.engine.facts import RecordError
+from shinpan.engine.hanging import restored_effects
+from shinpan.engine.leaving import left_reason, noted_leaving
+from shinpan.engine.participants import check_id_characters, check_name, direction_controls
+from shinpan.errors import InvalidInput
+from support import BOOK
+
+SLOW = "ingame.slow-play"
+
+
+def ruling_for(player: str, rule: str = SLOW) -> Ruling:
+    (made,) = decide(BOOK, Record(player, rule), {}, {"A", "B"})
+    return made
+
+
+# --- D11 Authority: what each role may do
+
+
+def test_d11_only_the_head_judge_confirms_and_deviates() -> None:
+    for action in ("confirm", "deviate", "void", "appeal", "manage"):
+        assert may(Role.head_judge, action)
+        assert not may(Role.floor_judge, action)
+        assert not may(Role.scorekeeper, action)
+        assert not may(Role.viewer, action)
+
+
+def test_d11_a_floor_judge_records_and_a_scorekeeper_reports_results() -> None:
+    assert may(Role.floor_judge, "record") and not may(Role.floor_judge, "results")
+    assert may(Role.scorekeeper, "results") and not may(Role.scorekeeper, "record")
+    assert may(Role.viewer, "read") and not may(Role.viewer, "record")
+
+
+def test_d11_an_organiser_reads_every_event_s_history_a_judge_those_they_report_at() -> None:
+    organiser = history_scope([], organiser=True)
+    assert organiser.reads_any and organiser.reads(7)
+    seats = history_scope([(1, Role.head_judge), (2, Role.floor_judge), (3, Role.viewer)], organiser=False)
+    assert seats.reads_any
+    assert seats.reads(1) and not seats.reads(2) and not seats.reads(3)
+    assert seats.sees_voided(1) and seats.sees_voided(2) and seats.sees_voided(3)
+    assert not seats.sees_voided(4)
+
+
+def test_d11_a_person_without_a_seat_reads_no_history() -> None:
+    nobody = history_scope([], organiser=False)
+    assert not nobody.reads_any
+    assert not nobody.reads(1)
+    assert not nobody.sees_voided(1)
+    floor = history_scope([(2, Role.floor_judge)], organiser=False)
+    assert not floor.reads_any
+
+
+# --- D14, D22 A player who has left: no pairing, no drop, the reason on every ruling
+
+
+def test_d14_only_an_active_player_is_paired_or_drops() -> None:
+    assert may_be_paired(Status.active) and may_drop(Status.active)
+    for gone in (Status.dropped, Status.withdrawn, Status.ejected, Status.disqualified):
+        assert not may_be_paired(gone)
+        assert not may_drop(gone)
+
+
+def test_attendance_is_marked_before_round_one_only() -> None:
+    assert may_mark_attendance(0)
+    assert not may_mark_attendance(1)
+
+
+def test_d14_a_confirmed_ejection_ejects_a_voided_one_nobody() -> None:
+    assert ejects(["warning2", "ejection"], voided=False)
+    assert not ejects(["warning2", "ejection"], voided=True)
+    assert not ejects(["warning3", "disqualification"], voided=False)
+
+
+@pytest.mark.parametrize(
+    ("status", "reason"),
+    [
+        (Status.dropped, "left_dropped"),
+        (Status.withdrawn, "left_withdrawn"),
+        (Status.ejected, "left_ejected"),
+        (Status.disqualified, "left_disqualified"),
+    ],
+)
+def test_d22_a_ruling_for_a_player_who_has_left_says_how_they_left(status: Status, reason: str) -> None:
+    (noted,) = noted_leaving([ruling_for("A")], {"A": status})
+    assert noted.explanation.reasons[-1] == reason
+    assert left_reason(noted) == reason
+    assert "no match" in reason_text(reason, "en")
+
+
+def test_d22_the_rulings_of_a_player_still_playing_say_nothing_of_leaving() -> None:
+    a, b = ruling_for("A"), ruling_for("B")
+    kept, noted = noted_leaving([a, b], {"B": Status.ejected})
+    assert kept == a and left_reason(noted) == "left_ejected"
+    assert noted_leaving([a], {"A": Status.active}) == (a,)
+    assert left_reason(a) is None
+
+
+def test_d22_noting_the_leaving_twice_says_it_once() -> None:
+    (once,) = noted_leaving([ruling_for("A")], {"A": Status.withdrawn})
+    assert noted_leaving([once], {"A": Status.withdrawn}) == (once,)
+
+
+# --- D11, D16 The head judge's deviation: refused when it changes nothing, told in words
+
+
+def test_d16_a_deviation_to_the_penalties_the_ruling_has_is_refused() -> None:
+    with pytest.raises(RecordError, match="already") as caught:
+        check_deviation_changes(["warning1"], ["notice"], ["notice"])
+    assert caught.value.field == "deviation.penalties"
+    with pytest.raises(RecordError, match="guideline's own penalties"):
+        check_deviation_changes(
+            ["warning1", "duel_loss"], ["warning1", "duel_loss"], ["duel_loss", "warning1"]
+        )
+
+
+def test_d16_a_deviation_back_to_the_guideline_s_penalties_is_a_change() -> None:
+    check_deviation_changes(["warning1"], ["notice"], ["warning1"])
+    check_deviation_changes(["warning1"], ["warning1"], ["notice"])
+
+
+def test_d11_a_deviation_says_what_the_head_judge_gave_what_the_guideline_gives_and_why() -> None:
+    en = deviation_text(BOOK, ("notice",), ("warning1", "duel_loss"), "first event", "en")
+    assert en == (
+        "Head judge's deviation: Notice (the guideline gives Single Warning + Duel loss); "
+        "reason: \u201cfirst event\u201d."
+    )
+    ja = deviation_text(BOOK, ("notice",), ("warning1", "duel_loss"), "初参加", "ja")
+    assert ja.startswith("ヘッドジャッジの判断で罰則を")
+    assert "理由は「初参加」です。" in ja
+    assert ja.index("に変えました") < ja.index("ガイドラインでは")
+
+
+def test_d11_a_deviation_to_no_penalty_says_so() -> None:
+    ja = deviation_text(BOOK, (), ("warning1",), "誤認", "ja")
+    assert "罰則なしにしました" in ja
+    assert "罰則なし" not in ja.split("ガイドラインでは")[1]
+    assert "ガイドラインでは罰則なし" in deviation_text(BOOK, ("notice",), (), "誤認", "ja")
+
+
+def test_d16_a_deviation_names_the_remedies_that_went_with_the_penalties() -> None:
+    gone = [("デッキを直します。", "Fix the deck.")]
+    assert deviation_text(BOOK, ("notice",), ("warning1",), "x", "en", gone).endswith(
+        " No longer: Fix the deck."
+    )
+    ja = deviation_text(BOOK, ("notice",), ("warning1",), "x", "ja", gone)
+    assert ja.endswith("その罰則がなくなったため、「デッキを直します」は行いません。")
+
+
+def test_d16_a_new_deviation_starts_from_the_step_s_own_effects() -> None:
+    assert restored_effects(BOOK, SLOW, 1, ()) == ("time_extension",)
+    assert restored_effects(BOOK, SLOW, 1, ("time_extension",)) == ("time_extension",)
+    assert restored_effects(BOOK, SLOW, 2, ()) == ()
+    assert restored_effects(BOOK, "general.uncategorized", None, ("x",)) == ("x",)
+    assert restored_effects(BOOK, SLOW, None, ("y",)) == ("y",)
+
+
+def test_d11_a_deviated_ruling_is_explained_with_its_reason() -> None:
+    (made,) = decide(BOOK, Record("A", SLOW, deviation=Deviation(("notice",), "first event")), {}, {"A"})
+    assert "deviat" in explain(BOOK, made, "en")
+
+
+# --- D18 Names and ids: nothing invisible, nothing that turns the text around
+
+
+def test_d18_an_id_with_an_invisible_character_is_refused_naming_it() -> None:
+    check_id_characters("P002", "player")
+    check_id_characters("山田", "player")
+    with pytest.raises(InvalidInput, match=r"U\+200F") as caught:
+        check_id_characters("P0\u200f02", "player")
+    assert caught.value.field == "player"
+
+
+def test_d18_a_name_that_turns_the_text_around_is_refused_naming_the_character() -> None:
+    check_name("山田 太郎", "name")
+    check_name("Yamada", "name")
+    with pytest.raises(InvalidInput, match=r"U\+202E") as caught:
+        check_name("abc\u202edef", "club")
+    assert caught.value.field == "club"
+    assert direction_controls("a\u202eb\u202ec\u2066") == "U+202E, U+2066"
+    assert direction_controls("a\u200bb") == ""
