@@ -371,9 +371,10 @@ def test_d16_undoing_gives_back_the_status_the_rulings_left_live_give() -> None:
 
 
 def test_d16_a_scorekeeper_s_result_after_a_penalty_duel_stands_until_a_duel_sets_another() -> None:
-    assert reported_by_hand([("match.result", True, False)])
-    assert reported_by_hand([("match.result", True, False), ("duel.result", False, False)])
-    assert not reported_by_hand([])
+    assert reported_by_hand([("match.result", True, False)]) is True
+    assert reported_by_hand([("match.result", True, False), ("duel.result", False, False)]) is True
+    assert reported_by_hand([("match.result", True, False), ("duel.result", False, True)]) is False
+    assert reported_by_hand([]) is False
 
 
 def test_d16_extensions_count_only_the_rulings_undone_per_match() -> None:

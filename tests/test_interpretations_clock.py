@@ -6,10 +6,12 @@ and the server's clock says NOW". NOW is 10:00 in Tokyo on the first day of an e
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 import pytest
 
+from shinpan.engine import Due, Record, decide, explain
 from shinpan.engine.clock import (
     CLOCK_SKEW,
     MAX_AGE,
@@ -21,6 +23,7 @@ from shinpan.engine.clock import (
     table_ends_at,
 )
 from shinpan.errors import InvalidInput
+from support import BOOK
 
 NOW = parse_given_at("2026-12-05T10:00:00+09:00")
 
@@ -147,3 +150,31 @@ def test_a_table_s_time_is_the_round_s_and_the_minutes_judges_gave_it() -> None:
     assert table_ends_at(NOW, 50, 0) == at(50)
     assert table_ends_at(NOW, 50, 7) == at(57)
     assert table_ends_at(NOW, 40, 3) == at(43)
+
+
+# --- D21 A deadline the remedy does not state is told in words, with what missing it brings
+
+
+def test_d21_a_remedy_that_does_not_say_when_is_told_its_deadline_and_what_missing_it_brings() -> None:
+    (slow,) = decide(BOOK, Record("A", "ingame.slow-play"), {}, {"A"})
+    fix = Due(
+        "minutes",
+        5,
+        "デッキを直してください。",
+        "Fix the deck.",
+        ("warning1", "match_loss"),
+        ("withdrawn",),
+        True,
+    )
+    back = Due("end_of_round", None, "席に戻ってください。", "Return to the table.", (), (), False)
+    ja = explain(BOOK, replace(slow, dues=(fix, back)), "ja")
+    assert ja.endswith(
+        "「デッキを直してください」の期限は5分以内です。"
+        "期限を過ぎると、単一警告とマッチの敗北になります。"
+        "期限を過ぎると、大会を棄権したものとして扱います。"
+        "「席に戻ってください」の期限はラウンドの終了時までです。"
+    )
+    en = explain(BOOK, replace(slow, dues=(fix, back)), "en")
+    assert en.endswith(
+        "deadline: within 5 minutes (Fix the deck.); deadline: by the end of the round (Return to the table.)."
+    )

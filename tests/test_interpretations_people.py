@@ -18,6 +18,8 @@ from shinpan.engine.event_rules import (
     may_be_paired,
     may_drop,
     may_mark_attendance,
+    needs_investigation,
+    scope_problems,
 )
 from shinpan.engine.explain import deviation_text, reason_text
 from shinpan.engine.facts import RecordError
@@ -25,6 +27,7 @@ from shinpan.engine.hanging import restored_effects
 from shinpan.engine.leaving import left_reason, noted_leaving
 from shinpan.engine.participants import check_id_characters, check_name, direction_controls
 from shinpan.errors import InvalidInput
+from shinpan.guideline import default_guideline
 from support import BOOK
 
 SLOW = "ingame.slow-play"
@@ -84,6 +87,20 @@ def test_d14_only_an_active_player_is_paired_or_drops() -> None:
 def test_attendance_is_marked_before_round_one_only() -> None:
     assert may_mark_attendance(0)
     assert not may_mark_attendance(1)
+
+
+def test_d14_a_voided_disqualification_needs_no_investigation_report() -> None:
+    dq = ["warning3", "disqualification"]
+    assert needs_investigation(dq, dq, voided=False)
+    assert not needs_investigation(dq, dq, voided=True)
+    assert not needs_investigation(["warning2"], dq, voided=True)
+    assert needs_investigation(["warning2"], dq)  # deviated from a disqualification: still reported
+
+
+def test_d15_an_event_without_a_head_judge_is_told_the_level_it_needs() -> None:
+    assert scope_problems(default_guideline(), 3, None) == [
+        "REL 3 under rel3-ja-1998 needs a head judge certified level 2 or above"
+    ]
 
 
 def test_d14_a_confirmed_ejection_ejects_a_voided_one_nobody() -> None:
@@ -186,16 +203,22 @@ def test_d11_a_deviated_ruling_is_explained_with_its_reason() -> None:
 def test_d18_an_id_with_an_invisible_character_is_refused_naming_it() -> None:
     check_id_characters("P002", "player")
     check_id_characters("山田", "player")
-    with pytest.raises(InvalidInput, match=r"U\+200F") as caught:
-        check_id_characters("P0\u200f02", "player")
-    assert caught.value.field == "player"
+    with pytest.raises(InvalidInput) as caught:
+        check_id_characters("P0\u200f02\u200b\u200f", "player")
+    assert (caught.value.field, str(caught.value)) == (
+        "player",
+        "an id cannot hold invisible characters (U+200F, U+200B); type it again without them",
+    )
 
 
 def test_d18_a_name_that_turns_the_text_around_is_refused_naming_the_character() -> None:
     check_name("山田 太郎", "name")
     check_name("Yamada", "name")
-    with pytest.raises(InvalidInput, match=r"U\+202E") as caught:
+    with pytest.raises(InvalidInput) as caught:
         check_name("abc\u202edef", "club")
-    assert caught.value.field == "club"
+    assert (caught.value.field, str(caught.value)) == (
+        "club",
+        "a name cannot hold characters that change the direction of text (U+202E); type it again without them",
+    )
     assert direction_controls("a\u202eb\u202ec\u2066") == "U+202E, U+2066"
     assert direction_controls("a\u200bb") == ""

@@ -18,6 +18,7 @@ from shinpan.tournament.formats import (
     parse_format,
 )
 from shinpan.tournament.playoff import check_result
+from shinpan.tournament.results import Duel, DuelReport, Score, Table, outcome
 from shinpan.tournament.tiebreakers import BOTH_LOSE_CHAIN, Tiebreaker
 
 SECRET = "9b2f6c1e-event-uid"
@@ -56,8 +57,9 @@ def test_t7_t8_t9_a_format_that_is_none_of_these_is_refused_saying_what_is(
 
 def test_t7_the_format_changes_only_before_round_one_is_paired() -> None:
     check_format_change(0)
-    with pytest.raises(Conflict, match="round 2 is already paired"):
+    with pytest.raises(Conflict) as caught:
         check_format_change(2)
+    assert str(caught.value) == "the format is set before round 1 is paired; round 2 is already paired"
     with pytest.raises(Conflict, match="round 1 is already paired"):
         check_format_change(1)
 
@@ -67,9 +69,12 @@ def test_t7_the_format_changes_only_before_round_one_is_paired() -> None:
 
 @pytest.mark.parametrize("result", ["draw", "both_lose"])
 def test_t10_a_playoff_match_is_not_drawn_nor_lost_by_both(result: str) -> None:
-    with pytest.raises(Refused, match="a playoff match has a winner") as caught:
+    with pytest.raises(Refused) as caught:
         check_result(4, 4, result)
-    assert caught.value.field == "result"
+    assert (caught.value.field, str(caught.value)) == (
+        "result",
+        "a playoff match has a winner: report who won (no draw, no loss for both)",
+    )
     with pytest.raises(Refused):
         check_result(4, 5, result)
 
@@ -134,3 +139,21 @@ def test_t11_what_cannot_be_a_code_comes_back_as_typed_in_capitals() -> None:
 
 
 FULL_WIDTH = str.maketrans({chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F)})
+
+
+# --- T7, T11 A table as it stands, and a duel reported in a best-of-one match
+
+
+def test_t7_in_best_of_one_the_first_duel_won_decides_the_match() -> None:
+    playing = Table({})
+    assert outcome(playing, DuelReport(1, "b"), MatchFormat.bo1).result == "b"
+    assert outcome(playing, DuelReport(1, None), MatchFormat.bo1).result is None
+    assert outcome(playing, DuelReport(1, "b")).result is None  # best of three goes on
+
+
+def test_t11_a_table_with_a_drawn_duel_shows_its_score_with_the_draw() -> None:
+    drawn = Table({1: Duel("a"), 2: Duel(None), 3: Duel("b")}, result="draw")
+    assert drawn.score() == Score(1, 1, 1)
+    assert drawn.shown() == "1-1-1"
+    assert Table({}, result="a").shown() == "a"
+    assert Table({1: Duel("a")}).shown() is None
