@@ -178,3 +178,18 @@ def test_d21_a_remedy_that_does_not_say_when_is_told_its_deadline_and_what_missi
     assert en.endswith(
         "deadline: within 5 minutes (Fix the deck.); deadline: by the end of the round (Return to the table.)."
     )
+
+
+def test_d21_a_refused_time_says_why_in_words() -> None:
+    with pytest.raises(ClockError) as future:
+        given_at(at(60), NOW)
+    assert str(future.value) == "lies in the future"
+    with pytest.raises(ClockError) as old:
+        given_at(at(-13 * 60), NOW)
+    assert str(old.value) == "lies more than 12 hours in the past"
+    with pytest.raises(ClockError) as offset:
+        parse_given_at("2026-12-05T10:15:00")
+    assert str(offset.value) == "the time needs its offset from UTC (e.g. +09:00)"
+    with pytest.raises(ClockError) as written:
+        parse_given_at("tomorrow")
+    assert str(written.value) == "not a time in ISO 8601 (e.g. 2026-12-05T10:15:00+09:00)"

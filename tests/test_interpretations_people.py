@@ -5,6 +5,8 @@ ids the desk shows. Decided by the pure core alone.
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from shinpan.engine import Deviation, Record, Ruling, decide, explain
@@ -222,3 +224,45 @@ def test_d18_a_name_that_turns_the_text_around_is_refused_naming_the_character()
     )
     assert direction_controls("a\u202eb\u202ec\u2066") == "U+202E, U+2066"
     assert direction_controls("a\u200bb") == ""
+
+
+def test_d22_the_reason_a_screen_shows_alone_is_japanese_first() -> None:
+    assert reason_text("left_dropped") == reason_text("left_dropped", "ja")
+    assert reason_text("left_dropped", "ja").startswith(
+        "記録の時点で、このプレイヤーはすでにドロップしています。"
+    )
+    assert reason_text("left_dropped", "en").startswith("the player had already dropped")
+
+
+# --- D8, D18 Advice from outside the event: the advisor leaves, the player is not penalised
+
+
+def test_d8_an_outside_advisor_alone_to_blame_leaves_a_ruling_that_only_removes_them() -> None:
+    record = Record("A", "players.advice", {"advisor": "a parent", "advisor_only": True}, draft="D1")
+    (made,) = decide(BOOK, record, {}, {"A", "B"}, ref="event 4", first_number=9)
+    assert (made.player, made.rule, made.offense, made.penalties, made.effects) == (
+        "A", "players.advice", None, (), ("venue_removal",),
+    )  # fmt: skip
+    assert (made.draft, made.ref, made.number) == ("D1", "event 4", 9)
+    assert made.explanation.reasons == ("advisor_outsider_only",)
+    assert made.explanation.source == BOOK.infractions["players.advice"].source
+
+
+# --- The engine's names load on first use, once
+
+
+@pytest.mark.parametrize(("name", "module"), [("follow_up", "decide"), ("ScenarioError", "replay")])
+def test_a_name_of_the_engine_loads_from_its_module_on_first_use_and_stays(
+    name: str, module: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = importlib.import_module("shinpan.engine")
+    monkeypatch.delitem(vars(engine), name, raising=False)
+    assert getattr(engine, name) is getattr(importlib.import_module(f"shinpan.engine.{module}"), name)
+    assert vars(engine)[name] is getattr(engine, name)
+
+
+def test_a_name_the_engine_does_not_have_is_an_attribute_error_naming_it() -> None:
+    engine = importlib.import_module("shinpan.engine")
+    with pytest.raises(AttributeError) as caught:
+        engine.no_such_rule  # noqa: B018
+    assert str(caught.value) == "module 'shinpan.engine' has no attribute 'no_such_rule'"

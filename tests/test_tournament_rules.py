@@ -18,7 +18,19 @@ from shinpan.tournament.formats import (
     parse_format,
 )
 from shinpan.tournament.playoff import check_result
-from shinpan.tournament.results import Duel, DuelReport, Score, Table, outcome
+from shinpan.tournament.results import (
+    Duel,
+    DuelReport,
+    MatchReport,
+    ResultError,
+    Score,
+    ScoreReport,
+    Table,
+    Verdict,
+    outcome,
+    parse_score,
+    verdict,
+)
 from shinpan.tournament.tiebreakers import BOTH_LOSE_CHAIN, Tiebreaker
 
 SECRET = "9b2f6c1e-event-uid"
@@ -41,9 +53,21 @@ def test_t7_t8_t9_the_format_is_read_whatever_the_case_and_the_spaces() -> None:
 @pytest.mark.parametrize(
     ("written", "field", "says"),
     [
-        (("bo5", None, None), "format", "bo3 (best of three) or bo1 (best of one), not bo5"),
-        ((None, "sudden-death", None), "time_out", "both-lose), not sudden-death"),
-        ((None, None, "omw,,gw"), "tiebreakers", "keys separated by commas"),
+        (
+            ("bo5", None, None),
+            "format",
+            "the match format is bo3 (best of three) or bo1 (best of one), not bo5",
+        ),
+        (
+            (None, "sudden-death", None),
+            "time_out",
+            "a match at time is decided by duels (duels) or a loss for both (both-lose), not sudden-death",
+        ),
+        (
+            (None, None, "omw,,gw"),
+            "tiebreakers",
+            "write the tiebreakers as keys separated by commas (omw, gw, ogw, oomw, seeded) or a preset's name",
+        ),
     ],
 )
 def test_t7_t8_t9_a_format_that_is_none_of_these_is_refused_saying_what_is(
@@ -51,8 +75,7 @@ def test_t7_t8_t9_a_format_that_is_none_of_these_is_refused_saying_what_is(
 ) -> None:
     with pytest.raises(InvalidInput) as caught:
         parse_format(*written)
-    assert caught.value.field == field
-    assert says in str(caught.value)
+    assert (caught.value.field, str(caught.value)) == (field, says)
 
 
 def test_t7_the_format_changes_only_before_round_one_is_paired() -> None:
@@ -157,3 +180,47 @@ def test_t11_a_table_with_a_drawn_duel_shows_its_score_with_the_draw() -> None:
     assert drawn.shown() == "1-1-1"
     assert Table({}, result="a").shown() == "a"
     assert Table({1: Duel("a")}).shown() is None
+
+
+def test_d10_a_slip_that_leaves_out_penalty_duels_says_how_many_each_seat_has() -> None:
+    by_penalty = Table({1: Duel("b", penalty=True), 2: Duel("b", penalty=True), 3: Duel("a", penalty=True)})
+    with pytest.raises(ResultError) as caught:
+        outcome(by_penalty, ScoreReport(parse_score("1-1")))
+    assert (caught.value.field, str(caught.value)) == (
+        "score",
+        "1-1 leaves out the duels a penalty decided (1 to seat a, 2 to seat b)",
+    )
+
+
+def test_d10_a_slip_may_hold_exactly_the_duels_penalties_decided() -> None:
+    by_penalty = Table({1: Duel("a", penalty=True), 2: Duel("b", penalty=True)})
+    done = outcome(by_penalty, ScoreReport(parse_score("1-1-1"), at_time=True))
+    assert (done.duels, done.result) == (((3, None),), "draw")
+    two_to_a = Table({1: Duel("a", penalty=True), 2: Duel("a", penalty=True)})
+    assert outcome(two_to_a, ScoreReport(parse_score("2-0"))).duels == ()
+
+
+def corrects(
+    table: Table, report: DuelReport | MatchReport, replaces: str, reason: str | None = "x"
+) -> Verdict:
+    """What becomes of a scorekeeper's report that names ``replaces`` as standing (T11)."""
+    return verdict(
+        table, report, replaces=replaces, replaces_entry=None, standing_entry=3, reason=reason,
+        next_round_paired=False, head_judge=True,
+    )  # fmt: skip
+
+
+def test_t11_a_drawn_duel_being_replaced_is_named_draw() -> None:
+    playing = Table({1: Duel(None)})
+    assert corrects(playing, DuelReport(1, "a"), "draw") is Verdict.correction
+    assert corrects(playing, DuelReport(1, "a"), "a") is Verdict.stands
+
+
+def test_t11_a_score_with_a_drawn_duel_is_named_with_the_draw() -> None:
+    drawn = Table({1: Duel("a"), 2: Duel(None), 3: Duel("b")}, result="draw")
+    assert corrects(drawn, MatchReport("a"), "1-1-1") is Verdict.correction
+    assert corrects(drawn, MatchReport("a"), "1-1") is Verdict.stands
+
+
+def test_t11_a_correction_without_a_reason_is_refused() -> None:
+    assert corrects(Table({}, result="a"), MatchReport("b"), "a", reason=None) is Verdict.reason_missing
