@@ -22,6 +22,7 @@ from shinpan.tournament.results import (
     Duel,
     DuelReport,
     MatchReport,
+    Outcome,
     ResultError,
     Score,
     ScoreReport,
@@ -224,3 +225,59 @@ def test_t11_a_score_with_a_drawn_duel_is_named_with_the_draw() -> None:
 
 def test_t11_a_correction_without_a_reason_is_refused() -> None:
     assert corrects(Table({}, result="a"), MatchReport("b"), "a", reason=None) is Verdict.reason_missing
+
+
+# --- T1, T7, T8, T11 What a scorekeeper's report does to a table
+
+
+def refusal(table: Table, report: DuelReport | MatchReport | ScoreReport) -> tuple[str | None, str]:
+    with pytest.raises(ResultError) as caught:
+        outcome(table, report)
+    return caught.value.field, str(caught.value)
+
+
+def test_t1_a_result_without_duels_sets_no_duel_and_replaces_only_a_result_that_stood() -> None:
+    assert outcome(Table({}), MatchReport("draw")) == Outcome((), False, "draw")
+    assert outcome(Table({1: Duel("a")}, result="a"), MatchReport("b")) == Outcome((), True, "b")
+
+
+def test_t1_a_result_is_a_b_or_draw() -> None:
+    assert refusal(Table({}), MatchReport("both")) == ("result", "a match result is a, b or draw")
+
+
+def test_t7_a_duel_reported_alone_is_that_duel_and_decides_the_match_only_when_it_is_the_second_won() -> None:
+    assert outcome(Table({}), DuelReport(1, "a")) == Outcome(((1, "a"),), False, None)
+    assert outcome(Table({1: Duel("a")}), DuelReport(2, "a")) == Outcome(((2, "a"),), False, "a")
+    assert outcome(Table({1: Duel("a")}), DuelReport(5, None)) == Outcome(((5, None),), False, None)
+
+
+def test_t7_a_duel_is_numbered_one_to_five_and_won_by_a_seat() -> None:
+    assert refusal(Table({}), DuelReport(6, "a")) == ("duel", "a match has duels 1 to 5")
+    assert refusal(Table({}), DuelReport(0, "a")) == ("duel", "a match has duels 1 to 5")
+    assert refusal(Table({}), DuelReport(1, "c")) == (
+        "winner",
+        "the winner must be one of the match's players",
+    )
+
+
+def test_d10_a_duel_a_penalty_decided_is_changed_by_its_ruling_not_by_a_report() -> None:
+    by_penalty = Table({2: Duel("b", penalty=True)})
+    assert refusal(by_penalty, DuelReport(2, "a")) == (
+        "duel",
+        "duel 2 was decided by a penalty: change the ruling, not the result",
+    )
+
+
+def test_t7_t8_a_slip_is_read_by_the_event_s_format_and_rule_at_time() -> None:
+    assert outcome(Table({}), ScoreReport(parse_score("1-0")), MatchFormat.bo1).result == "a"
+    assert outcome(
+        Table({}), ScoreReport(parse_score("1-0"), at_time=True), rule=AtTime.both_lose
+    ) == Outcome(((1, "a"),), True, "both_lose", at_time=True)
+
+
+def test_d10_a_slip_s_duels_take_the_numbers_the_penalties_left_free() -> None:
+    by_penalty = Table({1: Duel("b", penalty=True), 2: Duel("a", penalty=True)})
+    done = outcome(by_penalty, ScoreReport(parse_score("1-1-3")))
+    assert (done.duels, done.result) == (((3, None), (4, None), (5, None)), "draw")
+    late = Table({3: Duel("b", penalty=True)})
+    assert outcome(late, ScoreReport(parse_score("2-1"))).duels == ((1, "a"), (2, "a"))
