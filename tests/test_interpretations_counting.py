@@ -7,7 +7,10 @@ into B's deck", as in tests/test_interpretations.py.
 
 from __future__ import annotations
 
-from support import brief, missed, one, play, rec, void
+import pytest
+
+from shinpan.engine import Record, RecordError, ScenarioError, decide, replay
+from support import BOOK, brief, missed, one, play, rec, void
 
 MIXED = "deck.lost-or-mixed-cards"
 RECORDING = "deck.decklist-recording"
@@ -193,3 +196,45 @@ def test_d16_two_draft_exclusions_in_one_deviation_give_two_exclusion_rulings() 
         rec("A", "draft.standard", deviation=(["draft_exclusion", "draft_exclusion"], "twice over"))
     )
     assert live(rulings, EXCLUSION) == [(0, 1), (0, 2)]
+
+
+# --- D13 Facts determined: no penalty, no offence, still a ruling of the record
+
+
+def test_d13_a_disagreement_whose_facts_were_determined_is_a_ruling_with_no_offence() -> None:
+    record = Record("A", "ingame.disagreement-on-facts", {"facts_determined": True}, draft="D2")
+    (made,) = decide(BOOK, record, {}, {"A"}, ref="event 3", first_number=5)
+    assert (made.player, made.rule, made.offense, made.penalties) == (
+        "A",
+        "ingame.disagreement-on-facts",
+        None,
+        (),
+    )
+    assert (made.draft, made.ref, made.number) == ("D2", "event 3", 5)
+    assert made.explanation.reasons == ("facts_determined",)
+    assert made.explanation.source == BOOK.infractions["ingame.disagreement-on-facts"].source
+
+
+# --- A scenario that cannot be replayed says which event and why, as written
+
+
+def test_a_refused_record_names_its_event_its_field_and_keeps_what_was_written() -> None:
+    with pytest.raises(ScenarioError) as caught:
+        play(rec("A", "no.{such}"))
+    assert str(caught.value) == "event 0: infraction: unknown infraction 'no.{such}'"
+    assert (caught.value.index, caught.value.message) == (0, "infraction: unknown infraction 'no.{such}'")
+
+
+def test_a_scenario_that_is_not_one_is_refused_as_a_whole() -> None:
+    with pytest.raises(ScenarioError) as caught:
+        replay(BOOK, [])
+    assert str(caught.value) == "scenario: a scenario must be a JSON object with 'players' and 'events'"
+    assert caught.value.index is None
+
+
+def test_a_record_the_engine_cannot_decide_names_the_field_and_fills_in_the_words() -> None:
+    with pytest.raises(RecordError) as caught:
+        decide(BOOK, Record("Z", "ingame.slow-play"), {}, {"A"})
+    assert caught.value.field == "player"
+    assert str(caught.value) == "player: 'Z' is not a participant"
+    assert caught.value.message == "'Z' is not a participant"
