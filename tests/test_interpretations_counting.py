@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from shinpan.engine import Record, RecordError, ScenarioError, decide, replay
+from shinpan.engine import Record, RecordError, ScenarioError, decide, explain, replay
 from support import BOOK, brief, missed, one, play, rec, void
 
 MIXED = "deck.lost-or-mixed-cards"
@@ -238,3 +238,34 @@ def test_a_record_the_engine_cannot_decide_names_the_field_and_fills_in_the_word
     assert caught.value.field == "player"
     assert str(caught.value) == "player: 'Z' is not a participant"
     assert caught.value.message == "'Z' is not a participant"
+
+
+# --- D5 The explanation says why the extra penalty came, or did not
+
+
+def second_draft_offence(**facts: object) -> str:
+    first = decide(BOOK, Record("A", "draft.standard", {"kind": "talking"}, draft="D1"), {}, {"A"})[0]
+    again = decide(
+        BOOK, Record("A", "draft.standard", {"kind": "talking", **facts}, draft="D1"), {"A": [first]}, {"A"}
+    )
+    return explain(BOOK, again[0], "ja")
+
+
+def test_d5_the_judge_s_yes_is_told_as_the_judge_s_call() -> None:
+    assert (
+        "ジャッジが前回と同じ違反だと判断したため、ドラフトよりの除外が加わります。"
+        in second_draft_offence(same_as_previous=True)
+    )
+
+
+def test_d5_the_judge_s_no_is_told_as_the_judge_s_call() -> None:
+    assert (
+        "ジャッジが前回と同じ違反ではないと判断したため、ドラフトよりの除外は加わりません。"
+        in second_draft_offence(same_as_previous=False)
+    )
+
+
+def test_d5_the_same_kind_is_told_as_the_kind() -> None:
+    said = second_draft_offence()
+    assert "前回と同じ種類の違反のため、ドラフトよりの除外が加わります。" in said
+    assert "ジャッジが" not in said

@@ -172,18 +172,21 @@ def test_d11_a_deviation_says_what_the_head_judge_gave_what_the_guideline_gives_
 
 def test_d11_a_deviation_to_no_penalty_says_so() -> None:
     ja = deviation_text(BOOK, (), ("warning1",), "誤認", "ja")
-    assert "罰則なしにしました" in ja
+    assert ja.startswith("ヘッドジャッジの判断で罰則なしにしました(")
     assert "罰則なし" not in ja.split("ガイドラインでは")[1]
     assert "ガイドラインでは罰則なし" in deviation_text(BOOK, ("notice",), (), "誤認", "ja")
 
 
 def test_d16_a_deviation_names_the_remedies_that_went_with_the_penalties() -> None:
-    gone = [("デッキを直します。", "Fix the deck.")]
+    gone = [("デッキを直します。", "Fix the deck."), ("席に戻ります", "Return to the table")]
     assert deviation_text(BOOK, ("notice",), ("warning1",), "x", "en", gone).endswith(
-        " No longer: Fix the deck."
+        "reason: \u201cx\u201d. No longer: Fix the deck. No longer: Return to the table."
     )
     ja = deviation_text(BOOK, ("notice",), ("warning1",), "x", "ja", gone)
-    assert ja.endswith("その罰則がなくなったため、「デッキを直します」は行いません。")
+    assert ja.endswith(
+        "理由は「x」です。その罰則がなくなったため、「デッキを直します」は行いません。"
+        "その罰則がなくなったため、「席に戻ります」は行いません。"
+    )
 
 
 def test_d16_a_new_deviation_starts_from_the_step_s_own_effects() -> None:

@@ -4,6 +4,7 @@ line would break, told as a scorekeeper would tell them."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -17,7 +18,7 @@ from shinpan.tournament.formats import (
     check_format_change,
     parse_format,
 )
-from shinpan.tournament.playoff import check_result
+from shinpan.tournament.playoff import Bout, check_result, first_round, next_round, placings
 from shinpan.tournament.results import (
     Duel,
     DuelReport,
@@ -280,5 +281,46 @@ def test_d10_a_slip_s_duels_take_the_numbers_the_penalties_left_free() -> None:
     by_penalty = Table({1: Duel("b", penalty=True), 2: Duel("a", penalty=True)})
     done = outcome(by_penalty, ScoreReport(parse_score("1-1-3")))
     assert (done.duels, done.result) == (((3, None), (4, None), (5, None)), "draw")
+    five = outcome(Table({}), ScoreReport(parse_score("2-1-2")))
+    assert [number for number, _ in five.duels] == [1, 2, 3, 4, 5]
     late = Table({3: Duel("b", penalty=True)})
     assert outcome(late, ScoreReport(parse_score("2-1"))).duels == ((1, "a"), (2, "a"))
+
+
+# --- T10 Final places: the bracket first, then the Swiss order
+
+
+def played(bouts: list[Bout], winner_of: dict[int, str] | None = None) -> list[Bout]:
+    """Every match of a playoff round won by the better seed, or as ``winner_of`` says by table."""
+    return [
+        replace(b, winner=(winner_of or {}).get(b.table or 0, b.a.player)) if b.played and b.a and b.b else b
+        for b in bouts
+    ]
+
+
+SWISS = ["Hana", "Goro", "Fumi", "Eiji", "Daichi", "Chika", "Ben", "Aki", "Zen"]  # not in alphabetical order
+
+
+def test_t10_before_the_final_is_decided_everyone_stands_in_swiss_order() -> None:
+    quarter = played(first_round(SWISS[:8]))
+    semi = played(next_round(quarter, ()))
+    final = next_round(semi, ())
+    assert [p for _, p in placings(SWISS, [])] == SWISS
+    assert [p for _, p in placings(SWISS, [quarter, semi, final])] == SWISS
+
+
+def test_t10_players_out_in_the_same_round_are_placed_by_their_swiss_order() -> None:
+    quarter = played(first_round(SWISS[:8]), {2: "Daichi", 4: "Chika"})  # Eiji and Fumi lose
+    semi = played(next_round(quarter, ()))
+    final = played(next_round(semi, ()))
+    placed = [p for _, p in placings(SWISS, [quarter, semi, final])]
+    assert placed[:4] == ["Hana", "Goro", "Daichi", "Chika"]
+    assert placed[4:8] == [p for p in SWISS if p in {"Fumi", "Eiji", "Ben", "Aki"}]
+    assert placed[-1] == "Zen"
+    assert [place for place, _ in placings(SWISS, [quarter, semi, final])] == list(range(1, 10))
+
+
+def test_t10_the_third_place_match_winner_is_third_even_below_the_loser_in_the_swiss() -> None:
+    semi = played(first_round(SWISS[:4]))  # Hana beats Eiji, Goro beats Fumi
+    last = played(next_round(semi, (), third_place=True), {2: "Eiji"})
+    assert [p for _, p in placings(SWISS, [semi, last])][:4] == ["Hana", "Goro", "Eiji", "Fumi"]
