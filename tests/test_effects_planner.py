@@ -381,3 +381,25 @@ def test_d16_extensions_count_only_the_rulings_undone_per_match() -> None:
     extended = [(2, 7, 1, 6), (2, 8, 1, 6), (2, 7, 1, 6), (2, 7, 1, 9)]
     assert net_extensions(extended, frozenset({6})) == [(2, 7, 6, 2), (2, 8, 6, 1)]
     assert net_extensions([(2, 7, 1, 6), (2, 7, -1, 6)], frozenset({6})) == []
+
+
+def test_d16_undoing_a_penalty_duel_of_a_match_reported_by_hand_decides_nothing_anew() -> None:
+    by_hand = at_table({1: "B", 2: "B", 3: "B"}, result="b")
+    assert undo({12}, by_hand, 3, by_hand=True) == [DuelResult(2, 7, 3, None)]
+
+
+def test_d16_undoing_leaves_a_player_who_dropped_dropped() -> None:
+    undoing = Undoing(
+        numbers=frozenset({20}), matches={}, duels=(), by_hand=frozenset(), extensions=(), carried=(),
+        players=(PlayerView("A", Status.disqualified, None, (), dropped=True),),
+    )  # fmt: skip
+    assert plan_undo(undoing) == [StatusChanged("A", Status.dropped, None)]
+
+
+def test_d16_d17_undoing_gives_back_active_while_a_disqualification_still_waits() -> None:
+    waiting = LiveRuling(30, ("warning3", "disqualification"), pending=True)
+    undoing = Undoing(
+        numbers=frozenset({20}), matches={}, duels=(), by_hand=frozenset(), extensions=(), carried=(),
+        players=(PlayerView("A", Status.ejected, None, (waiting,)),),
+    )  # fmt: skip
+    assert plan_undo(undoing) == [StatusChanged("A", Status.active, None)]

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from shinpan.engine import Due, Record, decide, explain
+from shinpan.engine import Due, Record, decide, explain, follow_up
 from shinpan.engine.clock import (
     CLOCK_SKEW,
     MAX_AGE,
@@ -193,3 +193,38 @@ def test_d21_a_refused_time_says_why_in_words() -> None:
     with pytest.raises(ClockError) as written:
         parse_given_at("tomorrow")
     assert str(written.value) == "not a time in ISO 8601 (e.g. 2026-12-05T10:15:00+09:00)"
+
+
+# --- D7, D9 A missed deadline's ruling, told as a judge says it
+
+
+def missed_ruling(rule: str, which: int) -> str:
+    (made,) = decide(BOOK, Record("A", rule), {}, {"A"}, ref="event 0", first_number=4)
+    return explain(BOOK, follow_up(BOOK, made, made.dues[which], ref="event 1", number=5), "ja")
+
+
+def test_d9_still_absent_after_ten_minutes_is_told_with_its_remedy_penalty_and_line() -> None:
+    assert missed_ruling("pregame.tardiness", 0) == (
+        "遅刻の1回目の違反(シナリオのイベント 0)について、期限までに必要な対応がありませんでした。"
+        "対象の処置は「10分たっても来ない場合は、さらにデュエル1回の敗北になります」です。"
+        "そのため、追加の罰則としてデュエルの敗北を与えます(ガイドラインの記載は「10分後)デ敗」)。"
+        "この裁定は、違反の回数には数えません。"
+    )
+
+
+def test_d9_not_there_by_the_end_of_the_match_is_told_as_a_withdrawal() -> None:
+    assert missed_ruling("pregame.tardiness", 1) == (
+        "遅刻の1回目の違反(シナリオのイベント 0)について、期限までに必要な対応がありませんでした。"
+        "対象の処置は「マッチの終了時までに来ない場合は、大会を棄権したものとして扱います」です。"
+        "そのため、大会を棄権したものとして扱います"
+        "(ガイドラインの記載は「マッチの終了時までにこなかった場合,大会棄権扱い」)。"
+        "この裁定は、違反の回数には数えません。"
+    )
+
+
+def test_d7_a_remedy_not_done_in_time_names_the_rule_in_quotes_when_its_name_is_a_phrase() -> None:
+    said = missed_ruling("players.no-life-record", 0)
+    assert said.startswith(
+        "「ライフの合計を記録する方法を用意していない」の1回目の違反(シナリオのイベント 0)について"
+    )
+    assert "そのため、対戦相手の言い分を採用します(" in said

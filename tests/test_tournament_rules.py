@@ -29,6 +29,7 @@ from shinpan.tournament.results import (
     ScoreReport,
     Table,
     Verdict,
+    match_result,
     outcome,
     parse_score,
     verdict,
@@ -324,3 +325,44 @@ def test_t10_the_third_place_match_winner_is_third_even_below_the_loser_in_the_s
     semi = played(first_round(SWISS[:4]))  # Hana beats Eiji, Goro beats Fumi
     last = played(next_round(semi, (), third_place=True), {2: "Eiji"})
     assert [p for _, p in placings(SWISS, [semi, last])][:4] == ["Hana", "Goro", "Eiji", "Fumi"]
+
+
+# --- T7 A slip's score: written as duels won by each seat, and a match that can be
+
+
+@pytest.mark.parametrize(
+    ("slip", "says"),
+    [
+        ("two-one", "write the score as duels won by seat a, by seat b (and drawn): 2-1 or 1-1-1"),
+        ("0-0", "a match has 1 to 5 duels"),
+        ("2-2-2", "a match has 1 to 5 duels"),
+    ],
+)
+def test_t7_a_slip_that_is_no_score_is_refused_saying_how_to_write_one(slip: str, says: str) -> None:
+    with pytest.raises(ResultError) as caught:
+        parse_score(slip)
+    assert (caught.value.field, str(caught.value)) == ("score", says)
+
+
+def test_t7_a_score_past_the_duels_that_win_says_when_a_match_ends() -> None:
+    with pytest.raises(ResultError) as caught:
+        match_result(parse_score("3-0"), at_time=False)
+    assert (caught.value.field, str(caught.value)) == (
+        "score",
+        "3-0 cannot be: a match ends when a player has won 2 duels",
+    )
+    with pytest.raises(ResultError) as bo1:
+        match_result(parse_score("1-1"), at_time=False, fmt=MatchFormat.bo1)
+    assert str(bo1.value) == "1-1 cannot be: a match ends when a player has won 1 duels"
+
+
+def test_t8_a_score_nobody_won_without_time_says_to_add_time() -> None:
+    with pytest.raises(ResultError) as caught:
+        match_result(parse_score("1-0"), at_time=False)
+    assert (caught.value.field, str(caught.value)) == (
+        "score",
+        "1-0 is a match not finished: add time (the match ran out of time) or give the final score",
+    )
+    assert match_result(parse_score("1-0"), at_time=True) == "a"
+    assert match_result(parse_score("1-1"), at_time=True, rule=AtTime.both_lose) == "both_lose"
+    assert match_result(parse_score("2-0"), at_time=True, rule=AtTime.both_lose) == "a"  # won before time
