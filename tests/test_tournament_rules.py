@@ -34,7 +34,7 @@ from shinpan.tournament.results import (
     parse_score,
     verdict,
 )
-from shinpan.tournament.tiebreakers import BOTH_LOSE_CHAIN, Tiebreaker
+from shinpan.tournament.tiebreakers import BOTH_LOSE_CHAIN, Tiebreaker, parse_chain
 
 SECRET = "9b2f6c1e-event-uid"
 
@@ -366,3 +366,63 @@ def test_t8_a_score_nobody_won_without_time_says_to_add_time() -> None:
     assert match_result(parse_score("1-0"), at_time=True) == "a"
     assert match_result(parse_score("1-1"), at_time=True, rule=AtTime.both_lose) == "both_lose"
     assert match_result(parse_score("2-0"), at_time=True, rule=AtTime.both_lose) == "a"  # won before time
+
+
+# --- T10 The next playoff round: only once every match is decided, never after the final
+
+
+def test_t10_the_next_round_waits_for_every_match_and_says_so() -> None:
+    quarter = first_round(SWISS[:8])
+    half = played(quarter)[:2] + quarter[2:]
+    with pytest.raises(InvalidInput) as caught:
+        next_round(half, ())
+    assert (caught.value.field, str(caught.value)) == (
+        "round",
+        "every playoff match of the round needs its result first",
+    )
+
+
+def test_t10_there_is_no_round_after_the_final() -> None:
+    final = played(next_round(played(first_round(SWISS[:4])), ()))
+    with pytest.raises(InvalidInput) as caught:
+        next_round(final, ())
+    assert (caught.value.field, str(caught.value)) == (
+        "round",
+        "the playoff is over: the final has been played",
+    )
+
+
+def test_t10_the_third_place_match_is_the_second_match_of_the_last_round() -> None:
+    final, third = next_round(played(first_round(SWISS[:4])), (), third_place=True)
+    assert (final.slot, final.third_place, third.slot, third.third_place) == (0, False, 1, True)
+    assert [seat.player for seat in (third.a, third.b) if seat] == ["Fumi", "Eiji"]
+
+
+def test_t10_a_semi_final_loser_who_left_gives_the_third_place_to_the_other() -> None:
+    semi = played(first_round(SWISS[:4]))  # Eiji and Fumi lose
+    _, third = next_round(semi, {"Eiji"}, third_place=True)
+    assert (third.third_place, third.winner, [s.player for s in third.left]) == (True, "Fumi", ["Eiji"])
+    assert third.table is None and third.b is None
+
+
+def test_t10_when_both_semi_final_losers_left_nobody_plays_for_third() -> None:
+    semi = played(first_round(SWISS[:4]))
+    _, third = next_round(semi, {"Eiji", "Fumi"}, third_place=True)
+    assert (third.slot, third.third_place, third.a, third.b, third.winner) == (1, True, None, None, None)
+    assert sorted(s.player for s in third.left) == ["Eiji", "Fumi"]
+
+
+# --- T9 The tiebreakers an organiser writes
+
+
+@pytest.mark.parametrize(
+    ("written", "says"),
+    [
+        ("omw,xyz", "unknown tiebreaker xyz: the keys are omw, gw, ogw, oomw and seeded"),
+        ("omw,omw", "tiebreaker omw is named twice"),
+    ],
+)
+def test_t9_a_chain_with_an_unknown_or_repeated_key_is_refused_naming_it(written: str, says: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        parse_chain(written)
+    assert (caught.value.field, str(caught.value)) == ("tiebreakers", says)
