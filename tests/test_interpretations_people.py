@@ -16,12 +16,14 @@ from shinpan.engine.event_rules import (
     Status,
     ejects,
     history_scope,
+    left_as,
     may,
     may_be_paired,
     may_drop,
     may_mark_attendance,
     needs_investigation,
     scope_problems,
+    status_of,
 )
 from shinpan.engine.explain import deviation_text, reason_text
 from shinpan.engine.facts import RecordError
@@ -269,3 +271,17 @@ def test_a_name_the_engine_does_not_have_is_an_attribute_error_naming_it() -> No
     with pytest.raises(AttributeError) as caught:
         engine.no_such_rule  # noqa: B018
     assert str(caught.value) == "module 'shinpan.engine' has no attribute 'no_such_rule'"
+
+
+def test_d14_a_player_who_dropped_stays_dropped_until_a_heavier_status_comes() -> None:
+    assert status_of([], dropped=True) is Status.dropped
+    assert status_of([["warning1"]], dropped=True) is Status.dropped
+    assert status_of([["warning2", "ejection"]], dropped=True) is Status.ejected
+    assert status_of([], dropped=False) is Status.active
+
+
+def test_d14_d22_an_active_player_has_not_left_unless_they_dropped() -> None:
+    assert left_as(Status.active) is None
+    assert left_as(None) is None
+    assert left_as(Status.active, dropped=True) is Status.dropped
+    assert left_as(Status.ejected) is Status.ejected
