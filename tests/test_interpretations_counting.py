@@ -269,3 +269,13 @@ def test_d5_the_same_kind_is_told_as_the_kind() -> None:
     said = second_draft_offence()
     assert "前回と同じ種類の違反のため、ドラフトよりの除外が加わります。" in said
     assert "ジャッジが" not in said
+
+
+def test_d16_a_void_carries_the_additional_ruling_the_corrected_history_now_calls_for() -> None:
+    # the third id came with event 2; voided, the same id again at event 3 completes the set
+    rulings = play(f"A: {SLOW}", f"A: {SHUFFLE}", f"A: {EXTRA}", f"A: {EXTRA}", void(2))
+    added = one(rulings, event=4, rule=UNRELATED)
+    assert (added["player"], added["offense"], added["penalties"], added["voided"]) == (
+        "A", 1, ["warning1", "duel_loss"], False,
+    )  # fmt: skip
+    assert live(rulings, UNRELATED) == [(4, 1)]
