@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from shinpan.engine import Due, Record, decide, explain, follow_up
+from shinpan.engine import Due, Record, decide, explain, follow_up, replay
 from shinpan.engine.clock import (
     CLOCK_SKEW,
     MAX_AGE,
@@ -23,7 +23,8 @@ from shinpan.engine.clock import (
     table_ends_at,
 )
 from shinpan.errors import InvalidInput
-from support import BOOK
+from shinpan.guideline import Rulebook, default_guideline
+from support import BOOK, scenario
 
 NOW = parse_given_at("2026-12-05T10:00:00+09:00")
 
@@ -228,3 +229,53 @@ def test_d7_a_remedy_not_done_in_time_names_the_rule_in_quotes_when_its_name_is_
         "「ライフの合計を記録する方法を用意していない」の1回目の違反(シナリオのイベント 0)について"
     )
     assert "そのため、対戦相手の言い分を採用します(" in said
+
+
+# --- D9 The deadlines an offence opens, planned from the guideline (a rulebook fresh from
+# the file: a rulebook keeps each plan once made, so a fresh one plans it again here)
+
+
+def fresh_deadlines(rule: str) -> tuple[Due, ...]:
+    (made,) = decide(Rulebook(default_guideline()), Record("A", rule), {}, {"A"})
+    return made.dues
+
+
+def test_d9_tardiness_opens_ten_minutes_for_a_duel_loss_and_the_match_for_a_withdrawal() -> None:
+    assert fresh_deadlines("pregame.tardiness") == (
+        Due(
+            "minutes", 10, "10分たっても来ない場合は、さらにデュエル1回の敗北になります。",
+            "Still absent 10 minutes after the start: another duel loss.", ("duel_loss",), (), True,
+        ),
+        Due(
+            "end_of_match", None, "マッチの終了時までに来ない場合は、大会を棄権したものとして扱います。",
+            "Not there by the end of the match: treated as withdrawn from the tournament.", (), ("withdrawn",), True,
+        ),
+    )  # fmt: skip
+
+
+def test_d7_marked_cards_not_replaced_in_ten_minutes_lose_the_match() -> None:
+    (due,) = fresh_deadlines("cards.marked-no-pattern")
+    assert (due.when, due.minutes, due.penalties, due.effects, due.has_consequence) == (
+        "minutes", 10, ("match_loss",), (), True,
+    )  # fmt: skip
+
+
+def test_d7_a_remedy_without_a_consequence_opens_a_deadline_that_brings_nothing() -> None:
+    (due,) = fresh_deadlines("cards.marked-pattern")
+    assert (due.when, due.minutes, due.penalties, due.effects, due.has_consequence) == (
+        "before_next_match", None, (), (), False,
+    )  # fmt: skip
+
+
+def test_d3_a_fresh_rulebook_fires_the_unrelated_warnings_at_the_third_id() -> None:
+    book = Rulebook(default_guideline())
+    rulings = replay(
+        book, scenario("A: ingame.slow-play", "A: pregame.shuffle-cut", "A: ingame.extra-cards-drawn")
+    )
+    assert [(r["event"], r["rule"], r["offense"]) for r in rulings][-1] == (
+        2,
+        "general.unrelated-warnings",
+        1,
+    )
+    again = replay(Rulebook(default_guideline()), scenario("A: ingame.slow-play", "A: pregame.shuffle-cut"))
+    assert "general.unrelated-warnings" not in [r["rule"] for r in again]
