@@ -279,3 +279,60 @@ def test_d16_a_void_carries_the_additional_ruling_the_corrected_history_now_call
         "A", 1, ["warning1", "duel_loss"], False,
     )  # fmt: skip
     assert live(rulings, UNRELATED) == [(4, 1)]
+
+
+# --- The English explanation, as the desk shows it second
+
+
+def test_d13_intent_established_is_explained_as_cheating_recorded_from_the_infraction() -> None:
+    (ruling,) = play(rec("A", EXTRA, intentional=True))
+    assert ruling["explanation"] == (
+        "1st offence of Cheating (severe.cheating); intent was established, so it is recorded as cheating (D13); "
+        "this item gives the same penalty every time (D2); recorded as Drawing extra cards; "
+        "penalty: Triple Warning + Disqualification; guideline: 「警3+失」."
+    )
+
+
+def test_d1_a_second_offence_is_explained_with_the_earlier_one_it_counted() -> None:
+    rulings = play(f"A: {SLOW}", f"A: {SLOW}")
+    assert rulings[1]["explanation"] == (
+        "2nd offence of Slow play (ingame.slow-play); earlier offences counted: event 0; "
+        "penalty: Single Warning + Duel loss; guideline: 「2)警1+デ敗」."
+    )
+
+
+def test_d11_a_deviation_is_explained_with_the_guideline_s_penalty_and_the_reason() -> None:
+    (ruling,) = play(rec("A", SLOW, deviation=(["notice"], "first event")))
+    assert ruling["explanation"] == (
+        "1st offence of Slow play (ingame.slow-play); the head judge deviated from the guideline; "
+        "guideline gives Single Warning; reason: first event; penalty: Notice; guideline: 「1)警1」."
+    )
+
+
+def test_d3_the_additional_ruling_is_explained_with_the_unrelated_warnings_it_counted() -> None:
+    rulings = play(f"A: {SLOW}", f"A: {SHUFFLE}", f"A: {EXTRA}")
+    assert one(rulings, rule=UNRELATED)["explanation"] == (
+        "1st offence of Additional penalty for three or more unrelated single warnings (general.unrelated-warnings); "
+        "additional penalty: three or more unrelated single warnings (D3); unrelated warnings: Slow play, "
+        "Shuffle or cut procedure error, Drawing extra cards; penalty: Single Warning + Duel loss; "
+        "guideline: 「●関連しない3つ以上の警1をうけた場合の追加罰則  警1+デ敗」."
+    )
+
+
+# --- D16 Corrections that are refused, saying why
+
+
+def test_d16_a_second_void_of_the_same_record_is_refused() -> None:
+    with pytest.raises(ScenarioError) as caught:
+        play(f"A: {SLOW}", void(0), void(0))
+    assert str(caught.value) == "event 2: event 0 is already voided"
+    with pytest.raises(ScenarioError) as follow_up:
+        play("A: pregame.tardiness", missed(0), void(0), void(1))
+    assert str(follow_up.value) == "event 3: event 1 is already voided"
+
+
+def test_d16_a_void_of_a_void_is_refused() -> None:
+    with pytest.raises(ScenarioError) as caught:
+        play(f"A: {SLOW}", void(0), void(1))
+    assert str(caught.value) == "event 2: 'void' points at event 1, which is itself a void"
+    assert caught.value.index == 2
