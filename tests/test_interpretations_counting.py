@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from shinpan.engine import Record, RecordError, ScenarioError, decide, explain, replay
+from shinpan.guideline import Rulebook, default_guideline
 from support import BOOK, brief, missed, one, play, rec, void
 
 MIXED = "deck.lost-or-mixed-cards"
@@ -336,3 +337,61 @@ def test_d16_a_void_of_a_void_is_refused() -> None:
         play(f"A: {SLOW}", void(0), void(1))
     assert str(caught.value) == "event 2: 'void' points at event 1, which is itself a void"
     assert caught.value.index == 2
+
+
+# --- D4, D19 The judge's own penalty, and the records refused around it
+
+
+@pytest.mark.parametrize(
+    ("event", "says"),
+    [
+        (
+            rec("A", "general.uncategorized"),
+            "event 0: penalties: general.uncategorized needs the penalties the judge chose",
+        ),
+        (
+            rec("A", "general.uncategorized", penalties=["warning1"], facts_determined=True),
+            "event 0: facts: general.uncategorized takes no facts",
+        ),
+        (
+            rec("A", UNRELATED),
+            "event 0: infraction: this ruling is applied by shinpan itself (D3), not recorded",
+        ),
+        (
+            rec("A", "general.uncategorized", penalties=["bogus"]),
+            "event 0: penalties[0]: unknown penalty component 'bogus'",
+        ),
+    ],
+)
+def test_d4_d19_records_refused_around_the_judge_s_own_penalty_say_why(
+    event: dict[str, object], says: str
+) -> None:
+    with pytest.raises(ScenarioError) as caught:
+        play(event)
+    assert str(caught.value) == says
+
+
+def test_d4_the_judge_s_own_penalty_counts_toward_nothing_and_says_so() -> None:
+    book = Rulebook(default_guideline())
+    record = Record("A", "general.uncategorized", penalties=("warning1", "duel_loss"), draft="D3")
+    (made,) = decide(book, record, {}, {"A"}, ref="event 0")
+    assert (made.offense, made.penalties, made.draft, made.ref, made.discretion) == (
+        None, ("warning1", "duel_loss"), "D3", "event 0", True,
+    )  # fmt: skip
+    assert made.explanation.source == book.uncategorized.source
+    assert explain(book, made, "en") == (
+        "Violations outside any category (general.uncategorized); outside every category: the judge chooses "
+        "the penalty; it counts toward nothing (D4); penalty: Single Warning + Duel loss; "
+        "guideline: 「●特定のカテゴリに入らない違反.  適切なペナルティ,累積しない.」."
+    )
+
+
+def test_d7_a_remedy_with_a_deadline_is_explained_with_its_penalty_remedy_and_deadline() -> None:
+    book = Rulebook(default_guideline())
+    (made,) = decide(book, Record("A", "players.no-life-record"), {}, {"A"})
+    assert explain(book, made, "en") == (
+        "1st offence of No means of recording life totals (players.no-life-record); this item gives the same "
+        "penalty every time (D2); penalty: Caution; guideline: 「注+2分内にライフ記録道具の準備」; remedy: Prepare "
+        "a tool for recording life totals within 2 minutes; deadline: within 2 minutes (Prepare a tool for "
+        "recording life totals within 2 minutes.)."
+    )
