@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from shinpan.errors import Conflict, InvalidInput, Refused
+from shinpan.tournament import Entrant, standings
 from shinpan.tournament.codes import ALPHABET, code_matches, match_code, normalise_code
 from shinpan.tournament.formats import (
     DEFAULT_FORMAT,
@@ -18,7 +19,15 @@ from shinpan.tournament.formats import (
     check_format_change,
     parse_format,
 )
-from shinpan.tournament.playoff import Bout, check_result, first_round, next_round, placings
+from shinpan.tournament.playoff import (
+    Bout,
+    check_result,
+    first_round,
+    next_round,
+    placings,
+    qualifiers,
+    seed_order,
+)
 from shinpan.tournament.results import (
     Duel,
     DuelReport,
@@ -34,7 +43,7 @@ from shinpan.tournament.results import (
     parse_score,
     verdict,
 )
-from shinpan.tournament.tiebreakers import BOTH_LOSE_CHAIN, Tiebreaker, parse_chain
+from shinpan.tournament.tiebreakers import BOTH_LOSE_CHAIN, Tiebreaker, parse_chain, seeded_places
 
 SECRET = "9b2f6c1e-event-uid"
 
@@ -426,3 +435,24 @@ def test_t9_a_chain_with_an_unknown_or_repeated_key_is_refused_naming_it(written
     with pytest.raises(InvalidInput) as caught:
         parse_chain(written)
     assert (caught.value.field, str(caught.value)) == ("tiebreakers", says)
+
+
+def test_t10_a_playoff_is_of_four_eight_sixteen_or_thirty_two_players() -> None:
+    with pytest.raises(InvalidInput) as caught:
+        seed_order(6)
+    assert (caught.value.field, str(caught.value)) == ("size", "a playoff has 4, 8, 16 or 32 players, not 6")
+
+
+def test_t10_a_playoff_needs_as_many_players_still_in_the_event() -> None:
+    lines = standings([Entrant(p) for p in ("A", "B", "C")], [])
+    with pytest.raises(InvalidInput) as caught:
+        qualifiers(lines, 4, seeded_places(7, ["A", "B", "C"]))
+    assert (caught.value.field, str(caught.value)) == (
+        "size",
+        "a playoff of 4 needs 4 players still in the event; 3 are",
+    )
+
+
+def test_t7_a_score_written_with_spaces_is_read() -> None:
+    assert parse_score(" 2 - 1 ") == Score(2, 1)
+    assert parse_score("1 - 1 - 1") == Score(1, 1, 1)
