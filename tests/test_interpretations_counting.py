@@ -252,24 +252,37 @@ def second_draft_offence(**facts: object) -> str:
     return explain(BOOK, again[0], "ja")
 
 
+HEAD = "標準のドラフトの違反の2回目です。このドラフトで、これまでに同じ違反が1回記録されています。"
+LINE = "(ガイドラインの記載は「2)ドラ警→前と同一ならドラ除外」)。"
+
+
 def test_d5_the_judge_s_yes_is_told_as_the_judge_s_call() -> None:
-    assert (
-        "ジャッジが前回と同じ違反だと判断したため、ドラフトよりの除外が加わります。"
-        in second_draft_offence(same_as_previous=True)
+    assert second_draft_offence(same_as_previous=True) == (
+        HEAD + "ジャッジが前回と同じ違反だと判断したため、ドラフトよりの除外が加わります。"
+        "罰則はドラフト警告とドラフトよりの除外です" + LINE
     )
 
 
 def test_d5_the_judge_s_no_is_told_as_the_judge_s_call() -> None:
-    assert (
-        "ジャッジが前回と同じ違反ではないと判断したため、ドラフトよりの除外は加わりません。"
-        in second_draft_offence(same_as_previous=False)
+    assert second_draft_offence(same_as_previous=False) == (
+        HEAD + "ジャッジが前回と同じ違反ではないと判断したため、ドラフトよりの除外は加わりません。"
+        "罰則はドラフト警告です" + LINE
     )
 
 
 def test_d5_the_same_kind_is_told_as_the_kind() -> None:
-    said = second_draft_offence()
-    assert "前回と同じ種類の違反のため、ドラフトよりの除外が加わります。" in said
-    assert "ジャッジが" not in said
+    assert second_draft_offence() == (
+        HEAD + "前回と同じ種類の違反のため、ドラフトよりの除外が加わります。"
+        "罰則はドラフト警告とドラフトよりの除外です" + LINE
+    )
+
+
+def test_d1_a_second_offence_in_the_main_event_is_told_without_the_draft() -> None:
+    rulings = decide(BOOK, Record("A", "ingame.slow-play"), {}, {"A"}, ref="event 0")
+    again = decide(BOOK, Record("A", "ingame.slow-play"), {"A": list(rulings)}, {"A"})
+    assert explain(BOOK, again[0], "ja").startswith(
+        "ひどく遅いプレイの2回目の違反です。これまでに同じ違反が1回記録されています(シナリオのイベント 0)。"
+    )
 
 
 def test_d16_a_void_carries_the_additional_ruling_the_corrected_history_now_calls_for() -> None:
