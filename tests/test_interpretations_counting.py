@@ -408,3 +408,35 @@ def test_d7_a_remedy_with_a_deadline_is_explained_with_its_penalty_remedy_and_de
         "a tool for recording life totals within 2 minutes; deadline: within 2 minutes (Prepare a tool for "
         "recording life totals within 2 minutes.)."
     )
+
+
+# --- D7, D16 A missed deadline that cannot be: refused, saying why
+
+
+@pytest.mark.parametrize(
+    ("events", "says"),
+    [
+        (
+            [f"A: {SLOW}", void(0), missed(1)],
+            "event 2: 'missed' points at event 1, which records no infraction",
+        ),
+        (
+            ["A: pregame.tardiness", void(0), missed(0)],
+            "event 2: 'missed' points at event 0, which was voided",
+        ),
+        ([f"A: {SLOW}", missed(0)], "event 1: event 0 has no remedy deadline left to miss"),
+        (
+            ["A: pregame.tardiness", missed(0), missed(0), missed(0)],
+            "event 3: event 0 has no remedy deadline left to miss",
+        ),
+        ([missed(5)], "event 0: 'missed' points at event 5, which is not an earlier event"),
+        ([{"missed": "x"}], "event 0: 'missed' must be the index of an earlier event"),
+        ([void(0)], "event 0: 'void' points at event 0, which is not an earlier event"),
+    ],
+)
+def test_d7_d16_a_missed_deadline_or_void_that_cannot_be_is_refused_saying_why(
+    events: list[str | dict[str, object]], says: str
+) -> None:
+    with pytest.raises(ScenarioError) as caught:
+        play(*events)
+    assert str(caught.value) == says
