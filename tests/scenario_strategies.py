@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from shinpan.engine import replay
-from support import BOOK
+from support import BOOK, examples
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 RULES = [*BOOK.infractions, BOOK.uncategorized.id]
 COMPONENTS = list(BOOK.components)

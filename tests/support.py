@@ -6,6 +6,7 @@ rulings = play(rec("A", "draft.standard", draft="D1", kind="talking"), missed(0)
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -18,13 +19,25 @@ from shinpan.guideline.model import Question
 from shinpan.services.guideline_files import default_guideline
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+# ../shared beside the repository; scripts/mutation runs a copy of the tests one folder down.
+SHARED = next(
+    (p / "shared" for p in Path(__file__).resolve().parents[2:4] if (p / "shared").is_dir()),
+    Path(__file__).resolve().parents[2] / "shared",
+)
 DATA = ROOT / "src" / "shinpan" / "guideline" / "data"
 SOURCE_NAME = "000_250c4ad0458705b9.txt"
 SHIPPED_YAML = DATA / "rel3-ja-1998.yaml"
 VENV_BIN = ROOT / ".venv" / "bin"
 
 BOOK = Rulebook(default_guideline())
+
+
+def examples(usual: int) -> int:
+    """How many examples a property test tries: ``usual``, or SHINPAN_EXAMPLES when set
+    (scripts/mutation runs the pure tests against hundreds of changed rules with a few)."""
+    return int(os.environ.get("SHINPAN_EXAMPLES", usual))
+
+
 PLAYERS = ("A", "B", "C")
 FACTS = {q.value for q in Question}
 

@@ -30,6 +30,7 @@ from shinpan.tournament.tiebreakers import (
     parse_chain,
     seeded_places,
 )
+from support import examples
 
 
 def duels(text: str) -> tuple[str | None, ...]:
@@ -326,7 +327,7 @@ def playoffs(draw: st.DrawFn) -> tuple[list[str], list[list[Bout]], bool]:
         rounds.append(next_round(decided, gone, third_place=third))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.sampled_from(SIZES), st.randoms(use_true_random=False))
 def test_a_bracket_seats_each_entrant_once_and_seeds_sum_to_size_plus_one(
     size: int, rng: random.Random
@@ -339,7 +340,7 @@ def test_a_bracket_seats_each_entrant_once_and_seeds_sum_to_size_plus_one(
     assert all(entrants[seat.seed - 1] == seat.player for seat in seated)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(playoffs())
 def test_placings_are_a_permutation_of_the_event_with_the_winner_first(
     played: tuple[list[str], list[list[Bout]], bool],
@@ -353,7 +354,7 @@ def test_placings_are_a_permutation_of_the_event_with_the_winner_first(
         assert placed[0][1] == final.winner
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(playoffs())
 def test_nobody_who_left_plays_again(played: tuple[list[str], list[list[Bout]], bool]) -> None:
     _, rounds, _ = played

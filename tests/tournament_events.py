@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from shinpan.tournament import Entrant, Pairing, Played, PlayerState, pair_round
 from shinpan.tournament.formats import AtTime, MatchFormat, at_time, duels_to_win, duels_won
+from support import examples
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @dataclass(frozen=True)
