@@ -23,7 +23,8 @@ from shinpan.engine.clock import (
     table_ends_at,
 )
 from shinpan.errors import InvalidInput
-from shinpan.guideline import Rulebook, default_guideline
+from shinpan.guideline import Rulebook
+from shinpan.services.guideline_files import default_guideline
 from support import BOOK, scenario
 
 NOW = parse_given_at("2026-12-05T10:00:00+09:00")

@@ -10,7 +10,6 @@ import importlib
 import pytest
 
 from shinpan.engine import Deviation, Record, Ruling, decide, explain
-from shinpan.engine.corrections import check_deviation_changes
 from shinpan.engine.event_rules import (
     Role,
     Status,
@@ -26,12 +25,12 @@ from shinpan.engine.event_rules import (
     status_of,
 )
 from shinpan.engine.explain import deviation_text, reason_text
-from shinpan.engine.facts import RecordError
+from shinpan.engine.facts import RecordError, check_deviation_changes
 from shinpan.engine.hanging import restored_effects
 from shinpan.engine.leaving import left_reason, noted_leaving
 from shinpan.engine.participants import check_id_characters, check_name, direction_controls
 from shinpan.errors import InvalidInput
-from shinpan.guideline import default_guideline
+from shinpan.services.guideline_files import default_guideline
 from support import BOOK
 
 SLOW = "ingame.slow-play"
