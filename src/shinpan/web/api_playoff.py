@@ -5,7 +5,7 @@ bracket and the final placings. Thin over :mod:`shinpan.services.formats` and
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
@@ -32,8 +32,8 @@ class FormatOut(BaseModel):
 class FormatIn(CommandIn):
     format: Literal["bo3", "bo1"] | None = None
     time_out: Literal["duels", "both-lose"] | None = None
-    tiebreakers: list[Key] | Literal["standard", "both-lose"] | None = Field(
-        None, description="keys in order, each at most once, or a preset's name", max_length=5
+    tiebreakers: Annotated[list[Key], Field(max_length=5)] | Literal["standard", "both-lose"] | None = Field(
+        None, description="keys in order, each at most once, or a preset's name"
     )
 
 
