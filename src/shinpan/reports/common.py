@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from functools import cache, lru_cache
+from typing import TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
@@ -255,3 +256,11 @@ def rule_order(book: Rulebook, rule: str) -> int:
 
 
 _POSITIONS: dict[tuple[str, str], dict[str, int]] = {}
+
+
+T = TypeVar("T")
+
+
+def in_pages(items: tuple[T, ...], per_page: int) -> list[tuple[T, ...]]:
+    """``items`` cut into sheets of ``per_page``, in order (the last may hold fewer)."""
+    return [items[n : n + per_page] for n in range(0, len(items), per_page)]

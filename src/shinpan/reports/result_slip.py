@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from shinpan.errors import InvalidInput
 from shinpan.ledger_head import LedgerHead
-from shinpan.reports.common import EventHeader, event_header
+from shinpan.reports.common import EventHeader, event_header, in_pages
 from shinpan.reports.slip import DEFAULT_BASE_URL, qr_svg
 from shinpan.services.codes import match_codes
 from shinpan.services.context import load_event, stamp
@@ -80,7 +80,7 @@ class ResultSlips:
     @property
     def pages(self) -> list[tuple[ResultSlip, ...]]:
         """The slips in pages of eight, in table order."""
-        return [self.slips[n : n + PER_PAGE] for n in range(0, len(self.slips), PER_PAGE)]
+        return in_pages(self.slips, PER_PAGE)
 
     def as_json(self) -> dict[str, Any]:
         return {

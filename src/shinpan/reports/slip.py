@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.ledger_head import LedgerHead
-from shinpan.reports.common import DUE_WORDS, EventHeader, event_header
+from shinpan.reports.common import DUE_WORDS, EventHeader, event_header, in_pages
 from shinpan.reports.rulings import ReportedRuling, read_rulings
 from shinpan.services.context import stamp
 from shinpan.services.heads import read_heads
@@ -157,7 +157,7 @@ class PenaltySlips:
 
     @property
     def pages(self) -> list[tuple[Slip, ...]]:
-        return [self.slips[n : n + SLIPS_PER_PAGE] for n in range(0, len(self.slips), SLIPS_PER_PAGE)]
+        return in_pages(self.slips, SLIPS_PER_PAGE)
 
     def as_json(self) -> dict[str, Any]:
         return {
