@@ -35,6 +35,7 @@ from web_support import (
     FLOOR_JUDGE,
     HEAD_JUDGE,
     PHONE,
+    kept_on_first_visit,
     network_back,
     network_down,
     player_table,
@@ -79,22 +80,6 @@ def floor_judge(people: People, judge: str, viewport: dict[str, int] = PHONE) ->
     return page
 
 
-def kept_for_offline(page: Page, event: int) -> None:
-    """Wait until the service worker, installed by this first visit, controls the page and
-    keeps the screen and the roster: nothing reloads the page to get them kept."""
-    wanted = {f"/events/{event}/record", f"/events/{event}/record/roster"}
-    deadline = time.monotonic() + 45  # a loaded machine: the worker fetches the page and its roster
-    while time.monotonic() < deadline:
-        kept = page.evaluate(
-            "() => navigator.serviceWorker.controller === null ? [] : caches.open('shinpan-pages')"
-            ".then(c => c.keys()).then(ks => ks.map(k => new URL(k.url).pathname))"
-        )
-        if wanted <= set(kept):
-            return
-        time.sleep(0.1)
-    raise AssertionError("the service worker did not keep the record screen on its first visit")
-
-
 def queued(page: Page, event: int) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = page.evaluate(
         f"() => JSON.parse(localStorage.getItem('shinpan-queue-{event}') || '[]')"
@@ -109,7 +94,7 @@ def test_offline_two_rulings_survive_a_reload_and_are_each_sent_once(site: Site,
     event, judge = quick_event(site, player_table(8))
     fj = floor_judge(people, judge)
     fj.goto(f"/events/{event}/record")
-    kept_for_offline(fj, event)
+    kept_on_first_visit(fj, event)
 
     # The network goes before the judge opens the search.
     network_down(fj)
@@ -178,6 +163,27 @@ def test_offline_two_rulings_survive_a_reload_and_are_each_sent_once(site: Site,
         at_table, arrived = given_and_recorded(site, event, r["number"])
         assert abs(at_table - g) < timedelta(milliseconds=1), "given when the judge saved it"
         assert arrived > at_table + timedelta(seconds=1), "recorded when it arrived"
+
+
+def test_a_first_visit_while_the_wifi_drops_is_kept_once_it_comes_back(site: Site, people: People) -> None:
+    """The worker installs while the roster cannot be fetched: the page asks it again, a few
+    times and further apart, until the screen, the roster and 自分の記録 are all kept."""
+    event, judge = quick_event(site, player_table(8))
+    fj = floor_judge(people, judge)
+    dropped: list[str] = []
+    back_at = time.monotonic() + 4
+
+    def wifi_drops_for_a_while(route: Any) -> None:
+        if time.monotonic() < back_at:
+            dropped.append(route.request.url)
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    fj.context.route("**/record/roster", wifi_drops_for_a_while)
+    fj.goto(f"/events/{event}/record")
+    kept_on_first_visit(fj, event)
+    assert dropped, "the roster was never asked for while the Wi-Fi was down"
 
 
 # -- corrections and appeals ---------------------------------------------------------------

@@ -366,12 +366,14 @@ def kept_on_first_visit(page: Any, event: int) -> None:
     roster and 自分の記録 (the page is not reloaded for it)."""
     wanted = {f"/events/{event}/record", f"/events/{event}/record/roster", f"/events/{event}/record/mine"}
     deadline = time.monotonic() + 45  # a loaded machine: the worker fetches three pages
+    seen: dict[str, Any] = {}
     while time.monotonic() < deadline:
-        kept = page.evaluate(
-            "() => navigator.serviceWorker.controller === null ? [] : caches.open('shinpan-pages')"
-            ".then(c => c.keys()).then(ks => ks.map(k => new URL(k.url).pathname))"
+        seen = page.evaluate(
+            "() => caches.open('shinpan-pages').then(c => c.keys()).then(ks => ({"
+            " controlled: navigator.serviceWorker.controller !== null,"
+            " kept: ks.map(k => new URL(k.url).pathname) }))"
         )
-        if wanted <= set(kept):
+        if seen["controlled"] and wanted <= set(seen["kept"]):
             return
         time.sleep(0.1)
-    raise AssertionError("the service worker did not keep the record screen on its first visit")
+    raise AssertionError(f"the service worker did not keep the record screen on its first visit: {seen}")

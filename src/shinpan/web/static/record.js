@@ -451,12 +451,27 @@
 
   // The worker keeps this screen from its first visit: when it installs it keeps the record
   // screens open then; a page that no worker loaded (a hard reload, a worker installed by
-  // another tab) asks the running worker to keep it.
+  // another tab) asks the running worker to keep it, and asks again, a few times and further
+  // apart, until the screen, its roster and 自分の記録 are kept (the Wi-Fi may drop just then).
   if ("serviceWorker" in navigator) {
     var loadedByWorker = !!navigator.serviceWorker.controller;
-    navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; })
-      .then(function (registration) {
-        if (registration.active && !loadedByWorker) registration.active.postMessage({ keep: location.pathname });
+    var keepAsked = 0;
+    var askToKeep = function () {
+      keepAsked += 1;
+      navigator.serviceWorker.ready.then(function (registration) {
+        if (registration.active) registration.active.postMessage({ keep: location.pathname });
       }).catch(function () {});
+    };
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      var data = event.data || {};
+      if (data.kept !== location.pathname) return;
+      var urls = data.urls || [];
+      var whole = ["", "/roster", "/mine"].every(function (end) { return urls.indexOf(location.pathname + end) >= 0; });
+      if (!whole && keepAsked < 8) setTimeout(askToKeep, 1500 * keepAsked);
+    });
+    if (navigator.serviceWorker.startMessages) navigator.serviceWorker.startMessages();
+    navigator.serviceWorker.register("/sw.js").then(function () {
+      if (!loadedByWorker) askToKeep();
+    }).catch(function () {});
   }
 })();

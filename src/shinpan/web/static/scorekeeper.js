@@ -118,7 +118,11 @@
         body.replaces = pending.replaces;
         body.reason = reasonBox.value.trim();
       }
+      // Never leave the last table's answer showing while this one is on its way.
+      tell("テーブル" + table + "を送信中… / sending table " + table, false);
+      quick.setAttribute("aria-busy", "true");
       send(table, body).then(function (got) {
+        quick.removeAttribute("aria-busy");
         if (got.status === 200) {
           tell(describe(got.body), false);
           pending = null;
@@ -140,6 +144,11 @@
           scoreBox.focus();
         }
         return refresh();
+      }, function () {
+        quick.removeAttribute("aria-busy");
+        tell("テーブル" + table + "の結果は送れませんでした。ネットワークを確かめて、もう一度送ってください / table " +
+          table + " was not sent: check the network and send again", true);
+        scoreBox.focus();
       });
     });
     reasonBox.addEventListener("keydown", function (ev) {

@@ -23,15 +23,17 @@ var WAIT_MS = 4000; // venue Wi-Fi tends to hang rather than fail
 
 // A record screen and what it reads, fetched now and kept (a sign-in page it was redirected
 // to, or an error, is not kept; nothing failing here stops the worker from installing).
+// Answers with the addresses it kept, so the page can ask again for what it could not.
 function keepScreen(path) {
-  if (!SCREEN.test(path)) return Promise.resolve();
+  if (!SCREEN.test(path)) return Promise.resolve([]);
   return caches.open(PAGES).then(function (cache) {
     return Promise.all([path, path + "/roster", path + "/mine"].map(function (url) {
       return fetch(url, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
-        if (response.ok && !response.redirected) return cache.put(url, response);
-      }).catch(function () {});
+        if (!response.ok || response.redirected) return null;
+        return cache.put(url, response).then(function () { return url; });
+      }).catch(function () { return null; });
     }));
-  });
+  }).then(function (urls) { return urls.filter(Boolean); });
 }
 
 function keepOpenScreens() {
@@ -41,16 +43,19 @@ function keepOpenScreens() {
 }
 
 self.addEventListener("install", function (event) {
-  event.waitUntil(caches.open(STATIC).then(function (cache) { return cache.addAll(ASSETS); })
-    .then(keepOpenScreens)
+  // An asset that does not come now is kept when it is next asked for: one slow answer must
+  // not leave the phone without a worker.
+  event.waitUntil(caches.open(STATIC).then(function (cache) {
+    return Promise.all(ASSETS.map(function (url) { return cache.add(url).catch(function () {}); }));
+  }).then(keepOpenScreens)
     .then(function () { return self.skipWaiting(); }));
 });
 
 self.addEventListener("message", function (event) {
   var data = event.data || {};
   if (data.keep && typeof data.keep === "string") {
-    var done = keepScreen(data.keep).then(function () {
-      if (event.source) event.source.postMessage({ kept: data.keep });
+    var done = keepScreen(data.keep).then(function (urls) {
+      if (event.source) event.source.postMessage({ kept: data.keep, urls: urls });
     });
     if (event.waitUntil) event.waitUntil(done);
   }
@@ -102,7 +107,13 @@ self.addEventListener("fetch", function (event) {
   }
   if (ASSETS.indexOf(url.pathname) >= 0) {
     event.respondWith(caches.match(request, { cacheName: STATIC, ignoreSearch: true }).then(function (kept) {
-      return kept || fetch(request);
+      return kept || fetch(request).then(function (response) {
+        if (response.ok) {
+          var copy = response.clone();
+          caches.open(STATIC).then(function (cache) { return cache.put(url.pathname, copy); });
+        }
+        return response;
+      });
     }));
   } else if (KEPT.test(url.pathname) && !url.search) {
     event.respondWith(networkFirst(request));
