@@ -374,3 +374,15 @@ def test_rules_with_a_broken_guideline_file(tmp_path: Path) -> None:
     result = runner.invoke(app, ["rules", "--guideline", str(guideline)])
     assert result.exit_code == 1
     assert "mapping" in result.stderr
+
+
+def test_an_error_is_told_in_japanese_first_then_in_english(tmp_path: Path) -> None:
+    """The head judge at the server's terminal reads an error as the desk says it."""
+    db = str(tmp_path / "event.db")
+    nameless = runner.invoke(app, ["event", "create", "--db", db, "--name", "春の大会"])
+    assert nameless.exit_code == 1 and nameless.stdout == ""
+    assert nameless.stderr == "error: ヘッドジャッジが必要です / the event needs a head judge (head_judge)\n"
+
+    elsewhere = runner.invoke(app, ["standings", "--db", db, "--event", "99"])
+    assert elsewhere.exit_code == 1
+    assert elsewhere.stderr == "error: 大会 99 はありません / no event 99\n"

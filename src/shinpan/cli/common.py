@@ -62,9 +62,19 @@ def handled() -> Iterator[None]:
         fail(UNSTORABLE, 1)
     except ShinpanError as e:
         where = f" ({e.field})" if e.field else ""
-        fail(f"{e}{where}", 1)
+        fail(f"{in_japanese(e)}{where}", 1)
     except (OverflowError, UnicodeEncodeError):  # SQLite's integer; a lone surrogate from argv
         fail(UNSTORABLE, 1)
+
+
+def in_japanese(error: ShinpanError) -> str:
+    """An error told on one line as the web tells it, in Japanese first, then in English
+    (``日本語 / English``); the English alone where the catalogue has no Japanese for it."""
+    from shinpan.web.i18n import catalog  # start-up: read only when there is an error to tell
+
+    ja = catalog("ja")
+    japanese = error.render(lambda template: ja.get(template, template))
+    return str(error) if japanese == str(error) else f"{japanese} / {error}"
 
 
 def open_db(url: str | None) -> Database:

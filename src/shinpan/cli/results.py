@@ -22,7 +22,6 @@ from shinpan.cli.common import (
     open_db,
 )
 from shinpan.cli.output import fail, print_json, say
-from shinpan.errors import ResultStands
 
 
 def _wanted(
@@ -66,14 +65,6 @@ def _wanted(
     )
 
 
-def _stands(error: Any) -> None:
-    """T11's refusal on one line, in Japanese first, then in English; exit 1."""
-    from shinpan.web.i18n import catalog  # start-up
-
-    ja = catalog("ja")
-    fail(f"{error.render(lambda t: ja.get(t, t))} / {error}", 1)
-
-
 def result(
     event: EventOption,
     round_no: RoundOption,
@@ -110,11 +101,8 @@ def result(
     database = open_db(db)
     from shinpan.services.results import report_result  # start-up
 
-    with handled():
-        try:
-            done = report_result(database, event, round_no, table, wanted, actor=judge, command_id=command_id)
-        except ResultStands as e:  # told in Japanese first
-            _stands(e)
+    with handled():  # T11's refusal too, on one line, in Japanese first
+        done = report_result(database, event, round_no, table, wanted, actor=judge, command_id=command_id)
     if as_json:
         print_json(done)
         return
