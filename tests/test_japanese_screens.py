@@ -125,6 +125,19 @@ def test_the_check_finds_what_the_old_screens_said() -> None:
     assert problems("原文: 「1)通」") == []  # a quotation of the source
 
 
+def test_every_japanese_message_says_nothing_a_judge_would_not() -> None:
+    """Errors and refusals reach the desk, the phones and the CLI as the catalogue words them:
+    no D-numbers, ids or half-width commas there either. A phone's settings path is written
+    with arrows, as the phone's maker writes it."""
+    from shinpan.web.i18n import catalog
+
+    for english, japanese in catalog("ja").items():
+        found = problems(japanese.replace("{", "").replace("}", ""))
+        if japanese.startswith("設定 →"):
+            found = [p for p in found if not p.startswith("an arrow")]
+        assert found == [], english
+
+
 # -- no English on a Japanese screen ------------------------------------------------------------
 
 

@@ -188,8 +188,8 @@ def test_pairings_of_unknown_or_removed_players_are_refused(
     path.write_text("table,player a,player b\n1,P001,P002\n", encoding="utf-8")
     refused(
         run_cli("pairings", "import", "--event", str(ev.id), "--round", "2", str(path), db=db_url),
-        "D14",
-        "P001 (disqualified)",
+        "失格で大会から外れているため、組み合わせできません: P001 / ",
+        "disqualified, and cannot be paired: P001",
     )
     bad = tmp_path / "bad.csv"
     bad.write_text("table,player a,player b\n1,P001,P001\n", encoding="utf-8")

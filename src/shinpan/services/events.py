@@ -151,7 +151,7 @@ def new_event(
     threshold = confirmation_threshold or g.confirmation_threshold
     if not may_set_threshold(g, threshold):
         raise InvalidInput(
-            "the confirmation threshold may be raised, not lowered, from {base} (D11)",
+            "the confirmation threshold may be raised, not lowered, from {base}",
             field="confirmation_threshold",
             base=g.confirmation_threshold,
         )
@@ -332,10 +332,12 @@ def import_pairings(
             raise InvalidInput(
                 "not registered in this event: {players}", field="file", players=", ".join(unknown[:20])
             )
-        out = [f"{p} ({known[p]})" for p in named if not may_be_paired(known[p])]
+        out = [p for p in named if not may_be_paired(known[p])]
         if out:
             raise Refused(
-                "out of the event and cannot be paired (D14): {players}", field="file", players=", ".join(out)
+                "withdrawn, ejected or disqualified, and cannot be paired: {players}",
+                field="file",
+                players=", ".join(out),
             )
         ap.append(RoundPaired(round_no, paired))
         settle_carried(ap, round_no)

@@ -223,7 +223,7 @@ def edit_pairings(
         out = [p for p in named if not may_be_paired(known[p])]
         if out:
             raise Refused(
-                "out of the event and cannot be paired (D14): {players}",
+                "withdrawn, ejected or disqualified, and cannot be paired: {players}",
                 field="tables",
                 players=", ".join(out),
             )
