@@ -84,7 +84,8 @@ def _parse(kind: str, path: Path) -> list[Any]:
     try:
         return parse(data)
     except CsvError as e:
-        fail(f"{path}: nothing imported:\n" + "\n".join(p.text("en") for p in e.problems), 1)
+        told = (f"{p.text('ja')} / {p.text('en')}" for p in e.problems)  # Japanese first, as on the web
+        fail(f"{path}: 何も取り込みませんでした / nothing imported:\n" + "\n".join(told), 1)
 
 
 def create(
