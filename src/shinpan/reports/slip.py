@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
+from shinpan.engine.event_rules import DeadlineState
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.ledger_head import LedgerHead
 from shinpan.reports.common import DUE_WORDS, EventHeader, event_header, in_pages
@@ -32,7 +33,7 @@ class DueRemedy:
     remedy_en: str
     due_kind: str
     due_at: str | None
-    state: str
+    state: DeadlineState
 
     @property
     def when_ja(self) -> str:

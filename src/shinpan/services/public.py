@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypedDict
 
+from shinpan.engine.event_rules import RoundState
 from shinpan.guideline.search import normalize
 from shinpan.services.context import load_event, parse_stamp, stamp
 from shinpan.services.playoff import read_bracket
@@ -73,7 +74,7 @@ class WallClock(TypedDict):
     """The current round's clock as the wall shows it: no reasons, no judges."""
 
     round: int
-    state: str
+    state: RoundState
     ends_at: str | None
     now: str
     tables: list[TableEnd]
@@ -142,7 +143,7 @@ class PublicEvent:
         self.views = {p.number: p for p in self.roster.players}
         with db.read() as conn:
             r = round_of(conn, self.event_id, self.round) if self.round else None
-        self.round_state = r.state if r is not None else "none"
+        self.round_state = r.state if r is not None else RoundState.none
         self.drawn: dict[Any, Any] = {}  # what the pages draw of this view, kept with it
 
     def shown(self, number: str) -> Shown | None:
@@ -248,13 +249,13 @@ class PublicEvent:
         is later (time a judge gave it), still playing. No reasons, no judges."""
         at = parse_stamp(stamp(now))
         if not self.round:
-            return {"round": 0, "state": "none", "ends_at": None, "now": stamp(at), "tables": []}
+            return {"round": 0, "state": RoundState.none, "ends_at": None, "now": stamp(at), "tables": []}
         with self.db.read() as conn:
             c = read_clock(conn, self.event_id, self.round, at)
         extended: list[TableEnd] = [
             {"table": t.table, "ends_at": t.ends_at}
             for t in c.tables
-            if c.state == "started"
+            if c.state is RoundState.started
             and t.playing
             and t.extra_minutes > 0
             and t.ends_at

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from shinpan.engine.event_rules import RoundState
 from shinpan.store.connection import Connection, Statement
 
 if TYPE_CHECKING:  # loaded by the one read that makes them: the others need none of the engine
@@ -31,10 +32,10 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Round:
-    """A paired round: its state (paired | started | ended) and its clock (D21)."""
+    """A paired round: its state (paired, started, ended) and its clock (D21)."""
 
     number: int
-    state: str
+    state: RoundState
     started_at: str | None  # when its clock started
     minutes: int | None  # its length, from its start
     ended_at: str | None
@@ -95,7 +96,8 @@ def round_of(conn: Connection, event_id: int, number: int) -> Round | None:
     r = _ROUND.first(conn, {"e": event_id, "r": number})
     if r is None:
         return None
-    return Round(int(r[0]), *r[1:])
+    number, state, started_at, minutes, ended_at, seed = r
+    return Round(int(number), RoundState(state), started_at, minutes, ended_at, seed)
 
 
 def paired_after(conn: Connection, event_id: int, number: int) -> bool:
