@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from shinpan.engine.event_rules import RoundState
 from shinpan.guideline.search import normalize
@@ -144,7 +144,9 @@ class PublicEvent:
         with db.read() as conn:
             r = round_of(conn, self.event_id, self.round) if self.round else None
         self.round_state = r.state if r is not None else RoundState.none
-        self.drawn: dict[Any, Any] = {}  # what the pages draw of this view, kept with it
+        # What the web pages draw of this view, kept with it: by what it is and its language
+        # (("home", "ja") → the home page); the pages know what they kept (isinstance).
+        self.drawn: dict[tuple[str, str], object] = {}
 
     def shown(self, number: str) -> Shown | None:
         """How the player is shown; None for a player a ruling removed (or not known)."""

@@ -19,6 +19,7 @@ __all__ = [
     "DuelResult",
     "Round",
     "TimeGiven",
+    "duels_to_win_in",
     "paired_after",
     "result_at",
     "round_duels",
@@ -65,6 +66,7 @@ class TimeGiven:
 _ROUND = Statement(
     "SELECT number, state, started_at, minutes, ended_at, seed FROM rounds WHERE event_id = :e AND number = :r"
 )
+_FORMAT = Statement("SELECT match_format FROM events WHERE event_id = :e")
 _LATER = Statement("SELECT number FROM rounds WHERE event_id = :e AND number > :r LIMIT 1")
 _MATCHES = Statement(
     "SELECT round, table_no, player_a, player_b, result, result_ruling FROM matches "
@@ -113,19 +115,42 @@ def round_duels(conn: Connection, event_id: int, number: int) -> list[DuelResult
     ]
 
 
+def duels_to_win_in(conn: Connection, event_id: int) -> int:
+    """The duels that win a match in the event's format (T7): two, one in best of one."""
+    from shinpan.tournament.formats import MatchFormat, duels_to_win  # start-up
+
+    chosen = _FORMAT.scalar(conn, {"e": event_id})
+    return duels_to_win(MatchFormat(chosen or MatchFormat.bo3))
+
+
 def round_matches(
     conn: Connection, event_id: int, number: int, duels: Sequence[DuelResult] | None = None
 ) -> list[Match]:
-    """The round's matches by table (a bye has no player b), each with its decided duels
-    (``duels``: the round's, already read with :func:`round_duels`)."""
+    """The round's matches by table (a bye has no player b), each with its decided and drawn
+    duels (``duels``: the round's, already read with :func:`round_duels`) and the duels that
+    win it in the event's format."""
     from shinpan.engine.effects import Match  # start-up: the other reads need none of the engine
 
     won: dict[int, dict[int, str]] = {}
+    drawn: dict[int, set[int]] = {}
     for d in round_duels(conn, event_id, number) if duels is None else duels:
         if d.winner is not None:
             won.setdefault(d.table, {})[d.duel] = d.winner
+        else:
+            drawn.setdefault(d.table, set()).add(d.duel)
+    to_win = duels_to_win_in(conn, event_id)
     return [
-        Match(int(r), int(t), a, b, result, result_ruling, won.get(int(t), {}))
+        Match(
+            int(r),
+            int(t),
+            a,
+            b,
+            result,
+            result_ruling,
+            won.get(int(t), {}),
+            frozenset(drawn.get(int(t), ())),
+            to_win,
+        )
         for r, t, a, b, result, result_ruling in _MATCHES.all(conn, {"e": event_id, "r": number})
     ]
 
