@@ -16,7 +16,7 @@ import pytest
 from shinpan.engine import replay
 from shinpan.guideline import Rulebook
 from shinpan.guideline.model import Question
-from shinpan.services.guideline_files import default_guideline
+from shinpan.services.guidelines import default_guideline
 
 ROOT = Path(__file__).resolve().parents[1]
 # ../shared beside the repository; scripts/mutation runs a copy of the tests one folder down.

@@ -153,7 +153,7 @@ def test_the_schema_is_made_once_and_printed_alike_after(tmp_path: Path) -> None
 def test_a_cache_that_cannot_be_had_or_written_leaves_the_check_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from shinpan.services import guideline_files as load
+    from shinpan.services import guidelines as load
 
     file, broken = tmp_path / "local.yaml", tmp_path / "broken.yaml"
     file.write_text(SHIPPED.read_text("utf-8"), encoding="utf-8")
@@ -179,7 +179,7 @@ def test_a_cache_that_cannot_be_had_or_written_leaves_the_check_as_it_was(
 def test_the_cache_key_follows_the_code_that_checks_and_the_libraries_it_uses(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from shinpan.services import guideline_files as load
+    from shinpan.services import guidelines as load
 
     first = load._key((b".yaml", b"text"))
     assert load._key((b".yaml", b"text")) == first and load._key((b".json", b"text")) != first

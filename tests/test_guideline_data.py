@@ -13,7 +13,7 @@ from functools import cache
 import pytest
 
 from shinpan.guideline.model import Guideline, Infraction
-from shinpan.services.guideline_files import default_guideline
+from shinpan.services.guidelines import default_guideline
 from support import DATA, SOURCE_NAME, shared
 
 G: Guideline = default_guideline()

@@ -24,7 +24,7 @@ from shinpan.engine.event_rules import (
     status_of,
 )
 from shinpan.guideline import Rulebook
-from shinpan.services.guideline_files import default_guideline
+from shinpan.services.guidelines import default_guideline
 from support import BOOK, brief, missed, of, one, play, rec, scenario, shared, void
 
 SLOW = "ingame.slow-play"

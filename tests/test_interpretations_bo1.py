@@ -14,6 +14,8 @@ from typing import Any
 from conftest import HEAD_JUDGE, EventSetup
 from shinpan.services import corrections, events, formats, playoff, rounds
 from shinpan.services.results import Wanted, report_result
+from shinpan.store.rounds import round_matches
+from shinpan.store.snapshots import match_at
 from test_ledger_services import consistent, match, only, winners
 
 PAIRS = [("P001", "P002"), ("P003", "P004"), ("P005", "P006"), ("P007", "P008")]
@@ -58,6 +60,22 @@ def test_t7_d10_in_best_of_one_the_scorekeepers_first_duel_ends_the_match(new_ev
     rounds.start_round(ev.db, ev.id)
     events.report_result(ev.db, ev.id, 1, 2, duel=1, winner="P004")
     assert match(ev, 2)["result"] == "b"
+    consistent(ev.db)
+
+
+def test_t7_a_round_s_matches_read_together_play_to_the_event_s_format_as_each_read_alone(
+    new_event: Any,
+) -> None:
+    ev = bo1(new_event)
+    rounds.start_round(ev.db, ev.id)
+    report_result(ev.db, ev.id, 1, 1, Wanted(score="0-0-1", at_time=True))  # one drawn duel
+    ev.record("P003", "pregame.tardiness")  # table 2: its one duel lost, the match over
+    with ev.db.read() as conn:
+        together = round_matches(conn, ev.id, 1)
+        alone = [match_at(conn, ev.id, 1, m.table) for m in together]
+    assert together == alone
+    assert [m.duels_to_win for m in together] == [1, 1, 1, 1]  # best of one: one duel wins
+    assert together[0].drawn and together[1].decided_by_duels() == "b"
     consistent(ev.db)
 
 

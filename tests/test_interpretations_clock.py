@@ -24,7 +24,7 @@ from shinpan.engine.clock import (
 )
 from shinpan.errors import InvalidInput
 from shinpan.guideline import Rulebook
-from shinpan.services.guideline_files import default_guideline
+from shinpan.services.guidelines import default_guideline
 from support import BOOK, scenario
 
 NOW = parse_given_at("2026-12-05T10:00:00+09:00")

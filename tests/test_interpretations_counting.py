@@ -11,7 +11,7 @@ import pytest
 
 from shinpan.engine import Record, RecordError, ScenarioError, decide, explain, replay
 from shinpan.guideline import Rulebook
-from shinpan.services.guideline_files import default_guideline
+from shinpan.services.guidelines import default_guideline
 from support import BOOK, brief, missed, one, play, rec, void
 
 MIXED = "deck.lost-or-mixed-cards"

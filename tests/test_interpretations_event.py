@@ -23,7 +23,7 @@ from shinpan.engine.event_rules import (
     why_no_drop,
 )
 from shinpan.guideline import Rulebook
-from shinpan.services.guideline_files import default_guideline, load_guideline
+from shinpan.services.guidelines import default_guideline, load_guideline
 from support import BOOK
 
 RENAMED_BOOK = Rulebook(load_guideline(Path(__file__).parent / "fixtures" / "renamed_guideline.yaml"))
@@ -153,7 +153,7 @@ def test_codes_where_meanings_are_due_fail_the_type_check(tmp_path: Path) -> Non
     snippet.write_text(
         "from shinpan.engine.event_rules import RulingState, status_once_confirmed\n"
         "from shinpan.guideline import Rulebook\n"
-        "from shinpan.services.guideline_files import default_guideline\n"
+        "from shinpan.services.guidelines import default_guideline\n"
         "book = Rulebook(default_guideline())\n"
         "codes: list[str] = ['warning3', 'disqualification']\n"
         "status_once_confirmed(codes, RulingState.pending)\n"

@@ -7,6 +7,7 @@ Every test ends by checking that the projections are what the entries give
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -629,6 +630,42 @@ def test_voiding_a_missed_deadlines_follow_up_reverses_it(ev: EventSetup) -> Non
     (withdrawn,) = deadlines.mark_missed(ev.db, ev.id, n, 1)
     corrections.void(ev.db, ev.id, withdrawn["number"], "the player was at the wrong table")
     assert status(ev, "P001") == "active"
+    consistent(ev.db)
+
+
+def test_a_deadline_and_a_round_keep_their_state_in_the_words_the_json_has_always_said(
+    ev: EventSetup,
+) -> None:
+    def kept(table: str, key: str) -> list[tuple[Any, ...]]:
+        with ev.db.read() as conn:
+            query = f"SELECT {key}, state FROM {table} WHERE event_id = :e ORDER BY {key}"
+            return [tuple(row) for row in Statement(query).all(conn, {"e": ev.id})]
+
+    late = only(ev.record("P001", "pregame.tardiness"))["number"]
+    voided = only(ev.record("P003", "pregame.tardiness"))["number"]
+    assert kept("rounds", "number") == [(1, "paired")]
+    assert json.dumps(rounds.round_clock(ev.db, ev.id).as_json()["state"]) == '"paired"'
+    deadlines.mark_missed(ev.db, ev.id, late, 0)
+    corrections.void(ev.db, ev.id, voided, "the player was at the wrong table")
+    rounds.start_round(ev.db, ev.id)
+    assert kept("rounds", "number") == [(1, "started")]
+    deadlines.mark_done(ev.db, ev.id, late, 1)
+    for m in queries.round_matches(ev.db, ev.id, 1)["matches"]:
+        if m["result"] is None:  # table 1's came with the missed deadline's second duel loss
+            events.report_result(ev.db, ev.id, 1, m["table"], result="a")
+    events.end_round(ev.db, ev.id, 1)
+    assert kept("rounds", "number") == [(1, "ended")]
+    assert kept("deadlines", "ruling, position") == [
+        (late, 0, "missed"), (late, 1, "done"), (voided, 0, "cancelled"), (voided, 1, "cancelled"),
+    ]  # fmt: skip
+    listed = [d.as_json() for d in deadlines.list_deadlines(ev.db, ev.id, include_closed=True)]
+    assert sorted(json.dumps(d["state"]) for d in listed) == [
+        '"cancelled"',
+        '"cancelled"',
+        '"done"',
+        '"missed"',
+    ]
+    assert json.dumps(rounds.round_clock(ev.db, ev.id).as_json()["state"]) == '"ended"'
     consistent(ev.db)
 
 

@@ -23,8 +23,9 @@ from fixtures.make_renamed_guideline import ID as RENAMED_ID
 from fixtures.make_renamed_guideline import RENAMED
 from shinpan.csvio import parse_pairings, parse_players
 from shinpan.errors import Refused
-from shinpan.services import accounts, events
-from shinpan.services.guidelines import add_guideline, held_guidelines, shipped_guideline
+from shinpan.guideline import Guideline
+from shinpan.services import accounts, events, guidelines
+from shinpan.services.guidelines import add_guideline, held_guideline, held_guidelines, shipped_guideline
 from shinpan.store.db import Database
 from shinpan.web.app import create_app
 from web_support import HEAD_JUDGE, database_url, pairings_csv, player_table, players_csv, sign_in
@@ -276,6 +277,28 @@ def test_a_published_guideline_never_changes(tmp_path: Path, monkeypatch: pytest
     with pytest.raises(Refused, match="already held with other content"):
         add_guideline(edited)
     assert [h.id for h in held_guidelines()] == [shipped_guideline().id, RENAMED_ID]
+
+
+def test_a_held_file_is_read_once_until_it_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHINPAN_GUIDELINES", str(tmp_path / "guidelines"))
+    held = add_guideline(FIXTURE)
+    read: list[Path] = []
+    reading = guidelines.load_guideline
+
+    def counted(path: str | Path) -> Guideline:
+        read.append(Path(path))
+        return reading(path)
+
+    monkeypatch.setattr(guidelines, "load_guideline", counted)
+    for _ in range(3):  # every page lists the held guidelines: the file is read the first time only
+        assert [h.key for h in held_guidelines()] == [shipped_guideline().key, held.key]
+    assert held_guideline(RENAMED_ID, held.version, held.sha256) == held
+    assert len(read) == 1
+    # The file changed on disk (here broken by hand): it is read again, and no longer held.
+    read[0].write_text("version: [", encoding="utf-8")
+    assert [h.key for h in held_guidelines()] == [shipped_guideline().key]
+    assert len(read) == 2
+    assert [h.key for h in held_guidelines()] == [shipped_guideline().key] and len(read) == 2
 
 
 def test_the_web_form_offers_the_held_guidelines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

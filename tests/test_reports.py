@@ -33,7 +33,7 @@ from shinpan.reports.formats import HEAD_COLUMNS
 from shinpan.reports.penalties import csv_header
 from shinpan.services import appeals, corrections, deadlines, events, recording
 from shinpan.services.demo import FLOOR_JUDGE, HEAD_JUDGE, SCOREKEEPER, load_demo
-from shinpan.services.guideline_files import default_guideline
+from shinpan.services.guidelines import default_guideline
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.web.app import create_app

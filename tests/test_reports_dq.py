@@ -20,7 +20,7 @@ from shinpan.errors import NotFound
 from shinpan.guideline import Rulebook
 from shinpan.reports.dq import disqualifications
 from shinpan.services import context, corrections
-from shinpan.services.guideline_files import default_guideline, load_guideline
+from shinpan.services.guidelines import default_guideline, load_guideline
 from test_component_meanings import renamed
 
 CHEATING = "severe.cheating"  # 警3+失: a disqualification

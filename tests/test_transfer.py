@@ -24,7 +24,7 @@ from conftest import (
 )
 from shinpan.errors import Conflict, InvalidInput, StorageError
 from shinpan.services import corrections, deadlines, events, integrity, queries, recording, rounds, transfer
-from shinpan.services.guideline_files import default_guideline
+from shinpan.services.guidelines import default_guideline
 from shinpan.store.chain import GENESIS, canonical, entry_hash
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database

@@ -12,7 +12,7 @@ import pytest
 
 from shinpan.guideline import Rulebook
 from shinpan.services import context
-from shinpan.services.guideline_files import default_guideline, load_guideline
+from shinpan.services.guidelines import default_guideline, load_guideline
 from test_component_meanings import component, edited
 from web_support import World, build_world, database_url
 

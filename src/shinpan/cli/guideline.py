@@ -32,7 +32,7 @@ GuidelineOption = Annotated[
 def rulebook(path: Path | None) -> Rulebook:
     """The built-in guideline, or the one in ``path``; a broken file ends the command (exit 1)."""
     from shinpan.guideline import GuidelineError, Rulebook  # start-up
-    from shinpan.services.guideline_files import default_guideline, load_guideline  # start-up
+    from shinpan.services.guidelines import default_guideline, load_guideline  # start-up
 
     try:
         return Rulebook(load_guideline(path) if path else default_guideline())
@@ -203,7 +203,7 @@ def check(
 ) -> None:
     """Validate a guideline file: exit 0 when sound, 1 listing every problem."""
     from shinpan.guideline import GuidelineError  # start-up
-    from shinpan.services.guideline_files import load_guideline  # start-up
+    from shinpan.services.guidelines import load_guideline  # start-up
 
     try:
         g = load_guideline(file)
@@ -223,7 +223,7 @@ def check(
 
 def schema() -> None:
     """Print the JSON Schema of a guideline file."""
-    from shinpan.services.guideline_files import guideline_schema  # start-up
+    from shinpan.services.guidelines import guideline_schema  # start-up
 
     typer.echo(json.dumps(guideline_schema(), ensure_ascii=False, indent=2))
 

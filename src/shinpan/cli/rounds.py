@@ -18,6 +18,7 @@ from shinpan.cli.common import (
     open_db,
 )
 from shinpan.cli.output import fail, print_json, print_table, say
+from shinpan.engine.event_rules import RoundState
 
 if TYPE_CHECKING:
     from shinpan.services.rounds import RoundClock
@@ -33,14 +34,18 @@ def _local(stamp: str | None, zone: str) -> str:
 
 
 def _show_clock(clock: RoundClock, zone: str) -> None:
-    if clock.state == "none":
+    if clock.state is RoundState.none:
         say(
             "no round is paired yet" if not clock.round else f"round {clock.round} is not paired",
             markup=False,
         )
         return
-    words = {"paired": "paired, not started", "started": "started", "ended": "ended"}
-    head = f"round {clock.round}: {words.get(clock.state, clock.state)}"
+    words = {
+        RoundState.paired: "paired, not started",
+        RoundState.started: "started",
+        RoundState.ended: "ended",
+    }
+    head = f"round {clock.round}: {words[clock.state]}"
     if clock.started_at:
         head += f", started {_local(clock.started_at, zone)}, {clock.minutes} min, time ends {_local(clock.ends_at, zone)}"
     say(head, markup=False)
@@ -66,13 +71,13 @@ def _show_clock(clock: RoundClock, zone: str) -> None:
         say(f"due at the end of the round: #{d.ruling} {d.player}: {d.remedy_en}", markup=False)
 
 
-def _standings_title(number: int | None, state: str) -> str:
+def _standings_title(number: int | None, state: RoundState) -> str:
     """What the standings are after, as T5 and T6 tell it (never "round 0")."""
     if number is None:
         return "no round has been played yet"
-    if state == "started":
+    if state is RoundState.started:
         return f"round {number} (started, not ended): the standings so far"
-    if state == "paired":
+    if state is RoundState.paired:
         return f"round {number} (paired, not started): nothing of it is played yet"
     return f"after round {number}"
 

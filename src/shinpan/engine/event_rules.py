@@ -41,6 +41,24 @@ class RulingState(StrEnum):
     voided = "voided"  # a correction voided it: it counts no more
 
 
+class DeadlineState(StrEnum):
+    """Where a remedy's deadline stands (D7, D9, D21): the deadlines table and the JSON say the value."""
+
+    pending = "pending"  # open: the remedy is still owed
+    done = "done"  # a judge saw the remedy done
+    missed = "missed"  # not done in time: what missing it brings was recorded
+    cancelled = "cancelled"  # its ruling was voided
+
+
+class RoundState(StrEnum):
+    """Where a round stands (D21): the rounds table and the JSON say the value."""
+
+    none = "none"  # no round paired yet: what the clock and the standings say before round 1 (never stored)
+    paired = "paired"  # paired, its clock not started
+    started = "started"  # its clock runs
+    ended = "ended"
+
+
 # The heavier status wins: a disqualified player who also withdrew is disqualified.
 _STATUS_ORDER = (Status.active, Status.dropped, Status.withdrawn, Status.ejected, Status.disqualified)
 _STATUS_OF = {

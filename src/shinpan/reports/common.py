@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from functools import cache, lru_cache
-from typing import TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
@@ -264,3 +264,43 @@ T = TypeVar("T")
 def in_pages(items: tuple[T, ...], per_page: int) -> list[tuple[T, ...]]:
     """``items`` cut into sheets of ``per_page``, in order (the last may hold fewer)."""
     return [items[n : n + per_page] for n in range(0, len(items), per_page)]
+
+
+class OneSlip(Protocol):
+    """One slip on a sheet: what it says in the report's JSON."""
+
+    def as_json(self) -> dict[str, Any]: ...
+
+
+S = TypeVar("S", bound=OneSlip)
+
+
+class SlipSheets(Generic[S]):
+    """Slips cut into A4 pages with cut lines (penalty slips, result slips): their pages,
+    their time zone and their JSON, one way for every kind. A frozen dataclass under it
+    gives the fields; the kind and the slips to a page are the subclass's."""
+
+    kind: ClassVar[str]
+    per_page: ClassVar[int]
+    event: EventHeader
+    round: int | None  # the round whose slips these are (None: penalty slips chosen by number)
+    slips: tuple[S, ...]
+    generated_at: str
+
+    @property
+    def time_zone(self) -> str:
+        return self.event.time_zone
+
+    @property
+    def pages(self) -> list[tuple[S, ...]]:
+        """The slips in pages of :attr:`per_page`, in order."""
+        return in_pages(self.slips, self.per_page)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "report": self.kind,
+            "event": self.event.as_json(),
+            "round": self.round,
+            "generated_at": self.generated_at,
+            "slips": [s.as_json() for s in self.slips],
+        }

@@ -24,6 +24,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from shinpan.engine.event_rules import RulingState
 from shinpan.ledger_head import LedgerHead
 from shinpan.reports.common import local_time, zone_words
 from shinpan.reports.penalties import PenaltyReport
@@ -201,7 +202,7 @@ def ruling_line(r: ReportedRuling, zone: str, lang: str) -> str:
     if r.confirmation:
         text += f"{r.confirmation.judge} {local_time(r.confirmation.at, zone, style='short')}"
     else:
-        text += "確認待ち" if r.state == "pending" else "—"
+        text += "確認待ち" if r.state is RulingState.pending else "—"
     for d in r.deviations:
         text += f" · 逸脱 {d.penalties_ja} 理由「{d.reason}」({d.judge})"
     if r.void:

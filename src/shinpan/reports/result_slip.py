@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from shinpan.errors import InvalidInput
 from shinpan.ledger_head import LedgerHead
-from shinpan.reports.common import EventHeader, event_header, in_pages
+from shinpan.reports.common import EventHeader, SlipSheets, event_header
 from shinpan.reports.slip import DEFAULT_BASE_URL, qr_svg
 from shinpan.services.codes import match_codes
 from shinpan.services.context import load_event, stamp
@@ -60,8 +60,11 @@ class ResultSlip:
 
 
 @dataclass(frozen=True)
-class ResultSlips:
+class ResultSlips(SlipSheets[ResultSlip]):
+    """A round's result slips, eight to an A4 page with cut lines."""
+
     kind: ClassVar[str] = "result_slips"
+    per_page: ClassVar[int] = PER_PAGE
     event: EventHeader
     round: int
     slips: tuple[ResultSlip, ...]
@@ -70,26 +73,8 @@ class ResultSlips:
     heads: tuple[LedgerHead, ...] = ()  # the ledger's head as it was (shinpan.services.heads)
 
     @property
-    def time_zone(self) -> str:
-        return self.event.time_zone
-
-    @property
     def file_stem(self) -> str:
         return f"result-slips-event-{self.event.id}-round-{self.round}"
-
-    @property
-    def pages(self) -> list[tuple[ResultSlip, ...]]:
-        """The slips in pages of eight, in table order."""
-        return in_pages(self.slips, PER_PAGE)
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "report": self.kind,
-            "event": self.event.as_json(),
-            "round": self.round,
-            "generated_at": self.generated_at,
-            "slips": [s.as_json() for s in self.slips],
-        }
 
     def csv_table(self) -> tuple[list[str], list[list[str]]]:
         header = ["卓 / table", "選手番号 / player id", "選手 / player", "フリガナ / reading",

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
+from shinpan.engine.event_rules import DeadlineState
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.ledger_head import LedgerHead
-from shinpan.reports.common import DUE_WORDS, EventHeader, event_header, in_pages
+from shinpan.reports.common import DUE_WORDS, EventHeader, SlipSheets, event_header
 from shinpan.reports.rulings import ReportedRuling, read_rulings
 from shinpan.services.context import stamp
 from shinpan.services.heads import read_heads
@@ -32,7 +33,7 @@ class DueRemedy:
     remedy_en: str
     due_kind: str
     due_at: str | None
-    state: str
+    state: DeadlineState
 
     @property
     def when_ja(self) -> str:
@@ -130,19 +131,16 @@ SLIPS_PER_PAGE = 4  # A6 slips on an A4 page
 
 
 @dataclass(frozen=True)
-class PenaltySlips:
+class PenaltySlips(SlipSheets[Slip]):
     """Many penalty slips, four to an A4 page with cut lines."""
 
     kind: ClassVar[str] = "slips"
+    per_page: ClassVar[int] = SLIPS_PER_PAGE
     event: EventHeader
     round: int | None  # the round whose slips these are; None: selected by number
     slips: tuple[Slip, ...]
     generated_at: str
     heads: tuple[LedgerHead, ...] = ()  # the ledger's head as it was (shinpan.services.heads)
-
-    @property
-    def time_zone(self) -> str:
-        return self.event.time_zone
 
     @property
     def file_stem(self) -> str:
@@ -154,19 +152,6 @@ class PenaltySlips:
             if numbers
             else f"slips-event-{self.event.id}"
         )
-
-    @property
-    def pages(self) -> list[tuple[Slip, ...]]:
-        return in_pages(self.slips, SLIPS_PER_PAGE)
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "report": self.kind,
-            "event": self.event.as_json(),
-            "round": self.round,
-            "generated_at": self.generated_at,
-            "slips": [s.as_json() for s in self.slips],
-        }
 
     def csv_table(self) -> None:
         return None

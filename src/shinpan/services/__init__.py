@@ -20,7 +20,6 @@ __all__ = [
     "effects",
     "events",
     "formats",
-    "guideline_files",
     "guidelines",
     "heads",
     "integrity",

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, TypedDict
 
 from shinpan.engine.clock import due_state
-from shinpan.engine.event_rules import Role
+from shinpan.engine.event_rules import DeadlineState, Role, RoundState
 from shinpan.errors import Conflict, Forbidden, NotFound
 from shinpan.services.context import load_event, parse_stamp, role_of, stamp
 from shinpan.store.connection import Connection
@@ -40,7 +40,7 @@ class Deadline:
     remedy_ja: str
     remedy_en: str
     on_miss: dict[str, list[str]]  # the effects and penalties missing it brings
-    state: str
+    state: DeadlineState
     overdue: bool
     seconds_left: float | None
 
@@ -77,7 +77,7 @@ class DeadlineJson(TypedDict):
     remedy_ja: str
     remedy_en: str
     on_miss: dict[str, list[str]]
-    state: str
+    state: DeadlineState
     overdue: bool
     seconds_left: float | None
 
@@ -90,7 +90,7 @@ def _overdue(conn: Connection, event_id: int, d: RemedyDue, now: datetime) -> tu
         return bool(result_at(conn, event_id, d.round, d.table)), None
     if d.due_kind == "end_of_round" and d.round is not None:
         r = round_of(conn, event_id, d.round)
-        return bool(r and r.state == "ended"), None
+        return bool(r and r.state is RoundState.ended), None
     if d.due_kind == "before_next_match" and d.round is not None:
         return paired_after(conn, event_id, d.round), None
     return False, None
@@ -124,7 +124,10 @@ def list_deadlines(
     with db.read() as conn:
         load_event(conn, event_id)
         out = [
-            _shown(d, *(_overdue(conn, event_id, d, moment) if d.state == "pending" else (False, None)))
+            _shown(
+                d,
+                *(_overdue(conn, event_id, d, moment) if d.state is DeadlineState.pending else (False, None)),
+            )
             for d in remedies(conn, event_id, include_closed=include_closed)
         ]
     return sorted(out, key=lambda d: (not d.overdue, d.seconds_left if d.seconds_left is not None else 1e12))
@@ -134,7 +137,7 @@ def _pending(conn: Connection, event_id: int, ruling: int, position: int) -> Rem
     row = remedy(conn, event_id, ruling, position)
     if row is None:
         raise NotFound("ruling {ruling} has no deadline {position}", ruling=ruling, position=position)
-    if row.state != "pending":
+    if row.state is not DeadlineState.pending:
         raise Conflict("that deadline is already {state}", state=row.state)
     return row
 

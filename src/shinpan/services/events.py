@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.clock import DEFAULT_TIME_ZONE, MAX_ROUND_MINUTES
-from shinpan.engine.event_rules import Role, may_be_paired, may_set_threshold, scope_problems
+from shinpan.engine.event_rules import Role, RoundState, may_be_paired, may_set_threshold, scope_problems
 from shinpan.engine.participants import (
     MAX_ID_LENGTH,
     check_id,
@@ -376,10 +376,10 @@ def end_round(
         row = round_of(conn, event_id, number)
         if row is None:
             raise NotFound("round {round} is not paired", round=number)
-        if row.state == "ended":
+        if row.state is RoundState.ended:
             raise Conflict("round {round} has already ended", round=number)
         if (
-            row.state == "paired"
+            row.state is RoundState.paired
             and not before_t5
             and role_of(conn, event_id, ap.actor) is not Role.head_judge
         ):

@@ -21,8 +21,9 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypedDict
+from typing import TypedDict
 
+from shinpan.engine.event_rules import RoundState
 from shinpan.guideline.search import normalize
 from shinpan.services.context import load_event, parse_stamp, stamp
 from shinpan.services.playoff import read_bracket
@@ -73,7 +74,7 @@ class WallClock(TypedDict):
     """The current round's clock as the wall shows it: no reasons, no judges."""
 
     round: int
-    state: str
+    state: RoundState
     ends_at: str | None
     now: str
     tables: list[TableEnd]
@@ -142,8 +143,10 @@ class PublicEvent:
         self.views = {p.number: p for p in self.roster.players}
         with db.read() as conn:
             r = round_of(conn, self.event_id, self.round) if self.round else None
-        self.round_state = r.state if r is not None else "none"
-        self.drawn: dict[Any, Any] = {}  # what the pages draw of this view, kept with it
+        self.round_state = r.state if r is not None else RoundState.none
+        # What the web pages draw of this view, kept with it: by what it is and its language
+        # (("home", "ja") → the home page); the pages know what they kept (isinstance).
+        self.drawn: dict[tuple[str, str], object] = {}
 
     def shown(self, number: str) -> Shown | None:
         """How the player is shown; None for a player a ruling removed (or not known)."""
@@ -248,13 +251,13 @@ class PublicEvent:
         is later (time a judge gave it), still playing. No reasons, no judges."""
         at = parse_stamp(stamp(now))
         if not self.round:
-            return {"round": 0, "state": "none", "ends_at": None, "now": stamp(at), "tables": []}
+            return {"round": 0, "state": RoundState.none, "ends_at": None, "now": stamp(at), "tables": []}
         with self.db.read() as conn:
             c = read_clock(conn, self.event_id, self.round, at)
         extended: list[TableEnd] = [
             {"table": t.table, "ends_at": t.ends_at}
             for t in c.tables
-            if c.state == "started"
+            if c.state is RoundState.started
             and t.playing
             and t.extra_minutes > 0
             and t.ends_at

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, NotRequired, TypedDict
 
 from shinpan.engine.effects import Match
-from shinpan.engine.event_rules import Role, next_duel
+from shinpan.engine.event_rules import Role, RoundState, next_duel
 from shinpan.engine.participants import normalize_id
 from shinpan.entries import ReportedDuel, ResultReported
 from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused, ResultStands
@@ -274,7 +274,7 @@ def reported_match(conn: Connection, event_id: int, round_no: int, table: int) -
     row = round_of(conn, event_id, round_no)
     if row is None:
         raise NotFound("round {round} is not paired", round=round_no)
-    if row.state == "paired":
+    if row.state is RoundState.paired:
         raise Conflict(
             "round {round} has not started: results are taken once its clock starts "
             "(or once the head judge ends it)",

@@ -16,6 +16,7 @@ from typing import TypedDict
 
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES, MAX_ROUND_MINUTES, ROUND_MINUTES, table_ends_at
 from shinpan.engine.effects import Match
+from shinpan.engine.event_rules import RoundState
 from shinpan.entries import RoundStarted, TimeExtended
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.guideline.model import Meaning
@@ -70,7 +71,7 @@ def start_round(
         if not event.current_round:
             raise Conflict("no round is paired yet: pair round 1 first")
         row = _round_row(conn, event_id, event.current_round)
-        if row.state != "paired":
+        if row.state is not RoundState.paired:
             raise Conflict("round {round} has already started", round=row.number)
         length = minutes if minutes is not None else round_length(conn, event_id)
         ap.append(RoundStarted(row.number, length))
@@ -115,7 +116,7 @@ def give_time(
         event = load_event(conn, event_id)
         number = round_no or event.current_round
         row = _round_row(conn, event_id, number)
-        if row.state == "ended":
+        if row.state is RoundState.ended:
             raise Conflict("round {round} has already ended", round=number)
         m = match_at(conn, event_id, number, table)
         if m is None:
@@ -190,7 +191,7 @@ class TableClock:
 @dataclass(frozen=True)
 class RoundClock:
     round: int
-    state: str  # none | paired | started | ended
+    state: RoundState
     started_at: str | None
     minutes: int | None
     ends_at: str | None
@@ -210,7 +211,10 @@ class RoundClock:
             "minutes": self.minutes,
             "ends_at": self.ends_at,
             "seconds_left": self.seconds_left,
-            "tables": [{**t.as_json(), "playing": t.playing and self.state != "paired"} for t in self.tables],
+            "tables": [
+                {**t.as_json(), "playing": t.playing and self.state is not RoundState.paired}
+                for t in self.tables
+            ],
             "still_playing": [t.table for t in self.still_playing],
             "due_at_round_end": [_due_json(d) for d in self.due_at_round_end],
         }
@@ -256,7 +260,7 @@ class RoundClockJson(TypedDict):
     """The round's clock as the API and the pages give it (``round`` None before round 1)."""
 
     round: int | None
-    state: str
+    state: RoundState
     started_at: str | None
     minutes: int | None
     ends_at: str | None
@@ -295,7 +299,7 @@ def read_clock(
     what falls due when each match and the round end (``matches``: the round's, already read)."""
     r = round_of(conn, event_id, round_no)
     if r is None:
-        return RoundClock(round_no, "none", None, None, None, None, [])
+        return RoundClock(round_no, RoundState.none, None, None, None, None, [])
     started = parse_stamp(r.started_at) if r.started_at else None
     given = time_given(conn, event_id, round_no)
     book = load_event(conn, event_id).book
@@ -326,7 +330,7 @@ def read_clock(
             )
         )
     ends_at = stamp(table_ends_at(started, r.minutes, 0)) if started and r.minutes is not None else None
-    left = (parse_stamp(ends_at) - now).total_seconds() if ends_at and r.state == "started" else None
+    left = (parse_stamp(ends_at) - now).total_seconds() if ends_at and r.state is RoundState.started else None
     return RoundClock(round_no, r.state, r.started_at, r.minutes, ends_at, left, tables, at_round_end)
 
 

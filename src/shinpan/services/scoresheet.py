@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from shinpan.engine.event_rules import AWAITS_CONFIRMATION
+from shinpan.engine.event_rules import AWAITS_CONFIRMATION, RoundState
 from shinpan.services.context import Event, load_event, parse_stamp, stamp
 from shinpan.services.rounds import RoundClock, TableClock, read_clock
 from shinpan.services.standings import Table, read_standings
@@ -133,7 +133,9 @@ def read_sheet(conn: Connection, event_id: int, round_no: int | None, now: datet
     # T6: the standings after this round once it has started (so far) or ended; a round only
     # paired has nothing played: the standings after the one before.
     table = read_standings(
-        conn, event_id, number if clock.state in ("started", "ended") else max(number - 1, 0)
+        conn,
+        event_id,
+        number if clock.state in (RoundState.started, RoundState.ended) else max(number - 1, 0),
     )
     return Sheet(
         event,

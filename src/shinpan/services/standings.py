@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import NotRequired, TypedDict
 
+from shinpan.engine.event_rules import RoundState
 from shinpan.errors import NotFound
 from shinpan.services.context import load_event
 from shinpan.services.formats import FormatJson, format_json, read_format
@@ -34,13 +35,13 @@ class Table:
 
     round: int | None
     rows: list[Standing]
-    state: str = "ended"  # paired | started | ended; "none" with no round
+    state: RoundState = RoundState.ended  # "none" with no round
     format: EventFormat = DEFAULT_FORMAT
 
     @property
     def final(self) -> bool:
         """Whether these are the standings after the round ended (T6)."""
-        return self.state == "ended"
+        return self.state is RoundState.ended
 
     def as_json(self) -> StandingsJson:
         return {
@@ -76,7 +77,7 @@ class StandingsJson(FormatJson):
     """The standings after a round, with the event's format."""
 
     round: int | None
-    state: str
+    state: RoundState
     standings: list[StandingJson]
 
 
@@ -99,7 +100,7 @@ def _default_round(conn: Connection, event_id: int, current: int) -> int:
     """The round the standings are after, when none is asked: the current one once it has
     started, else the one before it (a round paired, not started, has nothing played)."""
     row = round_of(conn, event_id, current) if current else None
-    return current if row is not None and row.state != "paired" else max(current - 1, 0)
+    return current if row is not None and row.state is not RoundState.paired else max(current - 1, 0)
 
 
 def read_standings(conn: Connection, event_id: int, round_no: int | None = None) -> Table:
@@ -115,9 +116,13 @@ def read_standings(conn: Connection, event_id: int, round_no: int | None = None)
     if first_playoff is not None and number >= first_playoff:  # the playoff ranks by its bracket (T10)
         number = first_playoff - 1
     if number == 0:
-        return Table(None, standings(entrants(conn, event_id), [], chosen.chain, chosen.seed), "none", chosen)
+        return Table(
+            None, standings(entrants(conn, event_id), [], chosen.chain, chosen.seed), RoundState.none, chosen
+        )
     row = round_of(conn, event_id, number)
-    state = row.state if row is not None and number == current else "ended"  # an earlier round is over
+    state = (
+        row.state if row is not None and number == current else RoundState.ended
+    )  # an earlier round is over
     moment = round_entry(conn, event_id, "round.ended", number)
     if moment is None and number < current:  # never ended: as when the next round was paired
         moment = paired_at(conn, event_id, number + 1)
@@ -131,7 +136,7 @@ def last_ended(conn: Connection, event_id: int) -> int | None:
     """The last round that has ended (T6, T12): what a printout "after round N" shows by default."""
     current = load_event(conn, event_id).current_round
     row = round_of(conn, event_id, current) if current else None
-    number = current if row is not None and row.state == "ended" else current - 1
+    number = current if row is not None and row.state is RoundState.ended else current - 1
     return number if number >= 1 else None
 
 

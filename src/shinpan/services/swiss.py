@@ -19,6 +19,7 @@ from typing import TypedDict
 
 from shinpan.engine.event_rules import (
     DropRefused,
+    RoundState,
     Status,
     may_be_paired,
     may_drop,
@@ -90,7 +91,7 @@ def still_open(conn: Connection, event_id: int, round_no: int) -> None:
             round=round_no,
             tables=", ".join(tables[:20]),
         )
-    if row is not None and row.state != "ended":
+    if row is not None and row.state is not RoundState.ended:
         raise Conflict("round {round} has not ended: end it before pairing the next round", round=round_no)
 
 
@@ -189,7 +190,7 @@ def edit_pairings(
         row = round_of(conn, event_id, round_no)
         if row is None:
             raise Conflict("no round is paired yet: pair round 1 first")
-        if row.state != "paired":
+        if row.state is not RoundState.paired:
             raise Conflict("round {round} has started: its pairing can no longer be changed", round=round_no)
         if any(c["table"] < 1 for c in changed):
             raise InvalidInput("tables count from 1", field="tables")

@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from shinpan.engine.event_rules import DeadlineState
 from shinpan.store.connection import Connection, Statement
 
 __all__ = ["RemedyDue", "due_at_end", "pending_positions", "remedies", "remedy"]
@@ -31,7 +32,7 @@ class RemedyDue:
     remedy_en: str
     miss_penalties: tuple[str, ...]  # what missing it gives (D7)
     miss_effects: tuple[str, ...]
-    state: str  # pending | done | missed | cancelled
+    state: DeadlineState
 
 
 _COLUMNS = (
@@ -41,15 +42,15 @@ _COLUMNS = (
 )
 _ORDER = " ORDER BY d.ruling, d.position"
 _OF_EVENT = Statement(_COLUMNS + _ORDER)
-_PENDING = Statement(_COLUMNS + " AND d.state = 'pending'" + _ORDER)
+_OPEN = f" AND d.state = '{DeadlineState.pending}'"
+_PENDING = Statement(_COLUMNS + _OPEN + _ORDER)
 _ONE = Statement(_COLUMNS + " AND d.ruling = :n AND d.position = :p")
 _AT_END = Statement(
-    _COLUMNS + " AND d.state = 'pending' AND d.round = :r "
-    "AND d.due_kind IN ('end_of_match', 'end_of_round')" + _ORDER
+    _COLUMNS + _OPEN + " AND d.round = :r AND d.due_kind IN ('end_of_match', 'end_of_round')" + _ORDER
 )
 _POSITIONS = Statement(
     "SELECT position FROM deadlines WHERE event_id = :e AND ruling = :n AND position >= :p "
-    "AND state = 'pending' ORDER BY position"
+    f"AND state = '{DeadlineState.pending}' ORDER BY position"
 )
 
 
@@ -70,7 +71,7 @@ def _remedy(row: tuple[Any, ...]) -> RemedyDue:
         en,
         tuple(miss["penalties"]),
         tuple(miss["effects"]),
-        state,
+        DeadlineState(state),
     )
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
-from shinpan.engine.event_rules import RulingState
+from shinpan.engine.event_rules import DeadlineState, RoundState, RulingState
 from shinpan.entries import (
     AppealDecided,
     AppealFiled,
@@ -287,13 +287,16 @@ _DELETE_MATCHES = Statement(
     "DELETE FROM matches WHERE event_id = :e AND round = :r AND table_no IN (:tables)"
 )
 _INSERT_ROUND = Statement(
-    "INSERT INTO rounds (event_id, number, state, seed) VALUES (:e, :r, 'paired', :seed)"
+    f"INSERT INTO rounds (event_id, number, state, seed) VALUES (:e, :r, '{RoundState.paired}', :seed)"
 )
 _CURRENT_ROUND = Statement("UPDATE events SET current_round = :r WHERE event_id = :e")
 _START = Statement(
-    "UPDATE rounds SET state = 'started', started_at = :at, minutes = :minutes WHERE event_id = :e AND number = :r"
+    f"UPDATE rounds SET state = '{RoundState.started}', started_at = :at, minutes = :minutes "
+    "WHERE event_id = :e AND number = :r"
 )
-_END = Statement("UPDATE rounds SET state = 'ended', ended_at = :at WHERE event_id = :e AND number = :r")
+_END = Statement(
+    f"UPDATE rounds SET state = '{RoundState.ended}', ended_at = :at WHERE event_id = :e AND number = :r"
+)
 _INSERT_EXTENSION = Statement(
     "INSERT INTO time_extensions (event_id, entry_seq, round, table_no, minutes, reason, judge, given_at) "
     "VALUES (:e, :seq, :r, :t, :minutes, :reason, :judge, :at)"
@@ -484,12 +487,12 @@ _INSERT_DRAFT = _inserting("drafts", ("event_id", "name", "round"), "ON CONFLICT
 _SET_STATE = Statement("UPDATE rulings SET state = :state WHERE event_id = :e AND number IN (:ns)")
 _DEVIATE = Statement(
     "UPDATE rulings SET penalties = :penalties, deviation_reason = :reason, needs_head_judge = :needs, "
-    "state = 'confirmed', explanation_ja = :ja, explanation_en = :en WHERE event_id = :e AND number = :n"
+    f"state = '{RulingState.confirmed}', explanation_ja = :ja, explanation_en = :en WHERE event_id = :e AND number = :n"
 )
 _DEVIATE_EFFECTS = Statement("UPDATE rulings SET effects = :effects WHERE event_id = :e AND number = :n")
 _CANCEL_DEADLINES = Statement(
-    "UPDATE deadlines SET state = 'cancelled', closed_at = :at "
-    "WHERE event_id = :e AND ruling IN (:ns) AND state = 'pending'"
+    f"UPDATE deadlines SET state = '{DeadlineState.cancelled}', closed_at = :at "
+    f"WHERE event_id = :e AND ruling IN (:ns) AND state = '{DeadlineState.pending}'"
 )
 _CLOSE_DEADLINE = Statement(
     "UPDATE deadlines SET state = :state, closed_at = :at WHERE event_id = :e AND ruling = :ruling AND position = :position"
@@ -560,7 +563,7 @@ def _ruling_recorded(conn: Connection, e: Entry, b: RulingsRecorded) -> None:
                 "remedy_ja": d.remedy_ja,
                 "remedy_en": d.remedy_en,
                 "on_miss": _j(d.on_miss.body()),
-                "state": "pending",
+                "state": DeadlineState.pending.value,
                 "closed_at": None,
             }
             for d in r.dues
@@ -570,7 +573,7 @@ def _ruling_recorded(conn: Connection, e: Entry, b: RulingsRecorded) -> None:
     _INSERT_RULINGS.run_many(conn, rows)
     missed = b.follow_up_of
     if missed:
-        _close_deadline(conn, e, missed.ruling, missed.position, "missed")
+        _close_deadline(conn, e, missed.ruling, missed.position, DeadlineState.missed)
 
 
 @handles(RulingsConfirmed)
@@ -603,15 +606,16 @@ def _ruling_voided(conn: Connection, e: Entry, b: RulingsVoided) -> None:
     _CANCEL_DEADLINES.run(conn, {"e": e.event_id, "ns": numbers, "at": e.recorded_at})
 
 
-def _close_deadline(conn: Connection, e: Entry, ruling: int, position: int, state: str) -> None:
+def _close_deadline(conn: Connection, e: Entry, ruling: int, position: int, state: DeadlineState) -> None:
     _CLOSE_DEADLINE.run(
-        conn, {"e": e.event_id, "ruling": ruling, "position": position, "state": state, "at": e.recorded_at}
+        conn,
+        {"e": e.event_id, "ruling": ruling, "position": position, "state": state.value, "at": e.recorded_at},
     )
 
 
 @handles(DeadlineDone)
 def _deadline_done(conn: Connection, e: Entry, b: DeadlineDone) -> None:
-    _close_deadline(conn, e, b.ruling, b.position, "done")
+    _close_deadline(conn, e, b.ruling, b.position, DeadlineState.done)
 
 
 @handles(StatementTaken)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
+from shinpan.engine.event_rules import RoundState
 from shinpan.store.connection import Connection, Statement
 
 __all__ = ["Published", "handles", "last_ended", "published", "published_tokens"]
@@ -18,7 +19,9 @@ _TOKENS = Statement("SELECT event_id, body FROM entries WHERE kind = 'event.publ
 _IMPORTED = Statement(
     "SELECT body FROM entries WHERE event_id = :e AND kind = 'players.imported' ORDER BY seq"
 )
-_LAST_ENDED = Statement("SELECT MAX(number) FROM rounds WHERE event_id = :e AND state = 'ended'")
+_LAST_ENDED = Statement(
+    f"SELECT MAX(number) FROM rounds WHERE event_id = :e AND state = '{RoundState.ended}'"
+)
 
 
 class Published(NamedTuple):

@@ -14,7 +14,7 @@ import json
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any, NamedTuple
 
-from shinpan.engine.event_rules import RulingState
+from shinpan.engine.event_rules import DeadlineState, RulingState
 from shinpan.entries import RulingDeviated, RulingsConfirmed, RulingsRecorded, RulingsVoided, parse
 from shinpan.store.connection import Connection, Statement
 from shinpan.store.db import chunks
@@ -391,7 +391,7 @@ _MISSED = Statement(
     "SELECT d.ruling, d.position, d.player, d.due_kind, d.due_at, d.round, d.table_no, d.remedy_ja, "
     "d.remedy_en, d.state, d.closed_at, r.rule FROM deadlines d "
     "JOIN rulings r ON r.event_id = d.event_id AND r.number = d.ruling "
-    "WHERE d.event_id = :e AND d.state = 'missed' ORDER BY d.closed_at, d.ruling"
+    f"WHERE d.event_id = :e AND d.state = '{DeadlineState.missed}' ORDER BY d.closed_at, d.ruling"
 )
 
 
@@ -407,7 +407,7 @@ class Deadline(NamedTuple):
     table_no: int | None
     remedy_ja: str
     remedy_en: str
-    state: str  # pending | done | missed | cancelled
+    state: DeadlineState
     closed_at: str | None
 
 
@@ -420,7 +420,7 @@ def deadlines_of(conn: Connection, event_id: int, rulings: Iterable[int]) -> lis
     """The deadlines these rulings opened, by ruling and position."""
     wanted = sorted(set(rulings))
     return [
-        Deadline(*r)
+        _deadline(r)
         for c in chunks(wanted)
         for r in _DEADLINES_OF.all(conn, {"e": event_id, "rulings": list(c)})
     ]
@@ -428,7 +428,14 @@ def deadlines_of(conn: Connection, event_id: int, rulings: Iterable[int]) -> lis
 
 def missed_deadlines(conn: Connection, event_id: int) -> list[MissedDeadline]:
     """The event's missed deadlines, in the order they were missed."""
-    return [MissedDeadline(Deadline(*r[:-1]), r[-1]) for r in _MISSED.all(conn, {"e": event_id})]
+    return [MissedDeadline(_deadline(r[:-1]), r[-1]) for r in _MISSED.all(conn, {"e": event_id})]
+
+
+def _deadline(row: Sequence[Any]) -> Deadline:
+    ruling, position, player, due_kind, due_at, round_no, table, ja, en, state, closed_at = row
+    return Deadline(
+        ruling, position, player, due_kind, due_at, round_no, table, ja, en, DeadlineState(state), closed_at
+    )
 
 
 _OPPONENT = Statement(

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from shinpan.engine.event_rules import RoundState
 from shinpan.store.connection import Connection, Statement
 
 if TYPE_CHECKING:  # loaded by the one read that makes them: the others need none of the engine
@@ -18,6 +19,7 @@ __all__ = [
     "DuelResult",
     "Round",
     "TimeGiven",
+    "duels_to_win_in",
     "paired_after",
     "result_at",
     "round_duels",
@@ -31,10 +33,10 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Round:
-    """A paired round: its state (paired | started | ended) and its clock (D21)."""
+    """A paired round: its state (paired, started, ended) and its clock (D21)."""
 
     number: int
-    state: str
+    state: RoundState
     started_at: str | None  # when its clock started
     minutes: int | None  # its length, from its start
     ended_at: str | None
@@ -64,6 +66,7 @@ class TimeGiven:
 _ROUND = Statement(
     "SELECT number, state, started_at, minutes, ended_at, seed FROM rounds WHERE event_id = :e AND number = :r"
 )
+_FORMAT = Statement("SELECT match_format FROM events WHERE event_id = :e")
 _LATER = Statement("SELECT number FROM rounds WHERE event_id = :e AND number > :r LIMIT 1")
 _MATCHES = Statement(
     "SELECT round, table_no, player_a, player_b, result, result_ruling FROM matches "
@@ -95,7 +98,8 @@ def round_of(conn: Connection, event_id: int, number: int) -> Round | None:
     r = _ROUND.first(conn, {"e": event_id, "r": number})
     if r is None:
         return None
-    return Round(int(r[0]), *r[1:])
+    number, state, started_at, minutes, ended_at, seed = r
+    return Round(int(number), RoundState(state), started_at, minutes, ended_at, seed)
 
 
 def paired_after(conn: Connection, event_id: int, number: int) -> bool:
@@ -111,19 +115,42 @@ def round_duels(conn: Connection, event_id: int, number: int) -> list[DuelResult
     ]
 
 
+def duels_to_win_in(conn: Connection, event_id: int) -> int:
+    """The duels that win a match in the event's format (T7): two, one in best of one."""
+    from shinpan.tournament.formats import MatchFormat, duels_to_win  # start-up
+
+    chosen = _FORMAT.scalar(conn, {"e": event_id})
+    return duels_to_win(MatchFormat(chosen or MatchFormat.bo3))
+
+
 def round_matches(
     conn: Connection, event_id: int, number: int, duels: Sequence[DuelResult] | None = None
 ) -> list[Match]:
-    """The round's matches by table (a bye has no player b), each with its decided duels
-    (``duels``: the round's, already read with :func:`round_duels`)."""
+    """The round's matches by table (a bye has no player b), each with its decided and drawn
+    duels (``duels``: the round's, already read with :func:`round_duels`) and the duels that
+    win it in the event's format."""
     from shinpan.engine.effects import Match  # start-up: the other reads need none of the engine
 
     won: dict[int, dict[int, str]] = {}
+    drawn: dict[int, set[int]] = {}
     for d in round_duels(conn, event_id, number) if duels is None else duels:
         if d.winner is not None:
             won.setdefault(d.table, {})[d.duel] = d.winner
+        else:
+            drawn.setdefault(d.table, set()).add(d.duel)
+    to_win = duels_to_win_in(conn, event_id)
     return [
-        Match(int(r), int(t), a, b, result, result_ruling, won.get(int(t), {}))
+        Match(
+            int(r),
+            int(t),
+            a,
+            b,
+            result,
+            result_ruling,
+            won.get(int(t), {}),
+            frozenset(drawn.get(int(t), ())),
+            to_win,
+        )
         for r, t, a, b, result, result_ruling in _MATCHES.all(conn, {"e": event_id, "r": number})
     ]
 

@@ -23,7 +23,7 @@ from shinpan.engine.effects import (
 )
 from shinpan.engine.event_rules import RulingState, Status
 from shinpan.store.connection import Connection, Statement
-from shinpan.tournament.formats import MatchFormat, duels_to_win
+from shinpan.store.rounds import duels_to_win_in
 
 __all__ = ["current_match", "match_at", "player_standing", "player_view", "undoing", "waiting_losses"]
 
@@ -37,7 +37,6 @@ _MATCHES_OF = Statement(
 )
 _DUELS = Statement("SELECT duel, winner FROM duels WHERE event_id = :e AND round = :r AND table_no = :t")
 _MATCH = Statement(f"{_MATCH_COLUMNS} WHERE event_id = :e AND round = :r AND table_no = :t")
-_FORMAT = Statement("SELECT match_format FROM events WHERE event_id = :e")
 _STATUS = Statement("SELECT status, dropped_round FROM players WHERE event_id = :e AND number = :p")
 # Sorted in Python, not in SQL: with ORDER BY, SQLite (without statistics) walks the
 # primary key through every ruling of the event instead of the player's index.
@@ -54,7 +53,6 @@ _WAITING = Statement(f"{_CARRIED} ORDER BY ruling, position")
 def _match(conn: Connection, event_id: int, row: tuple[Any, ...]) -> Match:
     round_no, table, a, b, result, result_ruling = row
     found = _DUELS.all(conn, {"e": event_id, "r": round_no, "t": table})
-    chosen = _FORMAT.scalar(conn, {"e": event_id})
     return Match(
         round=int(round_no),
         table=int(table),
@@ -64,7 +62,7 @@ def _match(conn: Connection, event_id: int, row: tuple[Any, ...]) -> Match:
         result_ruling=result_ruling,
         duels={int(duel): winner for duel, winner in found if winner is not None},
         drawn=frozenset(int(duel) for duel, winner in found if winner is None),
-        duels_to_win=duels_to_win(MatchFormat(chosen or MatchFormat.bo3)),
+        duels_to_win=duels_to_win_in(conn, event_id),
     )
 
 

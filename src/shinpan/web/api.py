@@ -31,8 +31,7 @@ from shinpan.services import (
 )
 from shinpan.services.context import load_event
 from shinpan.services.deadlines import DeadlineJson
-from shinpan.services.guideline_files import default_guideline
-from shinpan.services.guidelines import held_guidelines, rulebook_for
+from shinpan.services.guidelines import default_guideline, held_guidelines, rulebook_for
 from shinpan.services.search import index_of
 from shinpan.services.shapes import (
     AppealDecidedJson,

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
+from shinpan.engine.event_rules import RoundState
 from shinpan.errors import NotFound
 from shinpan.reports.common import local_time
 from shinpan.services import publish as publishing
@@ -138,7 +139,7 @@ def _clock(event: PublicEvent) -> dict[str, Any]:
         {**table, "ends_local": local_time(table["ends_at"], event.time_zone, style="clock")}
         for table in found["tables"]
     ]
-    started = found["state"] == "started"
+    started = found["state"] == RoundState.started
     ends_local = local_time(found["ends_at"], event.time_zone, style="clock") if started else ""
     return {**found, "tables": tables, "ends_local": ends_local}
 

@@ -17,6 +17,7 @@ from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from shinpan.csvio import parse_pairings
+from shinpan.engine.event_rules import RoundState
 from shinpan.errors import InvalidInput, ShinpanError
 from shinpan.reports.common import local_time
 from shinpan.reports.venue import venue_bracket
@@ -42,12 +43,12 @@ WORDS = (
 )  # fmt: skip
 
 
-def _state_words() -> dict[str, str]:
+def _state_words() -> dict[RoundState, str]:
     """A round's state in words (T5): paired, started and ended told apart."""
     return {
-        "paired": i18n.gettext("paired, not started"),
-        "started": i18n.gettext("started, being played"),
-        "ended": i18n.gettext("ended"),
+        RoundState.paired: i18n.gettext("paired, not started"),
+        RoundState.started: i18n.gettext("started, being played"),
+        RoundState.ended: i18n.gettext("ended"),
     }
 
 
