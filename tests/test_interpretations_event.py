@@ -7,6 +7,7 @@ tests/test_codes_and_meanings.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,15 @@ def test_d17_is_asked_of_meanings_never_of_codes() -> None:
 )
 def test_d11_the_threshold_may_be_raised_not_lowered(threshold: str, allowed: bool) -> None:
     assert may_set_threshold(default_guideline(), threshold) is allowed
+
+
+@pytest.mark.parametrize("threshold", ["draft_warning", "draft_exclusion", "no_such_component", "withdrawn"])
+def test_d11_what_ranks_nowhere_is_lower_than_even_the_lowest_threshold(threshold: str) -> None:
+    """D11: with the threshold at the lowest rank (a caution), a component outside the ranks,
+    an effect or an unknown code is still lower: never a threshold."""
+    lowest = replace(default_guideline(), confirmation_threshold="caution")
+    assert may_set_threshold(lowest, "caution") and may_set_threshold(lowest, "notice")
+    assert not may_set_threshold(lowest, threshold)
 
 
 def test_d11_the_renamed_guideline_ranks_its_own_codes() -> None:
