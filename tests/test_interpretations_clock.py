@@ -94,7 +94,12 @@ def test_d21_a_time_with_its_offset_is_read_as_written(written: str, meant: str)
 
 @pytest.mark.parametrize(
     ("written", "kind"),
-    [("2026-12-05T10:15:00", "offset"), ("tomorrow", "format"), ("", "format")],
+    [
+        ("2026-12-05T10:15:00", "offset"),
+        ("tomorrow", "format"),
+        ("", "format"),
+        ("2026-12-05T01:15:00z", "format"),  # ISO 8601 writes UTC as a capital Z
+    ],
 )
 def test_d21_a_time_without_an_offset_or_not_a_time_is_refused(written: str, kind: str) -> None:
     with pytest.raises(ClockError) as caught:

@@ -1,13 +1,13 @@
 """Rules of the event decided once in the pure core and called by the services: D17's
 status once the head judge confirms, the confirmation threshold (D11), where a ruling lands
 without a round, the per-draft counting scope (D1, D6), no drop while a match is unfinished.
-Each asked of the shipped guideline and, where codes matter, of one with every code renamed."""
+Each asked of the shipped guideline and, where codes matter, of one with every code renamed.
+Pure: one of the tests mutation testing runs (the type check of codes against meanings is in
+tests/test_codes_and_meanings.py)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -77,6 +77,15 @@ def test_d11_the_threshold_may_be_raised_not_lowered(threshold: str, allowed: bo
     assert may_set_threshold(default_guideline(), threshold) is allowed
 
 
+@pytest.mark.parametrize("threshold", ["draft_warning", "draft_exclusion", "no_such_component", "withdrawn"])
+def test_d11_what_ranks_nowhere_is_lower_than_even_the_lowest_threshold(threshold: str) -> None:
+    """D11: with the threshold at the lowest rank (a caution), a component outside the ranks,
+    an effect or an unknown code is still lower: never a threshold."""
+    lowest = replace(default_guideline(), confirmation_threshold="caution")
+    assert may_set_threshold(lowest, "caution") and may_set_threshold(lowest, "notice")
+    assert not may_set_threshold(lowest, threshold)
+
+
 def test_d11_the_renamed_guideline_ranks_its_own_codes() -> None:
     g = RENAMED_BOOK.guideline
     assert g.confirmation_threshold == "caution1"
@@ -143,39 +152,3 @@ def test_no_drop_while_a_match_is_unfinished_nor_after_leaving(
     status: Status, playing: bool, refused: DropRefused | None
 ) -> None:
     assert why_no_drop(status, playing) is refused
-
-
-def test_codes_where_meanings_are_due_fail_the_type_check(tmp_path: Path) -> None:
-    """A component's code and what it does are two types: the engine's rules take what it
-    does, and only the rulebook turns codes into that, so the mix-up of issue 24 (the desk
-    asking of meanings, the API of codes) no longer passes mypy."""
-    snippet = tmp_path / "mixup.py"
-    snippet.write_text(
-        "from shinpan.engine.event_rules import RulingState, status_once_confirmed\n"
-        "from shinpan.guideline import Rulebook\n"
-        "from shinpan.services.guidelines import default_guideline\n"
-        "book = Rulebook(default_guideline())\n"
-        "codes: list[str] = ['warning3', 'disqualification']\n"
-        "status_once_confirmed(codes, RulingState.pending)\n"
-        "status_once_confirmed(book.acts(codes), RulingState.pending)\n"
-    )
-    src = Path(__file__).resolve().parents[1] / "src"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mypy",
-            "--strict",
-            "--no-incremental",
-            "--follow-imports=silent",
-            str(snippet),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "MYPYPATH": str(src)},
-        cwd=tmp_path,
-    )
-    assert done.returncode == 1, done.stdout + done.stderr
-    errors = [line for line in done.stdout.splitlines() if ": error:" in line]
-    assert len(errors) == 1 and "mixup.py:6:" in errors[0] and "Iterable[Act]" in errors[0], done.stdout

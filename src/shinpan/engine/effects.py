@@ -158,7 +158,6 @@ class _Board:
         self.player = view.player
         self.status = view.status
         self.match = view.match
-        self.live = view.live
         self.dropped = view.dropped
         self.out: list[Effect] = []
 

@@ -132,7 +132,7 @@ def _record(index: int, event: Mapping[str, Any]) -> Record:
     )
 
 
-def _target(state: _State, index: int, key: str, value: object) -> int:
+def _target(index: int, key: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ScenarioError(index, f"'{key}' must be the index of an earlier event")
     if not 0 <= value < index:
@@ -193,7 +193,7 @@ def replay(book: Rulebook, scenario: object, *, explanations: bool = True) -> li
             if len(event) != 1:
                 raise ScenarioError(index, f"a '{key}' event takes no other key")
             state.kinds[index] = key
-            target = _target(state, index, key, event[key])
+            target = _target(index, key, event[key])
             if key == "missed":
                 _missed(book, state, index, target)
             else:
