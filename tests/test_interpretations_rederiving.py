@@ -162,3 +162,19 @@ def test_d16_every_additional_ruling_a_deviation_calls_for_is_added_in_order_num
         Trigger.draft_exclusion,
         Trigger.unrelated_warnings,
     ]
+
+
+def test_d16_an_additional_ruling_a_correction_adds_names_the_warnings_up_to_its_cause() -> None:
+    """As if the notice had been a warning when it was recorded: the third unrelated warning
+    is then the cards off the table, counted with the two before it, not with the extra
+    cards drawn after it (whose own additional ruling stays)."""
+    made = history(SLOW, SHUFFLE, OFF_TABLE, EXTRA)
+    assert [(r.number, r.rule, r.cause, r.explanation.related) for r in made[3:]] == [
+        (4, EXTRA, None, ()),
+        (5, UNRELATED, 4, (SLOW, SHUFFLE, EXTRA)),
+    ]
+    again = rederive(BOOK, deviated(made, 3, ("warning1",)), first_number=6)
+    assert again.void == ()
+    assert [(r.number, r.offense, r.cause, r.explanation.related) for r in again.add] == [
+        (6, 2, 3, (SLOW, SHUFFLE, OFF_TABLE))
+    ]

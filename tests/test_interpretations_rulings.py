@@ -357,3 +357,61 @@ def test_d18_a_record_already_in_that_form_is_kept_as_it_is() -> None:
     assert normalized(record) is record
     no_facts = Record("A", SLOW)
     assert normalized(no_facts) is no_facts
+
+
+# --- What an organiser's guideline may say, decided as it says
+
+
+def infraction(data: dict[str, Any], rule: str) -> dict[str, Any]:
+    found: dict[str, Any] = next(i for i in data["infractions"] if i["id"] == rule)
+    return found
+
+
+def test_d5_a_penalty_added_when_the_same_as_before_is_confirmed_as_it_needs() -> None:
+    """The shipped "same as before" adds an exclusion from the draft; a guideline that adds
+    a single warning instead makes the ruling wait for the head judge (D11)."""
+
+    def warned_when_the_same(data: dict[str, Any]) -> None:
+        infraction(data, "draft.standard")["ladder"][1]["if_same_as_previous"] = ["warning1"]
+
+    book = edited_book(warned_when_the_same)
+    talking = Record("A", "draft.standard", {"kind": "talking"}, draft="D1")
+    first, second = recorded(book, talking, talking)
+    assert (first.penalties, first.needs_head_judge) == (("draft_warning",), False)
+    assert (second.penalties, second.needs_head_judge) == (("draft_warning", "warning1"), True)
+
+
+def test_d5_a_first_offence_is_never_the_same_as_before() -> None:
+    def excluded_when_the_same_at_once(data: dict[str, Any]) -> None:
+        infraction(data, "draft.standard")["ladder"][0]["if_same_as_previous"] = ["draft_exclusion"]
+
+    book = edited_book(excluded_when_the_same_at_once)
+    (made,) = decide(book, Record("A", "draft.standard", {"kind": "talking"}, draft="D1"), {}, {"A"})
+    assert made.penalties == ("draft_warning",)
+    assert made.explanation.same_as_previous is False
+
+
+def test_d7_every_deadline_of_a_step_opens_also_after_a_remedy_without_one() -> None:
+    """Slow play's 1st offence has a remedy with no deadline (the time extension); a
+    guideline that adds one with a deadline after it opens that deadline."""
+
+    def and_within_two_minutes(data: dict[str, Any]) -> None:
+        infraction(data, SLOW)["ladder"][0]["remedies"].append(
+            {
+                "text": {"ja": "2分以内にプレイを再開します。", "en": "Resume play within 2 minutes."},
+                "source": "2分",
+                "deadline": {
+                    "when": "minutes",
+                    "minutes": 2,
+                    "text": {"ja": "期限は2分です。", "en": "Within 2 minutes."},
+                    "on_miss": {"penalties": ["duel_loss"]},
+                    "source": "2分",
+                },
+            }
+        )
+
+    book = edited_book(and_within_two_minutes)
+    (made,) = decide(book, Record("A", SLOW), {}, {"A"})
+    assert [(d.when, d.minutes, d.remedy_en, d.penalties) for d in made.dues] == [
+        ("minutes", 2, "Resume play within 2 minutes.", ("duel_loss",))
+    ]
