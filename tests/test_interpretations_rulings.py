@@ -415,3 +415,15 @@ def test_d7_every_deadline_of_a_step_opens_also_after_a_remedy_without_one() -> 
     assert [(d.when, d.minutes, d.remedy_en, d.penalties) for d in made.dues] == [
         ("minutes", 2, "Resume play within 2 minutes.", ("duel_loss",))
     ]
+
+
+def test_d8_a_person_the_facts_name_is_penalised_only_where_the_item_penalises_them() -> None:
+    """A guideline that asks who recorded the deck list for mixed cards as well, without
+    making that person a subject of the item, penalises the player alone."""
+
+    def asks_who_recorded(data: dict[str, Any]) -> None:
+        infraction(data, "deck.lost-or-mixed-cards")["questions"] = ["mixed_into", "recorded_by"]
+
+    book = edited_book(asks_who_recorded)
+    made = decide(book, Record("A", "deck.lost-or-mixed-cards", {"recorded_by": "B"}), {}, {"A", "B"})
+    assert [r.player for r in made] == ["A"]
