@@ -178,3 +178,12 @@ def test_d16_an_additional_ruling_a_correction_adds_names_the_warnings_up_to_its
     assert [(r.number, r.offense, r.cause, r.explanation.related) for r in again.add] == [
         (6, 2, 3, (SLOW, SHUFFLE, OFF_TABLE))
     ]
+
+
+def test_d4_d16_a_correction_derives_nothing_from_a_judge_s_own_exclusion_from_the_draft() -> None:
+    """general.uncategorized counts toward nothing and triggers neither D3 nor D6 (D19),
+    when a correction walks the history again as when it was recorded."""
+    own = Record("A", "general.uncategorized", penalties=("warning1", "draft_exclusion"))
+    made = history(SLOW, SHUFFLE, own)
+    assert [r.rule for r in made] == [SLOW, SHUFFLE, "general.uncategorized"]
+    assert rederive(BOOK, made, first_number=4) == Rederived(void=(), add=())

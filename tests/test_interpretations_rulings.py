@@ -172,6 +172,20 @@ def test_d6_the_draft_exclusion_ruling_in_full() -> None:
     )
 
 
+def test_d3_d6_every_additional_ruling_a_record_calls_for_is_cited_as_that_record() -> None:
+    """The extra cards deviated to a single warning and an exclusion from the draft: the
+    third unrelated warning, the exclusion, and the fourth unrelated warning that the
+    exclusion's single warning is, each cited as the record."""
+    on_purpose = Deviation(("warning1", "draft_exclusion"), "drew on purpose")
+    made = recorded(BOOK, Record("A", SLOW), Record("A", SHUFFLE), Record("A", EXTRA, deviation=on_purpose))
+    assert [(r.number, r.rule, r.cause, r.ref) for r in made[2:]] == [
+        (3, EXTRA, None, "event 2"),
+        (4, UNRELATED, 3, "event 2"),
+        (5, EXCLUSION, 3, "event 2"),
+        (6, UNRELATED, 5, "event 2"),
+    ]
+
+
 def test_d4_d19_a_judge_s_exclusion_from_the_draft_outside_every_category_adds_nothing() -> None:
     made = decide(BOOK, Record("A", UNCATEGORIZED, penalties=("draft_exclusion",)), {}, {"A"})
     assert [(r.rule, r.penalties) for r in made] == [(UNCATEGORIZED, ("draft_exclusion",))]
