@@ -68,7 +68,7 @@ def _walk(
                 held.remove(kept)
                 visit(kept)
                 continue
-            extra = additional_ruling(book, why, ruling, counting(), number, ref)
+            extra = additional_ruling(book, why, ruling, counting(), number, ref, before)
             number += 1
             added.append(extra)
             visit(extra)

@@ -255,13 +255,22 @@ def triggered(book: Rulebook, current: Ruling, before: Sequence[Ruling]) -> list
 
 
 def additional_ruling(
-    book: Rulebook, why: Trigger, cause: Ruling, history: Sequence[Ruling], number: int, ref: str | None
+    book: Rulebook,
+    why: Trigger,
+    cause: Ruling,
+    history: Sequence[Ruling],
+    number: int,
+    ref: str | None,
+    before: Sequence[Ruling] | None = None,
 ) -> Ruling:
     """The additional ruling ``cause`` triggered (D3 or D6), counted in the player's live
-    ``history`` (D20: general.unrelated-warnings is counted per player too)."""
+    ``history`` (D20: general.unrelated-warnings is counted per player too). D3 names the
+    warnings that came up to ``cause``: ``before`` it, when ``history`` runs on after it (a
+    correction walks a history already made, D16)."""
     if why is Trigger.unrelated_warnings:
         d3 = _d3(book)
-        related = [*_warned_rules(d3, history, leave_out=cause), cause.rule]
+        warned = _warned_rules(d3, history if before is None else before, leave_out=cause)
+        related = [*warned, cause.rule]
         return _unrelated_warnings(book, cause, history, list(dict.fromkeys(related)), ref, number)
     exclusion = book.infractions[DRAFT_EXCLUSION_RULE]
     return _on_ladder(

@@ -81,11 +81,11 @@ def _flag(values: Mapping[str, object], key: str) -> bool | None:
 
 
 def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Container[str]) -> Facts:
-    """Check the facts against the questions this infraction asks."""
+    """Check the facts (of a record already :func:`normalized`) against the questions this
+    infraction asks."""
     if not facts:
         return NO_FACTS
     asked = {str(q) for q in inf.questions}
-    values: dict[str, object] = {}
     for key, value in facts.items():
         at = f"facts.{key}"
         if key not in asked:
@@ -103,16 +103,15 @@ def read_facts(inf: Infraction, facts: Mapping[str, object], participants: Conta
                 "an id cannot hold invisible characters ({chars}); type it again without them",
                 chars=chars,
             )
-        values[key] = normalize_id(value) if key in PERSON_FACTS and isinstance(value, str) else value
     got = Facts(
-        kind=_name(values, "kind"),
-        same_as_previous=_flag(values, "same_as_previous"),
-        mixed_into=_name(values, "mixed_into"),
-        recorded_by=_name(values, "recorded_by"),
-        advisor=_name(values, "advisor"),
-        advisor_only=bool(_flag(values, "advisor_only")),
-        intentional=bool(_flag(values, "intentional")),
-        facts_determined=bool(_flag(values, "facts_determined")),
+        kind=_name(facts, "kind"),
+        same_as_previous=_flag(facts, "same_as_previous"),
+        mixed_into=_name(facts, "mixed_into"),
+        recorded_by=_name(facts, "recorded_by"),
+        advisor=_name(facts, "advisor"),
+        advisor_only=bool(_flag(facts, "advisor_only")),
+        intentional=bool(_flag(facts, "intentional")),
+        facts_determined=bool(_flag(facts, "facts_determined")),
     )
     if got.kind is not None and got.kind not in inf.kinds:
         raise RecordError(
