@@ -22,7 +22,7 @@ from shinpan.engine.facts import normalized
 from shinpan.engine.hanging import effects_after_deviation, remedies_after_deviation, restored_effects
 from shinpan.guideline import Rulebook
 from shinpan.guideline.load import parse_guideline
-from shinpan.services.guideline_files import default_guideline, default_guideline_text
+from shinpan.services.guidelines import default_guideline, default_guideline_text
 from support import BOOK, play, rec
 
 SLOW, SHUFFLE, EXTRA = "ingame.slow-play", "pregame.shuffle-cut", "ingame.extra-cards-drawn"
