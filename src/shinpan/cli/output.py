@@ -9,6 +9,13 @@ code (``:name:``) and no character Rich strips, expands or measures differently 
 printable ASCII). Any other line, and every table, goes to Rich, loaded then. In a terminal
 Rich would also colour the numbers of a plain line; that is all a plain line loses.
 
+Every line a judge, a player or an organiser reads is told in Japanese first, then in
+English, on one line: ``日本語 / English`` (:func:`both`, the one way the commands put the
+two together; the English after `` / `` is what scripts and tests search for). A command
+prints such a line with :func:`tell`, and fails with ``fail(both(ja, en), code)``; the line
+is never wrapped, as an error is not, and goes out without Rich when Rich would print it as
+it is. Help texts stay English; ``--json`` output is data, not words, and has neither.
+
 Rich's consoles are made where they are used, one per print: a console keeps the
 ``COLUMNS`` it was made with, and the tests run commands with a ``COLUMNS`` of their own in
 one process.
@@ -57,6 +64,23 @@ def say(text: str, *, markup: bool = True, highlight: bool = True, style: str | 
         sys.stdout.flush()  # as Rich does after every print
         return
     console().print(text, markup=markup, highlight=highlight, style=style)
+
+
+def both(ja: str, en: str) -> str:
+    """A text in Japanese first, then in English, on one line: ``日本語 / English``."""
+    return f"{ja} / {en}"
+
+
+def tell(ja: str, en: str, *, style: str | None = None) -> None:
+    """Print ``日本語 / English`` (:func:`both`) on standard output as one unwrapped line, as
+    Rich's ``Console.print`` with soft wrap prints it: without Rich when it is plain text,
+    through Rich when it is styled (the verify command's red lines)."""
+    text = both(ja, en)
+    if style is None and _unchanged(text, markup=False, room=None):
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+        return
+    console().print(text, markup=False, highlight=False, style=style, soft_wrap=True)
 
 
 def print_json(data: Any) -> None:

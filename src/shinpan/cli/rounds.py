@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from shinpan.cli.common import (
+    FORMAT_JA,
+    TIME_OUT_JA,
     CommandOption,
     DbOption,
     EventOption,
@@ -17,7 +19,7 @@ from shinpan.cli.common import (
     number_option,
     open_db,
 )
-from shinpan.cli.output import fail, print_json, print_table, say
+from shinpan.cli.output import both, fail, print_json, print_table, tell
 
 if TYPE_CHECKING:
     from shinpan.services.rounds import RoundClock
@@ -34,16 +36,20 @@ def _local(stamp: str | None, zone: str) -> str:
 
 def _show_clock(clock: RoundClock, zone: str) -> None:
     if clock.state == "none":
-        say(
-            "no round is paired yet" if not clock.round else f"round {clock.round} is not paired",
-            markup=False,
-        )
+        if not clock.round:
+            tell("まだ組み合わせがありません", "no round is paired yet")
+        else:
+            tell(f"第{clock.round}回戦はまだ組まれていません", f"round {clock.round} is not paired")
         return
     words = {"paired": "paired, not started", "started": "started", "ended": "ended"}
+    words_ja = {"paired": "組み合わせ済み(開始前)", "started": "進行中", "ended": "終了"}
     head = f"round {clock.round}: {words.get(clock.state, clock.state)}"
+    head_ja = f"第{clock.round}回戦: {words_ja.get(clock.state, clock.state)}"
     if clock.started_at:
-        head += f", started {_local(clock.started_at, zone)}, {clock.minutes} min, time ends {_local(clock.ends_at, zone)}"
-    say(head, markup=False)
+        began, ends = _local(clock.started_at, zone), _local(clock.ends_at, zone)
+        head += f", started {began}, {clock.minutes} min, time ends {ends}"
+        head_ja += f"、{began}に開始、{clock.minutes}分、{ends}に時間終了"
+    tell(head_ja, head)
     from rich.table import Table  # start-up
 
     table = Table("table", "a", "b", "result", "ends", "time given", "extra turns", "due when it ends")
@@ -63,18 +69,27 @@ def _show_clock(clock: RoundClock, zone: str) -> None:
         )
     print_table(table)
     for d in clock.due_at_round_end:
-        say(f"due at the end of the round: #{d.ruling} {d.player}: {d.remedy_en}", markup=False)
+        tell(
+            f"ラウンド終了時: 裁定 #{d.ruling} {d.player}: {d.remedy_ja}",
+            f"due at the end of the round: #{d.ruling} {d.player}: {d.remedy_en}",
+        )
 
 
 def _standings_title(number: int | None, state: str) -> str:
     """What the standings are after, as T5 and T6 tell it (never "round 0")."""
     if number is None:
-        return "no round has been played yet"
+        return both("まだ終わったラウンドがありません", "no round has been played yet")
     if state == "started":
-        return f"round {number} (started, not ended): the standings so far"
+        return both(
+            f"第{number}回戦(進行中): ここまでの暫定順位",
+            f"round {number} (started, not ended): the standings so far",
+        )
     if state == "paired":
-        return f"round {number} (paired, not started): nothing of it is played yet"
-    return f"after round {number}"
+        return both(
+            f"第{number}回戦(組み合わせ済み、開始前): まだ対戦がありません",
+            f"round {number} (paired, not started): nothing of it is played yet",
+        )
+    return both(f"第{number}回戦終了時点", f"after round {number}")
 
 
 def _table_change(spec: str) -> Any:
@@ -84,7 +99,13 @@ def _table_change(spec: str) -> Any:
     table, _, seats = spec.partition("=")
     a, _, b = seats.partition(",")
     if not (table.strip().isascii() and table.strip().isdigit()) or not a.strip():
-        fail(f"{spec!r}: write a table as TABLE=A,B (or TABLE=A for a bye)", 2)
+        fail(
+            both(
+                f"{spec!r}: 卓は 卓番号=A,B と書いてください(不戦勝は 卓番号=A)",
+                f"{spec!r}: write a table as TABLE=A,B (or TABLE=A for a bye)",
+            ),
+            2,
+        )
     return TableChange(int(table), a.strip(), b.strip() or None)
 
 
@@ -110,9 +131,9 @@ def pair(
     if as_json:
         print_json(made.as_json())
         return
-    say(
+    tell(
+        f"第{made.round}回戦の組み合わせを作りました(開始前。シード {made.seed}、推奨ラウンド数 {advice})",
         f"round {made.round} paired, not started (seed {made.seed}; {advice} rounds recommended)",
-        markup=False,
     )
     from rich.table import Table  # start-up
 
@@ -143,10 +164,10 @@ def start(
     if as_json:
         print_json(started)
         return
-    say(
-        f"round {started['round']} started: {started['minutes']} min, time ends "
-        f"{_local(started['ends_at'], zone)}",
-        markup=False,
+    ends = _local(started["ends_at"], zone)
+    tell(
+        f"第{started['round']}回戦を開始しました: {started['minutes']}分、終了 {ends}",
+        f"round {started['round']} started: {started['minutes']} min, time ends {ends}",
     )
 
 
@@ -170,13 +191,15 @@ def end(
     if as_json:
         print_json({"round": number, "still_playing": [t.as_json() for t in clock.still_playing]})
         return
-    say(f"round {number} ended", markup=False)
+    tell(f"第{number}回戦を終了しました", f"round {number} ended")
     for t in clock.still_playing:
+        ends = _local(t.ends_at, zone)
         due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_en}" for d in t.due_at_end)
-        say(
-            f"  table {t.table} still playing (time ends {_local(t.ends_at, zone)})"
+        due_ja = "、".join(f"裁定 #{d.ruling} {d.player}: {d.remedy_ja}" for d in t.due_at_end)
+        tell(
+            f"  {t.table}番卓はまだ対戦中({ends}に時間終了)" + (f"。終わったとき: {due_ja}" if due else ""),
+            f"table {t.table} still playing (time ends {ends})"
             + (f"; due when it ends: {due}" if due else ""),
-            markup=False,
         )
 
 
@@ -196,7 +219,7 @@ def give_time(
     database = open_db(db)
     with handled():
         give(database, event, table, minutes, reason, round_no=round_no, judge=judge, command_id=command_id)
-    say(f"table {table}: +{minutes} min", markup=False)
+    tell(f"{table}番卓: {minutes}分延長しました", f"table {table}: +{minutes} min")
 
 
 def edit(
@@ -219,7 +242,10 @@ def edit(
         print_json({"pairings": done})
         return
     for p in done:
-        say(f"table {p['table']}: {p['a']} – {p['b'] or 'bye'}", markup=False)
+        tell(
+            f"{p['table']}番卓: {p['a']} – {p['b'] or '不戦勝'}",
+            f"table {p['table']}: {p['a']} – {p['b'] or 'bye'}",
+        )
 
 
 def clock(
@@ -262,8 +288,12 @@ def standings(
         *(key.upper() for key in keys),
         "status",
         title=_standings_title(table.round, table.state),
-        caption=f"{table.format.match_format.value}, at time: {table.format.at_time.value}; "
-        f"ranked by points, {', '.join(chain)}",
+        caption=both(
+            f"{FORMAT_JA[table.format.match_format.value]}、時間切れ: {TIME_OUT_JA[table.format.at_time.value]}。"
+            f"マッチポイント、{'・'.join(key.upper() for key in chain)}の順",
+            f"{table.format.match_format.value}, at time: {table.format.at_time.value}; "
+            f"ranked by points, {', '.join(chain)}",
+        ),
     )
     for s in table.rows:
         j = standing_json(s, table.format)
