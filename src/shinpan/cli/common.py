@@ -51,6 +51,13 @@ CommandOption = Annotated[
 # catalogue), for the Japanese of a line that names them.
 FORMAT_JA = {"bo3": "マッチ戦(2本先取)", "bo1": "1本先取"}
 TIME_OUT_JA = {"duels": "取ったデュエル数で決める", "both-lose": "両者敗北"}
+STATUS_JA = {
+    "active": "参加中",
+    "dropped": "ドロップ",
+    "withdrawn": "棄権",
+    "ejected": "退場",
+    "disqualified": "失格",
+}
 ROLE_JA = {
     "head_judge": "ヘッドジャッジ",
     "floor_judge": "フロアジャッジ",

@@ -263,7 +263,16 @@ def list_(db: DbOption = None, as_json: JsonOption = False) -> None:
     if as_json:
         print_json([e.__dict__ for e in found])
         return
-    table = Table("id", "name", "date", "REL", "head judge", "players", "rulings", "round")
+    table = Table(
+        "id",
+        both("大会名", "name"),
+        both("日付", "date"),
+        "REL",
+        both("ヘッドジャッジ", "head judge"),
+        both("プレイヤー", "players"),
+        both("裁定", "rulings"),
+        both("ラウンド", "round"),
+    )
     for e in found:
         table.add_row(
             str(e.id),

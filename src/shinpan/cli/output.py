@@ -14,7 +14,10 @@ English, on one line: ``日本語 / English`` (:func:`both`, the one way the com
 two together; the English after `` / `` is what scripts and tests search for). A command
 prints such a line with :func:`tell`, and fails with ``fail(both(ja, en), code)``; the line
 is never wrapped, as an error is not, and goes out without Rich when Rich would print it as
-it is. Help texts stay English; ``--json`` output is data, not words, and has neither.
+it is. Ids and numbers come in the same order in both; a line that only names a long datum
+(an address, a file, a hash) names it once, at its end, after the English. A table's
+headings and its fixed words are ``both`` too. Help texts stay English; ``--json`` output is
+data, not words, and stays as it is; a bare id or URL printed for scripts stays bare.
 
 Rich's consoles are made where they are used, one per print: a console keeps the
 ``COLUMNS`` it was made with, and the tests run commands with a ``COLUMNS`` of their own in

@@ -102,7 +102,7 @@ def placings(event: EventOption, db: DbOption = None, as_json: JsonOption = Fals
         return
     from rich.table import Table  # start-up
 
-    table = Table(both("順位", "place"), both("選手", "player"))
+    table = Table(both("順位", "place"), both("プレイヤー", "player"))
     for place, player in found:
         table.add_row(str(place), player)
     print_table(table)
