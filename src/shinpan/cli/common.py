@@ -51,6 +51,7 @@ CommandOption = Annotated[
 # catalogue), for the Japanese of a line that names them.
 FORMAT_JA = {"bo3": "マッチ戦(2本先取)", "bo1": "1本先取"}
 TIME_OUT_JA = {"duels": "取ったデュエル数で決める", "both-lose": "両者敗北"}
+RESULT_JA = {"a": "A席の勝ち", "b": "B席の勝ち", "draw": "引き分け", "playing": "対戦中"}
 STATUS_JA = {
     "active": "参加中",
     "dropped": "ドロップ",

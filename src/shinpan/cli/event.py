@@ -24,7 +24,7 @@ from shinpan.cli.common import (
     open_db,
     say_claim_code,
 )
-from shinpan.cli.output import both, fail, print_json, print_table, tell
+from shinpan.cli.output import both, fail, heading, print_json, print_table, tell
 from shinpan.engine.event_rules import Role
 
 AccountOption = Annotated[
@@ -265,13 +265,13 @@ def list_(db: DbOption = None, as_json: JsonOption = False) -> None:
         return
     table = Table(
         "id",
-        both("大会名", "name"),
-        both("日付", "date"),
+        heading("大会名", "name"),
+        heading("日付", "date"),
         "REL",
-        both("ヘッドジャッジ", "head judge"),
-        both("プレイヤー", "players"),
-        both("裁定", "rulings"),
-        both("ラウンド", "round"),
+        heading("ヘッドジャッジ", "head judge"),
+        heading("プレイヤー", "players"),
+        heading("裁定", "rulings"),
+        heading("ラウンド", "round"),
     )
     for e in found:
         table.add_row(

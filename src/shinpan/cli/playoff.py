@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from shinpan.cli.common import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, handled, open_db
-from shinpan.cli.output import both, print_json, print_table, tell
+from shinpan.cli.output import heading, print_json, print_table, tell
 
 
 def _show_round(found: Any) -> None:
@@ -102,7 +102,7 @@ def placings(event: EventOption, db: DbOption = None, as_json: JsonOption = Fals
         return
     from rich.table import Table  # start-up
 
-    table = Table(both("順位", "place"), both("プレイヤー", "player"))
+    table = Table(heading("順位", "place"), heading("プレイヤー", "player"))
     for place, player in found:
         table.add_row(str(place), player)
     print_table(table)

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from shinpan.cli.common import (
+    RESULT_JA,
     CommandOption,
     DbOption,
     EventOption,
@@ -132,7 +133,7 @@ def result(
         print_json(done)
         return
     shown = done["shown"] or "playing"
-    shown_ja = {"a": "A席の勝ち", "b": "B席の勝ち", "draw": "引き分け", "playing": "対戦中"}.get(shown, shown)
+    shown_ja = RESULT_JA.get(shown, shown)
     if done["correction"]:
         what_ja, what = (
             f"訂正しました(第{done['corrects']}項の記録を置き換え)",

@@ -9,6 +9,7 @@ import typer
 
 from shinpan.cli.common import (
     FORMAT_JA,
+    RESULT_JA,
     STATUS_JA,
     TIME_OUT_JA,
     CommandOption,
@@ -20,12 +21,12 @@ from shinpan.cli.common import (
     number_option,
     open_db,
 )
-from shinpan.cli.output import both, fail, print_json, print_table, tell
+from shinpan.cli.output import both, fail, heading, print_json, print_table, tell
 
 if TYPE_CHECKING:
     from shinpan.services.rounds import RoundClock
 
-BYE = both("不戦勝", "bye")
+BYE = heading("不戦勝", "bye")
 OptionalRound = Annotated[int | None, number_option("--round", help="The round (default: the current one).")]
 
 
@@ -55,24 +56,24 @@ def _show_clock(clock: RoundClock, zone: str) -> None:
     from rich.table import Table  # start-up
 
     table = Table(
-        both("卓", "table"),
-        both("A席", "a"),
-        both("B席", "b"),
-        both("結果", "result"),
-        both("時間終了", "ends"),
-        both("延長", "time given"),
-        both("追加ターン", "extra turns"),
-        both("終わったとき", "due when it ends"),
+        heading("卓", "table"),
+        heading("A席", "a"),
+        heading("B席", "b"),
+        heading("結果", "result"),
+        heading("時間終了", "ends"),
+        heading("延長", "time given"),
+        heading("追加ターン", "extra turns"),
+        heading("終わったとき", "due when it ends"),
     )
     for t in clock.tables:
         given = "; ".join(f"+{g.minutes} min: {g.reason}" for g in t.time_given)
         turns = ", ".join(f"ruling #{x.ruling} ({x.player})" for x in t.extra_turns)
-        due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_ja} / {d.remedy_en}" for d in t.due_at_end)
+        due = "\n".join(f"#{d.ruling} {d.player}: {heading(d.remedy_ja, d.remedy_en)}" for d in t.due_at_end)
         table.add_row(
             str(t.table),
             t.player_a,
             t.player_b or BYE,
-            (t.result or both("対戦中", "playing")) if t.player_b else BYE,
+            heading(RESULT_JA.get(t.result or "playing", ""), t.result or "playing") if t.player_b else BYE,
             _local(t.ends_at, zone),
             given,
             turns,
@@ -148,7 +149,7 @@ def pair(
     )
     from rich.table import Table  # start-up
 
-    table = Table(both("卓", "table"), both("A席", "a"), both("B席", "b"))
+    table = Table(heading("卓", "table"), heading("A席", "a"), heading("B席", "b"))
     for p in made.pairings:
         table.add_row(str(p["table"] or "—"), p["a"], p["b"] or BYE)
     print_table(table)
@@ -292,12 +293,12 @@ def standings(
         key for key in ("omw", "gw", "ogw", "oomw", "seeded") if key in chain or key in ("omw", "gw", "ogw")
     ]
     out = Table(
-        both("順位", "rank"),
-        both("プレイヤー", "player"),
-        both("勝ち点", "points"),
-        both("勝-敗-分", "W-L-D"),
+        heading("順位", "rank"),
+        heading("プレイヤー", "player"),
+        heading("勝ち点", "points"),
+        heading("勝-敗-分", "W-L-D"),
         *(key.upper() for key in keys),
-        both("状態", "status"),
+        heading("状態", "status"),
         title=_standings_title(table.round, table.state),
         caption=both(
             f"{FORMAT_JA[table.format.match_format.value]}、時間切れ: {TIME_OUT_JA[table.format.at_time.value]}。"
@@ -315,7 +316,7 @@ def standings(
             str(s.points),
             f"{s.wins}-{s.losses}-{s.draws}",
             *shown,
-            both(STATUS_JA[s.status.value], s.status.value),
+            heading(STATUS_JA[s.status.value], s.status.value),
         )
     print_table(out)
 

@@ -216,8 +216,11 @@ def deviate(
     if as_json:
         print_json(body)
         return
+    from shinpan.engine.explain import penalty_text  # start-up
+
+    given = penalty_text(event_rulebook(database, event), tuple(body["penalties"]), "ja")
     tell(
-        f"裁定 {ruling}: {body['explanation_ja']}",
+        f"裁定 {ruling}: {given}",
         f"ruling {ruling}: {', '.join(body['penalties']) or 'no penalty'}",
     )
 
