@@ -14,13 +14,25 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import EventSetup, run_cli
+from test_japanese_screens import problems
+
+
+def judged(lines: list[str]) -> list[str]:
+    """``lines``, once the Japanese of each line told in both languages (before " / ") is
+    held to the screens' check: no D-numbers, codes or ids, no half-width commas, as a judge
+    would say it. (A ruling's explanation, printed in the language --lang names and wrapped
+    to the terminal, is the guideline's own text.)"""
+    for line in lines:
+        if " / " in line:
+            assert problems(line.split(" / ", 1)[0]) == [], line
+    return lines
 
 
 def said(result: subprocess.CompletedProcess[str], code: int = 0) -> list[str]:
     """The lines a command printed on standard output, after it exited with ``code``."""
     assert result.returncode == code, f"exit {result.returncode}\n{result.stdout}\n{result.stderr}"
     assert "Traceback" not in result.stderr
-    return result.stdout.splitlines()
+    return judged(result.stdout.splitlines())
 
 
 def error(result: subprocess.CompletedProcess[str], code: int) -> str:
@@ -28,7 +40,7 @@ def error(result: subprocess.CompletedProcess[str], code: int) -> str:
     assert result.returncode == code, result.stdout + result.stderr
     (line,) = result.stderr.splitlines()
     assert line.startswith("error: "), line
-    return line.removeprefix("error: ")
+    return judged([line.removeprefix("error: ")])[0]
 
 
 def test_setting_up_an_event_is_told_in_japanese_first(db_url: str, tmp_path: Path) -> None:

@@ -159,7 +159,7 @@ def verify(
     else:
         for guard in result.missing_guards:
             tell(
-                f"台帳の保護が外れています: トリガー {guard} がないか無効で、記録が気づかれずに変えられます。"
+                "台帳の保護が外れています: 台帳を守るトリガーがないか無効で、記録が気づかれずに変えられます。"
                 "バックアップから、または表の所有者として戻してください",
                 f"UNGUARDED the ledger's trigger {guard} is missing or switched off: "
                 "entries could be changed unseen; restore it from a backup or as the tables' owner",
