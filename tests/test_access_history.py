@@ -194,6 +194,9 @@ def test_the_organiser_names_another_organiser_who_then_reads_every_event(place:
 def test_the_command_line_names_an_organiser(place: Installation) -> None:
     done = run_cli("user", "organiser", "--name", WINTER_HJ[0], db=place.url)
     assert done.returncode == 0, done.stderr
+    told, english = done.stdout.rstrip("\n").split(" / ")
+    assert told.startswith(f"{WINTER_HJ[0]} を主催者に指名しました。主催者: ")  # Japanese first
+    assert english.startswith(f"{WINTER_HJ[0]} is an organiser; organisers: ")
     try:
         assert set(_events_read(_history(place.clients["winter"]))) == {place.winter, place.spring}
     finally:

@@ -102,3 +102,25 @@ def test_which_lines_rich_would_change() -> None:
     ):
         assert not output._unchanged(changed, markup=True, room=40), changed
     assert output._unchanged("a [link] in brackets", markup=False, room=40)
+
+
+@pytest.mark.parametrize("columns", ["40", "200"])
+@pytest.mark.parametrize(
+    ("ja", "en"),
+    [
+        ("第4回戦を開始しました: 50分、終了 11:21", "round 4 started: 50 min, time ends 11:21"),
+        ("10人の選手を取り込みました", "imported 10 players"),
+        ("  2番卓はまだ対戦中(11:21に時間終了)", "table 2 still playing (time ends 11:21)"),
+        ("[太字] :smile: のような文字", "[bold] and :smile: stay as they are"),
+    ],
+)
+def test_a_line_in_japanese_and_english_is_one_unwrapped_line_as_rich_printed_it(
+    ja: str, en: str, columns: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tell`` puts the Japanese first and the English after " / ", never wraps the line
+    (the English stays on it for scripts), and reads no markup or emoji code in a name."""
+    monkeypatch.setenv("COLUMNS", columns)
+    output.tell(ja, en)
+    told = capsys.readouterr().out
+    assert told.startswith(f"{ja} / {en}") and told.count("\n") == 1
+    assert told == rich_says(f"{ja} / {en}", markup=False, emoji=False, highlight=False, soft_wrap=True)

@@ -290,17 +290,24 @@ def said(args: list[str], folder: Path) -> tuple[str, set[str]]:
 
 
 def test_a_one_line_answer_loads_no_rich(event_db: tuple[Path, list[int]]) -> None:
-    """Rich loads for tables and styled text only (shinpan.cli.output.say)."""
+    """Rich loads for tables and styled text only (shinpan.cli.output.say); a line in
+    Japanese and English (shinpan.cli.output.tell) goes out without it."""
     folder, pending = event_db
     for args, first in (
-        (["confirm", str(pending[0]), "--event", "1"], f"confirmed {pending[0]}\n"),
-        (["void", str(pending[1]), "--event", "1", "--reason", "wrong table"], f"voided {pending[1]}\n"),
+        (
+            ["confirm", str(pending[0]), "--event", "1"],
+            f"裁定 {pending[0]} を承認しました / confirmed {pending[0]}\n",
+        ),
+        (
+            ["void", str(pending[1]), "--event", "1", "--reason", "wrong table"],
+            f"裁定 {pending[1]} を取り消しました / voided {pending[1]}\n",
+        ),
         (
             ["result", "--event", "1", "--round", "1", "--table", "2", "--match", "a"],
-            "recorded: round 1, table 2: a\n",
+            "記録しました: 第1回戦、2番卓: A席の勝ち / recorded: round 1, table 2: a\n",
         ),
-        (["verify"], "ok: 1 event(s), "),
-        (["rebuild", "--check"], "the tables match the ledger\n"),
+        (["verify"], "正常: 大会 1件、"),
+        (["rebuild", "--check"], "表は台帳と一致しています / the tables match the ledger\n"),
     ):
         out, found = said(args, folder)
         assert out.startswith(first), (args, out)
@@ -319,7 +326,7 @@ def test_record_loads_the_recording_services_and_no_others(event_db: tuple[Path,
     out, found = said(
         ["record", "ingame.extra-cards-drawn", "--event", "1", "--player", "P3", "--yes"], folder
     )
-    assert out.startswith("saved: ruling #")
+    assert out.startswith("記録しました: 裁定 #") and " / saved: ruling #" in out
     assert "shinpan.services.recording" in found
     others = {f"shinpan.services.{s}" for s in ("corrections", "deadlines", "queries", "search", "transfer")}
     assert not found & others, sorted(found & others)
@@ -328,7 +335,7 @@ def test_record_loads_the_recording_services_and_no_others(event_db: tuple[Path,
 def test_confirming_loads_no_deadline_query_or_transfer_services(event_db: tuple[Path, list[int]]) -> None:
     folder, pending = event_db
     out, found = said(["confirm", str(pending[2]), "--event", "1"], folder)
-    assert out == f"confirmed {pending[2]}\n"
+    assert out == f"裁定 {pending[2]} を承認しました / confirmed {pending[2]}\n"
     others = {f"shinpan.services.{s}" for s in ("deadlines", "queries", "search", "transfer", "integrity")}
     assert not found & others, sorted(found & others)
 

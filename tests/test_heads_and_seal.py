@@ -130,7 +130,9 @@ def test_a_printed_head_catches_the_ledger_rewritten_whole(ev: EventSetup, backe
     rewrite(ev, backend, target, no_duel_loss(target))
     assert queries.get_ruling(ev.db, ev.id, 2)["penalties"] == ["warning1", "caution"]
     fooled = run_cli("verify", db=backend.url)
-    assert fooled.returncode == 0 and fooled.stdout.startswith("ok:"), fooled.stdout  # the chain holds
+    assert fooled.returncode == 0 and fooled.stdout.startswith("正常:") and " / ok:" in fooled.stdout, (
+        fooled.stdout
+    )  # the chain holds
 
     caught = run_cli("verify", "--head", head, db=backend.url)
     assert caught.returncode == 1, caught.stdout

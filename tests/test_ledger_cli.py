@@ -355,16 +355,19 @@ def test_deadlines_list_done_and_missed(ev: EventSetup, db_url: str) -> None:
     left = json.loads(ok(run_cli("deadlines", "--event", e, "--json", db=db_url)))
     assert [(d["ruling"], d["position"]) for d in left] == [(2, 1)]
     refused(run_cli("deadlines", "--event", e, "done", "1", db=db_url), "already done")
-    refused(run_cli("deadlines", "--event", e, "later", "1", db=db_url), "usage")
+    refused(run_cli("deadlines", "--event", e, "later", "1", db=db_url), "使い方: shinpan deadlines", "usage")
 
 
 def test_verify_and_rebuild(ev: EventSetup, db_url: str) -> None:
     ev.record("P001", "pregame.tardiness")
     out = ok(run_cli("verify", db=db_url))
-    assert out.startswith("ok: 1 event(s)") and "every chain holds" in out
+    assert out.startswith("正常: 大会 1件、") and " / ok: 1 event(s)" in out and "every chain holds" in out
     report = json.loads(ok(run_cli("verify", "--json", "--event", str(ev.id), db=db_url)))
     assert report["ok"] is True and report["breaks"] == [] and report["differences"] == []
-    assert "the tables match the ledger" in ok(run_cli("rebuild", "--check", db=db_url))
+    assert (
+        ok(run_cli("rebuild", "--check", db=db_url))
+        == "表は台帳と一致しています / the tables match the ledger\n"
+    )
 
 
 # -- errors -------------------------------------------------------------------------------------

@@ -189,7 +189,9 @@ def test_the_cli_reports_scores_drawn_duels_time_and_refuses_in_japanese_naming_
     early = result("--table", "1", "--score", "2-1")
     assert early.returncode == 1 and "has not started" in early.stderr
     rounds.start_round(ev.db, ev.id)
-    assert result("--table", "1", "--score", "2-1").stdout.strip() == "recorded: round 1, table 1: 2-1"
+    assert result("--table", "1", "--score", "2-1").stdout.strip() == (
+        "記録しました: 第1回戦、1番卓: 2-1 / recorded: round 1, table 1: 2-1"
+    )
     assert result("--table", "2", "--duel", "1", "--draw").returncode == 0
     assert (
         result("--table", "2", "--score", "1-0", "--time", "--replaces", "x", "--reason", "r").returncode == 1

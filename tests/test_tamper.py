@@ -233,7 +233,7 @@ def test_a_projection_edited_behind_the_ledger_is_named_and_rebuild_fixes_it(
     assert queries.get_ruling(ev.db, ev.id, 2)["penalties"] == ["warning1", "duel_loss"]
     again = run_shinpan("verify", db=backend.url)
     assert again.returncode == 0, again.stdout
-    assert again.stdout.startswith("ok:")
+    assert again.stdout.startswith("正常:") and " / ok:" in again.stdout
 
 
 def test_a_row_added_to_a_projection_is_caught(ev: EventSetup, backend: Backend) -> None:

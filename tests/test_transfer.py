@@ -87,7 +87,7 @@ def test_an_exported_event_imports_into_an_empty_database_unchanged(
     finally:
         other.close()
     check = run_shinpan("verify", db=other_backend.url)
-    assert check.returncode == 0 and check.stdout.startswith("ok:"), check.stdout + check.stderr
+    assert check.returncode == 0 and check.stdout.startswith("正常:"), check.stdout + check.stderr
 
 
 def test_an_export_moves_between_sqlite_and_postgresql(

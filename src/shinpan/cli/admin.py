@@ -9,9 +9,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from shinpan.cli.common import DbOption, EventOption, JsonOption, OnlyEventOption, handled, open_db
+from shinpan.cli.common import (
+    DbOption,
+    EventOption,
+    JsonOption,
+    OnlyEventOption,
+    handled,
+    open_db,
+    say_claim_code,
+)
 from shinpan.cli.guideline import Lang, LangOption
-from shinpan.cli.output import fail, print_json, say
+from shinpan.cli.output import both, fail, print_json, say, tell
 
 if TYPE_CHECKING:
     from shinpan.store.db import Database
@@ -24,13 +32,25 @@ def _read_export(file: Path) -> Any:
         # A lone surrogate ("\\udc80") is valid JSON but no text: nothing could store it.
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except OSError as e:
-        fail(f"cannot read {file}: {e.strerror or e}", 1)
+        fail(both(f"{file} を読めません: {e.strerror or e}", f"cannot read {file}: {e.strerror or e}"), 1)
     except RecursionError:
-        fail(f"cannot read {file}: its JSON is nested too deeply to be an export", 1)
+        fail(
+            both(
+                f"{file} を読めません: JSONの入れ子が深すぎて、エクスポートではありません",
+                f"cannot read {file}: its JSON is nested too deeply to be an export",
+            ),
+            1,
+        )
     except UnicodeEncodeError:
-        fail(f"cannot read {file}: its JSON has a lone surrogate escape (like \\udc80), not a character", 1)
+        fail(
+            both(
+                f"{file} を読めません: JSONに文字ではない孤立サロゲートのエスケープ(\\udc80 など)があります",
+                f"cannot read {file}: its JSON has a lone surrogate escape (like \\udc80), not a character",
+            ),
+            1,
+        )
     except (UnicodeDecodeError, ValueError) as e:
-        fail(f"cannot read {file}: {e}", 1)
+        fail(both(f"{file} をJSONとして読めません: {e}", f"cannot read {file}: {e}"), 1)
     return data
 
 
@@ -41,11 +61,20 @@ def _mapping(pairs: list[str]) -> dict[str, str]:
         seat, sep, account = pair.partition("=")
         if not sep or not seat.strip() or not account.strip():
             fail(
-                f"--map-account takes SEAT=ACCOUNT (the seat's name in the file = an account here), not {pair!r}",
+                both(
+                    f"--map-account は 席=アカウント(ファイルの席の名前=ここのアカウント)と書きます。{pair!r} は使えません",
+                    f"--map-account takes SEAT=ACCOUNT (the seat's name in the file = an account here), not {pair!r}",
+                ),
                 2,
             )
         if seat.strip() in out:
-            fail(f"--map-account names the seat {seat.strip()!r} twice", 2)
+            fail(
+                both(
+                    f"--map-account が席 {seat.strip()!r} を二回指定しています",
+                    f"--map-account names the seat {seat.strip()!r} twice",
+                ),
+                2,
+            )
         out[seat.strip()] = account.strip()
     return out
 
@@ -112,9 +141,12 @@ def verify(
             }
         )
     elif result.ok:
-        say(f"ok: {result.events} event(s), {result.entries} entries, every chain holds", markup=False)
+        tell(
+            f"正常: 大会 {result.events}件、記録 {result.entries}項、すべての台帳の連鎖が保たれています",
+            f"ok: {result.events} event(s), {result.entries} entries, every chain holds",
+        )
         for event_id, digest in result.heads.items():
-            say(f"  event {event_id} head {digest}", markup=False)
+            tell(f"  大会 {event_id} の台帳ヘッド", f"event {event_id} head {digest}")
             sealed = result.sealed.get(event_id)
             if sealed is not None:
                 en = lang is Lang.en
@@ -126,18 +158,19 @@ def verify(
                 )
     else:
         for guard in result.missing_guards:
-            say(
+            tell(
+                "台帳の保護が外れています: 台帳を守るトリガーがないか無効で、記録が気づかれずに変えられます。"
+                "バックアップから、または表の所有者として戻してください",
                 f"UNGUARDED the ledger's trigger {guard} is missing or switched off: "
                 "entries could be changed unseen; restore it from a backup or as the tables' owner",
-                markup=False,
                 style="bold red",
             )
         for b in result.breaks:
-            say(f"BROKEN {b}", markup=False, style="bold red")
+            tell("台帳の連鎖が切れています", f"BROKEN {b}", style="bold red")
         for problem in result.seals:
             say(f"SEAL {problem.text(lang.value)}", markup=False, style="bold red")
         for d in result.differences[:50]:
-            say(f"DIFFERS {d}", markup=False, style="bold red")
+            tell("表が台帳と食い違っています", f"DIFFERS {d}", style="bold red")
     if not result.ok:
         raise SystemExit(1)
 
@@ -154,9 +187,12 @@ def rebuild(
     with handled():
         differences = integrity.rebuild(database, event, check_only=check)
     for d in differences[:50]:
-        say(("DIFFERS " if check else "fixed ") + str(d), markup=False)
+        if check:
+            tell("表が台帳と食い違っています", f"DIFFERS {d}")
+        else:
+            tell("台帳に合わせて直しました", f"fixed {d}")
     if not differences:
-        say("the tables match the ledger")
+        tell("表は台帳と一致しています", "the tables match the ledger")
     if check and differences:
         raise SystemExit(1)
 
@@ -179,8 +215,15 @@ def export(
         try:
             output.write_text(text + "\n", encoding="utf-8")
         except OSError as e:
-            fail(f"cannot write {output}: {e.strerror or e}", 1)
-        say(f"wrote {output} ({len(data['entries'])} entries)", markup=False)
+            fail(
+                both(
+                    f"{output} に書き込めません: {e.strerror or e}",
+                    f"cannot write {output}: {e.strerror or e}",
+                ),
+                1,
+            )
+        entries = len(data["entries"])
+        tell(f"{output} に書き出しました(記録 {entries}項)", f"wrote {output} ({entries} entries)")
     else:
         sys.stdout.write(text + "\n")
 
@@ -217,27 +260,37 @@ def import_(
     with handled():
         unmatched = seal.trust_export_keys(database, data, trust_key or [])
         if unmatched:
-            fail(f"no seal in {file} was made with the key {', '.join(unmatched)}", 1)
+            keys = ", ".join(unmatched)
+            fail(
+                both(
+                    f"{file} には鍵 {keys} で作った封印がありません",
+                    f"no seal in {file} was made with the key {keys}",
+                ),
+                1,
+            )
         try:
             imported = transfer.import_event(database, data, accounts=accounts)
         except seal.SealBroken as e:
-            hint = ""
+            hint = hint_ja = ""
             if e.problem.problem == "unknown_key":
                 fp = seal.fingerprint(e.problem.key)
                 hint = (
                     f" (if the event's final report shows the key {fp}: import again with --trust-key {fp})"
                 )
-            fail(f"{e.problem.text('ja')} / {e.problem.text('en')}; nothing was imported{hint}", 1)
+                hint_ja = f"(大会の最終報告書に鍵 {fp} が載っていれば、--trust-key {fp} を付けてもう一度取り込んでください)"
+            fail(
+                both(
+                    f"{e.problem.text('ja')}。何も取り込んでいません{hint_ja}",
+                    f"{e.problem.text('en')}; nothing was imported{hint}",
+                ),
+                1,
+            )
     if as_json:
         print_json({"event": imported.event_id, "claim_codes": imported.claim_codes})
         return
-    say(f"imported as event {imported.event_id}")
+    tell(f"大会 {imported.event_id} として取り込みました", f"imported as event {imported.event_id}")
     for seat, code in imported.claim_codes.items():
-        say(
-            f"claim code for {seat}'s seat (shown once; valid 7 days): {code}\n"
-            f"  the judge opens /join/{code} on the server and sets a PIN, or signs in first to use their account",
-            markup=False,
-        )
+        say_claim_code(seat, code)
 
 
 def backup(
@@ -250,7 +303,7 @@ def backup(
     database = open_db(db)
     with handled():
         target = transfer.backup(database, file)
-    say(f"backed up to {target}", markup=False)
+    tell(f"{target} にバックアップしました", f"backed up to {target}")
 
 
 def register(app: typer.Typer) -> None:

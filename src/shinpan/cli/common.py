@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from shinpan.cli.output import fail
+from shinpan.cli.output import both, fail, tell
 from shinpan.errors import ShinpanError, Unstorable
 
 if TYPE_CHECKING:
@@ -47,8 +47,41 @@ CommandOption = Annotated[
     typer.Option("--command-id", help="An id for this command: retrying with it never records twice."),
 ]
 
+# What the event's settings and a judge's role are called on the web (its forms and its
+# catalogue), for the Japanese of a line that names them.
+FORMAT_JA = {"bo3": "マッチ戦(2本先取)", "bo1": "1本先取"}
+TIME_OUT_JA = {"duels": "取ったデュエル数で決める", "both-lose": "両者敗北"}
+RESULT_JA = {"a": "A席の勝ち", "b": "B席の勝ち", "draw": "引き分け", "playing": "対戦中"}
+STATUS_JA = {
+    "active": "参加中",
+    "dropped": "ドロップ",
+    "withdrawn": "棄権",
+    "ejected": "退場",
+    "disqualified": "失格",
+}
+ROLE_JA = {
+    "head_judge": "ヘッドジャッジ",
+    "floor_judge": "フロアジャッジ",
+    "scorekeeper": "スコアキーパー",
+    "viewer": "閲覧者",
+}
 
-UNSTORABLE = "a number is too large or a text has characters that cannot be saved; nothing was saved"
+UNSTORABLE = both(
+    "数が大きすぎるか、保存できない文字が含まれています。何も保存されていません",
+    "a number is too large or a text has characters that cannot be saved; nothing was saved",
+)
+
+
+def say_claim_code(seat: str, code: str) -> None:
+    """The one-time code that gives a judge their seat, and what the judge does with it."""
+    tell(
+        f"{seat}の席の受け取りコード(表示はこの一度だけ、7日間有効): {code}",
+        f"claim code for {seat}'s seat (shown once; valid 7 days): {code}",
+    )
+    tell(
+        f"  ジャッジはサーバーの /join/{code} を開いてPINを決めるか、先にサインインして自分のアカウントで受け取ります",
+        f"the judge opens /join/{code} on the server and sets a PIN, or signs in first to use their account",
+    )
 
 
 @contextmanager
@@ -74,7 +107,7 @@ def in_japanese(error: ShinpanError) -> str:
 
     ja = catalog("ja")
     japanese = error.render(lambda template: ja.get(template, template))
-    return str(error) if japanese == str(error) else f"{japanese} / {error}"
+    return str(error) if japanese == str(error) else both(japanese, str(error))
 
 
 def open_db(url: str | None) -> Database:

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from shinpan.cli.common import DbOption, handled, open_db
-from shinpan.cli.output import say
+from shinpan.cli.output import tell
 
 
 def grant(
@@ -25,7 +25,10 @@ def grant(
     database = open_db(db)
     with handled():
         grant_role(database, role, password)
-    say(f"role {role} may append and read; serve with --db postgresql://{role}@HOST/DB", markup=False)
+    tell(
+        f"ロール {role} は台帳に追記し、読み取れます。serve には --db postgresql://{role}@HOST/DB を使ってください",
+        f"role {role} may append and read; serve with --db postgresql://{role}@HOST/DB",
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -10,6 +10,9 @@ from typing import Annotated, Any
 import typer
 
 from shinpan.cli.common import (
+    FORMAT_JA,
+    ROLE_JA,
+    TIME_OUT_JA,
     CommandOption,
     DbOption,
     EventOption,
@@ -19,8 +22,9 @@ from shinpan.cli.common import (
     handled,
     number_option,
     open_db,
+    say_claim_code,
 )
-from shinpan.cli.output import fail, print_json, print_table, say
+from shinpan.cli.output import both, fail, heading, print_json, print_table, tell
 from shinpan.engine.event_rules import Role
 
 AccountOption = Annotated[
@@ -56,18 +60,20 @@ def _holder(database: Any, account: str | None) -> Any:
         return None
     found = accounts.account_named(database, account)
     if found is None:
-        fail(f"no account named {account!r}: make it with `shinpan user add`, or leave --account out", 1)
+        fail(
+            both(
+                f"「{account}」という名前のアカウントはありません。`shinpan user add` で作るか、--account を外してください",
+                f"no account named {account!r}: make it with `shinpan user add`, or leave --account out",
+            ),
+            1,
+        )
     return found
 
 
 def _say_claim(seat: str, code: str | None) -> None:
     if code is None:
         return
-    say(
-        f"claim code for {seat.strip()}'s seat (shown once; valid 7 days): {code}\n"
-        f"  the judge opens /join/{code} on the server and sets a PIN, or signs in first to use their account",
-        markup=False,
-    )
+    say_claim_code(seat.strip(), code)
 
 
 def _parse(kind: str, path: Path) -> list[Any]:
@@ -80,12 +86,12 @@ def _parse(kind: str, path: Path) -> list[Any]:
         with path.open("rb") as f:
             data = f.read(MAX_BYTES + 1)  # one byte over the limit: the parser refuses it whole
     except OSError as e:
-        fail(f"cannot read {path}: {e.strerror}", 1)
+        fail(both(f"{path} を読めません: {e.strerror}", f"cannot read {path}: {e.strerror}"), 1)
     try:
         return parse(data)
     except CsvError as e:
-        told = (f"{p.text('ja')} / {p.text('en')}" for p in e.problems)  # Japanese first, as on the web
-        fail(f"{path}: 何も取り込みませんでした / nothing imported:\n" + "\n".join(told), 1)
+        told = (both(p.text("ja"), p.text("en")) for p in e.problems)  # Japanese first, as on the web
+        fail(f"{path}: {both('何も取り込みませんでした', 'nothing imported:')}\n" + "\n".join(told), 1)
 
 
 def create(
@@ -194,10 +200,12 @@ def settings(
     if as_json:
         print_json(found)
         return
-    say(
+    tell(
+        f"試合形式 {FORMAT_JA.get(found['format'], found['format'])}、"
+        f"時間切れのマッチ: {TIME_OUT_JA.get(found['time_out'], found['time_out'])}、"
+        f"マッチポイントの次のタイブレーク: {'・'.join(t.upper() for t in found['tiebreakers'])}",
         f"format {found['format']}, a match at time: {found['time_out']}, "
         f"tiebreakers after points: {', '.join(found['tiebreakers'])}",
-        markup=False,
     )
 
 
@@ -235,7 +243,10 @@ def publish(
     if as_json:
         print_json(publishing.publication_json(found))
     elif found.token is None:
-        say("not published: the players' pages answer nothing", markup=False)
+        tell(
+            "公開していません: プレイヤー向けページには何も表示されません",
+            "not published: the players' pages answer nothing",
+        )
     else:
         typer.echo(publishing.players_url(found.token))
 
@@ -252,7 +263,16 @@ def list_(db: DbOption = None, as_json: JsonOption = False) -> None:
     if as_json:
         print_json([e.__dict__ for e in found])
         return
-    table = Table("id", "name", "date", "REL", "head judge", "players", "rulings", "round")
+    table = Table(
+        "id",
+        heading("大会名", "name"),
+        heading("日付", "date"),
+        "REL",
+        heading("ヘッドジャッジ", "head judge"),
+        heading("プレイヤー", "players"),
+        heading("裁定", "rulings"),
+        heading("ラウンド", "round"),
+    )
     for e in found:
         table.add_row(
             str(e.id),
@@ -290,12 +310,10 @@ def seal(
     if as_json:
         print_json({**done, "short": head.short, "key_dir": str(sealing.key_dir(database))})
         return
-    say(
-        f"封印しました / sealed: 大会 event {event}, 第{done['position']}項 entry {done['position']}",
-        markup=False,
-    )
-    say(f"  台帳ヘッド head: {head.short}", markup=False)
-    say(f"  鍵 key: {done['fingerprint']}", markup=False)
+    position = done["position"]
+    tell(f"封印しました: 大会 {event}、第{position}項", f"sealed: event {event}, entry {position}")
+    tell("  台帳ヘッド", f"head: {head.short}")
+    tell("  鍵", f"key: {done['fingerprint']}")
 
 
 def judge_add(
@@ -328,7 +346,7 @@ def judge_add(
     if as_json:
         print_json({"added": name.strip(), "role": role.value, "claim_code": code})
         return
-    say(f"added {name} ({role.value})", markup=False)
+    tell(f"{name}を{ROLE_JA[role.value]}として加えました", f"added {name} ({role.value})")
     _say_claim(name, code)
 
 
@@ -347,7 +365,7 @@ def players_import(
     database = open_db(db)
     with handled():
         n = events.import_players(database, event, rows, actor=judge, command_id=command_id)
-    print_json({"imported": n}) if as_json else say(f"imported {n} players")
+    print_json({"imported": n}) if as_json else tell(f"{n}人の選手を取り込みました", f"imported {n} players")
 
 
 def players_drop(
@@ -367,7 +385,10 @@ def players_drop(
     if as_json:
         print_json(done)
         return
-    say(f"{done['player']} dropped after round {done['round']}", markup=False)
+    tell(
+        f"{done['player']}は第{done['round']}回戦の後にドロップしました",
+        f"{done['player']} dropped after round {done['round']}",
+    )
 
 
 def pairings_import(
@@ -386,7 +407,10 @@ def pairings_import(
     database = open_db(db)
     with handled():
         n = events.import_pairings(database, event, round_no, rows, actor=judge, command_id=command_id)
-    print_json({"paired": n}) if as_json else say(f"round {round_no}: {n} matches")
+    if as_json:
+        print_json({"paired": n})
+        return
+    tell(f"第{round_no}回戦: {n}マッチ", f"round {round_no}: {n} matches")
 
 
 def register(app: typer.Typer) -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from shinpan.cli.output import fail, print_json, print_table, say
+from shinpan.cli.output import both, fail, print_json, print_table, say, tell
 
 if TYPE_CHECKING:
     from shinpan.guideline import Rulebook
@@ -37,12 +37,18 @@ def rulebook(path: Path | None) -> Rulebook:
     try:
         return Rulebook(load_guideline(path) if path else default_guideline())
     except GuidelineError as e:
-        fail(f"{len(e.problems)} problem(s) in the guideline file:\n{e}", 1)
+        n = len(e.problems)
+        fail(
+            both(f"ガイドラインファイルに問題が {n} 件あります:", f"{n} problem(s) in the guideline file:")
+            + f"\n{e}",
+            1,
+        )
 
 
 def hold(path: Path) -> HeldGuideline:
     """Check the guideline file at ``path`` and keep it in the installation; a broken file
     ends the command (exit 1) with every problem, and nothing is written."""
+    from shinpan.cli.common import in_japanese  # start-up: only a command that keeps a file
     from shinpan.errors import ShinpanError  # start-up
     from shinpan.guideline import GuidelineError  # start-up
     from shinpan.services.guidelines import add_guideline  # start-up
@@ -50,13 +56,17 @@ def hold(path: Path) -> HeldGuideline:
     try:
         return add_guideline(path)
     except GuidelineError as e:
+        n = len(e.problems)
         fail(
-            f"ガイドラインファイルに問題が {len(e.problems)} 件あり、使えません(何も書き込んでいません)"
-            f" / {len(e.problems)} problem(s) in the guideline file: nothing was written\n{e}",
+            both(
+                f"ガイドラインファイルに問題が {n} 件あり、使えません(何も書き込んでいません)",
+                f"{n} problem(s) in the guideline file: nothing was written",
+            )
+            + f"\n{e}",
             1,
         )
     except ShinpanError as e:
-        fail(str(e), 1)
+        fail(in_japanese(e), 1)
 
 
 def step_text(book: Rulebook, step: Step, lang: str) -> str:
@@ -107,7 +117,14 @@ def show(book: Rulebook, rule_id: str, offense: int | None, lang: str, as_json: 
     if inf is None:
         general = next((r for r in book.guideline.general_rules if r.id == rule_id), None)
         if general is None:
-            fail(f"unknown infraction {rule_id!r}; try `shinpan rules {rule_id.split('.')[-1]}`", 1)
+            word = rule_id.split(".")[-1]
+            fail(
+                both(
+                    f"{rule_id!r} という違反はありません。`shinpan rules {word}` で探してください",
+                    f"unknown infraction {rule_id!r}; try `shinpan rules {word}`",
+                ),
+                1,
+            )
         if as_json:
             print_json(as_data(general))
         else:
@@ -115,7 +132,7 @@ def show(book: Rulebook, rule_id: str, offense: int | None, lang: str, as_json: 
             say(general.source, markup=False)
         return
     if offense is not None and offense < 1:
-        fail("--offense counts from 1", 1)
+        fail(both("--offense は1から数えます", "--offense counts from 1"), 1)
     if as_json:
         print_json(_infraction_json(book, inf, offense))
         return
@@ -162,7 +179,7 @@ def list_rules(book: Rulebook, query: str, lang: str, as_json: bool) -> None:
         print_json([_infraction_json(book, inf, None) for inf in found])
         return
     if not found:
-        fail(f"no infraction matches {query!r}", 1)
+        fail(both(f"{query!r} に当たる違反はありません", f"no infraction matches {query!r}"), 1)
     en = lang == "en"
     for category in book.guideline.categories:
         rows = [inf for inf in found if inf.category == category.id]
@@ -191,7 +208,13 @@ def rules(
     words = words or []
     if words and words[0] == "show":
         if len(words) != 2:
-            fail("usage: shinpan rules show ID [--offense N]", 1)
+            fail(
+                both(
+                    "使い方: shinpan rules show ID [--offense N]",
+                    "usage: shinpan rules show ID [--offense N]",
+                ),
+                1,
+            )
         show(book, words[1], offense, lang.value, as_json)
         return
     list_rules(book, " ".join(words), lang.value, as_json)
@@ -211,13 +234,15 @@ def check(
         if as_json:
             print_json({"ok": False, "problems": [p.__dict__ for p in e.problems]})
             raise SystemExit(1) from None
-        fail(f"{len(e.problems)} problem(s):\n{e}", 1)
+        n = len(e.problems)
+        fail(both(f"問題が {n} 件あります:", f"{n} problem(s):") + f"\n{e}", 1)
     if as_json:
         print_json({"ok": True, "id": g.id, "version": g.version, "infractions": len(g.infractions)})
     else:
-        say(
-            f"ok: {g.id} {g.version}, {len(g.infractions)} infractions, {len(g.general_rules)} general rules",
-            markup=False,
+        infractions, general = len(g.infractions), len(g.general_rules)
+        tell(
+            f"問題ありません: {g.id} {g.version}、違反 {infractions}件、一般規定 {general}件",
+            f"ok: {g.id} {g.version}, {infractions} infractions, {general} general rules",
         )
 
 
@@ -237,7 +262,7 @@ def add(
     if as_json:
         print_json({"id": held.id, "version": held.version, "sha256": held.sha256})
     else:
-        say(f"ok: {held.key} ({held.title_ja})", markup=False)
+        tell(f"登録しました: {held.title_ja}", f"ok: {held.key} ({held.title_ja})")
 
 
 def list_held(as_json: JsonOption = False) -> None:

@@ -9,6 +9,17 @@ code (``:name:``) and no character Rich strips, expands or measures differently 
 printable ASCII). Any other line, and every table, goes to Rich, loaded then. In a terminal
 Rich would also colour the numbers of a plain line; that is all a plain line loses.
 
+Every line a judge, a player or an organiser reads is told in Japanese first, then in
+English, on one line: ``日本語 / English`` (:func:`both`, the one way the commands put the
+two together; the English after `` / `` is what scripts and tests search for). A command
+prints such a line with :func:`tell`, and fails with ``fail(both(ja, en), code)``; the line
+is never wrapped, as an error is not, and goes out without Rich when Rich would print it as
+it is. Ids and numbers come in the same order in both; a line that only names a long datum
+(an address, a file, a hash) names it once, at its end, after the English. In a table
+the Japanese stands above the English instead (:func:`heading`: its headings and the fixed
+words in its cells); its title and caption are ``both``. Help texts stay English; ``--json`` output is
+data, not words, and stays as it is; a bare id or URL printed for scripts stays bare.
+
 Rich's consoles are made where they are used, one per print: a console keeps the
 ``COLUMNS`` it was made with, and the tests run commands with a ``COLUMNS`` of their own in
 one process.
@@ -57,6 +68,31 @@ def say(text: str, *, markup: bool = True, highlight: bool = True, style: str | 
         sys.stdout.flush()  # as Rich does after every print
         return
     console().print(text, markup=markup, highlight=highlight, style=style)
+
+
+def both(ja: str, en: str) -> str:
+    """A text in Japanese first, then in English, on one line: ``日本語 / English``."""
+    return f"{ja} / {en}"
+
+
+def heading(ja: str, en: str) -> str:
+    """A table's heading, or a fixed word in its cells: the Japanese above the English, so
+    that a column is as wide as the longer of the two, not both side by side."""
+    return f"{ja}\n{en}"
+
+
+def tell(ja: str, en: str, *, style: str | None = None) -> None:
+    """Print ``日本語 / English`` (:func:`both`) on standard output as one unwrapped line, as
+    Rich's ``Console.print`` prints it with soft wrap and neither markup nor emoji codes (a
+    name with ``[`` or ``:smile:`` in it prints as it is): without Rich when it is printable,
+    through Rich when it is styled (the verify command's red lines) or holds control
+    characters."""
+    text = both(ja, en)
+    if style is None and text.isprintable():
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+        return
+    console().print(text, markup=False, emoji=False, highlight=False, style=style, soft_wrap=True)
 
 
 def print_json(data: Any) -> None:

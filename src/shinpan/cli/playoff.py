@@ -9,17 +9,23 @@ from typing import Annotated, Any
 import typer
 
 from shinpan.cli.common import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, handled, open_db
-from shinpan.cli.output import print_json, say
+from shinpan.cli.output import heading, print_json, print_table, tell
 
 
 def _show_round(found: Any) -> None:
-    say(f"playoff round {found.round}", markup=False)
+    tell(f"決勝トーナメント 第{found.round}回戦", f"playoff round {found.round}")
     for p in found.pairings:
         seeds = "–".join(str(s) for s in p["seeds"])
         if p["b"] is None:
-            say(f"  {p['a']} (seed {seeds}) goes on without playing", markup=False)
+            tell(
+                f"  {p['a']}(シード {seeds})は不戦で勝ち上がり",
+                f"{p['a']} (seed {seeds}) goes on without playing",
+            )
         else:
-            say(f"  table {p['table']}: {p['a']} v {p['b']} (seeds {seeds})", markup=False)
+            tell(
+                f"  {p['table']}番卓: {p['a']} 対 {p['b']}(シード {seeds})",
+                f"table {p['table']}: {p['a']} v {p['b']} (seeds {seeds})",
+            )
 
 
 def start(
@@ -69,14 +75,19 @@ def show(event: EventOption, db: DbOption = None, as_json: JsonOption = False) -
         print_json(bracket.as_json() if bracket else None)
         return
     if bracket is None:
-        say("no playoff has started", markup=False)
+        tell("決勝トーナメントはまだ始まっていません", "no playoff has started")
         return
     for row in bracket.as_json()["rounds"]:
-        say(f"round {row['round']}", markup=False)
+        tell(f"第{row['round']}回戦", f"round {row['round']}")
         for m in row["matches"]:
             won = f" — {m['winner']} won" if m["winner"] else ""
+            won_ja = f" — {m['winner']}の勝ち" if m["winner"] else ""
             third = " (third place)" if m["third_place"] else ""
-            say(f"  {m['a'] or '—'} v {m['b'] or '—'}{third}{won}", markup=False)
+            third_ja = "(3位決定戦)" if m["third_place"] else ""
+            tell(
+                f"  {m['a'] or '—'} 対 {m['b'] or '—'}{third_ja}{won_ja}",
+                f"{m['a'] or '—'} v {m['b'] or '—'}{third}{won}",
+            )
 
 
 def placings(event: EventOption, db: DbOption = None, as_json: JsonOption = False) -> None:
@@ -89,8 +100,12 @@ def placings(event: EventOption, db: DbOption = None, as_json: JsonOption = Fals
     if as_json:
         print_json({"placings": [{"place": place, "player": player} for place, player in found]})
         return
+    from rich.table import Table  # start-up
+
+    table = Table(heading("順位", "place"), heading("プレイヤー", "player"))
     for place, player in found:
-        say(f"{place:>4}  {player}", markup=False)
+        table.add_row(str(place), player)
+    print_table(table)
 
 
 def register(app: typer.Typer) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from shinpan.cli.common import DbOption, EventOption, handled, number_option, open_db
-from shinpan.cli.output import errors, fail
+from shinpan.cli.output import both, errors, fail
 
 if TYPE_CHECKING:
     from shinpan.reports import Output, Report
@@ -51,7 +51,11 @@ LangOption = Annotated[
 OutputOption = Annotated[
     Path | None, typer.Option("--output", "-o", help="The file to write (default: standard output).")
 ]
-STEPS = {"layout": "laying out pages", "write": "writing the PDF", "done": "done"}
+STEPS = {
+    "layout": both("ページを組んでいます", "laying out pages"),
+    "write": both("PDFを書き出しています", "writing the PDF"),
+    "done": both("完了", "done"),
+}
 
 
 def _render_with_progress(make: Callable[[], Report], fmt: Format, lang: Lang) -> Output:
@@ -70,7 +74,7 @@ def _render_with_progress(make: Callable[[], Report], fmt: Format, lang: Lang) -
         console=errors(),
         transient=True,
     ) as progress:
-        task = progress.add_task("reading the ledger", total=len(STEPS) + 1)
+        task = progress.add_task(both("台帳を読んでいます", "reading the ledger"), total=len(STEPS) + 1)
         report = make()
 
         def step(name: str) -> None:
@@ -81,7 +85,13 @@ def _render_with_progress(make: Callable[[], Report], fmt: Format, lang: Lang) -
 
 def _emit(make: Callable[[], Report], fmt: Format, output: Path | None, lang: Lang = Lang.both) -> None:
     if fmt is Format.pdf and output is None and sys.stdout.isatty():
-        fail("a PDF is binary: write it to a file with -o FILE", 1)
+        fail(
+            both(
+                "PDFは端末には出せません: -o FILE でファイルに書き出してください",
+                "a PDF is binary: write it to a file with -o FILE",
+            ),
+            1,
+        )
     with handled():
         out = _render_with_progress(make, fmt, lang)
     if output is None:
@@ -91,8 +101,14 @@ def _emit(make: Callable[[], Report], fmt: Format, output: Path | None, lang: La
     try:
         output.write_bytes(out.content)
     except OSError as e:
-        fail(f"cannot write {output}: {e.strerror}", 1)
-    errors().print(f"wrote {output} ({len(out.content):,} bytes)", markup=False, highlight=False)
+        fail(both(f"{output} に書き込めません: {e.strerror}", f"cannot write {output}: {e.strerror}"), 1)
+    size = f"{len(out.content):,}"
+    errors().print(
+        both(f"{output} に書き出しました({size} バイト)", f"wrote {output} ({size} bytes)"),
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def penalties(
@@ -143,7 +159,13 @@ def player(
     from shinpan.reports import history_of_player, player_history  # start-up
 
     if name is None and (event is None or number is None):
-        fail("say who: --event ID --player N, or --name NAME [--reading KANA]", 1)
+        fail(
+            both(
+                "誰の履歴か指定してください: --event ID --player N、または --name 名前 [--reading かな]",
+                "say who: --event ID --player N, or --name NAME [--reading KANA]",
+            ),
+            1,
+        )
     database = open_db(db)
     if name is not None:
         _emit(lambda: player_history(database, name, reading), fmt, output, lang)
@@ -205,7 +227,13 @@ def penalty_slips(
     from shinpan.reports import penalty_slips as make  # start-up
 
     if (round_no is None) == (not rulings):
-        fail("say which slips: --round N, or --ruling N (repeated)", 1)
+        fail(
+            both(
+                "印刷するペナルティ通知を指定してください: --round N、または --ruling N(繰り返し可)",
+                "say which slips: --round N, or --ruling N (repeated)",
+            ),
+            1,
+        )
     database = open_db(db)
     _emit(
         lambda: make(database, event, round_no=round_no, numbers=rulings or None, base_url=base_url),

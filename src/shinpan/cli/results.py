@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from shinpan.cli.common import (
+    RESULT_JA,
     CommandOption,
     DbOption,
     EventOption,
@@ -21,7 +22,7 @@ from shinpan.cli.common import (
     number_option,
     open_db,
 )
-from shinpan.cli.output import fail, print_json, say
+from shinpan.cli.output import both, fail, print_json, tell
 
 
 def _wanted(
@@ -37,17 +38,42 @@ def _wanted(
     from shinpan.services.results import Wanted  # start-up
 
     if sum(x is not None for x in (duel, match, score)) != 1:
-        fail("give one of: --duel K (--winner P | --draw), --match a|b|draw, --score A-B[-D] [--time]", 2)
+        fail(
+            both(
+                "--duel K (--winner P | --draw)、--match a|b|draw、--score A-B[-D] [--time] のどれか一つを指定してください",
+                "give one of: --duel K (--winner P | --draw), --match a|b|draw, --score A-B[-D] [--time]",
+            ),
+            2,
+        )
     if duel is not None and (winner is None) == (not draw):
-        fail("--duel K takes --winner P or --draw", 2)
+        fail(
+            both(
+                "--duel K には --winner P か --draw を付けてください", "--duel K takes --winner P or --draw"
+            ),
+            2,
+        )
     if duel is None and (winner is not None or draw):
-        fail("--winner and --draw go with --duel K", 2)
+        fail(
+            both("--winner と --draw は --duel K と一緒に使います", "--winner and --draw go with --duel K"), 2
+        )
     if match is not None and match not in ("a", "b", "draw"):
-        fail("--match is a, b or draw", 2)
+        fail(both("--match は a、b、draw のどれかです", "--match is a, b or draw"), 2)
     if at_time and score is None:
-        fail("--time goes with --score (the duels as they stood when time ran out)", 2)
+        fail(
+            both(
+                "--time は --score と一緒に使います(時間切れの時点のデュエル数)",
+                "--time goes with --score (the duels as they stood when time ran out)",
+            ),
+            2,
+        )
     if replaces is not None and not (reason or "").strip():
-        fail("a correction says why: --replaces WHAT_STANDS --reason TEXT", 2)
+        fail(
+            both(
+                "訂正には理由が要ります: --replaces 今の結果 --reason 理由",
+                "a correction says why: --replaces WHAT_STANDS --reason TEXT",
+            ),
+            2,
+        )
     entry = None
     given = (replaces or "").strip().lstrip("#")
     if given.isascii() and given.isdigit():  # the ledger entry it corrects
@@ -107,8 +133,18 @@ def result(
         print_json(done)
         return
     shown = done["shown"] or "playing"
-    what = f"corrected (replaces entry {done['corrects']})" if done["correction"] else "recorded"
-    say(f"{what}: round {round_no}, table {table}: {shown}", markup=False)
+    shown_ja = RESULT_JA.get(shown, shown)
+    if done["correction"]:
+        what_ja, what = (
+            f"訂正しました(第{done['corrects']}項の記録を置き換え)",
+            f"corrected (replaces entry {done['corrects']})",
+        )
+    else:
+        what_ja, what = "記録しました", "recorded"
+    tell(
+        f"{what_ja}: 第{round_no}回戦、{table}番卓: {shown_ja}",
+        f"{what}: round {round_no}, table {table}: {shown}",
+    )
 
 
 def register(app: typer.Typer) -> None:

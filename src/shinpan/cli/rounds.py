@@ -8,6 +8,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from shinpan.cli.common import (
+    FORMAT_JA,
+    RESULT_JA,
+    STATUS_JA,
+    TIME_OUT_JA,
     CommandOption,
     DbOption,
     EventOption,
@@ -17,12 +21,13 @@ from shinpan.cli.common import (
     number_option,
     open_db,
 )
-from shinpan.cli.output import fail, print_json, print_table, say
+from shinpan.cli.output import both, fail, heading, print_json, print_table, tell
 from shinpan.engine.event_rules import RoundState
 
 if TYPE_CHECKING:
     from shinpan.services.rounds import RoundClock
 
+BYE = heading("不戦勝", "bye")
 OptionalRound = Annotated[int | None, number_option("--round", help="The round (default: the current one).")]
 
 
@@ -35,32 +40,49 @@ def _local(stamp: str | None, zone: str) -> str:
 
 def _show_clock(clock: RoundClock, zone: str) -> None:
     if clock.state is RoundState.none:
-        say(
-            "no round is paired yet" if not clock.round else f"round {clock.round} is not paired",
-            markup=False,
-        )
+        if not clock.round:
+            tell("まだ組み合わせがありません", "no round is paired yet")
+        else:
+            tell(f"第{clock.round}回戦はまだ組まれていません", f"round {clock.round} is not paired")
         return
     words = {
         RoundState.paired: "paired, not started",
         RoundState.started: "started",
         RoundState.ended: "ended",
     }
-    head = f"round {clock.round}: {words[clock.state]}"
+    words_ja = {
+        RoundState.paired: "組み合わせ済み(開始前)",
+        RoundState.started: "進行中",
+        RoundState.ended: "終了",
+    }
+    head = f"round {clock.round}: {words.get(clock.state, clock.state)}"
+    head_ja = f"第{clock.round}回戦: {words_ja.get(clock.state, clock.state)}"
     if clock.started_at:
-        head += f", started {_local(clock.started_at, zone)}, {clock.minutes} min, time ends {_local(clock.ends_at, zone)}"
-    say(head, markup=False)
+        began, ends = _local(clock.started_at, zone), _local(clock.ends_at, zone)
+        head += f", started {began}, {clock.minutes} min, time ends {ends}"
+        head_ja += f"、{began}に開始、{clock.minutes}分、{ends}に時間終了"
+    tell(head_ja, head)
     from rich.table import Table  # start-up
 
-    table = Table("table", "a", "b", "result", "ends", "time given", "extra turns", "due when it ends")
+    table = Table(
+        heading("卓", "table"),
+        heading("A席", "a"),
+        heading("B席", "b"),
+        heading("結果", "result"),
+        heading("時間終了", "ends"),
+        heading("延長", "time given"),
+        heading("追加ターン", "extra turns"),
+        heading("終わったとき", "due when it ends"),
+    )
     for t in clock.tables:
         given = "; ".join(f"+{g.minutes} min: {g.reason}" for g in t.time_given)
         turns = ", ".join(f"ruling #{x.ruling} ({x.player})" for x in t.extra_turns)
-        due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_en}" for d in t.due_at_end)
+        due = "\n".join(f"#{d.ruling} {d.player}: {heading(d.remedy_ja, d.remedy_en)}" for d in t.due_at_end)
         table.add_row(
             str(t.table),
             t.player_a,
-            t.player_b or "bye",
-            (t.result or "playing") if t.player_b else "bye",
+            t.player_b or BYE,
+            heading(RESULT_JA.get(t.result or "playing", ""), t.result or "playing") if t.player_b else BYE,
             _local(t.ends_at, zone),
             given,
             turns,
@@ -68,18 +90,27 @@ def _show_clock(clock: RoundClock, zone: str) -> None:
         )
     print_table(table)
     for d in clock.due_at_round_end:
-        say(f"due at the end of the round: #{d.ruling} {d.player}: {d.remedy_en}", markup=False)
+        tell(
+            f"ラウンド終了時: 裁定 #{d.ruling} {d.player}: {d.remedy_ja}",
+            f"due at the end of the round: #{d.ruling} {d.player}: {d.remedy_en}",
+        )
 
 
 def _standings_title(number: int | None, state: RoundState) -> str:
     """What the standings are after, as T5 and T6 tell it (never "round 0")."""
     if number is None:
-        return "no round has been played yet"
+        return both("まだ終わったラウンドがありません", "no round has been played yet")
     if state is RoundState.started:
-        return f"round {number} (started, not ended): the standings so far"
+        return both(
+            f"第{number}回戦(進行中): ここまでの暫定順位",
+            f"round {number} (started, not ended): the standings so far",
+        )
     if state is RoundState.paired:
-        return f"round {number} (paired, not started): nothing of it is played yet"
-    return f"after round {number}"
+        return both(
+            f"第{number}回戦(組み合わせ済み、開始前): まだ対戦がありません",
+            f"round {number} (paired, not started): nothing of it is played yet",
+        )
+    return both(f"第{number}回戦終了時点", f"after round {number}")
 
 
 def _table_change(spec: str) -> Any:
@@ -89,7 +120,13 @@ def _table_change(spec: str) -> Any:
     table, _, seats = spec.partition("=")
     a, _, b = seats.partition(",")
     if not (table.strip().isascii() and table.strip().isdigit()) or not a.strip():
-        fail(f"{spec!r}: write a table as TABLE=A,B (or TABLE=A for a bye)", 2)
+        fail(
+            both(
+                f"{spec!r}: 卓は 卓番号=A,B と書いてください(不戦勝は 卓番号=A)",
+                f"{spec!r}: write a table as TABLE=A,B (or TABLE=A for a bye)",
+            ),
+            2,
+        )
     return TableChange(int(table), a.strip(), b.strip() or None)
 
 
@@ -115,15 +152,15 @@ def pair(
     if as_json:
         print_json(made.as_json())
         return
-    say(
+    tell(
+        f"第{made.round}回戦の組み合わせを作りました(開始前。シード {made.seed}、推奨ラウンド数 {advice})",
         f"round {made.round} paired, not started (seed {made.seed}; {advice} rounds recommended)",
-        markup=False,
     )
     from rich.table import Table  # start-up
 
-    table = Table("table", "a", "b")
+    table = Table(heading("卓", "table"), heading("A席", "a"), heading("B席", "b"))
     for p in made.pairings:
-        table.add_row(str(p["table"] or "—"), p["a"], p["b"] or "bye")
+        table.add_row(str(p["table"] or "—"), p["a"], p["b"] or BYE)
     print_table(table)
 
 
@@ -148,10 +185,10 @@ def start(
     if as_json:
         print_json(started)
         return
-    say(
-        f"round {started['round']} started: {started['minutes']} min, time ends "
-        f"{_local(started['ends_at'], zone)}",
-        markup=False,
+    ends = _local(started["ends_at"], zone)
+    tell(
+        f"第{started['round']}回戦を開始しました: {started['minutes']}分、終了 {ends}",
+        f"round {started['round']} started: {started['minutes']} min, time ends {ends}",
     )
 
 
@@ -175,13 +212,15 @@ def end(
     if as_json:
         print_json({"round": number, "still_playing": [t.as_json() for t in clock.still_playing]})
         return
-    say(f"round {number} ended", markup=False)
+    tell(f"第{number}回戦を終了しました", f"round {number} ended")
     for t in clock.still_playing:
+        ends = _local(t.ends_at, zone)
         due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_en}" for d in t.due_at_end)
-        say(
-            f"  table {t.table} still playing (time ends {_local(t.ends_at, zone)})"
+        due_ja = "、".join(f"裁定 #{d.ruling} {d.player}: {d.remedy_ja}" for d in t.due_at_end)
+        tell(
+            f"  {t.table}番卓はまだ対戦中({ends}に時間終了)" + (f"。終わったとき: {due_ja}" if due else ""),
+            f"table {t.table} still playing (time ends {ends})"
             + (f"; due when it ends: {due}" if due else ""),
-            markup=False,
         )
 
 
@@ -201,7 +240,7 @@ def give_time(
     database = open_db(db)
     with handled():
         give(database, event, table, minutes, reason, round_no=round_no, judge=judge, command_id=command_id)
-    say(f"table {table}: +{minutes} min", markup=False)
+    tell(f"{table}番卓: {minutes}分延長しました", f"table {table}: +{minutes} min")
 
 
 def edit(
@@ -224,7 +263,10 @@ def edit(
         print_json({"pairings": done})
         return
     for p in done:
-        say(f"table {p['table']}: {p['a']} – {p['b'] or 'bye'}", markup=False)
+        tell(
+            f"{p['table']}番卓: {p['a']} – {p['b'] or '不戦勝'}",
+            f"table {p['table']}: {p['a']} – {p['b'] or 'bye'}",
+        )
 
 
 def clock(
@@ -260,15 +302,19 @@ def standings(
         key for key in ("omw", "gw", "ogw", "oomw", "seeded") if key in chain or key in ("omw", "gw", "ogw")
     ]
     out = Table(
-        "rank",
-        "player",
-        "points",
-        "W-L-D",
+        heading("順位", "rank"),
+        heading("プレイヤー", "player"),
+        heading("勝ち点", "points"),
+        heading("勝-敗-分", "W-L-D"),
         *(key.upper() for key in keys),
-        "status",
+        heading("状態", "status"),
         title=_standings_title(table.round, table.state),
-        caption=f"{table.format.match_format.value}, at time: {table.format.at_time.value}; "
-        f"ranked by points, {', '.join(chain)}",
+        caption=both(
+            f"{FORMAT_JA[table.format.match_format.value]}、時間切れ: {TIME_OUT_JA[table.format.at_time.value]}。"
+            f"マッチポイント、{'・'.join(key.upper() for key in chain)}の順",
+            f"{table.format.match_format.value}, at time: {table.format.at_time.value}; "
+            f"ranked by points, {', '.join(chain)}",
+        ),
     )
     for s in table.rows:
         j = standing_json(s, table.format)
@@ -279,7 +325,7 @@ def standings(
             str(s.points),
             f"{s.wins}-{s.losses}-{s.draws}",
             *shown,
-            s.status.value,
+            heading(STATUS_JA[s.status.value], s.status.value),
         )
     print_table(out)
 

@@ -20,7 +20,7 @@ from shinpan.cli.common import (
     open_db,
 )
 from shinpan.cli.guideline import Lang, LangOption
-from shinpan.cli.output import fail, print_json, print_table, say
+from shinpan.cli.output import both, fail, print_json, print_table, say, tell
 
 if TYPE_CHECKING:  # the guideline and the engine load inside the commands that use them
     from shinpan.guideline import Rulebook
@@ -30,7 +30,13 @@ if TYPE_CHECKING:  # the guideline and the engine load inside the commands that 
 def parse_fact(text: str) -> tuple[str, Any]:
     """``KEY=VALUE``; true/false become booleans."""
     if "=" not in text:
-        fail(f"--fact {text!r}: write KEY=VALUE, e.g. --fact intentional=true", 1)
+        fail(
+            both(
+                f"--fact {text!r}: 項目=値 と書いてください(例: --fact intentional=true)",
+                f"--fact {text!r}: write KEY=VALUE, e.g. --fact intentional=true",
+            ),
+            1,
+        )
     key, value = text.split("=", 1)
     lowered = value.strip().lower()
     if lowered in ("true", "yes", "はい"):
@@ -45,7 +51,7 @@ def _show_preview(book: Rulebook, rulings: list[Any], lang: str) -> None:
     from shinpan.engine.explain import deadline_text, penalty_text  # start-up
 
     if not rulings:
-        say("no ruling")
+        tell("裁定はありません", "no ruling")
         return
     for r in rulings:
         en = lang == "en"
@@ -60,9 +66,7 @@ def _show_preview(book: Rulebook, rulings: list[Any], lang: str) -> None:
             what = d.remedy_en if en else d.remedy
             say(f"  ⏱ {deadline_text(d, lang)}: {what}", markup=False)
         if r.needs_head_judge:
-            say(
-                "  waits for the head judge's confirmation (D11)" if en else "  ヘッドジャッジの承認待ち(D11)"
-            )
+            say("  waits for the head judge's confirmation (D11)" if en else "  ヘッドジャッジの承認待ち")
 
 
 def event_rulebook(database: Database, event_id: int) -> Rulebook:
@@ -125,9 +129,15 @@ def record(
             rulings = recording.preview(database, event, inp, judge=judge)
         _show_preview(event_rulebook(database, event), rulings, lang.value)
         if not sys.stdin.isatty():
-            fail("not saved: add --yes to save without a question", 1)
+            fail(
+                both(
+                    "記録していません: 確認なしで記録するには --yes を付けてください",
+                    "not saved: add --yes to save without a question",
+                ),
+                1,
+            )
         if not typer.confirm("Save this ruling?" if lang is Lang.en else "この裁定を記録しますか?"):
-            fail("not saved", 1)
+            fail(both("記録していません", "not saved"), 1)
     with handled():
         saved = recording.record(database, event, inp, judge=judge, command_id=command_id)
     if as_json:
@@ -135,7 +145,8 @@ def record(
         return
     numbers = ", ".join(f"#{r['number']}" for r in saved.rulings)
     again = " (already recorded earlier with this command id)" if saved.replayed else ""
-    say(f"saved: ruling {numbers}{again}", markup=False)
+    again_ja = "(同じ操作ですでに記録済みでした)" if saved.replayed else ""
+    tell(f"記録しました: 裁定 {numbers}{again_ja}", f"saved: ruling {numbers}{again}")
     for r in saved.rulings:
         text = r["explanation_en"] if lang is Lang.en else r["explanation_ja"]
         say(f"  #{r['number']} {r['player']}: {text}", markup=False, highlight=False)
@@ -155,7 +166,10 @@ def confirm(
     database = open_db(db)
     with handled():
         done = corrections.confirm(database, event, rulings, judge=judge, command_id=command_id)
-    print_json({"confirmed": done}) if as_json else say(f"confirmed {', '.join(map(str, done))}")
+    if as_json:
+        print_json({"confirmed": done})
+        return
+    tell(f"裁定 {'、'.join(map(str, done))} を承認しました", f"confirmed {', '.join(map(str, done))}")
 
 
 def void(
@@ -173,7 +187,10 @@ def void(
     database = open_db(db)
     with handled():
         done = corrections.void(database, event, ruling, reason, judge=judge, command_id=command_id)
-    print_json({"voided": done}) if as_json else say(f"voided {', '.join(map(str, done))}")
+    if as_json:
+        print_json({"voided": done})
+        return
+    tell(f"裁定 {'、'.join(map(str, done))} を取り消しました", f"voided {', '.join(map(str, done))}")
 
 
 def deviate(
@@ -196,7 +213,16 @@ def deviate(
         body = corrections.deviate(
             database, event, ruling, penalty or [], reason, judge=judge, command_id=command_id
         )
-    print_json(body) if as_json else say(f"ruling {ruling}: {', '.join(body['penalties']) or 'no penalty'}")
+    if as_json:
+        print_json(body)
+        return
+    from shinpan.engine.explain import penalty_text  # start-up
+
+    given = penalty_text(event_rulebook(database, event), tuple(body["penalties"]), "ja")
+    tell(
+        f"裁定 {ruling}: {given}",
+        f"ruling {ruling}: {', '.join(body['penalties']) or 'no penalty'}",
+    )
 
 
 def history(
@@ -256,10 +282,8 @@ def deadlines(
             or len(words) not in (2, 3)
             or not all(w.isascii() and w.isdigit() and int(w) <= DB_INT_MAX for w in words[1:])
         ):
-            fail(
-                "usage: shinpan deadlines --event ID [done RULING [POSITION] | missed RULING [POSITION]]",
-                1,
-            )
+            usage = "shinpan deadlines --event ID [done RULING [POSITION] | missed RULING [POSITION]]"
+            fail(both(f"使い方: {usage}", f"usage: {usage}"), 1)
         number = int(words[1])
         position = int(words[2]) if len(words) == 3 else None
         with handled():
@@ -268,7 +292,13 @@ def deadlines(
                 result: Any = {"done": number}
             else:
                 result = {"follow_up": mark_missed(database, event, number, position, judge=judge)}
-        print_json(result) if as_json else say(f"{words[0]}: ruling {number}")
+        if as_json:
+            print_json(result)
+            return
+        if words[0] == "done":
+            tell(f"裁定 {number} の追加措置を済みにしました", f"done: ruling {number}")
+        else:
+            tell(f"裁定 {number} の追加措置を期限切れにしました", f"missed: ruling {number}")
         return
     from shinpan.services.queries import time_zone_of  # start-up
 

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from shinpan.cli.common import DbOption, handled, open_db
-from shinpan.cli.output import fail, say
+from shinpan.cli.output import both, fail, tell
 
 # uvicorn's HTTP/1.1 with a request's head bounded in size and in time (shinpan.web.protocol),
 # named for uvicorn to import in each worker.
@@ -22,7 +22,7 @@ def _seal_key(database: Any) -> None:
 
     with handled():
         key = installation_key(database)
-    say(f"seal key: {key_dir(database) / KEY_FILE} ({fingerprint(public_hex(key))})", markup=False)
+    tell("封印の鍵", f"seal key: {key_dir(database) / KEY_FILE} ({fingerprint(public_hex(key))})")
 
 
 def serve(
@@ -64,14 +64,23 @@ def serve(
 ) -> None:
     """Start the web app for judges' phones and the head judge's desk."""
     if demo and workers > 1:
-        fail("--demo serves its own SQLite file from one process: leave out --workers", 1)
+        fail(
+            both(
+                "--demo は専用の SQLite ファイルを一つのプロセスで使います。--workers を外してください",
+                "--demo serves its own SQLite file from one process: leave out --workers",
+            ),
+            1,
+        )
     hint = None
     if demo:  # known passwords: never in the database that is served for real
         from shinpan.services.demo import FLOOR_JUDGE, SCOREKEEPER, demo_path, load_demo  # start-up
 
         with handled():
             path = demo_path(db)
-        say(f"demo database: {path} (a file of its own; remove it to start the demo anew)", markup=False)
+        tell(
+            f"デモのデータベース: {path}(専用のファイルです。消すとデモを最初からやり直せます)",
+            f"demo database: {path} (a file of its own; remove it to start the demo anew)",
+        )
         database = open_db(str(path))
         with handled():
             made = load_demo(database)
@@ -83,20 +92,31 @@ def serve(
                 ("scorekeeper", *SCOREKEEPER),
             )
         )
-        say(
+        tell(
+            f"デモ大会 {made.event_id}: ヘッドジャッジ {made.head_judge}(パスワード {made.password})、"
+            f"フロアジャッジ {FLOOR_JUDGE[0]}(PIN {FLOOR_JUDGE[1]})、"
+            f"スコアキーパー {SCOREKEEPER[0]}(PIN {SCOREKEEPER[1]})",
             f"demo event {made.event_id}: head judge {made.head_judge} (password {made.password}), "
             f"floor judge {FLOOR_JUDGE[0]} (PIN {FLOOR_JUDGE[1]}), "
             f"scorekeeper {SCOREKEEPER[0]} (PIN {SCOREKEEPER[1]})",
-            markup=False,
         )
     else:
         database = open_db(db)
     if workers > 1 and not database.is_postgres:
-        fail("several workers need PostgreSQL; SQLite serves from one process", 1)
+        fail(
+            both(
+                "複数のワーカーには PostgreSQL が必要です。SQLite は一つのプロセスで動きます",
+                "several workers need PostgreSQL; SQLite serves from one process",
+            ),
+            1,
+        )
     from shinpan.cli.venue import prepare, start_redirect  # start-up
 
     scheme, listen_port = ("https", https_port) if https else ("http", port)
-    say(f"shinpan on {scheme}://{host}:{listen_port}/  (database: {database.describe()})", markup=False)
+    tell(
+        f"shinpan を起動します: {scheme}://{host}:{listen_port}/",
+        f"shinpan on {scheme}://{host}:{listen_port}/  (database: {database.describe()})",
+    )
     _seal_key(database)
     venue = prepare(host, port, https, https_port, public_url, database.url)
     secure_cookies = secure_cookies or https
@@ -110,7 +130,7 @@ def serve(
 
     from shinpan.web.resources import say_open_files  # start-up
 
-    say(say_open_files(), markup=False)  # every connection holds a file: as many as allowed
+    tell(*say_open_files())  # every connection holds a file: as many as allowed
 
     if workers > 1:  # each worker process opens the same PostgreSQL; live views cross via NOTIFY
         os.environ["SHINPAN_DATABASE_URL"] = database.url
@@ -166,11 +186,13 @@ def user_add(
     """Create an account, e.g. the first head judge (then create an event on the web)."""
     from shinpan.services import accounts  # start-up
 
-    secret = password or typer.prompt("Password", hide_input=True, confirmation_prompt=True)
+    secret = password or typer.prompt(
+        both("パスワード", "Password"), hide_input=True, confirmation_prompt=True
+    )
     database = open_db(db)
     with handled():
         user = accounts.add_user(database, name, secret, level)
-    say(f"user {user.name} created", markup=False)
+    tell(f"アカウント {user.name} を作りました", f"user {user.name} created")
 
 
 def user_organiser(
@@ -186,9 +208,9 @@ def user_organiser(
     with handled():
         user = access.name_organiser(database, name, on=not off)
         names = access.organisers(database)
-    say(
+    tell(
+        f"{user.name} を主催者{'から外しました' if off else 'に指名しました'}。主催者: {'、'.join(names)}",
         f"{user.name} is {'no longer ' if off else ''}an organiser; organisers: {', '.join(names)}",
-        markup=False,
     )
 
 

@@ -8,7 +8,7 @@ import threading
 from typing import Any
 from urllib.parse import urlsplit
 
-from shinpan.cli.output import fail, say
+from shinpan.cli.output import both, fail, tell
 from shinpan.web.venue import Venue
 
 
@@ -17,7 +17,13 @@ def checked_public_url(value: str | None) -> str | None:
         return None
     parts = urlsplit(value.strip())
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
-        fail(f"--public-url must be like http://192.168.1.10:8000/ (got {value!r})", 2)
+        fail(
+            both(
+                f"--public-url は http://192.168.1.10:8000/ のように書いてください({value!r} は使えません)",
+                f"--public-url must be like http://192.168.1.10:8000/ (got {value!r})",
+            ),
+            2,
+        )
     return value.strip().rstrip("/") + "/"
 
 
@@ -38,25 +44,34 @@ def prepare(
         venue.tls_dir = str(made.files.folder)
         first = addresses[0] if addresses else "127.0.0.1"
         venue.ca_page = f"http://{first}:{port}/ca"
-        say(
+        made_now = made.made_authority
+        tell(
+            f"HTTPS: 認証局 {made.files.ca_cert}"
+            f"({'いま作りました。各スマートフォンに一度だけ入れてください' if made_now else '前のものを使います'})",
             f"HTTPS: certificate authority {made.files.ca_cert}"
-            f" ({'made now: every phone installs it once' if made.made_authority else 'kept'}; "
+            f" ({'made now: every phone installs it once' if made_now else 'kept'}; "
             f"SHA-256 {tls.fingerprint(made.files.ca_cert.read_bytes())})",
-            markup=False,
         )
-        say(
+        tell(
+            f"スマートフォンは {venue.ca_page} から入れます(ポート {port} の HTTP はほかをポート {https_port} の"
+            " HTTPS に送ります)",
             f"phones install it from {venue.ca_page} (plain HTTP on port {port} sends the rest to "
             f"HTTPS on port {https_port})",
-            markup=False,
         )
     for address in addresses:
-        say(f"on the venue network: {scheme}://{address}:{shown_port}/", markup=False)
+        tell("会場のネットワークから", f"on the venue network: {scheme}://{address}:{shown_port}/")
     if not addresses:
-        say("no LAN address found: connect this computer to the venue's network", markup=False)
+        tell(
+            "LANのアドレスが見つかりません: このコンピューターを会場のネットワークにつないでください",
+            "no LAN address found: connect this computer to the venue's network",
+        )
     elif local_only:
-        say(f"listening on {host} only: phones cannot reach it; start with --host 0.0.0.0", markup=False)
+        tell(
+            f"{host} だけで待ち受けています。スマートフォンからはつながりません。--host 0.0.0.0 で起動してください",
+            f"listening on {host} only: phones cannot reach it; start with --host 0.0.0.0",
+        )
     if venue.public_url:
-        say(f"invitations send phones to {venue.public_url}", markup=False)
+        tell("招待はスマートフォンを次のアドレスに送ります", f"invitations send phones to {venue.public_url}")
     return venue
 
 

@@ -41,13 +41,16 @@ def raise_open_files() -> tuple[int, int]:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0], before
 
 
-def say_open_files() -> str:
-    """Raise the open-file limit (:func:`raise_open_files`); what the server can hold, in words."""
+def say_open_files() -> tuple[str, str]:
+    """Raise the open-file limit (:func:`raise_open_files`); what the server can hold, in
+    words: in Japanese, and in English."""
     files, before = raise_open_files()
     raised = f"raised from {before}" if files > before else "the most the system allows"
+    raised_ja = f"{before}から引き上げ" if files > before else "システムの上限"
+    connections, streams = connection_budget(files), streams_total(files)
     return (
-        f"open files: {files} ({raised}): up to {connection_budget(files)} connections, "
-        f"{streams_total(files)} live streams"
+        f"開けるファイル: {files}({raised_ja}): 接続は{connections}まで、ライブ更新は{streams}まで",
+        f"open files: {files} ({raised}): up to {connections} connections, {streams} live streams",
     )
 
 
