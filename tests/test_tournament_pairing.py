@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from itertools import combinations, pairwise
 
 import networkx as nx
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -146,6 +147,20 @@ def test_when_everyone_has_had_a_bye_the_lowest_ranked_takes_another() -> None:
     assert pair(4, "A B C", *history)[-1] == Pairing(None, "C", None)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_the_bye_goes_to_the_lowest_ranked_also_when_everyone_is_on_the_same_points(seed: int) -> None:
+    """T4: the bye to the lowest-ranked player who has not had one. Five players on 2 points
+    after two rounds of draws, A to D having met two of the others: E's draws had no duel
+    won, so E stands last on GW and takes the bye, whatever the seed."""
+    one_duel_each = (("A", "B", 1), ("C", "D", 1), ("A", "C", 2), ("B", "D", 2))
+    history = [Played(r, a, b, "draw", (a, b)) for a, b, r in one_duel_each]
+    history += [Played(1, "E", "F", "draw", (None,)), Played(2, "E", "G", "draw", (None,))]
+    left = {"F": PlayerState.dropped, "G": PlayerState.dropped}
+    pairings = pair(3, "A B C D E F G", *history, seed=seed, **left)
+    assert pairings[-1] == Pairing(None, "E", None)
+    assert meetings(pairings[:-1]) == {frozenset("AD"), frozenset("BC")}
+
+
 def test_a_player_who_left_is_not_paired_but_their_results_still_rank_the_others() -> None:
     history = (won(1, "A", "B"), won(1, "C", "D"), won(1, "E", "F"))
     pairings = pair(2, "A B C D E F", *history, E=PlayerState.dropped)
@@ -278,6 +293,16 @@ def test_small_events_played_long_keep_the_rules_when_rematches_are_forced(event
         history = [*history, *(Played(round_no, p.a, p.b, "a", ()) for p in pairings)]
 
 
+@pytest.mark.parametrize("players", range(3, 11))
+def test_small_events_played_past_every_new_opponent_keep_the_rules(players: int) -> None:
+    """T4, each round checked against every possible pairing: small fixed events played for
+    more rounds than a player has opponents, so that the rematches, the bye and pairing down
+    pull against each other, and the rule above always wins."""
+    for seed in range(3):
+        for paired in play(players, players + 2, seed).rounds:
+            check(paired)
+
+
 @SETTINGS
 @given(events(largest=60), st.integers(0, 2**32 - 1))
 def test_the_same_event_and_seed_give_the_same_pairing(event: Event, seed: int) -> None:
@@ -287,3 +312,46 @@ def test_the_same_event_and_seed_give_the_same_pairing(event: Event, seed: int) 
     assert pair_round(paired.round_no, entrants, history, seed) == pair_round(
         paired.round_no, paired.entrants, paired.before, seed
     )
+
+
+# --- a field too big for one matching of every table: repaired stretch by stretch
+
+
+def pair_beside_dropped(round_no: int, active: list[str], history: list[Played]) -> list[Pairing]:
+    """Pair ``active``; everyone else in ``history`` (beaten, to give the others points) has dropped."""
+    others = sorted({p for m in history for p in (m.a, m.b) if p and p not in active})
+    entrants = [Entrant(p) for p in active] + [Entrant(p, PlayerState.dropped) for p in others]
+    return pair_round(round_no, entrants, history, SEED)
+
+
+def test_in_a_big_field_the_leader_meets_the_one_player_not_met_yet_even_from_the_bottom() -> None:
+    """T4: no rematch unless no pairing avoids one. Fifty players: the leader has beaten
+    forty-eight of them, and the one not met yet has no points, at the bottom of the line;
+    far apart as they stand, they meet."""
+    others = [f"P{n:02}" for n in range(1, 49)]
+    history = [won(n, "X", p) for n, p in enumerate(others, start=1)]
+    history += [won(n, p, f"D{n:02}") for n, p in enumerate(others, start=1)]  # 3 points each
+    pairings = pair_beside_dropped(49, ["X", "Y", *others], history)
+    assert frozenset(("X", "Y")) in meetings(pairings)
+    assert not meetings(pairings) & {frozenset((m.a, m.b)) for m in history}
+
+
+def drawn_order(players: list[str], seed: int = SEED) -> list[str]:
+    """The order the seed draws ``players`` in, as round 1 seats them table by table: the
+    order the line keeps among players on the same points."""
+    return [p for table in pair(1, " ".join(players), seed=seed) for p in (table.a, table.b) if p]
+
+
+def test_in_a_big_field_a_rematch_is_avoided_on_the_same_points_rather_than_by_pairing_down() -> None:
+    """T4: no rematch, and as little pairing down as possible. Sixty players, forty on 6
+    points and twenty on 3; two on 6 points have met each other and the four beside them in
+    the line. Pairing them down would avoid the rematch; players on 6 points further up,
+    not met yet, avoid it without pairing anyone down."""
+    order = drawn_order([f"P{n:02}" for n in range(1, 61)])
+    top, low = order[:40], order[40:]
+    history = [won(r, p, f"D{p}-{r}") for p in top for r in (1, 2)] + [won(1, p, f"D{p}-1") for p in low]
+    met = [(top[38], top[39])] + [(top[n], other) for n in (38, 39) for other in top[34:38]]
+    history += [Played(3, a, b, None) for a, b in met]
+    pairings = pair_beside_dropped(4, order, history)
+    assert not meetings(pairings) & {frozenset(pair) for pair in met}
+    assert all((p.a in top) == (p.b in top) for p in pairings), "nobody on 6 points is paired down"
