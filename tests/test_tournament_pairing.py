@@ -336,6 +336,20 @@ def test_in_a_big_field_the_leader_meets_the_one_player_not_met_yet_even_from_th
     assert not meetings(pairings) & {frozenset((m.a, m.b)) for m in history}
 
 
+def test_in_a_big_field_the_bye_moves_up_rather_than_leave_the_leader_a_rematch() -> None:
+    """T4: no rematch unless no pairing avoids one, before the bye to the lowest-ranked.
+    Fifty-one players: the leader has had a bye and beaten all but Y, who has no points;
+    Y's bye would leave the leader nobody but players met already, so Y meets the leader
+    and the bye goes up to a player on 3 points."""
+    others = [f"P{n:02}" for n in range(1, 50)]
+    history = [won(n, "X", p) for n, p in enumerate(others, start=1)] + [bye(50, "X")]
+    history += [won(n, p, f"D{n:02}") for n, p in enumerate(others, start=1)]  # 3 points each
+    pairings = pair_beside_dropped(51, ["X", "Y", *others], history)
+    assert frozenset(("X", "Y")) in meetings(pairings)
+    assert not meetings(pairings) & {frozenset((m.a, m.b)) for m in history}
+    assert pairings[-1].b is None and pairings[-1].a in others
+
+
 def drawn_order(players: list[str], seed: int = SEED) -> list[str]:
     """The order the seed draws ``players`` in, as round 1 seats them table by table: the
     order the line keeps among players on the same points."""
