@@ -137,6 +137,15 @@ def test_the_bye_goes_to_the_lowest_ranked_player() -> None:
     assert pair(2, "A B C D E", *history)[-1] == Pairing(None, "B", None)
 
 
+def test_when_the_lowest_ranked_player_s_bye_would_force_a_rematch_the_next_lowest_takes_it() -> None:
+    """T4: no rematch unless no pairing avoids one; then the bye to the lowest-ranked. A beat
+    B; C lost to D, who then lost to E (both left): C ranks below B on OMW. C's bye would
+    have A and B meet again, so the bye goes to the next lowest, B, and A meets C."""
+    history = (won(1, "A", "B"), won(1, "D", "C"), won(2, "E", "D"))
+    pairings = pair(3, "A B C D E", *history, D=PlayerState.dropped, E=PlayerState.dropped)
+    assert tables(pairings) == ["A-C", "B-"]
+
+
 def test_nobody_gets_a_second_bye_while_someone_has_not_had_one_even_the_leader() -> None:
     history = (won(1, "A", "B"), bye(1, "C"), won(2, "A", "C"), bye(2, "B"))
     assert pair(3, "A B C", *history)[-1] == Pairing(None, "A", None)
