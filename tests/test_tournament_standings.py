@@ -227,6 +227,14 @@ def test_a_result_that_is_none_of_the_four_is_refused_saying_what_it_is() -> Non
     assert str(caught.value) == "result 'A' of A v B is not a, b, draw or both_lose"
 
 
+def test_a_duel_won_by_someone_who_plays_neither_side_is_refused_naming_them() -> None:
+    """T2: game points count each duel for the player who won it, one of the two at the
+    table; a duel credited to anyone else is a mistake upstream, refused, not counted."""
+    with pytest.raises(ValueError) as caught:
+        event(won(1, "A", "B", "A C A"), players="A B C")
+    assert str(caught.value) == "duel winner 'C' plays neither side of A v B"
+
+
 # --- statuses
 
 
