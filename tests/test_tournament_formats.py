@@ -194,6 +194,10 @@ def test_a_chain_with_seeded_needs_the_seed() -> None:
     with pytest.raises(ValueError) as caught:
         event(won(1, "A", "B"), chain=BOTH_LOSE_CHAIN)
     assert str(caught.value) == "the chain names seeded: the event's seed is needed"
+
+
+def test_a_line_without_its_seeded_place_is_not_ranked_by_seeded() -> None:
+    """T9: a line of standings made without the event's seed has no seeded place to rank by."""
     unseeded = event(won(1, "A", "B"))[0]
     with pytest.raises(ValueError) as caught:
         tiebreaker(unseeded, Tiebreaker.seeded)

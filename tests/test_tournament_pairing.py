@@ -170,6 +170,19 @@ def test_the_bye_goes_to_the_lowest_ranked_also_when_everyone_is_on_the_same_poi
     assert meetings(pairings[:-1]) == {frozenset("AD"), frozenset("BC")}
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_among_pairings_equal_on_every_rule_the_order_drawn_from_the_seed_decides(seed: int) -> None:
+    """T4: among equals, the order drawn from the seed decides. Six players drew their first
+    round with the neighbour the seed drew them beside; all on the same points, they meet
+    the nearest in that order they have not met: seats 1–3, 2–5 and 4–6, or as near."""
+    order = drawn_order(list("ABCDEF"), seed)
+    history = [drew(1, order[n], order[n + 1]) for n in (0, 2, 4)]
+    pairings = pair(2, "A B C D E F", *history, seed=seed)
+    seat = {p: n for n, p in enumerate(order, start=1)}
+    assert not meetings(pairings) & {frozenset((m.a, m.b)) for m in history}
+    assert sum(abs(seat[p.a] - seat[p.b or ""]) for p in pairings) == 2 + 3 + 2
+
+
 def test_a_player_who_left_is_not_paired_but_their_results_still_rank_the_others() -> None:
     history = (won(1, "A", "B"), won(1, "C", "D"), won(1, "E", "F"))
     pairings = pair(2, "A B C D E F", *history, E=PlayerState.dropped)
@@ -333,11 +346,14 @@ def pair_beside_dropped(round_no: int, active: list[str], history: list[Played])
     return pair_round(round_no, entrants, history, SEED)
 
 
-def test_in_a_big_field_the_leader_meets_the_one_player_not_met_yet_even_from_the_bottom() -> None:
-    """T4: no rematch unless no pairing avoids one. Fifty players: the leader has beaten
-    forty-eight of them, and the one not met yet has no points, at the bottom of the line;
-    far apart as they stand, they meet."""
-    others = [f"P{n:02}" for n in range(1, 49)]
+@pytest.mark.parametrize("players", [48, 50])
+def test_in_a_big_field_the_leader_meets_the_one_player_not_met_yet_even_from_the_bottom(
+    players: int,
+) -> None:
+    """T4: no rematch unless no pairing avoids one. Forty-eight players (the most paired by
+    one matching of every table) or fifty: the leader has beaten all but one, who has no
+    points, at the bottom of the line; far apart as they stand, they meet."""
+    others = [f"P{n:02}" for n in range(1, players - 1)]
     history = [won(n, "X", p) for n, p in enumerate(others, start=1)]
     history += [won(n, p, f"D{n:02}") for n, p in enumerate(others, start=1)]  # 3 points each
     pairings = pair_beside_dropped(49, ["X", "Y", *others], history)
