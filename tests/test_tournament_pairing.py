@@ -192,7 +192,17 @@ def test_a_player_who_left_is_not_paired_but_their_results_still_rank_the_others
 
 def test_a_round_paired_again_ignores_its_own_earlier_pairing() -> None:
     history = (won(1, "A", "B"), won(1, "C", "D"))
-    assert pair(2, "A B C D", *history) == pair(2, "A B C D", *history, Played(2, "A", "D", None))
+    first = pair(2, "A B C D", *history)
+    assert pair(2, "A B C D", *history, Played(2, "A", "D", None)) == first
+    again = [Played(2, p.a, p.b, None) for p in first]  # its own tables, not yet played
+    assert pair(2, "A B C D", *history, *again) == first
+
+
+def test_the_leader_sits_at_table_one_whatever_their_name() -> None:
+    """T4: tables are numbered from the top of the standings, not by the players' names."""
+    pairings = pair(2, "A B C D", won(1, "D", "C"), drew(1, "A", "B"))
+    assert [p.table for p in pairings if "D" in (p.a, p.b)] == [1]
+    assert pairings[0].a == "D"
 
 
 def test_pairing_sees_unfinished_matches_as_met() -> None:
