@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import Phase, settings
 
 from shinpan.engine import replay
 from shinpan.guideline import Rulebook
@@ -36,6 +37,15 @@ def examples(usual: int) -> int:
     """How many examples a property test tries: ``usual``, or SHINPAN_EXAMPLES when set
     (scripts/mutation runs the pure tests against hundreds of changed rules with a few)."""
     return int(os.environ.get("SHINPAN_EXAMPLES", usual))
+
+
+# Under mutation (SHINPAN_EXAMPLES set) the first failing example kills the mutant as it
+# stands: shrinking it (a big event shrinks for minutes) would only spend the mutant's time
+# limit, and no example is kept from one mutant for the next, so a figure does not depend
+# on the order the mutants ran in.
+if "SHINPAN_EXAMPLES" in os.environ:
+    settings.register_profile("mutation", phases=[Phase.explicit, Phase.generate], database=None)
+    settings.load_profile("mutation")
 
 
 PLAYERS = ("A", "B", "C")

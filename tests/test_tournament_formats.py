@@ -21,6 +21,7 @@ from shinpan.tournament import formats as fmt
 from shinpan.tournament.formats import AtTime, MatchFormat
 from shinpan.tournament.playoff import SIZES, Bout, first_round, next_round, placings, qualifiers, seed_order
 from shinpan.tournament.results import match_result, parse_score
+from shinpan.tournament.standings import tiebreaker
 from shinpan.tournament.tiebreakers import (
     BOTH_LOSE_CHAIN,
     DEFAULT_CHAIN,
@@ -188,8 +189,19 @@ def test_the_seeded_order_stays_when_a_player_is_added_or_leaves() -> None:
 
 
 def test_a_chain_with_seeded_needs_the_seed() -> None:
-    with pytest.raises(ValueError):
+    """T9: ``seeded`` is an order drawn from the event's seed: without the seed there is no
+    order to rank by, and the standings say so rather than rank without it."""
+    with pytest.raises(ValueError) as caught:
         event(won(1, "A", "B"), chain=BOTH_LOSE_CHAIN)
+    assert str(caught.value) == "the chain names seeded: the event's seed is needed"
+
+
+def test_a_line_without_its_seeded_place_is_not_ranked_by_seeded() -> None:
+    """T9: a line of standings made without the event's seed has no seeded place to rank by."""
+    unseeded = event(won(1, "A", "B"))[0]
+    with pytest.raises(ValueError) as caught:
+        tiebreaker(unseeded, Tiebreaker.seeded)
+    assert str(caught.value) == "A has no seeded place: the event's seed is needed"
 
 
 # --- T10 playoffs

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from itertools import combinations, pairwise
 
 import networkx as nx
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -136,6 +137,15 @@ def test_the_bye_goes_to_the_lowest_ranked_player() -> None:
     assert pair(2, "A B C D E", *history)[-1] == Pairing(None, "B", None)
 
 
+def test_when_the_lowest_ranked_player_s_bye_would_force_a_rematch_the_next_lowest_takes_it() -> None:
+    """T4: no rematch unless no pairing avoids one; then the bye to the lowest-ranked. A beat
+    B; C lost to D, who then lost to E (both left): C ranks below B on OMW. C's bye would
+    have A and B meet again, so the bye goes to the next lowest, B, and A meets C."""
+    history = (won(1, "A", "B"), won(1, "D", "C"), won(2, "E", "D"))
+    pairings = pair(3, "A B C D E", *history, D=PlayerState.dropped, E=PlayerState.dropped)
+    assert tables(pairings) == ["A-C", "B-"]
+
+
 def test_nobody_gets_a_second_bye_while_someone_has_not_had_one_even_the_leader() -> None:
     history = (won(1, "A", "B"), bye(1, "C"), won(2, "A", "C"), bye(2, "B"))
     assert pair(3, "A B C", *history)[-1] == Pairing(None, "A", None)
@@ -144,6 +154,33 @@ def test_nobody_gets_a_second_bye_while_someone_has_not_had_one_even_the_leader(
 def test_when_everyone_has_had_a_bye_the_lowest_ranked_takes_another() -> None:
     history = (won(1, "A", "B"), bye(1, "C"), won(2, "A", "C"), bye(2, "B"), won(3, "B", "C"), bye(3, "A"))
     assert pair(4, "A B C", *history)[-1] == Pairing(None, "C", None)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_bye_goes_to_the_lowest_ranked_also_when_everyone_is_on_the_same_points(seed: int) -> None:
+    """T4: the bye to the lowest-ranked player who has not had one. Five players on 2 points
+    after two rounds of draws, A to D having met two of the others: E's draws had no duel
+    won, so E stands last on GW and takes the bye, whatever the seed."""
+    one_duel_each = (("A", "B", 1), ("C", "D", 1), ("A", "C", 2), ("B", "D", 2))
+    history = [Played(r, a, b, "draw", (a, b)) for a, b, r in one_duel_each]
+    history += [Played(1, "E", "F", "draw", (None,)), Played(2, "E", "G", "draw", (None,))]
+    left = {"F": PlayerState.dropped, "G": PlayerState.dropped}
+    pairings = pair(3, "A B C D E F G", *history, seed=seed, **left)
+    assert pairings[-1] == Pairing(None, "E", None)
+    assert meetings(pairings[:-1]) == {frozenset("AD"), frozenset("BC")}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_among_pairings_equal_on_every_rule_the_order_drawn_from_the_seed_decides(seed: int) -> None:
+    """T4: among equals, the order drawn from the seed decides. Six players drew their first
+    round with the neighbour the seed drew them beside; all on the same points, they meet
+    the nearest in that order they have not met: seats 1–3, 2–5 and 4–6, or as near."""
+    order = drawn_order(list("ABCDEF"), seed)
+    history = [drew(1, order[n], order[n + 1]) for n in (0, 2, 4)]
+    pairings = pair(2, "A B C D E F", *history, seed=seed)
+    seat = {p: n for n, p in enumerate(order, start=1)}
+    assert not meetings(pairings) & {frozenset((m.a, m.b)) for m in history}
+    assert sum(abs(seat[p.a] - seat[p.b or ""]) for p in pairings) == 2 + 3 + 2
 
 
 def test_a_player_who_left_is_not_paired_but_their_results_still_rank_the_others() -> None:
@@ -155,7 +192,17 @@ def test_a_player_who_left_is_not_paired_but_their_results_still_rank_the_others
 
 def test_a_round_paired_again_ignores_its_own_earlier_pairing() -> None:
     history = (won(1, "A", "B"), won(1, "C", "D"))
-    assert pair(2, "A B C D", *history) == pair(2, "A B C D", *history, Played(2, "A", "D", None))
+    first = pair(2, "A B C D", *history)
+    assert pair(2, "A B C D", *history, Played(2, "A", "D", None)) == first
+    again = [Played(2, p.a, p.b, None) for p in first]  # its own tables, not yet played
+    assert pair(2, "A B C D", *history, *again) == first
+
+
+def test_the_leader_sits_at_table_one_whatever_their_name() -> None:
+    """T4: tables are numbered from the top of the standings, not by the players' names."""
+    pairings = pair(2, "A B C D", won(1, "D", "C"), drew(1, "A", "B"))
+    assert [p.table for p in pairings if "D" in (p.a, p.b)] == [1]
+    assert pairings[0].a == "D"
 
 
 def test_pairing_sees_unfinished_matches_as_met() -> None:
@@ -278,6 +325,16 @@ def test_small_events_played_long_keep_the_rules_when_rematches_are_forced(event
         history = [*history, *(Played(round_no, p.a, p.b, "a", ()) for p in pairings)]
 
 
+@pytest.mark.parametrize("players", range(3, 11))
+def test_small_events_played_past_every_new_opponent_keep_the_rules(players: int) -> None:
+    """T4, each round checked against every possible pairing: small fixed events played for
+    more rounds than a player has opponents, so that the rematches, the bye and pairing down
+    pull against each other, and the rule above always wins."""
+    for seed in range(3):
+        for paired in play(players, players + 2, seed).rounds:
+            check(paired)
+
+
 @SETTINGS
 @given(events(largest=60), st.integers(0, 2**32 - 1))
 def test_the_same_event_and_seed_give_the_same_pairing(event: Event, seed: int) -> None:
@@ -287,3 +344,63 @@ def test_the_same_event_and_seed_give_the_same_pairing(event: Event, seed: int) 
     assert pair_round(paired.round_no, entrants, history, seed) == pair_round(
         paired.round_no, paired.entrants, paired.before, seed
     )
+
+
+# --- a field too big for one matching of every table: repaired stretch by stretch
+
+
+def pair_beside_dropped(round_no: int, active: list[str], history: list[Played]) -> list[Pairing]:
+    """Pair ``active``; everyone else in ``history`` (beaten, to give the others points) has dropped."""
+    others = sorted({p for m in history for p in (m.a, m.b) if p and p not in active})
+    entrants = [Entrant(p) for p in active] + [Entrant(p, PlayerState.dropped) for p in others]
+    return pair_round(round_no, entrants, history, SEED)
+
+
+@pytest.mark.parametrize("players", [48, 50])
+def test_in_a_big_field_the_leader_meets_the_one_player_not_met_yet_even_from_the_bottom(
+    players: int,
+) -> None:
+    """T4: no rematch unless no pairing avoids one. Forty-eight players (the most paired by
+    one matching of every table) or fifty: the leader has beaten all but one, who has no
+    points, at the bottom of the line; far apart as they stand, they meet."""
+    others = [f"P{n:02}" for n in range(1, players - 1)]
+    history = [won(n, "X", p) for n, p in enumerate(others, start=1)]
+    history += [won(n, p, f"D{n:02}") for n, p in enumerate(others, start=1)]  # 3 points each
+    pairings = pair_beside_dropped(49, ["X", "Y", *others], history)
+    assert frozenset(("X", "Y")) in meetings(pairings)
+    assert not meetings(pairings) & {frozenset((m.a, m.b)) for m in history}
+
+
+def test_in_a_big_field_the_bye_moves_up_rather_than_leave_the_leader_a_rematch() -> None:
+    """T4: no rematch unless no pairing avoids one, before the bye to the lowest-ranked.
+    Fifty-one players: the leader has had a bye and beaten all but Y, who has no points;
+    Y's bye would leave the leader nobody but players met already, so Y meets the leader
+    and the bye goes up to a player on 3 points."""
+    others = [f"P{n:02}" for n in range(1, 50)]
+    history = [won(n, "X", p) for n, p in enumerate(others, start=1)] + [bye(50, "X")]
+    history += [won(n, p, f"D{n:02}") for n, p in enumerate(others, start=1)]  # 3 points each
+    pairings = pair_beside_dropped(51, ["X", "Y", *others], history)
+    assert frozenset(("X", "Y")) in meetings(pairings)
+    assert not meetings(pairings) & {frozenset((m.a, m.b)) for m in history}
+    assert pairings[-1].b is None and pairings[-1].a in others
+
+
+def drawn_order(players: list[str], seed: int = SEED) -> list[str]:
+    """The order the seed draws ``players`` in, as round 1 seats them table by table: the
+    order the line keeps among players on the same points."""
+    return [p for table in pair(1, " ".join(players), seed=seed) for p in (table.a, table.b) if p]
+
+
+def test_in_a_big_field_a_rematch_is_avoided_on_the_same_points_rather_than_by_pairing_down() -> None:
+    """T4: no rematch, and as little pairing down as possible. Sixty players, forty on 6
+    points and twenty on 3; two on 6 points have met each other and the four beside them in
+    the line. Pairing them down would avoid the rematch; players on 6 points further up,
+    not met yet, avoid it without pairing anyone down."""
+    order = drawn_order([f"P{n:02}" for n in range(1, 61)])
+    top, low = order[:40], order[40:]
+    history = [won(r, p, f"D{p}-{r}") for p in top for r in (1, 2)] + [won(1, p, f"D{p}-1") for p in low]
+    met = [(top[38], top[39])] + [(top[n], other) for n in (38, 39) for other in top[34:38]]
+    history += [Played(3, a, b, None) for a, b in met]
+    pairings = pair_beside_dropped(4, order, history)
+    assert not meetings(pairings) & {frozenset(pair) for pair in met}
+    assert all((p.a in top) == (p.b in top) for p in pairings), "nobody on 6 points is paired down"

@@ -11,6 +11,7 @@ from dataclasses import replace
 from fractions import Fraction as F
 from functools import cache
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -74,6 +75,12 @@ def test_a_bye_is_a_match_won_two_duels_to_none() -> None:
     line = of(event(bye(1, "A")), "A")
     assert record(line) == (3, 1, 0, 0)
     assert (line.mwp, line.gw) == (1, 1)
+
+
+def test_each_bye_is_one_more_match_won() -> None:
+    """T1: a bye is a match won 2–0 and counts in ``wins``: a player given two byes has won two matches."""
+    line = of(event(bye(1, "A"), won(2, "A", "B", "A B A"), bye(3, "A")), "A")
+    assert record(line) == (9, 3, 0, 0)
 
 
 def test_a_bye_is_no_opponent() -> None:
@@ -210,6 +217,22 @@ def test_a_match_not_finished_counts_for_nothing() -> None:
     lines = event(won(1, "A", "B", "A A"), unfinished(2, "A", "B", "B"))
     assert record(of(lines, "A")) == (3, 1, 0, 0)
     assert of(lines, "A").gw == 1
+
+
+def test_a_result_that_is_none_of_the_four_is_refused_saying_what_it_is() -> None:
+    """T1, T8: a finished match is won by a, by b, drawn, or lost by both at time; anything
+    else is a mistake upstream, refused rather than counted as something."""
+    with pytest.raises(ValueError) as caught:
+        event(Played(1, "A", "B", "A", ("A", "A")))
+    assert str(caught.value) == "result 'A' of A v B is not a, b, draw or both_lose"
+
+
+def test_a_duel_won_by_someone_who_plays_neither_side_is_refused_naming_them() -> None:
+    """T2: game points count each duel for the player who won it, one of the two at the
+    table; a duel credited to anyone else is a mistake upstream, refused, not counted."""
+    with pytest.raises(ValueError) as caught:
+        event(won(1, "A", "B", "A C A"), players="A B C")
+    assert str(caught.value) == "duel winner 'C' plays neither side of A v B"
 
 
 # --- statuses
