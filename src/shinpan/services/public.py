@@ -144,6 +144,7 @@ class PublicEvent:
             r = round_of(conn, self.event_id, self.round) if self.round else None
         self.round_state = r.state if r is not None else "none"
         self.drawn: dict[Any, Any] = {}  # what the pages draw of this view, kept with it
+        self.drawing = threading.Lock()  # held while a page draws into ``drawn``: once each
 
     def shown(self, number: str) -> Shown | None:
         """How the player is shown; None for a player a ruling removed (or not known)."""
@@ -279,6 +280,7 @@ class _Kept:
         self.changes = 0  # changes a view may show, of any event, heard so far
         self.views: dict[str, tuple[int, PublicEvent]] = {}
         self.lock = threading.Lock()
+        self.reading = threading.Lock()
         self.watch.subscribers.append(self._changed)
 
     def _changed(self, change: Change) -> None:
@@ -299,13 +301,19 @@ class _Kept:
         found = self.ready(token)
         if found is not None:
             return found
-        relayed, before = self.watch.relayed, self.changes
-        view = PublicEvent(self.db, token)  # NotFound: nothing published there now
-        if relayed:
-            with self.lock:  # kept only if nothing it may show changed while it was read
-                if self.changes == before:
-                    self.views[token] = (before, view)
-        return view
+        # One read at a time: at a pairing the phones asking meanwhile wait for the first
+        # one's view instead of each reading the event again (dozens of threads at once).
+        with self.reading:
+            found = self.ready(token)
+            if found is not None:
+                return found
+            relayed, before = self.watch.relayed, self.changes
+            view = PublicEvent(self.db, token)  # NotFound: nothing published there now
+            if relayed:
+                with self.lock:  # kept only if nothing it may show changed while it was read
+                    if self.changes == before:
+                        self.views[token] = (before, view)
+            return view
 
 
 _KEPT_LOCK = threading.Lock()

@@ -64,6 +64,7 @@ from shinpan.web.i18n import N_
 from shinpan.web.lane import SearchLane
 from shinpan.web.live import Live
 from shinpan.web.openapi import with_limits
+from shinpan.web.pieces import GZIP_FROM, GZIP_LEVEL
 from shinpan.web.public_lane import PlayersLane
 from shinpan.web.render import environment, render_error
 from shinpan.web.resources import StreamCap
@@ -71,10 +72,6 @@ from shinpan.web.uploads import UPLOAD_BODY_LIMIT
 from shinpan.web.venue import Venue
 
 BODY_LIMIT = 1024 * 1024  # a JSON or form body; a multipart upload may have UPLOAD_BODY_LIMIT
-# Answers of GZIP_FROM bytes or more are compressed for a client that accepts it. Level 5:
-# most of level 9's saving at a fraction of its time (the desk's panels are compressed for
-# every desk on every change).
-GZIP_FROM, GZIP_LEVEL = 800, 5
 # How long a thread holding the interpreter keeps it from one that asks (Python's default: 5 ms).
 SWITCH_SECONDS = 0.001
 

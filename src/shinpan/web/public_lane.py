@@ -24,12 +24,13 @@ from typing import Any
 
 from markupsafe import Markup, escape
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from shinpan.services.public import PublicEvent, kept_event
 from shinpan.web import i18n
 from shinpan.web.lane import QUERY_MOST, _query
+from shinpan.web.pieces import EMPTY, GZIP_FROM, GZIP_LEVEL, Piece, accepts_gzip, response_of
 from shinpan.web.render import environment
 
 HOME = re.compile(r"/p/([A-Za-z0-9_-]{1,64})")
@@ -40,6 +41,7 @@ log = logging.getLogger("shinpan.web")
 PER_MINUTE = 120  # pages one address may ask for in a minute (a wall polls 12)
 WINDOW = 60.0
 NO_STORE = {"cache-control": "no-store"}
+ANSWERS_KEPT = 4096  # answers kept per page, by query
 
 
 class AddressLimit:
@@ -83,7 +85,8 @@ class _Request:  # what the players' templates read of the request: its path
 
 
 class HomePage:
-    """One view's home page in the current language, in pieces."""
+    """One view's home page in the current language, in pieces compressed once
+    (:mod:`shinpan.web.pieces`): an answer joins them, nothing drawn or compressed again."""
 
     def __init__(self, event: PublicEvent) -> None:
         base = f"/p/{event.token}"
@@ -99,44 +102,61 @@ class HomePage:
             found=Markup(FOUND_MARK),
         )
         # From the end: the query and the found players come after every name the page holds.
-        before, _, self.tail = html.rpartition(FOUND_MARK)
-        self.head, _, self.middle = before.rpartition(Q_MARK)
-        pieces = env.get_template("_public_seat.html").module
-        self._seat = pieces.seat  # type: ignore[attr-defined]
-        self.opening, self.closing = str(pieces.opening()), str(pieces.closing())  # type: ignore[attr-defined]
-        self.nobody = str(pieces.nobody())  # type: ignore[attr-defined]
+        before, _, tail = html.rpartition(FOUND_MARK)
+        head, _, middle = before.rpartition(Q_MARK)
+        self.head, self.middle, self.tail = (Piece.of(t, GZIP_LEVEL) for t in (head, middle, tail))
+        macros = env.get_template("_public_seat.html").module
+        self._seat = macros.seat  # type: ignore[attr-defined]
+        self.opening, self.closing, self.nobody = (
+            Piece.of(str(drawn()), GZIP_LEVEL)
+            for drawn in (macros.opening, macros.closing, macros.nobody)  # type: ignore[attr-defined]
+        )
         self.event = event
-        self.seats: dict[str, str] = {}  # each player's seat, drawn ("": not shown)
+        self.seats: dict[str, Piece] = {}  # each player's seat, drawn (EMPTY: not shown)
+        self.answers: dict[str, list[Piece]] = {}  # by query
 
-    def seat(self, number: str) -> str:
+    def seat(self, number: str) -> Piece:
         drawn = self.seats.get(number)
         if drawn is None:
             seat = self.event.seat(number)
-            drawn = self.seats[number] = str(self._seat(seat)) if seat is not None else ""
+            drawn = Piece.of(str(self._seat(seat)), GZIP_LEVEL) if seat is not None else EMPTY
+            self.seats[number] = drawn
         return drawn
 
-    def answer(self, q: str) -> bytes:
-        """The page with ``q`` in its search box and, for a query, what it finds."""
+    def answer(self, q: str) -> list[Piece]:
+        """The page with ``q`` in its search box and, for a query, what it finds (kept: a
+        name or a reading is asked by many phones)."""
         q = q[:QUERY_MOST].replace("\ue000", "")
-        found = ""
+        kept = self.answers.get(q)
+        if kept is not None:
+            return kept
+        found: list[Piece] = []
         if q:
-            seats = "".join(self.seat(p.number) for p in self.event.found(q))
-            found = self.opening + (seats or self.nobody) + self.closing
-        return (self.head + str(escape(q)) + self.middle + found + self.tail).encode("utf-8")
+            seats = [s for s in (self.seat(p.number) for p in self.event.found(q)) if s.raw]
+            found = [self.opening, *(seats or [self.nobody]), self.closing]
+        if len(self.answers) >= ANSWERS_KEPT:  # what is typed is unbounded: kept within bounds
+            self.answers = {}
+        made = self.answers[q] = [self.head, Piece.stored(str(escape(q))), self.middle, *found, self.tail]
+        return made
 
 
 def home_page(event: PublicEvent) -> HomePage:
     """The view's home page in the request's language, drawn once."""
-    language = i18n.current.get()
-    page = event.drawn.get(("home", language))
-    if not isinstance(page, HomePage):
-        page = event.drawn[("home", language)] = HomePage(event)
-    return page
+    key = ("home", i18n.current.get())
+    page = event.drawn.get(key)
+    if isinstance(page, HomePage):
+        return page
+    with event.drawing:  # the phones asking meanwhile wait for the page drawn once
+        page = event.drawn.get(key)
+        if not isinstance(page, HomePage):
+            page = event.drawn[key] = HomePage(event)
+        return page
 
 
-def home_answer(page: HomePage, q: str) -> HTMLResponse:
-    """The answer, on either lane."""
-    return HTMLResponse(page.answer(q), headers=NO_STORE)
+def home_answer(page: HomePage, q: str, gzip: bool) -> Response:
+    """The answer, on either lane: compressed as the app compresses (``gzip``: the client
+    accepts it), from pieces compressed once."""
+    return response_of(page.answer(q), gzip, GZIP_FROM, HTMLResponse, NO_STORE)
 
 
 class PlayersLane:
@@ -147,13 +167,16 @@ class PlayersLane:
         if scope["type"] == "http" and scope["method"] == "GET":
             found = HOME.fullmatch(scope["path"])
             answer = self._answer(scope, found[1]) if found else None
-            if answer is not None:  # a GET: its body, if any, is not read
+            if answer is not None and "content-encoding" in answer.headers:  # a GET: its body is not read
+                await answer(scope, receive, send)
+                return
+            if answer is not None:  # not compressed: the app's gzip layer answers it as ever
                 await GZipMiddleware(answer, self.gzip_from, self.gzip_level)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
     @staticmethod
-    def _answer(scope: Scope, token: str) -> HTMLResponse | None:
+    def _answer(scope: Scope, token: str) -> Response | None:
         """The page when it can be given from memory; None: take the route."""
         try:
             state = scope["app"].state
@@ -164,7 +187,7 @@ class PlayersLane:
             client = scope.get("client")
             if not address_limit(state).allow(client[0] if client else "?"):
                 return None  # the route refuses it, in the player's language
-            return home_answer(page, _query(scope["query_string"].decode("latin-1")))
+            return home_answer(page, _query(scope["query_string"].decode("latin-1")), accepts_gzip(scope))
         except Exception:  # the route meets it again and answers it as every error
             log.exception("the players' lane failed; the route answers")
             return None
