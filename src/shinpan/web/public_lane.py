@@ -3,12 +3,13 @@
 At a round's pairing every player's phone asks for the page within seconds. The page of a
 kept view (:func:`shinpan.services.public.public_event`) is drawn once per language with
 marks where the query and what it found go (:class:`HomePage`), each seat once when first
-found; an answer is then those pieces joined. The route in :mod:`shinpan.web.public`
-answers with the same pieces, so both lanes give the same page.
+found, each piece compressed once (:mod:`shinpan.web.pieces`); an answer is then those
+pieces joined, kept by query, and nothing is compressed while answering. The route in
+:mod:`shinpan.web.public` answers with the same pieces, so both lanes give the same page.
 
 :class:`PlayersLane` is pure ASGI, inside the app's :class:`RequestContext` (the language,
 the CSRF cookie, the security headers) and its body limit, its answer compressed as every
-answer is. It answers only the usual case: a view kept and current, its page drawn in the
+answer is (gzip from the same size, for a client that accepts it). It answers only the usual case: a view kept and current, its page drawn in the
 request's language, the address within its limit (counted here, once). Anything else (an
 unknown token, a view to be read, an address past its limit, an error) goes the whole way
 through the route, which answers it as it answers every page.
