@@ -108,36 +108,33 @@ class HomePage:
         self.head, self.middle, self.tail = (Piece.of(t, GZIP_LEVEL) for t in (head, middle, tail))
         macros = env.get_template("_public_seat.html").module
         self._seat = macros.seat  # type: ignore[attr-defined]
-        self.opening, self.closing, self.nobody = (
-            Piece.of(str(drawn()), GZIP_LEVEL)
-            for drawn in (macros.opening, macros.closing, macros.nobody)  # type: ignore[attr-defined]
-        )
+        self.opening, self.closing = str(macros.opening()), str(macros.closing())  # type: ignore[attr-defined]
+        self.nobody = str(macros.nobody())  # type: ignore[attr-defined]
         self.event = event
-        self.seats: dict[str, Piece] = {}  # each player's seat, drawn (EMPTY: not shown)
+        self.seats: dict[str, str] = {}  # each player's seat, drawn ("": not shown)
         self.answers: dict[str, list[Piece]] = {}  # by query
 
-    def seat(self, number: str) -> Piece:
+    def seat(self, number: str) -> str:
         drawn = self.seats.get(number)
         if drawn is None:
             seat = self.event.seat(number)
-            drawn = Piece.of(str(self._seat(seat)), GZIP_LEVEL) if seat is not None else EMPTY
-            self.seats[number] = drawn
+            drawn = self.seats[number] = str(self._seat(seat)) if seat is not None else ""
         return drawn
 
     def answer(self, q: str) -> list[Piece]:
-        """The page with ``q`` in its search box and, for a query, what it finds (kept: a
-        name or a reading is asked by many phones)."""
+        """The page with ``q`` in its search box and, for a query, what it finds: kept by
+        query (a name or a reading is asked by many phones), what it found compressed once."""
         q = q[:QUERY_MOST].replace("\ue000", "")
         kept = self.answers.get(q)
         if kept is not None:
             return kept
-        found: list[Piece] = []
+        found = EMPTY
         if q:
-            seats = [s for s in (self.seat(p.number) for p in self.event.found(q)) if s.raw]
-            found = [self.opening, *(seats or [self.nobody]), self.closing]
+            seats = "".join(self.seat(p.number) for p in self.event.found(q))
+            found = Piece.of(self.opening + (seats or self.nobody) + self.closing, GZIP_LEVEL)
         if len(self.answers) >= ANSWERS_KEPT:  # what is typed is unbounded: kept within bounds
             self.answers = {}
-        made = self.answers[q] = [self.head, Piece.stored(str(escape(q))), self.middle, *found, self.tail]
+        made = self.answers[q] = [self.head, Piece.stored(str(escape(q))), self.middle, found, self.tail]
         return made
 
 
