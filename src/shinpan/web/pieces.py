@@ -41,9 +41,9 @@ class Piece:
     packed: bytes
 
     @classmethod
-    def of(cls, text: str, level: int) -> Piece:
+    def of(cls, text: str | bytes, level: int) -> Piece:
         """``text`` compressed once (at ``level``), to be joined into many answers."""
-        raw = text.encode("utf-8")
+        raw = text.encode("utf-8") if isinstance(text, str) else text
         if not raw:
             return EMPTY
         deflate = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
@@ -84,14 +84,19 @@ def accepts_gzip(scope: Scope) -> bool:
 
 
 def response_of(
-    pieces: Sequence[Piece], gzip: bool, gzip_from: int, response: type[Response], headers: dict[str, str]
+    pieces: Sequence[Piece], gzip: bool, gzip_from: int, media_type: str, headers: dict[str, str]
 ) -> Response:
     """The pieces compressed as the app's gzip layer (starlette's ``GZipMiddleware``)
     compresses an answer: from ``gzip_from`` bytes, for a client that accepts gzip (``Vary``).
     The layer passes an answer already encoded as it is; any other it answers as ever."""
     if not gzip or sum(len(p.raw) for p in pieces) < gzip_from:
-        return response(plain(pieces), headers=headers)
-    made = response(gzipped(pieces), headers=headers)
+        return Response(plain(pieces), headers=headers, media_type=media_type)
+    made = Response(gzipped(pieces), headers=headers, media_type=media_type)
     made.headers.add_vary_header("Accept-Encoding")
     made.headers["content-encoding"] = "gzip"
     return made
+
+
+def encoded(response: Response) -> bool:
+    """Whether the answer is compressed already (the app's gzip layer passes it as it is)."""
+    return "content-encoding" in response.headers

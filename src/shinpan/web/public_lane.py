@@ -30,8 +30,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from shinpan.services.public import PublicEvent, kept_event
 from shinpan.web import i18n
-from shinpan.web.lane import QUERY_MOST, _query
-from shinpan.web.pieces import EMPTY, GZIP_FROM, GZIP_LEVEL, Piece, accepts_gzip, response_of
+from shinpan.web.lane import ANSWERS_KEPT, QUERY_MOST, _query
+from shinpan.web.pieces import EMPTY, GZIP_FROM, GZIP_LEVEL, Piece, accepts_gzip, encoded, response_of
 from shinpan.web.render import environment
 
 HOME = re.compile(r"/p/([A-Za-z0-9_-]{1,64})")
@@ -42,7 +42,6 @@ log = logging.getLogger("shinpan.web")
 PER_MINUTE = 120  # pages one address may ask for in a minute (a wall polls 12)
 WINDOW = 60.0
 NO_STORE = {"cache-control": "no-store"}
-ANSWERS_KEPT = 4096  # answers kept per page, by query
 
 
 class AddressLimit:
@@ -154,7 +153,7 @@ def home_page(event: PublicEvent) -> HomePage:
 def home_answer(page: HomePage, q: str, gzip: bool) -> Response:
     """The answer, on either lane: compressed as the app compresses (``gzip``: the client
     accepts it), from pieces compressed once."""
-    return response_of(page.answer(q), gzip, GZIP_FROM, HTMLResponse, NO_STORE)
+    return response_of(page.answer(q), gzip, GZIP_FROM, HTMLResponse.media_type, NO_STORE)
 
 
 class PlayersLane:
@@ -165,7 +164,7 @@ class PlayersLane:
         if scope["type"] == "http" and scope["method"] == "GET":
             found = HOME.fullmatch(scope["path"])
             answer = self._answer(scope, found[1]) if found else None
-            if answer is not None and "content-encoding" in answer.headers:  # a GET: its body is not read
+            if answer is not None and encoded(answer):  # a GET: its body, if any, is not read
                 await answer(scope, receive, send)
                 return
             if answer is not None:  # not compressed: the app's gzip layer answers it as ever
