@@ -325,7 +325,7 @@ def take_turns_often() -> None:
     while a thread of the pool records a ruling or draws a desk's panels, each time waited
     Python's 5 ms: at a round's pairing, with 2,000 phones' connections to read, the loop
     fell seconds behind and every judge's search and record with it (``bench/load.py``:
-    record p99 265 ms, phone page p99 394 ms; at 1 ms: 57 ms and 47 ms, same machine)."""
+    record p99 265 ms, phone page p99 394 ms; at 1 ms: 57 ms and 47 ms, on a busy shared machine)."""
     sys.setswitchinterval(SWITCH_SECONDS)
 
 
