@@ -7,15 +7,20 @@ per address holds on either lane. On SQLite and on PostgreSQL.
 
 from __future__ import annotations
 
+import gc
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from shinpan.services import corrections, publish, recording, swiss
+from shinpan.services import corrections, events, publish, recording, results, rounds, swiss
+from shinpan.services.results import Wanted
+from shinpan.store.db import Database
 from shinpan.store.players import names as player_names
 from shinpan.web import public_lane
+from shinpan.web.app import SWITCH_SECONDS, create_app
 from shinpan.web.public import AddressLimit
 from web_support import World, worlds
 
@@ -49,6 +54,21 @@ def _name(w: World, number: str) -> str:
 
 def _table_of(page: str) -> str:
     return page.split('class="table-no">', 1)[1].split("<", 1)[0]
+
+
+def _round_of(page: str) -> str:
+    return page.split('id="round-state">', 1)[1].split("<", 1)[0]
+
+
+@pytest.fixture
+def afresh(world: World) -> Iterator[TestClient]:
+    """The players' pages as read from the database at each request: an app of its own,
+    not serving (nothing relayed, nothing kept)."""
+    db = Database(world.db.url)
+    try:
+        yield TestClient(create_app(db))
+    finally:
+        db.close()
 
 
 def test_a_phone_takes_the_players_lane_and_gets_the_routes_page(world: World, lanes: list[str]) -> None:
@@ -118,3 +138,75 @@ def test_the_limit_per_address_holds_on_the_players_lane(world: World, lanes: li
         assert lanes[-1] == "route"  # refused where every refusal is drawn
         w.app.state.public_limit = AddressLimit(3)
         assert phone.get(f"/p/{token}?q={w.players[0]}").status_code == 200
+
+
+def test_a_kept_page_changes_as_results_pairings_and_drops_are_recorded(
+    world: World, lanes: list[str], afresh: TestClient
+) -> None:
+    w = world
+    token = publish.publish(w.db, w.event, names="names").token
+    mine, opponent = w.players[0], w.players[1]
+
+    with TestClient(w.app) as phone:
+
+        def table_page(q: str) -> str:
+            """What a phone is given (the second time from memory): the page read afresh."""
+            phone.get(f"/p/{token}?q={q}")
+            kept = phone.get(f"/p/{token}?q={q}")
+            assert kept.status_code == 200 and lanes[-1] == "lane"
+            assert kept.text == afresh.get(f"/p/{token}?q={q}").text
+            return kept.text
+
+        assert _table_of(table_page(mine)) == "1番卓" and _round_of(table_page(mine)) == "第1回戦 · 開始前"
+        rounds.start_round(w.db, w.event)
+        assert _round_of(table_page(mine)) == "第1回戦 · 対戦中"
+
+        for table in range(1, 5):  # a result shows nothing on the table page: kept as it was
+            results.report_result(w.db, w.event, 1, table, Wanted(score="2-0"))
+            table_page(mine)
+        events.end_round(w.db, w.event, 1)
+        assert _round_of(table_page(mine)) == "第1回戦 · 終了"
+        standings = phone.get(f"/p/{token}/standings").text
+        assert _name(w, mine) in standings and "第1回戦" in standings
+
+        swiss.drop_player(w.db, w.event, opponent)
+        table_page(opponent)
+        paired = swiss.pair_next_round(w.db, w.event, seed=7)
+        moved = table_page(mine)
+        table = next(p["table"] for p in paired.pairings if mine in (p["a"], p["b"]))
+        assert _round_of(moved) == "第2回戦 · 開始前" and _table_of(moved) == f"{table}番卓"
+        assert 'class="table-no"' not in table_page(opponent)  # dropped: not paired again
+
+
+def test_the_kept_page_is_compressed_as_the_app_compresses_every_page(world: World, lanes: list[str]) -> None:
+    w = world
+    token = publish.publish(w.db, w.event, names="names").token
+    with TestClient(w.app) as phone:
+        for encoding, language in (("gzip", "ja"), ("identity", "en")):  # each drawn first by the route
+            phone.cookies.set("lang", language)
+            route, lane = (
+                phone.get(f"/p/{token}?q={w.players[2]}", headers={"accept-encoding": encoding})
+                for _ in range(2)
+            )
+            assert lanes[-2:] == ["route", "lane"]
+            assert route.text == lane.text and _table_of(lane.text) in ("2番卓", "Table 2")
+            for header in ("content-encoding", "vary", "content-length", "cache-control"):
+                assert route.headers.get(header) == lane.headers.get(header), header
+            assert lane.headers.get("content-encoding") == (None if encoding == "identity" else "gzip")
+            assert lane.headers["vary"] == "Accept-Encoding"
+
+
+def test_a_served_app_takes_the_interpreter_back_from_the_pools_threads_within_a_millisecond(
+    world: World,
+) -> None:
+    """While threads record rulings and draw desks, the event loop reading 2,000 phones'
+    connections waits at most SWITCH_SECONDS for the interpreter each time, not Python's 5 ms."""
+    before, threshold = sys.getswitchinterval(), gc.get_threshold()
+    db = Database(world.db.url)
+    try:
+        with TestClient(create_app(db, serving=True)):
+            assert sys.getswitchinterval() == pytest.approx(SWITCH_SECONDS) and SWITCH_SECONDS <= 0.001
+    finally:
+        sys.setswitchinterval(before)
+        gc.set_threshold(*threshold)
+        db.close()

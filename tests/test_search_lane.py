@@ -109,3 +109,19 @@ def test_a_search_sent_with_a_body_over_the_limit_is_refused_on_either_lane(
         assert lanes[-1] == "lane"  # the index is current: the next search could take the lane
         heavy = judge.http.request("GET", path, content=b"x" * (BODY_LIMIT + 10))
         assert heavy.status_code == 413, heavy.text[:200]
+
+
+def test_a_search_asked_again_is_compressed_as_the_app_compresses_every_answer(
+    world: World, lanes: list[str]
+) -> None:
+    with TestClient(world.app) as http:
+        judge = sign_in(http, *FLOOR_JUDGE)
+        path = f"/api/events/{world.event}/players?q=P00"
+        for encoding in ("gzip", "identity"):
+            answers = [judge.get(path, headers={"accept-encoding": encoding}) for _ in range(2)]
+            assert answers[0].json() == answers[1].json() and len(answers[1].json()) == 8
+            assert lanes[-1] == "lane"
+            for header in ("content-type", "content-encoding", "vary", "content-length"):
+                assert answers[0].headers.get(header) == answers[1].headers.get(header), header
+            assert answers[1].headers.get("content-encoding") == (None if encoding == "identity" else "gzip")
+        assert lanes[0] == "route"

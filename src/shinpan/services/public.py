@@ -147,6 +147,7 @@ class PublicEvent:
         # What the web pages draw of this view, kept with it: by what it is and its language
         # (("home", "ja") → the home page); the pages know what they kept (isinstance).
         self.drawn: dict[tuple[str, str], object] = {}
+        self.drawing = threading.Lock()  # held while a page draws into ``drawn``: once each
 
     def shown(self, number: str) -> Shown | None:
         """How the player is shown; None for a player a ruling removed (or not known)."""
@@ -282,6 +283,7 @@ class _Kept:
         self.changes = 0  # changes a view may show, of any event, heard so far
         self.views: dict[str, tuple[int, PublicEvent]] = {}
         self.lock = threading.Lock()
+        self.reading = threading.Lock()
         self.watch.subscribers.append(self._changed)
 
     def _changed(self, change: Change) -> None:
@@ -302,13 +304,19 @@ class _Kept:
         found = self.ready(token)
         if found is not None:
             return found
-        relayed, before = self.watch.relayed, self.changes
-        view = PublicEvent(self.db, token)  # NotFound: nothing published there now
-        if relayed:
-            with self.lock:  # kept only if nothing it may show changed while it was read
-                if self.changes == before:
-                    self.views[token] = (before, view)
-        return view
+        # One read at a time: at a pairing the phones asking meanwhile wait for the first
+        # one's view instead of each reading the event again (dozens of threads at once).
+        with self.reading:
+            found = self.ready(token)
+            if found is not None:
+                return found
+            relayed, before = self.watch.relayed, self.changes
+            view = PublicEvent(self.db, token)  # NotFound: nothing published there now
+            if relayed:
+                with self.lock:  # kept only if nothing it may show changed while it was read
+                    if self.changes == before:
+                        self.views[token] = (before, view)
+            return view
 
 
 _KEPT_LOCK = threading.Lock()

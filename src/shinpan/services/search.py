@@ -15,7 +15,7 @@ import json
 import threading
 from bisect import bisect_right
 from dataclasses import dataclass, replace
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from shinpan import romaji
 from shinpan.guideline.search import normalize
@@ -158,6 +158,7 @@ class EventRoster:
         # search looks up its pieces instead of reading every key; building them all at
         # once held the interpreter for tens of milliseconds at every new pairing).
         self.pieces: dict[str, list[int]] = {}
+        self.drawn: dict[Any, Any] = {}  # what the web app draws of this index, kept with it
 
     def _holders(self, piece: str) -> list[int]:
         found = self.pieces.get(piece)

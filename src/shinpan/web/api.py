@@ -58,6 +58,7 @@ from shinpan.web.auth import (
 )
 from shinpan.web.lane import players_found
 from shinpan.web.openapi import ERRORS, LIVE_STREAM
+from shinpan.web.pieces import accepts_gzip
 from shinpan.web.render import book
 from shinpan.web.resources import StreamCap, TooManyStreams
 from shinpan.web.uploads import parse_upload
@@ -194,7 +195,7 @@ async def players(request: Request, event_id: int, q: str = Query("", max_length
     kept = index.ready(event_id)
     if kept is None:
         kept = await run_in_threadpool(index.current, event_id)
-    return players_found(kept, q)  # the usual case takes its own lane: shinpan.web.lane
+    return players_found(kept, q, accepts_gzip(request.scope))  # the usual case: shinpan.web.lane
 
 
 @router.get("/events/{event_id}/players/{number}", response_model=dict[str, Any])

@@ -24,15 +24,24 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from shinpan.services.search import EventRoster, index_of
 from shinpan.web.auth import COOKIES, SESSION_COOKIE, Members, Signer, refusal
+from shinpan.web.pieces import GZIP_FROM, GZIP_LEVEL, Piece, accepts_gzip, encoded, response_of
 
 SEARCH = re.compile(r"/api/events/([1-9][0-9]{0,17})/players")
 QUERY_MOST = 100  # the route's limit on ``q``: a longer one is refused there
+ANSWERS_KEPT = 4096  # answers kept per index, by query
 log = logging.getLogger("shinpan.web")
 
 
-def players_found(roster: EventRoster, query: str) -> Response:
-    """The search's answer, on either lane: the players found, as JSON."""
-    return Response(roster.find_json(query), media_type="application/json")
+def players_found(roster: EventRoster, query: str, gzip: bool) -> Response:
+    """The search's answer, on either lane: the players found, as JSON, compressed once per
+    query and index (:mod:`shinpan.web.pieces`: judges type the same names, keystroke by
+    keystroke; nothing is compressed on the event loop for a query asked before)."""
+    found = roster.drawn.get(("found", query))
+    if not isinstance(found, Piece):
+        if len(roster.drawn) >= ANSWERS_KEPT:  # what is typed is unbounded: kept within bounds
+            roster.drawn.clear()
+        found = roster.drawn[("found", query)] = Piece.of(roster.find_json(query), GZIP_LEVEL)
+    return response_of([found], gzip, GZIP_FROM, "application/json", {})
 
 
 def _query(text: str) -> str:
@@ -50,7 +59,10 @@ class SearchLane:
         if scope["type"] == "http" and scope["method"] == "GET":
             found = SEARCH.fullmatch(scope["path"])
             answer = self._answer(scope, int(found[1])) if found else None
-            if answer is not None:  # a GET: its body, if any, is not read
+            if answer is not None and encoded(answer):  # a GET: its body, if any, is not read
+                await answer(scope, receive, send)
+                return
+            if answer is not None:  # not compressed: the app's gzip layer answers it as ever
                 await GZipMiddleware(answer, self.gzip_from, self.gzip_level)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
@@ -71,7 +83,7 @@ class SearchLane:
             if refusal(member, "read") is not None:  # the route refuses it, in the judge's words
                 return None
             roster = index_of(state.db).ready(event_id)
-            return None if roster is None else players_found(roster, query)
+            return None if roster is None else players_found(roster, query, accepts_gzip(scope))
         except Exception:  # the route meets it again and answers it as every error
             log.exception("the search lane failed; the route answers")
             return None

@@ -26,6 +26,7 @@ from shinpan.web import i18n
 from shinpan.web.api import CommandIn, Unsafe, csrf
 from shinpan.web.auth import role_at
 from shinpan.web.openapi import ERRORS
+from shinpan.web.pieces import accepts_gzip
 from shinpan.web.public_lane import (
     NO_STORE,
     PER_MINUTE,
@@ -96,7 +97,7 @@ def home(request: Request, token: str, q: str = "") -> Response:
         return _refused(request, 429)
     except NotFound:
         return _refused(request, 404)
-    return home_answer(home_page(event), q)
+    return home_answer(home_page(event), q, accepts_gzip(request.scope))
 
 
 @router.get("/p/{token}/pairings", response_class=HTMLResponse)

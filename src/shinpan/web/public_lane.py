@@ -3,12 +3,13 @@
 At a round's pairing every player's phone asks for the page within seconds. The page of a
 kept view (:func:`shinpan.services.public.public_event`) is drawn once per language with
 marks where the query and what it found go (:class:`HomePage`), each seat once when first
-found; an answer is then those pieces joined. The route in :mod:`shinpan.web.public`
-answers with the same pieces, so both lanes give the same page.
+found, each piece compressed once (:mod:`shinpan.web.pieces`); an answer is then those
+pieces joined, kept by query, and nothing is compressed while answering. The route in
+:mod:`shinpan.web.public` answers with the same pieces, so both lanes give the same page.
 
 :class:`PlayersLane` is pure ASGI, inside the app's :class:`RequestContext` (the language,
 the CSRF cookie, the security headers) and its body limit, its answer compressed as every
-answer is. It answers only the usual case: a view kept and current, its page drawn in the
+answer is (gzip from the same size, for a client that accepts it). It answers only the usual case: a view kept and current, its page drawn in the
 request's language, the address within its limit (counted here, once). Anything else (an
 unknown token, a view to be read, an address past its limit, an error) goes the whole way
 through the route, which answers it as it answers every page.
@@ -24,12 +25,13 @@ from typing import Any
 
 from markupsafe import Markup, escape
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from shinpan.services.public import PublicEvent, kept_event
 from shinpan.web import i18n
-from shinpan.web.lane import QUERY_MOST, _query
+from shinpan.web.lane import ANSWERS_KEPT, QUERY_MOST, _query
+from shinpan.web.pieces import EMPTY, GZIP_FROM, GZIP_LEVEL, Piece, accepts_gzip, encoded, response_of
 from shinpan.web.render import environment
 
 HOME = re.compile(r"/p/([A-Za-z0-9_-]{1,64})")
@@ -83,7 +85,8 @@ class _Request:  # what the players' templates read of the request: its path
 
 
 class HomePage:
-    """One view's home page in the current language, in pieces."""
+    """One view's home page in the current language, in pieces compressed once
+    (:mod:`shinpan.web.pieces`): an answer joins them, nothing drawn or compressed again."""
 
     def __init__(self, event: PublicEvent) -> None:
         base = f"/p/{event.token}"
@@ -99,14 +102,16 @@ class HomePage:
             found=Markup(FOUND_MARK),
         )
         # From the end: the query and the found players come after every name the page holds.
-        before, _, self.tail = html.rpartition(FOUND_MARK)
-        self.head, _, self.middle = before.rpartition(Q_MARK)
-        pieces = env.get_template("_public_seat.html").module
-        self._seat = pieces.seat  # type: ignore[attr-defined]
-        self.opening, self.closing = str(pieces.opening()), str(pieces.closing())  # type: ignore[attr-defined]
-        self.nobody = str(pieces.nobody())  # type: ignore[attr-defined]
+        before, _, tail = html.rpartition(FOUND_MARK)
+        head, _, middle = before.rpartition(Q_MARK)
+        self.head, self.middle, self.tail = (Piece.of(t, GZIP_LEVEL) for t in (head, middle, tail))
+        macros = env.get_template("_public_seat.html").module
+        self._seat = macros.seat  # type: ignore[attr-defined]
+        self.opening, self.closing = str(macros.opening()), str(macros.closing())  # type: ignore[attr-defined]
+        self.nobody = str(macros.nobody())  # type: ignore[attr-defined]
         self.event = event
         self.seats: dict[str, str] = {}  # each player's seat, drawn ("": not shown)
+        self.answers: dict[str, list[Piece]] = {}  # by query
 
     def seat(self, number: str) -> str:
         drawn = self.seats.get(number)
@@ -115,28 +120,40 @@ class HomePage:
             drawn = self.seats[number] = str(self._seat(seat)) if seat is not None else ""
         return drawn
 
-    def answer(self, q: str) -> bytes:
-        """The page with ``q`` in its search box and, for a query, what it finds."""
+    def answer(self, q: str) -> list[Piece]:
+        """The page with ``q`` in its search box and, for a query, what it finds: kept by
+        query (a name or a reading is asked by many phones), what it found compressed once."""
         q = q[:QUERY_MOST].replace("\ue000", "")
-        found = ""
+        kept = self.answers.get(q)
+        if kept is not None:
+            return kept
+        found = EMPTY
         if q:
             seats = "".join(self.seat(p.number) for p in self.event.found(q))
-            found = self.opening + (seats or self.nobody) + self.closing
-        return (self.head + str(escape(q)) + self.middle + found + self.tail).encode("utf-8")
+            found = Piece.of(self.opening + (seats or self.nobody) + self.closing, GZIP_LEVEL)
+        if len(self.answers) >= ANSWERS_KEPT:  # what is typed is unbounded: kept within bounds
+            self.answers = {}
+        made = self.answers[q] = [self.head, Piece.stored(str(escape(q))), self.middle, found, self.tail]
+        return made
 
 
 def home_page(event: PublicEvent) -> HomePage:
     """The view's home page in the request's language, drawn once."""
-    language = i18n.current.get()
-    page = event.drawn.get(("home", language))
-    if not isinstance(page, HomePage):
-        page = event.drawn[("home", language)] = HomePage(event)
-    return page
+    key = ("home", i18n.current.get())
+    page = event.drawn.get(key)
+    if isinstance(page, HomePage):
+        return page
+    with event.drawing:  # the phones asking meanwhile wait for the page drawn once
+        page = event.drawn.get(key)
+        if not isinstance(page, HomePage):
+            page = event.drawn[key] = HomePage(event)
+        return page
 
 
-def home_answer(page: HomePage, q: str) -> HTMLResponse:
-    """The answer, on either lane."""
-    return HTMLResponse(page.answer(q), headers=NO_STORE)
+def home_answer(page: HomePage, q: str, gzip: bool) -> Response:
+    """The answer, on either lane: compressed as the app compresses (``gzip``: the client
+    accepts it), from pieces compressed once."""
+    return response_of(page.answer(q), gzip, GZIP_FROM, HTMLResponse.media_type, NO_STORE)
 
 
 class PlayersLane:
@@ -147,13 +164,16 @@ class PlayersLane:
         if scope["type"] == "http" and scope["method"] == "GET":
             found = HOME.fullmatch(scope["path"])
             answer = self._answer(scope, found[1]) if found else None
-            if answer is not None:  # a GET: its body, if any, is not read
+            if answer is not None and encoded(answer):  # a GET: its body, if any, is not read
+                await answer(scope, receive, send)
+                return
+            if answer is not None:  # not compressed: the app's gzip layer answers it as ever
                 await GZipMiddleware(answer, self.gzip_from, self.gzip_level)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
     @staticmethod
-    def _answer(scope: Scope, token: str) -> HTMLResponse | None:
+    def _answer(scope: Scope, token: str) -> Response | None:
         """The page when it can be given from memory; None: take the route."""
         try:
             state = scope["app"].state
@@ -164,7 +184,7 @@ class PlayersLane:
             client = scope.get("client")
             if not address_limit(state).allow(client[0] if client else "?"):
                 return None  # the route refuses it, in the player's language
-            return home_answer(page, _query(scope["query_string"].decode("latin-1")))
+            return home_answer(page, _query(scope["query_string"].decode("latin-1")), accepts_gzip(scope))
         except Exception:  # the route meets it again and answers it as every error
             log.exception("the players' lane failed; the route answers")
             return None
