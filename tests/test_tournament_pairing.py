@@ -385,6 +385,20 @@ def test_in_a_big_field_the_bye_moves_up_rather_than_leave_the_leader_a_rematch(
     assert pairings[-1].b is None and pairings[-1].a in others
 
 
+def test_in_a_big_field_the_leader_never_takes_the_bye_from_a_lower_ranked_player() -> None:
+    """T4: the bye to the lowest-ranked player who has not had one. Fifty-one players, none
+    has had a bye; the leader has beaten all but Y, who has no points. Y's bye would leave
+    the leader only rematches, so Y meets the leader; the bye goes to a player on 3 points,
+    never to the leader, however far apart the leader and Y stand in the line."""
+    others = [f"P{n:02}" for n in range(1, 50)]
+    history = [won(n, "X", p) for n, p in enumerate(others, start=1)]
+    history += [won(n, p, f"D{n:02}") for n, p in enumerate(others, start=1)]  # 3 points each
+    pairings = pair_beside_dropped(51, ["X", "Y", *others], history)
+    assert frozenset(("X", "Y")) in meetings(pairings)
+    assert not meetings(pairings) & {frozenset((m.a, m.b)) for m in history}
+    assert pairings[-1].b is None and pairings[-1].a in others
+
+
 def drawn_order(players: list[str], seed: int = SEED) -> list[str]:
     """The order the seed draws ``players`` in, as round 1 seats them table by table: the
     order the line keeps among players on the same points."""

@@ -163,11 +163,15 @@ def _rematch(field: _Field, a: str, b: str) -> bool:
 
 def _matched(field: _Field, players: list[str], bye_takers: list[str]) -> list[tuple[str, str]]:
     """The least-cost pairing of ``players`` (a stretch of the line, or all of it with the
-    bye), by maximum-weight matching on a window of the line widened while it repeats a pairing."""
+    bye), by maximum-weight matching on a window of the line widened while it repeats a
+    pairing or gives the bye to anyone but the lowest-ranked taker: a player the window
+    keeps from the one opponent left to them could otherwise take the bye instead."""
     window = COMPLETE if len(players) <= COMPLETE else FIRST_WINDOW
     while True:
         tables = _matching(field, players, bye_takers, window)
-        if window >= len(players) or not any(_rematch(field, a, b) for a, b in tables):
+        repeats = any(_rematch(field, a, b) for a, b in tables)
+        bye_moved_up = bool(bye_takers) and (bye_takers[0], BYE) not in tables
+        if window >= len(players) or not (repeats or bye_moved_up):
             return tables
         window *= 2
 
