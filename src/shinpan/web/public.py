@@ -73,13 +73,21 @@ def _event(request: Request, token: str) -> PublicEvent:
     return public_event(request.app.state.db, token)
 
 
-def _public(request: Request, token: str, template: str, **extra: Any) -> Response:
+def shown_event(request: Request, token: str) -> PublicEvent | HTMLResponse:
+    """The event the token shows, or the page that refuses it: past the address's limit
+    (429), or nothing published at the token (404)."""
     try:
-        event = _event(request, token)
+        return _event(request, token)
     except TooMany:
         return _refused(request, 429)
     except NotFound:
         return _refused(request, 404)
+
+
+def _public(request: Request, token: str, template: str, **extra: Any) -> Response:
+    event = shown_event(request, token)
+    if isinstance(event, Response):
+        return event
     context: dict[str, Any] = {"event": event, "token": token, "base": f"/p/{token}"}
     for key, make in extra.items():
         context[key] = make(event) if callable(make) else make
@@ -90,12 +98,9 @@ def _public(request: Request, token: str, template: str, **extra: Any) -> Respon
 def home(request: Request, token: str, q: str = "") -> Response:
     """The player's own table: drawn in pieces, as its own lane answers it
     (:mod:`shinpan.web.public_lane`)."""
-    try:
-        event = _event(request, token)
-    except TooMany:
-        return _refused(request, 429)
-    except NotFound:
-        return _refused(request, 404)
+    event = shown_event(request, token)
+    if isinstance(event, Response):
+        return event
     return home_answer(home_page(event), q)
 
 
