@@ -24,8 +24,8 @@ from shinpan.engine.clock import (
 from shinpan.engine.event_rules import RulingState
 from shinpan.errors import ShinpanError
 from shinpan.reports import dq
-from shinpan.services import appeals, corrections, deadlines, queries
-from shinpan.services.context import Event, load_event
+from shinpan.services import appeals, corrections, deadlines, players, queries
+from shinpan.services.context import Event
 from shinpan.web import i18n
 from shinpan.web.api import Penalties, csrf
 from shinpan.web.auth import role_at
@@ -37,8 +37,7 @@ Unsafe = [Depends(csrf)]
 
 
 def _event(request: Request, event_id: int) -> Event:
-    with request.app.state.db.read() as conn:
-        return load_event(conn, event_id)
+    return players.event_of(request.app.state.db, event_id)
 
 
 def _panels(request: Request, event_id: int, shown: tuple[str, ...] = PANELS) -> dict[str, Any]:

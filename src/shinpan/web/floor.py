@@ -26,8 +26,8 @@ from shinpan.engine.explain import reason_text
 from shinpan.engine.leaving import left_reason
 from shinpan.errors import ShinpanError
 from shinpan.guideline.model import Question
-from shinpan.services import deadlines, queries, recording, search
-from shinpan.services.context import Event, load_event
+from shinpan.services import deadlines, players, queries, recording, search
+from shinpan.services.context import Event
 from shinpan.web import i18n
 from shinpan.web.api import csrf
 from shinpan.web.auth import role_at
@@ -49,8 +49,7 @@ QUESTION_ORDER = (
 
 
 def _event(request: Request, event_id: int) -> Event:
-    with request.app.state.db.read() as conn:
-        return load_event(conn, event_id)
+    return players.event_of(request.app.state.db, event_id)
 
 
 @router.get("/events/{event_id}", response_class=HTMLResponse)
