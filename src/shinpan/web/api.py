@@ -521,9 +521,11 @@ class InviteIn(BaseModel):
 @router.post("/events/{event_id}/invitations", status_code=201, dependencies=Unsafe)
 def invite(request: Request, event_id: int, body: InviteIn) -> dict[str, Any]:
     """A one-time join code for a judge, scorekeeper or viewer (head judge)."""
+    from shinpan.web.invitations import base_url, join_url  # it imports this module (csrf)
+
     user, _ = role_at(request, event_id, "invite")
     code = accounts.invite(request.app.state.db, event_id, Role(body.role), user.name)
-    return {"code": code, "url": str(request.base_url) + f"join/{code}"}
+    return {"code": code, "url": join_url(base_url(request)[0], code)}
 
 
 @router.get("/events/{event_id}/export", response_model=dict[str, Any])

@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import qrcode
 import qrcode.image.svg
@@ -75,9 +75,16 @@ def _role(value: str) -> Role:
     return Role(value) if value in INVITED else Role.floor_judge
 
 
-@router.get("/events/{event_id}/invite", response_class=HTMLResponse)
-def invite_page(request: Request, event_id: int) -> Response:
-    _, role = role_at(request, event_id, "invite")
+def join_url(base: str, code: str) -> str:
+    """The address a join code opens on a phone, under ``base``, where phones are sent
+    (:func:`base_url`): the invite page, its A4 sheet and the JSON API give this one."""
+    return f"{base}join/{code}"
+
+
+def _invite_page(
+    request: Request, event_id: int, role: Role, where: dict[str, object], **shown: Any
+) -> Response:
+    """The invite page: the form, and what an invitation just made shows (``shown``)."""
     event = players.event_of(request.app.state.db, event_id)
     return render(
         request,
@@ -85,10 +92,16 @@ def invite_page(request: Request, event_id: int) -> Response:
         event_id=event_id,
         event=event,
         role=role,
-        code=None,
-        where=_where(request),
+        where=where,
         most=SHEET_MOST,
+        **shown,
     )
+
+
+@router.get("/events/{event_id}/invite", response_class=HTMLResponse)
+def invite_page(request: Request, event_id: int) -> Response:
+    _, role = role_at(request, event_id, "invite")
+    return _invite_page(request, event_id, role, _where(request), code=None)
 
 
 @router.post("/events/{event_id}/invite", dependencies=[Depends(csrf)])
@@ -99,21 +112,8 @@ def invite(
     chosen = _role(role)
     code = accounts.invite(request.app.state.db, event_id, chosen, user.name)
     where = _where(request)
-    url = f"{where['base']}join/{code}"
-    event = players.event_of(request.app.state.db, event_id)
-    return render(
-        request,
-        "invite.html",
-        event_id=event_id,
-        event=event,
-        role=mine,
-        code=code,
-        url=url,
-        qr=qr_svg(url),
-        invited=chosen,
-        where=where,
-        most=SHEET_MOST,
-    )
+    url = join_url(str(where["base"]), code)
+    return _invite_page(request, event_id, mine, where, code=code, url=url, qr=qr_svg(url), invited=chosen)
 
 
 @router.post("/events/{event_id}/invite/sheet", dependencies=[Depends(csrf)])
@@ -132,7 +132,7 @@ def invite_sheet(
     slips = []
     for _ in range(int(count)):
         code = accounts.invite(request.app.state.db, event_id, chosen, user.name)
-        url = f"{where['base']}join/{code}"
+        url = join_url(str(where["base"]), code)
         slips.append({"code": code, "url": url, "qr": qr_svg(url, box=6)})
     event = players.event_of(request.app.state.db, event_id)
     return render(
