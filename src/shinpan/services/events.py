@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.clock import DEFAULT_TIME_ZONE, MAX_ROUND_MINUTES
-from shinpan.engine.event_rules import Role, RoundState, may_be_paired, may_set_threshold, scope_problems
+from shinpan.engine.event_rules import Role, RoundState, may_set_threshold, scope_problems
 from shinpan.engine.participants import (
     MAX_ID_LENGTH,
     check_id,
@@ -35,6 +35,7 @@ from shinpan.services.context import load_event, role_of, stamp
 from shinpan.services.effects import settle_carried
 from shinpan.services.formats import open_format
 from shinpan.services.guidelines import HeldGuideline, held_guidelines, rulebook_for, shipped_guideline
+from shinpan.services.swiss import refuse_unpairable
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.events import EventSummary, event_summaries, judge_seat, next_event_id
@@ -332,13 +333,7 @@ def import_pairings(
             raise InvalidInput(
                 "not registered in this event: {players}", field="file", players=", ".join(unknown[:20])
             )
-        out = [p for p in named if not may_be_paired(known[p])]
-        if out:
-            raise Refused(
-                "withdrawn, ejected or disqualified, and cannot be paired: {players}",
-                field="file",
-                players=", ".join(out),
-            )
+        refuse_unpairable(named, known, "file")
         ap.append(RoundPaired(round_no, paired))
         settle_carried(ap, round_no)
         return len(pairings)

@@ -13,6 +13,7 @@ the new one (D10).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
@@ -79,6 +80,18 @@ def _shown(pairings: list[PairingJson]) -> list[ShownPairing]:
 def _paired(entry: Entry) -> PairedRound:
     b = entry.of(RoundPaired)
     return PairedRound(b.round, b.seed, _shown([pairing_json(p) for p in b.pairings]))
+
+
+def refuse_unpairable(named: Sequence[str], known: Mapping[str, Status], field: str) -> None:
+    """Refused when a player named for a table is withdrawn, ejected or disqualified (D14):
+    a pairing file's round and a head judge's edited tables alike."""
+    out = [p for p in named if not may_be_paired(known[p])]
+    if out:
+        raise Refused(
+            "withdrawn, ejected or disqualified, and cannot be paired: {players}",
+            field=field,
+            players=", ".join(out),
+        )
 
 
 def still_open(conn: Connection, event_id: int, round_no: int) -> None:
@@ -221,13 +234,7 @@ def edit_pairings(
                 round=round_no,
                 players=", ".join(twice[:20]),
             )
-        out = [p for p in named if not may_be_paired(known[p])]
-        if out:
-            raise Refused(
-                "withdrawn, ejected or disqualified, and cannot be paired: {players}",
-                field="tables",
-                players=", ".join(out),
-            )
+        refuse_unpairable(named, known, "tables")
         ap.append(
             PairingEdited(round_no, tuple(Pairing(c["table"], c["a"], c["b"]) for c in changed), reason)
         )
