@@ -13,18 +13,16 @@ listener too, since a phone fetches them before it trusts the server.
 
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 from typing import Annotated, Any
 
-import qrcode
-import qrcode.image.svg
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from shinpan.engine.event_rules import Role
 from shinpan.errors import InvalidInput, NotFound
+from shinpan.qr import qr_svg
 from shinpan.services import accounts, network, players, tls
 from shinpan.web.api import csrf
 from shinpan.web.auth import role_at
@@ -33,14 +31,6 @@ from shinpan.web.render import render
 router = APIRouter(include_in_schema=False)
 SHEET_MOST = 12  # codes on one A4 sheet (3 × 4)
 INVITED = ("floor_judge", "scorekeeper", "viewer")
-
-
-def qr_svg(url: str, box: int = 12) -> str:
-    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=box)
-    buffer = io.BytesIO()
-    image.save(buffer)
-    svg = buffer.getvalue().decode("utf-8")
-    return svg[svg.index("<svg") :]
 
 
 def addresses(request: Request) -> list[str]:
@@ -113,7 +103,9 @@ def invite(
     code = accounts.invite(request.app.state.db, event_id, chosen, user.name)
     where = _where(request)
     url = join_url(str(where["base"]), code)
-    return _invite_page(request, event_id, mine, where, code=code, url=url, qr=qr_svg(url), invited=chosen)
+    return _invite_page(
+        request, event_id, mine, where, code=code, url=url, qr=qr_svg(url, box=12), invited=chosen
+    )
 
 
 @router.post("/events/{event_id}/invite/sheet", dependencies=[Depends(csrf)])

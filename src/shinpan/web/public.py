@@ -9,7 +9,6 @@ wall), the JSON API or ``shinpan event publish``.
 
 from __future__ import annotations
 
-import io
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Form, Request
@@ -18,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from shinpan.engine.event_rules import RoundState
 from shinpan.errors import NotFound
+from shinpan.qr import qr_svg
 from shinpan.reports.common import local_time
 from shinpan.services import publish as publishing
 from shinpan.services.context import load_event
@@ -152,17 +152,6 @@ def _clock(event: PublicEvent) -> dict[str, Any]:
 # -- the head judge publishes ---------------------------------------------------------------------
 
 
-def _qr(url: str) -> str:
-    import qrcode  # start-up
-    import qrcode.image.svg  # start-up
-
-    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
-    buffer = io.BytesIO()
-    image.save(buffer)
-    svg = buffer.getvalue().decode("utf-8")
-    return svg[svg.index("<svg") :]
-
-
 def _publish_page(request: Request, event_id: int, found: publishing.Published, role: Any) -> Response:
     url = str(request.base_url).rstrip("/") + publishing.players_url(found.token) if found.token else None
     with request.app.state.db.read() as conn:
@@ -175,7 +164,7 @@ def _publish_page(request: Request, event_id: int, found: publishing.Published, 
         role=role,
         published=found,
         url=url,
-        qr=_qr(url) if url else None,
+        qr=qr_svg(url, box=12) if url else None,
     )
 
 
