@@ -33,6 +33,7 @@ from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event
 from shinpan.services.effects import settle_carried
+from shinpan.services.formats import SEED_LIMIT, check_seed
 from shinpan.services.shapes import PairingJson, PlayerDroppedJson, dropped_json, pairing_json
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -42,8 +43,6 @@ from shinpan.store.roster import status_of, statuses
 from shinpan.store.rounds import round_duels, round_matches, round_of, unfinished_match, unfinished_tables
 from shinpan.store.standings import entrants, played, playoff_round
 from shinpan.tournament import pair_round, recommended_rounds
-
-SEED_LIMIT = 2**31  # a seed is 0 to 2**31 - 1 (the database's integer)
 
 
 @dataclass(frozen=True)
@@ -119,10 +118,7 @@ def pair_next_round(
 ) -> PairedRound:
     """Pair the round after the current one by match points (round 1 at random) and record
     it with its seed: ``seed`` if given, else one chosen here."""
-    if seed is not None and not 0 <= seed < SEED_LIMIT:
-        raise InvalidInput(
-            "a seed is a whole number from 0 to {highest}", field="seed", highest=SEED_LIMIT - 1
-        )
+    check_seed(seed)
 
     def act(conn: Connection, ap: Appender) -> PairedRound:
         event = load_event(conn, event_id)
