@@ -14,6 +14,7 @@ from shinpan.engine.event_rules import Role, may
 from shinpan.errors import Forbidden, NotFound
 from shinpan.services import guidelines
 from shinpan.store.connection import Connection
+from shinpan.store.rounds import Round, round_of
 from shinpan.store.settings import event_settings, judge_role
 
 if TYPE_CHECKING:  # the guideline loads when an event's is first asked for
@@ -95,6 +96,14 @@ def load_event(conn: Connection, event_id: int) -> Event:
     if found is None:
         raise NotFound("no event {event}", event=event_id)
     return Event.of(found._asdict())
+
+
+def paired_round(conn: Connection, event_id: int, round_no: int) -> Round:
+    """The round ``round_no`` of the event; refused (404) when it has not been paired."""
+    row = round_of(conn, event_id, round_no)
+    if row is None:
+        raise NotFound("round {round} is not paired", round=round_no)
+    return row
 
 
 def role_of(conn: Connection, event_id: int, judge: str) -> Role:

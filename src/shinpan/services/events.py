@@ -29,9 +29,9 @@ from shinpan.entries import (
     RoundEnded,
     RoundPaired,
 )
-from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused
+from shinpan.errors import Conflict, Forbidden, InvalidInput, Refused
 from shinpan.services.commands import run_command
-from shinpan.services.context import load_event, role_of, stamp
+from shinpan.services.context import load_event, paired_round, role_of, stamp
 from shinpan.services.effects import settle_carried
 from shinpan.services.formats import open_format
 from shinpan.services.guidelines import HeldGuideline, held_guidelines, rulebook_for, shipped_guideline
@@ -368,9 +368,7 @@ def end_round(
 
     def act(conn: Connection, ap: Appender) -> int:
         number = round_no or load_event(conn, event_id).current_round
-        row = round_of(conn, event_id, number)
-        if row is None:
-            raise NotFound("round {round} is not paired", round=number)
+        row = paired_round(conn, event_id, number)
         if row.state is RoundState.ended:
             raise Conflict("round {round} has already ended", round=number)
         if (

@@ -16,14 +16,14 @@ from shinpan.engine.participants import normalize_id
 from shinpan.entries import ReportedDuel, ResultReported
 from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused, ResultStands
 from shinpan.services.commands import run_command
-from shinpan.services.context import role_of
+from shinpan.services.context import paired_round, role_of
 from shinpan.services.formats import read_format
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry
 from shinpan.store.results import table_results
 from shinpan.store.roster import names
-from shinpan.store.rounds import paired_after, round_duels, round_of
+from shinpan.store.rounds import paired_after, round_duels
 from shinpan.store.snapshots import match_at
 from shinpan.store.standings import playoff_round
 from shinpan.tournament.formats import AtTime
@@ -271,9 +271,7 @@ def check_reason(wanted: Wanted) -> None:
 
 def reported_match(conn: Connection, event_id: int, round_no: int, table: int) -> Match:
     """The match a report is for, once its round has started (T5) and it is not a bye."""
-    row = round_of(conn, event_id, round_no)
-    if row is None:
-        raise NotFound("round {round} is not paired", round=round_no)
+    row = paired_round(conn, event_id, round_no)
     if row.state is RoundState.paired:
         raise Conflict(
             "round {round} has not started: results are taken once its clock starts "
