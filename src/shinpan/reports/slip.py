@@ -74,12 +74,18 @@ class Slip:
         return None
 
 
-def ruling_url(base_url: str, event_id: int, number: int) -> str:
-    """Where the web app shows a ruling."""
+def web_base(base_url: str) -> str:
+    """The web app's address a slip's QR code starts with, without the trailing slash;
+    refused unless it is an http:// or https:// address."""
     base = base_url.strip().rstrip("/")
     if not base.startswith(("http://", "https://")):
         raise InvalidInput("the base URL starts with http:// or https://", field="base_url")
-    return f"{base}/events/{event_id}/rulings/{number}"
+    return base
+
+
+def ruling_url(base_url: str, event_id: int, number: int) -> str:
+    """Where the web app shows a ruling."""
+    return f"{web_base(base_url)}/events/{event_id}/rulings/{number}"
 
 
 def qr_svg(text: str) -> str:
