@@ -21,7 +21,7 @@ from shinpan.entries import RoundStarted, TimeExtended
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.guideline.model import Meaning
 from shinpan.services.commands import run_command
-from shinpan.services.context import load_event, paired_round, parse_stamp, stamp
+from shinpan.services.context import check_reason, load_event, paired_round, parse_stamp, stamp
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.deadlines import RemedyDue, due_at_end
@@ -30,8 +30,6 @@ from shinpan.store.ledger import Appender, Entry
 from shinpan.store.rounds import TimeGiven, round_matches, round_of, time_given
 from shinpan.store.rulings import ExtraTurns, extra_turns
 from shinpan.store.snapshots import match_at
-
-MAX_REASON = 500
 
 
 def _minutes(value: int, field: str, highest: int) -> int:
@@ -102,8 +100,7 @@ def give_time(
     reason = reason.strip()
     if not reason:
         raise InvalidInput("say why the table gets more time", field="reason")
-    if len(reason) > MAX_REASON:
-        raise InvalidInput("the reason has at most {limit} characters", field="reason", limit=MAX_REASON)
+    check_reason(reason)
 
     def act(conn: Connection, ap: Appender) -> None:
         event = load_event(conn, event_id)
