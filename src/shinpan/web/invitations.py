@@ -23,29 +23,15 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from shinpan.engine.event_rules import Role
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.qr import qr_svg
-from shinpan.services import accounts, network, players, tls
+from shinpan.services import accounts, players, tls
 from shinpan.web.api import csrf
 from shinpan.web.auth import role_at
+from shinpan.web.phones import addresses, base_url, join_url
 from shinpan.web.render import render
 
 router = APIRouter(include_in_schema=False)
 SHEET_MOST = 12  # codes on one A4 sheet (3 × 4)
 INVITED = ("floor_judge", "scorekeeper", "viewer")
-
-
-def addresses(request: Request) -> list[str]:
-    """The machine's LAN addresses: found when the server started, else asked now (once)."""
-    state = request.app.state
-    found: list[str] | None = getattr(state, "addresses", None)
-    if found is None:
-        found = state.addresses = network.lan_addresses()
-    return found
-
-
-def base_url(request: Request) -> tuple[str, str]:
-    """Where phones are sent, and why ("public", "browser", "lan", "loopback")."""
-    public: str | None = getattr(request.app.state, "public_url", None)
-    return network.invitation_base(str(request.base_url), public, addresses(request))
 
 
 def _where(request: Request) -> dict[str, object]:
@@ -63,12 +49,6 @@ def _where(request: Request) -> dict[str, object]:
 
 def _role(value: str) -> Role:
     return Role(value) if value in INVITED else Role.floor_judge
-
-
-def join_url(base: str, code: str) -> str:
-    """The address a join code opens on a phone, under ``base``, where phones are sent
-    (:func:`base_url`): the invite page, its A4 sheet and the JSON API give this one."""
-    return f"{base}join/{code}"
 
 
 def _invite_page(
