@@ -571,6 +571,14 @@ def test_tardiness_opens_two_deadlines(ev: EventSetup) -> None:
     consistent(ev.db)
 
 
+def test_a_deadline_is_given_by_the_names_its_shape_gives(ev: EventSetup) -> None:
+    only(ev.record("P001", "pregame.tardiness"))
+    found = deadlines.list_deadlines(ev.db, ev.id, now=T0)
+    given = [d.as_json() for d in found]
+    assert [list(d) for d in given] == [list(deadlines.DeadlineJson.__annotations__)] * 2
+    assert [(d["on_miss"], d["state"]) for d in given] == [(d.on_miss, "pending") for d in found]
+
+
 def test_a_minutes_deadline_is_overdue_once_now_passes_it(ev: EventSetup) -> None:
     ev.record("P001", "pregame.tardiness")
 
