@@ -19,9 +19,11 @@ from shinpan.engine.event_rules import Role
 from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused
 from shinpan.services import corrections, deadlines, events, integrity, queries, recording, results, rounds
 from shinpan.services.context import stamp
+from shinpan.services.shapes import RulingDecided
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.store.integrity import snapshot
+from shinpan.store.ledger import read_entries
 
 # -- helpers --------------------------------------------------------------------------------
 
@@ -189,6 +191,16 @@ def test_offences_are_counted_per_player_and_rule(ev: EventSetup) -> None:
     assert saved["explanation_en"].startswith("1st offence of Slow play")  # the decision in words
     assert "1回目" in saved["explanation_ja"] and saved["source"] == "1)警1"
     consistent(ev.db)
+
+
+def test_a_record_answers_its_rulings_as_the_ledger_wrote_them(ev: EventSetup) -> None:
+    saved = ev.record("P001", "pregame.tardiness")  # with two deadlines
+    with ev.db.read() as conn:
+        (entry,) = [e for e in read_entries(conn, ev.id) if e.seq == saved.entry]
+    written = json.loads(entry.stored)["rulings"]
+    assert saved.rulings == written  # key for key, in the ledger's order
+    assert [list(r) for r in saved.rulings] == [list(RulingDecided.__annotations__)]
+    assert len(saved.rulings[0]["dues"]) == 2
 
 
 def test_unknown_players_and_infractions_are_refused_and_nothing_is_written(ev: EventSetup) -> None:
@@ -557,6 +569,14 @@ def test_tardiness_opens_two_deadlines(ev: EventSetup) -> None:
     assert found[1].on_miss == {"penalties": [], "effects": ["withdrawn"]}
     assert (found[1].round, found[1].table) == (1, 1)
     consistent(ev.db)
+
+
+def test_a_deadline_is_given_by_the_names_its_shape_gives(ev: EventSetup) -> None:
+    only(ev.record("P001", "pregame.tardiness"))
+    found = deadlines.list_deadlines(ev.db, ev.id, now=T0)
+    given = [d.as_json() for d in found]
+    assert [list(d) for d in given] == [list(deadlines.DeadlineJson.__annotations__)] * 2
+    assert [(d["on_miss"], d["state"]) for d in given] == [(d.on_miss, "pending") for d in found]
 
 
 def test_a_minutes_deadline_is_overdue_once_now_passes_it(ev: EventSetup) -> None:

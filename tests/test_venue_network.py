@@ -165,6 +165,16 @@ def test_public_url_is_where_phones_are_sent(invited: tuple[Database, int, Clien
     assert "--public-url" in html
 
 
+def test_the_api_sends_phones_where_the_invite_page_does(
+    invited: tuple[Database, int, Client, TestClient],
+) -> None:
+    _, event, head, _ = invited
+    head.http.app.state.public_url = "https://judge-desk.local:8443/"  # type: ignore[attr-defined]
+    made = head.post(f"/api/events/{event}/invitations", json={"role": "viewer"})
+    assert made.status_code == 201, made.text
+    assert made.json()["url"] == f"https://judge-desk.local:8443/join/{made.json()['code']}"
+
+
 def test_an_a4_sheet_holds_as_many_one_time_codes_as_asked(
     invited: tuple[Database, int, Client, TestClient],
 ) -> None:

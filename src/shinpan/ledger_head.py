@@ -83,11 +83,9 @@ class LedgerHead:
 
     def qr_svg(self) -> str:
         """A QR code of the full form, as inline SVG (for the printed documents)."""
-        import qrcode  # start-up: for HTML and PDF only
-        import qrcode.image.svg  # start-up
+        from shinpan.qr import qr_svg  # start-up: for HTML and PDF only
 
-        image = qrcode.make(self.full, image_factory=qrcode.image.svg.SvgPathImage, box_size=6, border=1)
-        return str(image.to_string(encoding="unicode"))
+        return qr_svg(self.full, box=6, border=1)
 
 
 @dataclass(frozen=True)

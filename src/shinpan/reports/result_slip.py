@@ -17,7 +17,7 @@ from urllib.parse import quote
 from shinpan.errors import InvalidInput
 from shinpan.ledger_head import LedgerHead
 from shinpan.reports.common import EventHeader, SlipSheets, event_header
-from shinpan.reports.slip import DEFAULT_BASE_URL, qr_svg
+from shinpan.reports.slip import DEFAULT_BASE_URL, qr_svg, web_base
 from shinpan.services.codes import match_codes
 from shinpan.services.context import load_event, stamp
 from shinpan.services.heads import read_heads
@@ -89,10 +89,7 @@ class ResultSlips(SlipSheets[ResultSlip]):
 
 def report_url(base_url: str, event_id: int, round_no: int, table: int, code: str) -> str:
     """Where a player reports the match's result with its code (the QR code on the slip)."""
-    base = base_url.strip().rstrip("/")
-    if not base.startswith(("http://", "https://")):
-        raise InvalidInput("the base URL starts with http:// or https://", field="base_url")
-    return f"{base}/events/{event_id}/report?round={round_no}&table={table}&code={quote(code)}"
+    return f"{web_base(base_url)}/events/{event_id}/report?round={round_no}&table={table}&code={quote(code)}"
 
 
 def result_slips(

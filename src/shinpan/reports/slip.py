@@ -5,12 +5,12 @@ page with cut lines (:func:`penalty_slips`): a round's, or those the desk select
 from __future__ import annotations
 
 import hashlib
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
+from shinpan import qr
 from shinpan.engine.event_rules import DeadlineState
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.ledger_head import LedgerHead
@@ -74,26 +74,25 @@ class Slip:
         return None
 
 
-def ruling_url(base_url: str, event_id: int, number: int) -> str:
-    """Where the web app shows a ruling."""
+def web_base(base_url: str) -> str:
+    """The web app's address a slip's QR code starts with, without the trailing slash;
+    refused unless it is an http:// or https:// address."""
     base = base_url.strip().rstrip("/")
     if not base.startswith(("http://", "https://")):
         raise InvalidInput("the base URL starts with http:// or https://", field="base_url")
-    return f"{base}/events/{event_id}/rulings/{number}"
+    return base
+
+
+def ruling_url(base_url: str, event_id: int, number: int) -> str:
+    """Where the web app shows a ruling."""
+    return f"{web_base(base_url)}/events/{event_id}/rulings/{number}"
 
 
 def qr_svg(text: str) -> str:
     """A QR code as an inline ``<svg>`` element (paths only, no styles)."""
-    import qrcode  # start-up: for a slip only
-    import qrcode.image.svg  # start-up
-
-    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
-    buffer = io.BytesIO()
-    image.save(buffer)
-    svg = buffer.getvalue().decode("utf-8")
     # Each code's own id: a page of slips holds many, and an id names one element.
     ident = "qr-" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
-    return svg[svg.index("<svg") :].replace('id="qr-path"', f'id="{ident}"')
+    return qr.qr_svg(text, box=10, border=2).replace('id="qr-path"', f'id="{ident}"')
 
 
 def penalty_slip(

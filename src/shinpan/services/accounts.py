@@ -48,10 +48,15 @@ def sign_in_name(raw: str) -> str:
     return " ".join(normalize_id(raw).split())
 
 
-def _check_sign_in_name(name: str) -> None:
-    """A sign-in name is a name and an id: nothing that reverses it, nothing invisible."""
+def _new_sign_in_name(raw: str) -> str:
+    """The name a new account signs in with, as compared (:func:`sign_in_name`): needed, and
+    a name and an id at once: nothing that reverses it, nothing invisible."""
+    name = sign_in_name(raw)
+    if not name:
+        raise InvalidInput("a name is needed", field="name")
     check_name(name, "name")
     check_id_characters(name, "name")
+    return name
 
 
 def _check_secret(secret: str) -> None:
@@ -62,10 +67,7 @@ def _check_secret(secret: str) -> None:
 def add_user(
     db: Database, name: str, secret: str, level: int | None = None, now: datetime | None = None
 ) -> User:
-    name = sign_in_name(name)
-    if not name:
-        raise InvalidInput("a name is needed", field="name")
-    _check_sign_in_name(name)
+    name = _new_sign_in_name(name)
     _check_secret(secret)
     with db.write(None) as conn:
         return _insert_user(conn, name, secret, level, now)
@@ -267,10 +269,7 @@ def join(
     found = invitation(db, code, now)
     if user is None:
         _check_secret(pin)
-        name = sign_in_name(name)
-        if not name:
-            raise InvalidInput("a name is needed", field="name")
-        _check_sign_in_name(name)
+        name = _new_sign_in_name(name)
     seat = found.seat or (user.name if user else name)
     with db.write(found.event_id) as conn:
         if found.seat is None and store.seat_name_taken(conn, found.event_id, seat):

@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.engine.event_rules import Role, may
-from shinpan.errors import Forbidden, NotFound
+from shinpan.errors import Forbidden, InvalidInput, NotFound
 from shinpan.services import guidelines
 from shinpan.store.connection import Connection
+from shinpan.store.rounds import Round, round_of
 from shinpan.store.settings import event_settings, judge_role
 
 if TYPE_CHECKING:  # the guideline loads when an event's is first asked for
@@ -95,6 +96,23 @@ def load_event(conn: Connection, event_id: int) -> Event:
     if found is None:
         raise NotFound("no event {event}", event=event_id)
     return Event.of(found._asdict())
+
+
+MAX_REASON = 500  # characters: a reason given with a command (a table's extra time, a corrected result)
+
+
+def check_reason(reason: str | None) -> None:
+    """Refused when the reason given with a command is longer than :data:`MAX_REASON`."""
+    if reason is not None and len(reason) > MAX_REASON:
+        raise InvalidInput("the reason has at most {limit} characters", field="reason", limit=MAX_REASON)
+
+
+def paired_round(conn: Connection, event_id: int, round_no: int) -> Round:
+    """The round ``round_no`` of the event; refused (404) when it has not been paired."""
+    row = round_of(conn, event_id, round_no)
+    if row is None:
+        raise NotFound("round {round} is not paired", round=round_no)
+    return row
 
 
 def role_of(conn: Connection, event_id: int, judge: str) -> Role:

@@ -7,9 +7,9 @@ falls due when that ends, and the head judge may mark it missed sooner.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from shinpan.engine.clock import due_state
 from shinpan.engine.event_rules import DeadlineState, Role, RoundState
@@ -45,22 +45,8 @@ class Deadline:
     seconds_left: float | None
 
     def as_json(self) -> DeadlineJson:
-        return {
-            "ruling": self.ruling,
-            "position": self.position,
-            "player": self.player,
-            "rule": self.rule,
-            "due_kind": self.due_kind,
-            "due_at": self.due_at,
-            "round": self.round,
-            "table": self.table,
-            "remedy_ja": self.remedy_ja,
-            "remedy_en": self.remedy_en,
-            "on_miss": self.on_miss,
-            "state": self.state,
-            "overdue": self.overdue,
-            "seconds_left": self.seconds_left,
-        }
+        """Its fields by name, in their order (:class:`DeadlineJson` names each)."""
+        return cast("DeadlineJson", asdict(self))
 
 
 class DeadlineJson(TypedDict):

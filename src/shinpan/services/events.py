@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.clock import DEFAULT_TIME_ZONE, MAX_ROUND_MINUTES
-from shinpan.engine.event_rules import Role, RoundState, may_be_paired, may_set_threshold, scope_problems
+from shinpan.engine.event_rules import Role, RoundState, may_set_threshold, scope_problems
 from shinpan.engine.participants import (
     MAX_ID_LENGTH,
     check_id,
@@ -29,12 +29,13 @@ from shinpan.entries import (
     RoundEnded,
     RoundPaired,
 )
-from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused
+from shinpan.errors import Conflict, Forbidden, InvalidInput, Refused
 from shinpan.services.commands import run_command
-from shinpan.services.context import load_event, role_of, stamp
+from shinpan.services.context import load_event, paired_round, role_of, stamp
 from shinpan.services.effects import settle_carried
 from shinpan.services.formats import open_format
 from shinpan.services.guidelines import HeldGuideline, held_guidelines, rulebook_for, shipped_guideline
+from shinpan.services.swiss import refuse_unpairable
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.events import EventSummary, event_summaries, judge_seat, next_event_id
@@ -332,13 +333,7 @@ def import_pairings(
             raise InvalidInput(
                 "not registered in this event: {players}", field="file", players=", ".join(unknown[:20])
             )
-        out = [p for p in named if not may_be_paired(known[p])]
-        if out:
-            raise Refused(
-                "withdrawn, ejected or disqualified, and cannot be paired: {players}",
-                field="file",
-                players=", ".join(out),
-            )
+        refuse_unpairable(named, known, "file")
         ap.append(RoundPaired(round_no, paired))
         settle_carried(ap, round_no)
         return len(pairings)
@@ -373,9 +368,7 @@ def end_round(
 
     def act(conn: Connection, ap: Appender) -> int:
         number = round_no or load_event(conn, event_id).current_round
-        row = round_of(conn, event_id, number)
-        if row is None:
-            raise NotFound("round {round} is not paired", round=number)
+        row = paired_round(conn, event_id, number)
         if row.state is RoundState.ended:
             raise Conflict("round {round} has already ended", round=number)
         if (

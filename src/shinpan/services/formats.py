@@ -30,6 +30,15 @@ from shinpan.tournament.tiebreakers import chain_text, parse_chain
 SEED_LIMIT = 2**31  # a seed the ledger's readers (and PostgreSQL's integer) hold
 
 
+def check_seed(seed: int | None) -> None:
+    """A seed given (an import's, a scorekeeper's) is a whole number from 0 to 2**31 - 1: the
+    event's seeded draw and each round's pairing draw alike."""
+    if seed is not None and not 0 <= seed < SEED_LIMIT:
+        raise InvalidInput(
+            "a seed is a whole number from 0 to {highest}", field="seed", highest=SEED_LIMIT - 1
+        )
+
+
 def read_format(conn: Connection, event_id: int) -> EventFormat:
     """The event's format (the defaults when it never chose one)."""
     row = event_format(conn, event_id)
@@ -42,10 +51,7 @@ def read_format(conn: Connection, event_id: int) -> EventFormat:
 
 def format_entry(chosen: EventFormat, seed: int | None = None) -> FormatSet:
     """The entry that keeps a chosen format, with ``seed`` (an import's) or a newly drawn one."""
-    if seed is not None and not 0 <= seed < SEED_LIMIT:
-        raise InvalidInput(
-            "a seed is a whole number from 0 to {highest}", field="seed", highest=SEED_LIMIT - 1
-        )
+    check_seed(seed)
     return FormatSet(
         chosen.match_format.value,
         chosen.at_time.value,

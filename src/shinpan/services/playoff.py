@@ -21,9 +21,9 @@ from shinpan.errors import Conflict
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event
 from shinpan.services.effects import settle_carried
-from shinpan.services.formats import read_format
+from shinpan.services.formats import SEED_LIMIT, read_format
 from shinpan.services.standings import read_standings
-from shinpan.services.swiss import SEED_LIMIT, still_open
+from shinpan.services.swiss import still_open
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender

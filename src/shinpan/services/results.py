@@ -16,14 +16,14 @@ from shinpan.engine.participants import normalize_id
 from shinpan.entries import ReportedDuel, ResultReported
 from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused, ResultStands
 from shinpan.services.commands import run_command
-from shinpan.services.context import role_of
+from shinpan.services.context import check_reason, paired_round, role_of
 from shinpan.services.formats import read_format
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry
 from shinpan.store.results import table_results
 from shinpan.store.roster import names
-from shinpan.store.rounds import paired_after, round_duels, round_of
+from shinpan.store.rounds import paired_after, round_duels
 from shinpan.store.snapshots import match_at
 from shinpan.store.standings import playoff_round
 from shinpan.tournament.formats import AtTime
@@ -43,8 +43,6 @@ from shinpan.tournament.results import (
     standing,
     verdict,
 )
-
-MAX_REASON = 500
 
 
 def N_(message: str) -> str:
@@ -249,7 +247,7 @@ def report_result(
 ) -> ResultJson:
     """One table's result (T11): the first for its match, or a correction naming the
     result that stands and why; refused for a round not started (T5)."""
-    check_reason(wanted)
+    check_reason((wanted.reason or "").strip() or None)
     return run_command(
         db,
         event_id,
@@ -263,17 +261,9 @@ def report_result(
     )
 
 
-def check_reason(wanted: Wanted) -> None:
-    reason = (wanted.reason or "").strip() or None
-    if reason is not None and len(reason) > MAX_REASON:
-        raise InvalidInput("the reason has at most {limit} characters", field="reason", limit=MAX_REASON)
-
-
 def reported_match(conn: Connection, event_id: int, round_no: int, table: int) -> Match:
     """The match a report is for, once its round has started (T5) and it is not a bye."""
-    row = round_of(conn, event_id, round_no)
-    if row is None:
-        raise NotFound("round {round} is not paired", round=round_no)
+    row = paired_round(conn, event_id, round_no)
     if row.state is RoundState.paired:
         raise Conflict(
             "round {round} has not started: results are taken once its clock starts "
@@ -394,4 +384,4 @@ def table_state(db: Database, event_id: int, round_no: int, table: int) -> Resul
         return stands_details(conn, event_id, m, t, t.shown(), history[-1] if history else None)
 
 
-__all__ = ["MAX_REASON", "Score", "Wanted", "check_score", "record_report", "report_result", "table_state"]
+__all__ = ["Score", "Wanted", "check_score", "record_report", "report_result", "table_state"]

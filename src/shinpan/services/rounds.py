@@ -21,24 +21,15 @@ from shinpan.entries import RoundStarted, TimeExtended
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.guideline.model import Meaning
 from shinpan.services.commands import run_command
-from shinpan.services.context import load_event, parse_stamp, stamp
+from shinpan.services.context import check_reason, load_event, paired_round, parse_stamp, stamp
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.deadlines import RemedyDue, due_at_end
 from shinpan.store.events import round_minutes
 from shinpan.store.ledger import Appender, Entry
-from shinpan.store.rounds import Round, TimeGiven, round_matches, round_of, time_given
+from shinpan.store.rounds import TimeGiven, round_matches, round_of, time_given
 from shinpan.store.rulings import ExtraTurns, extra_turns
 from shinpan.store.snapshots import match_at
-
-MAX_REASON = 500
-
-
-def _round_row(conn: Connection, event_id: int, round_no: int) -> Round:
-    row = round_of(conn, event_id, round_no)
-    if row is None:
-        raise NotFound("round {round} is not paired", round=round_no)
-    return row
 
 
 def _minutes(value: int, field: str, highest: int) -> int:
@@ -70,7 +61,7 @@ def start_round(
         event = load_event(conn, event_id)
         if not event.current_round:
             raise Conflict("no round is paired yet: pair round 1 first")
-        row = _round_row(conn, event_id, event.current_round)
+        row = paired_round(conn, event_id, event.current_round)
         if row.state is not RoundState.paired:
             raise Conflict("round {round} has already started", round=row.number)
         length = minutes if minutes is not None else round_length(conn, event_id)
@@ -109,13 +100,12 @@ def give_time(
     reason = reason.strip()
     if not reason:
         raise InvalidInput("say why the table gets more time", field="reason")
-    if len(reason) > MAX_REASON:
-        raise InvalidInput("the reason has at most {limit} characters", field="reason", limit=MAX_REASON)
+    check_reason(reason)
 
     def act(conn: Connection, ap: Appender) -> None:
         event = load_event(conn, event_id)
         number = round_no or event.current_round
-        row = _round_row(conn, event_id, number)
+        row = paired_round(conn, event_id, number)
         if row.state is RoundState.ended:
             raise Conflict("round {round} has already ended", round=number)
         m = match_at(conn, event_id, number, table)

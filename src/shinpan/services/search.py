@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import threading
 from bisect import bisect_right
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
@@ -23,7 +24,7 @@ from shinpan.store.connection import Connection
 from shinpan.store.db import Database, chunks
 from shinpan.store.notices import Change, watch_of
 from shinpan.store.players import names as player_names
-from shinpan.store.search import RosterRead, read_roster, tables_of
+from shinpan.store.search import RosterRead, Table, read_roster, tables_of
 
 __all__ = [
     "ROSTER_KINDS",
@@ -123,27 +124,11 @@ class EventRoster:
         self.stale = False
         rows = sorted(read.players, key=lambda r: r.number)
         names = {r.number: r.name for r in rows}
-        seats: dict[str, tuple[int, str, str | None]] = {}
-        self.tables: dict[int, list[str]] = {}
-        for t in read.tables:
-            seats[t.a] = (t.table, "a", t.b)
-            if t.b:
-                seats[t.b] = (t.table, "b", t.a)
-            self.tables[t.table] = [p for p in (t.a, t.b) if p]
-        self.players: list[PlayerView] = []
-        for r in rows:
-            view = PlayerView(r.number, r.name, r.reading, r.club, r.status)
-            seat = seats.get(r.number)
-            if seat is not None:
-                table, side, opponent = seat
-                view = replace(
-                    view,
-                    table=table,
-                    seat=side,
-                    opponent=opponent,
-                    opponent_name=names.get(opponent) if opponent else None,
-                )
-            self.players.append(view)
+        seats = _seats(read.tables)
+        self.tables: dict[int, list[str]] = {t.table: [p for p in (t.a, t.b) if p] for t in read.tables}
+        self.players: list[PlayerView] = [
+            _seated(PlayerView(r.number, r.name, r.reading, r.club, r.status), seats, names) for r in rows
+        ]
         self.keys = [r.search for r in rows]
         self.written: list[bytes | None] = [None] * len(rows)  # each player as JSON, once asked
         self.at = {p.number: i for i, p in enumerate(self.players)}
@@ -338,32 +323,40 @@ def roster(db: Database, event_id: int) -> Roster:
     return index_of(db).current(event_id).roster()
 
 
+Seat = tuple[int, str, str | None]  # the table, the side ("a" or "b"), the opponent (None: a bye)
+
+
+def _seats(tables: Iterable[Table]) -> dict[str, Seat]:
+    """Where each player of ``tables`` sits: table, side and opponent."""
+    seats: dict[str, Seat] = {}
+    for t in tables:
+        seats[t.a] = (t.table, "a", t.b)
+        if t.b:
+            seats[t.b] = (t.table, "b", t.a)
+    return seats
+
+
+def _seated(view: PlayerView, seats: Mapping[str, Seat], names: Mapping[str, str]) -> PlayerView:
+    """The player as a search shows them: at their seat (the opponent by name too), if seated."""
+    seat = seats.get(view.number)
+    if seat is None:
+        return view
+    table, side, opponent = seat
+    return replace(
+        view,
+        table=table,
+        seat=side,
+        opponent=opponent,
+        opponent_name=names.get(opponent) if opponent else None,
+    )
+
+
 def with_seats(conn: Connection, event_id: int, round_no: int, found: list[PlayerView]) -> list[PlayerView]:
     """The players with their table, seat and opponent (by name too) in round ``round_no``."""
     if not round_no or not found:
         return found
-    seats: dict[str, tuple[int, str, str | None]] = {}
-    for chunk in chunks([p.number for p in found]):
-        for t in tables_of(conn, event_id, round_no, chunk):
-            seats[t.a] = (t.table, "a", t.b)
-            if t.b:
-                seats[t.b] = (t.table, "b", t.a)
-    opponents = sorted({o for _, _, o in seats.values() if o})
-    names = player_names(conn, event_id, opponents)
-    out = []
-    for p in found:
-        seat = seats.get(p.number)
-        if seat is None:
-            out.append(p)
-            continue
-        table, side, opponent = seat
-        out.append(
-            replace(
-                p,
-                table=table,
-                seat=side,
-                opponent=opponent,
-                opponent_name=names.get(opponent) if opponent else None,
-            )
-        )
-    return out
+    seats = _seats(
+        t for chunk in chunks([p.number for p in found]) for t in tables_of(conn, event_id, round_no, chunk)
+    )
+    names = player_names(conn, event_id, sorted({o for _, _, o in seats.values() if o}))
+    return [_seated(p, seats, names) for p in found]

@@ -18,7 +18,7 @@ changes a ruling on its way out. A function that builds one from a typed record 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, NotRequired, TypedDict
+from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
 from shinpan.engine.event_rules import RulingState
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
         PlayerDropped,
         RulingDeviated,
     )
-    from shinpan.entries.parts import DueRemedy, RecordedRuling
+    from shinpan.entries.parts import RecordedRuling
     from shinpan.services.search import PlayerJson
     from shinpan.store.appeals import AppealHeard, GivenStatement
     from shinpan.store.events import EventSummary
@@ -113,45 +113,10 @@ class RulingDecided(TypedDict):
     dues: ReadOnly[list[DueJson]]
 
 
-def _due(d: DueRemedy) -> DueJson:
-    return {
-        "position": d.position,
-        "due_kind": d.due_kind,
-        "minutes": d.minutes,
-        "due_at": d.due_at,
-        "round": d.round,
-        "table": d.table,
-        "remedy_ja": d.remedy_ja,
-        "remedy_en": d.remedy_en,
-        "on_miss": {"penalties": list(d.on_miss.penalties), "effects": list(d.on_miss.effects)},
-    }
-
-
 def ruling_decided(r: RecordedRuling) -> RulingDecided:
-    """The ruling as the ledger's entry says it (the keys of :meth:`RecordedRuling.body`)."""
-    return {
-        "number": r.number,
-        "player": r.player,
-        "rule": r.rule,
-        "offense": r.offense,
-        "penalties": list(r.penalties),
-        "guideline_penalties": list(r.guideline_penalties),
-        "effects": list(r.effects),
-        "follow_up": r.follow_up,
-        "needs_head_judge": r.needs_head_judge,
-        "deviation_reason": r.deviation_reason,
-        "draft": r.draft,
-        "scope": r.scope,
-        "kind": r.kind,
-        "trigger": r.trigger,
-        "recorded_as": r.recorded_as,
-        "discretion": r.discretion,
-        "source": r.source,
-        "explanation_ja": r.explanation_ja,
-        "explanation_en": r.explanation_en,
-        "cause": r.cause,
-        "dues": [_due(d) for d in r.dues],
-    }
+    """The ruling as the ledger's entry says it: :meth:`RecordedRuling.body`, the words the
+    ledger keeps, under this shape's name (its keys are the body's, in the body's order)."""
+    return cast("RulingDecided", r.body())
 
 
 class RulingListed(TypedDict):

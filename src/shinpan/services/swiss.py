@@ -13,6 +13,7 @@ the new one (D10).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TypedDict
@@ -32,6 +33,7 @@ from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event
 from shinpan.services.effects import settle_carried
+from shinpan.services.formats import SEED_LIMIT, check_seed
 from shinpan.services.shapes import PairingJson, PlayerDroppedJson, dropped_json, pairing_json
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -41,8 +43,6 @@ from shinpan.store.roster import status_of, statuses
 from shinpan.store.rounds import round_duels, round_matches, round_of, unfinished_match, unfinished_tables
 from shinpan.store.standings import entrants, played, playoff_round
 from shinpan.tournament import pair_round, recommended_rounds
-
-SEED_LIMIT = 2**31  # a seed is 0 to 2**31 - 1 (the database's integer)
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,18 @@ def _paired(entry: Entry) -> PairedRound:
     return PairedRound(b.round, b.seed, _shown([pairing_json(p) for p in b.pairings]))
 
 
+def refuse_unpairable(named: Sequence[str], known: Mapping[str, Status], field: str) -> None:
+    """Refused when a player named for a table is withdrawn, ejected or disqualified (D14):
+    a pairing file's round and a head judge's edited tables alike."""
+    out = [p for p in named if not may_be_paired(known[p])]
+    if out:
+        raise Refused(
+            "withdrawn, ejected or disqualified, and cannot be paired: {players}",
+            field=field,
+            players=", ".join(out),
+        )
+
+
 def still_open(conn: Connection, event_id: int, round_no: int) -> None:
     """The round before the next one must be over: ended, and every match with a result."""
     row = round_of(conn, event_id, round_no)
@@ -106,10 +118,7 @@ def pair_next_round(
 ) -> PairedRound:
     """Pair the round after the current one by match points (round 1 at random) and record
     it with its seed: ``seed`` if given, else one chosen here."""
-    if seed is not None and not 0 <= seed < SEED_LIMIT:
-        raise InvalidInput(
-            "a seed is a whole number from 0 to {highest}", field="seed", highest=SEED_LIMIT - 1
-        )
+    check_seed(seed)
 
     def act(conn: Connection, ap: Appender) -> PairedRound:
         event = load_event(conn, event_id)
@@ -221,13 +230,7 @@ def edit_pairings(
                 round=round_no,
                 players=", ".join(twice[:20]),
             )
-        out = [p for p in named if not may_be_paired(known[p])]
-        if out:
-            raise Refused(
-                "withdrawn, ejected or disqualified, and cannot be paired: {players}",
-                field="tables",
-                players=", ".join(out),
-            )
+        refuse_unpairable(named, known, "tables")
         ap.append(
             PairingEdited(round_no, tuple(Pairing(c["table"], c["a"], c["b"]) for c in changed), reason)
         )

@@ -58,6 +58,7 @@ from shinpan.web.auth import (
 )
 from shinpan.web.lane import players_found
 from shinpan.web.openapi import ERRORS, LIVE_STREAM
+from shinpan.web.phones import base_url, join_url
 from shinpan.web.pieces import accepts_gzip
 from shinpan.web.render import book
 from shinpan.web.resources import StreamCap, TooManyStreams
@@ -65,6 +66,9 @@ from shinpan.web.uploads import parse_upload
 
 DB_INT_MAX = 2**31 - 1  # the largest id or number the database holds (PostgreSQL's integer)
 CommandId = Annotated[str, Field(min_length=8, max_length=100, pattern=r"^[A-Za-z0-9_.:-]+$")]
+# A page's form: its command id (as long as CommandId), and a reason (as long as Text)
+CommandForm = Annotated[str, Form(min_length=8, max_length=100)]
+ReasonForm = Annotated[str, Form(max_length=5000)]
 # A name: something besides spaces, and no character that turns the text around (refused
 # with its own message: the document says it, the services check it).
 _NOT_BIDI = r"[^\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
@@ -408,7 +412,7 @@ def import_players(
     request: Request,
     event_id: int,
     file: Annotated[UploadFile, File()],
-    command_id: Annotated[str, Form(min_length=8, max_length=100)],
+    command_id: CommandForm,
 ) -> dict[str, Any]:
     """Import players from CSV (UTF-8 or Shift_JIS); nothing is imported if any row is wrong."""
     user, _ = role_at(request, event_id, "roster")
@@ -423,7 +427,7 @@ def import_pairings(
     event_id: int,
     round_no: int,
     file: Annotated[UploadFile, File()],
-    command_id: Annotated[str, Form(min_length=8, max_length=100)],
+    command_id: CommandForm,
 ) -> dict[str, Any]:
     """Pair a round from CSV; players out of the event are refused (D14)."""
     user, _ = role_at(request, event_id, "results")
@@ -524,7 +528,7 @@ def invite(request: Request, event_id: int, body: InviteIn) -> dict[str, Any]:
     """A one-time join code for a judge, scorekeeper or viewer (head judge)."""
     user, _ = role_at(request, event_id, "invite")
     code = accounts.invite(request.app.state.db, event_id, Role(body.role), user.name)
-    return {"code": code, "url": str(request.base_url) + f"join/{code}"}
+    return {"code": code, "url": join_url(base_url(request)[0], code)}
 
 
 @router.get("/events/{event_id}/export", response_model=dict[str, Any])

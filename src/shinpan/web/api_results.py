@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from shinpan.errors import InvalidInput
 from shinpan.services import results, winner_reports
-from shinpan.services.context import load_event
+from shinpan.services.context import MAX_REASON, load_event
 from shinpan.tournament.results import MOST_DUELS
 from shinpan.web.api import CommandIn, Name, Unsafe
 from shinpan.web.auth import role_at
@@ -47,7 +47,7 @@ class ResultIn(CommandIn):
         None,
         description="what the correction replaces: the ledger entry of the result that stands, or it as shown",
     )
-    reason: str | None = Field(None, max_length=results.MAX_REASON, description="why the result is corrected")
+    reason: str | None = Field(None, max_length=MAX_REASON, description="why the result is corrected")
 
 
 class ResultOut(BaseModel):

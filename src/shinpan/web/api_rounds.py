@@ -14,6 +14,8 @@ from pydantic import BaseModel, Field
 
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES, MAX_ROUND_MINUTES
 from shinpan.services import events, rounds, standings, swiss
+from shinpan.services.context import MAX_REASON
+from shinpan.services.formats import SEED_LIMIT
 from shinpan.services.rounds import RoundClockJson, RoundStartedJson
 from shinpan.services.shapes import PlayerDroppedJson
 from shinpan.web.api import CommandId, CommandIn, Name, Unsafe
@@ -26,7 +28,7 @@ Table = Annotated[int, Field(ge=1, le=100_000)]
 
 
 class PairIn(CommandIn):
-    seed: int | None = Field(None, ge=0, lt=swiss.SEED_LIMIT, description="default: chosen and recorded")
+    seed: int | None = Field(None, ge=0, lt=SEED_LIMIT, description="default: chosen and recorded")
 
 
 class PairingOut(BaseModel):
@@ -98,7 +100,7 @@ def clock(
 class TimeIn(CommandIn):
     table: Table
     minutes: int = Field(ge=1, le=MAX_EXTENSION_MINUTES)
-    reason: str = Field(min_length=1, max_length=rounds.MAX_REASON, json_schema_extra={"pattern": r"\S"})
+    reason: str = Field(min_length=1, max_length=MAX_REASON, json_schema_extra={"pattern": r"\S"})
     round: RoundNumber | None = Field(None, description="default: the current round")
 
 

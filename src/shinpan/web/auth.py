@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from fastapi import Request, Response
+from fastapi.responses import RedirectResponse
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from starlette.concurrency import run_in_threadpool
 
@@ -258,6 +259,15 @@ def csrf_expected(request: Request) -> str | None:
         return token
     signer: Signer = request.app.state.signer
     return signer.csrf_token(request.cookies.get(CSRF_COOKIE))
+
+
+def signed_out(request: Request) -> Response:
+    """The answer to a session that has ended here: to the sign-in page, its cookie gone, the
+    CSRF token a new one (signing out, or ending one's own session from the list)."""
+    response = RedirectResponse("/login", status_code=303)
+    response.delete_cookie(SESSION_COOKIE)
+    renew_csrf(request, response)
+    return response
 
 
 def renew_csrf(request: Request, response: Response) -> None:

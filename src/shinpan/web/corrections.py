@@ -18,13 +18,11 @@ from starlette.concurrency import run_in_threadpool
 from shinpan.errors import ShinpanError
 from shinpan.services import appeals, corrections
 from shinpan.web import i18n
-from shinpan.web.api import Penalties, csrf
+from shinpan.web.api import CommandForm, Penalties, ReasonForm, csrf
 from shinpan.web.auth import role_at
 from shinpan.web.reports import ruling_view
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(csrf)])
-Cmd = Annotated[str, Form(min_length=8, max_length=100)]
-Reason = Annotated[str, Form(max_length=5000)]
 
 
 async def _correct(
@@ -43,7 +41,7 @@ async def _correct(
 
 @router.post("/events/{event_id}/rulings/{number}/void")
 async def void(
-    request: Request, event_id: int, number: int, command_id: Cmd, reason: Reason = ""
+    request: Request, event_id: int, number: int, command_id: CommandForm, reason: ReasonForm = ""
 ) -> Response:
     db = request.app.state.db
     return await _correct(
@@ -61,8 +59,8 @@ async def deviate(
     request: Request,
     event_id: int,
     number: int,
-    command_id: Cmd,
-    reason: Reason = "",
+    command_id: CommandForm,
+    reason: ReasonForm = "",
     penalties: Annotated[Penalties | None, Form()] = None,
 ) -> Response:
     db = request.app.state.db
@@ -83,9 +81,9 @@ async def appeal(
     request: Request,
     event_id: int,
     number: int,
-    command_id: Cmd,
+    command_id: CommandForm,
     by: Annotated[str, Form(max_length=200)] = "",
-    reason: Reason = "",
+    reason: ReasonForm = "",
 ) -> Response:
     db = request.app.state.db
     return await _correct(

@@ -24,10 +24,10 @@ from shinpan.engine.clock import (
 from shinpan.engine.event_rules import RulingState
 from shinpan.errors import ShinpanError
 from shinpan.reports import dq
-from shinpan.services import appeals, corrections, deadlines, queries
-from shinpan.services.context import Event, load_event
+from shinpan.services import appeals, corrections, deadlines, players, queries
+from shinpan.services.context import Event
 from shinpan.web import i18n
-from shinpan.web.api import Penalties, csrf
+from shinpan.web.api import CommandForm, Penalties, ReasonForm, csrf
 from shinpan.web.auth import role_at
 from shinpan.web.live import PANELS
 from shinpan.web.render import for_viewer, render, render_shared
@@ -37,8 +37,7 @@ Unsafe = [Depends(csrf)]
 
 
 def _event(request: Request, event_id: int) -> Event:
-    with request.app.state.db.read() as conn:
-        return load_event(conn, event_id)
+    return players.event_of(request.app.state.db, event_id)
 
 
 def _panels(request: Request, event_id: int, shown: tuple[str, ...] = PANELS) -> dict[str, Any]:
@@ -227,13 +226,11 @@ def _attempt(request: Request, event_id: int, action: str, work: Callable[[str],
     return _after(request, event_id)
 
 
-Cmd = Annotated[str, Form(min_length=8, max_length=100)]
-Reason = Annotated[str, Form(max_length=5000)]
 Name = Annotated[str, Form(max_length=200)]
 
 
 @router.post("/events/{event_id}/desk/confirm/{number}", dependencies=Unsafe)
-def confirm(request: Request, event_id: int, number: int, command_id: Cmd) -> Response:
+def confirm(request: Request, event_id: int, number: int, command_id: CommandForm) -> Response:
     db = request.app.state.db
     return _attempt(
         request,
@@ -248,8 +245,8 @@ def deviate(
     request: Request,
     event_id: int,
     number: int,
-    command_id: Cmd,
-    reason: Reason = "",
+    command_id: CommandForm,
+    reason: ReasonForm = "",
     penalties: Annotated[Penalties | None, Form()] = None,
 ) -> Response:
     db = request.app.state.db
@@ -264,7 +261,9 @@ def deviate(
 
 
 @router.post("/events/{event_id}/desk/void/{number}", dependencies=Unsafe)
-def void(request: Request, event_id: int, number: int, command_id: Cmd, reason: Reason = "") -> Response:
+def void(
+    request: Request, event_id: int, number: int, command_id: CommandForm, reason: ReasonForm = ""
+) -> Response:
     db = request.app.state.db
     return _attempt(
         request,
@@ -276,7 +275,12 @@ def void(request: Request, event_id: int, number: int, command_id: Cmd, reason: 
 
 @router.post("/events/{event_id}/desk/file-appeal/{number}", dependencies=Unsafe)
 def file_appeal(
-    request: Request, event_id: int, number: int, command_id: Cmd, by: Name = "", reason: Reason = ""
+    request: Request,
+    event_id: int,
+    number: int,
+    command_id: CommandForm,
+    by: Name = "",
+    reason: ReasonForm = "",
 ) -> Response:
     """A judge records a player's appeal against a ruling; it joins the appeals' queue."""
     db = request.app.state.db
@@ -295,7 +299,7 @@ def deadline(
     ruling: int,
     position: int,
     outcome: Literal["done", "missed"],
-    command_id: Cmd,
+    command_id: CommandForm,
     early: Annotated[str, Form(max_length=10)] = "",
 ) -> Response:
     """Done (for a late player: arrived), or missed; missed before it is due (D21, the head
@@ -324,8 +328,8 @@ def decide(
     request: Request,
     event_id: int,
     appeal: int,
-    command_id: Cmd,
-    reason: Reason = "",
+    command_id: CommandForm,
+    reason: ReasonForm = "",
     outcome: Annotated[str, Form()] = "upheld",
     penalties: Annotated[Penalties | None, Form()] = None,
 ) -> Response:
@@ -351,10 +355,10 @@ def decide(
 def statement(
     request: Request,
     event_id: int,
-    command_id: Cmd,
+    command_id: CommandForm,
     author: Name = "",
     author_role: Annotated[str, Form()] = "witness",
-    text: Reason = "",
+    text: ReasonForm = "",
     ruling: Annotated[int | None, Form()] = None,
 ) -> Response:
     db = request.app.state.db

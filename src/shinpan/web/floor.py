@@ -13,9 +13,9 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 from importlib import resources
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -26,10 +26,10 @@ from shinpan.engine.explain import reason_text
 from shinpan.engine.leaving import left_reason
 from shinpan.errors import ShinpanError
 from shinpan.guideline.model import Question
-from shinpan.services import deadlines, queries, recording, search
-from shinpan.services.context import Event, load_event
+from shinpan.services import deadlines, players, queries, recording, search
+from shinpan.services.context import Event
 from shinpan.web import i18n
-from shinpan.web.api import csrf
+from shinpan.web.api import CommandForm, csrf
 from shinpan.web.auth import role_at
 from shinpan.web.render import render
 
@@ -49,8 +49,7 @@ QUESTION_ORDER = (
 
 
 def _event(request: Request, event_id: int) -> Event:
-    with request.app.state.db.read() as conn:
-        return load_event(conn, event_id)
+    return players.event_of(request.app.state.db, event_id)
 
 
 @router.get("/events/{event_id}", response_class=HTMLResponse)
@@ -209,9 +208,7 @@ async def record_preview(request: Request, event_id: int) -> Response:
 
 
 @router.post("/events/{event_id}/record", dependencies=[Depends(csrf)])
-async def record_form(
-    request: Request, event_id: int, command_id: Annotated[str, Form(min_length=8, max_length=100)]
-) -> Response:
+async def record_form(request: Request, event_id: int, command_id: CommandForm) -> Response:
     """Saving without JavaScript: the same service, the same retry rule."""
     form = await _form(request)
 

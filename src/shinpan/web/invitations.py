@@ -13,49 +13,25 @@ listener too, since a phone fetches them before it trusts the server.
 
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
-import qrcode
-import qrcode.image.svg
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from shinpan.engine.event_rules import Role
 from shinpan.errors import InvalidInput, NotFound
-from shinpan.services import accounts, network, players, tls
+from shinpan.qr import qr_svg
+from shinpan.services import accounts, players, tls
 from shinpan.web.api import csrf
 from shinpan.web.auth import role_at
+from shinpan.web.phones import addresses, base_url, join_url
 from shinpan.web.render import render
 
 router = APIRouter(include_in_schema=False)
 SHEET_MOST = 12  # codes on one A4 sheet (3 × 4)
 INVITED = ("floor_judge", "scorekeeper", "viewer")
-
-
-def qr_svg(url: str, box: int = 12) -> str:
-    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=box)
-    buffer = io.BytesIO()
-    image.save(buffer)
-    svg = buffer.getvalue().decode("utf-8")
-    return svg[svg.index("<svg") :]
-
-
-def addresses(request: Request) -> list[str]:
-    """The machine's LAN addresses: found when the server started, else asked now (once)."""
-    state = request.app.state
-    found: list[str] | None = getattr(state, "addresses", None)
-    if found is None:
-        found = state.addresses = network.lan_addresses()
-    return found
-
-
-def base_url(request: Request) -> tuple[str, str]:
-    """Where phones are sent, and why ("public", "browser", "lan", "loopback")."""
-    public: str | None = getattr(request.app.state, "public_url", None)
-    return network.invitation_base(str(request.base_url), public, addresses(request))
 
 
 def _where(request: Request) -> dict[str, object]:
@@ -75,9 +51,10 @@ def _role(value: str) -> Role:
     return Role(value) if value in INVITED else Role.floor_judge
 
 
-@router.get("/events/{event_id}/invite", response_class=HTMLResponse)
-def invite_page(request: Request, event_id: int) -> Response:
-    _, role = role_at(request, event_id, "invite")
+def _invite_page(
+    request: Request, event_id: int, role: Role, where: dict[str, object], **shown: Any
+) -> Response:
+    """The invite page: the form, and what an invitation just made shows (``shown``)."""
     event = players.event_of(request.app.state.db, event_id)
     return render(
         request,
@@ -85,10 +62,16 @@ def invite_page(request: Request, event_id: int) -> Response:
         event_id=event_id,
         event=event,
         role=role,
-        code=None,
-        where=_where(request),
+        where=where,
         most=SHEET_MOST,
+        **shown,
     )
+
+
+@router.get("/events/{event_id}/invite", response_class=HTMLResponse)
+def invite_page(request: Request, event_id: int) -> Response:
+    _, role = role_at(request, event_id, "invite")
+    return _invite_page(request, event_id, role, _where(request), code=None)
 
 
 @router.post("/events/{event_id}/invite", dependencies=[Depends(csrf)])
@@ -99,20 +82,9 @@ def invite(
     chosen = _role(role)
     code = accounts.invite(request.app.state.db, event_id, chosen, user.name)
     where = _where(request)
-    url = f"{where['base']}join/{code}"
-    event = players.event_of(request.app.state.db, event_id)
-    return render(
-        request,
-        "invite.html",
-        event_id=event_id,
-        event=event,
-        role=mine,
-        code=code,
-        url=url,
-        qr=qr_svg(url),
-        invited=chosen,
-        where=where,
-        most=SHEET_MOST,
+    url = join_url(str(where["base"]), code)
+    return _invite_page(
+        request, event_id, mine, where, code=code, url=url, qr=qr_svg(url, box=12), invited=chosen
     )
 
 
@@ -132,7 +104,7 @@ def invite_sheet(
     slips = []
     for _ in range(int(count)):
         code = accounts.invite(request.app.state.db, event_id, chosen, user.name)
-        url = f"{where['base']}join/{code}"
+        url = join_url(str(where["base"]), code)
         slips.append({"code": code, "url": url, "qr": qr_svg(url, box=6)})
     event = players.event_of(request.app.state.db, event_id)
     return render(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import ClassVar
 from urllib.parse import unquote_plus
 
 from starlette.datastructures import QueryParams
@@ -51,14 +52,21 @@ def _query(text: str) -> str:
     return QueryParams(text).get("q", "")
 
 
-class SearchLane:
+class Lane:
+    """A GET whose path is :attr:`path`, answered from memory before the app's routing and
+    compressed as every answer is (an answer compressed once is sent as it is; another goes
+    through the app's gzip layer); :meth:`_answer` None (or another request): the route
+    answers. The search and the players' table page each take one."""
+
+    path: ClassVar[re.Pattern[str]]  # its group 1: what :meth:`_answer` is given
+
     def __init__(self, app: ASGIApp, gzip_from: int, gzip_level: int) -> None:
         self.app, self.gzip_from, self.gzip_level = app, gzip_from, gzip_level
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "GET":
-            found = SEARCH.fullmatch(scope["path"])
-            answer = self._answer(scope, int(found[1])) if found else None
+            found = self.path.fullmatch(scope["path"])
+            answer = self._answer(scope, found[1]) if found else None
             if answer is not None and encoded(answer):  # a GET: its body, if any, is not read
                 await answer(scope, receive, send)
                 return
@@ -68,8 +76,17 @@ class SearchLane:
         await self.app(scope, receive, send)
 
     @staticmethod
-    def _answer(scope: Scope, event_id: int) -> Response | None:
+    def _answer(scope: Scope, key: str) -> Response | None:
+        return None
+
+
+class SearchLane(Lane):
+    path = SEARCH
+
+    @staticmethod
+    def _answer(scope: Scope, key: str) -> Response | None:
         """The search's answer when it can be given from memory; None: take the route."""
+        event_id = int(key)
         try:
             query = _query(scope["query_string"].decode("latin-1"))
             if len(query) > QUERY_MOST:

@@ -24,6 +24,7 @@ from shinpan.web.auth import (
     current_user,
     renew_csrf,
     signed_in,
+    signed_out,
 )
 from shinpan.web.auth import session_id as auth_session_id
 from shinpan.web.render import book, render
@@ -168,10 +169,7 @@ def logout(request: Request) -> Response:
     found = auth_session_id(request)
     if found is not None:  # its cache and its live streams here hear of it at once
         access.sign_out(request.app.state.db, found)
-    response = RedirectResponse("/login", status_code=303)
-    response.delete_cookie(SESSION_COOKIE)
-    renew_csrf(request, response)
-    return response
+    return signed_out(request)
 
 
 @router.get("/lang/{code}")

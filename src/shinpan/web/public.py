@@ -9,7 +9,6 @@ wall), the JSON API or ``shinpan event publish``.
 
 from __future__ import annotations
 
-import io
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Form, Request
@@ -18,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from shinpan.engine.event_rules import RoundState
 from shinpan.errors import NotFound
+from shinpan.qr import qr_svg
 from shinpan.reports.common import local_time
 from shinpan.services import publish as publishing
 from shinpan.services.context import load_event
@@ -74,13 +74,21 @@ def _event(request: Request, token: str) -> PublicEvent:
     return public_event(request.app.state.db, token)
 
 
-def _public(request: Request, token: str, template: str, **extra: Any) -> Response:
+def shown_event(request: Request, token: str) -> PublicEvent | HTMLResponse:
+    """The event the token shows, or the page that refuses it: past the address's limit
+    (429), or nothing published at the token (404)."""
     try:
-        event = _event(request, token)
+        return _event(request, token)
     except TooMany:
         return _refused(request, 429)
     except NotFound:
         return _refused(request, 404)
+
+
+def _public(request: Request, token: str, template: str, **extra: Any) -> Response:
+    event = shown_event(request, token)
+    if isinstance(event, Response):
+        return event
     context: dict[str, Any] = {"event": event, "token": token, "base": f"/p/{token}"}
     for key, make in extra.items():
         context[key] = make(event) if callable(make) else make
@@ -91,12 +99,9 @@ def _public(request: Request, token: str, template: str, **extra: Any) -> Respon
 def home(request: Request, token: str, q: str = "") -> Response:
     """The player's own table: drawn in pieces, as its own lane answers it
     (:mod:`shinpan.web.public_lane`)."""
-    try:
-        event = _event(request, token)
-    except TooMany:
-        return _refused(request, 429)
-    except NotFound:
-        return _refused(request, 404)
+    event = shown_event(request, token)
+    if isinstance(event, Response):
+        return event
     return home_answer(home_page(event), q, accepts_gzip(request.scope))
 
 
@@ -148,17 +153,6 @@ def _clock(event: PublicEvent) -> dict[str, Any]:
 # -- the head judge publishes ---------------------------------------------------------------------
 
 
-def _qr(url: str) -> str:
-    import qrcode  # start-up
-    import qrcode.image.svg  # start-up
-
-    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
-    buffer = io.BytesIO()
-    image.save(buffer)
-    svg = buffer.getvalue().decode("utf-8")
-    return svg[svg.index("<svg") :]
-
-
 def _publish_page(request: Request, event_id: int, found: publishing.Published, role: Any) -> Response:
     url = str(request.base_url).rstrip("/") + publishing.players_url(found.token) if found.token else None
     with request.app.state.db.read() as conn:
@@ -171,7 +165,7 @@ def _publish_page(request: Request, event_id: int, found: publishing.Published, 
         role=role,
         published=found,
         url=url,
-        qr=_qr(url) if url else None,
+        qr=qr_svg(url, box=12) if url else None,
     )
 
 

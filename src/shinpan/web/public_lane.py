@@ -24,14 +24,13 @@ import time
 from typing import Any
 
 from markupsafe import Markup, escape
-from starlette.middleware.gzip import GZipMiddleware
 from starlette.responses import HTMLResponse, Response
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Scope
 
 from shinpan.services.public import PublicEvent, kept_event
 from shinpan.web import i18n
-from shinpan.web.lane import ANSWERS_KEPT, QUERY_MOST, _query
-from shinpan.web.pieces import EMPTY, GZIP_FROM, GZIP_LEVEL, Piece, accepts_gzip, encoded, response_of
+from shinpan.web.lane import ANSWERS_KEPT, QUERY_MOST, Lane, _query
+from shinpan.web.pieces import EMPTY, GZIP_FROM, GZIP_LEVEL, Piece, accepts_gzip, response_of
 from shinpan.web.render import environment
 
 HOME = re.compile(r"/p/([A-Za-z0-9_-]{1,64})")
@@ -156,25 +155,14 @@ def home_answer(page: HomePage, q: str, gzip: bool) -> Response:
     return response_of(page.answer(q), gzip, GZIP_FROM, HTMLResponse.media_type, NO_STORE)
 
 
-class PlayersLane:
-    def __init__(self, app: ASGIApp, gzip_from: int, gzip_level: int) -> None:
-        self.app, self.gzip_from, self.gzip_level = app, gzip_from, gzip_level
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] == "GET":
-            found = HOME.fullmatch(scope["path"])
-            answer = self._answer(scope, found[1]) if found else None
-            if answer is not None and encoded(answer):  # a GET: its body, if any, is not read
-                await answer(scope, receive, send)
-                return
-            if answer is not None:  # not compressed: the app's gzip layer answers it as ever
-                await GZipMiddleware(answer, self.gzip_from, self.gzip_level)(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+class PlayersLane(Lane):
+    path = HOME
 
     @staticmethod
-    def _answer(scope: Scope, token: str) -> Response | None:
-        """The page when it can be given from memory; None: take the route."""
+    def _answer(scope: Scope, key: str) -> Response | None:
+        """The page of the event published at token ``key`` when it can be given from
+        memory; None: take the route."""
+        token = key
         try:
             state = scope["app"].state
             event = kept_event(state.db, token)

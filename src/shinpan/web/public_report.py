@@ -21,7 +21,7 @@ from shinpan.errors import InvalidInput, NotFound, ShinpanError
 from shinpan.services import winner_reports
 from shinpan.services.public import PublicEvent
 from shinpan.web import i18n
-from shinpan.web.public import AddressLimit, TooMany, _event, _page, _refused
+from shinpan.web.public import AddressLimit, _page, _refused, shown_event
 
 router = APIRouter(include_in_schema=False)
 
@@ -102,12 +102,9 @@ def _form(
 
 @router.get("/p/{token}/report", response_class=HTMLResponse)
 def report_form(request: Request, token: str, round: str = "", table: str = "", code: str = "") -> Response:
-    try:
-        event = _event(request, token)
-    except TooMany:
-        return _refused(request, 429)
-    except NotFound:
-        return _refused(request, 404)
+    event = shown_event(request, token)
+    if isinstance(event, Response):
+        return event
     return _form(request, event, token, _whole(round[:10]), _whole(table[:10]), code[:100])
 
 
@@ -122,12 +119,9 @@ def report(
     command_id: Field = "",
 ) -> Response:
     """The winner's report: the score picked (``2-1``, or ``1-1@time`` at time) and the code."""
-    try:
-        event = _event(request, token)
-    except TooMany:
-        return _refused(request, 429)
-    except NotFound:
-        return _refused(request, 404)
+    event = shown_event(request, token)
+    if isinstance(event, Response):
+        return event
     if not _allowed(request):
         return _refused(request, 429)
     number, where = _whole(round_no), _whole(table)

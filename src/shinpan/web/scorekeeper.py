@@ -22,6 +22,7 @@ from shinpan.errors import InvalidInput, ShinpanError
 from shinpan.reports.common import local_time
 from shinpan.reports.venue import venue_bracket
 from shinpan.services import events, results, rounds, swiss, winner_reports
+from shinpan.services.formats import SEED_LIMIT
 from shinpan.services.scoresheet import Sheet, round_sheet
 from shinpan.services.standings import standing_json
 from shinpan.web import i18n
@@ -161,7 +162,7 @@ def pair(request: Request, event_id: int, command_id: Field, seed: Field = "") -
         chosen = int(given) if given.isascii() and given.isdigit() and len(given) < 11 else None
         if seed.strip() and chosen is None:
             raise InvalidInput(
-                "a seed is a whole number from 0 to {highest}", field="seed", highest=swiss.SEED_LIMIT - 1
+                "a seed is a whole number from 0 to {highest}", field="seed", highest=SEED_LIMIT - 1
             )
         made = swiss.pair_next_round(
             request.app.state.db, event_id, seed=chosen, actor=name, command_id=command_id

@@ -13,17 +13,19 @@ from starlette.concurrency import run_in_threadpool
 from shinpan.errors import InvalidInput, ShinpanError
 from shinpan.services import seal
 from shinpan.web import i18n
-from shinpan.web.api import csrf
+from shinpan.web.api import CommandForm, csrf
 from shinpan.web.auth import role_at
 from shinpan.web.reports import index_view
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(csrf)])
-Cmd = Annotated[str, Form(min_length=8, max_length=100)]
 
 
 @router.post("/events/{event_id}/seal")
 async def seal_event(
-    request: Request, event_id: int, command_id: Cmd, confirm: Annotated[str, Form(max_length=10)] = ""
+    request: Request,
+    event_id: int,
+    command_id: CommandForm,
+    confirm: Annotated[str, Form(max_length=10)] = "",
 ) -> Response:
     def attempt() -> Response:
         user, _ = role_at(request, event_id, "manage")

@@ -18,7 +18,7 @@ from shinpan.services import access, accounts
 from shinpan.services.context import load_event
 from shinpan.web import i18n
 from shinpan.web.api import csrf
-from shinpan.web.auth import SESSION_COOKIE, renew_csrf, role_at, session_id, signed_in
+from shinpan.web.auth import role_at, session_id, signed_in, signed_out
 from shinpan.web.openapi import ERRORS
 from shinpan.web.render import render
 
@@ -62,14 +62,6 @@ def _fresh(request: Request) -> None:
     request.app.state.members.flush_seen()
 
 
-def _signed_out_here(request: Request) -> Response:
-    """The asker ended their own session: as signing out (cookie gone, CSRF renewed)."""
-    response = RedirectResponse("/login", status_code=303)
-    response.delete_cookie(SESSION_COOKIE)
-    renew_csrf(request, response)
-    return response
-
-
 # -- one's own sessions -----------------------------------------------------------------------
 
 
@@ -99,7 +91,7 @@ def end_own(request: Request, key: Key) -> Response:
             request, "sessions.html", status=e.status, sessions=found, done="", error=e.render(i18n.gettext)
         )
     if current is not None and accounts.session_hash(current) == key:
-        return _signed_out_here(request)
+        return signed_out(request)
     return RedirectResponse("/sessions?done=ended", status_code=303)
 
 
@@ -159,7 +151,7 @@ def end_judges(request: Request, event_id: int, key: Key) -> Response:
     except ShinpanError as e:
         return _judges_view(request, event_id, role, error=e.render(i18n.gettext), status=e.status)
     if current is not None and accounts.session_hash(current) == key:
-        return _signed_out_here(request)
+        return signed_out(request)
     return RedirectResponse(f"/events/{event_id}/sessions?done=ended", status_code=303)
 
 
