@@ -13,12 +13,23 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from shinpan.csvio import PlayerRow
+from shinpan.csvio import PlayerRow, parse_pairings, parse_players
 from shinpan.engine.event_rules import Role
-from shinpan.services import accounts, corrections, events, rounds
+from shinpan.services import accounts, corrections, events, recording, results, rounds
 from shinpan.services.scoresheet import round_sheet
 from test_web_browser import VIEWPORTS, People, Site, api, browser, people, sign_in, site  # noqa: F401
-from web_support import HEAD_JUDGE, SCOREKEEPER, Client, World, csrf_in, ledger_size, worlds
+from web_support import (
+    HEAD_JUDGE,
+    SCOREKEEPER,
+    Client,
+    World,
+    csrf_in,
+    ledger_size,
+    pairings_csv,
+    player_table,
+    players_csv,
+    worlds,
+)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -223,3 +234,51 @@ def _entries(site: Site) -> int:
 
     with site.db.read() as conn:
         return int(Statement("SELECT count(*) FROM entries").scalar(conn))
+
+
+def best_of_one_event(w: World) -> tuple[int, list[str]]:
+    """A best-of-one event whose unfinished matches are a loss for both (T7, T8), round 1
+    started, run by the world's head judge."""
+    head = accounts.account_named(w.db, HEAD_JUDGE[0])
+    assert head is not None
+    event = events.create_event(
+        w.db, name="1本先取の大会", head_judge=HEAD_JUDGE[0], head_judge_level=HEAD_JUDGE[2],
+        head_judge_account=head.uid, match_format="bo1", time_out="both-lose",
+    )  # fmt: skip
+    table = player_table(6, prefix="B")
+    events.import_players(w.db, event, parse_players(players_csv(table)), command_id=w.cid("bo1-players"))
+    numbers = [n for n, _, _ in table]
+    events.import_pairings(
+        w.db, event, 1, parse_pairings(pairings_csv(numbers)), command_id=w.cid("bo1-pair")
+    )
+    rounds.start_round(w.db, event)
+    return event, numbers
+
+
+def test_a_best_of_one_round_offers_its_own_scores_and_says_every_result_in_words(world: World) -> None:
+    w, hj = world, world.clients["head_judge"]
+    event, numbers = best_of_one_event(w)
+    b1, b2 = numbers[1], numbers[3]  # seat b of tables 1 and 2
+    page = hj.get(f"/events/{event}/scorekeeper").text
+    # T7: a slip of a best-of-one match says 1-0 or 0-1; 2-0 cannot be, so it is not offered.
+    buttons = re.findall(r'<button name="score" value="([^"]+)"', page)
+    assert buttons and set(buttons) == {"1-0", "0-1"}
+    assert "1本先取" in page and "10は1-0" in page
+    # A match lost by a ruling has no score: the winner in words, never the seat's letter.
+    saved = recording.record(
+        w.db,
+        event,
+        recording.RecordInput(player=b1, infraction="severe.cheating"),
+        command_id=w.cid("bo1-dq"),
+    )
+    corrections.confirm(w.db, event, [int(saved.rulings[0]["number"])])
+    # T8: a drawn duel at time is a loss for both, said so (not "playing").
+    results.report_result(w.db, event, 1, 2, results.Wanted(score="0-0-1", at_time=True))
+    page = hj.get(f"/events/{event}/scorekeeper").text
+    row_1 = page.split('id="match-1"')[1].split("</tr>")[0]
+    assert '<span class="score">' not in row_1 and "の勝ち" in row_1
+    row_2 = page.split('id="match-2"')[1].split("</tr>")[0]
+    assert "両者敗北" in row_2 and "対戦中" not in row_2
+    # The player seated b of that match lost too, on the judges' page of the player.
+    player = hj.get(f"/events/{event}/players/{b2}").text
+    assert "両者敗北" in player and "勝ち" not in player.split("<table")[-1]
