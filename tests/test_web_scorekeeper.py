@@ -282,3 +282,34 @@ def test_a_best_of_one_round_offers_its_own_scores_and_says_every_result_in_word
     # The player seated b of that match lost too, on the judges' page of the player.
     player = hj.get(f"/events/{event}/players/{b2}").text
     assert "両者敗北" in player and "勝ち" not in player.split("<table")[-1]
+
+
+@VIEWPORTS
+def test_ending_a_round_and_dropping_a_player_are_confirmed_first(
+    site: Site, people: People, viewport: dict[str, int]
+) -> None:
+    event, scorekeeper = swiss_event(site, players=5)
+    sk = people.open(viewport)
+    sign_in(sk, scorekeeper, SCOREKEEPER[1])
+    sk.goto(f"/events/{event}/scorekeeper")
+    # A drop is for good (here before round 1): the form asks for the tick that says so.
+    drop = sk.locator("form[action$='/scorekeeper/drop']")
+    drop.locator("select").select_option("1000")
+    size = _entries(site)
+    drop.locator("button[type=submit]").click()
+    expect(drop.locator("input[name=sure]")).to_have_js_property("validity.valid", False)
+    expect(sk.locator(".flash.ok")).to_have_count(0)
+    assert _entries(site) == size
+    drop.locator("input[name=sure]").check()
+    drop.locator("button[type=submit]").click()
+    expect(sk.locator(".flash.ok")).to_contain_text("ドロップしました")
+    sk.click("#pair-next")
+    sk.click("#start-round")
+    # T5: an ended round cannot be started again; the page says so, and which tables have
+    # no result yet, before the button that ends it is shown.
+    expect(sk.locator("#end-round")).to_be_hidden()
+    sk.locator("#end-round-box summary").click()
+    expect(sk.locator("#end-round-box .warn")).to_contain_text("ラウンド 1 の終了は取り消せません")
+    expect(sk.locator("#end-round-box .warn")).to_contain_text("結果のないテーブル: 1, 2")
+    sk.click("#end-round")
+    expect(sk.locator(".flash.ok")).to_contain_text("ラウンド 1 を終了しました")
