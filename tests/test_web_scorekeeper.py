@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from shinpan.csvio import PlayerRow, parse_pairings, parse_players
 from shinpan.engine.event_rules import Role
@@ -309,7 +309,62 @@ def test_ending_a_round_and_dropping_a_player_are_confirmed_first(
     # no result yet, before the button that ends it is shown.
     expect(sk.locator("#end-round")).to_be_hidden()
     sk.locator("#end-round-box summary").click()
-    expect(sk.locator("#end-round-box .warn")).to_contain_text("ラウンド 1 の終了は取り消せません")
-    expect(sk.locator("#end-round-box .warn")).to_contain_text("結果のないテーブル: 1, 2")
+    expect(sk.locator("#end-round-box .caution")).to_contain_text("ラウンド 1 の終了は取り消せません")
+    expect(sk.locator("#end-round-box .caution")).to_contain_text("結果のないテーブル: 1, 2")
     sk.click("#end-round")
     expect(sk.locator(".flash.ok")).to_contain_text("ラウンド 1 を終了しました")
+
+
+def _every_open_table(sk: Page, score: str) -> None:
+    """Each table still open gets ``score`` from the quick entry, the next table ready each time."""
+    while sk.input_value("#quick-table"):
+        table = sk.input_value("#quick-table")
+        sk.fill("#quick-score", score)
+        sk.press("#quick-score", "Enter")
+        expect(sk.locator("#quick-answer")).to_contain_text(f"テーブル{table} ")
+        expect(sk.locator(f"#match-{table} .result")).not_to_contain_text("対戦中")
+
+
+def _end_round(sk: Page) -> None:
+    sk.locator("#end-round-box summary").click()
+    sk.click("#end-round")
+    expect(sk.locator(".flash.ok")).to_contain_text("を終了しました")
+
+
+@VIEWPORTS
+def test_a_top_four_playoff_with_a_third_place_match_runs_from_the_scorekeepers_page(
+    site: Site, people: People, viewport: dict[str, int]
+) -> None:
+    event, scorekeeper = swiss_event(site, players=5)
+    sk = people.open(viewport)
+    sign_in(sk, scorekeeper, SCOREKEEPER[1])
+    sk.goto(f"/events/{event}/scorekeeper")
+    sk.click("#pair-next")
+    sk.click("#start-round")
+    expect(sk.locator("#start-playoff-box")).to_have_count(0)  # not while a round is played
+    _every_open_table(sk, "21")
+    # Every result is in: the warning before the round ends no longer lists a table.
+    sk.locator("#end-round-box summary").click()
+    expect(sk.locator("#end-round-warning")).not_to_contain_text("結果のないテーブル")
+    sk.click("#end-round")
+    # T10: the playoff starts from the page, seeded from the standings after round 1.
+    sk.locator("#start-playoff-box summary").click()
+    expect(sk.locator("#start-playoff-box .caution")).to_contain_text("取り消せません")
+    expect(sk.locator("#start-playoff-box select[name=size] option")).to_have_count(1)  # 5 players: top 4
+    sk.check("#start-playoff-box input[name=third_place]")
+    sk.click("#start-playoff")
+    expect(sk.locator(".flash.ok")).to_contain_text("上位4人の決勝トーナメントを始めました")
+    expect(sk.locator("table.matches tbody tr")).to_have_count(2)
+    sk.click("#start-round")
+    _every_open_table(sk, "21")
+    _end_round(sk)
+    # The bracket's next round (the final and the third-place match) from the same button.
+    expect(sk.locator("#pair-next")).to_have_text("決勝トーナメントの次のラウンドを組む")
+    sk.click("#pair-next")
+    expect(sk.locator(".flash.ok")).to_contain_text("ラウンド 3 の組み合わせを作りました")
+    expect(sk.locator("#playoff-bracket")).to_contain_text("3位決定戦")
+    sk.click("#start-round")
+    _every_open_table(sk, "20")
+    _end_round(sk)
+    expect(sk.locator("#playoff-over")).to_be_visible()
+    expect(sk.locator("#pair-next")).to_have_count(0)

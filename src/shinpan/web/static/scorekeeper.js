@@ -71,7 +71,7 @@
       .then(function (r) { return r.text(); })
       .then(function (html) {
         var fresh = new DOMParser().parseFromString(html, "text/html");
-        ["table.matches tbody", "#standings", "section.still-playing"].forEach(function (sel) {
+        ["table.matches tbody", "#standings", "section.still-playing", "#end-round-warning"].forEach(function (sel) {
           var now = document.querySelector(sel), then = fresh.querySelector(sel);
           if (now && then) now.replaceWith(then);
           else if (now && !then) now.remove();
