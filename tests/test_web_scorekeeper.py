@@ -342,6 +342,7 @@ def test_a_top_four_playoff_with_a_third_place_match_runs_from_the_scorekeepers_
     sk.click("#pair-next")
     sk.click("#start-round")
     expect(sk.locator("#start-playoff-box")).to_have_count(0)  # not while a round is played
+    expect(sk.locator("#match-1 button[value='1-1-1']")).to_have_count(1)  # a Swiss draw
     _every_open_table(sk, "21")
     # Every result is in: the warning before the round ends no longer lists a table.
     sk.locator("#end-round-box summary").click()
@@ -356,6 +357,8 @@ def test_a_top_four_playoff_with_a_third_place_match_runs_from_the_scorekeepers_
     expect(sk.locator(".flash.ok")).to_contain_text("上位4人の決勝トーナメントを始めました")
     expect(sk.locator("table.matches tbody tr")).to_have_count(2)
     sk.click("#start-round")
+    expect(sk.locator("#match-1 button[value='2-1']")).to_have_count(1)
+    expect(sk.locator("#match-1 button[value='1-1-1']")).to_have_count(0)  # T10: a playoff has a winner
     _every_open_table(sk, "21")
     _end_round(sk)
     # The bracket's next round (the final and the third-place match) from the same button.

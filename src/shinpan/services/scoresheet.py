@@ -82,8 +82,9 @@ class Sheet:
 
     @property
     def final_scores(self) -> tuple[str, ...]:
-        """The finished matches' scores, one tap each on the page (T7)."""
-        return final_scores(self.match_format)
+        """The finished matches' scores, one tap each on the page (T7; a playoff's, T10)."""
+        playoff = self.playoff_round is not None and self.round >= self.playoff_round
+        return final_scores(self.match_format, playoff=playoff)
 
 
 def _pending_statuses(conn: Connection, event: Event) -> dict[str, tuple[str, ...]]:
