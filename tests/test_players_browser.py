@@ -124,3 +124,15 @@ def test_the_wall_screen_counts_the_round_down_and_shows_a_table_given_time(
     box = clock.bounding_box()
     assert box is not None and box["height"] > 200  # readable across the hall
     _no_judges_words(wall, site, event)
+
+
+def test_the_clock_a_player_opens_from_the_menu_fits_the_phone(site: Site, people: People) -> None:
+    event, _, _ = _event(site)
+    token = publish.publish(site.db, event).token
+    phone = people.open(PHONE, has_touch=True, is_mobile=True)
+    phone.goto(f"/p/{token}/wall")
+    clock = phone.locator("#wall-clock")
+    expect(clock).to_have_text(re.compile(r"^(49|50):\d\d$"))
+    _fits(phone)  # the countdown whole on the screen, no sideways scrolling
+    box = clock.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]

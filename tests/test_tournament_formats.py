@@ -375,3 +375,12 @@ def test_nobody_who_left_plays_again(played: tuple[list[str], list[list[Bout]], 
         seated = {seat.player for bout in bouts for seat in (bout.a, bout.b) if seat}
         assert not seated & left
         left |= {seat.player for bout in bouts for seat in bout.left}
+
+
+def test_the_scores_a_slip_can_say_follow_the_match_format() -> None:
+    """T7: a best-of-one match ends 1-0 or 0-1; best of three 2-0, 2-1 (either way) or the
+    1-1-1 draw; T10: a playoff's match has a winner, so no draw is offered there."""
+    assert fmt.final_scores(MatchFormat.bo1) == ("1-0", "0-1")
+    assert fmt.final_scores(MatchFormat.bo1, playoff=True) == ("1-0", "0-1")
+    assert fmt.final_scores(MatchFormat.bo3) == ("2-0", "2-1", "1-2", "0-2", "1-1-1")
+    assert fmt.final_scores(MatchFormat.bo3, playoff=True) == ("2-0", "2-1", "1-2", "0-2")

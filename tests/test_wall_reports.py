@@ -7,11 +7,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import subprocess
 from collections.abc import Callable
+from fractions import Fraction
 
 from conftest import EventSetup, run_cli
 from shinpan.csvio import PlayerRow
 from shinpan.kana import gojuon_key
+from shinpan.reports.formats import render
+from shinpan.reports.wall import STATUS_WORDS, WallStanding, wall_standings
 from shinpan.services import events, swiss
 
 READINGS = {"2001": "わたなべ あい", "2002": "あおき ゆう", "2003": "かとう けん", "2004": "がとう しん"}
@@ -53,3 +57,21 @@ def test_standings_for_the_wall_and_its_pdf(new_event: Callable[..., EventSetup]
     assert "順位" in html.stdout and "選手2001" in html.stdout
     refused = run_cli("report", "standings", "--event", str(ev.id), "--round", "5", db=db_url)
     assert refused.returncode != 0 and "round 5" in refused.stderr
+
+
+def test_every_status_on_the_printed_standings_reads_whole_on_its_line() -> None:
+    half = Fraction(1, 2)
+    lines = [
+        WallStanding(
+            place, f"30{place:02d}", f"選手{place}", "せんしゅ", 3, 1, 1, 0, half, half, half, status
+        )
+        for place, status in enumerate(STATUS_WORDS, start=1)
+    ]
+    sheet = wall_standings("大会", 3, lines, generated_at="2026-12-05T02:00:00Z")
+    pdf = render(sheet, "pdf").content
+    text = subprocess.run(
+        ["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True, timeout=60, check=True
+    ).stdout.decode("utf-8")
+    for status_ja, _ in STATUS_WORDS.values():
+        if status_ja:  # a word broken over two lines (ドロッ / プ) is not found whole
+            assert status_ja in text, status_ja

@@ -10,9 +10,9 @@ page is covered by adding its path here.
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
-from shinpan.services import corrections, recording
+from shinpan.services import corrections, recording, rounds
 from test_web_browser import People, Site, browser, people, quick_event, sign_in, site  # noqa: F401
 from web_support import HEAD_JUDGE, PHONE, player_table
 
@@ -128,3 +128,23 @@ def test_matches_for_ten_tables_fit_a_laptop_screen_or_two(site: Site, people: P
             assert b is not None and b["height"] < 45, (row.inner_text(), b)
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height <= 2 * LAPTOP["height"] + 100, height
+
+
+def test_matches_are_cards_on_a_phone(site: Site, people: People) -> None:
+    """The round under way on a 390 px phone: each table a card no wider than the screen,
+    no name, reading, time or button a character a line."""
+    event, _ = busy_event(site)
+    rounds.start_round(site.db, event)
+    page = head_judge(people, PHONE)
+    page.goto(f"/events/{event}/scorekeeper")
+    rows = page.locator("table.matches tbody tr")
+    assert rows.count() == 10
+    expect(rows.first.locator("td.table-no")).to_have_text("1")
+    for row in rows.all():
+        b = row.bounding_box()
+        assert b is not None and b["width"] <= PHONE["width"], (row.inner_text(), b)
+    for words in page.locator(
+        "table.matches .person > a, table.matches .reading, table.matches td.time > div, table.matches button"
+    ).all():
+        b = words.bounding_box()  # a few characters a line at most: wide, or short
+        assert b is None or b["width"] > 60 or b["height"] < 50, (words.inner_text(), b)

@@ -142,6 +142,15 @@ def test_the_preview_lists_what_will_be_imported_and_writes_nothing_until_confir
     assert desk.count() == before + 1
 
 
+def test_the_preview_shows_the_handles_players_will_go_by_on_their_pages(desk: Desk) -> None:
+    text = "番号,名前,フリガナ,ハンドル\n3001,佐藤 健,サトウ ケン,kenken\n3002,鈴木 花子,スズキ ハナコ,\n"
+    html = _preview(desk, desk.head, b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert "ハンドル(プレイヤー向けページ)" in html  # T12: what "shown by handles" will show
+    assert '<td class="handle">kenken</td>' in html and '<td class="handle"></td>' in html
+    plain = _preview(desk, desk.head, excel_csv(GOOD_ROWS))  # no handles: no empty column
+    assert "ハンドル(プレイヤー向けページ)" not in plain
+
+
 def test_a_number_already_registered_is_a_problem_of_its_line(desk: Desk) -> None:
     desk.post(desk.head, "/add", number="1002", name="先客", reading="せんきゃく", club="")
     html = _preview(desk, desk.head, excel_csv(GOOD_ROWS))

@@ -11,14 +11,25 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
-from shinpan.csvio import PlayerRow
+from shinpan.csvio import PlayerRow, parse_pairings, parse_players
 from shinpan.engine.event_rules import Role
-from shinpan.services import accounts, corrections, events, rounds
+from shinpan.services import accounts, corrections, events, recording, results, rounds
 from shinpan.services.scoresheet import round_sheet
 from test_web_browser import VIEWPORTS, People, Site, api, browser, people, sign_in, site  # noqa: F401
-from web_support import HEAD_JUDGE, SCOREKEEPER, Client, World, csrf_in, ledger_size, worlds
+from web_support import (
+    HEAD_JUDGE,
+    SCOREKEEPER,
+    Client,
+    World,
+    csrf_in,
+    ledger_size,
+    pairings_csv,
+    player_table,
+    players_csv,
+    worlds,
+)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -223,3 +234,140 @@ def _entries(site: Site) -> int:
 
     with site.db.read() as conn:
         return int(Statement("SELECT count(*) FROM entries").scalar(conn))
+
+
+def best_of_one_event(w: World) -> tuple[int, list[str]]:
+    """A best-of-one event whose unfinished matches are a loss for both (T7, T8), round 1
+    started, run by the world's head judge."""
+    head = accounts.account_named(w.db, HEAD_JUDGE[0])
+    assert head is not None
+    event = events.create_event(
+        w.db, name="1本先取の大会", head_judge=HEAD_JUDGE[0], head_judge_level=HEAD_JUDGE[2],
+        head_judge_account=head.uid, match_format="bo1", time_out="both-lose",
+    )  # fmt: skip
+    table = player_table(6, prefix="B")
+    events.import_players(w.db, event, parse_players(players_csv(table)), command_id=w.cid("bo1-players"))
+    numbers = [n for n, _, _ in table]
+    events.import_pairings(
+        w.db, event, 1, parse_pairings(pairings_csv(numbers)), command_id=w.cid("bo1-pair")
+    )
+    rounds.start_round(w.db, event)
+    return event, numbers
+
+
+def test_a_best_of_one_round_offers_its_own_scores_and_says_every_result_in_words(world: World) -> None:
+    w, hj = world, world.clients["head_judge"]
+    event, numbers = best_of_one_event(w)
+    b1, b2 = numbers[1], numbers[3]  # seat b of tables 1 and 2
+    page = hj.get(f"/events/{event}/scorekeeper").text
+    # T7: a slip of a best-of-one match says 1-0 or 0-1; 2-0 cannot be, so it is not offered.
+    buttons = re.findall(r'<button name="score" value="([^"]+)"', page)
+    assert buttons and set(buttons) == {"1-0", "0-1"}
+    assert "1本先取" in page and "10は1-0" in page
+    # A match lost by a ruling has no score: the winner in words, never the seat's letter.
+    saved = recording.record(
+        w.db,
+        event,
+        recording.RecordInput(player=b1, infraction="severe.cheating"),
+        command_id=w.cid("bo1-dq"),
+    )
+    corrections.confirm(w.db, event, [int(saved.rulings[0]["number"])])
+    # T8: a drawn duel at time is a loss for both, said so (not "playing").
+    results.report_result(w.db, event, 1, 2, results.Wanted(score="0-0-1", at_time=True))
+    page = hj.get(f"/events/{event}/scorekeeper").text
+    row_1 = page.split('id="match-1"')[1].split("</tr>")[0]
+    assert '<span class="score">' not in row_1 and "の勝ち" in row_1
+    row_2 = page.split('id="match-2"')[1].split("</tr>")[0]
+    assert "両者敗北" in row_2 and "対戦中" not in row_2
+    # The player seated b of that match lost too, on the judges' page of the player.
+    player = hj.get(f"/events/{event}/players/{b2}").text
+    assert "両者敗北" in player and "勝ち" not in player.split("<table")[-1]
+
+
+@VIEWPORTS
+def test_ending_a_round_and_dropping_a_player_are_confirmed_first(
+    site: Site, people: People, viewport: dict[str, int]
+) -> None:
+    event, scorekeeper = swiss_event(site, players=5)
+    sk = people.open(viewport)
+    sign_in(sk, scorekeeper, SCOREKEEPER[1])
+    sk.goto(f"/events/{event}/scorekeeper")
+    # A drop is for good (here before round 1): the form asks for the tick that says so.
+    drop = sk.locator("form[action$='/scorekeeper/drop']")
+    drop.locator("select").select_option("1000")
+    size = _entries(site)
+    drop.locator("button[type=submit]").click()
+    expect(drop.locator("input[name=sure]")).to_have_js_property("validity.valid", False)
+    expect(sk.locator(".flash.ok")).to_have_count(0)
+    assert _entries(site) == size
+    drop.locator("input[name=sure]").check()
+    drop.locator("button[type=submit]").click()
+    expect(sk.locator(".flash.ok")).to_contain_text("ドロップしました")
+    sk.click("#pair-next")
+    sk.click("#start-round")
+    # T5: an ended round cannot be started again; the page says so, and which tables have
+    # no result yet, before the button that ends it is shown.
+    expect(sk.locator("#end-round")).to_be_hidden()
+    sk.locator("#end-round-box summary").click()
+    expect(sk.locator("#end-round-box .caution")).to_contain_text("ラウンド 1 の終了は取り消せません")
+    expect(sk.locator("#end-round-box .caution")).to_contain_text("結果のないテーブル: 1, 2")
+    sk.click("#end-round")
+    expect(sk.locator(".flash.ok")).to_contain_text("ラウンド 1 を終了しました")
+
+
+def _every_open_table(sk: Page, score: str) -> None:
+    """Each table still open gets ``score`` from the quick entry, the next table ready each time."""
+    while sk.input_value("#quick-table"):
+        table = sk.input_value("#quick-table")
+        sk.fill("#quick-score", score)
+        sk.press("#quick-score", "Enter")
+        expect(sk.locator("#quick-answer")).to_contain_text(f"テーブル{table} ")
+        expect(sk.locator(f"#match-{table} .result")).not_to_contain_text("対戦中")
+
+
+def _end_round(sk: Page) -> None:
+    sk.locator("#end-round-box summary").click()
+    sk.click("#end-round")
+    expect(sk.locator(".flash.ok")).to_contain_text("を終了しました")
+
+
+@VIEWPORTS
+def test_a_top_four_playoff_with_a_third_place_match_runs_from_the_scorekeepers_page(
+    site: Site, people: People, viewport: dict[str, int]
+) -> None:
+    event, scorekeeper = swiss_event(site, players=5)
+    sk = people.open(viewport)
+    sign_in(sk, scorekeeper, SCOREKEEPER[1])
+    sk.goto(f"/events/{event}/scorekeeper")
+    sk.click("#pair-next")
+    sk.click("#start-round")
+    expect(sk.locator("#start-playoff-box")).to_have_count(0)  # not while a round is played
+    expect(sk.locator("#match-1 button[value='1-1-1']")).to_have_count(1)  # a Swiss draw
+    _every_open_table(sk, "21")
+    # Every result is in: the warning before the round ends no longer lists a table.
+    sk.locator("#end-round-box summary").click()
+    expect(sk.locator("#end-round-warning")).not_to_contain_text("結果のないテーブル")
+    sk.click("#end-round")
+    # T10: the playoff starts from the page, seeded from the standings after round 1.
+    sk.locator("#start-playoff-box summary").click()
+    expect(sk.locator("#start-playoff-box .caution")).to_contain_text("取り消せません")
+    expect(sk.locator("#start-playoff-box select[name=size] option")).to_have_count(1)  # 5 players: top 4
+    sk.check("#start-playoff-box input[name=third_place]")
+    sk.click("#start-playoff")
+    expect(sk.locator(".flash.ok")).to_contain_text("上位4人の決勝トーナメントを始めました")
+    expect(sk.locator("table.matches tbody tr")).to_have_count(2)
+    sk.click("#start-round")
+    expect(sk.locator("#match-1 button[value='2-1']")).to_have_count(1)
+    expect(sk.locator("#match-1 button[value='1-1-1']")).to_have_count(0)  # T10: a playoff has a winner
+    _every_open_table(sk, "21")
+    _end_round(sk)
+    # The bracket's next round (the final and the third-place match) from the same button.
+    expect(sk.locator("#pair-next")).to_have_text("決勝トーナメントの次のラウンドを組む")
+    sk.click("#pair-next")
+    expect(sk.locator(".flash.ok")).to_contain_text("ラウンド 3 の組み合わせを作りました")
+    expect(sk.locator("#playoff-bracket")).to_contain_text("3位決定戦")
+    sk.click("#start-round")
+    _every_open_table(sk, "20")
+    _end_round(sk)
+    expect(sk.locator("#playoff-over")).to_be_visible()
+    expect(sk.locator("#pair-next")).to_have_count(0)

@@ -15,13 +15,25 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from conftest import run_cli
+from shinpan.csvio import parse_players
 from shinpan.errors import ResultStands
 from shinpan.reports.result_slip import result_slips
-from shinpan.services import integrity, publish, queries, rounds, transfer, winner_reports
+from shinpan.services import (
+    accounts,
+    events,
+    integrity,
+    playoff,
+    publish,
+    queries,
+    rounds,
+    swiss,
+    transfer,
+    winner_reports,
+)
 from shinpan.services.results import Wanted, report_result
 from shinpan.store.db import Database
 from shinpan.web.public import AddressLimit
-from web_support import World, csrf_in, ledger_size, worlds
+from web_support import HEAD_JUDGE, World, csrf_in, ledger_size, player_table, players_csv, worlds
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -205,3 +217,30 @@ def test_the_json_api_lists_waiting_reports_and_confirms_one_for_the_scorekeeper
     document = sk.get("/api/openapi.json").json()
     assert "post" in document["paths"]["/api/events/{event_id}/winner-reports/{report}/confirm"]
     assert "get" in document["paths"]["/api/events/{event_id}/winner-reports"]
+
+
+def test_a_playoffs_winner_picks_only_scores_with_a_winner(world: World) -> None:
+    """T10: a playoff's match has no draw and no loss for both, so its report page offers no
+    score that leaves the duels equal (each would be refused); the Swiss rounds' page does."""
+    w = world
+    head = accounts.account_named(w.db, HEAD_JUDGE[0])
+    assert head is not None
+    event = events.create_event(
+        w.db, name="決勝のある大会", head_judge=HEAD_JUDGE[0], head_judge_level=HEAD_JUDGE[2],
+        head_judge_account=head.uid,
+    )  # fmt: skip
+    table = player_table(4, prefix="W")
+    events.import_players(w.db, event, parse_players(players_csv(table)), command_id=w.cid("po-players"))
+    swiss.pair_next_round(w.db, event, seed=1)
+    rounds.start_round(w.db, event)
+    for n in (1, 2):
+        report_result(w.db, event, 1, n, Wanted(score="2-0"))
+    w.app.state.public_limit = AddressLimit(10_000)
+    token = publish.publish(w.db, event, names="names", winner_report=True).token
+    swiss_page = w.clients["signed_out"].get(f"/p/{token}/report").text
+    assert 'value="1-1-1"' in swiss_page and 'value="1-1@time"' in swiss_page
+    events.end_round(w.db, event)
+    playoff.start_playoff(w.db, event, 4, command_id=w.cid("po-start"))
+    page = w.clients["signed_out"].get(f"/p/{token}/report").text
+    offered = re.findall(r'name="score" value="([^"]+)"', page)
+    assert offered == ["2-0", "2-1", "0-2", "1-2", "1-0@time", "0-1@time"]

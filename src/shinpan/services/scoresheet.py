@@ -10,6 +10,7 @@ from datetime import datetime
 
 from shinpan.engine.event_rules import AWAITS_CONFIRMATION, RoundState
 from shinpan.services.context import Event, load_event, parse_stamp, stamp
+from shinpan.services.formats import read_format
 from shinpan.services.rounds import RoundClock, TableClock, read_clock
 from shinpan.services.standings import Table, read_standings
 from shinpan.services.winner_reports import WinnerReport, pending_reports
@@ -20,6 +21,7 @@ from shinpan.store.rounds import round_duels, round_matches
 from shinpan.store.rulings import Cause, awaiting_confirmation, causes
 from shinpan.store.standings import playoff_round
 from shinpan.tournament import recommended_rounds
+from shinpan.tournament.formats import MatchFormat, final_scores
 from shinpan.tournament.results import Duel as SeatDuel
 from shinpan.tournament.results import Table as SeatTable
 
@@ -76,6 +78,13 @@ class Sheet:
     pending: list[Person] = field(default_factory=list)
     winner_reports: list[WinnerReport] = field(default_factory=list)  # waiting for confirmation (T11)
     playoff_round: int | None = None  # the playoff's first round (T10), once started
+    match_format: MatchFormat = MatchFormat.bo3  # T7: the scores a slip can say
+
+    @property
+    def final_scores(self) -> tuple[str, ...]:
+        """The finished matches' scores, one tap each on the page (T7; a playoff's, T10)."""
+        playoff = self.playoff_round is not None and self.round >= self.playoff_round
+        return final_scores(self.match_format, playoff=playoff)
 
 
 def _pending_statuses(conn: Connection, event: Event) -> dict[str, tuple[str, ...]]:
@@ -150,6 +159,7 @@ def read_sheet(conn: Connection, event_id: int, round_no: int | None, now: datet
         [people[p] for p in sorted(pending) if p in people],
         pending_reports(conn, event_id, number) if number else [],
         playoff_round(conn, event_id),
+        read_format(conn, event_id).match_format,
     )
 
 

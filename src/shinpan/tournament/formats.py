@@ -42,6 +42,16 @@ def duels_to_win(match_format: MatchFormat) -> int:
     return 1 if match_format is MatchFormat.bo1 else 2
 
 
+def final_scores(match_format: MatchFormat, *, playoff: bool = False) -> tuple[str, ...]:
+    """The scores a finished match's slip says (T7), as a scorekeeper taps them: a player
+    with the duels to win and the other with fewer; in best of three, 1-1-1 too (two duels
+    each way and a drawn one: a draw), except in a playoff, whose matches always have a
+    winner (T10). Anything else is typed."""
+    if match_format is MatchFormat.bo1:
+        return ("1-0", "0-1")
+    return ("2-0", "2-1", "1-2", "0-2") + (() if playoff else ("1-1-1",))
+
+
 def duels_won(duels: Sequence[str | None], a: str, b: str) -> tuple[int, int]:
     """(duels won by a, by b) of a match's duels in order; a drawn duel (None) is neither's."""
     return (sum(1 for w in duels if w == a), sum(1 for w in duels if w == b))

@@ -81,7 +81,7 @@ def _form(
     status: int = 200,
     **extra: Any,
 ) -> Response:
-    takes, offered = winner_reports.report_page(event.db, event.event_id)
+    takes, offered = winner_reports.report_page(event.db, event.event_id, round_no or event.round)
     if not takes:
         message = i18n.gettext("This event takes results at the scorekeeper's desk, not here.")
         return _page(request, "public_error.html", 404, message=message, status_code=404)

@@ -21,7 +21,7 @@ from shinpan.engine.event_rules import RoundState
 from shinpan.errors import InvalidInput, ShinpanError
 from shinpan.reports.common import local_time
 from shinpan.reports.venue import venue_bracket
-from shinpan.services import events, results, rounds, swiss, winner_reports
+from shinpan.services import events, playoff, results, rounds, swiss, winner_reports
 from shinpan.services.formats import SEED_LIMIT
 from shinpan.services.scoresheet import Sheet, round_sheet
 from shinpan.services.standings import standing_json
@@ -99,7 +99,7 @@ def scorekeeper(request: Request, event_id: int, round: int | None = None) -> Re
         request, "scorekeeper.html", event_id=event_id, event=sheet.event, role=role, sheet=sheet,
         error=error, notice=notice, local=lambda s: local_time(s, sheet.event.time_zone, style="clock"),
         standing_json=standing_json, state_words=_state_words(), bracket=bracket,
-        winner_reports=_waiting(sheet),
+        winner_reports=_waiting(sheet), playoff_sizes=PLAYOFF_SIZES,
     )  # fmt: skip
     if flash:
         response.delete_cookie(FLASH, path=f"/events/{event_id}/scorekeeper")
@@ -164,10 +164,36 @@ def pair(request: Request, event_id: int, command_id: Field, seed: Field = "") -
             raise InvalidInput(
                 "a seed is a whole number from 0 to {highest}", field="seed", highest=SEED_LIMIT - 1
             )
-        made = swiss.pair_next_round(
-            request.app.state.db, event_id, seed=chosen, actor=name, command_id=command_id
-        )
+        db = request.app.state.db
+        if playoff.event_bracket(db, event_id) is not None:  # T10: the bracket's next round
+            bout = playoff.pair_playoff_round(db, event_id, actor=name, command_id=command_id)
+            return i18n.gettext("round {round} is paired").format(round=bout.round)
+        made = swiss.pair_next_round(db, event_id, seed=chosen, actor=name, command_id=command_id)
         return i18n.gettext("round {round} is paired").format(round=made.round)
+
+    return _attempt(request, event_id, "results", work)
+
+
+PLAYOFF_SIZES = (4, 8, 16, 32)
+
+
+@router.post("/events/{event_id}/scorekeeper/playoff", dependencies=Unsafe)
+def start_playoff(
+    request: Request, event_id: int, command_id: Field, size: Field = "", third_place: Field = ""
+) -> Response:
+    """T10: the playoff's first round, seeded from the standings after the last Swiss round."""
+
+    def work(name: str) -> str:
+        chosen = _number(size, "size")
+        if chosen not in PLAYOFF_SIZES:
+            raise InvalidInput("a playoff has 4, 8, 16 or 32 players", field="size")
+        made = playoff.start_playoff(
+            request.app.state.db, event_id, chosen, third_place=bool(third_place),
+            actor=name, command_id=command_id,
+        )  # fmt: skip
+        return i18n.gettext("the playoff of {size} has started: round {round} is paired").format(
+            size=chosen, round=made.round
+        )
 
     return _attempt(request, event_id, "results", work)
 

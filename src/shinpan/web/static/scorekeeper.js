@@ -71,7 +71,7 @@
       .then(function (r) { return r.text(); })
       .then(function (html) {
         var fresh = new DOMParser().parseFromString(html, "text/html");
-        ["table.matches tbody", "#standings", "section.still-playing"].forEach(function (sel) {
+        ["table.matches tbody", "#standings", "section.still-playing", "#end-round-warning"].forEach(function (sel) {
           var now = document.querySelector(sel), then = fresh.querySelector(sel);
           if (now && then) now.replaceWith(then);
           else if (now && !then) now.remove();
@@ -88,8 +88,20 @@
     return later.length ? later[0] : open.length ? open[0] : "";
   }
 
+  // A result without duels in words, from the row's names: never a bare a, b or draw.
+  function inWords(table, what) {
+    var row = document.getElementById("match-" + table);
+    var names = row ? row.querySelectorAll(".person > a") : [];
+    var words = answer ? answer.dataset : {};
+    var seat = { a: names[0], b: names[1] }[what];
+    if (seat && words.won) return words.won.replace("{name}", seat.textContent);
+    if (what === "draw" && words.draw) return words.draw;
+    if (what === "both_lose" && words.bothLose) return words.bothLose;
+    return what;
+  }
+
   function describe(done) {
-    var what = done.shown || (done.result === null ? "…" : done.result);
+    var what = inWords(done.table, done.shown || (done.result === null ? "…" : done.result));
     return (done.correction ? "訂正しました / corrected: " : "記録しました / recorded: ") +
       "テーブル" + done.table + " " + what;
   }
