@@ -19,8 +19,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from shinpan.csvio import PlayerRow
 from shinpan.engine.event_rules import Role
-from shinpan.services import accounts, events
+from shinpan.services import accounts, events, swiss
+from shinpan.services import publish as publishing
 from shinpan.services.network import invitation_base, is_loopback, lan_addresses
 from shinpan.store.db import Database
 from shinpan.web.app import create_app
@@ -173,6 +175,37 @@ def test_the_api_sends_phones_where_the_invite_page_does(
     made = head.post(f"/api/events/{event}/invitations", json={"role": "viewer"})
     assert made.status_code == 201, made.text
     assert made.json()["url"] == f"https://judge-desk.local:8443/join/{made.json()['code']}"
+
+
+def test_the_players_page_and_the_slips_send_phones_where_invitations_do(
+    invited: tuple[Database, int, Client, TestClient],
+) -> None:
+    """A head judge at the laptop (127.0.0.1) publishes the players' pages and prints the
+    slips: the QR codes phones scan name this computer's address on the venue network."""
+    db, event, head, _ = invited
+    head.http.app.state.addresses = ["192.168.1.20"]  # type: ignore[attr-defined]
+    page = head.get(f"/events/{event}/publish")
+    done = head.post(
+        f"/events/{event}/publish",
+        csrf=False,
+        data={"csrf_token": csrf_in(page.text), "command_id": "publish-1", "names": "names"},
+    )
+    assert done.status_code == 200, done.text
+    with db.read() as conn:
+        token = publishing.publication(conn, event).token
+    assert token
+    assert f'href="http://192.168.1.20:8000/p/{token}"' in done.text
+    assert "127.0.0.1" in done.text and "192.168.1.20" in done.text  # and it says why
+
+    rows = [
+        PlayerRow("P1", "山田 太郎", "やまだたろう", None),
+        PlayerRow("P2", "佐藤 花子", "さとうはなこ", None),
+    ]
+    events.import_players(db, event, rows)
+    swiss.pair_next_round(db, event, seed=1)
+    slips = head.get(f"/api/events/{event}/reports/result-slips?round=1&format=json")
+    assert slips.status_code == 200, slips.text[:300]
+    assert "http://192.168.1.20:8000/" in slips.text and "http://127.0.0.1:8000/" not in slips.text
 
 
 def test_an_a4_sheet_holds_as_many_one_time_codes_as_asked(

@@ -26,25 +26,12 @@ from shinpan.qr import qr_svg
 from shinpan.services import accounts, players, tls
 from shinpan.web.api import csrf
 from shinpan.web.auth import role_at
-from shinpan.web.phones import addresses, base_url, join_url
+from shinpan.web.phones import base_url, join_url, where_phones_go
 from shinpan.web.render import render
 
 router = APIRouter(include_in_schema=False)
 SHEET_MOST = 12  # codes on one A4 sheet (3 × 4)
 INVITED = ("floor_judge", "scorekeeper", "viewer")
-
-
-def _where(request: Request) -> dict[str, object]:
-    base, why = base_url(request)
-    return {
-        "base": base,
-        "why": why,
-        "browser_host": request.url.hostname,
-        "addresses": addresses(request),
-        "https": getattr(request.app.state, "tls", None) is not None,
-        "ca_page": getattr(request.app.state, "ca_page_url", None),
-        "local_only": getattr(request.app.state, "local_only", False),
-    }
 
 
 def _role(value: str) -> Role:
@@ -71,7 +58,7 @@ def _invite_page(
 @router.get("/events/{event_id}/invite", response_class=HTMLResponse)
 def invite_page(request: Request, event_id: int) -> Response:
     _, role = role_at(request, event_id, "invite")
-    return _invite_page(request, event_id, role, _where(request), code=None)
+    return _invite_page(request, event_id, role, where_phones_go(request), code=None)
 
 
 @router.post("/events/{event_id}/invite", dependencies=[Depends(csrf)])
@@ -81,7 +68,7 @@ def invite(
     user, mine = role_at(request, event_id, "invite")
     chosen = _role(role)
     code = accounts.invite(request.app.state.db, event_id, chosen, user.name)
-    where = _where(request)
+    where = where_phones_go(request)
     url = join_url(str(where["base"]), code)
     return _invite_page(
         request, event_id, mine, where, code=code, url=url, qr=qr_svg(url, box=12), invited=chosen
@@ -100,7 +87,7 @@ def invite_sheet(
     if not count.isascii() or not count.isdigit() or not 1 <= int(count) <= SHEET_MOST:
         raise InvalidInput("give between 1 and {most} codes", field="count", most=SHEET_MOST)
     chosen = _role(role)
-    where = _where(request)
+    where = where_phones_go(request)
     slips = []
     for _ in range(int(count)):
         code = accounts.invite(request.app.state.db, event_id, chosen, user.name)

@@ -1,6 +1,7 @@
 """Where phones are sent: the address a join code's link and QR name (:mod:`shinpan.web.invitations`
 tells the rules; :func:`shinpan.services.network.invitation_base` decides among them). The invite page,
-its A4 sheet and the JSON API all ask here."""
+its A4 sheet, the players' page published, the paper handed to players (result and penalty slips,
+whose QR codes phones scan) and the JSON API all ask here."""
 
 from __future__ import annotations
 
@@ -28,3 +29,18 @@ def join_url(base: str, code: str) -> str:
     """The address a join code opens on a phone, under ``base``, where phones are sent
     (:func:`base_url`): the invite page, its A4 sheet and the JSON API give this one."""
     return f"{base}join/{code}"
+
+
+def where_phones_go(request: Request) -> dict[str, object]:
+    """What a page that sends phones somewhere says of it (``_where_phones.html``): the
+    address, why that one, and what keeps phones from reaching this server."""
+    base, why = base_url(request)
+    return {
+        "base": base,
+        "why": why,
+        "browser_host": request.url.hostname,
+        "addresses": addresses(request),
+        "https": getattr(request.app.state, "tls", None) is not None,
+        "ca_page": getattr(request.app.state, "ca_page_url", None),
+        "local_only": getattr(request.app.state, "local_only", False),
+    }

@@ -26,6 +26,7 @@ from shinpan.web import i18n
 from shinpan.web.api import CommandIn, Unsafe, csrf
 from shinpan.web.auth import role_at
 from shinpan.web.openapi import ERRORS
+from shinpan.web.phones import where_phones_go
 from shinpan.web.pieces import accepts_gzip
 from shinpan.web.public_lane import (
     NO_STORE,
@@ -154,7 +155,8 @@ def _clock(event: PublicEvent) -> dict[str, Any]:
 
 
 def _publish_page(request: Request, event_id: int, found: publishing.Published, role: Any) -> Response:
-    url = str(request.base_url).rstrip("/") + publishing.players_url(found.token) if found.token else None
+    where = where_phones_go(request)  # as invitations: never the laptop's own 127.0.0.1
+    url = str(where["base"]).rstrip("/") + publishing.players_url(found.token) if found.token else None
     with request.app.state.db.read() as conn:
         event = load_event(conn, event_id)
     return render(
@@ -166,6 +168,7 @@ def _publish_page(request: Request, event_id: int, found: publishing.Published, 
         published=found,
         url=url,
         qr=qr_svg(url, box=12) if url else None,
+        where=where,
     )
 
 

@@ -31,6 +31,7 @@ from shinpan.services.heads import read_head
 from shinpan.web import i18n
 from shinpan.web.auth import NotAllowed, history_reader, role_at, signed_in
 from shinpan.web.openapi import REPORT_FILES
+from shinpan.web.phones import base_url
 from shinpan.web.render import render
 
 router = APIRouter()
@@ -195,7 +196,7 @@ def ruling_view(
 ) -> Response:
     _, role, event = _allowed(request, event_id, "read")
     db = request.app.state.db
-    slip = reports.penalty_slip(db, event_id, number, str(request.base_url))
+    slip = reports.penalty_slip(db, event_id, number, base_url(request)[0])
     detail = queries.get_ruling(db, event_id, number)
     return render(
         request,
@@ -320,7 +321,7 @@ def penalty_slips(
     stands, or the rulings listed (``ruling=3&ruling=5``)."""
     _allowed(request, event_id, "read")
     made = reports.penalty_slips(
-        request.app.state.db, event_id, round_no=round, numbers=ruling, base_url=str(request.base_url)
+        request.app.state.db, event_id, round_no=round, numbers=ruling, base_url=base_url(request)[0]
     )
     return _file(made, format, lang)
 
@@ -337,7 +338,7 @@ def result_slips(
     """A round's result slips (default: the current round), eight to an A4 page with cut
     lines, each with its match's code and a QR code (head judge, scorekeeper)."""
     _allowed(request, event_id, "export")
-    made = reports.result_slips(request.app.state.db, event_id, round, str(request.base_url), tables=table)
+    made = reports.result_slips(request.app.state.db, event_id, round, base_url(request)[0], tables=table)
     return _file(made, format, lang)
 
 
@@ -348,5 +349,5 @@ def slip(
     """A6 penalty slip of one ruling, with a QR code linking to its page."""
     _allowed(request, event_id, "read")
     return _file(
-        reports.penalty_slip(request.app.state.db, event_id, number, str(request.base_url)), format, lang
+        reports.penalty_slip(request.app.state.db, event_id, number, base_url(request)[0]), format, lang
     )
