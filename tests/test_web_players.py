@@ -202,7 +202,7 @@ def test_an_absent_player_is_not_paired_in_round_1_and_drops_before_it(desk: Des
     desk.post(desk.head, "/5003/attendance", present="0")
     desk.post(desk.head, "/5004/attendance", present="0")
     page = desk.post(desk.head, "/5004/attendance", present="1")  # came after all
-    assert "5004: 出席" in page
+    assert "選手 4 (5004): 出席" in page  # named as the entry list names them
     paired = swiss.pair_next_round(desk.db, desk.event, seed=7, command_id="pair-1")
     seated = {p["a"] for p in paired.pairings} | {p["b"] for p in paired.pairings if p["b"]}
     assert seated == {"5001", "5002", "5004", "5005"}
@@ -216,7 +216,7 @@ def test_the_players_page_drops_a_player_between_rounds(desk: Desk) -> None:
     for n in range(1, 3):
         desk.post(desk.head, "/add", number=f"60{n:02d}", name=f"選手 {n}", reading="", club="")
     page = desk.post(desk.scorekeeper, "/6002/drop")
-    assert "6002" in page and desk.player("6002")[3] == "dropped"
+    assert "選手 2 (6002)がドロップしました" in page and desk.player("6002")[3] == "dropped"
     assert desk.entries("player.dropped") == [{"player": "6002", "round": 0}]
 
 

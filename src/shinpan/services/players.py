@@ -222,6 +222,14 @@ def registry(db: Database, event_id: int) -> Registry:
         return Registry(event, every_player(conn, event_id), absent(conn, event_id))
 
 
+def named(db: Database, event_id: int, number: str) -> str:
+    """How a message names a player: by name, with the number from the entry list
+    ("山田 太郎 (1005)"); the number alone for one not registered."""
+    with db.read() as conn:
+        found = player(conn, event_id, normalize_id(number))
+    return f"{found.name} ({found.number})" if found is not None else number
+
+
 def event_of(db: Database, event_id: int) -> Event:
     """The event (its name, its round) for a page about it."""
     with db.read() as conn:

@@ -182,9 +182,10 @@ def attendance(
         players.mark_attendance(
             request.app.state.db, event_id, number, here, actor=actor, command_id=command_id
         )
+        who = players.named(request.app.state.db, event_id, number)
         if here:
-            return i18n.gettext("{number}: present").format(number=number)
-        return i18n.gettext("{number}: absent (not paired in round 1)").format(number=number)
+            return i18n.gettext("{number}: present").format(number=who)
+        return i18n.gettext("{number}: absent (not paired in round 1)").format(number=who)
 
     return _attempt(request, event_id, "roster", work)
 
@@ -193,6 +194,8 @@ def attendance(
 def drop(request: Request, event_id: int, number: str, command_id: Field) -> Response:
     def work(actor: str) -> str:
         swiss.drop_player(request.app.state.db, event_id, number, actor=actor, command_id=command_id)
-        return i18n.gettext("{player} has dropped").format(player=number)
+        return i18n.gettext("{player} has dropped").format(
+            player=players.named(request.app.state.db, event_id, number)
+        )
 
     return _attempt(request, event_id, "results", work)

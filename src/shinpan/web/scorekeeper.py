@@ -21,7 +21,7 @@ from shinpan.engine.event_rules import RoundState
 from shinpan.errors import InvalidInput, ShinpanError
 from shinpan.reports.common import local_time
 from shinpan.reports.venue import venue_bracket
-from shinpan.services import events, playoff, results, rounds, swiss, winner_reports
+from shinpan.services import events, players, playoff, results, rounds, swiss, winner_reports
 from shinpan.services.formats import SEED_LIMIT
 from shinpan.services.scoresheet import Sheet, round_sheet
 from shinpan.services.standings import standing_json
@@ -312,6 +312,8 @@ def drop(request: Request, event_id: int, command_id: Field, player: Field = "")
         if not player.strip():
             raise InvalidInput("choose the player who drops", field="player")
         swiss.drop_player(request.app.state.db, event_id, player, actor=name, command_id=command_id)
-        return i18n.gettext("{player} has dropped").format(player=player.strip())
+        return i18n.gettext("{player} has dropped").format(
+            player=players.named(request.app.state.db, event_id, player)
+        )
 
     return _attempt(request, event_id, "results", work)
