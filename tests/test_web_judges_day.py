@@ -165,27 +165,6 @@ def test_offline_two_rulings_survive_a_reload_and_are_each_sent_once(site: Site,
         assert arrived > at_table + timedelta(seconds=1), "recorded when it arrived"
 
 
-def test_a_first_visit_while_the_wifi_drops_is_kept_once_it_comes_back(site: Site, people: People) -> None:
-    """The worker installs while the roster cannot be fetched: the page asks it again, a few
-    times and further apart, until the screen, the roster and 自分の記録 are all kept."""
-    event, judge = quick_event(site, player_table(8))
-    fj = floor_judge(people, judge)
-    dropped: list[str] = []
-    back_at = time.monotonic() + 4
-
-    def wifi_drops_for_a_while(route: Any) -> None:
-        if time.monotonic() < back_at:
-            dropped.append(route.request.url)
-            route.abort("internetdisconnected")
-        else:
-            route.continue_()
-
-    fj.context.route("**/record/roster", wifi_drops_for_a_while)
-    fj.goto(f"/events/{event}/record")
-    kept_on_first_visit(fj, event)
-    assert dropped, "the roster was never asked for while the Wi-Fi was down"
-
-
 # -- corrections and appeals ---------------------------------------------------------------
 
 

@@ -369,8 +369,10 @@ def kept_on_first_visit(page: Any, event: int) -> None:
     seen: dict[str, Any] = {}
     while time.monotonic() < deadline:
         seen = page.evaluate(
-            "() => caches.open('shinpan-pages').then(c => c.keys()).then(ks => ({"
+            "() => Promise.all([caches.open('shinpan-pages').then(c => c.keys()),"
+            " navigator.serviceWorker.getRegistration()]).then(([ks, r]) => ({"
             " controlled: navigator.serviceWorker.controller !== null,"
+            " worker: r ? [r.installing, r.waiting, r.active].map(w => w && w.state) : null,"
             " kept: ks.map(k => new URL(k.url).pathname) }))"
         )
         if seen["controlled"] and wanted <= set(seen["kept"]):

@@ -455,11 +455,16 @@
   // apart, until the screen, its roster and 自分の記録 are kept (the Wi-Fi may drop just then).
   if ("serviceWorker" in navigator) {
     var loadedByWorker = !!navigator.serviceWorker.controller;
+    // Asked again on a timer, not only on an answer: an answer can be lost with the worker.
     var keepAsked = 0;
+    var keepTimer = null;
     var askToKeep = function () {
+      if (keepAsked >= 8) return;
       keepAsked += 1;
+      keepTimer = setTimeout(askToKeep, 1500 * keepAsked);
       navigator.serviceWorker.ready.then(function (registration) {
-        if (registration.active) registration.active.postMessage({ keep: location.pathname });
+        var claim = !navigator.serviceWorker.controller; // its searches and records go through it
+        if (registration.active) registration.active.postMessage({ keep: location.pathname, claim: claim });
       }).catch(function () {});
     };
     navigator.serviceWorker.addEventListener("message", function (event) {
@@ -467,7 +472,7 @@
       if (data.kept !== location.pathname) return;
       var urls = data.urls || [];
       var whole = ["", "/roster", "/mine"].every(function (end) { return urls.indexOf(location.pathname + end) >= 0; });
-      if (!whole && keepAsked < 8) setTimeout(askToKeep, 1500 * keepAsked);
+      if (whole && navigator.serviceWorker.controller) { clearTimeout(keepTimer); keepAsked = 8; }
     });
     if (navigator.serviceWorker.startMessages) navigator.serviceWorker.startMessages();
     navigator.serviceWorker.register("/sw.js").then(function () {

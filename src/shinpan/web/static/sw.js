@@ -9,7 +9,8 @@
 //   it keeps those of the record screens already open (the page that registered it, which
 //   no worker controlled when it loaded), and then takes those pages over (clients.claim);
 //   a record screen opened later asks for its own (a "keep" message) in case it was not
-//   loaded through the worker;
+//   loaded through the worker, and one the worker does not control yet asks to be taken
+//   over (a "claim" message);
 // - everything else goes to the network as usual. Nothing is decided here: records wait in
 //   the page's queue and the server decides when they arrive.
 /* global VERSION */
@@ -53,6 +54,8 @@ self.addEventListener("install", function (event) {
 
 self.addEventListener("message", function (event) {
   var data = event.data || {};
+  // A page this worker should control and does not (its first claim came too early for it).
+  if (data.claim && event.waitUntil) event.waitUntil(self.clients.claim());
   if (data.keep && typeof data.keep === "string") {
     var done = keepScreen(data.keep).then(function (urls) {
       if (event.source) event.source.postMessage({ kept: data.keep, urls: urls });
