@@ -324,10 +324,9 @@ _KEPT_LOCK = threading.Lock()
 
 def _kept_of(db: Database) -> _Kept:
     with _KEPT_LOCK:
-        found = getattr(db, "_public_views", None)
+        found = vars(db).get("_public_views")
         if not isinstance(found, _Kept):
-            found = _Kept(db)
-            db._public_views = found  # type: ignore[attr-defined]
+            found = vars(db)["_public_views"] = _Kept(db)  # on the database object, as its player index
         return found
 
 
