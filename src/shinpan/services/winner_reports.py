@@ -194,7 +194,7 @@ def scores_offered(match_format: str, *, playoff: bool = False) -> list[tuple[st
             ("1-1", True),
         ]
     if playoff:
-        return [(s, at_time) for s, at_time in offered if parse_score(s).won_a != parse_score(s).won_b]
+        return [(s, at_time) for s, at_time in offered if (duels := parse_score(s)).won_a != duels.won_b]
     return offered
 
 
