@@ -16,7 +16,7 @@ from shinpan.services import rounds, swiss
 from shinpan.services.scoresheet import round_sheet
 from shinpan.store.connection import Statement
 from test_web_browser import People, Site, browser, people, sign_in, site  # noqa: F401
-from test_web_scorekeeper import swiss_event
+from test_web_scorekeeper import at_the_scorekeepers_table, swiss_event
 from web_support import HEAD_JUDGE, SCOREKEEPER
 
 SIZES = pytest.mark.parametrize(
@@ -117,9 +117,7 @@ def test_a_slip_the_network_lost_is_told_as_not_sent_and_goes_when_typed_again(
     event, scorekeeper = swiss_event(site, players=8)
     swiss.pair_next_round(site.db, event, seed=5)
     rounds.start_round(site.db, event)
-    sk = people.open({"width": 1366, "height": 900})
-    sign_in(sk, scorekeeper, SCOREKEEPER[1])
-    sk.goto(f"/events/{event}/scorekeeper")
+    sk = at_the_scorekeepers_table(people, {"width": 1366, "height": 900}, event, scorekeeper)
     answer, quick = sk.locator("#quick-answer"), sk.locator("#quick")
 
     sk.route("**/api/events/*/results", lambda route: route.abort("internetdisconnected"))

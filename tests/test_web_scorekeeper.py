@@ -180,13 +180,19 @@ def swiss_event(site: Site, players: int = 9) -> tuple[int, str]:
     return e, name
 
 
+def at_the_scorekeepers_table(people: People, viewport: dict[str, int], event: int, scorekeeper: str) -> Page:
+    """The scorekeeper, signed in, on the event's Matches page."""
+    sk = people.open(viewport)
+    sign_in(sk, scorekeeper, SCOREKEEPER[1])
+    sk.goto(f"/events/{event}/scorekeeper")
+    return sk
+
+
 @VIEWPORTS
 def test_the_scorekeepers_round_in_the_browser(site: Site, people: People, viewport: dict[str, int]) -> None:
     event, scorekeeper = swiss_event(site)
-    sk = people.open(viewport)
-    sign_in(sk, scorekeeper, SCOREKEEPER[1])
     page = f"/events/{event}/scorekeeper"
-    sk.goto(page)
+    sk = at_the_scorekeepers_table(people, viewport, event, scorekeeper)
     sk.click("#pair-next")
     expect(sk).to_have_url(re.compile(rf"{page}$"))
     expect(sk.locator(".flash.ok")).to_contain_text("ラウンド 1 の組み合わせ")
@@ -289,9 +295,7 @@ def test_ending_a_round_and_dropping_a_player_are_confirmed_first(
     site: Site, people: People, viewport: dict[str, int]
 ) -> None:
     event, scorekeeper = swiss_event(site, players=5)
-    sk = people.open(viewport)
-    sign_in(sk, scorekeeper, SCOREKEEPER[1])
-    sk.goto(f"/events/{event}/scorekeeper")
+    sk = at_the_scorekeepers_table(people, viewport, event, scorekeeper)
     # A drop is for good (here before round 1): the form asks for the tick that says so.
     drop = sk.locator("form[action$='/scorekeeper/drop']")
     drop.locator("select").select_option("1000")
@@ -336,9 +340,7 @@ def test_a_top_four_playoff_with_a_third_place_match_runs_from_the_scorekeepers_
     site: Site, people: People, viewport: dict[str, int]
 ) -> None:
     event, scorekeeper = swiss_event(site, players=5)
-    sk = people.open(viewport)
-    sign_in(sk, scorekeeper, SCOREKEEPER[1])
-    sk.goto(f"/events/{event}/scorekeeper")
+    sk = at_the_scorekeepers_table(people, viewport, event, scorekeeper)
     sk.click("#pair-next")
     sk.click("#start-round")
     expect(sk.locator("#start-playoff-box")).to_have_count(0)  # not while a round is played
@@ -352,6 +354,14 @@ def test_a_top_four_playoff_with_a_third_place_match_runs_from_the_scorekeepers_
     sk.locator("#start-playoff-box summary").click()
     expect(sk.locator("#start-playoff-box .caution")).to_contain_text("取り消せません")
     expect(sk.locator("#start-playoff-box select[name=size] option")).to_have_count(1)  # 5 players: top 4
+    # A size that is no bracket, however it is sent, is refused by the rule and starts nothing.
+    sk.evaluate(
+        "document.querySelector('#start-playoff-box select[name=size]').add(new Option('6', '6', true, true))"
+    )
+    sk.click("#start-playoff")
+    expect(sk.locator(".flash.error")).to_contain_text("6人にはできません")
+    expect(sk.locator("#start-playoff-box")).to_have_count(1)
+    sk.locator("#start-playoff-box summary").click()
     sk.check("#start-playoff-box input[name=third_place]")
     sk.click("#start-playoff")
     expect(sk.locator(".flash.ok")).to_contain_text("上位4人の決勝トーナメントを始めました")

@@ -15,8 +15,8 @@ from shinpan.reports.result_slip import result_slips
 from shinpan.services import publish, queries, rounds, swiss
 from shinpan.store.connection import Statement
 from test_web_browser import People, Site, browser, people, sign_in, site  # noqa: F401
-from test_web_scorekeeper import swiss_event
-from web_support import PHONE, SCOREKEEPER
+from test_web_scorekeeper import at_the_scorekeepers_table, swiss_event
+from web_support import PHONE
 
 LAPTOP = {"width": 1366, "height": 900}
 
@@ -56,9 +56,7 @@ def test_a_player_reports_a_win_with_the_slips_code_and_the_scorekeeper_confirms
     expect(phone.locator("#report-sent")).to_contain_text("送信しました")
     expect(phone.locator("body")).not_to_contain_text(scorekeeper)
 
-    sk = people.open(LAPTOP)
-    sign_in(sk, scorekeeper, SCOREKEEPER[1])
-    sk.goto(f"/events/{event}/scorekeeper")
+    sk = at_the_scorekeepers_table(people, LAPTOP, event, scorekeeper)
     waiting = sk.locator(f"#winner-report-{slip.table}")
     expect(waiting).to_contain_text("2-0")
     expect(waiting).to_contain_text(slip.a.name)
