@@ -456,3 +456,17 @@ def test_t10_a_playoff_needs_as_many_players_still_in_the_event() -> None:
 def test_t7_a_score_written_with_spaces_is_read() -> None:
     assert parse_score(" 2 - 1 ") == Score(2, 1)
     assert parse_score("1 - 1 - 1") == Score(1, 1, 1)
+
+
+def test_a_players_code_is_theirs_alone_and_forgives_how_it_is_typed() -> None:
+    from shinpan.tournament.codes import player_code, player_code_matches
+
+    code = player_code("secret", "1004")
+    assert len(code) == 9 and code[4] == "-"
+    assert all(c in ALPHABET for c in code.replace("-", ""))
+    assert player_code("secret", "1004") == code
+    assert player_code("secret", "1005") != code
+    assert player_code("other", "1004") != code
+    assert code != match_code("secret", 1, 1004)
+    assert player_code_matches("secret", "1004", code.lower().replace("-", " "))
+    assert not player_code_matches("secret", "1005", code)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from shinpan.errors import NotFound
 from shinpan.store.connection import Connection
 from shinpan.store.events import identity
-from shinpan.tournament.codes import code_matches, match_code
+from shinpan.tournament.codes import code_matches, match_code, player_code, player_code_matches
 
 
 def event_secret(conn: Connection, event_id: int) -> str:
@@ -33,3 +33,14 @@ def match_codes(conn: Connection, event_id: int, round_no: int, tables: Iterable
 def code_is_right(conn: Connection, event_id: int, round_no: int, table: int, typed: str) -> bool:
     """Whether ``typed`` is the code printed on that table's slip."""
     return code_matches(event_secret(conn, event_id), round_no, table, typed)
+
+
+def player_codes(conn: Connection, event_id: int, players: Iterable[str]) -> dict[str, str]:
+    """The registration code of each listed player, by player id (printed on their slip)."""
+    secret = event_secret(conn, event_id)
+    return {player: player_code(secret, player) for player in players}
+
+
+def player_code_is_right(conn: Connection, event_id: int, player_id: str, typed: str) -> bool:
+    """Whether ``typed`` is the registration code printed on that player's slip."""
+    return player_code_matches(event_secret(conn, event_id), player_id, typed)

@@ -31,7 +31,28 @@ def match_code(secret: str, round_no: int, table: int) -> str:
     if not secret:
         raise ValueError("a match code needs the event's secret")
     message = f"shinpan result slip\x00{round_no}\x00{table}".encode()
-    digest = hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest()
+    return _written(hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest())
+
+
+def player_code(secret: str, player_id: str) -> str:
+    """A player's registration code (``K7RX-M4HD``), printed on the slip the desk hands them:
+    with it a player submits their own decklist (T13) and drops from the event themselves
+    (T14's self-service) on the players' pages. Made like :func:`match_code`, over the
+    player's id instead of a table, so one player's code says nothing of another's."""
+    if not secret:
+        raise ValueError("a player's code needs the event's secret")
+    message = f"shinpan player\x00{player_id}".encode()
+    return _written(hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest())
+
+
+def player_code_matches(secret: str, player_id: str, typed: str) -> bool:
+    """Whether ``typed`` is that player's registration code (compared in constant time)."""
+    expected = player_code(secret, player_id)
+    return hmac.compare_digest(expected.encode(), normalise_code(typed).encode())
+
+
+def _written(digest: bytes) -> str:
+    """Eight characters of the alphabet from a digest, as two groups of four."""
     value = int.from_bytes(digest, "big")
     chars = []
     for _ in range(LENGTH):
