@@ -1,6 +1,7 @@
 """Heads on paper: every printout carries its event's chain head as it was when it was made
 (:func:`read_head`, in the printout's own read); ``shinpan verify --head`` tells whether the
-ledger still holds that head at that position (:func:`check_head`): a printout kept in a
+ledger still holds that head at that position, every entry up to it hashed again from its
+content (:func:`check_head`): a printout kept in a
 binder catches a ledger rewritten later, however consistently its hashes were made again.
 """
 
@@ -93,19 +94,21 @@ class HeadCheck:
             return f"holds: the ledger of event {e} still has this head at entry {n}{where}"
         if self.state == "unknown":
             return f"unknown head: no event here has it at entry {n} (is this the right database?)"
+        if self.chain_break is not None:
+            k, what = self.chain_break
+            return (
+                f"does not hold: event {e}'s entry {k} {what}: entries 1–{n} do not hash to the printed head "
+                f"(the first that differs is entry {k})"
+            )
         if self.length < n:
             return (
                 f"does not hold: event {e}'s ledger has {self.length} entries, the printout stood at entry {n}: "
                 f"entries were removed, or its chain was rewritten"
             )
-        how = (
-            f"its chain breaks at entry {self.chain_break[0]} ({self.chain_break[1]})"
-            if self.chain_break
-            else "its chain was rewritten whole, every hash made again"
-        )
         return (
             f"does not hold: event {e}'s entry {n} is not the one printed (the ledger has {self.now} there): "
-            f"one or more of entries 1–{n} were changed after the printout was made; {how}"
+            f"one or more of entries 1–{n} were changed after the printout was made; "
+            "its chain was rewritten whole, every hash made again"
         )
 
     def _ja(self, e: int, n: int) -> str:
@@ -114,42 +117,56 @@ class HeadCheck:
             return f"一致: 大会 {e} の台帳はいまも第{n}項でこのヘッドを保持しています{where}"
         if self.state == "unknown":
             return f"不明なヘッド: このデータベースのどの大会にも、第{n}項にこのヘッドはありません(データベースが違いませんか)"
+        if self.chain_break is not None:
+            k, what = self.chain_break
+            return (
+                f"不一致: 大会 {e} の第{k}項{_break_ja(what)}: 第1〜{n}項を内容から計算し直すと、"
+                f"印刷されたヘッドになりません(最初に食い違うのは第{k}項です)"
+            )
         if self.length < n:
             return (
                 f"不一致: 大会 {e} の台帳は{self.length}項しかなく、印刷物は第{n}項の時点のものです: "
                 "項が削除されたか、台帳が書き換えられました"
             )
-        how = (
-            f"台帳の鎖は第{self.chain_break[0]}項で切れています"
-            if self.chain_break
-            else "ハッシュがすべて計算し直されています"
-        )
         return (
             f"不一致: 大会 {e} の第{n}項が印刷物のものと違います(台帳ではいま {self.now}): "
-            f"印刷の後に第1〜{n}項のどれかが書き換えられました。{how}"
+            f"印刷の後に第1〜{n}項のどれかが書き換えられました。ハッシュがすべて計算し直されています"
         )
+
+
+def _break_ja(problem: str) -> str:
+    """What :func:`shinpan.store.ledger.verify_chain` found at an entry, in Japanese."""
+    if problem.startswith("was altered"):
+        return "の内容が書き換えられています(保存されたハッシュと合いません)"
+    if "removed" in problem:
+        last = problem.split(" ")[1].split("–")[-1] if problem.startswith("entries") else ""
+        return f"〜{last}項が削除されています" if last else "が削除されています"
+    return "が挿入されています"
 
 
 def check_head(db: Database, text: str, event_id: int | None = None) -> HeadCheck:
-    """Whether the ledger still holds a printed head (short or full form) at its position.
-    ``event_id``: the event to check, when its id here is not the printed one (an import).
-    :class:`MalformedHead` when the text is not a head."""
+    """Whether the ledger still holds a printed head (short or full form) at its position:
+    every entry from the first to that one hashed again from its stored content, each
+    linking the one before, ending in the printed hash. ``event_id``: the event to check,
+    when its id here is not the printed one (an import). :class:`MalformedHead` when the
+    text is not a head."""
     given = parse_head(text)
     event = event_id if event_id is not None else given.event_id
     n = given.position
+    found_in = None
     with db.read() as conn:
         if not event_exists(conn, event):
-            other = _elsewhere(conn, given)
-            if other is None:
+            found_in = _elsewhere(conn, given)
+            if found_in is None:
                 return HeadCheck("unknown", event, n, text.strip())
-            return HeadCheck("holds", event, n, text.strip(), found_in=other)
-        stored = hash_at(conn, event, n)
-        if stored is not None and given.matches(stored):
-            return HeadCheck("holds", event, n, text.strip())
-        length = length_of(conn, event)
-        now = None if stored is None else f"{given.event_id}-{n}-{_grouped(given.event_id, n, stored)}"
-        found, _, _ = verify_chain(conn, event)
-    broke = (found.seq, found.problem) if found is not None and found.seq <= n else None
+        walked = event if found_in is None else found_in
+        found, _, _ = verify_chain(conn, walked, upto=n)
+        stored = hash_at(conn, walked, n)
+        if found is None and stored is not None and given.matches(stored):
+            return HeadCheck("holds", event, n, text.strip(), found_in=found_in)
+        length = length_of(conn, walked)
+    now = None if stored is None else f"{given.event_id}-{n}-{_grouped(given.event_id, n, stored)}"
+    broke = (found.seq, found.problem) if found is not None else None
     return HeadCheck("not_held", event, n, text.strip(), now, length, broke)
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from shinpan.services.seal import SealProblem, check_seals, known_keys
+from shinpan.services.seal import SealProblem, check_kept, check_seals, kept_seals, known_keys
 from shinpan.store.db import Database
 from shinpan.store.guards import missing_guards
-from shinpan.store.heads import seals_of
+from shinpan.store.heads import Seal, seals_of
 from shinpan.store.integrity import Difference, derive_aside, derive_in_place
 from shinpan.store.ledger import Break, event_ids, verify_chain
 
@@ -52,13 +52,16 @@ def rebuild(db: Database, event_id: int | None = None, *, check_only: bool = Fal
 
 
 def verify(db: Database, event_id: int | None = None) -> Verification:
-    """Walk every chain and check every seal; then compare the projections with what the
+    """Walk every chain and check every seal in the ledger, and find in it every seal this
+    installation made (kept beside its key); then compare the projections with what the
     entries give."""
     breaks, heads, total = [], {}, 0
     differences: list[Difference] = []
     broken_seals: list[SealProblem] = []
     sealed: dict[int, int] = {}
     known: set[str] | None = None
+    kept = kept_seals(db)
+    read: dict[int, list[Seal]] = {}
     with db.read() as conn:  # one consistent view; recording goes on meanwhile
         ids = [event_id] if event_id is not None else event_ids(conn)
         unguarded = missing_guards(conn)
@@ -68,11 +71,15 @@ def verify(db: Database, event_id: int | None = None) -> Verification:
             heads[e] = head
             if found is not None:
                 breaks.append(found)
-            seals = seals_of(conn, e)
+            seals = read[e] = seals_of(conn, e)
             if seals:
                 known = known_keys(db) if known is None else known
                 broken_seals += check_seals(conn, e, seals, known, found.seq if found is not None else None)
                 sealed[e] = seals[-1].position
+        named = {(p.event_id, p.seq) for p in broken_seals}  # a seal found broken is named once
+        broken_seals += [
+            p for p in check_kept(conn, kept, read, event_id) if (p.event_id, p.seq) not in named
+        ]
         if not breaks:
             differences = [d for e in ids for d in derive_aside(conn, e)]
     return Verification(len(ids), total, breaks, differences, heads, unguarded, broken_seals, sealed)

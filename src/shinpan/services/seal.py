@@ -9,7 +9,11 @@ database in memory), in shinpan's data folder (``SHINPAN_HOME``, else
   someone who can rewrite the database still cannot sign;
 - ``shinpan-seal.pub``: the public key (PEM), to hand to whoever checks an export;
 - ``shinpan-seal-trusted.txt``: other installations' public keys this one accepts seals of
-  (raw key in hex, one a line), added by ``shinpan import --trust-key``.
+  (raw key in hex, one a line), added by ``shinpan import --trust-key``;
+- ``shinpan-seals.jsonl``: every seal this installation has made (the event's uid and id,
+  the seal's entry, the head it signed, the signature), one a line: ``verify`` finds each
+  in the ledger, so a ledger cut back past a seal, or a seal taken out, is named even when
+  what is left is a whole chain (:func:`check_kept`).
 
 A seal is checked (:func:`check_seals`) for what could have broken it: an entry it covers
 changed (the head it signed is not the ledger's any more), a signature that is not the
@@ -19,11 +23,12 @@ key's, or a key this installation does not know.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 from shinpan.entries import EventSealed
 from shinpan.errors import InvalidInput, StorageError
@@ -31,7 +36,8 @@ from shinpan.ledger_head import ALPHABET
 from shinpan.services.commands import run_command
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database, data_dir
-from shinpan.store.heads import Seal, hash_at
+from shinpan.store.events import event_with_uid, identity
+from shinpan.store.heads import Seal, hash_at, seals_of
 from shinpan.store.ledger import Appender
 
 if TYPE_CHECKING:
@@ -40,8 +46,10 @@ if TYPE_CHECKING:
 __all__ = [
     "KEY_FILE",
     "PUBLIC_FILE",
+    "SEALS_FILE",
     "TRUSTED_FILE",
     "SealProblem",
+    "check_kept",
     "check_seal",
     "check_seals",
     "fingerprint",
@@ -57,6 +65,7 @@ __all__ = [
 KEY_FILE = "shinpan-seal.key"
 PUBLIC_FILE = "shinpan-seal.pub"
 TRUSTED_FILE = "shinpan-seal-trusted.txt"
+SEALS_FILE = "shinpan-seals.jsonl"
 
 
 def key_dir(db: Database) -> Path:
@@ -175,17 +184,94 @@ def seal_event(
         entry = ap.append(EventSealed(position, head, public, signature))
         return _sealed(entry.seq, entry.of(EventSealed))
 
-    return run_command(
+    made: list[str] = []  # the event's uid, read in the seal's transaction
+
+    def sealing(conn: Connection, ap: Appender) -> Sealed:
+        found = identity(conn, event_id)
+        made.append("" if found is None else found.uid)
+        return act(conn, ap)
+
+    done = run_command(
         db,
         event_id,
         "manage",
         actor,
         command_id,
         {"seal": event_id},
-        act,
+        sealing,
         now,
         lambda _conn, entry: _sealed(entry.seq, entry.of(EventSealed)),
     )
+    if made:  # made now, not a retry: kept beside the key
+        _keep(db, made[0], event_id, done)
+    return done
+
+
+def _keep(db: Database, uid: str, event_id: int, done: Sealed) -> None:
+    line = json.dumps(
+        {
+            "event": uid,
+            "event_id": event_id,
+            "entry": done["seq"],
+            "position": done["position"],
+            "head": done["head"],
+            "key": done["key"],
+            "signature": done["signature"],
+        },
+        sort_keys=True,
+    )
+    path = key_dir(db) / SEALS_FILE
+    try:
+        with path.open("a", encoding="utf-8") as out:
+            out.write(line + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+    except OSError as e:
+        raise StorageError(
+            "the seal is in the ledger, but it could not be kept in {path}: {why}",
+            path=str(path),
+            why=e.strerror or str(e),
+        ) from None
+
+
+class KeptSeal(NamedTuple):
+    """A seal as the installation keeps it in :data:`SEALS_FILE`."""
+
+    event: str  # the event's uid
+    event_id: int
+    entry: int  # the seal's entry
+    position: int
+    head: str
+    signature: str
+
+
+def kept_seals(db: Database) -> list[KeptSeal]:
+    """Every seal this installation has made, as kept beside its key (a line that is not one
+    is left out: the file is the installation's own)."""
+    path = key_dir(db) / SEALS_FILE
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return []
+    except OSError as e:
+        raise StorageError("cannot read {path}: {why}", path=str(path), why=e.strerror or str(e)) from None
+    out = []
+    for line in lines:
+        try:
+            d = json.loads(line)
+            out.append(
+                KeptSeal(
+                    str(d["event"]),
+                    int(d["event_id"]),
+                    int(d["entry"]),
+                    int(d["position"]),
+                    str(d["head"]),
+                    str(d["signature"]),
+                )
+            )
+        except (ValueError, KeyError, TypeError):
+            continue
+    return out
 
 
 class Sealed(TypedDict):
@@ -234,7 +320,8 @@ class SealsPart(TypedDict, total=False):
 class SealProblem:
     """What broke a seal: ``changed`` (an entry it covers is not what was sealed), ``signature``
     (not the key's signature of that head), ``unknown_key`` (a key this installation does
-    not know), ``misplaced`` (the seal does not sign the entry just before it)."""
+    not know), ``misplaced`` (the seal does not sign the entry just before it), ``missing``
+    (a seal this installation made is not in the ledger any more)."""
 
     event_id: int
     seq: int  # the seal entry
@@ -255,6 +342,8 @@ class SealProblem:
                     "signature": f"の署名が鍵 {fp} の署名ではありません: 封印が書き換えられました",
                     "unknown_key": f"は、このシステムが知らない鍵 {fp} で署名されています",
                     "misplaced": "が直前の項を封印していません: 封印が動かされました",
+                    "missing": "が台帳にありません: このシステムが封印した後で、台帳が封印の前まで切り詰められたか、"
+                    "封印の項が取り除かれました",
                 }[self.problem]
             )
         seal = f"event {self.event_id}, seal at entry {n}" if self.event_id else f"the seal at entry {n}"
@@ -266,6 +355,8 @@ class SealProblem:
                 "signature": f": BROKEN, the signature is not key {fp}'s: the seal was altered",
                 "unknown_key": f": signed with key {fp}, which this installation does not know",
                 "misplaced": ": BROKEN, it does not seal the entry just before it: the seal was moved",
+                "missing": ": MISSING from the ledger: this installation made it, and the ledger was cut back "
+                "past it or the seal's entry was taken out",
             }[self.problem]
         )
 
@@ -308,6 +399,29 @@ def check_seals(
             problem = SealProblem(event_id, seal.seq, "changed", seal.key)
         if problem is not None:
             found.append(problem)
+    return found
+
+
+def check_kept(
+    conn: Connection, kept: list[KeptSeal], seals: dict[int, list[Seal]], event_id: int | None
+) -> list[SealProblem]:
+    """The seals this installation made (:func:`kept_seals`) against the ledger: each must
+    still be there, at its entry, signing the same head (``seals``: the ledger's seals of
+    the events already read, by event). A seal of an event this database does not have is
+    another database's (a folder may hold several). ``event_id``: that event's only."""
+    found = []
+    for k in kept:
+        here = event_with_uid(conn, k.event)
+        if here is None or (event_id is not None and here != event_id):
+            continue
+        ours = seals.get(here)
+        if ours is None:
+            ours = seals[here] = seals_of(conn, here)
+        if not any(
+            (s.seq, s.position, s.head, s.signature) == (k.entry, k.position, k.head, k.signature)
+            for s in ours
+        ):
+            found.append(SealProblem(here, k.entry, "missing", ""))
     return found
 
 

@@ -210,11 +210,17 @@ class Break:
         return f"event {self.event_id}, entry {self.seq}: {self.problem}"
 
 
-def verify_chain(conn: Connection, event_id: int) -> tuple[Break | None, int, str]:
-    """Walk one event's chain; the first break (or None), the entry count and the head hash."""
+def verify_chain(
+    conn: Connection, event_id: int, *, upto: int | None = None
+) -> tuple[Break | None, int, str]:
+    """Walk one event's chain (from its first entry to entry ``upto``, or to its end),
+    hashing every entry again from its stored content; the first break (or None), the entry
+    count and the head hash."""
     expected_seq, prev, before_prev = 1, GENESIS, None
     count = 0
     for r in map(_Row._make, _CHAIN.run(conn, {"e": event_id})):
+        if upto is not None and r.seq > upto and expected_seq > upto:
+            break
         count += 1
         if r.seq != expected_seq:
             if r.seq > expected_seq:
