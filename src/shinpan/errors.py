@@ -13,7 +13,8 @@
     │   ├── web.auth.NotAllowed        the signed-in account's role does not allow it
     │   └── web.auth.CsrfFailed        the form's CSRF token is missing or wrong
     ├── Conflict         409  a command id reused with other content; a state that forbids it
-    │   └── ResultStands             a result stands for the match (T11): ``details`` carries it
+    │   ├── ResultStands             a result stands for the match (T11): ``details`` carries it
+    │   └── EventClosed        423  the event is sealed: nothing is recorded until it is reopened
     ├── Refused          422  the guideline or the event's rules refuse it (e.g. D15)
     ├── TooLarge         413  an upload or a request body over its limit: refused whole
     │   ├── csvio.CsvTooLarge
@@ -82,6 +83,12 @@ class ResultStands(Conflict):
     ) -> None:
         self.details = details
         super().__init__(message, field=field, **params)
+
+
+class EventClosed(Conflict):
+    """The event is sealed: it takes no command until the head judge reopens it (423 Locked)."""
+
+    status = 423
 
 
 class Refused(ShinpanError):

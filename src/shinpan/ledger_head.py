@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-__all__ = ["HeadText", "LedgerHead", "MalformedHead", "SealMark", "parse_head", "short_digest"]
+__all__ = ["HeadText", "LedgerHead", "MalformedHead", "ReopenMark", "SealMark", "parse_head", "short_digest"]
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U
 _LOOK_ALIKES = str.maketrans({"O": "0", "I": "1", "L": "1"})
@@ -61,6 +61,17 @@ class SealMark:
 
 
 @dataclass(frozen=True)
+class ReopenMark:
+    """The event's last reopening after a seal, as paper shows it: its entry, when, by whom,
+    and why."""
+
+    position: int  # the reopening's entry
+    reopened_at: str  # its stamp
+    by: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class LedgerHead:
     """An event's chain as it stood when a document was made."""
 
@@ -68,6 +79,7 @@ class LedgerHead:
     position: int  # entries in the chain (the last one's number); 0 for an empty chain
     digest: str  # the last entry's hash (64 hex digits)
     seal: SealMark | None = None  # the newest seal, if the event was sealed
+    reopened: ReopenMark | None = None  # the last reopening, if the event was reopened
 
     @property
     def short(self) -> str:

@@ -316,6 +316,32 @@ def seal(
     tell("  鍵", f"key: {done['fingerprint']}")
 
 
+def reopen(
+    event: EventOption,
+    reason: Annotated[
+        str, typer.Option("--reason", help="Why the sealed event is reopened (on every later report).")
+    ],
+    judge: JudgeOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Reopen a sealed event, with a reason: it takes records again until it is sealed anew
+    (the head judge only; the reopening is in the ledger and on every later report)."""
+    from shinpan.services import reopen as reopening  # start-up
+
+    database = open_db(db)
+    with handled():
+        done = reopening.reopen_event(database, event, reason, actor=judge)
+    if as_json:
+        print_json(done)
+        return
+    tell(
+        f"封印を解除しました: 大会 {event}、第{done['seq']}項(第{done['seal']}項の封印)",
+        f"reopened: event {event}, entry {done['seq']} (the seal at entry {done['seal']})",
+    )
+    tell(f"  理由: {done['reason']}", f"reason: {done['reason']}")
+
+
 def judge_add(
     event: EventOption,
     name: Annotated[str, typer.Option("--name")],
@@ -421,6 +447,7 @@ def register(app: typer.Typer) -> None:
     event_app.command("publish")(publish)
     event_app.command("list")(list_)
     event_app.command("seal")(seal)
+    event_app.command("reopen")(reopen)
     judge_app = typer.Typer(help="The judges of an event.", no_args_is_help=True)
     app.add_typer(judge_app, name="judge")
     judge_app.command("add")(judge_add)

@@ -20,6 +20,7 @@ from shinpan.entries.event import (
     AttendanceMarked,
     DuelResult,
     EventCreated,
+    EventReopened,
     EventSealed,
     JudgeAdded,
     JudgeClaimed,
@@ -97,6 +98,7 @@ EntryBody = (
     | FormatSet
     | PlayoffStarted
     | EventSealed
+    | EventReopened
     | EventPublished
     | WinnerReported
     | WinnerReportConfirmed
@@ -133,6 +135,7 @@ KINDS: dict[str, type[EntryBody]] = {
         FormatSet,
         PlayoffStarted,
         EventSealed,
+        EventReopened,
         ResultReported,
         PlayerCorrected,
         AttendanceMarked,
@@ -165,6 +168,7 @@ __all__ = [
     "EntryBody",
     "EventCreated",
     "EventPublished",
+    "EventReopened",
     "EventSealed",
     "Fields",
     "FormatSet",

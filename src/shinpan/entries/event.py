@@ -413,4 +413,21 @@ class EventSealed(Kind):
         return cls(f.whole("position"), f.text("head"), f.text("key"), f.text("signature"))
 
 
+@dataclass(frozen=True)
+class EventReopened(Kind):
+    """The head judge reopened a sealed event, saying why: it takes commands again until it
+    is sealed anew. The seal stays in the ledger (it still signs the entries before it)."""
+
+    kind: ClassVar[str] = "event.reopened"
+    seal: int  # the seal's entry that this reopening lifts
+    reason: str
+
+    def body(self) -> dict[str, Any]:
+        return {"seal": self.seal, "reason": self.reason}
+
+    @classmethod
+    def read(cls, f: Fields) -> Self:
+        return cls(f.whole("seal"), f.text("reason"))
+
+
 # Rulings and what is done about them.

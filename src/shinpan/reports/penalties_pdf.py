@@ -271,6 +271,19 @@ def ledger_lines(report: PenaltyReport, h: LedgerHead, lang: str) -> list[list[R
             Run(f" {s.fingerprint}", color=META),
         ]
         lines += [seal, [Run("署名", 5.5, EN), *en("signature", lang, 5.5), Run(f" {s.signature}", 5.5, EN)]]
+    if h.reopened:
+        r = h.reopened
+        lines.append(
+            [
+                Run("封印の解除", style="B", color=META),
+                *en("reopened", lang),
+                Run(f": 第{r.position}項", color=META),
+                *en(f"entry {r.position}", lang),
+                Run(f" · {local_time(r.reopened_at, report.time_zone)} · {r.by} · 理由", color=META),
+                *en("reason", lang),
+                Run(f": {r.reason}", color=META),
+            ]
+        )
     return lines
 
 

@@ -22,6 +22,7 @@ from shinpan.engine.event_rules import Role
 from shinpan.engine.participants import check_id_characters, check_name, normalize_id
 from shinpan.errors import Conflict, InvalidInput, NotFound
 from shinpan.services import events as event_service
+from shinpan.services.closed import check_open
 from shinpan.services.context import load_event, parse_stamp, require, stamp
 from shinpan.store import access as access_store
 from shinpan.store import accounts as store
@@ -223,6 +224,7 @@ def invite(db: Database, event_id: int, role: Role, by: str, now: datetime | Non
     expires = stamp((now or parse_stamp(stamp())) + timedelta(hours=INVITATION_HOURS))
     with db.write(event_id) as conn:
         require(conn, load_event(conn, event_id), by, "invite")
+        check_open(conn, event_id)  # a seat is a command: a sealed event takes none
         store.add_invitation(conn, _code_hash(code), event_id, role.value, by, expires)
     return code
 
@@ -272,6 +274,8 @@ def join(
         name = _new_sign_in_name(name)
     seat = found.seat or (user.name if user else name)
     with db.write(found.event_id) as conn:
+        if found.seat is None:  # a new judge; a claimed seat is the seat's own (a sealed event's too)
+            check_open(conn, found.event_id)  # before the code is used: still good after a reopening
         if found.seat is None and store.seat_name_taken(conn, found.event_id, seat):
             raise Conflict("the name {name} is taken; choose another", field="name", name=seat)
         if not store.use_invitation(conn, _code_hash(code), stamp(now), seat):

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any, TypedDict, TypeVar, overload
 
 from shinpan.errors import Conflict, NotFound
+from shinpan.services.closed import IMPORTING, closed
 from shinpan.services.context import Event, authorized, holding, stamp
 from shinpan.store.chain import fingerprint
 from shinpan.store.connection import Connection
@@ -52,6 +53,7 @@ def run_command(
     replayed: None = None,
     *,
     check: Callable[[Connection, Event, str], None] | None = None,
+    when_sealed: bool = False,
 ) -> T | Replayed: ...
 
 
@@ -68,6 +70,7 @@ def run_command(
     replayed: Callable[[Connection, Entry], T],
     *,
     check: Callable[[Connection, Event, str], None] | None = None,
+    when_sealed: bool = False,
 ) -> T: ...
 
 
@@ -83,10 +86,12 @@ def run_command(
     replayed: Callable[[Connection, Entry], T] | None = None,
     *,
     check: Callable[[Connection, Event, str], None] | None = None,
+    when_sealed: bool = False,
 ) -> T | Replayed:
     """Run ``act`` in one write transaction for the event, once per command id; the same id
     again answers ``replayed(conn, entry)`` of the entry first recorded (or, without it,
-    :class:`Replayed`)."""
+    :class:`Replayed`). A sealed event takes no command (:mod:`shinpan.services.closed`)
+    but the one that reopens it (``when_sealed``)."""
     command_id = command_id or new_command_id()
     if len(command_id) > 100:
         raise Conflict("a command id has at most 100 characters")
@@ -108,6 +113,9 @@ def run_command(
             if replayed is None:
                 return Replayed(replayed=True, seq=earlier.seq)
             return replayed(conn, earlier)
+        sealed = opening.event["sealed_entry"]
+        if sealed is not None and not when_sealed and not conn.info.get(IMPORTING):
+            raise closed(conn, event_id, int(sealed), event.time_zone)
         ap = Appender(
             conn, event_id, name, stamp(now), command_id=command_id, command_hash=digest, head=opening.head
         )

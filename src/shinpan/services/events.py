@@ -243,7 +243,17 @@ def claim_seat(
             raise Conflict("{judge}'s seat is already held by an account", judge=seat)
         ap.append(JudgeClaimed(seat, account))
 
-    run_command(db, event_id, "read", seat, command_id, {"claim": seat, "account": account}, act, now)
+    run_command(
+        db,
+        event_id,
+        "read",
+        seat,
+        command_id,
+        {"claim": seat, "account": account},
+        act,
+        now,
+        when_sealed=True,
+    )  # a seat claimed is who holds it, not what the event decided: a sealed event's seats too
 
 
 def import_players(

@@ -11,11 +11,19 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from shinpan.ledger_head import HeadText, LedgerHead, MalformedHead, SealMark, parse_head, short_digest
+from shinpan.ledger_head import (
+    HeadText,
+    LedgerHead,
+    MalformedHead,
+    ReopenMark,
+    SealMark,
+    parse_head,
+    short_digest,
+)
 from shinpan.services.seal import fingerprint
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
-from shinpan.store.heads import Seal, event_exists, hash_at, head_of, length_of, seals_of
+from shinpan.store.heads import Seal, event_exists, hash_at, head_of, last_reopening, length_of, seals_of
 from shinpan.store.ledger import event_ids, verify_chain
 
 __all__ = ["HeadCheck", "MalformedHead", "check_head", "read_head", "read_heads"]
@@ -56,7 +64,11 @@ def read_head(conn: Connection, event_id: int) -> LedgerHead:
         mark = SealMark(
             s.position, fingerprint(s.key) if len(s.key) == 64 else s.key, s.signature, s.recorded_at
         )
-    return LedgerHead(event_id, position, digest, mark)
+    again = last_reopening(conn, event_id) if s is not None else None
+    reopened = None
+    if again is not None and again.entry <= position:
+        reopened = ReopenMark(again.entry, again.at, again.by, again.reason)
+    return LedgerHead(event_id, position, digest, mark, reopened)
 
 
 def read_heads(conn: Connection, ids: Iterable[int]) -> tuple[LedgerHead, ...]:

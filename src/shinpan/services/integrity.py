@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from shinpan.services.seal import SealProblem, check_kept, check_seals, kept_seals, known_keys
+from shinpan.services.seal import KeptSeal, SealProblem, check_seals, kept_seals, known_keys
+from shinpan.store.connection import Connection
 from shinpan.store.db import Database
+from shinpan.store.events import event_with_uid
 from shinpan.store.guards import missing_guards
 from shinpan.store.heads import Seal, seals_of
 from shinpan.store.integrity import Difference, derive_aside, derive_in_place
@@ -49,6 +51,29 @@ def rebuild(db: Database, event_id: int | None = None, *, check_only: bool = Fal
         if check_only:
             return [d for e in ids for d in derive_aside(conn, e)]
     return [d for e in ids for d in _replace(db, e)]
+
+
+def check_kept(
+    conn: Connection, kept: list[KeptSeal], seals: dict[int, list[Seal]], event_id: int | None
+) -> list[SealProblem]:
+    """The seals this installation made (:func:`kept_seals`) against the ledger: each must
+    still be there, at its entry, signing the same head (``seals``: the ledger's seals of
+    the events already read, by event). A seal of an event this database does not have is
+    another database's (a folder may hold several). ``event_id``: that event's only."""
+    found = []
+    for k in kept:
+        here = event_with_uid(conn, k.event)
+        if here is None or (event_id is not None and here != event_id):
+            continue
+        ours = seals.get(here)
+        if ours is None:
+            ours = seals[here] = seals_of(conn, here)
+        if not any(
+            (s.seq, s.position, s.head, s.signature) == (k.entry, k.position, k.head, k.signature)
+            for s in ours
+        ):
+            found.append(SealProblem(here, k.entry, "missing", ""))
+    return found
 
 
 def verify(db: Database, event_id: int | None = None) -> Verification:

@@ -25,6 +25,7 @@ from typing import TypedDict
 
 from shinpan.engine.event_rules import RoundState
 from shinpan.guideline.search import normalize
+from shinpan.services.closed import state_of
 from shinpan.services.context import load_event, parse_stamp, stamp
 from shinpan.services.playoff import read_bracket
 from shinpan.services.publish import event_of_token
@@ -138,6 +139,7 @@ class PublicEvent:
             self.name, self.time_zone = event.name, event.time_zone
             self.handles = handles(conn, self.event_id) if self.by_handles else {}
             self.last_ended = last_ended(conn, self.event_id)
+            self.closing = state_of(conn, self.event_id)  # sealed, or reopened since: said on every page
         self.roster: EventRoster = index_of(db).current(self.event_id)
         self.round = self.roster.round
         self.views = {p.number: p for p in self.roster.players}

@@ -37,6 +37,7 @@ from shinpan.entries import (
     EntryBody,
     EventCreated,
     EventPublished,
+    EventReopened,
     EventSealed,
     FormatSet,
     JudgeAdded,
@@ -72,11 +73,13 @@ from shinpan.services import (
     playoff,
     publish,
     recording,
+    reopen,
     results,
     rounds,
     swiss,
     winner_reports,
 )
+from shinpan.services.closed import IMPORTING
 from shinpan.services.codes import match_codes
 from shinpan.services.commands import REPLAYED_HASH, run_command
 from shinpan.services.context import parse_stamp
@@ -270,6 +273,11 @@ def _sealed(db: Database, e: int, entry: Entry, b: EventSealed, _: Sequence[Entr
             command_hash=entry.command_hash,
         )
         appender.append(b, refs=entry.refs)
+
+
+@replays(EventReopened)
+def _reopened(db: Database, e: int, entry: Entry, b: EventReopened, _: Sequence[Entry]) -> None:
+    reopen.reopen_event(db, e, b.reason, **_as(entry))
 
 
 @replays(FormatSet)
@@ -488,6 +496,7 @@ def _run(db: Database, event_id: int, entry: Entry, following: Sequence[Entry], 
     with db.write(event_id) as conn:
         if entry.command_hash is not None:
             conn.info[REPLAYED_HASH] = entry.command_hash
+        conn.info[IMPORTING] = True  # what the file holds after a seal is restored too
         try:
             replay(db, event_id, entry, following)
         except _NotACommand:
@@ -508,6 +517,7 @@ def _run(db: Database, event_id: int, entry: Entry, following: Sequence[Entry], 
             raise Differs(_UNDECIDABLE, n=n, kind=entry.kind, problem=problem) from None
         finally:
             conn.info.pop(REPLAYED_HASH, None)
+            conn.info.pop(IMPORTING, None)
 
 
 _ENVELOPE = ("seq", "actor", "recorded_at", "refs", "command_id", "command_hash", "prev_hash", "hash")

@@ -13,7 +13,7 @@ database in memory), in shinpan's data folder (``SHINPAN_HOME``, else
 - ``shinpan-seals.jsonl``: every seal this installation has made (the event's uid and id,
   the seal's entry, the head it signed, the signature), one a line: ``verify`` finds each
   in the ledger, so a ledger cut back past a seal, or a seal taken out, is named even when
-  what is left is a whole chain (:func:`check_kept`).
+  what is left is a whole chain (:func:`shinpan.services.integrity.check_kept`).
 
 A seal is checked (:func:`check_seals`) for what could have broken it: an entry it covers
 changed (the head it signed is not the ledger's any more), a signature that is not the
@@ -36,8 +36,8 @@ from shinpan.ledger_head import ALPHABET
 from shinpan.services.commands import run_command
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database, data_dir
-from shinpan.store.events import event_with_uid, identity
-from shinpan.store.heads import Seal, hash_at, seals_of
+from shinpan.store.events import identity
+from shinpan.store.heads import Seal, hash_at
 from shinpan.store.ledger import Appender
 
 if TYPE_CHECKING:
@@ -48,12 +48,13 @@ __all__ = [
     "PUBLIC_FILE",
     "SEALS_FILE",
     "TRUSTED_FILE",
+    "KeptSeal",
     "SealProblem",
-    "check_kept",
     "check_seal",
     "check_seals",
     "fingerprint",
     "installation_key",
+    "kept_seals",
     "key_dir",
     "known_keys",
     "public_hex",
@@ -399,29 +400,6 @@ def check_seals(
             problem = SealProblem(event_id, seal.seq, "changed", seal.key)
         if problem is not None:
             found.append(problem)
-    return found
-
-
-def check_kept(
-    conn: Connection, kept: list[KeptSeal], seals: dict[int, list[Seal]], event_id: int | None
-) -> list[SealProblem]:
-    """The seals this installation made (:func:`kept_seals`) against the ledger: each must
-    still be there, at its entry, signing the same head (``seals``: the ledger's seals of
-    the events already read, by event). A seal of an event this database does not have is
-    another database's (a folder may hold several). ``event_id``: that event's only."""
-    found = []
-    for k in kept:
-        here = event_with_uid(conn, k.event)
-        if here is None or (event_id is not None and here != event_id):
-            continue
-        ours = seals.get(here)
-        if ours is None:
-            ours = seals[here] = seals_of(conn, here)
-        if not any(
-            (s.seq, s.position, s.head, s.signature) == (k.entry, k.position, k.head, k.signature)
-            for s in ours
-        ):
-            found.append(SealProblem(here, k.entry, "missing", ""))
     return found
 
 

@@ -14,6 +14,7 @@ from datetime import datetime
 
 from shinpan.entries import ResultReported, WinnerReportConfirmed, WinnerReported
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
+from shinpan.services.closed import check_open
 from shinpan.services.codes import code_is_right
 from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command
 from shinpan.services.context import load_event, stamp
@@ -96,6 +97,7 @@ def report_win(
             if earlier.command_hash != digest:
                 raise Conflict("command {id} was already used for something else", id=command_id)
             return _report_of(conn, event_id, earlier)
+        check_open(conn, event_id)  # this write does not go through the write door
         if round_no != load_event(conn, event_id).current_round:
             raise Refused("round {round} is not the round being played", round=round_no)
         m = reported_match(conn, event_id, round_no, table)

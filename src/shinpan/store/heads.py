@@ -9,7 +9,18 @@ from typing import NamedTuple
 from shinpan.store.chain import GENESIS
 from shinpan.store.connection import Connection, Statement
 
-__all__ = ["SEALED", "Seal", "event_exists", "hash_at", "head_of", "length_of", "seals_of"]
+__all__ = [
+    "SEALED",
+    "Seal",
+    "SealState",
+    "event_exists",
+    "hash_at",
+    "head_of",
+    "last_reopening",
+    "length_of",
+    "seal_state",
+    "seals_of",
+]
 
 SEALED = "event.sealed"  # the kind of a seal's entry (shinpan.entries.EventSealed)
 
@@ -21,6 +32,10 @@ _SEALS = Statement(
     "SELECT seq, recorded_at, actor, body FROM entries WHERE event_id = :e AND seq > :after AND kind = :kind "
     "ORDER BY seq"
 )
+
+_STATE = Statement("SELECT sealed_entry, reopened_entry FROM events WHERE event_id = :e")
+_REOPENED = Statement("SELECT reopened_entry FROM events WHERE event_id = :e")
+_ENTRY = Statement("SELECT recorded_at, actor, body FROM entries WHERE event_id = :e AND seq = :seq")
 
 
 class Seal(NamedTuple):
@@ -78,3 +93,48 @@ def seals_of(conn: Connection, event_id: int, *, after: int = 0) -> list[Seal]:
         except (ValueError, KeyError, TypeError):
             continue
     return out
+
+
+class SealState(NamedTuple):
+    """Whether the event is sealed now (closed) or was reopened since its last seal: the
+    entry that made it so, when and by whom."""
+
+    sealed: bool
+    entry: int  # the seal's entry (sealed), or the last reopening's
+    at: str  # its stamp
+    by: str  # the head judge who sealed or reopened
+    reason: str  # a reopening's reason ("" for a seal)
+
+
+def seal_state(conn: Connection, event_id: int, sealed_entry: int | None = None) -> SealState | None:
+    """The event's seal in force, else its last reopening; None: never sealed.
+    ``sealed_entry``: the seal's entry, when the caller read it with the event."""
+    if sealed_entry is None:
+        row = _STATE.first(conn, {"e": event_id})
+        if row is None or (row[0] is None and row[1] is None):
+            return None
+        sealed_entry, reopened = (int(row[0]) if row[0] is not None else None), row[1]
+    else:
+        reopened = None
+    seq = sealed_entry if sealed_entry is not None else int(reopened)
+    return _state_at(conn, event_id, seq, sealed_entry is not None)
+
+
+def last_reopening(conn: Connection, event_id: int) -> SealState | None:
+    """The event's last reopening (sealed again since, or not); None: never reopened."""
+    seq = _REOPENED.scalar(conn, {"e": event_id})
+    return None if seq is None else _state_at(conn, event_id, int(seq), False)
+
+
+def _state_at(conn: Connection, event_id: int, seq: int, sealed: bool) -> SealState | None:
+    found = _ENTRY.first(conn, {"e": event_id, "seq": seq})
+    if found is None:
+        return None
+    at, actor, text = found
+    reason = ""
+    if not sealed:
+        try:
+            reason = str(json.loads(text)["reason"])
+        except (ValueError, KeyError, TypeError):
+            reason = ""
+    return SealState(sealed, seq, str(at), str(actor), reason)

@@ -30,7 +30,7 @@ _INSERT = Statement(
 # use of the command id made, and the chain's head: one statement, each part on an index.
 EVENT_COLUMNS = (
     "event_id", "name", "rel", "guideline_id", "guideline_version", "head_judge",
-    "confirmation_threshold", "current_round", "time_zone",
+    "confirmation_threshold", "current_round", "time_zone", "sealed_entry",
 )  # fmt: skip
 _OPENING = Statement(
     f"SELECT {', '.join('ev.' + c for c in EVENT_COLUMNS)}, "

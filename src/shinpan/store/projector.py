@@ -22,6 +22,7 @@ from shinpan.entries import (
     EntryBody,
     EventCreated,
     EventPublished,
+    EventReopened,
     EventSealed,
     FormatSet,
     JudgeAdded,
@@ -208,9 +209,20 @@ def _judge_seated(conn: Connection, e: Entry, b: JudgeSeated) -> None:
     _CLAIM.run(conn, {"e": e.event_id, "name": b.name, "account": b.account})
 
 
+_SEAL = Statement("UPDATE events SET sealed_entry = :s WHERE event_id = :e")
+_REOPEN = Statement("UPDATE events SET sealed_entry = NULL, reopened_entry = :s WHERE event_id = :e")
+
+
 @handles(EventSealed)
 def _event_sealed(conn: Connection, e: Entry, b: EventSealed) -> None:
-    """A seal changes no table: it is read from the ledger itself (:mod:`shinpan.store.heads`)."""
+    """The seal in force, on the event's row: the event takes no command until it is
+    reopened (what it signed is read from the ledger itself, :mod:`shinpan.store.heads`)."""
+    _SEAL.run(conn, {"e": e.event_id, "s": e.seq})
+
+
+@handles(EventReopened)
+def _event_reopened(conn: Connection, e: Entry, b: EventReopened) -> None:
+    _REOPEN.run(conn, {"e": e.event_id, "s": e.seq})
 
 
 @handles(PlayersImported)

@@ -72,6 +72,10 @@ events = Table(
     Column("tiebreakers", String(60)),
     Column("format_seed", Integer),
     Column("playoff_round", Integer),
+    # The seal in force (its entry; None: never sealed, or reopened since) and the last
+    # reopening's entry: every command reads them, a sealed event takes none.
+    Column("sealed_entry", Integer),
+    Column("reopened_entry", Integer),
 )
 
 judges = Table(

@@ -32,7 +32,7 @@ PROJECTIONS = (
         "event_id",
         "event_id uid name starts_on ends_on venue rel guideline_id guideline_version head_judge "
         "confirmation_threshold current_round created_at round_minutes time_zone match_format time_out "
-        "tiebreakers format_seed playoff_round",
+        "tiebreakers format_seed playoff_round sealed_entry reopened_entry",
     ),
     _projection("judges", "event_id name", "event_id name level role account"),
     _projection(
@@ -99,6 +99,8 @@ CREATE TABLE events (
     tiebreakers VARCHAR(60),
     format_seed INTEGER,
     playoff_round INTEGER,
+    sealed_entry INTEGER,
+    reopened_entry INTEGER,
     PRIMARY KEY (event_id),
     UNIQUE (uid)
 );

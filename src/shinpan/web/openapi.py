@@ -36,6 +36,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     404: _problem("No such event, player, ruling, deadline or appeal."),
     409: _problem("A command id used for something else, or a state that forbids it."),
     413: _problem("The request body is too large."),
+    423: _problem("The event is sealed: nothing is recorded in it until the head judge reopens it."),
     422: _problem("A field is wrong (``errors`` lists them), or the guideline refuses it."),
     429: _problem("Too many failed sign-ins, or too many live streams open."),
     503: _problem("The database cannot be read or written."),

@@ -176,6 +176,7 @@ ERROR_TITLES = {
     405: N_("This page cannot be used this way"),
     409: N_("It cannot be done as things stand"),
     413: N_("Too large"),
+    423: N_("The event is sealed"),
     422: N_("Something in the form is wrong"),
     429: N_("Too many attempts: wait a while"),
     500: N_("Something went wrong on the server"),

@@ -27,6 +27,7 @@ from shinpan.reports.common import EventHeader, event_header
 from shinpan.reports.formats import print_css
 from shinpan.services import accounts, queries
 from shinpan.services.accounts import User
+from shinpan.services.closed import state_of
 from shinpan.services.heads import read_head
 from shinpan.web import i18n
 from shinpan.web.auth import NotAllowed, history_reader, role_at, signed_in
@@ -101,9 +102,11 @@ def index_view(
     dq = reports.dq_report(db, event_id).cases if may(role, "report") else ()
     with db.read() as conn:
         head = read_head(conn, event_id)
+        closing = state_of(conn, event_id)
     return render(
         request,
         "reports_index.html",
+        closing=closing,
         status=status,
         event_id=event_id,
         event=event,

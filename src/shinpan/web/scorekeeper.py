@@ -22,6 +22,7 @@ from shinpan.errors import InvalidInput, ShinpanError
 from shinpan.reports.common import local_time
 from shinpan.reports.venue import venue_bracket
 from shinpan.services import events, players, playoff, results, rounds, swiss, winner_reports
+from shinpan.services.closed import seal_state_of
 from shinpan.services.formats import SEED_LIMIT
 from shinpan.services.scoresheet import Sheet, round_sheet
 from shinpan.services.standings import standing_json
@@ -106,6 +107,7 @@ def scorekeeper(request: Request, event_id: int, round: int | None = None) -> Re
         error=error, notice=notice, local=lambda s: local_time(s, sheet.event.time_zone, style="clock"),
         standing_json=standing_json, state_words=_state_words(), bracket=bracket,
         winner_reports=_waiting(sheet), playoff_sizes=SIZES,
+        closing=seal_state_of(request.app.state.db, event_id),
     )  # fmt: skip
     if flash:
         response.delete_cookie(FLASH, path=f"/events/{event_id}/scorekeeper")
