@@ -317,6 +317,8 @@ def test_entries_after_the_seal_keep_it_whole_and_the_report_says_they_are_not_s
     ev: EventSetup, backend: Backend
 ) -> None:
     seq, fingerprint = seal_it(ev, backend)
+    reopened = run_cli("event", "reopen", "--event", str(ev.id), "--reason", "遅れて届いた裁定", db=backend.url)
+    assert reopened.returncode == 0, reopened.stderr
     ev.record("P004", "ingame.slow-play")  # an entry after the seal (a late ruling)
     assert integrity.verify(ev.db).ok
     head = reports.penalty_report(ev.db, ev.id).heads[0]
@@ -324,6 +326,7 @@ def test_entries_after_the_seal_keep_it_whole_and_the_report_says_they_are_not_s
     html = reports.render(reports.penalty_report(ev.db, ev.id), "html").content.decode("utf-8")
     later = head.position - seq
     assert f"その後の{later}項は封印の外" in html and f"{later} later entries not sealed" in html
+    assert "封印の解除" in html and "遅れて届いた裁定" in html
 
 
 def test_a_seal_key_others_may_read_is_refused(ev: EventSetup, backend: Backend, home: Path) -> None:
