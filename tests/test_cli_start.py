@@ -401,5 +401,5 @@ def test_a_command_builds_only_itself() -> None:
     assert held("record", "--help") == {"record": []}
     assert held("event", "list") == {"event": ["list"]}
     assert held("round", "end") == {"round": ["end"]}
-    assert held("event", "--help") == {"event": ["create", "list", "publish", "seal", "settings"]}
-    assert held("event", "lst") == {"event": ["create", "list", "publish", "seal", "settings"]}
+    assert held("event", "--help") == {"event": ["create", "list", "publish", "reopen", "seal", "settings"]}
+    assert held("event", "lst") == {"event": ["create", "list", "publish", "reopen", "seal", "settings"]}

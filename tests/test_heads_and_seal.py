@@ -317,7 +317,9 @@ def test_entries_after_the_seal_keep_it_whole_and_the_report_says_they_are_not_s
     ev: EventSetup, backend: Backend
 ) -> None:
     seq, fingerprint = seal_it(ev, backend)
-    reopened = run_cli("event", "reopen", "--event", str(ev.id), "--reason", "遅れて届いた裁定", db=backend.url)
+    reopened = run_cli(
+        "event", "reopen", "--event", str(ev.id), "--reason", "遅れて届いた裁定", db=backend.url
+    )
     assert reopened.returncode == 0, reopened.stderr
     ev.record("P004", "ingame.slow-play")  # an entry after the seal (a late ruling)
     assert integrity.verify(ev.db).ok

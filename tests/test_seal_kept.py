@@ -170,3 +170,23 @@ def test_a_seal_of_an_event_another_database_holds_is_not_this_ones(
     other = make_event(ev.db, players=2)  # another event of the same database, never sealed
     assert integrity.verify(ev.db, other.id).ok
     assert integrity.verify(ev.db).ok
+
+
+def test_the_readme_says_what_the_head_judge_gets() -> None:
+    """The README's words to the head judge are the program's: its commands exist, its file
+    is the one the seals are kept in, its refusal is the one a sealed event gives."""
+    from shinpan.web.i18n import catalog
+
+    readme = " ".join((Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8").split())
+    assert "`shinpan verify --head 3-128-K7QM-2XPA-V9DN-HT4C` answers 一致 (exit 0) only" in readme
+    assert "naming the first entry that differs" in readme
+    assert f"`{seal.SEALS_FILE}` beside its key" in readme
+    for command in ("shinpan event reopen --event E --reason", "shinpan event seal --event E"):
+        assert f"`{command}" in readme
+        words = command.split()[1:3]
+        assert run_cli(*words, "--help").returncode == 0
+    template = (
+        "this event is sealed ({who} sealed it at {when}): to record anything, the head judge must reopen it"
+    )
+    said = catalog("ja")[template].replace("{when}", "…").replace("{who}", "…")
+    assert f"「{said}」" in readme
