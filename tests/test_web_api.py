@@ -409,6 +409,28 @@ def _judges_session(w: World, role: str) -> Call:
     return Call(params={"key": _session_of(w, FLOOR_JUDGE[0])})
 
 
+def _seal(w: World, role: str) -> Call:
+    """An event of its own to seal: the world's stays open for the other calls."""
+    return Call(params={"event_id": _swiss_event(w)}, json={"command_id": w.cid()})
+
+
+def _reopen(w: World, role: str) -> Call:
+    from shinpan.services import seal
+
+    event = _swiss_event(w)
+    seal.seal_event(w.db, event)
+    return Call(params={"event_id": event}, json={"command_id": w.cid(), "reason": "記録漏れ"})
+
+
+@pytest.fixture(scope="module", autouse=True)
+def seal_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Where a PostgreSQL installation keeps its seal key and its seals: this module's."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("SHINPAN_HOME", str(tmp_path_factory.mktemp("home")))
+    yield
+    patch.undo()
+
+
 _NO_LEVEL = tuple((role, 422) for role in (FJ, SK, VW, OUT))  # D15: REL 3 needs a level-2 head judge
 
 E = "/api/events/{event_id}"
@@ -454,6 +476,9 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("POST", E + "/appeals/{appeal}/decision", frozenset({HJ}), _decision),
     Endpoint("POST", E + "/statements", frozenset({HJ, FJ}), _statement, ok=201),
     Endpoint("POST", E + "/invitations", frozenset({HJ}), _invitation, ok=201),
+    Endpoint("GET", E + "/seal", EVENT_ROLES, _nothing),
+    Endpoint("POST", E + "/seal", frozenset({HJ}), _seal),
+    Endpoint("POST", E + "/reopen", frozenset({HJ}), _reopen),
     Endpoint("GET", E + "/export", frozenset({HJ, SK}), _nothing),
     Endpoint("GET", E + "/stream", EVENT_ROLES, _nothing),
     # reports: export (head judge, scorekeeper), report (head judge), read
