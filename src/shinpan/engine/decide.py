@@ -33,7 +33,6 @@ from shinpan.guideline.rulebook import Rulebook
 History = Mapping[str, Sequence[Ruling]]
 
 DRAFT_DEFAULT = "draft"
-DRAFT_EXCLUSION_RULE = "draft.exclusion"
 # Members read for every ruling, looked up once: Python 3.11 finds an enum member on its
 # class through the enum's metaclass, about 0.1 µs each time.
 _BY_DRAFT = Counting.draft
@@ -75,7 +74,7 @@ def _d3(book: Rulebook) -> _D3:
         threshold=rule.threshold or 3,
         counted=frozenset(i.id for i in infractions if i.counting is not Counting.none),
         exclusions=book.codes_acting_as(Meaning.draft_exclusion)
-        if DRAFT_EXCLUSION_RULE in book.infractions
+        if book.draft_exclusion is not None
         else frozenset(),
     )
     book.memo["d3"] = made
@@ -120,6 +119,7 @@ def dues_of(book: Rulebook, inf: Infraction, offense: int) -> tuple[Due, ...]:
                 penalties=tuple(miss.penalties) if miss else (),
                 effects=tuple(miss.effects) if miss else (),
                 has_consequence=miss is not None,
+                clock=d.runs_on.value if d.runs_on is not None else "",
             )
         )
     return tuple(dues)
@@ -272,7 +272,8 @@ def additional_ruling(
         warned = _warned_rules(d3, history if before is None else before, leave_out=cause)
         related = [*warned, cause.rule]
         return _unrelated_warnings(book, cause, history, list(dict.fromkeys(related)), ref, number)
-    exclusion = book.infractions[DRAFT_EXCLUSION_RULE]
+    exclusion = book.draft_exclusion
+    assert exclusion is not None  # D6 triggers only when the file declares it (_d3)
     return _on_ladder(
         book, exclusion, cause.player, history, NO_FACTS, cause.draft, None, ref, number, cause=cause
     )
