@@ -87,7 +87,10 @@ def record(
     ] = None,
     draft: Annotated[str | None, typer.Option("--draft", help="Which draft (draft infractions).")] = None,
     penalty: Annotated[
-        list[str] | None, typer.Option("--penalty", help="general.uncategorized: the penalty chosen.")
+        list[str] | None,
+        typer.Option(
+            "--penalty", help="A violation outside every category (D4): the penalty the judge chose."
+        ),
     ] = None,
     round_no: Annotated[int | None, number_option("--round")] = None,
     table: Annotated[int | None, number_option("--table")] = None,

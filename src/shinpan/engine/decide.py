@@ -339,7 +339,9 @@ def _unrelated_warnings(
 def _uncategorized(book: Rulebook, record: Record, ref: str | None) -> Ruling:
     """D4: the judge's penalty; counts toward no counter and no other rule."""
     if not record.penalties:  # D19
-        raise RecordError("penalties", "general.uncategorized needs the penalties the judge chose")
+        raise RecordError(
+            "penalties", "a violation outside every category needs the penalties the judge chose (D4)"
+        )
     penalties = check_codes(book, "penalties", record.penalties)
     rule = book.uncategorized
     return Ruling(
@@ -407,7 +409,9 @@ def decide(
     if inf is None:
         return _general(book, record, ref, numbers)
     if record.penalties is not None:
-        raise RecordError("penalties", "only general.uncategorized takes chosen penalties; use a deviation")
+        raise RecordError(
+            "penalties", "only a violation outside every category takes chosen penalties; use a deviation"
+        )
     return _on_infraction(book, inf, record, history, participants, ref, numbers)
 
 
@@ -415,7 +419,7 @@ def _general(book: Rulebook, record: Record, ref: str | None, numbers: Numbers) 
     """A record of a general rule (D4), or of no rule at all."""
     if record.infraction == book.uncategorized.id:
         if record.facts:
-            raise RecordError("facts", "general.uncategorized takes no facts")
+            raise RecordError("facts", "a violation outside every category takes no facts")
         made = _deviate(book, _uncategorized(book, record, ref), record.deviation)
         return (replace(made, number=numbers.take()),)
     if record.infraction == book.unrelated_warnings.id:
@@ -438,7 +442,8 @@ def _on_infraction(
     if inf.no_offense_when is not None and getattr(facts, inf.no_offense_when):
         if record.deviation is not None:  # D16
             raise RecordError(
-                "deviation", "a record that penalises nobody cannot be deviated; use general.uncategorized"
+                "deviation",
+                "a record that penalises nobody cannot be deviated; record a violation outside every category",
             )
         return (replace(_no_offense(inf, record, inf.no_offense_when, ref), number=numbers.take()),)
     recorded_as = None
@@ -450,7 +455,8 @@ def _on_infraction(
     if not subjects:  # the only subject is an advisor from outside the event
         if record.deviation is not None:  # D16
             raise RecordError(
-                "deviation", "a record that penalises nobody cannot be deviated; use general.uncategorized"
+                "deviation",
+                "a record that penalises nobody cannot be deviated; record a violation outside every category",
             )
         rulings.append(replace(_outsider_only(book, inf, record, ref), number=numbers.take()))
     for n, player in enumerate(subjects):
