@@ -3,6 +3,8 @@ player has no place): first as the core decides them, then on every path that na
 round (the services, Matches' sheet, ``shinpan standings`` and ``placings``, the JSON API,
 the playoff's cut), on SQLite and PostgreSQL.
 
+The JSON API and Matches are read on an event of eight, P001 disqualified after round 1.
+
 The event: four players, one round, P001 beats P002 2-0 and P003 beats P004 2-1; after the round
 ended, P001 is caught cheating and the head judge confirms the disqualification.
 """
@@ -10,7 +12,7 @@ ended, P001 is caught cheating and the head judge confirms the disqualification.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 import pytest
@@ -23,6 +25,7 @@ from shinpan.services.scoresheet import round_sheet
 from shinpan.services.standings import event_standings
 from shinpan.tournament import Entrant, Played, PlayerState, standings
 from shinpan.tournament.playoff import first_round, next_round, placings, qualifiers
+from web_support import World, worlds
 
 # --- the core: T3, T6, T10
 
@@ -142,3 +145,30 @@ def test_t10_the_playoff_cut_is_drawn_from_the_standings_now(new_event: Callable
     seated = {p for pairing in started.as_json()["pairings"] for p in (pairing["a"], pairing["b"])}
     assert "P001" not in seated and len(seated) == 4
     assert "P001" not in [p for _, p in playoff.final_placings(ev.db, ev.id)]
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    """Eight players; round 1 played (seat a wins every table) and ended; then P001 is
+    disqualified, confirmed by the head judge."""
+    for w in worlds(request, tmp_path_factory, players=8, spare=0):
+        rounds.start_round(w.db, w.event)
+        for table in (1, 2, 3, 4):
+            results.report_result(w.db, w.event, 1, table, Wanted(score="2-0" if table > 1 else "2-1"))
+        events.end_round(w.db, w.event)
+        corrections.confirm(w.db, w.event, [w.record(w.players[0], "severe.cheating")])
+        yield w
+
+
+def test_t6_the_json_api_and_matches_show_the_standings_now(world: World) -> None:
+    w, hj = world, world.clients["head_judge"]
+    now = hj.get(f"/api/events/{w.event}/standings").json()
+    assert now["now"] is True
+    assert {s["player"]: s["rank"] for s in now["standings"]}[w.players[0]] is None
+    after = hj.get(f"/api/events/{w.event}/standings?round=1").json()
+    assert after["now"] is False and {s["player"]: s["rank"] for s in after["standings"]}[w.players[0]] == 4
+    page = hj.get(f"/events/{w.event}/scorekeeper").text
+    title = page.split('id="standings-title">', 1)[1].split("</h2>", 1)[0]
+    assert title == "現在の順位"
+    placed = hj.get(f"/api/events/{w.event}/placings").json()["placings"]
+    assert w.players[0] not in [p["player"] for p in placed] and placed[0]["place"] == 1
