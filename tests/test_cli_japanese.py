@@ -140,7 +140,11 @@ def test_a_round_on_its_clock_is_told_in_japanese_first(
     assert re.fullmatch(
         r"  2番卓はまだ対戦中\((\d\d:\d\d)に時間終了\) / table 2 still playing \(time ends \1\)", playing
     )
-    assert said(run_cli("standings", "--event", e, db=db_url))[0].strip() == "第1回戦終了時点 / after round 1"
+    assert said(run_cli("standings", "--event", e, db=db_url))[0].strip() == "現在の順位 / the standings now"
+    assert (
+        said(run_cli("standings", "--event", e, "--round", "1", db=db_url))[0].strip()
+        == "第1回戦終了時点 / after round 1"
+    )
 
 
 def test_a_result_and_its_correction_are_told_in_japanese_first(ev: EventSetup, db_url: str) -> None:

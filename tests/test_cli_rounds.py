@@ -97,7 +97,7 @@ def test_a_round_paired_started_played_and_ended_on_the_command_line(
     refused(run_cli("players", "drop", "--event", e, "--player", first["b"], db=db_url), "already dropped")
 
     table = as_json(run_cli("standings", "--event", e, "--json", db=db_url))
-    assert list(table) == ["round", "state", "format", "time_out", "tiebreakers", "standings"]
+    assert list(table) == ["round", "state", "now", "format", "time_out", "tiebreakers", "standings"]
     assert (table["round"], table["state"]) == (1, "ended")
     assert (table["format"], table["time_out"], table["tiebreakers"]) == (
         "bo3",
@@ -108,7 +108,10 @@ def test_a_round_paired_started_played_and_ended_on_the_command_line(
     top = table["standings"][0]
     assert top["rank"] == 1 and top["points"] == 3 and isinstance(top["omw"], float)
     statuses = {s["player"]: s["status"] for s in table["standings"]}
-    assert statuses[first["b"]] == "active"  # T6: the drop came after round 1 ended: it belongs to round 2
+    assert table["now"] and statuses[first["b"]] == "dropped"  # T6: the standings now show the drop
+    after_1 = as_json(run_cli("standings", "--event", e, "--round", "1", "--json", db=db_url))
+    statuses = {s["player"]: s["status"] for s in after_1["standings"]}
+    assert not after_1["now"] and statuses[first["b"]] == "active"  # T6: after round 1, as it ended
 
     paired2 = as_json(run_cli("round", "pair", "--event", e, "--json", db=db_url))
     assert paired2["round"] == 2
@@ -126,13 +129,14 @@ def test_a_round_paired_started_played_and_ended_on_the_command_line(
     assert odd.returncode == 2 and "TABLE=A,B" in odd.stderr and "Traceback" not in odd.stderr  # not a table
 
     before = as_json(run_cli("standings", "--event", e, "--round", "1", "--json", db=db_url))
-    assert before == table
+    assert before == after_1  # the standings after round 1 stand while round 2 is paired
     refused(run_cli("standings", "--event", e, "--round", "3", db=db_url), "round 3")
     people = ok(run_cli("standings", "--event", e, db=db_url))  # round 2 paired, not started
-    assert "after round 1" in people and "dropped" not in people and "round 2" not in people
+    assert "the standings now" in people and "dropped" in people and "round 2" not in people
+    assert "after round 1" not in people  # T6: the standings now are never titled "after round N"
     ok(run_cli("round", "start", "--event", e, db=db_url))
     people = ok(run_cli("standings", "--event", e, db=db_url))
-    assert "round 2 (started, not ended)" in people and "dropped" in people
+    assert "現在の順位(第2回戦は進行中" in people and "dropped" in people
 
 
 def test_the_round_commands_load_no_database_layer_before_they_need_it() -> None:

@@ -16,9 +16,11 @@ from shinpan.engine.clock import (
     CLOCK_SKEW,
     MAX_AGE,
     ClockError,
+    closed_by_arrival,
     deadline_runs_from,
     due_state,
     given_at,
+    match_over_for_deadline,
     parse_given_at,
     table_ends_at,
 )
@@ -137,17 +139,28 @@ def test_d21_the_head_judge_may_end_an_end_of_match_or_round_deadline_sooner(kin
     assert due_state(kind, None, NOW, ended=False).head_judge_may_end_sooner is True
 
 
+def clock_of(rule: str, when: str = "minutes") -> str:
+    """What the shipped guideline declares a deadline of ``rule`` runs on."""
+    inf = BOOK.infractions[rule]
+    remedies = [*inf.remedies, *(r for step in inf.ladder for r in step.remedies)]
+    due = next(r for r in remedies if r.deadline is not None and r.deadline.when == when)
+    return BOOK.deadline_clock(rule, when, due.text.ja)
+
+
 def test_d21_tardiness_counts_its_minutes_from_the_start_of_the_round() -> None:
-    assert deadline_runs_from("pregame.tardiness", given=NOW, round_started=at(-3)) == at(-3)
+    assert clock_of("pregame.tardiness") == "round_start"
+    assert deadline_runs_from(clock_of("pregame.tardiness"), given=NOW, round_started=at(-3)) == at(-3)
 
 
 def test_d21_tardiness_before_the_round_started_counts_from_the_ruling() -> None:
-    assert deadline_runs_from("pregame.tardiness", given=NOW, round_started=None) == NOW
+    assert deadline_runs_from(clock_of("pregame.tardiness"), given=NOW, round_started=None) == NOW
 
 
 def test_d21_every_other_deadline_counts_from_the_ruling() -> None:
-    assert deadline_runs_from("ingame.slow-play", given=NOW, round_started=at(-3)) == NOW
-    assert deadline_runs_from("pregame.insufficient-shuffle", given=NOW, round_started=at(-3)) == NOW
+    assert clock_of("cards.marked-no-pattern") == "given"
+    assert deadline_runs_from(clock_of("cards.marked-no-pattern"), given=NOW, round_started=at(-3)) == NOW
+    assert deadline_runs_from("given", given=NOW, round_started=at(-3)) == NOW
+    assert deadline_runs_from("", given=NOW, round_started=at(-3)) == NOW
 
 
 # --- The round's clock: a table's time is the round's and the minutes judges gave it
@@ -251,10 +264,12 @@ def test_d9_tardiness_opens_ten_minutes_for_a_duel_loss_and_the_match_for_a_with
         Due(
             "minutes", 10, "10分たっても来ない場合は、さらにデュエル1回の敗北になります。",
             "Still absent 10 minutes after the start: another duel loss.", ("duel_loss",), (), True,
+            "round_start",
         ),
         Due(
             "end_of_match", None, "マッチの終了時までに来ない場合は、大会を棄権したものとして扱います。",
             "Not there by the end of the match: treated as withdrawn from the tournament.", (), ("withdrawn",), True,
+            "table_time",
         ),
     )  # fmt: skip
 
@@ -285,3 +300,58 @@ def test_d3_a_fresh_rulebook_fires_the_unrelated_warnings_at_the_third_id() -> N
     )
     again = replay(Rulebook(default_guideline()), scenario("A: ingame.slow-play", "A: pregame.shuffle-cut"))
     assert "general.unrelated-warnings" not in [r["rule"] for r in again]
+
+
+# --- D23 The end of the match, for a deadline: the table's time, as the guideline declares it
+
+
+def test_d23_tardiness_s_end_of_match_deadline_waits_for_the_table_s_time() -> None:
+    assert clock_of("pregame.tardiness", "end_of_match") == "table_time"
+
+
+def test_d23_on_the_table_s_time_a_decided_match_is_not_the_end_of_the_match() -> None:
+    # best of one: the tardiness's duel loss decided the match at once; the table plays on
+    assert not match_over_for_deadline(
+        "table_time", result_in=True, table_ends=at(50), round_ended=False, now=NOW
+    )
+    assert match_over_for_deadline(
+        "table_time", result_in=True, table_ends=at(50), round_ended=False, now=at(50)
+    )
+
+
+def test_d23_extensions_push_the_table_s_time_and_so_the_deadline() -> None:
+    started = at(-45)
+    plain, extended = table_ends_at(started, 50, 0), table_ends_at(started, 50, 10)
+    at_55 = at(10)  # the round's time is over, the table's 10 more minutes are not
+    assert match_over_for_deadline(
+        "table_time", result_in=True, table_ends=plain, round_ended=False, now=at_55
+    )
+    assert not match_over_for_deadline(
+        "table_time", result_in=True, table_ends=extended, round_ended=False, now=at_55
+    )
+
+
+def test_d23_a_round_ended_ends_every_table_s_time_and_no_started_round_none() -> None:
+    assert match_over_for_deadline(
+        "table_time", result_in=False, table_ends=at(30), round_ended=True, now=NOW
+    )
+    assert not match_over_for_deadline(
+        "table_time", result_in=True, table_ends=None, round_ended=False, now=NOW
+    )
+
+
+def test_d21_on_the_match_s_result_the_end_of_the_match_is_its_result() -> None:
+    assert match_over_for_deadline(
+        "match_result", result_in=True, table_ends=at(50), round_ended=False, now=NOW
+    )
+    assert not match_over_for_deadline(
+        "match_result", result_in=False, table_ends=at(-5), round_ended=False, now=NOW
+    )
+
+
+def test_d23_an_arrival_closes_what_waits_for_the_player_and_nothing_else() -> None:
+    assert closed_by_arrival(clock_of("pregame.tardiness")) and closed_by_arrival(
+        clock_of("pregame.tardiness", "end_of_match")
+    )
+    assert not closed_by_arrival(clock_of("cards.marked-no-pattern"))
+    assert not closed_by_arrival("match_result") and not closed_by_arrival("")

@@ -361,11 +361,11 @@ def test_d16_a_void_of_a_void_is_refused() -> None:
     [
         (
             rec("A", "general.uncategorized"),
-            "event 0: penalties: general.uncategorized needs the penalties the judge chose",
+            "event 0: penalties: a violation outside every category needs the penalties the judge chose (D4)",
         ),
         (
             rec("A", "general.uncategorized", penalties=["warning1"], facts_determined=True),
-            "event 0: facts: general.uncategorized takes no facts",
+            "event 0: facts: a violation outside every category takes no facts",
         ),
         (
             rec("A", UNRELATED),

@@ -112,7 +112,7 @@ def test_d8_d18_the_other_person_of_a_record_is_not_its_player_in_any_spelling(
 
 def test_d19_only_general_uncategorized_takes_the_judge_s_penalties() -> None:
     assert refused(rec("A", SLOW, penalties=["notice"])) == (
-        "event 0: penalties: only general.uncategorized takes chosen penalties; use a deviation"
+        "event 0: penalties: only a violation outside every category takes chosen penalties; use a deviation"
     )
 
 
@@ -161,7 +161,7 @@ def test_d16_a_deviation_that_would_change_nothing_says_which_penalties_it_keeps
 )
 def test_d13_d16_a_record_that_penalises_nobody_cannot_be_deviated(event: dict[str, Any]) -> None:
     assert refused(event) == (
-        "event 0: deviation: a record that penalises nobody cannot be deviated; use general.uncategorized"
+        "event 0: deviation: a record that penalises nobody cannot be deviated; record a violation outside every category"
     )
 
 

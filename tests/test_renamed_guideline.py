@@ -1,10 +1,15 @@
 """An event runs under the guideline it declares (D15), and what its components do is what
-the file declares (``acts_as``), never their codes: a whole event run on a guideline with
-every component and effect renamed (``tests/fixtures/renamed_guideline.yaml``:
-disqualification → ``expulsion``, warning1 → ``caution1``, duel_loss → ``game_loss``…) gives,
-code for code, the rulings, results, statuses, standings and reports of the same event on
-the shipped file: through the JSON API, the CLI and the head judge's desk, on SQLite and
-PostgreSQL. A broken guideline file is refused with every problem, and nothing is written."""
+the file declares (``acts_as``), never their codes; what its infractions do besides their
+ladders is what the file declares (``role``, a deadline's ``clock``), never their ids: a whole
+event run on a guideline with every component, effect, category and rule id renamed
+(``tests/fixtures/renamed_guideline.yaml``: disqualification → ``expulsion``, warning1 →
+``caution1``, ``pregame.tardiness`` → ``before.tardiness-r``, ``draft.exclusion`` →
+``drafting.exclusion-r``…) gives, code for code and id for id, the rulings (the draft
+exclusion D6 triggers, the judge's own penalties of D4), deadlines (tardiness's from the
+round's start and on the table's time, D21, D23, and the player's arrival), results,
+statuses, standings and reports of the same event on the shipped file: through the JSON API,
+the CLI and the head judge's desk, on SQLite and PostgreSQL. A broken guideline file is
+refused with every problem, and nothing is written."""
 
 from __future__ import annotations
 
@@ -19,8 +24,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from conftest import SHINPAN
+from fixtures.make_renamed_guideline import CATEGORIES, RENAMED, RENAMED_IDS
 from fixtures.make_renamed_guideline import ID as RENAMED_ID
-from fixtures.make_renamed_guideline import RENAMED
 from shinpan.csvio import parse_pairings, parse_players
 from shinpan.errors import Refused
 from shinpan.guideline import Guideline
@@ -31,7 +36,12 @@ from shinpan.web.app import create_app
 from web_support import HEAD_JUDGE, database_url, pairings_csv, player_table, players_csv, sign_in
 
 FIXTURE = Path(__file__).parent / "fixtures" / "renamed_guideline.yaml"
-SHIPPED_CODE = {new: old for old, new in RENAMED.items()}  # the renamed file's code → the shipped one's
+# The renamed file's codes, rule ids and categories → the shipped one's.
+SHIPPED_CODE = {
+    **{new: old for old, new in RENAMED.items()},
+    **{new: old for old, new in RENAMED_IDS.items()},
+    **{new: old for old, new in CATEGORIES.items()},
+}
 PLAYERS = player_table(8)
 NUMBERS = [n for n, _, _ in PLAYERS]  # P001…P008: tables 1–4 in round 1
 
@@ -43,7 +53,12 @@ RECORDS = [
     ("P005", "severe.cheating"),  # warning 3 + disqualification: waits for the head judge
     ("P007", "severe.unsporting-conduct"),  # warning
     ("P007", "severe.unsporting-conduct"),  # warning 2 + ejection: waits, then is confirmed
+    ("P008", "pregame.tardiness"),  # a duel loss; 10 minutes from the round's start; the table's time
+    ("P004", "draft.excessive"),  # warning + duel loss
+    ("P004", "draft.excessive"),  # draft exclusion: triggers the draft exclusion's ruling (D6)
+    ("P002", "general.uncategorized"),  # the judge's own penalty (D4): a caution
 ]
+CHOSEN = {"general.uncategorized": ["caution"]}  # the penalties the judge chose, by infraction
 
 
 def shipped(value: Any) -> Any:
@@ -53,8 +68,15 @@ def shipped(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return type(value)(shipped(v) for v in value)
     if isinstance(value, str):
-        return SHIPPED_CODE.get(value, value)
+        return _IDS_IN_TEXT.sub(lambda m: SHIPPED_CODE[m.group(0)], SHIPPED_CODE.get(value, value))
     return value
+
+
+# A renamed rule id inside a text (an explanation names it): each ends in -r, so none is a
+# part of another word.
+_IDS_IN_TEXT = re.compile(
+    "|".join(re.escape(new) for new in sorted(RENAMED_IDS.values(), key=len, reverse=True))
+)
 
 
 def cli(url: str, *args: str) -> str:
@@ -120,12 +142,25 @@ def run_event(db: Database, url: str, client: Any, guideline: str | None) -> dic
     events.import_players(db, e, parse_players(players_csv(PLAYERS)), command_id=f"players-{e}")
     events.import_pairings(db, e, 1, parse_pairings(pairings_csv(NUMBERS)), command_id=f"pairing-{e}")
     _api(client, "POST", f"/api/events/{e}/rounds/start", {"command_id": f"start-event-{e}"})
+    code = (lambda c: c) if guideline is None else RENAMED.__getitem__
+    rule = (lambda r: r) if guideline is None else RENAMED_IDS.__getitem__
     numbers = []
     for n, (player, infraction) in enumerate(RECORDS):
-        body = {"player": player, "infraction": infraction, "command_id": f"record-{e}-{n}", "round": 1}
+        body: dict[str, Any] = {
+            "player": player,
+            "infraction": rule(infraction),
+            "command_id": f"record-{e}-{n}",
+            "round": 1,
+        }
+        if infraction in CHOSEN:
+            body["penalties"] = [code(c) for c in CHOSEN[infraction]]
         numbers += [
             r["number"] for r in _api(client, "POST", f"/api/events/{e}/rulings", body, 201)["rulings"]
         ]
+    # D21, D23: the late player's deadlines, as the file declares them; then the player arrives.
+    late = numbers[RECORDS.index(("P008", "pregame.tardiness"))]
+    due = _deadlines(client, e)
+    arrived = cli(url, "deadlines", "--event", str(e), "arrived", str(late), "--json")
     # D17, before the head judge confirms: what each interface says the pending rulings will do.
     pending = _api(client, "GET", f"/api/events/{e}/rulings?state=pending")
     waits = {
@@ -140,7 +175,6 @@ def run_event(db: Database, url: str, client: Any, guideline: str | None) -> dic
     }
     # The head judge departs from the guideline for P001's first warning (a notice, as the
     # event's file calls it) through the API, and confirms the second through the CLI.
-    code = (lambda c: c) if guideline is None else RENAMED.__getitem__
     deviation = {"penalties": [code("notice")], "reason": "初回のため", "command_id": f"deviate-{e}"}
     _api(client, "POST", f"/api/events/{e}/rulings/{numbers[0]}/deviate", deviation)
     cli(url, "confirm", str(numbers[1]), "--event", str(e), "--command-id", f"confirm-cli-{e}")
@@ -180,7 +214,18 @@ def run_event(db: Database, url: str, client: Any, guideline: str | None) -> dic
             for lang in ("ja", "en")
         ],
         "numbers": numbers,
+        "deadlines": due,
+        "arrived": json.loads(arrived),
+        "deadlines_after": _deadlines(client, e),
     }
+
+
+def _deadlines(client: Any, e: int) -> list[dict[str, Any]]:
+    """The pending deadlines as the API gives them, without their times (two runs differ)."""
+    return [
+        {k: v for k, v in d.items() if k not in ("due_at", "seconds_left")}
+        for d in _api(client, "GET", f"/api/events/{e}/deadlines")
+    ]
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -222,6 +267,17 @@ def test_a_renamed_guideline_gives_the_same_event_code_for_code(both: dict[str, 
     assert (second[3], second[6]) == (["warning1", "duel_loss"], "confirmed")  # through the CLI
     statuses = {p["number"]: p["status"] for p in ours["players"]}
     assert statuses["P007"] == "ejected" and statuses["P005"] == "active"
+    # Every rule id is the renamed file's own (no interface names one of the shipped file's),
+    # and the rules the code once knew by id still ran.
+    told = json.dumps(both["renamed"], ensure_ascii=False)
+    assert not [rule for rule in RENAMED_IDS if rule in told]
+    assert {r[1] for r in both["renamed"]["rulings"]} <= set(RENAMED_IDS.values())
+    assert any(r[1] == "drafting.exclusion-r" for r in both["renamed"]["rulings"])  # D6, declared by role
+    assert any(r[0] == "P004" and r[1] == "draft.exclusion" for r in ours["rulings"])
+    assert any(r[1] == "general.uncategorized" and r[3] == ["caution"] for r in ours["rulings"])  # D4
+    late = [(d["due_kind"], d["clock"], d["arrival"]) for d in ours["deadlines"] if d["player"] == "P008"]
+    assert late == [("minutes", "round_start", True), ("end_of_match", "table_time", True)]  # D21, D23
+    assert not [d for d in ours["deadlines_after"] if d["player"] == "P008"]  # 到着 closed both
 
 
 def test_the_ledger_keeps_the_guideline_and_its_hash(both: dict[str, Any]) -> None:

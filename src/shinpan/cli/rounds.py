@@ -96,10 +96,18 @@ def _show_clock(clock: RoundClock, zone: str) -> None:
         )
 
 
-def _standings_title(number: int | None, state: RoundState) -> str:
-    """What the standings are after, as T5 and T6 tell it (never "round 0")."""
+def _standings_title(number: int | None, state: RoundState, now: bool = False) -> str:
+    """What the standings are after, as T5 and T6 tell it (never "round 0"); the standings
+    now (no round asked) are titled 現在の順位, never "after round N"."""
     if number is None:
         return both("まだ終わったラウンドがありません", "no round has been played yet")
+    if now and state is RoundState.started:
+        return both(
+            f"現在の順位(第{number}回戦は進行中: ここまでの暫定)",
+            f"the standings now (round {number} is being played: not final)",
+        )
+    if now:
+        return both("現在の順位", "the standings now")
     if state is RoundState.started:
         return both(
             f"第{number}回戦(進行中): ここまでの暫定順位",
@@ -286,7 +294,7 @@ def clock(
 def standings(
     event: EventOption, round_no: OptionalRound = None, db: DbOption = None, as_json: JsonOption = False
 ) -> None:
-    """The standings after a round (default: the current one), with each player's status."""
+    """The standings now (every status as it stands now), or after a round, with each player's status."""
     from shinpan.services.standings import event_standings, standing_json  # start-up
 
     database = open_db(db)
@@ -308,7 +316,7 @@ def standings(
         heading("勝-敗-分", "W-L-D"),
         *(key.upper() for key in keys),
         heading("状態", "status"),
-        title=_standings_title(table.round, table.state),
+        title=_standings_title(table.round, table.state, table.now),
         caption=both(
             f"{FORMAT_JA[table.format.match_format.value]}、時間切れ: {TIME_OUT_JA[table.format.at_time.value]}。"
             f"マッチポイント、{'・'.join(key.upper() for key in chain)}の順",

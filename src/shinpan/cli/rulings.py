@@ -87,7 +87,10 @@ def record(
     ] = None,
     draft: Annotated[str | None, typer.Option("--draft", help="Which draft (draft infractions).")] = None,
     penalty: Annotated[
-        list[str] | None, typer.Option("--penalty", help="general.uncategorized: the penalty chosen.")
+        list[str] | None,
+        typer.Option(
+            "--penalty", help="A violation outside every category (D4): the penalty the judge chose."
+        ),
     ] = None,
     round_no: Annotated[int | None, number_option("--round")] = None,
     table: Annotated[int | None, number_option("--table")] = None,
@@ -264,25 +267,31 @@ def history(
 
 def deadlines(
     event: EventOption,
-    action: Annotated[list[str] | None, typer.Argument(help="done RULING [POSITION] | missed RULING")] = None,
+    action: Annotated[
+        list[str] | None, typer.Argument(help="done RULING [POSITION] | arrived RULING | missed RULING")
+    ] = None,
     include_closed: Annotated[bool, typer.Option("--all", help="Closed deadlines too.")] = False,
     judge: JudgeOption = None,
     lang: LangOption = Lang.ja,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """What is due and overdue; `done RULING` closes one, `missed RULING` records the follow-up."""
-    from shinpan.services.deadlines import list_deadlines, mark_done, mark_missed  # start-up
+    """What is due and overdue; `done RULING` closes one, `arrived RULING` (到着) closes what waits
+    for a late player (D23), `missed RULING` records the follow-up."""
+    from shinpan.services.deadlines import list_deadlines, mark_arrived, mark_done, mark_missed  # start-up
 
     database = open_db(db)
     words = action or []
     if words:
         if (
-            words[0] not in ("done", "missed")
+            words[0] not in ("done", "arrived", "missed")
             or len(words) not in (2, 3)
             or not all(w.isascii() and w.isdigit() and int(w) <= DB_INT_MAX for w in words[1:])
         ):
-            usage = "shinpan deadlines --event ID [done RULING [POSITION] | missed RULING [POSITION]]"
+            usage = (
+                "shinpan deadlines --event ID "
+                "[done RULING [POSITION] | arrived RULING [POSITION] | missed RULING [POSITION]]"
+            )
             fail(both(f"使い方: {usage}", f"usage: {usage}"), 1)
         number = int(words[1])
         position = int(words[2]) if len(words) == 3 else None
@@ -290,6 +299,9 @@ def deadlines(
             if words[0] == "done":
                 mark_done(database, event, number, position or 0, judge=judge)
                 result: Any = {"done": number}
+            elif words[0] == "arrived":
+                mark_arrived(database, event, number, position, judge=judge)
+                result = {"arrived": number}
             else:
                 result = {"follow_up": mark_missed(database, event, number, position, judge=judge)}
         if as_json:
@@ -297,6 +309,11 @@ def deadlines(
             return
         if words[0] == "done":
             tell(f"裁定 {number} の追加措置を済みにしました", f"done: ruling {number}")
+        elif words[0] == "arrived":
+            tell(
+                f"裁定 {number} のプレイヤーの到着を記録しました(到着を待つ期限は終わりました)",
+                f"arrived: ruling {number} (the deadlines waiting for the player are closed)",
+            )
         else:
             tell(f"裁定 {number} の追加措置を期限切れにしました", f"missed: ruling {number}")
         return

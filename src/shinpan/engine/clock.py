@@ -66,18 +66,36 @@ def due_state(kind: str, due_at: datetime | None, now: datetime, ended: bool) ->
     return DueState(due=ended, head_judge_may_end_sooner=True)
 
 
-# D21: the infractions whose timed deadline runs from the start of the player's round (the
-# guideline: "期限はラウンド開始から10分です"), not from the time the ruling was given.
-FROM_ROUND_START = frozenset({"pregame.tardiness"})
-
-
-def deadline_runs_from(rule: str, given: datetime, round_started: datetime | None) -> datetime:
-    """D21: the moment a ruling's timed deadline counts from: tardiness's from the start of
-    the player's round once it has started, every other one (and tardiness before a
-    started round) from when the ruling was given at the table."""
-    if rule in FROM_ROUND_START and round_started is not None:
+def deadline_runs_from(clock: str, given: datetime, round_started: datetime | None) -> datetime:
+    """D21: the moment a timed deadline counts from, as the guideline declares it for that
+    deadline (``clock``): ``round_start``, from the start of the player's round once it has
+    started; otherwise (and before a started round) from when the ruling was given at the table."""
+    if clock == "round_start" and round_started is not None:
         return round_started
     return given
+
+
+# D23: the clocks of the deadlines that wait for the player to come (tardiness's, in the
+# seed): a judge marking the player arrived closes them.
+ARRIVAL_CLOCKS = frozenset({"round_start", "table_time"})
+
+
+def closed_by_arrival(clock: str) -> bool:
+    """D23: whether a deadline on ``clock`` waits for the player to arrive, so that a judge
+    marking the player arrived closes it (as the guideline declares its clock)."""
+    return clock in ARRIVAL_CLOCKS
+
+
+def match_over_for_deadline(
+    clock: str, *, result_in: bool, table_ends: datetime | None, round_ended: bool, now: datetime
+) -> bool:
+    """D21, D23: whether an end-of-match deadline has fallen due. On the table's time
+    (``table_time``, D23): once the table's time is over (the round's end plus that table's
+    extensions, T5) or the round has been ended, never because duel or match losses decided
+    the match. On the match's result (``match_result``): once the result is in."""
+    if clock == "table_time":
+        return round_ended or (table_ends is not None and now >= table_ends)
+    return result_in
 
 
 ROUND_MINUTES = 50  # a round's length unless the event or the round says otherwise

@@ -33,7 +33,6 @@ from shinpan.guideline.rulebook import Rulebook
 History = Mapping[str, Sequence[Ruling]]
 
 DRAFT_DEFAULT = "draft"
-DRAFT_EXCLUSION_RULE = "draft.exclusion"
 # Members read for every ruling, looked up once: Python 3.11 finds an enum member on its
 # class through the enum's metaclass, about 0.1 µs each time.
 _BY_DRAFT = Counting.draft
@@ -75,7 +74,7 @@ def _d3(book: Rulebook) -> _D3:
         threshold=rule.threshold or 3,
         counted=frozenset(i.id for i in infractions if i.counting is not Counting.none),
         exclusions=book.codes_acting_as(Meaning.draft_exclusion)
-        if DRAFT_EXCLUSION_RULE in book.infractions
+        if book.draft_exclusion is not None
         else frozenset(),
     )
     book.memo["d3"] = made
@@ -120,6 +119,7 @@ def dues_of(book: Rulebook, inf: Infraction, offense: int) -> tuple[Due, ...]:
                 penalties=tuple(miss.penalties) if miss else (),
                 effects=tuple(miss.effects) if miss else (),
                 has_consequence=miss is not None,
+                clock=d.runs_on.value if d.runs_on is not None else "",
             )
         )
     return tuple(dues)
@@ -272,7 +272,8 @@ def additional_ruling(
         warned = _warned_rules(d3, history if before is None else before, leave_out=cause)
         related = [*warned, cause.rule]
         return _unrelated_warnings(book, cause, history, list(dict.fromkeys(related)), ref, number)
-    exclusion = book.infractions[DRAFT_EXCLUSION_RULE]
+    exclusion = book.draft_exclusion
+    assert exclusion is not None  # D6 triggers only when the file declares it (_d3)
     return _on_ladder(
         book, exclusion, cause.player, history, NO_FACTS, cause.draft, None, ref, number, cause=cause
     )
@@ -338,7 +339,9 @@ def _unrelated_warnings(
 def _uncategorized(book: Rulebook, record: Record, ref: str | None) -> Ruling:
     """D4: the judge's penalty; counts toward no counter and no other rule."""
     if not record.penalties:  # D19
-        raise RecordError("penalties", "general.uncategorized needs the penalties the judge chose")
+        raise RecordError(
+            "penalties", "a violation outside every category needs the penalties the judge chose (D4)"
+        )
     penalties = check_codes(book, "penalties", record.penalties)
     rule = book.uncategorized
     return Ruling(
@@ -406,7 +409,9 @@ def decide(
     if inf is None:
         return _general(book, record, ref, numbers)
     if record.penalties is not None:
-        raise RecordError("penalties", "only general.uncategorized takes chosen penalties; use a deviation")
+        raise RecordError(
+            "penalties", "only a violation outside every category takes chosen penalties; use a deviation"
+        )
     return _on_infraction(book, inf, record, history, participants, ref, numbers)
 
 
@@ -414,7 +419,7 @@ def _general(book: Rulebook, record: Record, ref: str | None, numbers: Numbers) 
     """A record of a general rule (D4), or of no rule at all."""
     if record.infraction == book.uncategorized.id:
         if record.facts:
-            raise RecordError("facts", "general.uncategorized takes no facts")
+            raise RecordError("facts", "a violation outside every category takes no facts")
         made = _deviate(book, _uncategorized(book, record, ref), record.deviation)
         return (replace(made, number=numbers.take()),)
     if record.infraction == book.unrelated_warnings.id:
@@ -437,7 +442,8 @@ def _on_infraction(
     if inf.no_offense_when is not None and getattr(facts, inf.no_offense_when):
         if record.deviation is not None:  # D16
             raise RecordError(
-                "deviation", "a record that penalises nobody cannot be deviated; use general.uncategorized"
+                "deviation",
+                "a record that penalises nobody cannot be deviated; record a violation outside every category",
             )
         return (replace(_no_offense(inf, record, inf.no_offense_when, ref), number=numbers.take()),)
     recorded_as = None
@@ -449,7 +455,8 @@ def _on_infraction(
     if not subjects:  # the only subject is an advisor from outside the event
         if record.deviation is not None:  # D16
             raise RecordError(
-                "deviation", "a record that penalises nobody cannot be deviated; use general.uncategorized"
+                "deviation",
+                "a record that penalises nobody cannot be deviated; record a violation outside every category",
             )
         rulings.append(replace(_outsider_only(book, inf, record, ref), number=numbers.take()))
     for n, player in enumerate(subjects):

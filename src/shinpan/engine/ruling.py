@@ -66,6 +66,7 @@ class Due:
     penalties: tuple[str, ...]
     effects: tuple[str, ...]
     has_consequence: bool
+    clock: str = ""  # what the guideline declares its moment is measured by (D21, D23); "" none
 
 
 @value

@@ -10,7 +10,16 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from shinpan.guideline.model import REQUIRED_MEANINGS, Guideline, Meaning, Question, Remedy, Subject
+from shinpan.guideline.model import (
+    CLOCKS,
+    REQUIRED_MEANINGS,
+    Guideline,
+    Meaning,
+    Question,
+    Remedy,
+    Role,
+    Subject,
+)
 
 
 @dataclass(frozen=True)
@@ -130,9 +139,15 @@ def references(g: Guideline) -> Iterator[Finding]:
     for needed in ("uncategorized", "unrelated_warnings"):
         if needed not in kinds:
             yield "general_rules", f"no general rule of kind {needed!r}"
-    exclusion = any(c.acts_as is Meaning.draft_exclusion for c in g.components)
-    if exclusion and "draft.exclusion" not in rules:
-        yield "infractions", "draft_exclusion needs an infraction 'draft.exclusion' (D6)"
+    exclusion = [c.code for c in g.components if c.acts_as is Meaning.draft_exclusion]
+    declared = [n for n, inf in enumerate(g.infractions) if inf.role is Role.draft_exclusion]
+    if exclusion and not declared:
+        yield (
+            "infractions",
+            f"{exclusion[0]!r} acts as draft_exclusion: one infraction must declare role draft_exclusion (D6)",
+        )
+    for n in declared[1:]:
+        yield f"infractions[{n}].role", "another infraction already declares role draft_exclusion (D6)"
 
 
 def meanings(g: Guideline) -> Iterator[Finding]:
@@ -178,6 +193,12 @@ def deadlines(g: Guideline) -> Iterator[Finding]:
                     continue
                 if (d.when.value == "minutes") != (d.minutes is not None):
                     yield f"{path}[{r}].deadline.minutes", "give minutes exactly when 'when' is minutes"
+                if d.clock is not None and d.clock not in CLOCKS[d.when]:
+                    allowed = ", ".join(c.value for c in CLOCKS[d.when]) or "none"
+                    yield (
+                        f"{path}[{r}].deadline.clock",
+                        f"a deadline of when {d.when.value} runs on {allowed}, not {d.clock.value}",
+                    )
 
 
 def questions(g: Guideline) -> Iterator[Finding]:

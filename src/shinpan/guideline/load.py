@@ -14,6 +14,7 @@ from typing import Any
 
 from shinpan.errors import InvalidInput
 from shinpan.guideline.check import Problem, check_meaning
+from shinpan.guideline.declared import with_declarations
 from shinpan.guideline.model import Guideline
 
 # The guideline shipped with shinpan, in this package's ``data`` folder.
@@ -68,6 +69,7 @@ def parse_guideline(text: str, file: str = "<guideline>") -> Guideline:
     except schema.ValidationError as e:
         problems = [Problem(file, _field_path(loc), message) for loc, message in schema.problems_of(e)]
         raise GuidelineError(problems) from None
+    guideline = with_declarations(guideline)  # a file written before it could declare (declared.py)
     problems = check_meaning(guideline, file)
     if problems:
         raise GuidelineError(problems)

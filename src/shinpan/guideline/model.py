@@ -139,6 +139,25 @@ class When(StrEnum):
     before_next_match = "before_next_match"
 
 
+class Clock(StrEnum):
+    """What a deadline's moment is measured by (D21, D23): declared by the file for each
+    deadline, never worked out from an infraction's id."""
+
+    given = "given"  # minutes from the time the ruling was given at the table (D21)
+    round_start = "round_start"  # minutes from the start of the player's round (D21)
+    match_result = "match_result"  # the end of the match: when its result is in
+    table_time = "table_time"  # the end of the match: when the table's time ends (D23, T5)
+
+
+# The clocks each kind of deadline may declare; the first is what it runs on when it declares none.
+CLOCKS: dict[When, tuple[Clock, ...]] = {
+    When.minutes: (Clock.given, Clock.round_start),
+    When.end_of_match: (Clock.match_result, Clock.table_time),
+    When.end_of_round: (),
+    When.before_next_match: (),
+}
+
+
 @shape
 class Consequence:
     """What a missed deadline brings: a follow-up ruling on the same offence (D7)."""
@@ -160,6 +179,23 @@ class Deadline:
     source: Annotated[
         str | None, Field(description="The deadline's clause as the source writes it, if any.")
     ] = None
+    clock: Annotated[
+        Clock | None,
+        Field(
+            description="What its moment is measured by: for minutes, from the ruling's time at the "
+            "table (given, the default) or from the start of the player's round (round_start, D21); "
+            "for end_of_match, when the match's result is in (match_result, the default) or when the "
+            "table's time ends (table_time, D23)."
+        ),
+    ] = None
+
+    @property
+    def runs_on(self) -> Clock | None:
+        """The clock it runs on: the one it declares, else its kind's default (None: its kind has none)."""
+        if self.clock is not None:
+            return self.clock
+        allowed = CLOCKS[self.when]
+        return allowed[0] if allowed else None
 
 
 @shape
@@ -183,6 +219,13 @@ class Step:
         list[Code], Field(description="Added when the violation is the same kind as before (D5).")
     ] = empty()
     source: Annotated[NonEmpty, Field(description="This step as the source writes it, e.g. 2)警1+デ敗.")]
+
+
+class Role(StrEnum):
+    """What the engine does with an infraction besides its ladder, declared by the file (never
+    read from its id)."""
+
+    draft_exclusion = "draft_exclusion"  # the ruling a draft_exclusion component triggers (D6)
 
 
 class Counting(StrEnum):
@@ -243,6 +286,13 @@ class Infraction:
     ] = None
     no_offense_when: Annotated[
         Question | None, Field(description="A fact that, when true, means no penalty and no offence (D13).")
+    ] = None
+    role: Annotated[
+        Role | None,
+        Field(
+            description="What the engine does with it besides its ladder: draft_exclusion, the ruling "
+            "every component acting as draft_exclusion triggers (D6); null: nothing more."
+        ),
     ] = None
     source: Annotated[NonEmpty, Field(description="The whole item as the source writes it.")]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from shinpan.guideline.model import Component, GeneralRule, Guideline, Infraction, Meaning, Remedy, Step
+from shinpan.guideline.model import Component, GeneralRule, Guideline, Infraction, Meaning, Remedy, Role, Step
 from shinpan.guideline.terms import NO_ACT, Act, ComponentCode
 
 
@@ -43,6 +43,33 @@ class Rulebook:
     @property
     def unrelated_warnings(self) -> GeneralRule:
         return self.general["unrelated_warnings"]
+
+    def deadline_clock(self, rule: str, when: str, remedy_ja: str) -> str:
+        """What a deadline of ``rule`` (of kind ``when``, for the remedy worded ``remedy_ja``)
+        is measured by, as the file declares it (:class:`~shinpan.guideline.model.Clock`'s
+        value; "" for a kind that has none, or a rule the file does not have)."""
+        key = ("deadline_clock", rule, when, remedy_ja)
+        found = self.memo.get(key)
+        if not isinstance(found, str):
+            found = self.memo[key] = self._deadline_clock(rule, when, remedy_ja)
+        return found
+
+    def _deadline_clock(self, rule: str, when: str, remedy_ja: str) -> str:
+        inf = self.infractions.get(rule)
+        if inf is None:
+            return ""
+        remedies = [*inf.remedies, *(r for step in inf.ladder for r in step.remedies)]
+        deadlines = [(r, r.deadline) for r in remedies if r.deadline is not None and r.deadline.when == when]
+        chosen = next((d for r, d in deadlines if r.text.ja == remedy_ja), None)
+        if chosen is None and deadlines:
+            chosen = deadlines[0][1]
+        clock = chosen.runs_on if chosen is not None else None
+        return clock.value if clock is not None else ""
+
+    @property
+    def draft_exclusion(self) -> Infraction | None:
+        """The infraction a draft exclusion triggers (D6), as the file declares it (``role``)."""
+        return next((i for i in self.guideline.infractions if i.role is Role.draft_exclusion), None)
 
     def acts(self, codes: Iterable[str]) -> tuple[Act, ...]:
         """What each of these codes does to the event (a Meaning's value), in their order;

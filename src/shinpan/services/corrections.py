@@ -99,7 +99,7 @@ def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str)
     if _penalises_nobody(row):
         raise Conflict(
             "ruling {n} penalises nobody, so there is nothing to deviate from; "
-            "record general.uncategorized instead",
+            "record a violation outside every category instead",
             n=number,
         )
     new = tuple(penalties)

@@ -1,8 +1,13 @@
 """Remedies with deadlines (D7, D9, D21): what is due, what is overdue, done or missed.
 
 Deadlines run on the event's clock (D21): a timed one from when its ruling was given at the
-table, and it cannot be marked missed before it is due; an end-of-match or end-of-round one
-falls due when that ends, and the head judge may mark it missed sooner.
+table (or from the round's start, where the guideline declares it), and it cannot be marked
+missed before it is due; an end-of-match or end-of-round one falls due when that ends, and
+the head judge may mark it missed sooner. An end-of-match deadline that the guideline puts
+on the table's time (D23, tardiness's in the seed) falls due when the table's time ends,
+not when duel or match losses decide the match; a judge marking the player arrived closes
+the deadlines that wait for them. What a deadline runs on is what the event's guideline
+declares for it (``clock``), never read from an infraction's id.
 """
 
 from __future__ import annotations
@@ -11,16 +16,17 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, TypedDict, cast
 
-from shinpan.engine.clock import due_state
+from shinpan.engine.clock import closed_by_arrival, due_state, match_over_for_deadline, table_ends_at
 from shinpan.engine.event_rules import DeadlineState, Role, RoundState
 from shinpan.errors import Conflict, Forbidden, NotFound
 from shinpan.services.context import load_event, parse_stamp, role_of, stamp
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.deadlines import RemedyDue, pending_positions, remedies, remedy
-from shinpan.store.rounds import paired_after, result_at, round_of
+from shinpan.store.rounds import paired_after, result_at, round_of, time_given
 
 if TYPE_CHECKING:  # what appends loads in mark_done and mark_missed: listing reads only
+    from shinpan.guideline.rulebook import Rulebook
     from shinpan.services.shapes import RulingDecided
     from shinpan.store.ledger import Appender
 
@@ -43,6 +49,8 @@ class Deadline:
     state: DeadlineState
     overdue: bool
     seconds_left: float | None
+    clock: str  # what the guideline declares it runs on (D21, D23): given, round_start, …; "" none
+    arrival: bool  # a judge marking the player arrived closes it (D23)
 
     def as_json(self) -> DeadlineJson:
         """Its fields by name, in their order (:class:`DeadlineJson` names each)."""
@@ -66,13 +74,40 @@ class DeadlineJson(TypedDict):
     state: DeadlineState
     overdue: bool
     seconds_left: float | None
+    clock: str
+    arrival: bool
 
 
-def _overdue(conn: Connection, event_id: int, d: RemedyDue, now: datetime) -> tuple[bool, float | None]:
+def _clock(book: Rulebook, d: RemedyDue) -> str:
+    return book.deadline_clock(d.rule, d.due_kind, d.remedy_ja)
+
+
+def _table_ends(conn: Connection, event_id: int, round_no: int, table: int) -> tuple[datetime | None, bool]:
+    """When the table's time ends (T5: the round's time and that table's extensions; None
+    before the round started), and whether the round has been ended."""
+    r = round_of(conn, event_id, round_no)
+    if r is None:
+        return None, False
+    ended = r.state is RoundState.ended
+    if r.started_at is None or r.minutes is None:
+        return None, ended
+    extra = sum(t.minutes for t in time_given(conn, event_id, round_no).get(table, []))
+    return table_ends_at(parse_stamp(r.started_at), r.minutes, extra), ended
+
+
+def _overdue(
+    conn: Connection, event_id: int, d: RemedyDue, now: datetime, clock: str
+) -> tuple[bool, float | None]:
     if d.due_kind == "minutes" and d.due_at:
         due_at = parse_stamp(d.due_at)
         return due_state(d.due_kind, due_at, now, False).due, (due_at - now).total_seconds()
     if d.due_kind == "end_of_match" and d.round is not None and d.table is not None:
+        if clock == "table_time":  # D23: the table's time, whatever the duels decided
+            ends, round_ended = _table_ends(conn, event_id, d.round, d.table)
+            over = match_over_for_deadline(
+                clock, result_in=False, table_ends=ends, round_ended=round_ended, now=now
+            )
+            return over, (ends - now).total_seconds() if ends is not None and not over else None
         return bool(result_at(conn, event_id, d.round, d.table)), None
     if d.due_kind == "end_of_round" and d.round is not None:
         r = round_of(conn, event_id, d.round)
@@ -82,7 +117,7 @@ def _overdue(conn: Connection, event_id: int, d: RemedyDue, now: datetime) -> tu
     return False, None
 
 
-def _shown(d: RemedyDue, overdue: bool, left: float | None) -> Deadline:
+def _shown(d: RemedyDue, overdue: bool, left: float | None, clock: str) -> Deadline:
     on_miss = {"effects": list(d.miss_effects), "penalties": list(d.miss_penalties)}
     return Deadline(
         d.ruling,
@@ -99,6 +134,8 @@ def _shown(d: RemedyDue, overdue: bool, left: float | None) -> Deadline:
         d.state,
         overdue,
         left,
+        clock,
+        closed_by_arrival(clock),
     )
 
 
@@ -108,14 +145,14 @@ def list_deadlines(
     """Pending remedies (and, if asked, closed ones), the overdue first."""
     moment = parse_stamp(stamp(now))
     with db.read() as conn:
-        load_event(conn, event_id)
-        out = [
-            _shown(
-                d,
-                *(_overdue(conn, event_id, d, moment) if d.state is DeadlineState.pending else (False, None)),
+        book = load_event(conn, event_id).book
+        out = []
+        for d in remedies(conn, event_id, include_closed=include_closed):
+            clock = _clock(book, d)
+            pending = d.state is DeadlineState.pending
+            out.append(
+                _shown(d, *(_overdue(conn, event_id, d, moment, clock) if pending else (False, None)), clock)
             )
-            for d in remedies(conn, event_id, include_closed=include_closed)
-        ]
     return sorted(out, key=lambda d: (not d.overdue, d.seconds_left if d.seconds_left is not None else 1e12))
 
 
@@ -149,6 +186,40 @@ def mark_done(
             ap.append(DeadlineDone(ruling, pos))
 
     run_command(db, event_id, "deadline", judge, command_id, {"done": [ruling, position]}, act, now)
+
+
+def mark_arrived(
+    db: Database,
+    event_id: int,
+    ruling: int,
+    position: int | None = None,
+    *,
+    judge: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> None:
+    """到着 (D23): the late player has come. Every pending deadline of the ruling (from
+    ``position``) that waits for the player, as the guideline declares it, closes as done;
+    the duel losses already given stand."""
+    from shinpan.entries import DeadlineDone  # start-up
+    from shinpan.services.commands import run_command  # start-up
+
+    def act(conn: Connection, ap: Appender) -> None:
+        book = load_event(conn, event_id).book
+        if position is not None:
+            _pending(conn, event_id, ruling, position)
+        waiting = [
+            pos
+            for pos in pending_positions(conn, event_id, ruling, since=position or 0)
+            if (row := remedy(conn, event_id, ruling, pos)) is not None
+            and closed_by_arrival(_clock(book, row))
+        ]
+        if not waiting:
+            raise Conflict("ruling {ruling} has no deadline waiting for the player to arrive", ruling=ruling)
+        for pos in waiting:
+            ap.append(DeadlineDone(ruling, pos))
+
+    run_command(db, event_id, "deadline", judge, command_id, {"arrived": [ruling, position]}, act, now)
 
 
 def mark_missed(
@@ -186,7 +257,7 @@ def mark_missed(
                 "missing this deadline brings nothing more: mark it done when the remedy is carried out"
             )
         moment = parse_stamp(ap.now)
-        overdue, _left = _overdue(conn, event_id, d, moment)
+        overdue, _left = _overdue(conn, event_id, d, moment, _clock(event.book, d))
         state = due_state(d.due_kind, parse_stamp(d.due_at) if d.due_at else None, moment, overdue)
         if not state.due:
             if not state.head_judge_may_end_sooner:

@@ -58,6 +58,7 @@ _SHAPED_BY = (
     _GUIDELINE_CODE / "model.py",
     _GUIDELINE_CODE / "schema.py",
     _GUIDELINE_CODE / "check.py",
+    _GUIDELINE_CODE / "declared.py",
     _GUIDELINE_CODE / "load.py",
     Path(__file__),
 )

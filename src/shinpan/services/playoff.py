@@ -187,9 +187,7 @@ def start_playoff(
         chosen = read_format(conn, event_id)
         drawn = seed if seed is not None else secrets.randbelow(SEED_LIMIT)
         seed_used = chosen.seed if chosen.seed is not None else drawn
-        table = read_standings(conn, event_id, current)
-        now = {e.player: e.status for e in entrants(conn, event_id)}  # who is still in the event now
-        lines = [replace(line, status=now.get(line.player, line.status)) for line in table.rows]
+        lines = read_standings(conn, event_id).rows  # the standings now (T6): who is still in
         seeded = seeded_places(seed_used, (line.player for line in lines))
         seeds = qualifiers(lines, size, seeded)
         round_no = current + 1
@@ -268,12 +266,12 @@ def event_bracket(db: Database, event_id: int) -> Bracket | None:
 
 
 def final_placings(db: Database, event_id: int) -> list[tuple[int, str]]:
-    """Every player's final place: the playoff's by its bracket, then the Swiss order (T10);
-    without a playoff, the Swiss standings' order."""
+    """Every player's final place: the playoff's by its bracket, then the Swiss order of the
+    standings now (T6, T10); without a playoff, that order. A disqualified player has no place."""
     with db.read() as conn:
         started = playoff(conn, event_id)
-        last_swiss = (started.round - 1) if started else load_event(conn, event_id).current_round
-        table = read_standings(conn, event_id, last_swiss)
+        table = read_standings(conn, event_id)  # now: the Swiss only, once the playoff began
         order = [line.player for line in table.rows]
+        out = {line.player for line in table.rows if line.status is PlayerState.disqualified}
         bracket = read_bracket(conn, event_id, started)
-    return placings(order, bracket.rounds if bracket else [])
+    return placings(order, bracket.rounds if bracket else [], out)

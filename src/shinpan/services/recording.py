@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any, NotRequired, TypedDict
 
 from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, explain
-from shinpan.engine.clock import FROM_ROUND_START, ClockError, deadline_runs_from, given_at, parse_given_at
+from shinpan.engine.clock import ClockError, deadline_runs_from, given_at, parse_given_at
 from shinpan.engine.event_rules import Status, counting_scope, left_as, where_ruling_lands
 from shinpan.engine.facts import PERSON_FACTS, normalized
 from shinpan.engine.leaving import noted_leaving
@@ -304,12 +304,13 @@ def ruling_json(
 
 
 def _runs_from(conn: Connection, event_id: int, r: Ruling, given: str, round_no: int | None) -> str:
-    """D21: the moment the ruling's timed deadlines count from (the round's start is read
-    only for a ruling that has one)."""
-    if round_no is None or not any(d.minutes for d in r.dues) or r.rule not in FROM_ROUND_START:
+    """D21: the moment the ruling's timed deadlines count from, as the guideline declares it
+    for them (the round's start is read only for a ruling whose deadline runs from it)."""
+    clock = next((d.clock for d in r.dues if d.minutes and d.clock == "round_start"), None)
+    if round_no is None or clock is None:
         return given
     started = round_started_at(conn, event_id, round_no)
-    return stamp(deadline_runs_from(r.rule, parse_stamp(given), parse_stamp(started) if started else None))
+    return stamp(deadline_runs_from(clock, parse_stamp(given), parse_stamp(started) if started else None))
 
 
 def next_number(conn: Connection, event_id: int) -> int:

@@ -139,12 +139,17 @@ def read_sheet(conn: Connection, event_id: int, round_no: int | None, now: datet
     active = sorted(
         (person(n) for n in active_players(conn, event_id)), key=lambda p: (p.reading or p.name, p.number)
     )
-    # T6: the standings after this round once it has started (so far) or ended; a round only
-    # paired has nothing played: the standings after the one before.
-    table = read_standings(
-        conn,
-        event_id,
-        number if clock.state in (RoundState.started, RoundState.ended) else max(number - 1, 0),
+    # T6: on the current round, the standings now (every status as it stands now); on an
+    # earlier one, the standings after it. A round only paired has nothing played: the
+    # standings after the one before.
+    table = (
+        read_standings(conn, event_id)
+        if number == event.current_round
+        else read_standings(
+            conn,
+            event_id,
+            number if clock.state in (RoundState.started, RoundState.ended) else max(number - 1, 0),
+        )
     )
     return Sheet(
         event,

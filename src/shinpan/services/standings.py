@@ -7,6 +7,12 @@ A table says which round it is after and that round's state (T5): ``ended`` (the
 standings after round N), ``started`` (round N is being played: the standings so far),
 ``paired`` (asked for by number: nothing of round N is played yet); ``round`` None while
 no round has been played (never "round 0").
+
+A view that names no round shows **the standings now** (T6, ``now``): the results of every
+ended round (and of the round being played) with every player's status as it stands now, so
+a disqualification confirmed after the last round ended takes the player's rank at once
+(T3). The playoff's cut and the final placings (T10) are drawn from them. Asked for by
+number, the standings after round N keep the statuses of the moment it ended.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ class Table:
     rows: list[Standing]
     state: RoundState = RoundState.ended  # "none" with no round
     format: EventFormat = DEFAULT_FORMAT
+    now: bool = False  # the standings now (T6): statuses as they stand now, titled 現在の順位
 
     @property
     def final(self) -> bool:
@@ -47,6 +54,7 @@ class Table:
         return {
             "round": self.round,
             "state": self.state,
+            "now": self.now,
             **format_json(self.format),
             "standings": [standing_json(s, self.format) for s in self.rows],
         }
@@ -78,6 +86,7 @@ class StandingsJson(FormatJson):
 
     round: int | None
     state: RoundState
+    now: bool
     standings: list[StandingJson]
 
 
@@ -104,10 +113,12 @@ def _default_round(conn: Connection, event_id: int, current: int) -> int:
 
 
 def read_standings(conn: Connection, event_id: int, round_no: int | None = None) -> Table:
-    """The standings after ``round_no`` (default: the current round once started, else the
-    one before): its matches and the rounds before, with the statuses players had at the
-    moment it was ended (T6; a round not ended yet: their statuses now)."""
+    """The standings after ``round_no``: its matches and the rounds before, with the
+    statuses players had at the moment it was ended (T6; a round not ended yet: their
+    statuses now). None: the standings now (T6), every status as it stands now, over the
+    current round once started, else the one before (the Swiss only, once a playoff began)."""
     current = load_event(conn, event_id).current_round
+    now = round_no is None
     number = _default_round(conn, event_id, current) if round_no is None else round_no
     if not 0 <= number <= current:
         raise NotFound("round {round} is not paired", round=number)
@@ -116,20 +127,21 @@ def read_standings(conn: Connection, event_id: int, round_no: int | None = None)
     if first_playoff is not None and number >= first_playoff:  # the playoff ranks by its bracket (T10)
         number = first_playoff - 1
     if number == 0:
-        return Table(
-            None, standings(entrants(conn, event_id), [], chosen.chain, chosen.seed), RoundState.none, chosen
-        )
+        rows = standings(entrants(conn, event_id), [], chosen.chain, chosen.seed)
+        return Table(None, rows, RoundState.none, chosen, now)
     row = round_of(conn, event_id, number)
     state = (
         row.state if row is not None and number == current else RoundState.ended
     )  # an earlier round is over
-    moment = round_entry(conn, event_id, "round.ended", number)
-    if moment is None and number < current:  # never ended: as when the next round was paired
-        moment = paired_at(conn, event_id, number + 1)
-    people = entrants(conn, event_id) if moment is None else entrants_before(conn, event_id, moment)
-    return Table(
-        number, standings(people, played(conn, event_id, number), chosen.chain, chosen.seed), state, chosen
-    )
+    if now:
+        people = entrants(conn, event_id)
+    else:
+        moment = round_entry(conn, event_id, "round.ended", number)
+        if moment is None and number < current:  # never ended: as when the next round was paired
+            moment = paired_at(conn, event_id, number + 1)
+        people = entrants(conn, event_id) if moment is None else entrants_before(conn, event_id, moment)
+    rows = standings(people, played(conn, event_id, number), chosen.chain, chosen.seed)
+    return Table(number, rows, state, chosen, now)
 
 
 def last_ended(conn: Connection, event_id: int) -> int | None:

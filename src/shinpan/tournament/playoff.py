@@ -13,7 +13,8 @@ on, and the final placings.
 - **Third place** (3位決定戦), when the event plays it: the semi-final losers, beside the final.
 - **Placings.** 1 the winner, 2 the finalist, 3–4 the semi-final losers (by the third-place
   match if played, else by Swiss rank), 5–8 the quarter-final losers by Swiss rank, and so
-  on; then everyone else in Swiss order.
+  on; then everyone else in Swiss order (the standings now, T6). A disqualified player has
+  no place, wherever the disqualification came: the players after them move up.
 """
 
 from __future__ import annotations
@@ -177,13 +178,16 @@ def _bout(
     return Bout(slot, None, None, None, third_place=third_place, left=left)
 
 
-def placings(swiss_order: Sequence[str], rounds: Sequence[Sequence[Bout]]) -> list[tuple[int, str]]:
+def placings(
+    swiss_order: Sequence[str], rounds: Sequence[Sequence[Bout]], disqualified: Collection[str] = ()
+) -> list[tuple[int, str]]:
     """Every player of the event with their final place (T10), best first.
 
-    ``swiss_order`` is every player of the event in final Swiss order (disqualified players
-    last, as the standings list them); ``rounds`` the playoff's rounds in order, the last
-    holding the final (and the third-place match, if played). Before the final is decided,
-    only the players already out of the playoff are placed above the rest.
+    ``swiss_order`` is every player of the event in final Swiss order (the standings now,
+    T6); ``rounds`` the playoff's rounds in order, the last holding the final (and the
+    third-place match, if played). Before the final is decided, only the players already
+    out of the playoff are placed above the rest. ``disqualified`` (their status now) have
+    no place, wherever the disqualification came: the players after them move up.
     """
     rank = {player: i for i, player in enumerate(swiss_order)}
     placed: list[str] = []
@@ -205,4 +209,5 @@ def placings(swiss_order: Sequence[str], rounds: Sequence[Sequence[Bout]]) -> li
         placed.extend(player for player in out if player not in placed)
     seen = set(placed)
     placed.extend(player for player in swiss_order if player not in seen)
-    return [(place, player) for place, player in enumerate(placed, start=1)]
+    kept = [player for player in placed if player not in disqualified]
+    return [(place, player) for place, player in enumerate(kept, start=1)]

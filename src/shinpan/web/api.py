@@ -383,15 +383,20 @@ def close_deadline(
     event_id: int,
     ruling: int,
     position: int,
-    outcome: Literal["done", "missed"],
+    outcome: Literal["done", "arrived", "missed"],
     body: CommandIn,
 ) -> dict[str, Any]:
-    """The remedy was done in time, or missed (the follow-up ruling, D7)."""
+    """The remedy was done in time; the late player arrived (到着, D23: every deadline of the
+    ruling from ``position`` that waits for the player closes); or missed (the follow-up
+    ruling, D7)."""
     user, _ = role_at(request, event_id, "deadline")
     db = request.app.state.db
     if outcome == "done":
         deadlines.mark_done(db, event_id, ruling, position, judge=user.name, command_id=body.command_id)
         result: dict[str, Any] = {"done": [ruling, position]}
+    elif outcome == "arrived":
+        deadlines.mark_arrived(db, event_id, ruling, position, judge=user.name, command_id=body.command_id)
+        result = {"arrived": [ruling, position]}
     else:
         made = deadlines.mark_missed(
             db, event_id, ruling, position, judge=user.name, command_id=body.command_id

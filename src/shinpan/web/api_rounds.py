@@ -179,6 +179,10 @@ class StandingsOut(BaseModel):
         description="the keys after match points, in order (T9)"
     )
     standings: list[StandingOut]
+    now: bool = Field(
+        description="true without a round asked: the standings now (T6), every status as it stands "
+        "now (a disqualification confirmed after the last round ended has no rank); false: after that round"
+    )
     state: str = Field(
         description="that round's state: ended (the standings after it, statuses as at its end, T6), "
         "started (the standings so far), paired (nothing of it played yet), none (no round)"
@@ -189,8 +193,8 @@ class StandingsOut(BaseModel):
 def get_standings(
     request: Request, event_id: int, round: int | None = Query(None, ge=0, le=2**31 - 1)
 ) -> StandingsOut:
-    """The standings after a round (default: the current one once started, else the one
-    before), statuses as they stood when it ended (T6)."""
+    """The standings now (no round: every status as it stands now, T6), or after a round,
+    statuses as they stood when it ended (T6)."""
     role_at(request, event_id, "read")
     table = standings.event_standings(request.app.state.db, event_id, round)
     return StandingsOut.model_validate(table.as_json())

@@ -18,9 +18,6 @@ from weakref import WeakKeyDictionary
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from shinpan.engine.clock import (
-    FROM_ROUND_START as ARRIVAL_RULES,  # the deadlines a late player's arrival ends
-)
 from shinpan.engine.event_rules import RulingState
 from shinpan.errors import ShinpanError
 from shinpan.reports import dq
@@ -66,7 +63,6 @@ def _panels_in_view(request: Request, event_id: int, shown: tuple[str, ...]) -> 
     if "deadlines" in shown:
         out["deadlines"] = due = deadlines.list_deadlines(db, event_id)
         out["names"] = queries.player_names(db, event_id, [d.player for d in due])
-        out["arrival_rules"] = ARRIVAL_RULES
     if "appeals" in shown:
         out["appeals"] = queries.appeals_of(db, event_id)
     if "dq" in shown:
@@ -302,17 +298,20 @@ def deadline(
     event_id: int,
     ruling: int,
     position: int,
-    outcome: Literal["done", "missed"],
+    outcome: Literal["done", "arrived", "missed"],
     command_id: CommandForm,
     early: Annotated[str, Form(max_length=10)] = "",
 ) -> Response:
-    """Done (for a late player: arrived), or missed; missed before it is due (D21, the head
-    judge only) only once the desk's confirmation, which names the consequence, was given."""
+    """Done, arrived (到着, D23: a late player came, closing what waits for them), or missed;
+    missed before it is due (D21, the head judge only) only once the desk's confirmation,
+    which names the consequence, was given."""
     db = request.app.state.db
 
     def work(name: str) -> None:
         if outcome == "done":
             deadlines.mark_done(db, event_id, ruling, position, judge=name, command_id=command_id)
+        elif outcome == "arrived":
+            deadlines.mark_arrived(db, event_id, ruling, position, judge=name, command_id=command_id)
         else:  # "missed": the path allows nothing else
             deadlines.mark_missed(
                 db,

@@ -21,7 +21,7 @@ from starlette.concurrency import run_in_threadpool
 
 from shinpan import romaji
 from shinpan.engine import Ruling, explain
-from shinpan.engine.clock import FROM_ROUND_START, MAX_EXTENSION_MINUTES
+from shinpan.engine.clock import MAX_EXTENSION_MINUTES
 from shinpan.engine.explain import reason_text
 from shinpan.engine.leaving import left_reason
 from shinpan.errors import ShinpanError
@@ -140,7 +140,7 @@ def _awaiting_arrival(request: Request, event_id: int, player: str) -> list[dead
     found = deadlines.list_deadlines(request.app.state.db, event_id)
     first: dict[int, deadlines.Deadline] = {}  # per ruling: its first (done closes the later ones)
     for d in sorted(found, key=lambda d: d.position, reverse=True):
-        if d.player == player and d.rule in FROM_ROUND_START:
+        if d.player == player and d.arrival:
             first[d.ruling] = d
     return list(first.values())
 

@@ -295,14 +295,14 @@
       });
   }
 
-  // A late player who is at the table: their late deadlines end in one tap (D9).
+  // A late player who is at the table: their late deadlines end in one tap (到着, D9, D23).
   $("#preview").addEventListener("click", function (ev) {
     var button = ev.target.closest(".arrived");
     if (!button) return;
     button.disabled = true;
     var body = new FormData();
     body.append("csrf_token", csrf()); body.append("command_id", newId());
-    var url = "/events/" + eventId + "/desk/deadline/" + button.dataset.ruling + "/" + button.dataset.position + "/done";
+    var url = "/events/" + eventId + "/desk/deadline/" + button.dataset.ruling + "/" + button.dataset.position + "/arrived";
     fetchWithin(url, { method: "POST", body: body }, 8000).then(function (r) {
       if (!r.ok) throw new Error(r.status);
       var box = button.closest(".arrival");
