@@ -61,6 +61,21 @@ class SealMark:
 
 
 @dataclass(frozen=True)
+class ImportMark:
+    """Where an imported event came from, as the desk and paper show it: the file's entries,
+    how many its seals covered (0: none), the last seal's key's fingerprint (None: no seal)."""
+
+    entries: int
+    sealed: int
+    fingerprint: str | None
+
+    @property
+    def unsealed(self) -> int:
+        """The file's entries no seal covered: only as good as whoever wrote the file."""
+        return self.entries - self.sealed
+
+
+@dataclass(frozen=True)
 class LedgerHead:
     """An event's chain as it stood when a document was made."""
 
@@ -68,6 +83,7 @@ class LedgerHead:
     position: int  # entries in the chain (the last one's number); 0 for an empty chain
     digest: str  # the last entry's hash (64 hex digits)
     seal: SealMark | None = None  # the newest seal, if the event was sealed
+    imported: ImportMark | None = None  # the event's last import, if it was imported
 
     @property
     def short(self) -> str:

@@ -38,6 +38,7 @@ from shinpan.entries.event import (
     StatusChanged,
     TimeExtended,
 )
+from shinpan.entries.imported import EventImported
 from shinpan.entries.parts import (
     AskedDeviation,
     Consequence,
@@ -100,6 +101,7 @@ EntryBody = (
     | EventPublished
     | WinnerReported
     | WinnerReportConfirmed
+    | EventImported
 )
 
 KINDS: dict[str, type[EntryBody]] = {
@@ -139,6 +141,7 @@ KINDS: dict[str, type[EntryBody]] = {
         EventPublished,
         WinnerReported,
         WinnerReportConfirmed,
+        EventImported,
     )
 }
 
@@ -164,6 +167,7 @@ __all__ = [
     "DuelResult",
     "EntryBody",
     "EventCreated",
+    "EventImported",
     "EventPublished",
     "EventSealed",
     "Fields",

@@ -10,11 +10,20 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from shinpan.ledger_head import HeadText, LedgerHead, MalformedHead, SealMark, parse_head, short_digest
+from shinpan.ledger_head import (
+    HeadText,
+    ImportMark,
+    LedgerHead,
+    MalformedHead,
+    SealMark,
+    parse_head,
+    short_digest,
+)
 from shinpan.services.seal import fingerprint
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.heads import Seal, event_exists, hash_at, head_of, length_of, seals_of
+from shinpan.store.imports import import_of
 from shinpan.store.ledger import event_ids, verify_chain
 
 __all__ = ["HeadCheck", "MalformedHead", "check_head", "read_head", "read_heads"]
@@ -55,7 +64,15 @@ def read_head(conn: Connection, event_id: int) -> LedgerHead:
         mark = SealMark(
             s.position, fingerprint(s.key) if len(s.key) == 64 else s.key, s.signature, s.recorded_at
         )
-    return LedgerHead(event_id, position, digest, mark)
+    return LedgerHead(event_id, position, digest, mark, import_mark(conn, event_id))
+
+
+def import_mark(conn: Connection, event_id: int) -> ImportMark | None:
+    """The event's last import, as the desk and paper show it (None: made here)."""
+    found = import_of(conn, event_id)
+    if found is None:
+        return None
+    return ImportMark(found.entries, found.sealed, fingerprint(found.key) if found.key else None)
 
 
 def read_heads(conn: Connection, ids: Iterable[int]) -> tuple[LedgerHead, ...]:

@@ -24,7 +24,7 @@ from shinpan.engine.clock import (
 from shinpan.engine.event_rules import RulingState
 from shinpan.errors import ShinpanError
 from shinpan.reports import dq
-from shinpan.services import appeals, corrections, deadlines, players, queries
+from shinpan.services import appeals, corrections, deadlines, players, queries, transfer
 from shinpan.services.context import Event
 from shinpan.web import i18n
 from shinpan.web.api import CommandForm, Penalties, ReasonForm, csrf
@@ -77,7 +77,10 @@ def _panels_in_view(request: Request, event_id: int, shown: tuple[str, ...]) -> 
 @router.get("/events/{event_id}/desk", response_class=HTMLResponse)
 def desk(request: Request, event_id: int) -> Response:
     _, role = role_at(request, event_id, "read")
-    return render(request, "desk.html", event_id=event_id, role=role, **_panels(request, event_id))
+    imported = transfer.imported_from(request.app.state.db, event_id)
+    return render(
+        request, "desk.html", event_id=event_id, role=role, imported=imported, **_panels(request, event_id)
+    )
 
 
 @router.get("/events/{event_id}/desk/panels", response_class=HTMLResponse)
