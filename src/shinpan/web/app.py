@@ -224,7 +224,13 @@ STATUS_MESSAGES = {
     429: N_("too many requests in a short time; wait a little and try again"),
 }
 # Messages raised with their default text (extraction finds them here).
-DEFAULT_MESSAGES = (N_("too many failed sign-ins; wait five minutes"),)
+DEFAULT_MESSAGES = (
+    N_("too many failed sign-ins; wait five minutes"),
+    N_(
+        "sign-ins failed again and again, so this account cannot sign in until {until} "
+        "({minutes} more minutes)"
+    ),
+)
 
 
 def _status_message(exc: StarletteHTTPException) -> str:
