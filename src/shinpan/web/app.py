@@ -84,6 +84,8 @@ SECURITY_HEADERS = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),
 )
+# On HTTPS answers only (``shinpan serve --https``): the browser keeps to HTTPS for a year.
+HSTS = (b"strict-transport-security", b"max-age=31536000")
 
 
 class RequestContext:
@@ -113,6 +115,8 @@ class RequestContext:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [*message.get("headers", ()), *SECURITY_HEADERS]
+                if scope.get("scheme") == "https":
+                    headers.append(HSTS)
                 if fresh is not None:
                     value = self.signer.csrf_cookie(fresh)
                     flags = "; Path=/; HttpOnly; SameSite=Strict" + ("; Secure" if self.secure else "")
