@@ -9,16 +9,19 @@ trust auth). Without that server the PostgreSQL variants are skipped, except und
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
 import queue
+import shutil
 import subprocess
+import tempfile
 import threading
 import time
 import traceback
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -30,6 +33,66 @@ from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.event_rules import Role
 from shinpan.services import events, recording
 from shinpan.store.db import Database
+
+# -- the suite's own data, cache and guideline folders -------------------------------------
+# shinpan keeps keys, databases and held guidelines in the user's data folder
+# (SHINPAN_HOME, else $XDG_DATA_HOME/shinpan, else ~/.local/share/shinpan), what it can make
+# again in the cache (SHINPAN_CACHE, else $XDG_CACHE_HOME/shinpan, else ~/.cache/shinpan) and
+# guideline files in SHINPAN_GUIDELINES (else <data>/shinpan/guidelines). The suite reads and
+# writes none of the user's: every one is a folder of its own for this process (and the
+# processes it starts, which inherit the environment), set before shinpan is imported.
+# ``REAL_FOLDERS`` are the user's, looked at before and after the session (`hermetic` below).
+
+
+def _real_folders() -> tuple[Path, ...]:
+    data = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "shinpan"
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "shinpan"
+    named = [os.environ.get(v) for v in ("SHINPAN_HOME", "SHINPAN_CACHE", "SHINPAN_GUIDELINES")]
+    return (data, cache, data / "guidelines", *(Path(n) for n in named if n))
+
+
+REAL_FOLDERS = _real_folders()
+HERMETIC_ROOT = Path(tempfile.mkdtemp(prefix="shinpan-tests-"))
+atexit.register(shutil.rmtree, HERMETIC_ROOT, True)
+HERMETIC_ENV = {
+    "XDG_DATA_HOME": str(HERMETIC_ROOT / "data"),
+    "XDG_CACHE_HOME": str(HERMETIC_ROOT / "cache"),
+    "XDG_CONFIG_HOME": str(HERMETIC_ROOT / "config"),
+    "XDG_STATE_HOME": str(HERMETIC_ROOT / "state"),
+    "SHINPAN_HOME": str(HERMETIC_ROOT / "data" / "shinpan"),
+    "SHINPAN_CACHE": str(HERMETIC_ROOT / "cache" / "shinpan"),
+    "SHINPAN_GUIDELINES": str(HERMETIC_ROOT / "data" / "shinpan" / "guidelines"),
+}
+os.environ.update(HERMETIC_ENV)
+os.environ.pop("SHINPAN_DATABASE_URL", None)
+
+
+def folder_listing(folders: tuple[Path, ...] = REAL_FOLDERS) -> dict[str, tuple[int, int] | None]:
+    """Every file and folder under ``folders`` with its size and modification time (None:
+    the folder is not there)."""
+    found: dict[str, tuple[int, int] | None] = {}
+    for top in folders:
+        if not top.exists():
+            found[str(top)] = None
+            continue
+        for path in (top, *sorted(top.rglob("*"))):
+            with suppress(OSError):  # gone while listed
+                st = path.lstat()
+                found[str(path)] = (st.st_size, st.st_mtime_ns)
+    return found
+
+
+@pytest.fixture(scope="session", autouse=True)
+def hermetic() -> Iterator[None]:
+    """The suite fails if anything of the user's own data, cache or guideline folders
+    changed while it ran (a test that wrote there, or left something there)."""
+    before = folder_listing()
+    yield
+    after = folder_listing()
+    if after != before:
+        changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+        pytest.fail(f"the tests changed the user's own folders: {changed[:10]}")
+
 
 # pytest-xdist's workers run with COLUMNS=80, and the command line's console keeps the
 # width it was made with: the CLI tests give their own width, so none is set here.

@@ -59,6 +59,11 @@ LATER_KINDS = {
     },
     "winner.reported": {"round": 2, "table": 7, "score": "2-1", "at_time": False},
     "winner.confirmed": {"report": 57},
+    "event.imported": {
+        "entries": 69,
+        "sealed": 65,
+        "key": "a8fa8184e5be1e0157f7eee95c931bee4041f8e49a443c5e851ccd3a365e65f0",
+    },
 }
 
 

@@ -133,7 +133,7 @@ def _text(page: str) -> str:
 PAGES = [
     ("/login", False, "Password or PIN"),
     ("/guideline", False, "General rules"),
-    ("/join/{code}", False, "Choose a PIN (4 or more characters)"),
+    ("/join/{code}", False, "Choose a PIN (6 or more digits)"),
     ("/", True, "Your events"),
     ("/events/{event}/record", True, "Save the ruling"),
     ("/events/{event}/desk", True, "Waiting for confirmation"),

@@ -126,12 +126,12 @@ def test_joining_under_a_reversed_or_invisibly_different_name_is_refused(world: 
         token = csrf_in(page.text)
         for name in (f"観戦{RLO}太郎", "観戦\u200b三郎"):  # reversed; beside 観戦 三郎, invisibly other
             r = visitor.post(
-                f"/join/{code}", data={"name": name, "pin": "4321", "csrf_token": token}, csrf=False
+                f"/join/{code}", data={"name": name, "pin": "432109", "csrf_token": token}, csrf=False
             )
             assert r.status_code == 422, r.text
             assert ("U+202E" if RLO in name else "U+200B") in r.text
         r = visitor.post(
-            f"/join/{code}", data={"name": "観戦 太郎", "pin": "4321", "csrf_token": token}, csrf=False
+            f"/join/{code}", data={"name": "観戦 太郎", "pin": "432109", "csrf_token": token}, csrf=False
         )
         assert r.status_code in (200, 303), r.text  # the code was not used up by the refusals
 

@@ -127,9 +127,9 @@ def test_the_slips_code_is_the_one_a_winner_is_asked_for(paper: PaperEvent) -> N
     assert [s.code for s in slips.slips] == [s.code for s in again.slips], "reprinting changes nothing"
     first, second = slips.slips[0], slips.slips[1]
     with paper.db.read() as conn:
-        assert code_is_right(conn, paper.event, 2, first.table, first.code.lower())
-        assert not code_is_right(conn, paper.event, 2, second.table, first.code)
-        assert not code_is_right(conn, paper.event, 1, first.table, first.code)
+        assert code_is_right(paper.db, conn, paper.event, 2, first.table, first.code.lower())
+        assert not code_is_right(paper.db, conn, paper.event, 2, second.table, first.code)
+        assert not code_is_right(paper.db, conn, paper.event, 1, first.table, first.code)
 
 
 def test_only_the_tables_asked_for_and_a_clear_refusal_otherwise(paper: PaperEvent) -> None:

@@ -59,7 +59,7 @@ def test_a_join_code_of_one_event_grants_nothing_in_another(db: Database) -> Non
             code = accounts.invite(db, b, Role.viewer, owner.name)
             http = _client(server.url)
             token = csrf_in(http.get("/login").text)
-            joined = http.post(f"/join/{code}", data={"name": seat, "pin": "1234", "csrf_token": token})
+            joined = http.post(f"/join/{code}", data={"name": seat, "pin": "123456", "csrf_token": token})
             assert joined.status_code == 303, joined.text
             headers = {"X-CSRF-Token": token}
             assert [e["id"] for e in http.get("/api/events").json()] == [b]
@@ -95,13 +95,13 @@ def test_a_claim_code_gives_a_command_line_seat_to_its_account(url: str, db: Dat
     with LiveServer(create_app(db)) as server:
         http = _client(server.url)
         token = csrf_in(http.get("/login").text)
-        claimed = http.post(f"/join/{code}", data={"name": "審判 太郎", "pin": "4321", "csrf_token": token})
+        claimed = http.post(f"/join/{code}", data={"name": "審判 太郎", "pin": "432109", "csrf_token": token})
         assert claimed.status_code == 303, claimed.text
         assert http.get(f"/api/events/{event}/rulings").status_code == 200  # the head judge's seat
         again = _client(server.url)
         token = csrf_in(again.get("/login").text)
         assert (
-            again.post(f"/join/{code}", data={"name": "x", "pin": "4321", "csrf_token": token}).status_code
+            again.post(f"/join/{code}", data={"name": "x", "pin": "432109", "csrf_token": token}).status_code
             != 303
         )
 

@@ -25,7 +25,7 @@ from shinpan.web.app import create_app
 from web_support import Client, LiveServer, csrf_in, database_url, sign_in
 
 HEAD_JUDGE = ("山田 一郎", "hj-password-1998")
-FLOOR_JUDGE = ("佐藤 花子", "2468")
+FLOOR_JUDGE = ("佐藤 花子", "246813")
 OTHER_HJ = ("田中 二郎", "other-hj-pass")
 PHONE_UA = (
     "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "

@@ -7,6 +7,7 @@ and its cookies are Secure. Only 127.0.0.1 is ever sent a byte.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import socket
 import ssl
@@ -15,12 +16,16 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
 import pytest
 from cryptography import x509
-from cryptography.x509.oid import ExtendedKeyUsageOID
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from cryptography.x509.verification import DNSName, IPAddress, PolicyBuilder, Store, VerificationError
 
 from shinpan.services import tls
 from shinpan.services.network import lan_addresses
@@ -50,17 +55,123 @@ def test_the_authority_is_made_once_and_the_server_certificate_names_the_machine
     assert addresses == {"127.0.0.1", "192.168.10.5"}
     usage = server.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value
     assert ExtendedKeyUsageOID.SERVER_AUTH in usage
-    assert (server.not_valid_after_utc - server.not_valid_before_utc).days <= 398  # what iOS accepts
+    assert (server.not_valid_after_utc - server.not_valid_before_utc).days <= 31  # a few weeks
     for key in (files.ca_key, files.key):
         assert stat.S_IMODE(key.stat().st_mode) == 0o600
     ca_bytes, server_bytes = files.ca_cert.read_bytes(), files.cert.read_bytes()
     again = tls.ensure(folder, ["192.168.10.5"])
     assert not again.made_authority and not again.made_server
     assert files.ca_cert.read_bytes() == ca_bytes and files.cert.read_bytes() == server_bytes
-    moved = tls.ensure(folder, ["10.1.2.3"])  # the laptop joined another network
-    assert moved.made_server and not moved.made_authority
-    assert files.ca_cert.read_bytes() == ca_bytes  # phones keep trusting it
+    moved = tls.ensure(
+        folder, ["10.1.2.3"]
+    )  # the laptop joined another network: outside the authority's names
+    assert moved.made_server and moved.made_authority  # phones install the new one
     assert _covered(_certificate(files.cert))[1] == {"127.0.0.1", "10.1.2.3"}
+    assert _permitted(_certificate(files.ca_cert))[1] == {"127.0.0.1/32", "10.1.2.3/32"}
+
+
+def _permitted(ca: x509.Certificate) -> tuple[set[str], set[str]]:
+    found = ca.extensions.get_extension_for_class(x509.NameConstraints)
+    assert found.critical and found.value.excluded_subtrees is None
+    subtrees = found.value.permitted_subtrees or []
+    return {str(p.value) for p in subtrees if isinstance(p, x509.DNSName)}, {
+        str(p.value) for p in subtrees if isinstance(p, x509.IPAddress)
+    }
+
+
+def test_the_authority_may_certify_the_venues_names_alone_and_lives_a_year(tmp_path: Path) -> None:
+    """Whoever takes the authority's key can make a certificate phones trust for the venue's
+    own names only: a certificate it signs for another site does not verify."""
+    now = datetime.now(UTC)
+    made = tls.ensure(tmp_path / "v.tls", ["192.168.10.5"], now=now)
+    ca = _certificate(made.files.ca_cert)
+    assert _permitted(ca) == (
+        {socket.gethostname().lower(), "localhost"},
+        {"127.0.0.1/32", "192.168.10.5/32"},
+    )
+    assert ca.not_valid_after_utc - now <= timedelta(days=365)
+    assert ca.extensions.get_extension_for_class(x509.BasicConstraints).value.path_length == 0
+    key = serialization.load_pem_private_key(made.files.ca_key.read_bytes(), password=None)
+    assert isinstance(key, ec.EllipticCurvePrivateKey)
+    store = Store([ca])
+    verifier = PolicyBuilder().store(store).time(now).build_server_verifier
+    server = _certificate(made.files.cert)
+    verifier(IPAddress(ipaddress.ip_address("192.168.10.5"))).verify(server, [])  # its own: trusted
+    for name in ("bank.example", "localhost.example"):
+        forged = _signed_by(ca, key, x509.DNSName(name), now)
+        with pytest.raises(VerificationError):
+            verifier(DNSName(name)).verify(forged, [])
+    forged = _signed_by(ca, key, x509.IPAddress(ipaddress.ip_address("203.0.113.7")), now)
+    with pytest.raises(VerificationError):
+        verifier(IPAddress(ipaddress.ip_address("203.0.113.7"))).verify(forged, [])
+
+
+def _signed_by(
+    ca: x509.Certificate, ca_key: ec.EllipticCurvePrivateKey, name: x509.GeneralName, now: datetime
+) -> x509.Certificate:
+    key = ec.generate_private_key(ec.SECP256R1())
+    return (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "forged")]))
+        .issuer_name(ca.subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(days=1))
+        .not_valid_after(now + timedelta(days=10))
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(x509.SubjectAlternativeName([name]), critical=False)
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(
+                ca.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value
+            ),
+            critical=False,
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+
+
+def test_the_server_certificate_is_renewed_near_its_end_and_the_authority_near_its_own(
+    tmp_path: Path,
+) -> None:
+    folder, now = tmp_path / "v.tls", datetime.now(UTC)
+    first = tls.ensure(folder, ["192.168.10.5"], now=now)
+    ca_bytes, server_bytes = first.files.ca_cert.read_bytes(), first.files.cert.read_bytes()
+    soon = tls.ensure(folder, ["192.168.10.5"], now=now + timedelta(days=20))
+    assert not soon.made_server and first.files.cert.read_bytes() == server_bytes
+    renewed = tls.ensure(folder, ["192.168.10.5"], now=now + timedelta(days=25))  # 5 days left
+    assert renewed.made_server and not renewed.made_authority
+    assert first.files.ca_cert.read_bytes() == ca_bytes
+    assert _certificate(first.files.cert).not_valid_after_utc > now + timedelta(days=50)
+    late = tls.ensure(folder, ["192.168.10.5"], now=now + timedelta(days=360))  # the authority's last days
+    assert late.made_authority and late.made_server
+    renewed_ca = _certificate(first.files.ca_cert)
+    _certificate(first.files.cert).verify_directly_issued_by(renewed_ca)
+
+
+def test_an_authority_without_name_constraints_is_made_again(tmp_path: Path) -> None:
+    """One made by an older shinpan (ten years, no constraints) is replaced."""
+    folder = tmp_path / "v.tls"
+    made = tls.ensure(folder, ["192.168.10.5"])
+    old_key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "old shinpan venue CA")])
+    now = datetime.now(UTC)
+    old = (
+        x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(old_key.public_key())
+        .serial_number(1).not_valid_before(now).not_valid_after(now + timedelta(days=3650))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(old_key.public_key()), critical=False)
+        .sign(old_key, hashes.SHA256())
+    )  # fmt: skip
+    made.files.ca_cert.write_bytes(old.public_bytes(serialization.Encoding.PEM))
+    made.files.ca_key.write_bytes(
+        old_key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+    )
+    again = tls.ensure(folder, ["192.168.10.5"])
+    assert again.made_authority
+    _permitted(_certificate(again.files.ca_cert))
 
 
 def test_the_files_are_kept_beside_the_database(tmp_path: Path) -> None:
@@ -121,13 +232,16 @@ def served(tmp_path: Path) -> Iterator[tuple[int, int, Path]]:
 
 
 def test_serve_https_serves_tls_with_its_authority_and_secure_cookies(served: tuple[int, int, Path]) -> None:
-    _, secure, folder = served
+    plain, secure, folder = served
     trusting = ssl.create_default_context(cafile=str(folder / "ca.crt"))
     with httpx.Client(verify=trusting, timeout=10) as client:
         for host in ("127.0.0.1", "localhost"):
             page = client.get(f"https://{host}:{secure}/login")
             assert page.status_code == 200
             assert "; Secure" in page.headers["set-cookie"]
+            assert page.headers["strict-transport-security"] == "max-age=31536000"
+    with httpx.Client(timeout=10) as plain_client:
+        assert "strict-transport-security" not in plain_client.get(f"http://127.0.0.1:{plain}/ca").headers
     with (
         pytest.raises(httpx.ConnectError, match="CERTIFICATE_VERIFY_FAILED"),
         httpx.Client(timeout=10) as stranger,
@@ -143,6 +257,10 @@ def test_plain_http_sends_to_https_but_hands_out_the_authority(served: tuple[int
         assert moved.headers["location"] == f"https://127.0.0.1:{secure}/events/1/record?x=1"
         posted = client.post(f"http://127.0.0.1:{plain}/login", data={"name": "x"})
         assert posted.status_code == 308
+        for hostile in ("evil.example", "evil.example:443", "127.0.0.1@evil.example", "[::1]"):
+            sent = client.get(f"http://127.0.0.1:{plain}/login?next=/", headers={"Host": hostile})
+            assert sent.status_code == 301  # to the address the server names itself, never the Host
+            assert sent.headers["location"] == f"https://127.0.0.1:{secure}/login?next=/", hostile
         cert = client.get(f"http://127.0.0.1:{plain}/ca.crt")
         assert cert.status_code == 200 and cert.headers["content-type"] == "application/x-x509-ca-cert"
         assert cert.content == (folder / "ca.crt").read_bytes()

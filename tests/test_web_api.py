@@ -356,7 +356,7 @@ def _winner_report(w: World, role: str) -> Call:
     event = _swiss_event(w, state="started")
     publish.publish(w.db, event, winner_report=True)
     with w.db.read() as conn:
-        code = match_codes(conn, event, 1, [1])[1]
+        code = match_codes(w.db, conn, event, 1, [1])[1]
     done = winner_reports.report_win(w.db, event, 1, 1, code, "2-0")
     return Call(params={"event_id": event, "report": done.seq}, json={"command_id": w.cid()})
 

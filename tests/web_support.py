@@ -61,9 +61,9 @@ DESKTOP = {"width": 1280, "height": 900}
 # -- people and players --------------------------------------------------------------------
 
 HEAD_JUDGE = ("山田 一郎", "hj-password-1998", 2)
-FLOOR_JUDGE = ("佐藤 花子", "2468")
-SCOREKEEPER = ("鈴木 次郎", "1357")
-VIEWER = ("観戦 三郎", "9999")
+FLOOR_JUDGE = ("佐藤 花子", "246813")
+SCOREKEEPER = ("鈴木 次郎", "135792")
+VIEWER = ("観戦 三郎", "999999")
 OUTSIDER = ("部外 四郎", "outsider-pass")
 ROLES = ("head_judge", "floor_judge", "scorekeeper", "viewer", "outsider", "signed_out")
 XSS_NAME = "<script>alert(1)</script>"

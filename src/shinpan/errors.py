@@ -20,6 +20,7 @@
     │   ├── csvio.CsvTooLarge
     │   └── web.app.BodyTooLarge
     ├── TooManyAttempts  429  too many failed sign-ins
+    │   └── AccountLocked            at one account, from any address: locked until a time
     └── StorageError     503  the database cannot be opened, read or written
 
 The engine's errors also stay ``ValueError`` (what they are to plain Python code).
@@ -104,6 +105,20 @@ class TooManyAttempts(ShinpanError):
 
     def __init__(self, message: str = "too many failed sign-ins; wait five minutes") -> None:
         super().__init__(message)
+
+
+class AccountLocked(TooManyAttempts):
+    """Failed sign-ins at one account, from whatever addresses, reached the account's limit:
+    it signs in again at ``until`` (a time in the venue's zone, ``HH:MM``), ``minutes`` from now."""
+
+    def __init__(self, until: str, minutes: int) -> None:
+        ShinpanError.__init__(
+            self,
+            "sign-ins failed again and again, so this account cannot sign in until {until} "
+            "({minutes} more minutes)",
+            until=until,
+            minutes=minutes,
+        )
 
 
 class Unstorable(InvalidInput):

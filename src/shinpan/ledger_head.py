@@ -72,6 +72,21 @@ class ReopenMark:
 
 
 @dataclass(frozen=True)
+class ImportMark:
+    """Where an imported event came from, as the desk and paper show it: the file's entries,
+    how many its seals covered (0: none), the last seal's key's fingerprint (None: no seal)."""
+
+    entries: int
+    sealed: int
+    fingerprint: str | None
+
+    @property
+    def unsealed(self) -> int:
+        """The file's entries no seal covered: only as good as whoever wrote the file."""
+        return self.entries - self.sealed
+
+
+@dataclass(frozen=True)
 class LedgerHead:
     """An event's chain as it stood when a document was made."""
 
@@ -80,6 +95,7 @@ class LedgerHead:
     digest: str  # the last entry's hash (64 hex digits)
     seal: SealMark | None = None  # the newest seal, if the event was sealed
     reopened: ReopenMark | None = None  # the last reopening, if the event was reopened
+    imported: ImportMark | None = None  # the event's last import, if it was imported
 
     @property
     def short(self) -> str:

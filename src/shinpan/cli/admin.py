@@ -286,9 +286,33 @@ def import_(
                 1,
             )
     if as_json:
-        print_json({"event": imported.event_id, "claim_codes": imported.claim_codes})
+        print_json(
+            {
+                "event": imported.event_id,
+                "claim_codes": imported.claim_codes,
+                "file": transfer.source_json(imported),
+            }
+        )
         return
     tell(f"大会 {imported.event_id} として取り込みました", f"imported as event {imported.event_id}")
+    source = transfer.source_json(imported)
+    if imported.sealed:
+        tell(
+            f"ファイルは封印されていました(全{source['entries']}項、鍵 {source['key']})",
+            f"the file was sealed (all {source['entries']} entries, key {source['key']})",
+        )
+    elif source["sealed_entries"]:
+        tell(
+            f"注意: ファイルの後半{source['unsealed_entries']}項は封印されていません"
+            f"(第{source['sealed_entries']}項まで鍵 {source['key']} で封印)。大会は「封印のない取り込み」と表示されます",
+            f"note: the last {source['unsealed_entries']} entries of the file were not sealed (sealed through entry "
+            f"{source['sealed_entries']}, key {source['key']}); the event is shown as an unsealed import",
+        )
+    else:
+        tell(
+            "注意: ファイルは封印されていませんでした。大会は「封印のない取り込み」と表示されます",
+            "note: the file was not sealed; the event is shown as an unsealed import",
+        )
     for seat, code in imported.claim_codes.items():
         say_claim_code(seat, code)
 

@@ -142,7 +142,7 @@ def serve(
 
             plain = create_app(database, secure_cookies=True)
             venue.apply(plain)
-            start_redirect(plain, host, port, https_port, venue.addresses[0] if venue.addresses else host)
+            start_redirect(plain, host, port, https_port, venue)
         uvicorn.run(
             "shinpan.web.app:app_from_env",
             factory=True,
@@ -162,8 +162,8 @@ def serve(
     web.state.demo_hint = hint
     venue.apply(web)
     if https:
-        start_redirect(web, host, port, https_port, venue.addresses[0] if venue.addresses else host)
-    uvicorn.run(
+        start_redirect(web, host, port, https_port, venue)
+    config = uvicorn.Config(
         web,
         host=host,
         port=listen_port,
@@ -173,6 +173,27 @@ def serve(
         ssl_certfile=certfile,
         ssl_keyfile=keyfile,
     )
+    if venue.tls_dir and certfile and keyfile:
+        _renew_while_serving(Path(venue.tls_dir), config, certfile, keyfile)
+    uvicorn.Server(config).run()
+
+
+def _renew_while_serving(folder: Path, config: Any, certfile: str, keyfile: str) -> None:
+    """Every hour, the server certificate made again when it nears its end or the machine's
+    addresses changed; the next connections get it (the TLS context loads it in place)."""
+    from shinpan.services import tls  # start-up
+    from shinpan.services.network import lan_addresses  # start-up
+
+    def reload(made: tls.Made) -> None:
+        if config.ssl is not None:
+            config.ssl.load_cert_chain(certfile, keyfile)
+        if made.made_authority:
+            tell(
+                f"HTTPS: 新しい認証局を作りました。各スマートフォンに入れ直してください: {made.files.ca_cert}",
+                f"HTTPS: made a new certificate authority; every phone installs it again: {made.files.ca_cert}",
+            )
+
+    tls.keep_fresh(folder, lan_addresses, reload)
 
 
 def user_add(

@@ -75,15 +75,17 @@ def prepare(
     return venue
 
 
-def start_redirect(app: Any, host: str, port: int, https_port: int, fallback_host: str) -> threading.Thread:
+def start_redirect(app: Any, host: str, port: int, https_port: int, venue: Venue) -> threading.Thread:
     """The plain-HTTP listener, in a thread of its own: ``/ca`` and ``/ca.crt`` from ``app``,
-    everything else redirected to HTTPS."""
+    everything else redirected to the HTTPS address the server names itself (its public URL,
+    else its first LAN address, else the address it listens on), never to a request's ``Host``."""
     import uvicorn  # start-up
 
     from shinpan.web.venue import RedirectToHttps  # start-up
 
+    own = host if venue.local_only or not venue.addresses else venue.addresses[0]
     config = uvicorn.Config(
-        RedirectToHttps(app, https_port, fallback_host),
+        RedirectToHttps(app, https_port, own, venue.public_url),
         host=host,
         port=port,
         log_level="warning",

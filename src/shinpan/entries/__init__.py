@@ -39,6 +39,7 @@ from shinpan.entries.event import (
     StatusChanged,
     TimeExtended,
 )
+from shinpan.entries.imported import EventImported
 from shinpan.entries.parts import (
     AskedDeviation,
     Consequence,
@@ -102,6 +103,7 @@ EntryBody = (
     | EventPublished
     | WinnerReported
     | WinnerReportConfirmed
+    | EventImported
 )
 
 KINDS: dict[str, type[EntryBody]] = {
@@ -142,6 +144,7 @@ KINDS: dict[str, type[EntryBody]] = {
         EventPublished,
         WinnerReported,
         WinnerReportConfirmed,
+        EventImported,
     )
 }
 
@@ -167,6 +170,7 @@ __all__ = [
     "DuelResult",
     "EntryBody",
     "EventCreated",
+    "EventImported",
     "EventPublished",
     "EventReopened",
     "EventSealed",

@@ -284,6 +284,26 @@ def ledger_lines(report: PenaltyReport, h: LedgerHead, lang: str) -> list[list[R
                 Run(f": {r.reason}", color=META),
             ]
         )
+    if h.imported and h.imported.unsealed:
+        i = h.imported
+        lines.append(
+            [
+                Run("封印のない取り込み", style="B", color=META),
+                *en("unsealed import", lang),
+                Run(
+                    f": 取り込んだファイルの{i.entries}項のうち{i.unsealed}項は封印されていません", color=META
+                ),
+                *en(f"{i.unsealed} of the imported file's {i.entries} entries were not sealed", lang),
+            ]
+        )
+    elif h.imported:
+        lines.append(
+            [
+                Run("封印されたファイルから取り込み", color=META),
+                *en("imported from a sealed file", lang),
+                Run(f" · 鍵 {h.imported.fingerprint}", color=META),
+            ]
+        )
     return lines
 
 

@@ -120,7 +120,7 @@ def result_slips(
                 )
             played = [m for m in played if m.table_no in wanted]
         people = names(conn, event_id)
-        codes = match_codes(conn, event_id, number, [m.table_no for m in played])
+        codes = match_codes(db, conn, event_id, number, [m.table_no for m in played])
         heads = read_heads(conn, [event_id])
 
     def seat(player: str) -> Seat:

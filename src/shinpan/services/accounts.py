@@ -14,6 +14,7 @@ import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -30,7 +31,7 @@ from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 
 _HASHER = PasswordHasher()
-MIN_SECRET = 4
+MIN_SECRET = 6  # a judge's PIN, or a password: six digits or characters at least
 INVITATION_HOURS = 24
 CLAIM_HOURS = 7 * 24  # a claim code is made before the event, often days before
 SESSION_SECONDS = 16 * 3600
@@ -178,30 +179,102 @@ def events_of(db: Database, user: User) -> list[tuple[int, Role]]:
         return [(e, Role(r)) for e, r in store.roles_of(conn, user.uid)]
 
 
-# -- failed sign-ins: a limit every process shares -----------------------------------------
+# -- failed sign-ins: limits every process shares -------------------------------------------
+#
+# Three limits, counted in the database before a password is checked (so parallel guesses
+# count too): per address and name (``limit`` in ``window``), per address (``per_address``
+# in ``window``), and per account whatever the address: after ACCOUNT_LIMIT failures at one
+# name within ACCOUNT_MEMORY, the account is locked for ACCOUNT_LOCK after its last failure,
+# twice as long for each failure after that, at most ACCOUNT_LOCK_MOST. A right password
+# while locked is refused too; once it signs in, its failures are forgotten.
+
+ACCOUNT_LIMIT = 10
+ACCOUNT_MEMORY = timedelta(hours=24)
+ACCOUNT_LOCK = timedelta(minutes=5)
+ACCOUNT_LOCK_MOST = timedelta(hours=1)
+_ACCOUNT = "*account*\n"  # an account's key: no address has a star
+
+
+def account_locked_until(failed: list[datetime]) -> datetime | None:
+    """Until when an account with these failed sign-ins (oldest first, within ACCOUNT_MEMORY)
+    is locked; None when it is not."""
+    if len(failed) < ACCOUNT_LIMIT:
+        return None
+    doubled: int = min(len(failed) - ACCOUNT_LIMIT, 8)
+    lock: timedelta = min(ACCOUNT_LOCK * (1 << doubled), ACCOUNT_LOCK_MOST)
+    return failed[-1] + lock
+
+
+@dataclass(frozen=True)
+class SignInRefused:
+    """Why a sign-in was refused before its password was checked: ``locked_until`` when the
+    account's own limit holds (whatever the address), None for an address's limit."""
+
+    locked_until: datetime | None = None
+
+
+def _account_locked(conn: Connection, name: str, now: datetime) -> datetime | None:
+    failed = store.failed_at(conn, _ACCOUNT + name, stamp(now - ACCOUNT_MEMORY))
+    until = account_locked_until([parse_stamp(at) for at in failed])
+    return until if until is not None and until > now else None
 
 
 def attempt_sign_in(
-    db: Database, address: str, name: str, *, limit: int, per_address: int, window: float
-) -> bool:
-    """Count a sign-in attempt before its password is checked: False (refuse it) once the
-    name has had ``limit`` failures from this address, or the address ``per_address``,
-    within ``window`` seconds. Counting first makes parallel guesses count too."""
-    now = parse_stamp(stamp())
+    db: Database,
+    address: str,
+    name: str,
+    *,
+    limit: int,
+    per_address: int,
+    window: float,
+    now: datetime | None = None,
+) -> SignInRefused | None:
+    """Count a sign-in attempt before its password is checked: refused (nothing counted)
+    once the name has had ``limit`` failures from this address or the address ``per_address``
+    within ``window`` seconds, or while the account is locked (see above)."""
+    now = now or parse_stamp(stamp())
     since = stamp(now - timedelta(seconds=window))
-    key, anywhere = f"{address}\n{sign_in_name(name)}", f"{address}\n"
+    person = sign_in_name(name)
+    key, anywhere = f"{address}\n{person}", f"{address}\n"
     with db.write(None) as conn:
-        mine, theirs = store.failures(conn, key, anywhere, since)
+        mine, theirs = store.failures(conn, key, anywhere, since, kept=stamp(now - ACCOUNT_MEMORY))
+        locked = _account_locked(conn, person, now)
+        if locked is not None:
+            return SignInRefused(locked)
         if mine >= limit or theirs >= per_address:
-            return False
+            return SignInRefused()
         store.add_failure(conn, key, stamp(now))
-    return True
+        store.add_failure(conn, _ACCOUNT + person, stamp(now))
+    return None
 
 
 def sign_in_succeeded(db: Database, address: str, name: str) -> None:
-    """A right password: the name's counted failures from this address are forgotten."""
+    """A right password: the name's counted failures, from this address and at the account, are forgotten."""
+    person = sign_in_name(name)
     with db.write(None) as conn:
-        store.forget_failures(conn, f"{address}\n{sign_in_name(name)}")
+        store.forget_failures(conn, f"{address}\n{person}")
+        store.forget_failures(conn, _ACCOUNT + person)
+
+
+class LockedSeat(NamedTuple):
+    """A judge of the event whose account is locked by failed sign-ins, and until when."""
+
+    seat: str
+    account: str
+    until: datetime
+
+
+def locked_judges(db: Database, event_id: int, now: datetime | None = None) -> list[LockedSeat]:
+    """The event's judges whose accounts are locked now by failed sign-ins (the head judge's
+    desk says so: someone may be guessing a judge's password)."""
+    now = now or parse_stamp(stamp())
+    found = []
+    with db.read() as conn:
+        for seat, account in store.judge_accounts(conn, event_id):
+            until = _account_locked(conn, account, now)
+            if until is not None:
+                found.append(LockedSeat(seat, account, until))
+    return found
 
 
 # -- join and claim codes -------------------------------------------------------------------

@@ -30,8 +30,8 @@ from shinpan.store.urls import database_url
 DEMO_NAME = "デモ大会 2026 冬 (shinpan demo)"
 DEMO_MARK = "(デモ)"  # ends every demo account's name (ASCII parentheses: names are NFKC)
 HEAD_JUDGE = (f"山田 一郎 {DEMO_MARK}", "shinpan-demo", 3)
-FLOOR_JUDGE = (f"佐藤 花子 {DEMO_MARK}", "1234")
-SCOREKEEPER = (f"鈴木 次郎 {DEMO_MARK}", "1234")
+FLOOR_JUDGE = (f"佐藤 花子 {DEMO_MARK}", "123456")
+SCOREKEEPER = (f"鈴木 次郎 {DEMO_MARK}", "123456")
 DEMO_FILE = "demo.sqlite3"
 _DEMO_SUFFIX = ".demo.sqlite3"
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from shinpan.ledger_head import (
     HeadText,
+    ImportMark,
     LedgerHead,
     MalformedHead,
     ReopenMark,
@@ -24,6 +25,7 @@ from shinpan.services.seal import fingerprint
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.heads import Seal, event_exists, hash_at, head_of, last_reopening, length_of, seals_of
+from shinpan.store.imports import import_of
 from shinpan.store.ledger import event_ids, verify_chain
 
 __all__ = ["HeadCheck", "MalformedHead", "check_head", "read_head", "read_heads"]
@@ -68,7 +70,15 @@ def read_head(conn: Connection, event_id: int) -> LedgerHead:
     reopened = None
     if again is not None and again.entry <= position:
         reopened = ReopenMark(again.entry, again.at, again.by, again.reason)
-    return LedgerHead(event_id, position, digest, mark, reopened)
+    return LedgerHead(event_id, position, digest, mark, reopened, import_mark(conn, event_id))
+
+
+def import_mark(conn: Connection, event_id: int) -> ImportMark | None:
+    """The event's last import, as the desk and paper show it (None: made here)."""
+    found = import_of(conn, event_id)
+    if found is None:
+        return None
+    return ImportMark(found.entries, found.sealed, fingerprint(found.key) if found.key else None)
 
 
 def read_heads(conn: Connection, ids: Iterable[int]) -> tuple[LedgerHead, ...]:

@@ -36,6 +36,7 @@ from shinpan.entries import (
     DuelResult,
     EntryBody,
     EventCreated,
+    EventImported,
     EventPublished,
     EventReopened,
     EventSealed,
@@ -208,12 +209,12 @@ def _seated(db: Database, e: int, entry: Entry, b: JudgeSeated, _: Sequence[Entr
     with db.write(e) as conn:
         if judge_seat(conn, e, b.name) is None:
             raise NotFound("{judge} is not a judge of event {event}", judge=b.name, event=e)
-        Appender(conn, e, entry.actor, entry.recorded_at).append(b)
+        Appender(conn, e, entry.actor, entry.recorded_at).append(b, refs=entry.refs)  # as the import wrote it
 
 
 @replays(PlayersImported)
 def _players(db: Database, e: int, entry: Entry, b: PlayersImported, _: Sequence[Entry]) -> None:
-    rows = [PlayerRow(p.number, p.name, p.reading or "", p.club) for p in b.players]
+    rows = [PlayerRow(p.number, p.name, p.reading or "", p.club, p.handle) for p in b.players]
     events.import_players(db, e, rows, **_as(entry))
 
 
@@ -237,7 +238,7 @@ def _result(db: Database, e: int, entry: Entry, b: ResultReported, _: Sequence[E
 def _winner_reported(db: Database, e: int, entry: Entry, b: WinnerReported, _: Sequence[Entry]) -> None:
     """With the code the event's secret gives the table (the file holds no code)."""
     with db.read() as conn:
-        code = match_codes(conn, e, b.round, [b.table])[b.table]
+        code = match_codes(db, conn, e, b.round, [b.table])[b.table]
     at = parse_stamp(entry.recorded_at)
     winner_reports.report_win(
         db, e, b.round, b.table, code, b.score, at_time=b.at_time, command_id=entry.command_id, now=at
@@ -278,6 +279,14 @@ def _sealed(db: Database, e: int, entry: Entry, b: EventSealed, _: Sequence[Entr
 @replays(EventReopened)
 def _reopened(db: Database, e: int, entry: Entry, b: EventReopened, _: Sequence[Entry]) -> None:
     reopen.reopen_event(db, e, b.reason, **_as(entry))
+
+
+@replays(EventImported)
+def _imported(db: Database, e: int, entry: Entry, b: EventImported, _: Sequence[Entry]) -> None:
+    """An earlier import's note of its file: kept as the file says (it decides nothing; this
+    import appends its own note after the whole file, which the desk and reports read)."""
+    with db.write(e) as conn:
+        Appender(conn, e, entry.actor, entry.recorded_at).append(b, refs=entry.refs)
 
 
 @replays(FormatSet)

@@ -6,20 +6,30 @@ once and then trust the server. The server's certificate (``server.crt``, ``serv
 signed by it, names the machine's LAN addresses, its host name, ``localhost`` and 127.0.0.1;
 it is made again when one of those is missing from it (the laptop joined another network),
 when it is about to expire, or when it was not signed by the authority kept beside it.
-The authority stays: a phone that installed it keeps trusting the server.
 
-Made with ``cryptography`` (ECDSA P-256, SHA-256). The server certificate lives 397 days at
-most, within what iOS accepts of any server certificate (825 days) and browsers of public
-ones (398). Private keys are written readable by their owner only.
+The authority is constrained (X.509 name constraints, critical) to the names it serves:
+the machine's host name, ``localhost``, 127.0.0.1 and the LAN addresses it was made for.
+Whoever takes its key can issue a certificate that phones trust for those names only, never
+for another site. It lives a year at most (CA_DAYS); a server certificate a month
+(SERVER_DAYS), made again a week before its end (RENEW_DAYS) or when the addresses change,
+at start and, while ``shinpan serve`` runs, every hour (:func:`keep_fresh`). A new address
+outside the authority's names, or an authority near its end, makes a new authority: every
+phone installs it again (``shinpan serve`` says so).
+
+Made with ``cryptography`` (ECDSA P-256, SHA-256). Private keys are written readable by
+their owner only.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import ipaddress
+import logging
 import os
 import socket
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,12 +42,12 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from shinpan.store.db import data_dir, resolve_url
 from shinpan.store.urls import database_url
 
-__all__ = ["CA_MIME", "TlsFiles", "ensure", "fingerprint", "server_names", "tls_folder"]
+__all__ = ["CA_MIME", "Made", "TlsFiles", "ensure", "fingerprint", "keep_fresh", "server_names", "tls_folder"]
 
 CA_MIME = "application/x-x509-ca-cert"  # what phones open as a certificate to install
-CA_YEARS = 10
-SERVER_DAYS = 397
-RENEW_DAYS = 30  # a server certificate this close to its end is made again
+CA_DAYS = 365
+SERVER_DAYS = 30
+RENEW_DAYS = 7  # a certificate this close to its end is made again
 
 
 @dataclass(frozen=True)
@@ -107,7 +117,17 @@ def _pem_key(key: ec.EllipticCurvePrivateKey) -> bytes:
     )
 
 
-def _make_authority(files: TlsFiles, now: dt.datetime) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey]:
+def _constraints(names: list[str], addresses: list[str]) -> x509.NameConstraints:
+    """The names an authority may certify: these host names (and names under them) and
+    these addresses alone."""
+    permitted: list[x509.GeneralName] = [x509.DNSName(n) for n in names]
+    permitted += [x509.IPAddress(ipaddress.ip_network(a)) for a in addresses]
+    return x509.NameConstraints(permitted_subtrees=permitted, excluded_subtrees=None)
+
+
+def _make_authority(
+    files: TlsFiles, now: dt.datetime, names: list[str], addresses: list[str]
+) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey]:
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name(
         [
@@ -125,9 +145,10 @@ def _make_authority(files: TlsFiles, now: dt.datetime) -> tuple[x509.Certificate
         .public_key(public)
         .serial_number(x509.random_serial_number())
         .not_valid_before(now - dt.timedelta(days=1))
-        .not_valid_after(now + dt.timedelta(days=365 * CA_YEARS))
+        .not_valid_after(now + dt.timedelta(days=CA_DAYS))
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
         .add_extension(_usage(signs_certificates=True), critical=True)
+        .add_extension(_constraints(names, addresses), critical=True)
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False)
         .sign(key, hashes.SHA256())
     )
@@ -136,15 +157,50 @@ def _make_authority(files: TlsFiles, now: dt.datetime) -> tuple[x509.Certificate
     return cert, key
 
 
+def _permits(ca: x509.Certificate, names: list[str], addresses: list[str]) -> bool:
+    """Whether the authority's name constraints cover every name and address (an authority
+    without constraints, as shinpan made them before, covers nothing)."""
+    try:
+        found = ca.extensions.get_extension_for_class(x509.NameConstraints)
+    except x509.ExtensionNotFound:
+        return False
+    permitted = found.value.permitted_subtrees or []
+    dns = [p.value.lower() for p in permitted if isinstance(p, x509.DNSName)]
+    networks = [p.value for p in permitted if isinstance(p, x509.IPAddress)]
+
+    def named(host: str) -> bool:
+        return any(host == d or host.endswith("." + d) for d in dns)
+
+    def addressed(address: str) -> bool:
+        ip = ipaddress.ip_address(address)
+        return any(isinstance(n, ipaddress.IPv4Network | ipaddress.IPv6Network) and ip in n for n in networks)
+
+    return found.critical and all(named(n) for n in names) and all(addressed(a) for a in addresses)
+
+
 def _authority(
-    files: TlsFiles, now: dt.datetime
+    files: TlsFiles, now: dt.datetime, names: list[str], addresses: list[str]
 ) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey, bool]:
-    if files.ca_cert.exists() and files.ca_key.exists():
+    """The authority kept beside the database while it covers these names and is not near
+    its end; else a new one."""
+    kept = _kept_authority(files)
+    if kept is not None:
+        cert, key = kept
+        fresh = cert.not_valid_after_utc - now > dt.timedelta(days=RENEW_DAYS)
+        if fresh and _permits(cert, names, addresses):
+            return cert, key, False
+    return (*_make_authority(files, now, names, addresses), True)
+
+
+def _kept_authority(files: TlsFiles) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey] | None:
+    if not (files.ca_cert.exists() and files.ca_key.exists()):
+        return None
+    try:
         cert = x509.load_pem_x509_certificate(files.ca_cert.read_bytes())
         key = serialization.load_pem_private_key(files.ca_key.read_bytes(), password=None)
-        if isinstance(key, ec.EllipticCurvePrivateKey):
-            return cert, key, False
-    return (*_make_authority(files, now), True)
+    except (ValueError, TypeError):  # unreadable: made again
+        return None
+    return (cert, key) if isinstance(key, ec.EllipticCurvePrivateKey) else None
 
 
 def _covers(cert: x509.Certificate, names: list[str], addresses: list[str]) -> bool:
@@ -220,8 +276,8 @@ def ensure(folder: Path, addresses: Sequence[str], now: dt.datetime | None = Non
     moment = now or dt.datetime.now(dt.UTC)
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     files = TlsFiles(folder)
-    ca, ca_key, new_authority = _authority(files, moment)
     names, ips = server_names(addresses)
+    ca, ca_key, new_authority = _authority(files, moment, names, ips)
     fresh = new_authority or not _server_is_good(files, ca, names, ips, moment)
     if fresh:
         _make_server(files, ca, ca_key, names, ips, moment)
@@ -232,3 +288,28 @@ def fingerprint(pem: bytes) -> str:
     """The authority's SHA-256 fingerprint as an iPhone shows it (``AB CD …``), to compare."""
     cert = x509.load_pem_x509_certificate(pem)
     return cert.fingerprint(hashes.SHA256()).hex(" ").upper()
+
+
+def keep_fresh(
+    folder: Path,
+    addresses: Callable[[], Sequence[str]],
+    reload: Callable[[Made], None],
+    every: float = 3600.0,
+) -> threading.Thread:
+    """While the server runs: every ``every`` seconds, the certificates for the addresses
+    the machine has then (:func:`ensure`); ``reload`` is told of new ones (the server loads
+    them for its next connections). A thread of its own; a failure is logged and tried again."""
+
+    def run() -> None:
+        while True:
+            time.sleep(every)
+            try:
+                made = ensure(folder, addresses())
+                if made.made_server:
+                    reload(made)
+            except Exception:  # the server goes on with the certificate it has
+                logging.getLogger("shinpan.tls").exception("renewing the server certificate failed")
+
+    thread = threading.Thread(target=run, name="tls-renewal", daemon=True)
+    thread.start()
+    return thread

@@ -11,6 +11,7 @@ from shinpan.engine.event_rules import Role, scope_problems
 from shinpan.entries import (
     EntryBody,
     EventCreated,
+    EventImported,
     JudgeAdded,
     JudgeSeated,
     MalformedBody,
@@ -19,10 +20,12 @@ from shinpan.entries import (
 )
 from shinpan.errors import Conflict, InvalidInput, NotFound, StorageError
 from shinpan.guideline import Rulebook
-from shinpan.services import seal
+from shinpan.ledger_head import ImportMark
+from shinpan.services import publish, seal
 from shinpan.services.accounts import claim_code, sign_in_name
 from shinpan.services.context import rulebook_for, stamp
 from shinpan.services.guidelines import held_guideline
+from shinpan.services.heads import import_mark
 from shinpan.services.reimport import replay_export
 from shinpan.services.seal import SealsPart
 from shinpan.store.accounts import account_by_name
@@ -34,6 +37,7 @@ from shinpan.store.events import event_with_uid, has_entries, identity, next_eve
 from shinpan.store.events import seats as event_seats
 from shinpan.store.held import HeldTransaction
 from shinpan.store.ledger import Appender, Entry, read_entries
+from shinpan.store.public import published
 
 FORMAT = "shinpan-event"
 FORMAT_VERSION = 1
@@ -177,11 +181,28 @@ def _parsed(n: int, item: dict[str, Any]) -> EntryBody:
 
 @dataclass(frozen=True)
 class Imported:
-    """An imported event: its id here, and the claim codes of its seats that no account
-    holds (seat → code, shown once: the code is kept only as a hash)."""
+    """An imported event: its id here, the claim codes of its seats that no account holds
+    (seat → code, shown once: the code is kept only as a hash), and how far the file was
+    sealed (``source``: its entries, how many its seals covered, the last seal's key)."""
 
     event_id: int
     claim_codes: dict[str, str] = field(default_factory=dict)
+    source: EventImported = field(default_factory=lambda: EventImported(0, 0))
+
+    @property
+    def sealed(self) -> bool:
+        """Whether the file's seals covered every entry it held."""
+        return self.source.unsealed == 0 and self.source.sealed > 0
+
+
+class SourceJson(TypedDict):
+    """What an import says of its file, as the CLI's ``--json`` gives it."""
+
+    entries: int
+    sealed: bool
+    sealed_entries: int
+    unsealed_entries: int
+    key: str | None  # the fingerprint of the last seal's key
 
 
 def import_event(db: Database, data: Any, *, accounts: Mapping[str, str] | None = None) -> Imported:
@@ -230,7 +251,46 @@ def import_event(db: Database, data: Any, *, accounts: Mapping[str, str] | None 
         held = HeldTransaction(db, conn)
         replay_export(held, event_id, exported)
         codes = _seat(held, conn, event_id, holders)
-    return Imported(int(event_id), codes)
+        source = _source(data, len(exported))
+        _unpublish_and_note(held, conn, event_id, source)
+    return Imported(int(event_id), codes, source)
+
+
+def imported_from(db: Database, event_id: int) -> ImportMark | None:
+    """Where the event came from, for the desk: its last import (None: made here)."""
+    with db.read() as conn:
+        return import_mark(conn, event_id)
+
+
+def source_json(imported: Imported) -> SourceJson:
+    s = imported.source
+    return {
+        "entries": s.entries,
+        "sealed": imported.sealed,
+        "sealed_entries": s.sealed,
+        "unsealed_entries": s.unsealed,
+        "key": seal.fingerprint(s.key) if s.key else None,
+    }
+
+
+def _source(data: dict[str, Any], entries: int) -> EventImported:
+    """How far the file's seals (checked already) covered it: through its last seal's entry."""
+    seals = seal.export_seals(data)
+    if not seals:
+        return EventImported(entries, 0)
+    last = seals[-1]
+    return EventImported(entries, last.seq, last.key)
+
+
+def _unpublish_and_note(db: Database, conn: Connection, event_id: int, source: EventImported) -> None:
+    """After the file: the event closed to its players, as the head judge closes it
+    (publishing it again draws a new address: the file's is the original's), and where it
+    came from."""
+    head = next(s.name for s in event_seats(conn, event_id) if s.role == "head_judge")
+    before = published(conn, event_id)
+    if before is not None and before.token is not None:
+        publish.publish(db, event_id, off=True, actor=head)
+    Appender(conn, event_id, head, stamp()).append(source, refs=[])
 
 
 def _entries_of(data: Any) -> list[Any]:

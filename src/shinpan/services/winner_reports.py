@@ -101,7 +101,7 @@ def report_win(
         if round_no != load_event(conn, event_id).current_round:
             raise Refused("round {round} is not the round being played", round=round_no)
         m = reported_match(conn, event_id, round_no, table)
-        if not code_is_right(conn, event_id, round_no, table, code):
+        if not code_is_right(db, conn, event_id, round_no, table, code):
             raise Refused(
                 "the code is not the one on this table's slip: check it and type it again", field="code"
             )
@@ -219,4 +219,4 @@ def report_address(db: Database, event_id: int, round_no: int, table: int, code:
         found = published(conn, event_id)
         if found is None or found.token is None or not found.winner_report or len(code) > MAX_CODE:
             return None
-        return found.token if code_is_right(conn, event_id, round_no, table, code) else None
+        return found.token if code_is_right(db, conn, event_id, round_no, table, code) else None

@@ -22,6 +22,7 @@ __all__ = [
     "heads",
     "held",
     "history",
+    "imports",
     "integrity",
     "ledger",
     "matches",

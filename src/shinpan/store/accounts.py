@@ -23,9 +23,11 @@ __all__ = [
     "add_session",
     "add_user",
     "end_session",
+    "failed_at",
     "failures",
     "forget_failures",
     "invitation",
+    "judge_accounts",
     "judge_seat",
     "member",
     "name_taken",
@@ -56,9 +58,16 @@ _MEMBER = Statement(
     "WHERE users.id = :u"
 )
 _ROLES = Statement("SELECT event_id, role FROM judges WHERE account = :uid")
+_JUDGE_ACCOUNTS = Statement(
+    "SELECT judges.name, users.name FROM judges JOIN users ON users.uid = judges.account "
+    "WHERE judges.event_id = :e ORDER BY judges.name"
+)
 _DROP_OLD_FAILURES = Statement("DELETE FROM login_failures WHERE at < :since")
 _FAILURES_OF_KEY = Statement("SELECT COUNT(*) FROM login_failures WHERE key = :key AND at >= :since")
-_FAILURES_FROM = Statement("SELECT COUNT(*) FROM login_failures WHERE key LIKE :prefix ESCAPE '/'")
+_FAILURES_FROM = Statement(
+    "SELECT COUNT(*) FROM login_failures WHERE key LIKE :prefix ESCAPE '/' AND at >= :since"
+)
+_FAILED_AT = Statement("SELECT at FROM login_failures WHERE key = :key AND at >= :since ORDER BY at")
 _ADD_FAILURE = Statement("INSERT INTO login_failures (key, at) VALUES (:key, :at)")
 _FORGET_FAILURES = Statement("DELETE FROM login_failures WHERE key = :key")
 _ADD_INVITATION = Statement(
@@ -146,18 +155,28 @@ def member(conn: Connection, user_id: int, id_hash: str, now: str, event_id: int
     return Member(_account(row), str(row[5]), row[6], row[7])
 
 
+def judge_accounts(conn: Connection, event_id: int) -> list[tuple[str, str]]:
+    """The event's seats held by an account: (seat, the account's sign-in name)."""
+    return [(str(seat), str(name)) for seat, name in _JUDGE_ACCOUNTS.all(conn, {"e": event_id})]
+
+
 def roles_of(conn: Connection, uid: str) -> list[tuple[int, str]]:
     return [(int(e), str(r)) for e, r in _ROLES.all(conn, {"uid": uid})]
 
 
-def failures(conn: Connection, key: str, prefix: str, since: str) -> tuple[int, int]:
+def failures(conn: Connection, key: str, prefix: str, since: str, kept: str | None = None) -> tuple[int, int]:
     """Failed sign-ins since ``since``: of the key, and of every key starting with ``prefix``
-    (older ones are forgotten first)."""
-    _DROP_OLD_FAILURES.run(conn, {"since": since})
+    (those older than ``kept``, default ``since``, are forgotten first)."""
+    _DROP_OLD_FAILURES.run(conn, {"since": kept or since})
     escaped = prefix.replace("/", "//").replace("%", "/%").replace("_", "/_") + "%"
     mine = int(_FAILURES_OF_KEY.scalar(conn, {"key": key, "since": since}) or 0)
-    theirs = int(_FAILURES_FROM.scalar(conn, {"prefix": escaped}) or 0)
+    theirs = int(_FAILURES_FROM.scalar(conn, {"prefix": escaped, "since": since}) or 0)
     return mine, theirs
+
+
+def failed_at(conn: Connection, key: str, since: str) -> list[str]:
+    """When the key's sign-ins failed since ``since``, oldest first."""
+    return [str(at) for (at,) in _FAILED_AT.all(conn, {"key": key, "since": since})]
 
 
 def add_failure(conn: Connection, key: str, at: str) -> None:

@@ -21,6 +21,7 @@ from shinpan.entries import (
     DuelResult,
     EntryBody,
     EventCreated,
+    EventImported,
     EventPublished,
     EventReopened,
     EventSealed,
@@ -148,6 +149,11 @@ def _playoff_started(conn: Connection, e: Entry, b: PlayoffStarted) -> None:
 @handles(EventPublished)
 def _event_published(conn: Connection, e: Entry, b: EventPublished) -> None:
     """Nothing to project: the players' pages read it from its entry (:mod:`shinpan.store.public`)."""
+
+
+@handles(EventImported)
+def _event_imported(conn: Connection, e: Entry, b: EventImported) -> None:
+    """Nothing to project: the desk and the reports read it from its entry (:mod:`shinpan.store.imports`)."""
 
 
 @handles(WinnerReported)

@@ -8,9 +8,9 @@ four (``K7RX-M4HD``). 22 characters to the place, 8 places: about 36 bits, so a 
 another table's code succeeds once in 5 × 10¹⁰ tries, and nobody can work out one table's
 code from another's without the secret.
 
-The secret is the event's ``uid`` (a random UUID, in the event's first ledger entry,
-``event.created``): the same code is printed again however often the slips are, on any
-copy of the ledger, and nowhere else is it written down. Typing is forgiving:
+The secret is given by the caller (:mod:`shinpan.services.codes`: the event's ``uid`` keyed
+with the installation's code key, which no export carries): the same code is printed again
+however often the slips are, and nowhere else is it written down. Typing is forgiving:
 :func:`normalise_code` accepts lower case, full-width characters, spaces and dashes, and
 :func:`code_matches` compares in constant time.
 """

@@ -85,6 +85,8 @@ SECURITY_HEADERS = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),
 )
+# On HTTPS answers only (``shinpan serve --https``): the browser keeps to HTTPS for a year.
+HSTS = (b"strict-transport-security", b"max-age=31536000")
 
 
 class RequestContext:
@@ -114,6 +116,8 @@ class RequestContext:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [*message.get("headers", ()), *SECURITY_HEADERS]
+                if scope.get("scheme") == "https":
+                    headers.append(HSTS)
                 if fresh is not None:
                     value = self.signer.csrf_cookie(fresh)
                     flags = "; Path=/; HttpOnly; SameSite=Strict" + ("; Secure" if self.secure else "")
@@ -225,7 +229,13 @@ STATUS_MESSAGES = {
     429: N_("too many requests in a short time; wait a little and try again"),
 }
 # Messages raised with their default text (extraction finds them here).
-DEFAULT_MESSAGES = (N_("too many failed sign-ins; wait five minutes"),)
+DEFAULT_MESSAGES = (
+    N_("too many failed sign-ins; wait five minutes"),
+    N_(
+        "sign-ins failed again and again, so this account cannot sign in until {until} "
+        "({minutes} more minutes)"
+    ),
+)
 
 
 def _status_message(exc: StarletteHTTPException) -> str:

@@ -5,7 +5,8 @@
 - Every unsafe request (POST…) carries the CSRF token: the ``csrf_token`` form field or the
   ``X-CSRF-Token`` header, equal to the token in the signed ``shinpan_csrf`` cookie.
 - Signing out deletes the session: its cookie is refused from then on.
-- Failed sign-ins are limited per client address and name, in the database (every process).
+- Failed sign-ins are limited per client address and name, per address, and per account
+  whatever the address (locked for a while, with backoff), in the database (every process).
 - Roles come from the event's judges (D11); :func:`shinpan.engine.event_rules.may` decides.
   Beyond one event, a player's history: :func:`history_refusal` (organisers read every
   event's, head judges their own events').
@@ -15,19 +16,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 import threading
 import time
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 from fastapi import Request, Response
 from fastapi.responses import RedirectResponse
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from starlette.concurrency import run_in_threadpool
 
+from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.engine.event_rules import HistoryScope, Role, may
-from shinpan.errors import Forbidden, NotSignedIn, TooManyAttempts
+from shinpan.errors import AccountLocked, Forbidden, NotSignedIn, TooManyAttempts
 from shinpan.services import access, accounts
 from shinpan.services.accounts import Membership, User
 from shinpan.services.context import parse_stamp, stamp
@@ -305,11 +309,19 @@ class LoginLimiter:
         self.db, self.limit, self.per_address, self.window = db, limit, per_address, window
 
     def attempt(self, address: str, name: str) -> None:
-        """Before the password is checked: counted now, refused past the limit."""
-        if not accounts.attempt_sign_in(
+        """Before the password is checked: counted now, refused past a limit; an account
+        locked whatever the address (:data:`shinpan.services.accounts.ACCOUNT_LIMIT`) is told
+        until when, in the venue's time."""
+        refused = accounts.attempt_sign_in(
             self.db, address, name, limit=self.limit, per_address=self.per_address, window=self.window
-        ):
+        )
+        if refused is None:
+            return
+        if refused.locked_until is None:
             raise TooManyAttempts
+        until = refused.locked_until
+        left = max(1, math.ceil((until - datetime.now(UTC)).total_seconds() / 60))
+        raise AccountLocked(until.astimezone(ZoneInfo(DEFAULT_TIME_ZONE)).strftime("%H:%M"), left)
 
     def succeeded(self, address: str, name: str) -> None:
         accounts.sign_in_succeeded(self.db, address, name)

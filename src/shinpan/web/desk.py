@@ -21,9 +21,9 @@ from fastapi.responses import HTMLResponse, Response
 from shinpan.engine.event_rules import RulingState
 from shinpan.errors import ShinpanError
 from shinpan.reports import dq
-from shinpan.services import appeals, corrections, deadlines, players, queries
+from shinpan.services import accounts, appeals, corrections, deadlines, players, queries, transfer
 from shinpan.services.closed import seal_state_of
-from shinpan.services.context import Event
+from shinpan.services.context import Event, stamp
 from shinpan.web import i18n
 from shinpan.web.api import CommandForm, Penalties, ReasonForm, csrf
 from shinpan.web.auth import role_at
@@ -74,9 +74,19 @@ def _panels_in_view(request: Request, event_id: int, shown: tuple[str, ...]) -> 
 @router.get("/events/{event_id}/desk", response_class=HTMLResponse)
 def desk(request: Request, event_id: int) -> Response:
     _, role = role_at(request, event_id, "read")
-    closing = seal_state_of(request.app.state.db, event_id)
+    db = request.app.state.db
+    closing = seal_state_of(db, event_id)
+    imported = transfer.imported_from(db, event_id)
+    locked = [(j.seat, j.account, stamp(j.until)) for j in accounts.locked_judges(db, event_id)]
     return render(
-        request, "desk.html", event_id=event_id, role=role, closing=closing, **_panels(request, event_id)
+        request,
+        "desk.html",
+        event_id=event_id,
+        role=role,
+        closing=closing,
+        imported=imported,
+        locked=locked,
+        **_panels(request, event_id),
     )
 
 

@@ -12,10 +12,10 @@ language switch. Those are answered by the app itself.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -66,27 +66,38 @@ class Venue:
         )
 
 
-_HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?")
+def _https_base(https_port: int, own_host: str, public_url: str | None) -> str:
+    """``https://HOST[:PORT]`` the server names itself (no path)."""
+    if public_url:
+        parts = urlsplit(public_url)
+        if parts.scheme == "https" and parts.netloc:
+            return f"https://{parts.netloc}"
+        if parts.hostname:
+            own_host = parts.hostname
+    host = own_host if own_host not in ("", "0.0.0.0", "::") else "127.0.0.1"
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"  # an IPv6 address
+    port = "" if https_port == 443 else f":{https_port}"
+    return f"https://{host}{port}"
+
+
 PLAIN = ("/ca", "/ca.crt")  # served over plain HTTP as they are
 PLAIN_UNDER = ("/static/", "/lang/")
 
 
 class RedirectToHttps:
-    """ASGI: the authority's page over HTTP; every other request to ``https://HOST:PORT``."""
+    """ASGI: the authority's page over HTTP; every other request to the HTTPS address the
+    server names itself: its public URL (``--public-url``) when it has one, else
+    ``https://HOST:PORT`` of its own address (``own_host``). A request's ``Host`` header
+    is never used: whoever sends the request chooses it."""
 
-    def __init__(self, app: ASGIApp, https_port: int, fallback_host: str) -> None:
-        self.app, self.https_port, self.fallback_host = app, https_port, fallback_host
+    def __init__(self, app: ASGIApp, https_port: int, own_host: str, public_url: str | None = None) -> None:
+        self.app = app
+        self.base = _https_base(https_port, own_host, public_url)
 
     def location(self, scope: Scope) -> str:
-        host = self.fallback_host
-        for name, value in scope.get("headers", ()):
-            if name == b"host":
-                found = _HOST.fullmatch(value.decode("latin-1"))
-                if found is not None:
-                    host = found.group(1)
-        port = "" if self.https_port == 443 else f":{self.https_port}"
         query = scope.get("query_string", b"").decode("latin-1")
-        return f"https://{host}{port}{scope.get('path', '/')}" + (f"?{query}" if query else "")
+        return f"{self.base}{scope.get('path', '/')}" + (f"?{query}" if query else "")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
