@@ -210,7 +210,7 @@ def test_the_players_winner_report_is_refused_after_a_seal(ev: EventSetup) -> No
     rounds.start_round(ev.db, ev.id)
     publish.publish(ev.db, ev.id, winner_report=True)
     with ev.db.read() as conn:
-        code = match_codes(conn, ev.id, 1, [1])[1]
+        code = match_codes(ev.db, conn, ev.id, 1, [1])[1]
     seal.seal_event(ev.db, ev.id)
     before = length(ev)
     with pytest.raises(EventClosed):
