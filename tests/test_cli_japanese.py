@@ -186,8 +186,10 @@ def test_the_judges_rulings_are_told_in_japanese_first(ev: EventSetup, db_url: s
         "裁定 3 の追加措置を済みにしました / done: ruling 3"
     ]
     assert error(run_cli("deadlines", "--event", e, "later", "3", db=db_url), 1) == (
-        "使い方: shinpan deadlines --event ID [done RULING [POSITION] | missed RULING [POSITION]]"
-        " / usage: shinpan deadlines --event ID [done RULING [POSITION] | missed RULING [POSITION]]"
+        "使い方: shinpan deadlines --event ID"
+        " [done RULING [POSITION] | arrived RULING [POSITION] | missed RULING [POSITION]]"
+        " / usage: shinpan deadlines --event ID"
+        " [done RULING [POSITION] | arrived RULING [POSITION] | missed RULING [POSITION]]"
     )
     assert error(run_cli("rules", "show", "ingame.nothing"), 1) == (
         "'ingame.nothing' という違反はありません。`shinpan rules nothing` で探してください"
