@@ -153,3 +153,14 @@ def test_d21_d23_a_deadline_declares_only_a_clock_its_kind_can_run_on(when: str,
 
 def test_the_clocks_a_kind_may_declare() -> None:
     assert [c.value for c in Clock] == ["given", "round_start", "match_result", "table_time"]
+
+
+def test_a_deadline_in_the_ledger_finds_its_clock_in_the_event_s_guideline() -> None:
+    book = Rulebook(parse_guideline(default_guideline_text()))
+    inf = book.infractions["pregame.tardiness"]
+    worded = inf.remedies[1].text.ja
+    assert book.deadline_clock("pregame.tardiness", "end_of_match", worded) == "table_time"
+    # worded otherwise (a file's wording changed between versions): the kind's deadline of that rule
+    assert book.deadline_clock("pregame.tardiness", "end_of_match", "ほかの言い方") == "table_time"
+    assert book.deadline_clock("pregame.tardiness", "end_of_round", worded) == ""  # no such deadline
+    assert book.deadline_clock("no.such-rule", "minutes", worded) == ""

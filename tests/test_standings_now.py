@@ -23,7 +23,7 @@ from shinpan.services import corrections, events, playoff, results, rounds
 from shinpan.services.results import Wanted
 from shinpan.services.scoresheet import round_sheet
 from shinpan.services.standings import event_standings
-from shinpan.tournament import Entrant, Played, PlayerState, standings
+from shinpan.tournament import Entrant, Played, PlayerState, Standing, standings
 from shinpan.tournament.playoff import first_round, next_round, placings, qualifiers
 from web_support import World, worlds
 
@@ -36,8 +36,8 @@ def entrants(**status: PlayerState) -> list[Entrant]:
     return [Entrant(p, status.get(p, PlayerState.active)) for p in "ABCD"]
 
 
-def ranks(lines: list[object]) -> dict[str, int | None]:
-    return {line.player: line.rank for line in lines}  # type: ignore[attr-defined]
+def ranks(lines: list[Standing]) -> dict[str, int | None]:
+    return {line.player: line.rank for line in lines}
 
 
 def test_t6_now_a_disqualification_after_the_last_round_takes_the_rank_and_the_others_move_up() -> None:

@@ -154,3 +154,7 @@ def test_d23_arrived_through_the_json_api_and_the_desk(world: World) -> None:
     other = w.record(w.players[2], "pregame.tardiness")
     desk = w.clients["head_judge"].get(f"/events/{w.event}/desk")
     assert f"/desk/deadline/{other}/0/arrived" in desk.text
+    end_of_match = desk.text.split(f'id="deadline-{other}-1"', 1)[1].split("</article>", 1)[0]
+    assert "その卓の対戦時間の終了時" in end_of_match and 'class="countdown tag" data-left=' in end_of_match
+    opening = desk.text.split(f'id="deadline-{other}-1"', 1)[0].rsplit("<article", 1)[1]
+    assert 'class="deadline"' in opening  # not overdue: the table's time runs (D23)
