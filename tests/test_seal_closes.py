@@ -285,6 +285,8 @@ def test_the_pages_and_the_api_refuse_after_a_seal_say_so_and_the_head_judge_reo
             assert token is not None
             public = w.clients["signed_out"].get(f"/p/{token}/pairings").text
             assert "封印の後に解除されました" in public and "入力漏れの記録" in public
+            home = w.clients["signed_out"].get(f"/p/{token}").text  # the player's own table
+            assert "封印の後に解除されました" in home
 
             again = hj.post(f"/api/events/{w.event}/seal", json={"command_id": w.cid("seal")})
             assert again.status_code == 200
