@@ -306,3 +306,35 @@ def publish_token(w: Any) -> str | None:
         return publish.publish(w.db, w.event, names="names").token
     except EventClosed:
         return None
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_the_players_page_refuses_a_winners_report_after_a_seal(kind: str, tmp_path: Path) -> None:
+    from shinpan.web.public import AddressLimit
+
+    with database_url(kind, tmp_path) as url:
+        w = build_world(url, players=4, spare=0)
+        try:
+            w.app.state.public_limit = AddressLimit(10_000)
+            w.app.state.report_limit = AddressLimit(10_000)
+            rounds.start_round(w.db, w.event)
+            token = publish.publish(w.db, w.event, names="names", winner_report=True).token
+            with w.db.read() as conn:
+                code = match_codes(conn, w.event, 1, [1])[1]
+            seal.seal_event(w.db, w.event)
+            before = ledger_size(w)
+            sent = w.clients["signed_out"].http.post(
+                f"/p/{token}/report",
+                data={
+                    "round_no": "1",
+                    "table": "1",
+                    "code": code,
+                    "score": "2-0",
+                    "command_id": w.cid("win"),
+                },
+            )
+            assert sent.status_code == 423, sent.text
+            assert "この大会は封印されています" in sent.text
+            assert ledger_size(w) == before
+        finally:
+            w.close()
