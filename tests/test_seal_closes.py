@@ -37,6 +37,7 @@ from shinpan.services import (
 from shinpan.services.codes import match_codes
 from shinpan.services.heads import read_head
 from shinpan.store.db import Database
+from shinpan.web.live import panels_touched
 from web_support import HEAD_JUDGE, build_world, database_url, ledger_size
 
 
@@ -255,6 +256,9 @@ def test_the_pages_and_the_api_refuse_after_a_seal_say_so_and_the_head_judge_reo
             for page in (f"/events/{w.event}/scorekeeper", f"/events/{w.event}/desk"):
                 shown = (sk if "scorekeeper" in page else hj).get(page).text
                 assert 'id="seal-state"' in shown and "この大会は封印されています" in shown, page
+            assert panels_touched(frozenset({"event.sealed"})) == ["queue"]  # a live desk is told
+            live = hj.get(f"/events/{w.event}/desk/panels?only=queue").text
+            assert "この大会は封印されています" in live
             token = publish_token(w)
             assert token is None  # publishing is a command too: refused while sealed
 

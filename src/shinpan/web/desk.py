@@ -63,6 +63,7 @@ def _panels_in_view(request: Request, event_id: int, shown: tuple[str, ...]) -> 
         out["feed"] = queries.rulings_feed(db, event_id, limit=30)
     if "queue" in shown:
         out["queue"] = queries.rulings_feed(db, event_id, state=RulingState.pending, limit=200)
+        out["seal_state"] = seal_state_of(db, event_id)  # sealed, or reopened: said above the queue
     if "deadlines" in shown:
         out["deadlines"] = due = deadlines.list_deadlines(db, event_id)
         out["names"] = queries.player_names(db, event_id, [d.player for d in due])
@@ -78,10 +79,7 @@ def _panels_in_view(request: Request, event_id: int, shown: tuple[str, ...]) -> 
 @router.get("/events/{event_id}/desk", response_class=HTMLResponse)
 def desk(request: Request, event_id: int) -> Response:
     _, role = role_at(request, event_id, "read")
-    closing = seal_state_of(request.app.state.db, event_id)
-    return render(
-        request, "desk.html", event_id=event_id, role=role, closing=closing, **_panels(request, event_id)
-    )
+    return render(request, "desk.html", event_id=event_id, role=role, **_panels(request, event_id))
 
 
 @router.get("/events/{event_id}/desk/panels", response_class=HTMLResponse)
