@@ -205,6 +205,12 @@ def test_the_command_line_refuses_after_a_seal_and_reopens(ev: EventSetup, backe
         "event", "reopen", "--event", str(ev.id), "--reason", "x", "--judge", ev.floor_judge, db=backend.url
     )
     assert floor.returncode == 1
+    checked = run_cli("verify", db=backend.url)
+    assert checked.returncode == 0
+    assert f"大会 {ev.id} は第{said['seal'] - 1}項で封印済み(第{said['seq']}項で封印を解除)" in checked.stdout
+    assert json.loads(run_cli("verify", "--json", db=backend.url).stdout)["reopened"] == {
+        str(ev.id): said["seq"]
+    }
 
 
 def test_the_players_winner_report_is_refused_after_a_seal(ev: EventSetup) -> None:
