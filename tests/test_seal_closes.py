@@ -37,6 +37,7 @@ from shinpan.services import (
 from shinpan.services.codes import match_codes
 from shinpan.services.heads import read_head
 from shinpan.store.db import Database
+from shinpan.web.live import panels_touched
 from web_support import HEAD_JUDGE, build_world, database_url, ledger_size
 
 
@@ -204,6 +205,12 @@ def test_the_command_line_refuses_after_a_seal_and_reopens(ev: EventSetup, backe
         "event", "reopen", "--event", str(ev.id), "--reason", "x", "--judge", ev.floor_judge, db=backend.url
     )
     assert floor.returncode == 1
+    checked = run_cli("verify", db=backend.url)
+    assert checked.returncode == 0
+    assert f"大会 {ev.id} は第{said['seal'] - 1}項で封印済み(第{said['seq']}項で封印を解除)" in checked.stdout
+    assert json.loads(run_cli("verify", "--json", db=backend.url).stdout)["reopened"] == {
+        str(ev.id): said["seq"]
+    }
 
 
 def test_the_players_winner_report_is_refused_after_a_seal(ev: EventSetup) -> None:
@@ -255,6 +262,9 @@ def test_the_pages_and_the_api_refuse_after_a_seal_say_so_and_the_head_judge_reo
             for page in (f"/events/{w.event}/scorekeeper", f"/events/{w.event}/desk"):
                 shown = (sk if "scorekeeper" in page else hj).get(page).text
                 assert 'id="seal-state"' in shown and "この大会は封印されています" in shown, page
+            assert panels_touched(frozenset({"event.sealed"})) == ["queue"]  # a live desk is told
+            live = hj.get(f"/events/{w.event}/desk/panels?only=queue").text
+            assert "この大会は封印されています" in live
             token = publish_token(w)
             assert token is None  # publishing is a command too: refused while sealed
 
@@ -285,6 +295,8 @@ def test_the_pages_and_the_api_refuse_after_a_seal_say_so_and_the_head_judge_reo
             assert token is not None
             public = w.clients["signed_out"].get(f"/p/{token}/pairings").text
             assert "封印の後に解除されました" in public and "入力漏れの記録" in public
+            home = w.clients["signed_out"].get(f"/p/{token}").text  # the player's own table
+            assert "封印の後に解除されました" in home
 
             again = hj.post(f"/api/events/{w.event}/seal", json={"command_id": w.cid("seal")})
             assert again.status_code == 200
@@ -304,3 +316,35 @@ def publish_token(w: Any) -> str | None:
         return publish.publish(w.db, w.event, names="names").token
     except EventClosed:
         return None
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_the_players_page_refuses_a_winners_report_after_a_seal(kind: str, tmp_path: Path) -> None:
+    from shinpan.web.public import AddressLimit
+
+    with database_url(kind, tmp_path) as url:
+        w = build_world(url, players=4, spare=0)
+        try:
+            w.app.state.public_limit = AddressLimit(10_000)
+            w.app.state.report_limit = AddressLimit(10_000)
+            rounds.start_round(w.db, w.event)
+            token = publish.publish(w.db, w.event, names="names", winner_report=True).token
+            with w.db.read() as conn:
+                code = match_codes(conn, w.event, 1, [1])[1]
+            seal.seal_event(w.db, w.event)
+            before = ledger_size(w)
+            sent = w.clients["signed_out"].http.post(
+                f"/p/{token}/report",
+                data={
+                    "round_no": "1",
+                    "table": "1",
+                    "code": code,
+                    "score": "2-0",
+                    "command_id": w.cid("win"),
+                },
+            )
+            assert sent.status_code == 423, sent.text
+            assert "この大会は封印されています" in sent.text
+            assert ledger_size(w) == before
+        finally:
+            w.close()

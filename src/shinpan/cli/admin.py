@@ -138,6 +138,7 @@ def verify(
                 "missing_guards": result.missing_guards,
                 "seals": [p.text(lang.value) for p in result.seals],
                 "sealed": {str(k): v for k, v in result.sealed.items()},
+                "reopened": {str(k): v for k, v in result.reopened.items()},
             }
         )
     elif result.ok:
@@ -150,10 +151,18 @@ def verify(
             sealed = result.sealed.get(event_id)
             if sealed is not None:
                 en = lang is Lang.en
+                again = result.reopened.get(event_id)
                 say(
-                    f"  event {event_id} sealed at entry {sealed}"
-                    if en
-                    else f"  大会 {event_id} は第{sealed}項で封印済み",
+                    (
+                        f"  event {event_id} sealed at entry {sealed}"
+                        if en
+                        else f"  大会 {event_id} は第{sealed}項で封印済み"
+                    )
+                    + (
+                        ""
+                        if again is None
+                        else (f", reopened at entry {again}" if en else f"(第{again}項で封印を解除)")
+                    ),
                     markup=False,
                 )
     else:

@@ -13,7 +13,7 @@ from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.events import event_with_uid
 from shinpan.store.guards import missing_guards
-from shinpan.store.heads import Seal, seals_of
+from shinpan.store.heads import Seal, seal_state, seals_of
 from shinpan.store.integrity import Difference, derive_aside, derive_in_place
 from shinpan.store.ledger import Break, event_ids, verify_chain
 
@@ -28,6 +28,7 @@ class Verification:
     missing_guards: list[str] = field(default_factory=list)  # the ledger's triggers not in force
     seals: list[SealProblem] = field(default_factory=list)  # seals broken, or of an unknown key
     sealed: dict[int, int] = field(default_factory=dict)  # event -> the entry its newest seal signed
+    reopened: dict[int, int] = field(default_factory=dict)  # event -> the reopening after that seal
 
     @property
     def ok(self) -> bool:
@@ -84,6 +85,7 @@ def verify(db: Database, event_id: int | None = None) -> Verification:
     differences: list[Difference] = []
     broken_seals: list[SealProblem] = []
     sealed: dict[int, int] = {}
+    reopened: dict[int, int] = {}
     known: set[str] | None = None
     kept = kept_seals(db)
     read: dict[int, list[Seal]] = {}
@@ -101,10 +103,15 @@ def verify(db: Database, event_id: int | None = None) -> Verification:
                 known = known_keys(db) if known is None else known
                 broken_seals += check_seals(conn, e, seals, known, found.seq if found is not None else None)
                 sealed[e] = seals[-1].position
+                state = seal_state(conn, e)
+                if state is not None and not state.sealed and state.entry > seals[-1].seq:
+                    reopened[e] = state.entry
         named = {(p.event_id, p.seq) for p in broken_seals}  # a seal found broken is named once
         broken_seals += [
             p for p in check_kept(conn, kept, read, event_id) if (p.event_id, p.seq) not in named
         ]
         if not breaks:
             differences = [d for e in ids for d in derive_aside(conn, e)]
-    return Verification(len(ids), total, breaks, differences, heads, unguarded, broken_seals, sealed)
+    return Verification(
+        len(ids), total, breaks, differences, heads, unguarded, broken_seals, sealed, reopened
+    )

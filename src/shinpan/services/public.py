@@ -139,7 +139,7 @@ class PublicEvent:
             self.name, self.time_zone = event.name, event.time_zone
             self.handles = handles(conn, self.event_id) if self.by_handles else {}
             self.last_ended = last_ended(conn, self.event_id)
-            self.closing = state_of(conn, self.event_id)  # sealed, or reopened since: said on every page
+            self.seal_state = state_of(conn, self.event_id)  # sealed, or reopened since: said on every page
         self.roster: EventRoster = index_of(db).current(self.event_id)
         self.round = self.roster.round
         self.views = {p.number: p for p in self.roster.players}

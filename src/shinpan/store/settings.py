@@ -29,6 +29,7 @@ class EventSettings(NamedTuple):
     confirmation_threshold: str
     current_round: int
     time_zone: str
+    sealed_entry: int | None = None  # the seal in force (None: open): a sealed event takes no command
 
 
 _EVENT = Statement(f"SELECT {', '.join(EventSettings._fields)} FROM events WHERE event_id = :e")

@@ -60,6 +60,7 @@ def _panels_in_view(request: Request, event_id: int, shown: tuple[str, ...]) -> 
         out["feed"] = queries.rulings_feed(db, event_id, limit=30)
     if "queue" in shown:
         out["queue"] = queries.rulings_feed(db, event_id, state=RulingState.pending, limit=200)
+        out["seal_state"] = seal_state_of(db, event_id)  # sealed, or reopened: said above the queue
     if "deadlines" in shown:
         out["deadlines"] = due = deadlines.list_deadlines(db, event_id)
         out["names"] = queries.player_names(db, event_id, [d.player for d in due])
@@ -75,7 +76,6 @@ def _panels_in_view(request: Request, event_id: int, shown: tuple[str, ...]) -> 
 def desk(request: Request, event_id: int) -> Response:
     _, role = role_at(request, event_id, "read")
     db = request.app.state.db
-    closing = seal_state_of(db, event_id)
     imported = transfer.imported_from(db, event_id)
     locked = [(j.seat, j.account, stamp(j.until)) for j in accounts.locked_judges(db, event_id)]
     return render(
@@ -83,7 +83,6 @@ def desk(request: Request, event_id: int) -> Response:
         "desk.html",
         event_id=event_id,
         role=role,
-        closing=closing,
         imported=imported,
         locked=locked,
         **_panels(request, event_id),

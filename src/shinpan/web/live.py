@@ -33,7 +33,7 @@ log = logging.getLogger("shinpan.live")
 PANELS = ("queue", "appeals", "deadlines", "feed", "dq")
 _RULINGS = ("ruling.recorded", "ruling.confirmed", "ruling.deviated", "ruling.voided")
 _TOUCHES: dict[str, tuple[str, ...]] = {
-    "queue": _RULINGS,
+    "queue": (*_RULINGS, "event.sealed", "event.reopened"),  # it says whether the event is sealed
     "appeals": ("ruling.confirmed", "ruling.deviated", "ruling.voided", "appeal.filed", "appeal.decided"),
     "deadlines": (
         *_RULINGS,

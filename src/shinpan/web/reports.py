@@ -102,11 +102,11 @@ def index_view(
     dq = reports.dq_report(db, event_id).cases if may(role, "report") else ()
     with db.read() as conn:
         head = read_head(conn, event_id)
-        closing = state_of(conn, event_id)
+        seal_state = state_of(conn, event_id)
     return render(
         request,
         "reports_index.html",
-        closing=closing,
+        seal_state=seal_state,
         status=status,
         event_id=event_id,
         event=event,

@@ -107,7 +107,7 @@ def scorekeeper(request: Request, event_id: int, round: int | None = None) -> Re
         error=error, notice=notice, local=lambda s: local_time(s, sheet.event.time_zone, style="clock"),
         standing_json=standing_json, state_words=_state_words(), bracket=bracket,
         winner_reports=_waiting(sheet), playoff_sizes=SIZES,
-        closing=seal_state_of(request.app.state.db, event_id),
+        seal_state=seal_state_of(request.app.state.db, event_id),
     )  # fmt: skip
     if flash:
         response.delete_cookie(FLASH, path=f"/events/{event_id}/scorekeeper")
