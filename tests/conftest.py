@@ -57,8 +57,6 @@ atexit.register(shutil.rmtree, HERMETIC_ROOT, True)
 HERMETIC_ENV = {
     "XDG_DATA_HOME": str(HERMETIC_ROOT / "data"),
     "XDG_CACHE_HOME": str(HERMETIC_ROOT / "cache"),
-    "XDG_CONFIG_HOME": str(HERMETIC_ROOT / "config"),
-    "XDG_STATE_HOME": str(HERMETIC_ROOT / "state"),
     "SHINPAN_HOME": str(HERMETIC_ROOT / "data" / "shinpan"),
     "SHINPAN_CACHE": str(HERMETIC_ROOT / "cache" / "shinpan"),
     "SHINPAN_GUIDELINES": str(HERMETIC_ROOT / "data" / "shinpan" / "guidelines"),

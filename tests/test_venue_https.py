@@ -14,6 +14,7 @@ import ssl
 import stat
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -278,3 +279,24 @@ def test_the_fingerprint_is_said_as_a_phone_shows_it(tmp_path: Path) -> None:
     from cryptography.hazmat.primitives import hashes
 
     assert said == " ".join(f"{b:02X}" for b in _certificate(files.ca_cert).fingerprint(hashes.SHA256()))
+
+
+def test_while_serving_the_certificate_is_made_again_when_the_addresses_change(tmp_path: Path) -> None:
+    """The hourly check (here every 50 ms): a new address gives a new server certificate,
+    and the server is told to load it."""
+    folder = tmp_path / "v.tls"
+    tls.ensure(folder, ["192.168.10.5"])
+    told: list[tls.Made] = []
+    addresses = ["192.168.10.5"]
+    stop = threading.Event()
+    thread = tls.keep_fresh(folder, lambda: list(addresses), told.append, every=0.05, stop=stop)
+    time.sleep(0.3)
+    assert told == []  # nothing changed: nothing made, nothing loaded
+    addresses[0] = "192.168.20.7"
+    deadline = time.monotonic() + 10
+    while not told and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stop.set()
+    thread.join(5)
+    assert told and told[0].made_server and not thread.is_alive()
+    assert "192.168.20.7" in _covered(_certificate(folder / "server.crt"))[1]

@@ -256,7 +256,7 @@ def test_serve_prints_the_lan_addresses_at_start(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"},
+        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},  # never the user's folders
     )
     try:
         deadline, said = time.monotonic() + 30, ""

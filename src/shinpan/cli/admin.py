@@ -304,6 +304,8 @@ def import_(
         )
         return
     tell(f"大会 {imported.event_id} として取り込みました", f"imported as event {imported.event_id}")
+    for seat, code in imported.claim_codes.items():
+        say_claim_code(seat, code)
     source = transfer.source_json(imported)
     if imported.sealed:
         tell(
@@ -322,8 +324,6 @@ def import_(
             "注意: ファイルは封印されていませんでした。大会は「封印のない取り込み」と表示されます",
             "note: the file was not sealed; the event is shown as an unsealed import",
         )
-    for seat, code in imported.claim_codes.items():
-        say_claim_code(seat, code)
 
 
 def backup(

@@ -90,6 +90,7 @@ from shinpan.store.connection import Connection, IntegrityViolation
 from shinpan.store.db import Database
 from shinpan.store.events import judge_seat
 from shinpan.store.ledger import Appender, Entry, read_entries
+from shinpan.store.public import published
 from shinpan.store.snapshots import match_at
 from shinpan.store.standings import playoff as playoff_of
 from shinpan.tournament.formats import parse_format
@@ -254,6 +255,16 @@ def _winner_confirmed(
 
 @replays(EventPublished)
 def _published(db: Database, e: int, entry: Entry, b: EventPublished, _: Sequence[Entry]) -> None:
+    """The head judge's publishing; or, without a command, an earlier import closing the
+    event to its players (:func:`shinpan.services.transfer.import_event`): kept as the file
+    says when the event is published (closing it grants nothing)."""
+    if entry.command_id is None and b.token is None and not b.winner_report:
+        with db.write(e) as conn:
+            now = published(conn, e)
+            if now is None or now.token is None or now.names != b.names:
+                raise InvalidInput("an unpublishing that follows no publication", field="token")
+            Appender(conn, e, entry.actor, entry.recorded_at).append(b, refs=[])
+        return
     publish.publish(
         db, e, names=b.names, off=b.token is None, winner_report=b.winner_report, token=b.token, **_as(entry)
     )
@@ -286,7 +297,7 @@ def _imported(db: Database, e: int, entry: Entry, b: EventImported, _: Sequence[
     """An earlier import's note of its file: kept as the file says (it decides nothing; this
     import appends its own note after the whole file, which the desk and reports read)."""
     with db.write(e) as conn:
-        Appender(conn, e, entry.actor, entry.recorded_at).append(b, refs=entry.refs)
+        Appender(conn, e, entry.actor, entry.recorded_at).append(b, refs=[])
 
 
 @replays(FormatSet)

@@ -28,7 +28,6 @@ import logging
 import os
 import socket
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -295,14 +294,16 @@ def keep_fresh(
     addresses: Callable[[], Sequence[str]],
     reload: Callable[[Made], None],
     every: float = 3600.0,
+    stop: threading.Event | None = None,
 ) -> threading.Thread:
-    """While the server runs: every ``every`` seconds, the certificates for the addresses
-    the machine has then (:func:`ensure`); ``reload`` is told of new ones (the server loads
-    them for its next connections). A thread of its own; a failure is logged and tried again."""
+    """While the server runs (until ``stop`` is set): every ``every`` seconds, the
+    certificates for the addresses the machine has then (:func:`ensure`); ``reload`` is told
+    of new ones (the server loads them for its next connections). A thread of its own; a
+    failure is logged and tried again at the next check."""
+    ended = stop or threading.Event()
 
     def run() -> None:
-        while True:
-            time.sleep(every)
+        while not ended.wait(every):
             try:
                 made = ensure(folder, addresses())
                 if made.made_server:

@@ -12,6 +12,7 @@ from shinpan.entries import (
     EntryBody,
     EventCreated,
     EventImported,
+    EventPublished,
     JudgeAdded,
     JudgeSeated,
     MalformedBody,
@@ -21,7 +22,7 @@ from shinpan.entries import (
 from shinpan.errors import Conflict, InvalidInput, NotFound, StorageError
 from shinpan.guideline import Rulebook
 from shinpan.ledger_head import ImportMark
-from shinpan.services import publish, seal
+from shinpan.services import seal
 from shinpan.services.accounts import claim_code, sign_in_name
 from shinpan.services.context import rulebook_for, stamp
 from shinpan.services.guidelines import held_guideline
@@ -252,7 +253,7 @@ def import_event(db: Database, data: Any, *, accounts: Mapping[str, str] | None 
         replay_export(held, event_id, exported)
         codes = _seat(held, conn, event_id, holders)
         source = _source(data, len(exported))
-        _unpublish_and_note(held, conn, event_id, source)
+        _unpublish_and_note(conn, event_id, source)
     return Imported(int(event_id), codes, source)
 
 
@@ -282,15 +283,16 @@ def _source(data: dict[str, Any], entries: int) -> EventImported:
     return EventImported(entries, last.seq, last.key)
 
 
-def _unpublish_and_note(db: Database, conn: Connection, event_id: int, source: EventImported) -> None:
+def _unpublish_and_note(conn: Connection, event_id: int, source: EventImported) -> None:
     """After the file: the event closed to its players, as the head judge closes it
     (publishing it again draws a new address: the file's is the original's), and where it
     came from."""
     head = next(s.name for s in event_seats(conn, event_id) if s.role == "head_judge")
     before = published(conn, event_id)
+    ap = Appender(conn, event_id, head, stamp())  # no command: the import's own (a sealed event too)
     if before is not None and before.token is not None:
-        publish.publish(db, event_id, off=True, actor=head)
-    Appender(conn, event_id, head, stamp()).append(source, refs=[])
+        ap.append(EventPublished(None, before.names, False), refs=[])
+    ap.append(source, refs=[])
 
 
 def _entries_of(data: Any) -> list[Any]:
