@@ -59,6 +59,7 @@ LATER_KINDS = {
     },
     "winner.reported": {"round": 2, "table": 7, "score": "2-1", "at_time": False},
     "winner.confirmed": {"report": 57},
+    "event.reopened": {"seal": 68, "reason": "選手名の訂正のため"},
     "event.imported": {
         "entries": 69,
         "sealed": 65,

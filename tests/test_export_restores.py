@@ -34,6 +34,7 @@ from shinpan.services import (
     playoff,
     publish,
     recording,
+    reopen,
     results,
     rounds,
     seal,
@@ -82,6 +83,7 @@ COVERED = frozenset(
         "appeal.decided",
         "playoff.started",
         "event.sealed",
+        "event.reopened",
     }
 )
 # Kinds the event below does not write, and where their round trip is proved instead.
@@ -260,6 +262,9 @@ def build(db: Database) -> int:
     rounds.start_round(db, e, actor=SK, now=t())
     _finish(db, e, 4, t)
     events.end_round(db, e, 4, actor=SK, now=t())
+    # Sealed, reopened to mend a name, and sealed again.
+    seal.seal_event(db, e, actor=HJ, now=t())
+    reopen.reopen_event(db, e, "選手名の訂正のため", actor=HJ, now=t())
     seal.seal_event(db, e, actor=HJ, now=t())
     return e
 
@@ -296,8 +301,9 @@ def _publication(db: Database, e: int) -> publish.PublicationJson:
 
 def _trusting(other: Database, data: dict[str, Any]) -> None:
     """The other installation trusts the seal's key, as its fingerprint on the final report says."""
-    (sealed,) = data["seals"]
-    assert seal.trust_export_keys(other, data, [sealed["fingerprint"]]) == []
+    keys = {sealed["fingerprint"] for sealed in data["seals"]}
+    assert len(keys) == 1  # sealed twice, with the installation's one key
+    assert seal.trust_export_keys(other, data, sorted(keys)) == []
 
 
 def test_an_export_of_an_event_with_every_optional_field_imports_back_to_the_same_ledger(
@@ -344,6 +350,8 @@ def test_an_imported_event_is_unpublished_and_publishing_it_gives_a_new_address(
         assert not _publication(other, e)["published"]
         with pytest.raises(NotFound):
             publish.event_of_token(other, str(original["url"]).removeprefix("/p/"))
+        # The restored event is sealed as the file was: the head judge reopens it to publish.
+        reopen.reopen_event(other, e, "選手ページの公開のため", actor=HJ, now=datetime.now(UTC))
         again = publish.publish(other, e, names="handles")
         assert again.token is not None and f"/p/{again.token}" != original["url"]
         assert publish.event_of_token(other, again.token)[0] == e

@@ -330,7 +330,7 @@ def test_the_players_page_refuses_a_winners_report_after_a_seal(kind: str, tmp_p
             rounds.start_round(w.db, w.event)
             token = publish.publish(w.db, w.event, names="names", winner_report=True).token
             with w.db.read() as conn:
-                code = match_codes(conn, w.event, 1, [1])[1]
+                code = match_codes(w.db, conn, w.event, 1, [1])[1]
             seal.seal_event(w.db, w.event)
             before = ledger_size(w)
             sent = w.clients["signed_out"].http.post(
