@@ -59,6 +59,17 @@ LATER_KINDS = {
     },
     "winner.reported": {"round": 2, "table": 7, "score": "2-1", "at_time": False},
     "winner.confirmed": {"report": 57},
+    "call.raised": {"round": 3, "table": 7, "reason": "dispute"},
+    "call.claimed": {"call": 61},
+    "call.escalated": {"call": 61},
+    "call.resolved": {
+        "call": 61,
+        "outcome": "ruling",
+        "rulings": [8, 9],
+        "proposed": 3,
+        "minutes": 5,
+        "reason": "長考の確認も",
+    },
 }
 
 

@@ -16,6 +16,7 @@ Pure: no I/O, nothing of the store or the web. The engine's planner returns thes
 
 from __future__ import annotations
 
+from shinpan.entries.calls import CallClaimed, CallEscalated, CallRaised, CallResolved
 from shinpan.entries.event import (
     AttendanceMarked,
     DuelResult,
@@ -100,6 +101,10 @@ EntryBody = (
     | EventPublished
     | WinnerReported
     | WinnerReportConfirmed
+    | CallRaised
+    | CallClaimed
+    | CallEscalated
+    | CallResolved
 )
 
 KINDS: dict[str, type[EntryBody]] = {
@@ -139,6 +144,10 @@ KINDS: dict[str, type[EntryBody]] = {
         EventPublished,
         WinnerReported,
         WinnerReportConfirmed,
+        CallRaised,
+        CallClaimed,
+        CallEscalated,
+        CallResolved,
     )
 }
 
@@ -157,6 +166,10 @@ __all__ = [
     "AppealFiled",
     "AskedDeviation",
     "AttendanceMarked",
+    "CallClaimed",
+    "CallEscalated",
+    "CallRaised",
+    "CallResolved",
     "Consequence",
     "DeadlineDone",
     "DeadlineRef",

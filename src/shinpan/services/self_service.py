@@ -1,0 +1,80 @@
+"""What players do for themselves on the players' page (T12): drop from the event between
+rounds with their registration code (the one printed on their slip, as for decklists).
+
+A player has no account: the drop is written in the ledger by
+:data:`shinpan.services.calls.PLAYER`. It is the same ``player.dropped`` entry the
+scorekeeper writes, refused for the same reasons (:func:`shinpan.engine.event_rules.why_no_drop`:
+only a player still in the event, not while their match is unfinished); a wrong code
+changes nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from shinpan.engine.event_rules import DropRefused, why_no_drop
+from shinpan.engine.participants import normalize_id
+from shinpan.entries import PlayerDropped
+from shinpan.errors import Conflict, NotFound, Refused
+from shinpan.services.calls import PLAYER
+from shinpan.services.codes import player_code_is_right
+from shinpan.services.commands import REPLAYED_HASH, new_command_id
+from shinpan.services.context import load_event, stamp
+from shinpan.services.results import N_
+from shinpan.services.shapes import PlayerDroppedJson, dropped_json
+from shinpan.store.chain import fingerprint
+from shinpan.store.db import Database
+from shinpan.store.ledger import Appender, entry_by_command
+from shinpan.store.public import published
+from shinpan.store.roster import status_of
+from shinpan.store.rounds import unfinished_match
+
+MAX_CODE = 40
+WRONG_CODE = N_("the registration code is not this player's: check the code on your slip and type it again")
+
+__all__ = ["drop_myself"]
+
+
+def drop_myself(
+    db: Database,
+    event_id: int,
+    player: str,
+    code: str,
+    *,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> PlayerDroppedJson:
+    """A player drops from the event between rounds on the players' page, with their
+    registration code: never paired again; their results stay in the standings."""
+    number = normalize_id(player)
+    command_id = command_id or new_command_id()
+    digest = fingerprint({"action": "player_drop", "payload": {"drop": number}})
+    with db.write(event_id) as conn:
+        digest = conn.info.pop(REPLAYED_HASH, None) or digest
+        found = published(conn, event_id)
+        if found is None or found.token is None:
+            raise Refused("this event's players' pages are not published")
+        earlier = entry_by_command(conn, event_id, command_id)
+        if earlier is not None:
+            if earlier.command_hash != digest:
+                raise Conflict("command {id} was already used for something else", id=command_id)
+            return dropped_json(earlier.of(PlayerDropped))
+        status = status_of(conn, event_id, number)
+        if status is None:
+            raise NotFound(WRONG_CODE, field="code")
+        if len(code) > MAX_CODE or not player_code_is_right(conn, event_id, number, code.strip()):
+            raise Refused(WRONG_CODE, field="code")
+        playing = unfinished_match(conn, event_id, number)
+        refused = why_no_drop(status, playing is not None)
+        if refused is DropRefused.left:
+            raise Conflict("you have already left the event")
+        if refused is DropRefused.playing and playing is not None:
+            raise Conflict(
+                "your match at table {table} has no result yet: once its result is in, you may drop",
+                table=playing[1],
+            )
+        event = load_event(conn, event_id)
+        dropped = PlayerDropped(number, event.current_round)
+        ap = Appender(conn, event_id, PLAYER, stamp(now), command_id=command_id, command_hash=digest)
+        ap.append(dropped)
+        return dropped_json(dropped)
