@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from shinpan.store.connection import Connection, Statement
 
-__all__ = ["CallRow", "call_of", "calls_of", "open_call_at"]
+__all__ = ["CallRow", "call_of", "calls_of", "open_call_at", "table_of"]
 
 _COLUMNS = (
     "number, round, table_no, reason, state, raised_by, raised_at, judge, claimed_at, escalated_by, "
@@ -21,6 +21,11 @@ _OPEN = Statement(
 _OPEN_AT = Statement(
     "SELECT number FROM calls WHERE event_id = :e AND round = :r AND table_no = :t AND state <> 'resolved' "
     "ORDER BY number LIMIT 1"
+)
+
+_TABLE_OF = Statement(
+    "SELECT table_no FROM matches WHERE event_id = :e AND round = :r AND player_a = :p "
+    "UNION ALL SELECT table_no FROM matches WHERE event_id = :e AND round = :r AND player_b = :p"
 )
 
 
@@ -67,4 +72,10 @@ def calls_of(conn: Connection, event_id: int, *, open_only: bool = False) -> lis
 def open_call_at(conn: Connection, event_id: int, round_no: int, table: int) -> int | None:
     """The open call of that table in that round, if one is open."""
     found = _OPEN_AT.scalar(conn, {"e": event_id, "r": round_no, "t": table})
+    return None if found is None else int(found)
+
+
+def table_of(conn: Connection, event_id: int, round_no: int, player: str) -> int | None:
+    """The table the player sits at in that round (a bye's too), if they are paired in it."""
+    found = _TABLE_OF.scalar(conn, {"e": event_id, "r": round_no, "p": player})
     return None if found is None else int(found)

@@ -45,6 +45,7 @@ from shinpan.web import (
     pages,
     players,
     public,
+    public_calls,
     public_report,
     scorekeeper,
     sessions,
@@ -378,6 +379,7 @@ def create_app(
         api_playoff.router,
         api_calls.router,
         public.api_router,
+        public_calls.api_router,
         floor.router,
         desk.router,
         corrections.router,
@@ -389,6 +391,7 @@ def create_app(
         players.router,
         invitations.router,
         public_report.router,
+        public_calls.router,
         public.router,
     ):
         app.router.routes.extend(router.routes)
