@@ -247,7 +247,7 @@ def api_drop(request: Request, token: str, body: DropIn) -> DropOut:
     return DropOut.model_validate(done)
 
 
-@api_router.get("/p/{token}/players/{number}")
+@api_router.get("/p/{token}/players/{number}", response_model=dict[str, Any])
 def api_state(request: Request, token: str, number: str) -> PlayerStateJson:
     """The player's own table view: round, table, the open call of the table (who is
     coming), their result once recorded."""
