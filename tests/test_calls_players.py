@@ -47,10 +47,10 @@ def test_a_player_calls_a_judge_from_their_page_and_sees_who_is_coming(world: Wo
     token, me = _token(w), w.players[2]  # table 2
     page = w.clients["signed_out"].get(f"/p/{token}/player/{me}")
     assert (
-        page.status_code == 200 and "2番テーブルにジャッジを呼ぶ" in page.text and "ルールの質問" in page.text
+        page.status_code == 200 and "2番卓にジャッジを呼ぶ" in page.text and "ルールの質問" in page.text
     )
     status, text = _post(w, f"/p/{token}/call", table="2", reason="rules", player=me)
-    assert status == 200 and "2番テーブルにジャッジを呼びました" in text and "お待ちください" in text
+    assert status == 200 and "2番卓にジャッジを呼びました" in text and "お待ちください" in text
     before = ledger_size(w)
     status, text = _post(w, f"/p/{token}/call", table="2", reason="", player=me)  # the opponent, or twice
     assert status == 409 and "すでにジャッジを呼んでいます" in text and ledger_size(w) == before
@@ -96,7 +96,7 @@ def test_the_slips_second_qr_code_opens_the_call_page_of_its_table(world: World)
     led = w.clients["signed_out"].http.get(f"{parts.path}?{parts.query}", follow_redirects=False)
     assert led.status_code == 303 and led.headers["location"] == f"/p/{token}/call?table=8"
     page = w.clients["signed_out"].get(led.headers["location"])
-    assert page.status_code == 200 and "8番テーブルにジャッジを呼ぶ" in page.text
+    assert page.status_code == 200 and "8番卓にジャッジを呼ぶ" in page.text
 
 
 def test_a_player_sees_their_result_and_drops_between_rounds_with_their_code(world: World) -> None:
@@ -109,7 +109,7 @@ def test_a_player_sees_their_result_and_drops_between_rounds_with_their_code(wor
     before = ledger_size(w)
     status, text = _post(w, f"/p/{token}/drop", player=me, code=code)
     assert (
-        status == 409 and "5番テーブルの対戦の結果がまだ入っていません" in text and ledger_size(w) == before
+        status == 409 and "5番卓の対戦の結果がまだ入っていません" in text and ledger_size(w) == before
     )
     status, text = _post(w, f"/p/{token}/drop", player=me, code="ZZZZ-ZZZZ")
     assert status == 422 and "登録コードが違います" in text and ledger_size(w) == before

@@ -47,7 +47,7 @@ def _said(done: CallJson, ja: str, en: str, as_json: bool) -> None:
         print_json(done)
         return
     tell(
-        f"コール{done['call']}({done['table']}番テーブル): {ja}",
+        f"コール{done['call']}({done['table']}番卓): {ja}",
         f"call {done['call']} (table {done['table']}): {en}",
     )
 
@@ -169,7 +169,7 @@ def resolve(
         return
     tell(
         f"コール{done['call']}を解決しました({OUTCOME_JA[done['outcome']]})。"
-        f"{done['table']}番テーブルに{done['minutes']}分延長(提案{done['proposed']}分)",
+        f"{done['table']}番卓に{done['minutes']}分延長(提案{done['proposed']}分)",
         f"call {done['call']} resolved ({done['outcome']}); table {done['table']} +{done['minutes']} min "
         f"(proposed {done['proposed']})",
     )

@@ -324,12 +324,14 @@ def proposal(db: Database, event_id: int, number: int, now: datetime | None = No
 @dataclass(frozen=True)
 class Resolution:
     """How a judge resolves a call: the outcome, the rulings it cites, and the minutes given
-    when they change the proposal (``extend``, with ``reason``)."""
+    when they change the proposal (``extend``, with ``reason``). ``seen``: the proposal the
+    judge was shown and confirmed (a minute may pass before the tap reaches the server)."""
 
     outcome: str
     rulings: Sequence[int] = ()
     extend: int | None = None
     reason: str | None = None
+    seen: int | None = None
 
 
 def resolve_call(
@@ -366,7 +368,7 @@ def resolve_call(
             )
         proposed = proposed_minutes(row, parse_stamp(ap.now))
         minutes = proposed if extend is None else extend
-        if minutes != proposed and reason is None:
+        if minutes not in (proposed, resolution.seen) and reason is None:
             raise InvalidInput(
                 "say why the table gets other than the proposed {proposed} minutes",
                 field="reason",
@@ -393,6 +395,7 @@ def resolve_call(
         "rulings": list(cited),
         "extend": extend,
         "reason": reason,
+        "seen": resolution.seen,
     }
     return run_command(
         db,

@@ -410,9 +410,8 @@ def _call_escalated(db: Database, e: int, entry: Entry, b: CallEscalated, _: Seq
 
 @replays(CallResolved)
 def _call_resolved(db: Database, e: int, entry: Entry, b: CallResolved, _: Sequence[Entry]) -> None:
-    """The minutes as given: the judge's own when they differ from the proposal (with a reason)."""
-    extend = b.minutes if b.reason is not None else None
-    resolution = judge_calls.Resolution(b.outcome, b.rulings, extend, b.reason)
+    """The minutes as given (the proposal then is what the file says was confirmed)."""
+    resolution = judge_calls.Resolution(b.outcome, b.rulings, b.minutes, b.reason, seen=b.minutes)
     judge_calls.resolve_call(db, e, b.call, resolution, **_by(entry))
 
 
