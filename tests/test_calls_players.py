@@ -46,9 +46,7 @@ def test_a_player_calls_a_judge_from_their_page_and_sees_who_is_coming(world: Wo
     w.app.state.call_limit = AddressLimit(10_000)
     token, me = _token(w), w.players[2]  # table 2
     page = w.clients["signed_out"].get(f"/p/{token}/player/{me}")
-    assert (
-        page.status_code == 200 and "2番卓にジャッジを呼ぶ" in page.text and "ルールの質問" in page.text
-    )
+    assert page.status_code == 200 and "2番卓にジャッジを呼ぶ" in page.text and "ルールの質問" in page.text
     status, text = _post(w, f"/p/{token}/call", table="2", reason="rules", player=me)
     assert status == 200 and "2番卓にジャッジを呼びました" in text and "お待ちください" in text
     before = ledger_size(w)
@@ -108,9 +106,7 @@ def test_a_player_sees_their_result_and_drops_between_rounds_with_their_code(wor
         code = player_codes(conn, w.event, [me])[me]
     before = ledger_size(w)
     status, text = _post(w, f"/p/{token}/drop", player=me, code=code)
-    assert (
-        status == 409 and "5番卓の対戦の結果がまだ入っていません" in text and ledger_size(w) == before
-    )
+    assert status == 409 and "5番卓の対戦の結果がまだ入っていません" in text and ledger_size(w) == before
     status, text = _post(w, f"/p/{token}/drop", player=me, code="ZZZZ-ZZZZ")
     assert status == 422 and "登録コードが違います" in text and ledger_size(w) == before
     report_result(w.db, w.event, 1, 5, Wanted(score="2-1"))
