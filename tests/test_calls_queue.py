@@ -83,3 +83,15 @@ def test_the_stream_names_the_calls_panel_for_every_moment_of_a_call() -> None:
     for kind in ("call.raised", "call.claimed", "call.escalated", "call.resolved"):
         assert "calls" in panels_touched(frozenset({kind}))
     assert "appeals" in panels_touched(frozenset({"call.escalated"}))
+
+
+def test_the_statistics_page_charts_the_calls(world: World) -> None:
+    w = world
+    raise_call(w.db, w.event, 7, judge=FLOOR_JUDGE[0])
+    page = w.clients["head_judge"].get(f"/events/{w.event}/reports/stats")
+    assert (
+        page.status_code == 200
+        and 'id="chart-calls"' in page.text
+        and "ラウンド別のジャッジ・コール" in page.text
+    )
+    assert "対応時間の中央値" in page.text and "90パーセンタイル" in page.text
