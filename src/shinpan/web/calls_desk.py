@@ -38,13 +38,15 @@ def _phone(request: Request) -> bool:
     return request.headers.get("hx-current-url", "").split("?")[0].endswith("/calls")
 
 
-def _queue(request: Request, event_id: int, error: str | None = None, status: int = 200) -> Response:
+def _queue(
+    request: Request, event_id: int, error: str | None = None, status: int = 200, template: str = "calls.html"
+) -> Response:
     _, role = role_at(request, event_id, "read")
     head = queries.ledger_head(request.app.state.db, event_id)
     listed = calls.list_calls(request.app.state.db, event_id, open_only=True)["calls"]
     return render(
         request,
-        "calls.html",
+        template,
         status=status,
         event_id=event_id,
         event=players.event_of(request.app.state.db, event_id),
@@ -57,7 +59,7 @@ def _queue(request: Request, event_id: int, error: str | None = None, status: in
 
 def _after(request: Request, event_id: int, error: str | None = None, status: int = 200) -> Response:
     if _phone(request):
-        return _queue(request, event_id, error, status)
+        return _queue(request, event_id, error, status, "_calls_panels.html")
     _, role = role_at(request, event_id, "read")
     return render(
         request, "_desk_panels.html", status=status, event_id=event_id, role=role, error=error,
