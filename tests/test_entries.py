@@ -65,6 +65,17 @@ LATER_KINDS = {
         "sealed": 65,
         "key": "a8fa8184e5be1e0157f7eee95c931bee4041f8e49a443c5e851ccd3a365e65f0",
     },
+    "call.raised": {"round": 3, "table": 7, "reason": "dispute"},
+    "call.claimed": {"call": 61},
+    "call.escalated": {"call": 61},
+    "call.resolved": {
+        "call": 61,
+        "outcome": "ruling",
+        "rulings": [8, 9],
+        "proposed": 3,
+        "minutes": 5,
+        "reason": "長考の確認も",
+    },
 }
 
 

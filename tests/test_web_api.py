@@ -431,6 +431,74 @@ def seal_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     patch.undo()
 
 
+def _started_call(w: World, *, claimed: bool = False) -> tuple[int, int]:
+    """A judge call open (or claimed) at table 1 of a running Swiss event of its own (T14)."""
+    from shinpan.services.calls import claim_call, raise_call
+
+    event = _swiss_event(w, state="started")
+    number = raise_call(w.db, event, 1, "rules")["call"]
+    if claimed:
+        claim_call(w.db, event, number)
+    return event, number
+
+
+def _raise_call(w: World, role: str) -> Call:
+    body = {"command_id": w.cid(), "table": 1, "reason": "rules"}
+    return Call(params={"event_id": _swiss_event(w, state="started")}, json=body)
+
+
+def _open_call(w: World, role: str) -> Call:
+    event, number = _started_call(w)
+    return Call(params={"event_id": event, "call": number}, json={"command_id": w.cid()})
+
+
+def _claimed_call(w: World, role: str) -> Call:
+    event, number = _started_call(w, claimed=True)
+    return Call(params={"event_id": event, "call": number}, json={"command_id": w.cid(), "outcome": "none"})
+
+
+def _players_event(w: World) -> tuple[int, str]:
+    """A running Swiss event published to its players, the calls' limit per address out of
+    the way (every role's client shares one address here)."""
+    from shinpan.services import publish
+    from shinpan.web.public import AddressLimit
+
+    event = _swiss_event(w, state="started")
+    token = publish.publish(w.db, event, names="names").token
+    assert token is not None
+    w.app.state.call_limit = AddressLimit(10_000)
+    return event, token
+
+
+def _player_call(w: World, role: str) -> Call:
+    _, token = _players_event(w)
+    return Call(params={"token": token}, json={"command_id": w.cid(), "table": 2, "reason": "time"})
+
+
+def _finished_player(w: World) -> tuple[str, str, str]:
+    """The token, a player whose match has its result, and their registration code."""
+    from shinpan.services import events
+    from shinpan.services.codes import player_codes
+    from shinpan.services.scoresheet import round_sheet
+
+    event, token = _players_event(w)
+    row = round_sheet(w.db, event).rows[0]
+    events.report_result(w.db, event, 1, row.table, result="a")
+    with w.db.read() as conn:
+        code = player_codes(w.db, conn, event, [row.a.number])[row.a.number]
+    return token, row.a.number, code
+
+
+def _player_drop(w: World, role: str) -> Call:
+    token, player, code = _finished_player(w)
+    return Call(params={"token": token}, json={"command_id": w.cid(), "player": player, "code": code})
+
+
+def _player_state(w: World, role: str) -> Call:
+    token, player, _ = _finished_player(w)
+    return Call(params={"token": token, "number": player})
+
+
 _NO_LEVEL = tuple((role, 422) for role in (FJ, SK, VW, OUT))  # D15: REL 3 needs a level-2 head judge
 
 E = "/api/events/{event_id}"
@@ -461,6 +529,16 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("POST", E + "/rounds/end", frozenset({HJ, SK}), _end),
     Endpoint("GET", E + "/clock", EVENT_ROLES, _nothing),
     Endpoint("POST", E + "/extensions", frozenset({HJ, FJ}), _give_time, ok=201),
+    # judge calls (T14): raised, claimed, escalated, resolved by judges; a player's own
+    Endpoint("POST", E + "/calls", frozenset({HJ, FJ}), _raise_call, ok=201),
+    Endpoint("GET", E + "/calls", EVENT_ROLES, _nothing),
+    Endpoint("POST", E + "/calls/{call}/claim", frozenset({HJ, FJ}), _open_call),
+    Endpoint("POST", E + "/calls/{call}/escalate", frozenset({HJ, FJ}), _open_call),
+    Endpoint("POST", E + "/calls/{call}/resolve", frozenset({HJ, FJ}), _claimed_call),
+    Endpoint("GET", E + "/calls/{call}/proposal", frozenset({HJ, FJ}), _claimed_call),
+    Endpoint("POST", "/api/p/{token}/calls", EVERYONE, _player_call, ok=201),
+    Endpoint("POST", "/api/p/{token}/drop", EVERYONE, _player_drop),
+    Endpoint("GET", "/api/p/{token}/players/{number}", EVERYONE, _player_state),
     Endpoint("POST", E + "/pairings", frozenset({HJ}), _edit_pairings),
     Endpoint("POST", E + "/players/{number}/drop", frozenset({HJ, SK}), _drop),
     Endpoint("GET", E + "/standings", EVENT_ROLES, _standings),
@@ -500,6 +578,9 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("POST", E + "/sessions/{key}/end", frozenset({HJ}), _judges_session),
 )
 UNSAFE = tuple(e for e in ENDPOINTS if e.method == "POST")
+# What a player does without an account (a call, a drop: the event's published token and, for
+# a drop, their registration code) carries no CSRF token: no cookie gives it any authority.
+WITH_AN_ACCOUNT = tuple(e for e in UNSAFE if ANON not in e.allowed)
 
 
 def api_routes(app: FastAPI) -> set[tuple[str, str]]:
@@ -572,7 +653,7 @@ def test_pages_send_the_signed_out_to_sign_in(world: World) -> None:
 
 
 @pytest.mark.parametrize("token", ["missing", "wrong", "another session's"])
-@pytest.mark.parametrize("endpoint", UNSAFE, ids=str)
+@pytest.mark.parametrize("endpoint", WITH_AN_ACCOUNT, ids=str)
 def test_unsafe_calls_need_the_csrf_token(world: World, endpoint: Endpoint, token: str) -> None:
     hj = world.clients[HJ]
     call = endpoint.prepare(world, HJ)

@@ -95,6 +95,9 @@ def record(
     round_no: Annotated[int | None, number_option("--round")] = None,
     table: Annotated[int | None, number_option("--table")] = None,
     note: Annotated[str, typer.Option("--note")] = "",
+    call: Annotated[
+        int | None, number_option("--call", help="The judge call the ruling is recorded from (T14).")
+    ] = None,
     given_at: Annotated[
         str | None,
         typer.Option(
@@ -124,6 +127,7 @@ def record(
         table=table,
         note=note,
         given_at=given_at,
+        call=call,
     )
     database = open_db(db)
     command_id = command_id or new_command_id()

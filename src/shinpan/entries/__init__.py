@@ -16,6 +16,7 @@ Pure: no I/O, nothing of the store or the web. The engine's planner returns thes
 
 from __future__ import annotations
 
+from shinpan.entries.calls import CallClaimed, CallEscalated, CallRaised, CallResolved
 from shinpan.entries.event import (
     AttendanceMarked,
     DuelResult,
@@ -104,6 +105,10 @@ EntryBody = (
     | WinnerReported
     | WinnerReportConfirmed
     | EventImported
+    | CallRaised
+    | CallClaimed
+    | CallEscalated
+    | CallResolved
 )
 
 KINDS: dict[str, type[EntryBody]] = {
@@ -145,6 +150,10 @@ KINDS: dict[str, type[EntryBody]] = {
         WinnerReported,
         WinnerReportConfirmed,
         EventImported,
+        CallRaised,
+        CallClaimed,
+        CallEscalated,
+        CallResolved,
     )
 }
 
@@ -163,6 +172,10 @@ __all__ = [
     "AppealFiled",
     "AskedDeviation",
     "AttendanceMarked",
+    "CallClaimed",
+    "CallEscalated",
+    "CallRaised",
+    "CallResolved",
     "Consequence",
     "DeadlineDone",
     "DeadlineRef",

@@ -24,7 +24,13 @@ SIZE = 12  # the labels' font size, in the drawing's units (px)
 WIDTH = 720
 ROW = 22  # a horizontal bar's row
 TALL = 280  # the vertical chart's height
-COLOURS = {"category": "#b3261e", "infraction": "#3b5b92", "round": "#1e7d32", "judge": "#a15c00"}
+COLOURS = {
+    "category": "#b3261e",
+    "infraction": "#3b5b92",
+    "round": "#1e7d32",
+    "judge": "#a15c00",
+    "calls": "#6a3d9a",
+}
 HORIZONTAL = {"category", "infraction", "judge"}
 AXIS, GRID, INK = "#333333", "#dddddd", "#111111"
 
@@ -144,3 +150,10 @@ def charts(stats: Statistics, lang: str = "ja") -> dict[str, str]:
 
 def _shorten(label: str, limit: int = 28) -> str:
     return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
+def calls_chart(stats: Statistics, lang: str = "ja") -> str:
+    """Judge calls per round (T14), drawn as the rulings per round are."""
+    rounds = stats.calls.by_round if stats.calls is not None else ()
+    tallies = [Tally(str(r.round), f"第{r.round}ラウンド", f"R{r.round}", r.calls) for r in rounds]
+    return bar_chart("calls", tallies, lang)

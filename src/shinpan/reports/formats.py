@@ -258,6 +258,7 @@ def to_html(report: Report, *, stylesheet: str | None = None, lang: str = "both"
         context["qrs"] = {s.ruling.number: Markup(s.qr_svg) for s in report.slips}
     elif isinstance(report, ResultSlips):
         context["qrs"] = {s.table: Markup(s.qr_svg) for s in report.slips}
+        context["call_qrs"] = {s.table: Markup(s.call_qr_svg) for s in report.slips}
     elif isinstance(report, PenaltyReport):
         context["compact"] = compact(report)
     return environment().get_template(f"{report.kind}.html").render(**context)

@@ -3,7 +3,8 @@
 Each slip says the round and the table, both players with their readings and ids, has
 boxes to write each duel's winner and the match's score, lines for both players'
 signatures, and the match's code with a QR code (:mod:`shinpan.tournament.codes`): the
-winner reports the result with it where the event allows (T11). The bye has no slip.
+winner reports the result with it where the event allows (T11); a second QR code opens
+the page where the table calls a judge (T14). The bye has no slip.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ class ResultSlip:
     code: str
     url: str
     qr_svg: str
+    call_url: str = ""  # T14: where the table calls a judge (a second QR code)
+    call_qr_svg: str = ""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -56,6 +59,7 @@ class ResultSlip:
             "b": self.b.__dict__,
             "code": self.code,
             "url": self.url,
+            "call_url": self.call_url,
         }
 
 
@@ -90,6 +94,11 @@ class ResultSlips(SlipSheets[ResultSlip]):
 def report_url(base_url: str, event_id: int, round_no: int, table: int, code: str) -> str:
     """Where a player reports the match's result with its code (the QR code on the slip)."""
     return f"{web_base(base_url)}/events/{event_id}/report?round={round_no}&table={table}&code={quote(code)}"
+
+
+def call_url(base_url: str, event_id: int, table: int) -> str:
+    """Where the table's players call a judge (T14): the QR code beside the report's."""
+    return f"{web_base(base_url)}/events/{event_id}/call?table={table}"
 
 
 def result_slips(
@@ -131,7 +140,17 @@ def result_slips(
     for m in sorted(played, key=lambda m: m.table_no):
         assert m.player_b is not None
         url = report_url(base_url, event_id, number, m.table_no, codes[m.table_no])
+        calling = call_url(base_url, event_id, m.table_no)
         slips.append(
-            ResultSlip(m.table_no, seat(m.player_a), seat(m.player_b), codes[m.table_no], url, qr_svg(url))
+            ResultSlip(
+                m.table_no,
+                seat(m.player_a),
+                seat(m.player_b),
+                codes[m.table_no],
+                url,
+                qr_svg(url),
+                calling,
+                qr_svg(calling),
+            )
         )
     return ResultSlips(event, number, tuple(slips), stamp(now), heads=heads)

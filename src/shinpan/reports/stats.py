@@ -4,7 +4,7 @@ Counts are of the rulings that stand (voided ones are counted apart): by categor
 infraction, by round and by the judge who issued them. Then how often each judge's rulings
 were later deviated from or voided, how long rulings waited for the head judge (from the
 recording to the first ``ruling.confirmed`` or ``ruling.deviated`` entry), and which
-remedies' deadlines were missed.
+remedies' deadlines were missed; and the judge calls (:mod:`shinpan.reports.call_stats`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from shinpan.engine.event_rules import RulingState
 from shinpan.ledger_head import LedgerHead
+from shinpan.reports.call_stats import CallStats, call_stats
 from shinpan.reports.common import (
     GENERAL,
     EventHeader,
@@ -118,6 +119,7 @@ class Statistics:
     missed: tuple[MissedDeadline, ...]
     generated_at: str
     heads: tuple[LedgerHead, ...] = ()  # the ledger's head as it was (shinpan.services.heads)
+    calls: CallStats | None = None  # judge calls (T14)
 
     @property
     def time_zone(self) -> str:
@@ -204,6 +206,7 @@ def statistics(
                     pending += 1
             missed += _missed(conn, event)
         heads = read_heads(conn, [h.id for h in headers])
+        calls = call_stats(conn, [h.id for h in headers])
     return Statistics(
         events=tuple(headers),
         scope=event_id,
@@ -230,6 +233,7 @@ def statistics(
         missed=tuple(missed),
         generated_at=stamp(now),
         heads=heads,
+        calls=calls,
     )
 
 

@@ -30,6 +30,7 @@ from shinpan.entries import (
 )
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.guideline import Rulebook
+from shinpan.services.calls import citable_call
 from shinpan.services.commands import run_command
 from shinpan.services.context import Event, later, load_event, parse_stamp, require, stamp
 from shinpan.services.effects import apply_ruling
@@ -68,6 +69,7 @@ class RecordPayload(TypedDict):
     table: int | None
     note: str
     given_at: NotRequired[str]
+    call: NotRequired[int]
 
 
 class RecordedJson(TypedDict):
@@ -94,6 +96,7 @@ class RecordInput:
     table: int | None = None
     note: str = ""
     given_at: str | None = None  # D21: when the ruling was given at the table (ISO 8601, offset)
+    call: int | None = None  # T14: the judge call it is recorded from (the call cites the ruling)
 
     def normalized(self) -> RecordInput:
         """D18: the participant ids as every path compares them."""
@@ -117,7 +120,11 @@ class RecordInput:
             "table": self.table,
             "note": self.note,
         }
-        return out if self.given_at is None else {**out, "given_at": self.given_at}
+        if self.given_at is not None:
+            out["given_at"] = self.given_at
+        if self.call is not None:
+            out["call"] = self.call
+        return out
 
     def asked(self) -> RecordAsked:
         """The record as the ledger keeps it (the same as the command's payload)."""
@@ -135,6 +142,7 @@ class RecordInput:
             self.table,
             self.note,
             self.given_at,
+            self.call,
         )
 
 
@@ -403,6 +411,8 @@ def record(
     def act(conn: Connection, ap: Appender) -> Recorded:
         event = load_event(conn, event_id)
         given = given_stamp(inp, ap.now)
+        if inp.call is not None:
+            citable_call(conn, event_id, inp.call)
         before = _before(conn, event, inp)
         decided = _decide(conn, event, inp, before)
         round_no, table = _where(event, inp, before)

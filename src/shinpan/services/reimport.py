@@ -32,6 +32,10 @@ from shinpan.entries import (
     AppealDecided,
     AppealFiled,
     AttendanceMarked,
+    CallClaimed,
+    CallEscalated,
+    CallRaised,
+    CallResolved,
     DeadlineDone,
     DuelResult,
     EntryBody,
@@ -77,11 +81,13 @@ from shinpan.services import (
     reopen,
     results,
     rounds,
+    self_service,
     swiss,
     winner_reports,
 )
+from shinpan.services import calls as judge_calls
 from shinpan.services.closed import IMPORTING
-from shinpan.services.codes import match_codes
+from shinpan.services.codes import match_codes, player_codes
 from shinpan.services.commands import REPLAYED_HASH, run_command
 from shinpan.services.context import parse_stamp
 from shinpan.services.effects import append_effects
@@ -402,7 +408,39 @@ def _match(db: Database, e: int, entry: Entry, b: MatchResult, _: Sequence[Entry
 
 @replays(PlayerDropped)
 def _dropped(db: Database, e: int, entry: Entry, b: PlayerDropped, _: Sequence[Entry]) -> None:
+    if entry.actor == judge_calls.PLAYER:  # the player's own, with the code their id gives
+        with db.read() as conn:
+            code = player_codes(db, conn, e, [b.player])[b.player]
+        at = parse_stamp(entry.recorded_at)
+        self_service.drop_myself(db, e, b.player, code, command_id=entry.command_id, now=at)
+        return
     swiss.drop_player(db, e, b.player, **_as(entry))
+
+
+@replays(CallRaised)
+def _call_raised(db: Database, e: int, entry: Entry, b: CallRaised, _: Sequence[Entry]) -> None:
+    if entry.actor == judge_calls.PLAYER:
+        at = parse_stamp(entry.recorded_at)
+        judge_calls.raise_call_as_player(db, e, b.table, b.reason, command_id=entry.command_id, now=at)
+        return
+    judge_calls.raise_call(db, e, b.table, b.reason, **_by(entry))
+
+
+@replays(CallClaimed)
+def _call_claimed(db: Database, e: int, entry: Entry, b: CallClaimed, _: Sequence[Entry]) -> None:
+    judge_calls.claim_call(db, e, b.call, **_by(entry))
+
+
+@replays(CallEscalated)
+def _call_escalated(db: Database, e: int, entry: Entry, b: CallEscalated, _: Sequence[Entry]) -> None:
+    judge_calls.escalate_call(db, e, b.call, **_by(entry))
+
+
+@replays(CallResolved)
+def _call_resolved(db: Database, e: int, entry: Entry, b: CallResolved, _: Sequence[Entry]) -> None:
+    """The minutes as given (the proposal then is what the file says was confirmed)."""
+    resolution = judge_calls.Resolution(b.outcome, b.rulings, b.minutes, b.reason, seen=b.minutes)
+    judge_calls.resolve_call(db, e, b.call, resolution, **_by(entry))
 
 
 @replays(PlayerCorrected)
@@ -437,6 +475,7 @@ def _recorded(db: Database, e: int, entry: Entry, b: RulingsRecorded, _: Sequenc
         table=asked.table,
         note=asked.note,
         given_at=asked.given_at,
+        call=asked.call,
     )
     recording.record(db, e, inp, **_by(entry))
 

@@ -10,6 +10,7 @@ __all__ = [
     "access",
     "accounts",
     "appeals",
+    "calls",
     "chain",
     "connection",
     "copies",

@@ -252,6 +252,32 @@ appeals = Table(
     Column("decision_reason", Text),
 )
 
+# Judge calls (T14): each call's moments, who acted, and the time the table got back.
+calls = Table(
+    "calls",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),  # its call.raised entry
+    Column("round", Integer, nullable=False),
+    Column("table_no", Integer, nullable=False),
+    Column("reason", String(10)),  # rules | dispute | time | other
+    Column("state", String(10), nullable=False),  # open | claimed | escalated | resolved
+    Column("raised_by", String(200), nullable=False),
+    Column("raised_at", String(32), nullable=False),
+    Column("judge", String(200)),  # who claimed it
+    Column("claimed_at", String(32)),
+    Column("escalated_by", String(200)),
+    Column("escalated_at", String(32)),
+    Column("resolved_by", String(200)),
+    Column("resolved_at", String(32)),
+    Column("outcome", String(10)),  # none | ruling | appeal
+    Column("rulings", Text, nullable=False),  # JSON: the rulings recorded from it and cited
+    Column("proposed", Integer),  # minutes T14 proposed
+    Column("minutes", Integer),  # minutes the judge gave
+    Column("extension_reason", Text),
+    Index("ix_calls_state", "event_id", "state"),
+)
+
 # Accounts: the people who sign in. Not event records, so not in the ledger; what they do
 # at an event is (entries carry the acting judge's name).
 users = Table(
@@ -327,4 +353,5 @@ PROJECTIONS = (
     carried_losses,
     statements,
     appeals,
+    calls,
 )

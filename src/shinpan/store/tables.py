@@ -73,6 +73,12 @@ PROJECTIONS = (
         "event_id entry_seq",
         "event_id entry_seq ruling by reason outcome decision_reason",
     ),
+    _projection(
+        "calls",
+        "event_id number",
+        "event_id number round table_no reason state raised_by raised_at judge claimed_at escalated_by "
+        "escalated_at resolved_by resolved_at outcome rulings proposed minutes extension_reason",
+    ),
 )
 
 # The projection tables (and their indexes, which the projector's reads rely on) as
@@ -252,12 +258,36 @@ CREATE TABLE appeals (
     decision_reason TEXT,
     PRIMARY KEY (event_id, entry_seq)
 );
+CREATE TABLE calls (
+    event_id INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    reason VARCHAR(10),
+    state VARCHAR(10) NOT NULL,
+    raised_by VARCHAR(200) NOT NULL,
+    raised_at VARCHAR(32) NOT NULL,
+    judge VARCHAR(200),
+    claimed_at VARCHAR(32),
+    escalated_by VARCHAR(200),
+    escalated_at VARCHAR(32),
+    resolved_by VARCHAR(200),
+    resolved_at VARCHAR(32),
+    outcome VARCHAR(10),
+    rulings TEXT NOT NULL,
+    proposed INTEGER,
+    minutes INTEGER,
+    extension_reason TEXT,
+    PRIMARY KEY (event_id, number)
+);
+CREATE INDEX ix_calls_state ON calls (event_id, state);
 """
 
 # Every table, in the schema's order (alembic_version, Alembic's own, is granted apart).
 APP_TABLES = (
     "app_settings",
     "appeals",
+    "calls",
     "carried_losses",
     "deadlines",
     "drafts",

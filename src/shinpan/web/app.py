@@ -33,10 +33,12 @@ from shinpan.errors import NotSignedIn, ShinpanError, TooLarge
 from shinpan.store.db import Database
 from shinpan.web import (
     api,
+    api_calls,
     api_playoff,
     api_results,
     api_rounds,
     api_seal,
+    calls_desk,
     corrections,
     desk,
     floor,
@@ -45,6 +47,7 @@ from shinpan.web import (
     pages,
     players,
     public,
+    public_calls,
     public_report,
     scorekeeper,
     sessions,
@@ -387,9 +390,12 @@ def create_app(
         api_rounds.router,
         api_playoff.router,
         api_seal.router,
+        api_calls.router,
         public.api_router,
+        public_calls.api_router,
         floor.router,
         desk.router,
+        calls_desk.router,
         corrections.router,
         pages.router,
         scorekeeper.router,
@@ -399,6 +405,7 @@ def create_app(
         players.router,
         invitations.router,
         public_report.router,
+        public_calls.router,
         public.router,
     ):
         app.router.routes.extend(router.routes)

@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse, Response
 from shinpan.engine.event_rules import RulingState
 from shinpan.errors import ShinpanError
 from shinpan.reports import dq
-from shinpan.services import accounts, appeals, corrections, deadlines, players, queries, transfer
+from shinpan.services import accounts, appeals, calls, corrections, deadlines, players, queries, transfer
 from shinpan.services.closed import seal_state_of
 from shinpan.services.context import Event, stamp
 from shinpan.web import i18n
@@ -66,6 +66,11 @@ def _panels_in_view(request: Request, event_id: int, shown: tuple[str, ...]) -> 
         out["names"] = queries.player_names(db, event_id, [d.player for d in due])
     if "appeals" in shown:
         out["appeals"] = queries.appeals_of(db, event_id)
+        out["escalated"] = [
+            c for c in calls.list_calls(db, event_id, open_only=True)["calls"] if c["escalated"]
+        ]
+    if "calls" in shown:
+        out["calls"] = calls.list_calls(db, event_id, open_only=True)["calls"]
     if "dq" in shown:
         out["dq"] = dq.disqualifications(db, event_id)
         out["statements"] = queries.statements_of(db, event_id)
@@ -106,15 +111,17 @@ def desk_panels(request: Request, event_id: int, only: str = "", since: int = Qu
             **_panels(request, event_id, PANELS),
         )
     asked = tuple(p for p in PANELS if p in only.split(","))
-    shared = tuple(p for p in asked if p != "deadlines")
+    timed = ("deadlines", "calls")  # time left, time waited: the viewer's moment's
+    shared = tuple(p for p in asked if p not in timed)
     html = [for_viewer(request, _shared_panels(request, event_id, role, shared, since))]
-    if "deadlines" in asked:  # time left is the viewer's moment's: drawn for this request
+    own_panels = tuple(p for p in asked if p in timed)
+    if own_panels:  # drawn for this request
         own = render_shared(
             "_desk_panels.html",
             event_id=event_id,
             role=role,
             partial=True,
-            **_panels(request, event_id, ("deadlines",)),
+            **_panels(request, event_id, own_panels),
         )
         html.append(for_viewer(request, own))
     return HTMLResponse("".join(html))

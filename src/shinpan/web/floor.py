@@ -165,6 +165,7 @@ def _record_input(form: dict[str, Any]) -> recording.RecordInput:
         facts=facts,
         draft=str(form.get("draft") or "") or None,
         penalties=tuple(penalties) if penalties is not None else None,
+        call=int(call) if (call := str(form.get("call") or "")).isdigit() and len(call) < 10 else None,
     )
 
 

@@ -30,11 +30,21 @@ RELAY_SECONDS = 0.002  # a change waits this long for the answers about to be se
 log = logging.getLogger("shinpan.live")
 
 # The desk's panels, and the kinds of entry that change each (what a change re-sends).
-PANELS = ("queue", "appeals", "deadlines", "feed", "dq")
+PANELS = ("queue", "appeals", "calls", "deadlines", "feed", "dq")
+_CALLS = ("call.raised", "call.claimed", "call.escalated", "call.resolved")
 _RULINGS = ("ruling.recorded", "ruling.confirmed", "ruling.deviated", "ruling.voided")
 _TOUCHES: dict[str, tuple[str, ...]] = {
     "queue": (*_RULINGS, "event.sealed", "event.reopened"),  # it says whether the event is sealed
-    "appeals": ("ruling.confirmed", "ruling.deviated", "ruling.voided", "appeal.filed", "appeal.decided"),
+    "appeals": (
+        "ruling.confirmed",
+        "ruling.deviated",
+        "ruling.voided",
+        "appeal.filed",
+        "appeal.decided",
+        "call.escalated",  # the desk shows escalated calls beside the appeals (T14)
+        "call.resolved",
+    ),
+    "calls": _CALLS,
     "deadlines": (
         *_RULINGS,
         "deadline.done",

@@ -22,6 +22,7 @@ import re
 import threading
 import time
 from typing import Any
+from urllib.parse import quote
 
 from markupsafe import Markup, escape
 from starlette.responses import HTMLResponse, Response
@@ -116,7 +117,11 @@ class HomePage:
         drawn = self.seats.get(number)
         if drawn is None:
             seat = self.event.seat(number)
-            drawn = self.seats[number] = str(self._seat(seat)) if seat is not None else ""
+            drawn = self.seats[number] = (
+                str(self._seat(seat, f"/p/{self.event.token}/player/{quote(number, safe='')}"))
+                if seat is not None
+                else ""
+            )
         return drawn
 
     def answer(self, q: str) -> list[Piece]:

@@ -128,9 +128,10 @@ def penalties_page(request: Request, event_id: int, group: Grouping = "round") -
 
 
 def _stats_page(request: Request, stats: reports.Statistics, **context: Any) -> Response:
-    from shinpan.reports.charts import charts  # start-up
+    from shinpan.reports.charts import calls_chart, charts  # start-up
 
     drawn = charts(stats, i18n.current.get())
+    drawn["calls"] = calls_chart(stats, i18n.current.get())
     return render(request, "reports_stats.html", stats=stats, charts=drawn, **context)
 
 

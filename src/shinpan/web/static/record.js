@@ -11,6 +11,9 @@
 (function () {
   "use strict";
   var form = document.getElementById("record-form");
+  // T14: opened from a judge call (?call=N): the ruling carries the call.
+  var fromCall = new URLSearchParams(location.search).get("call");
+  if (form && fromCall && /^[0-9]{1,9}$/.test(fromCall)) form.elements.call.value = fromCall;
   if (!form) return;
   var eventId = form.dataset.event;
   var QUEUE = "shinpan-queue-" + eventId;
@@ -344,6 +347,7 @@
       if (key.indexOf("fact_") === 0 && value !== "") data.facts[key.slice(5)] = value === "yes" ? true : value === "no" ? false : value;
     });
     if (form.elements.draft && form.elements.draft.value) data.draft = form.elements.draft.value;
+    if (form.elements.call && form.elements.call.value) data.call = parseInt(form.elements.call.value, 10);
     if (form.elements.uncategorized) {
       data.penalties = Array.prototype.map.call(form.querySelectorAll("input[name=penalties]:checked"), function (c) { return c.value; });
     }

@@ -4,14 +4,14 @@ with the event at once; filled in for the events already held from their ``event
 entries (no event was reopened before this revision).
 
 Revision ID: 0011
-Revises: 0008
+Revises: 0010
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0011"
-down_revision = "0008"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
