@@ -24,6 +24,7 @@ from shinpan.entries import KINDS
 from shinpan.errors import NotFound, ResultStands
 from shinpan.services import (
     appeals,
+    calls,
     codes,
     corrections,
     deadlines,
@@ -84,6 +85,10 @@ COVERED = frozenset(
         "playoff.started",
         "event.sealed",
         "event.reopened",
+        "call.raised",
+        "call.claimed",
+        "call.escalated",
+        "call.resolved",
     }
 )
 # Kinds the event below does not write, and where their round trip is proved instead.
@@ -209,6 +214,28 @@ def build(db: Database) -> int:
         db, e, recording.RecordInput(player="P010", infraction="severe.cheating"), judge=FJ, now=t()
     ).rulings[0]["number"]
     corrections.confirm(db, e, [int(cheat)], judge=HJ, now=t())
+
+    # A judge call (T14): raised at a table, claimed, handed to the head judge, resolved by a
+    # ruling recorded from it, the table's time given back.
+    called = _table_of(db, e, 1, "P003")["table"]
+    call = calls.raise_call(db, e, called, "rules", judge=FJ, now=t())["call"]
+    calls.claim_call(db, e, call, judge=FJ, now=t())
+    calls.escalate_call(db, e, call, judge=FJ, now=t())
+    from_call = recording.record(
+        db,
+        e,
+        recording.RecordInput(player="P003", infraction="ingame.slow-play", call=call),
+        judge=HJ,
+        now=t(),
+    ).rulings[0]["number"]
+    calls.resolve_call(
+        db,
+        e,
+        call,
+        calls.Resolution("ruling", rulings=(int(from_call),), extend=2, reason="裁定の説明"),
+        judge=HJ,
+        now=t(),
+    )
 
     # Results: a winner's report confirmed, a score at time, one duel, a result without duels, a correction.
     by_winner = _open_table(db, e, 1)

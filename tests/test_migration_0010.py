@@ -11,7 +11,7 @@ from sqlalchemy import text
 from conftest import Backend, core_of, make_event
 from shinpan.services import integrity, rounds
 from shinpan.services.calls import list_calls, raise_call
-from shinpan.store.db import HEAD, Database
+from shinpan.store.db import HEAD, REVISIONS, Database
 from shinpan.store.schema import metadata
 
 
@@ -34,7 +34,7 @@ def test_a_database_of_revision_0008_gets_the_calls_table(backend: Backend) -> N
     upgraded = Database(backend.url)
     try:
         with upgraded.read() as conn:
-            assert upgraded.revision(conn) == HEAD == "0010"
+            assert upgraded.revision(conn) == HEAD and "0010" in REVISIONS
         with core_of(upgraded) as conn:
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []
         assert integrity.verify(upgraded).ok
