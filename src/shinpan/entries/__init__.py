@@ -16,6 +16,18 @@ Pure: no I/O, nothing of the store or the web. The engine's planner returns thes
 
 from __future__ import annotations
 
+from shinpan.entries.decks import (
+    CheckFinding,
+    DeckCheckCounted,
+    DeckCheckEnded,
+    DeckCheckStarted,
+    DeckCorrected,
+    DecklistCorrected,
+    DecklistRegistered,
+    DecklistsLocked,
+    DeckRulesSet,
+    ListProblem,
+)
 from shinpan.entries.event import (
     AttendanceMarked,
     DuelResult,
@@ -100,6 +112,14 @@ EntryBody = (
     | EventPublished
     | WinnerReported
     | WinnerReportConfirmed
+    | DeckCheckCounted
+    | DeckCheckEnded
+    | DeckCheckStarted
+    | DeckCorrected
+    | DeckRulesSet
+    | DecklistCorrected
+    | DecklistRegistered
+    | DecklistsLocked
 )
 
 KINDS: dict[str, type[EntryBody]] = {
@@ -139,6 +159,14 @@ KINDS: dict[str, type[EntryBody]] = {
         EventPublished,
         WinnerReported,
         WinnerReportConfirmed,
+        DeckCheckCounted,
+        DeckCheckEnded,
+        DeckCheckStarted,
+        DeckCorrected,
+        DeckRulesSet,
+        DecklistCorrected,
+        DecklistRegistered,
+        DecklistsLocked,
     )
 }
 
@@ -157,9 +185,18 @@ __all__ = [
     "AppealFiled",
     "AskedDeviation",
     "AttendanceMarked",
+    "CheckFinding",
     "Consequence",
     "DeadlineDone",
     "DeadlineRef",
+    "DeckCheckCounted",
+    "DeckCheckEnded",
+    "DeckCheckStarted",
+    "DeckCorrected",
+    "DeckRulesSet",
+    "DecklistCorrected",
+    "DecklistRegistered",
+    "DecklistsLocked",
     "DueRemedy",
     "DuelResult",
     "EntryBody",
@@ -174,6 +211,7 @@ __all__ = [
     "JudgeClaimed",
     "JudgeSeated",
     "Kind",
+    "ListProblem",
     "LossCarried",
     "LossSettled",
     "MalformedBody",

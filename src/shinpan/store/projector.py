@@ -63,7 +63,7 @@ _HANDLERS: dict[type[Any], Callable[[Connection, Entry, Any], None]] = {}
 # projector runs without the schema's SQLAlchemy tables).
 PROJECTION_TABLES = (
     "events", "judges", "players", "drafts", "rounds", "matches", "time_extensions", "duels", "rulings",
-    "deadlines", "carried_losses", "statements", "appeals",
+    "deadlines", "carried_losses", "statements", "appeals", "deck_rules", "decklists", "deck_checks",
 )  # fmt: skip
 _CLEAR = {t: Statement(f"DELETE FROM {t} WHERE event_id = :e") for t in PROJECTION_TABLES}
 
@@ -643,3 +643,7 @@ def _appeal_filed(conn: Connection, e: Entry, b: AppealFiled) -> None:
 @handles(AppealDecided)
 def _appeal_decided(conn: Connection, e: Entry, b: AppealDecided) -> None:
     _DECIDE_APPEAL.run(conn, {"e": e.event_id, "appeal": b.appeal, "outcome": b.outcome, "reason": b.reason})
+
+
+# The entries of decklists and deck checks (T13) register their projections there.
+from shinpan.store import projector_decks  # noqa: E402, F401
