@@ -250,6 +250,7 @@ class RecordAsked:
     table: int | None = None
     note: str = ""
     given_at: str | None = None  # D21: as the judge's device gave it; left out when it gave none
+    deck_check: int | None = None  # T13: the deck check (its first entry) the ruling cites; left out without
 
     def body(self) -> dict[str, Any]:
         return {
@@ -262,7 +263,7 @@ class RecordAsked:
             "round": self.round,
             "table": self.table,
             "note": self.note,
-            **unless_none(given_at=self.given_at),
+            **unless_none(given_at=self.given_at, deck_check=self.deck_check),
         }
 
     @classmethod
@@ -279,6 +280,7 @@ class RecordAsked:
             f.opt_whole("table"),
             f.opt_text("note") or "",
             f.opt_text("given_at"),
+            f.opt_whole("deck_check"),
         )
 
 

@@ -68,6 +68,7 @@ class RecordPayload(TypedDict):
     table: int | None
     note: str
     given_at: NotRequired[str]
+    deck_check: NotRequired[int]
 
 
 class RecordedJson(TypedDict):
@@ -94,6 +95,7 @@ class RecordInput:
     table: int | None = None
     note: str = ""
     given_at: str | None = None  # D21: when the ruling was given at the table (ISO 8601, offset)
+    deck_check: int | None = None  # T13: the deck check the ruling cites (its first entry)
 
     def normalized(self) -> RecordInput:
         """D18: the participant ids as every path compares them."""
@@ -117,7 +119,11 @@ class RecordInput:
             "table": self.table,
             "note": self.note,
         }
-        return out if self.given_at is None else {**out, "given_at": self.given_at}
+        if self.given_at is not None:
+            out["given_at"] = self.given_at
+        if self.deck_check is not None:
+            out["deck_check"] = self.deck_check
+        return out
 
     def asked(self) -> RecordAsked:
         """The record as the ledger keeps it (the same as the command's payload)."""
@@ -135,6 +141,7 @@ class RecordInput:
             self.table,
             self.note,
             self.given_at,
+            self.deck_check,
         )
 
 
@@ -401,6 +408,10 @@ def record(
 
     def act(conn: Connection, ap: Appender) -> Recorded:
         event = load_event(conn, event_id)
+        if inp.deck_check is not None:
+            from shinpan.services.deckchecks import check_cited  # the deck checks import recording
+
+            check_cited(conn, event_id, inp.deck_check, inp)
         given = given_stamp(inp, ap.now)
         before = _before(conn, event, inp)
         decided = _decide(conn, event, inp, before)
