@@ -27,6 +27,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import DefusedXmlException
@@ -76,7 +77,11 @@ class DecklistError(InvalidInput, ValueError):
     def __init__(self, problems: Sequence[LineProblem], source: str = "") -> None:
         self.problems = list(problems)
         self.source = source
-        super().__init__(self.text("en").replace("{", "{{").replace("}", "}}"), field="file")
+        super().__init__(self.text("en"), field="file")
+
+    def render(self, translate: Any = None) -> str:
+        """English alone; with a translation (the CLI's and the web's Japanese), Japanese."""
+        return self.text("en") if translate is None else self.text("ja")
 
     def text(self, lang: str = "ja") -> str:
         where = f"{self.source}: " if self.source else ""
@@ -229,7 +234,8 @@ def parse_lines(text: str, fmt: str = "text", source: str = "") -> Decklist:
             built.problems.append(_unreadable(number, line))
             continue
         built.card(plain.group(1) or plain.group(2), line[plain.end() :], number)
-    if not any(built.sections.values()) and built.problems:
+    unreadable = all(p.en.startswith("this line cannot be read") for p in built.problems)
+    if not any(built.sections.values()) and built.problems and unreadable:
         raise DecklistError([_NO_FORMAT, *built.problems[:5]], source)
     return built.result(source)
 

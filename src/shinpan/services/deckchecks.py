@@ -15,7 +15,6 @@ from typing import Any
 from shinpan.engine.event_rules import RoundState
 from shinpan.entries import (
     CheckFinding,
-    DeadlineDone,
     DeckCheckCounted,
     DeckCheckEnded,
     DeckCheckStarted,
@@ -26,10 +25,20 @@ from shinpan.entries.reading import Fields
 from shinpan.errors import Conflict, InvalidInput, NotFound
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, paired_round, parse_stamp
-from shinpan.services.decklists import deck_of, event_rules, sections_of
+from shinpan.services.deck_shapes import (
+    CheckJson,
+    CountedJson,
+    DeckCorrectedJson,
+    EndedJson,
+    FindingJson,
+    ForeignJson,
+    LineJson,
+    PickedJson,
+    StartedJson,
+)
+from shinpan.services.decklists import close_remedies, deck_of, event_rules, sections_of
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
-from shinpan.store.deadlines import pending_positions
 from shinpan.store.decks import (
     CheckRow,
     all_checks,
@@ -69,7 +78,7 @@ def pick(
     tables: int = 2,
     top: bool = False,
     seed: int | None = None,
-) -> dict[str, Any]:
+) -> PickedJson:
     """Tables to check in the round, drawn from the round's seed (or ``seed``), leaving out
     players checked already while others remain; with the count per player (T13)."""
     if not 1 <= tables <= 100:
@@ -91,7 +100,7 @@ def pick(
         f"{drawn_from}:{round_no}",
         top=top,
     )
-    return {"round": round_no, "tables": picked, "checked": dict(sorted(checked.items()))}
+    return {"tables": picked, "round": round_no, "checked": dict(sorted(checked.items()))}
 
 
 # -- a check -----------------------------------------------------------------------------------
@@ -115,10 +124,10 @@ def start(
     judge: str | None = None,
     command_id: str | None = None,
     now: datetime | None = None,
-) -> dict[str, Any]:
+) -> StartedJson:
     """A judge starts a deck check of one table of the round (T13)."""
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> StartedJson:
         row = paired_round(conn, event_id, round_no)
         if row.state is RoundState.ended:
             raise Conflict("round {round} has already ended", round=round_no)
@@ -141,7 +150,7 @@ def start(
             "started_at": ap.now,
         }
 
-    def again(conn: Connection, entry: Any) -> dict[str, Any]:
+    def again(conn: Connection, entry: Any) -> StartedJson:
         b = entry.of(DeckCheckStarted)
         return {"check": entry.seq, "round": b.round, "table": b.table, "players": list(b.players),
                 "started_at": entry.recorded_at}  # fmt: skip
@@ -161,10 +170,10 @@ def count(
     judge: str | None = None,
     command_id: str | None = None,
     now: datetime | None = None,
-) -> dict[str, Any]:
+) -> CountedJson:
     """The cards the judge counted in ``player``'s deck, with the differences from the list."""
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> CountedJson:
         check = _open_check(conn, event_id, round_no, table)
         if player not in check.players:
             raise NotFound(
@@ -172,12 +181,28 @@ def count(
             )
         ap.append(DeckCheckCounted(check.seq, player, sections_of(deck)))
         lists = current_lists(conn, event_id)
-        return _compared(check, player, deck, lists).as_json() | {"player": player, "check": check.seq}
+        compared = _compared(check, player, deck, lists)
+        return {
+            "check": check.seq,
+            "player": player,
+            "missing": [_line(x.section, x.name, x.count) for x in compared.missing],
+            "extra": [_line(x.section, x.name, x.count) for x in compared.extra],
+            "foreign": [_foreign(x.section, x.name, x.count, x.owner) for x in compared.foreign],
+            "matches": compared.matches,
+        }
 
     payload = {"round": round_no, "table": table, "player": player,
                "sections": {s: [[n, name] for n, name, _ in c] for s, c in sections_of(deck).items()}}  # fmt: skip
     return run_command(
-        db, event_id, "deckcheck", judge, command_id, payload, act, now, lambda *_: {"player": player}
+        db,
+        event_id,
+        "deckcheck",
+        judge,
+        command_id,
+        payload,
+        act,
+        now,
+        lambda conn, entry: _recounted(conn, event_id, entry),
     )
 
 
@@ -237,11 +262,11 @@ def end(
     judge: str | None = None,
     command_id: str | None = None,
     now: datetime | None = None,
-) -> dict[str, Any]:
+) -> EndedJson:
     """The judge ends the check: the findings and proposals of each player, the check's
     length in whole minutes rounded up; with ``extend``, the table is given those minutes (T5)."""
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> EndedJson:
         check = _open_check(conn, event_id, round_no, table)
         for player, writer in (recorded_by or {}).items():
             if player not in check.players:
@@ -269,25 +294,52 @@ def end(
             ap.append(TimeExtended(round_no, table, took, EXTENSION_REASON), refs=[ended.seq])
         return ended_json(check.seq, took, found, given)
 
-    def again(conn: Connection, entry: Any) -> dict[str, Any]:
+    def again(conn: Connection, entry: Any) -> EndedJson:
         check = check_at(conn, event_id, round_no, table)
         if check is None or check.findings is None:
-            return {"players": [], "minutes": 0}
-        return stored_json(check)
+            return {"players": [], "minutes": 0, "check": 0, "extended": False}
+        shown = stored_json(check)
+        return {"players": shown["players"], "minutes": shown["minutes"], "check": shown["check"],
+                "extended": shown["extended"]}  # fmt: skip
 
     payload = {"round": round_no, "table": table, "recorded_by": dict(recorded_by or {}), "extend": extend}
     return run_command(db, event_id, "deckcheck", judge, command_id, payload, act, now, again)
 
 
-def _finding_json(f: CheckFinding) -> dict[str, Any]:
+def _line(section: str, name: str, count: int) -> LineJson:
+    return {"section": section, "name": name, "count": count}
+
+
+def _foreign(section: str, name: str, count: int, owner: str) -> ForeignJson:
+    return {"section": section, "name": name, "count": count, "from": owner}
+
+
+def _recounted(conn: Connection, event_id: int, entry: Any) -> CountedJson:
+    """A count sent again: the differences as they stand."""
+    b = entry.of(DeckCheckCounted)
+    check = check_by_seq(conn, event_id, b.check)
+    if check is None:
+        raise NotFound("no deck check {check}", check=b.check)
+    compared = _compared(check, b.player, deck_of(b.sections), current_lists(conn, event_id))
+    return {
+        "check": check.seq,
+        "player": b.player,
+        "missing": [_line(x.section, x.name, x.count) for x in compared.missing],
+        "extra": [_line(x.section, x.name, x.count) for x in compared.extra],
+        "foreign": [_foreign(x.section, x.name, x.count, x.owner) for x in compared.foreign],
+        "matches": compared.matches,
+    }
+
+
+def _finding_json(f: CheckFinding) -> FindingJson:
     first = first_infraction(
         Findings(f.deck_legal, f.list_legal, f.recorded_by, f.matches, tuple(x[3] for x in f.foreign))
     )
     return {
         "player": f.player,
-        "missing": [{"section": s, "name": n, "count": c} for s, n, c in f.missing],
-        "extra": [{"section": s, "name": n, "count": c} for s, n, c in f.extra],
-        "foreign": [{"section": s, "name": n, "count": c, "from": o} for s, n, c, o in f.foreign],
+        "missing": [_line(s, n, c) for s, n, c in f.missing],
+        "extra": [_line(s, n, c) for s, n, c in f.extra],
+        "foreign": [_foreign(s, n, c, o) for s, n, c, o in f.foreign],
         "deck_legal": f.deck_legal,
         "list_legal": f.list_legal,
         "matches": f.matches,
@@ -297,7 +349,7 @@ def _finding_json(f: CheckFinding) -> dict[str, Any]:
     }
 
 
-def ended_json(check: int, took: int, found: list[CheckFinding], extended: bool) -> dict[str, Any]:
+def ended_json(check: int, took: int, found: list[CheckFinding], extended: bool) -> EndedJson:
     return {
         "check": check,
         "players": [_finding_json(f) for f in found],
@@ -306,7 +358,7 @@ def ended_json(check: int, took: int, found: list[CheckFinding], extended: bool)
     }
 
 
-def stored_json(check: CheckRow) -> dict[str, Any]:
+def stored_json(check: CheckRow) -> CheckJson:
     """A check as the ledger holds it (its findings once ended)."""
     findings = [CheckFinding.read(Fields(f, "deckcheck.ended")) for f in check.findings or []]
     return {
@@ -342,20 +394,6 @@ def check_cited(conn: Connection, event_id: int, check_seq: int, record: Any) ->
         )
 
 
-def close_remedies(conn: Connection, ap: Appender, event_id: int, player: str, rule: str) -> list[int]:
-    """The remedy of ``player``'s rulings of ``rule`` that cite a deck check is done: their
-    pending deadlines close (D7, D21), when the guideline gives them any. The rulings."""
-    closed: list[int] = []
-    for rulings in citing_rulings(conn, event_id).values():
-        for number, who, ruled, _state in rulings:
-            if who != player or ruled != rule:
-                continue
-            closed.append(number)
-            for position in pending_positions(conn, event_id, number):
-                ap.append(DeadlineDone(number, position))
-    return closed
-
-
 def deck_corrected(
     db: Database,
     event_id: int,
@@ -366,11 +404,11 @@ def deck_corrected(
     judge: str | None = None,
     command_id: str | None = None,
     now: datetime | None = None,
-) -> dict[str, Any]:
+) -> DeckCorrectedJson:
     """A judge marks ``player``'s deck corrected to match the list after the table's check:
     the remedy of ``deck.deck-decklist-mismatch`` is done (T13)."""
 
-    def act(conn: Connection, ap: Appender) -> dict[str, Any]:
+    def act(conn: Connection, ap: Appender) -> DeckCorrectedJson:
         check = check_at(conn, event_id, round_no, table)
         if check is None or check.ended_at is None:
             raise NotFound(
@@ -387,12 +425,14 @@ def deck_corrected(
         return {"check": check.seq, "player": player, "rulings": closed}
 
     payload = {"round": round_no, "table": table, "player": player}
-    return run_command(
-        db, event_id, "deckcheck", judge, command_id, payload, act, now, lambda *_: {"player": player}
-    )
+
+    def again(conn: Connection, entry: Any) -> DeckCorrectedJson:
+        return {"check": entry.of(DeckCorrected).check, "player": player, "rulings": []}
+
+    return run_command(db, event_id, "deckcheck", judge, command_id, payload, act, now, again)
 
 
-def checks(db: Database, event_id: int, round_no: int | None = None) -> list[dict[str, Any]]:
+def checks(db: Database, event_id: int, round_no: int | None = None) -> list[CheckJson]:
     """The event's deck checks (of one round), with the rulings citing each."""
     with db.read() as conn:
         load_event(conn, event_id)
@@ -410,7 +450,7 @@ def checks(db: Database, event_id: int, round_no: int | None = None) -> list[dic
     ]
 
 
-def check_view(db: Database, event_id: int, round_no: int, table: int) -> dict[str, Any]:
+def check_view(db: Database, event_id: int, round_no: int, table: int) -> CheckJson:
     """The table's latest check as the judge's phone shows it: each player's list by section,
     the counts entered, the differences so far."""
     with db.read() as conn:

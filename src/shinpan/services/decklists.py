@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from shinpan.entries import (
+    DeadlineDone,
     DecklistCorrected,
     DecklistRegistered,
     DecklistsLocked,
@@ -23,13 +24,17 @@ from shinpan.entries import (
 )
 from shinpan.entries.decks import Sections
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
+from shinpan.services.codes import player_code_is_right
 from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command
 from shinpan.services.context import check_reason, load_event, parse_stamp, stamp
+from shinpan.services.deck_shapes import ListStatusJson, ShownListJson, SubmittedJson
 from shinpan.store.chain import fingerprint
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
+from shinpan.store.deadlines import pending_positions
 from shinpan.store.decks import (
     ListRow,
+    citing_rulings,
     current_lists,
     event_players,
     list_versions,
@@ -163,7 +168,7 @@ class Submitted:
     problems: tuple[ListProblem, ...]
     locked: bool
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> SubmittedJson:
         return {
             "player": self.player,
             "entry": self.entry,
@@ -193,7 +198,7 @@ def _known_player(conn: Connection, event_id: int, player: str) -> None:
         raise NotFound("no player {player} at this event", player=player, field="player")
 
 
-def _payload(player: str, deck: Decklist, fmt: str, source: str, digest: str) -> dict[str, Any]:
+def _payload(player: str, deck: Decklist, fmt: str, source: str, digest: str) -> dict[str, object]:
     return {"player": player, "sections": {s: [[n, name] for n, name, _ in c] for s, c in sections_of(deck).items()},
             "format": fmt, "source": source, "digest": digest}  # fmt: skip
 
@@ -256,8 +261,6 @@ def submit_by_player(
 ) -> Submitted:
     """A player submits their own list on the players' page with their registration code,
     until the lock (T13). No account: the ledger names the players' page."""
-    from shinpan.services.codes import player_code_is_right  # the players' page only
-
     moment = now or datetime.now().astimezone()
     command_id = command_id or new_command_id()
     digest_of_command = fingerprint(
@@ -378,8 +381,6 @@ def correct(
     """The head judge corrects a list after the lock, with a reason; both versions stay (T13).
     The remedy of ``deck.illegal-decklist`` ("デッキリストの修正") is done: the pending
     deadlines of the player's rulings of it, if the guideline gives any, close."""
-    from shinpan.services.deckchecks import close_remedies  # the checks read the lists
-
     reason = reason.strip()
     if not reason:
         raise InvalidInput("say why the list is corrected", field="reason")
@@ -412,6 +413,20 @@ def correct(
     return run_command(db, event_id, "manage", judge, command_id, payload, act, now, again)
 
 
+def close_remedies(conn: Connection, ap: Appender, event_id: int, player: str, rule: str) -> list[int]:
+    """The remedy of ``player``'s rulings of ``rule`` that cite a deck check is done: their
+    pending deadlines close (D7, D21), when the guideline gives them any. The rulings."""
+    closed: list[int] = []
+    for rulings in citing_rulings(conn, event_id).values():
+        for number, who, ruled, _state in rulings:
+            if who != player or ruled != rule:
+                continue
+            closed.append(number)
+            for position in pending_positions(conn, event_id, number):
+                ap.append(DeadlineDone(number, position))
+    return closed
+
+
 # -- what the desk reads -----------------------------------------------------------------------
 
 
@@ -424,7 +439,7 @@ def state_of(latest: ListRow | None, locked: bool) -> str:
     return "locked" if locked else "registered"
 
 
-def status(db: Database, event_id: int, *, now: datetime | None = None) -> dict[str, Any]:
+def status(db: Database, event_id: int, *, now: datetime | None = None) -> ListStatusJson:
     """Every player's list state, for the desk."""
     moment = now or datetime.now().astimezone()
     with db.read() as conn:
@@ -450,7 +465,7 @@ def status(db: Database, event_id: int, *, now: datetime | None = None) -> dict[
     }
 
 
-def show(db: Database, event_id: int, player: str) -> dict[str, Any]:
+def show(db: Database, event_id: int, player: str) -> ShownListJson:
     """A player's current list by section, its problems and how many versions it has."""
     with db.read() as conn:
         load_event(conn, event_id)

@@ -32,6 +32,7 @@ from shinpan.errors import InvalidInput, NotFound
 from shinpan.guideline import Rulebook
 from shinpan.services.commands import run_command
 from shinpan.services.context import Event, later, load_event, parse_stamp, require, stamp
+from shinpan.services.deckchecks import check_cited
 from shinpan.services.effects import apply_ruling
 from shinpan.services.shapes import RulingDecided, ruling_decided
 from shinpan.store.connection import Connection
@@ -409,8 +410,6 @@ def record(
     def act(conn: Connection, ap: Appender) -> Recorded:
         event = load_event(conn, event_id)
         if inp.deck_check is not None:
-            from shinpan.services.deckchecks import check_cited  # the deck checks import recording
-
             check_cited(conn, event_id, inp.deck_check, inp)
         given = given_stamp(inp, ap.now)
         before = _before(conn, event, inp)
