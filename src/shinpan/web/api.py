@@ -231,6 +231,9 @@ class RecordIn(BaseModel):
         description="when the ruling was given at the table: ISO 8601 with an offset (D21)",
         json_schema_extra={"format": "date-time"},
     )
+    deck_check: int | None = Field(
+        None, ge=1, le=DB_INT_MAX, description="the deck check the ruling comes from (T13)"
+    )
 
     def record_input(self) -> recording.RecordInput:
         return recording.RecordInput(
@@ -246,6 +249,7 @@ class RecordIn(BaseModel):
             table=self.table,
             note=self.note,
             given_at=self.given_at,
+            deck_check=self.deck_check,
         )
 
 

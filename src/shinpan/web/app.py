@@ -33,6 +33,7 @@ from shinpan.errors import NotSignedIn, ShinpanError, TooLarge
 from shinpan.store.db import Database
 from shinpan.web import (
     api,
+    api_decks,
     api_playoff,
     api_results,
     api_rounds,
@@ -375,6 +376,7 @@ def create_app(
         api_results.router,
         api_rounds.router,
         api_playoff.router,
+        api_decks.router,
         public.api_router,
         floor.router,
         desk.router,
