@@ -165,6 +165,9 @@ def _record_input(form: dict[str, Any]) -> recording.RecordInput:
         facts=facts,
         draft=str(form.get("draft") or "") or None,
         penalties=tuple(penalties) if penalties is not None else None,
+        deck_check=int(check)
+        if (check := str(form.get("deck_check", ""))).isdigit() and len(check) < 10
+        else None,
     )
 
 
