@@ -45,7 +45,7 @@ from shinpan.store.decks import (
     check_at,
     check_by_seq,
     citing_rulings,
-    current_lists,
+    current_lists_of,
 )
 from shinpan.store.ledger import Appender
 from shinpan.store.matches import round_matches
@@ -180,7 +180,7 @@ def count(
                 "player {player} does not play at table {table}", player=player, table=table, field="player"
             )
         ap.append(DeckCheckCounted(check.seq, player, sections_of(deck)))
-        lists = current_lists(conn, event_id)
+        lists = current_lists_of(conn, event_id, check.players)
         compared = _compared(check, player, deck, lists)
         return {
             "check": check.seq,
@@ -221,7 +221,7 @@ def findings_of(
     """For each player of the check: the deck against the list, the four findings, the
     proposal (T13). A deck not counted is taken as matching the list."""
     rules = event_rules(conn, event_id)
-    lists = current_lists(conn, event_id)
+    lists = current_lists_of(conn, event_id, check.players)
     found: list[CheckFinding] = []
     for player in check.players:
         listed = _listed(lists, player)
@@ -320,7 +320,9 @@ def _recounted(conn: Connection, event_id: int, entry: Any) -> CountedJson:
     check = check_by_seq(conn, event_id, b.check)
     if check is None:
         raise NotFound("no deck check {check}", check=b.check)
-    compared = _compared(check, b.player, deck_of(b.sections), current_lists(conn, event_id))
+    compared = _compared(
+        check, b.player, deck_of(b.sections), current_lists_of(conn, event_id, check.players)
+    )
     return {
         "check": check.seq,
         "player": b.player,
@@ -458,7 +460,7 @@ def check_view(db: Database, event_id: int, round_no: int, table: int) -> CheckJ
         check = check_at(conn, event_id, round_no, table)
         if check is None:
             raise NotFound("no deck check at table {table} in round {round}", table=table, round=round_no)
-        lists = current_lists(conn, event_id)
+        lists = current_lists_of(conn, event_id, check.players)
         live = findings_of(conn, event_id, check) if check.ended_at is None else None
         cited = citing_rulings(conn, event_id).get(check.seq, [])
     shown = stored_json(check)

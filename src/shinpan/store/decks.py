@@ -18,6 +18,7 @@ __all__ = [
     "checks_of_round",
     "citing_rulings",
     "current_lists",
+    "current_lists_of",
     "event_players",
     "list_versions",
     "round1_started_at",
@@ -66,6 +67,9 @@ _LIST_COLUMNS = (
     "submitted_by, submitted_at"
 )
 _LISTS = Statement(f"SELECT {_LIST_COLUMNS} FROM decklists WHERE event_id = :e ORDER BY player, version")
+_LISTS_OF = Statement(
+    f"SELECT {_LIST_COLUMNS} FROM decklists WHERE event_id = :e AND player IN (:ps) ORDER BY player, version"
+)
 _VERSIONS = Statement(
     f"SELECT {_LIST_COLUMNS} FROM decklists WHERE event_id = :e AND player = :p ORDER BY version"
 )
@@ -124,6 +128,15 @@ def current_lists(conn: Connection, event_id: int) -> dict[str, tuple[ListRow, i
     """Each player's latest list and how many versions they have, by player."""
     found: dict[str, tuple[ListRow, int]] = {}
     for row in _LISTS.all(conn, {"e": event_id}):
+        one = _list(row)
+        found[one.player] = (one, one.version)
+    return found
+
+
+def current_lists_of(conn: Connection, event_id: int, players: list[str]) -> dict[str, tuple[ListRow, int]]:
+    """:func:`current_lists` of a few players (a table's)."""
+    found: dict[str, tuple[ListRow, int]] = {}
+    for row in _LISTS_OF.all(conn, {"e": event_id, "ps": players}):
         one = _list(row)
         found[one.player] = (one, one.version)
     return found
