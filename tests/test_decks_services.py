@@ -201,3 +201,33 @@ def test_export_import_and_rebuild_keep_decklists_and_checks(ev: EventSetup, tmp
             other.close()
     finally:
         maker.close()
+
+
+def test_the_judge_confirms_the_findings_and_the_proposal_follows(ev: EventSetup) -> None:
+    rounds.start_round(ev.db, ev.id, now=ev.clock.now)
+    deckchecks.start(ev.db, ev.id, 1, 1, judge=FLOOR_JUDGE, now=ev.clock.now)
+    short = presented("P001", 1)  # one card short: 59 in the main, an illegal deck as counted
+    deckchecks.count(ev.db, ev.id, 1, 1, "P001", short, judge=FLOOR_JUDGE, now=ev.clock.now)
+    # the card was on the table all along: the judge confirms the deck legal, the deck and list apart
+    said = {"P001": deckchecks.Confirmed(deck_legal=True, matches=False)}
+    ended = deckchecks.end(ev.db, ev.id, 1, 1, confirmed=said, judge=FLOOR_JUDGE, now=ev.clock.now)
+    assert (
+        ended["players"][0]["deck_legal"] and ended["players"][0]["proposed"] == "deck.deck-decklist-mismatch"
+    )
+    with pytest.raises(NotFound):
+        deckchecks.end(ev.db, ev.id, 1, 1, judge=FLOOR_JUDGE)  # no check under way any more
+    assert integrity.rebuild(ev.db, ev.id, check_only=True) == []
+
+
+def test_the_same_players_second_mismatch_escalates(ev: EventSetup) -> None:
+    rounds.start_round(ev.db, ev.id, now=ev.clock.now)
+    deckchecks.start(ev.db, ev.id, 1, 1, judge=FLOOR_JUDGE)
+    deckchecks.count(ev.db, ev.id, 1, 1, "P001", presented("P001", 1, (1, "Shock")), judge=FLOOR_JUDGE)
+    first = deckchecks.end(ev.db, ev.id, 1, 1, judge=FLOOR_JUDGE)
+    one = ev.record("P001", "deck.deck-decklist-mismatch", deck_check=first["check"])
+    deckchecks.start(ev.db, ev.id, 1, 1, judge=FLOOR_JUDGE)
+    deckchecks.count(ev.db, ev.id, 1, 1, "P001", presented("P001", 1, (1, "Shock")), judge=FLOOR_JUDGE)
+    second = deckchecks.end(ev.db, ev.id, 1, 1, judge=FLOOR_JUDGE)
+    two = ev.record("P001", "deck.deck-decklist-mismatch", deck_check=second["check"])
+    assert one.rulings[0]["penalties"] == ["warning1", "duel_loss"]
+    assert (two.rulings[0]["offense"], two.rulings[0]["penalties"]) == (2, ["warning2", "ejection"])

@@ -9,6 +9,7 @@ The proposal is recorded in the usual flow (:func:`shinpan.services.recording.re
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
@@ -215,11 +216,36 @@ def _compared(check: CheckRow, player: str, presented: Decklist, lists: Mapping[
     return compare(_listed(lists, player), presented, others)
 
 
+@dataclass(frozen=True)
+class Confirmed:
+    """What the judge confirmed of one player's findings, where it differs from what the
+    comparison shows (None: as shown): the deck legal, the list legal, deck and list matching,
+    whose cards were found in the deck."""
+
+    deck_legal: bool | None = None
+    list_legal: bool | None = None
+    matches: bool | None = None
+    foreign_from: tuple[str, ...] | None = None
+
+    def over(self, shown: Findings) -> Findings:
+        return Findings(
+            shown.deck_legal if self.deck_legal is None else self.deck_legal,
+            shown.list_legal if self.list_legal is None else self.list_legal,
+            shown.recorded_by,
+            shown.matches if self.matches is None else self.matches,
+            shown.foreign_from if self.foreign_from is None else self.foreign_from,
+        )
+
+
 def findings_of(
-    conn: Connection, event_id: int, check: CheckRow, recorded_by: Mapping[str, str] | None = None
+    conn: Connection,
+    event_id: int,
+    check: CheckRow,
+    recorded_by: Mapping[str, str] | None = None,
+    confirmed: Mapping[str, Confirmed] | None = None,
 ) -> list[CheckFinding]:
-    """For each player of the check: the deck against the list, the four findings, the
-    proposal (T13). A deck not counted is taken as matching the list."""
+    """For each player of the check: the deck against the list, the four findings (as the
+    judge confirmed them), the proposal (T13). A deck not counted is taken as matching the list."""
     rules = event_rules(conn, event_id)
     lists = current_lists_of(conn, event_id, check.players)
     found: list[CheckFinding] = []
@@ -235,6 +261,8 @@ def findings_of(
             matches=compared.matches,
             foreign_from=tuple(f.owner for f in compared.foreign),
         )
+        if confirmed and player in confirmed:
+            facts = confirmed[player].over(facts)
         found.append(
             CheckFinding(
                 player,
@@ -259,6 +287,7 @@ def end(
     *,
     recorded_by: Mapping[str, str] | None = None,
     extend: bool = False,
+    confirmed: Mapping[str, Confirmed] | None = None,
     judge: str | None = None,
     command_id: str | None = None,
     now: datetime | None = None,
@@ -281,7 +310,19 @@ def end(
                     "name who wrote the list, someone other than the player", field="recorded_by"
                 )
         took = minutes(parse_stamp(check.started_at), parse_stamp(ap.now))
-        found = findings_of(conn, event_id, check, recorded_by)
+        for player, said in (confirmed or {}).items():
+            if player not in check.players:
+                raise NotFound(
+                    "player {player} does not play at table {table}",
+                    player=player,
+                    table=table,
+                    field="player",
+                )
+            if said.foreign_from and not set(said.foreign_from) <= set(check.players) - {player}:
+                raise InvalidInput(
+                    "the cards found can only be the other player's at the table", field="foreign_from"
+                )
+        found = findings_of(conn, event_id, check, recorded_by, confirmed)
         given = False
         if extend and took > 0:
             m = match_at(conn, event_id, round_no, table)
@@ -302,7 +343,13 @@ def end(
         return {"players": shown["players"], "minutes": shown["minutes"], "check": shown["check"],
                 "extended": shown["extended"]}  # fmt: skip
 
-    payload = {"round": round_no, "table": table, "recorded_by": dict(recorded_by or {}), "extend": extend}
+    payload = {
+        "round": round_no,
+        "table": table,
+        "recorded_by": dict(recorded_by or {}),
+        "extend": extend,
+        "confirmed": {p: asdict(c) for p, c in sorted((confirmed or {}).items())},
+    }
     return run_command(db, event_id, "deckcheck", judge, command_id, payload, act, now, again)
 
 

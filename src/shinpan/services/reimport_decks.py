@@ -23,6 +23,7 @@ from shinpan.services.reimport import _as, _by, replays
 from shinpan.store.db import Database
 from shinpan.store.decks import CheckRow, check_by_seq
 from shinpan.store.entry import Entry
+from shinpan.tournament.deckcheck import LOST_OR_MIXED
 
 
 @replays(DeckRulesSet)
@@ -97,7 +98,19 @@ def _counted(db: Database, e: int, entry: Entry, b: DeckCheckCounted, _: Sequenc
 def _ended(db: Database, e: int, entry: Entry, b: DeckCheckEnded, _: Sequence[Entry]) -> None:
     check = _check(db, e, b.check)
     recorded_by = {f.player: f.recorded_by for f in b.findings if f.recorded_by is not None}
-    deckchecks.end(db, e, check.round, check.table, recorded_by=recorded_by, extend=b.extended, **_by(entry))
+    confirmed = {  # the findings as the judge confirmed them (the same as shown, or not)
+        f.player: deckchecks.Confirmed(
+            f.deck_legal,
+            f.list_legal,
+            f.matches,
+            tuple(who for rule, who, _ in f.proposed if rule == LOST_OR_MIXED),
+        )
+        for f in b.findings
+    }
+    deckchecks.end(
+        db, e, check.round, check.table, recorded_by=recorded_by, extend=b.extended, confirmed=confirmed,
+        **_by(entry),
+    )  # fmt: skip
 
 
 @replays(DeckCorrected)

@@ -234,11 +234,23 @@ def count(request: Request, event_id: int, body: CountIn) -> CountedJson:
     )  # fmt: skip
 
 
+class ConfirmedIn(BaseModel):
+    """What the judge confirmed of a player's findings where it differs from the comparison."""
+
+    deck_legal: bool | None = None
+    list_legal: bool | None = None
+    matches: bool | None = None
+    foreign_from: list[Annotated[str, Field(min_length=1, max_length=64)]] | None = Field(None, max_length=10)
+
+
 class EndIn(TableIn):
     recorded_by: dict[Annotated[str, Field(max_length=64)], Name] = Field(
         {}, max_length=10, description="player → who wrote their list wrongly"
     )
     extend: bool = Field(False, description="give the table the check's minutes (T5)")
+    confirmed: dict[Annotated[str, Field(max_length=64)], ConfirmedIn] = Field(
+        {}, max_length=10, description="player → the four findings as the judge confirms them"
+    )
 
 
 @router.post("/events/{event_id}/deckchecks/end", dependencies=Unsafe, response_model=dict[str, Any])
@@ -247,6 +259,11 @@ def end(request: Request, event_id: int, body: EndIn) -> EndedJson:
     user, _ = role_at(request, event_id, "deckcheck")
     return deckchecks.end(
         request.app.state.db, event_id, body.round, body.table, recorded_by=body.recorded_by, extend=body.extend,
+        confirmed={
+            p: deckchecks.Confirmed(c.deck_legal, c.list_legal, c.matches,
+                                    tuple(c.foreign_from) if c.foreign_from is not None else None)
+            for p, c in body.confirmed.items()
+        },
         judge=user.name, command_id=body.command_id,
     )  # fmt: skip
 
