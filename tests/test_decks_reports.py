@@ -83,3 +83,17 @@ def test_the_report_commands(ev: EventSetup, db_url: str, tmp_path: Path) -> Non
     assert listed.returncode == 0 and json.loads(listed.stdout)["checks"][0]["table"] == 1
     every = run_cli("report", "decklists", "--event", str(ev.id), db=db_url)
     assert every.returncode == 0 and "稲妻" in every.stdout
+
+
+def test_each_players_registration_code_on_a_slip(ev: EventSetup, db_url: str, tmp_path: Path) -> None:
+    from shinpan.reports.decks import registration_slips
+    from shinpan.services.codes import player_code_is_right
+
+    slips = registration_slips(ev.db, ev.id)
+    assert [s.number for s in slips.slips] == ev.players
+    with ev.db.read() as conn:
+        assert all(player_code_is_right(conn, ev.id, s.number, s.code) for s in slips.slips)
+    pdf = tmp_path / "codes.pdf"
+    done = run_cli("report", "codes", "--event", str(ev.id), "-o", str(pdf), db=db_url)
+    assert done.returncode == 0, done.stderr
+    assert slips.slips[0].code in "".join(pdf_text(pdf.read_bytes()).split())

@@ -359,6 +359,23 @@ def decklists(
     _emit(lambda: all_decklists(database, event), fmt, output)
 
 
+def codes(
+    event: EventOption,
+    base_url: Annotated[
+        str, typer.Option("--base-url", help="The server's address, for the players' page.")
+    ] = "",
+    fmt: FormatOption = Format.pdf,
+    lang: LangOption = Lang.both,
+    output: OutputOption = None,
+    db: DbOption = None,
+) -> None:
+    """Each player's registration code on a slip, for their own decklist (T13)."""
+    from shinpan.reports.decks import registration_slips  # start-up
+
+    database = open_db(db)
+    _emit(lambda: registration_slips(database, event, base_url), fmt, output, lang)
+
+
 def register(app: typer.Typer) -> None:
     report_app = typer.Typer(
         help="Reports: the penalty report, disqualifications, a player's history, statistics, penalty "
@@ -379,3 +396,4 @@ def register(app: typer.Typer) -> None:
     report_app.command("deckchecks")(deckchecks)
     report_app.command("decklist")(decklist)
     report_app.command("decklists")(decklists)
+    report_app.command("codes")(codes)

@@ -12,11 +12,13 @@ from shinpan.errors import NotFound
 from shinpan.ledger_head import LedgerHead
 from shinpan.reports.common import EventHeader, event_header, local_time, people
 from shinpan.services import deckchecks, decklists
+from shinpan.services.codes import player_codes
 from shinpan.services.context import stamp
 from shinpan.services.deck_shapes import CheckJson, ShownListJson
 from shinpan.services.heads import read_heads
 from shinpan.store.db import Database
 from shinpan.store.decks import current_lists
+from shinpan.store.public import published
 from shinpan.tournament.deckcheck import ILLEGAL_DECK, ILLEGAL_DECKLIST, LOST_OR_MIXED, MISMATCH, RECORDING
 from shinpan.tournament.decks import section_label
 
@@ -222,3 +224,56 @@ def all_decklists(db: Database, event_id: int, *, now: datetime | None = None) -
     if not lists:
         raise NotFound("no decklist is registered at event {event}", event=event_id)
     return AllDecklists(event, lists, stamp(now), heads)
+
+
+@dataclass(frozen=True)
+class RegistrationSlip:
+    number: str
+    name: str
+    code: str
+
+
+@dataclass(frozen=True)
+class RegistrationSlips:
+    """Each player's registration code on a slip the desk hands out (T13: a player submits
+    their own decklist with it on the players' pages), ten to an A4 page."""
+
+    kind: ClassVar[str] = "registration_slips"
+    event: EventHeader
+    slips: tuple[RegistrationSlip, ...]
+    address: str | None
+    generated_at: str
+    heads: tuple[LedgerHead, ...] = ()
+
+    @property
+    def time_zone(self) -> str:
+        return self.event.time_zone
+
+    @property
+    def file_stem(self) -> str:
+        return f"registration-codes-event-{self.event.id}"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"report": self.kind, "event": self.event.as_json(), "generated_at": self.generated_at,
+                "address": self.address,
+                "slips": [{"player": s.number, "name": s.name, "code": s.code} for s in self.slips]}  # fmt: skip
+
+    def csv_table(self) -> tuple[list[str], list[list[str]]]:
+        header = ["選手番号 / player id", "選手 / player", "登録コード / registration code"]
+        return header, [[s.number, s.name, s.code] for s in self.slips]
+
+
+def registration_slips(
+    db: Database, event_id: int, base_url: str = "", *, now: datetime | None = None
+) -> RegistrationSlips:
+    with db.read() as conn:
+        event = event_header(conn, event_id)
+        found = people(conn, event_id)
+        codes = player_codes(conn, event_id, list(found))
+        shown = published(conn, event_id)
+        heads = read_heads(conn, [event_id])
+    address = (
+        f"{base_url.rstrip('/')}/p/{shown.token}/decklist" if shown is not None and shown.token else None
+    )
+    slips = tuple(RegistrationSlip(n, p.name, codes[n]) for n, p in sorted(found.items()))
+    return RegistrationSlips(event, slips, address, stamp(now), heads)
