@@ -47,3 +47,24 @@ def test_a_player_sends_their_own_list_with_their_code_until_the_lock(world: Wor
     decklists.lock(world.db, world.event)
     late = phone.post(f"/p/{token}/decklist", data={"player": player, "code": code, "text": listing()})
     assert late.status_code == 422 and "確定" in late.text
+
+
+def test_the_reports_page_gives_the_deck_reports(world: World) -> None:
+    from shinpan.services import deckchecks, rounds
+
+    hj, viewer = world.clients["head_judge"], world.clients["viewer"]
+    # the lists as the test before left them: the first player's own, then locked
+    if not rounds.round_clock(world.db, world.event).started_at:
+        rounds.start_round(world.db, world.event)
+    deckchecks.start(world.db, world.event, 1, 2)
+    deckchecks.end(world.db, world.event, 1, 2)
+    index = hj.get(f"/events/{world.event}/reports")
+    assert "report-deckchecks" in index.text and "report-codes" in index.text
+    pdf = hj.get(f"/events/{world.event}/reports/deckchecks")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    listed = hj.get(f"/events/{world.event}/reports/decklists")
+    assert listed.status_code == 200 and CARD in listed.content.decode("utf-8-sig")
+    sheet = hj.get(f"/events/{world.event}/reports/decklist/{world.players[0]}")
+    assert sheet.status_code == 200 and sheet.content.startswith(b"%PDF")
+    assert hj.get(f"/events/{world.event}/reports/codes").content.startswith(b"%PDF")
+    assert viewer.get(f"/events/{world.event}/reports/deckchecks").status_code == 403

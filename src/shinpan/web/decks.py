@@ -25,6 +25,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from shinpan.decklist_files import MAX_BYTES, DecklistError, digest, parse, parse_batch
 from shinpan.entries import ListProblem
 from shinpan.errors import InvalidInput, ShinpanError
+from shinpan.reports.decks import all_decklists, deck_checks_report, decklist_sheet, registration_slips
+from shinpan.reports.formats import Report
+from shinpan.reports.formats import render as render_report
 from shinpan.services import deckchecks, decklists, rounds
 from shinpan.services.context import load_event
 from shinpan.tournament.decks import Card, Decklist, Problem, section_label
@@ -418,3 +421,47 @@ async def own_list(
     except ShinpanError as e:
         return _page(request, "public_decklist.html", 422, error=_said(e), **context)
     return _page(request, "public_decklist.html", sent=done, **context)
+
+
+# -- the reports (T13), as files from the Reports page -----------------------------------------
+
+
+def _report_file(report: Report, fmt: str, lang: str = "both") -> Response:
+    if fmt not in ("csv", "json", "html", "pdf"):
+        raise InvalidInput("the format is csv, json, html or pdf", field="format")
+    out = render_report(report, fmt, stylesheet="/reports/print.css", lang=lang)
+    disposition = "attachment" if fmt == "csv" else "inline"
+    return Response(
+        out.content,
+        media_type=out.media_type,
+        headers={"Content-Disposition": f'{disposition}; filename="{out.filename}"'},
+    )
+
+
+@router.get("/events/{event_id}/reports/deckchecks")
+def deck_checks_file(request: Request, event_id: int, format: str = "pdf", round: str = "") -> Response:
+    """The deck checks (of a round): who, when, how long, what was found, the rulings."""
+    role_at(request, event_id, "report")
+    return _report_file(deck_checks_report(request.app.state.db, event_id, _whole(round[:10])), format[:5])
+
+
+@router.get("/events/{event_id}/reports/decklists")
+def decklists_file(request: Request, event_id: int, format: str = "csv") -> Response:
+    """Every player's current list, as CSV or JSON (judges only)."""
+    role_at(request, event_id, "report")
+    return _report_file(all_decklists(request.app.state.db, event_id), format[:5])
+
+
+@router.get("/events/{event_id}/reports/decklist/{player}")
+def decklist_file(request: Request, event_id: int, player: str, format: str = "pdf") -> Response:
+    """A player's list on one A4 page, in Japanese, with the judges' box."""
+    role_at(request, event_id, "read")
+    return _report_file(decklist_sheet(request.app.state.db, event_id, player[:64]), format[:5], "ja")
+
+
+@router.get("/events/{event_id}/reports/codes")
+def codes_file(request: Request, event_id: int, format: str = "pdf") -> Response:
+    """Each player's registration code on a slip, for their own decklist."""
+    role_at(request, event_id, "roster")
+    base = str(request.base_url).rstrip("/")
+    return _report_file(registration_slips(request.app.state.db, event_id, base), format[:5])
