@@ -231,3 +231,29 @@ def test_the_same_players_second_mismatch_escalates(ev: EventSetup) -> None:
     two = ev.record("P001", "deck.deck-decklist-mismatch", deck_check=second["check"])
     assert one.rulings[0]["penalties"] == ["warning1", "duel_loss"]
     assert (two.rulings[0]["offense"], two.rulings[0]["penalties"]) == (2, ["warning2", "ejection"])
+
+
+def test_after_the_event_the_head_judge_publishes_the_top_lists(ev: EventSetup, tmp_path: Any) -> None:
+    from shinpan.services import events
+
+    with pytest.raises(Conflict):
+        decklists.publish_top(ev.db, ev.id, 2)  # not over: round 1 not even played
+    rounds.start_round(ev.db, ev.id, now=ev.clock.now)
+    events.report_result(ev.db, ev.id, 1, 1, result="a")
+    events.report_result(ev.db, ev.id, 1, 2, result="b")
+    events.end_round(ev.db, ev.id, 1)
+    with pytest.raises(Forbidden):
+        decklists.publish_top(ev.db, ev.id, 2, judge=FLOOR_JUDGE)
+    top = decklists.publish_top(ev.db, ev.id, 2)
+    assert sorted(top) == ["P001", "P004"]  # the two winners, first on points
+    data = transfer.export_event(ev.db, ev.id)
+    maker = new_backend("sqlite", tmp_path / "other")
+    target = next(maker)
+    try:
+        other = Database(target.url)
+        try:
+            assert transfer.import_event(other, data).event_id == ev.id
+        finally:
+            other.close()
+    finally:
+        maker.close()

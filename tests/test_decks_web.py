@@ -68,3 +68,16 @@ def test_the_reports_page_gives_the_deck_reports(world: World) -> None:
     assert sheet.status_code == 200 and sheet.content.startswith(b"%PDF")
     assert hj.get(f"/events/{world.event}/reports/codes").content.startswith(b"%PDF")
     assert viewer.get(f"/events/{world.event}/reports/deckchecks").status_code == 403
+
+
+def test_the_top_lists_show_on_the_players_pages_once_published(world: World) -> None:
+    from shinpan.services import events
+
+    token = publish.publish(world.db, world.event, names="names").token
+    phone = TestClient(world.app)
+    assert phone.get(f"/p/{token}/decklists").status_code == 404  # nothing before the head judge says so
+    events.end_round(world.db, world.event, 1)
+    assert decklists.publish_top(world.db, world.event, 8) == [world.players[0]]
+    shown = phone.get(f"/p/{token}/decklists")
+    assert shown.status_code == 200, shown.text
+    assert CARD in shown.text and "<h2>1. " in shown.text

@@ -110,6 +110,7 @@ LATER_KINDS = {
         "extended": True,
     },
     "deck.corrected": {"check": 80, "player": "P001"},
+    "decklists.published": {"top": 8, "players": ["P001", "P007"]},
 }
 
 

@@ -310,6 +310,29 @@ def correct(
     _problems(done.as_json()["problems"])
 
 
+def publish(
+    event: EventOption,
+    top: Annotated[int, typer.Option("--top", min=1, max=64, help="The lists of the final top N.")],
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """After the event: the lists of the final top N on the players' pages (T13)."""
+    from shinpan.services.decklists import publish_top  # start-up
+
+    database = open_db(db)
+    with handled():
+        players = publish_top(database, event, top, judge=judge, command_id=command_id)
+    if as_json:
+        print_json({"top": top, "players": players})
+        return
+    tell(
+        f"上位{top}人のデッキリストを公開しました（{len(players)}人）",
+        f"the top {top}'s decklists published ({len(players)})",
+    )
+
+
 # -- deckcheck ---------------------------------------------------------------------------------
 
 
@@ -502,6 +525,7 @@ def register(app: typer.Typer) -> None:
     decklist_app.command("status")(status)
     decklist_app.command("lock")(lock)
     decklist_app.command("correct")(correct)
+    decklist_app.command("publish")(publish)
     check_app = typer.Typer(help="Deck checks: pick tables, start, count, end (T13).", no_args_is_help=True)
     app.add_typer(check_app, name="deckcheck")
     check_app.command("pick")(pick)

@@ -25,6 +25,7 @@ from shinpan.entries.decks import (
     DecklistCorrected,
     DecklistRegistered,
     DecklistsLocked,
+    DecklistsPublished,
     DeckRulesSet,
     ListProblem,
 )
@@ -120,6 +121,7 @@ EntryBody = (
     | DecklistCorrected
     | DecklistRegistered
     | DecklistsLocked
+    | DecklistsPublished
 )
 
 KINDS: dict[str, type[EntryBody]] = {
@@ -167,6 +169,7 @@ KINDS: dict[str, type[EntryBody]] = {
         DecklistCorrected,
         DecklistRegistered,
         DecklistsLocked,
+        DecklistsPublished,
     )
 }
 
@@ -197,6 +200,7 @@ __all__ = [
     "DecklistCorrected",
     "DecklistRegistered",
     "DecklistsLocked",
+    "DecklistsPublished",
     "DueRemedy",
     "DuelResult",
     "EntryBody",

@@ -319,3 +319,20 @@ class DeckCorrected(Kind):
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(f.whole("check"), f.text("player"))
+
+
+@dataclass(frozen=True)
+class DecklistsPublished(Kind):
+    """After the event, the head judge published the lists of the final top ``top`` on the
+    players' pages (T13): those players, in place order, as placed then."""
+
+    kind: ClassVar[str] = "decklists.published"
+    top: int
+    players: tuple[str, ...]
+
+    def body(self) -> dict[str, Any]:
+        return {"top": self.top, "players": list(self.players)}
+
+    @classmethod
+    def read(cls, f: Fields) -> Self:
+        return cls(f.whole("top"), f.texts("players"))

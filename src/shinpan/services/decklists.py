@@ -19,6 +19,7 @@ from shinpan.entries import (
     DecklistCorrected,
     DecklistRegistered,
     DecklistsLocked,
+    DecklistsPublished,
     DeckRulesSet,
     ListProblem,
 )
@@ -28,6 +29,7 @@ from shinpan.services.codes import player_code_is_right
 from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command
 from shinpan.services.context import check_reason, load_event, parse_stamp, stamp
 from shinpan.services.deck_shapes import ListStatusJson, ShownListJson, SubmittedJson
+from shinpan.services.playoff import final_placings
 from shinpan.store.chain import fingerprint
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -43,6 +45,7 @@ from shinpan.store.decks import (
 )
 from shinpan.store.ledger import Appender, entry_by_command
 from shinpan.store.players import player as player_row
+from shinpan.store.rounds import round_of
 from shinpan.tournament.decks import (
     DEFAULT_COPIES,
     Bounds,
@@ -504,3 +507,34 @@ def show(db: Database, event_id: int, player: str) -> ShownListJson:
 
 def bounds_text(bounds: Bounds) -> str:
     return bounds.text()
+
+
+def publish_top(
+    db: Database,
+    event_id: int,
+    top: int,
+    *,
+    judge: str | None = None,
+    command_id: str | None = None,
+    now: datetime | None = None,
+) -> list[str]:
+    """After the event, the head judge publishes the lists of the final top ``top`` on the
+    players' pages (T13, T12): the players with a list among the first ``top`` places."""
+    if not 1 <= top <= 64:
+        raise InvalidInput("publish the lists of the top 1 to 64", field="top")
+    placed = final_placings(db, event_id)
+
+    def act(conn: Connection, ap: Appender) -> list[str]:
+        event = load_event(conn, event_id)
+        last = round_of(conn, event_id, event.current_round) if event.current_round else None
+        if last is None or last.ended_at is None:
+            raise Conflict("the event is not over: the lists are published after its last round")
+        lists = current_lists(conn, event_id)
+        chosen = tuple(p for place, p in placed if place <= top and p in lists)
+        ap.append(DecklistsPublished(top, chosen))
+        return list(chosen)
+
+    return run_command(
+        db, event_id, "manage", judge, command_id, {"top": top}, act, now,
+        lambda conn, entry: list(entry.of(DecklistsPublished).players),
+    )  # fmt: skip

@@ -15,6 +15,7 @@ from shinpan.entries import (
     DecklistCorrected,
     DecklistRegistered,
     DecklistsLocked,
+    DecklistsPublished,
     DeckRulesSet,
 )
 from shinpan.services import deckchecks, decklists
@@ -117,3 +118,8 @@ def _ended(db: Database, e: int, entry: Entry, b: DeckCheckEnded, _: Sequence[En
 def _deck_corrected(db: Database, e: int, entry: Entry, b: DeckCorrected, _: Sequence[Entry]) -> None:
     check = _check(db, e, b.check)
     deckchecks.deck_corrected(db, e, check.round, check.table, b.player, **_by(entry))
+
+
+@replays(DecklistsPublished)
+def _published(db: Database, e: int, entry: Entry, b: DecklistsPublished, _: Sequence[Entry]) -> None:
+    decklists.publish_top(db, e, b.top, **_by(entry))

@@ -21,6 +21,7 @@ __all__ = [
     "current_lists_of",
     "event_players",
     "list_versions",
+    "published_lists",
     "round1_started_at",
     "rules_row",
 ]
@@ -87,6 +88,9 @@ _ROUND_CHECKS = Statement(
     f"SELECT {_CHECK_COLUMNS} FROM deck_checks WHERE event_id = :e AND round = :r ORDER BY entry_seq"
 )
 _ALL_CHECKS = Statement(f"SELECT {_CHECK_COLUMNS} FROM deck_checks WHERE event_id = :e ORDER BY entry_seq")
+_PUBLISHED = Statement(
+    "SELECT body FROM entries WHERE event_id = :e AND kind = 'decklists.published' ORDER BY seq DESC"
+)
 _RECORDS = Statement(
     "SELECT seq, body FROM entries WHERE event_id = :e AND kind = 'ruling.recorded' ORDER BY seq"
 )
@@ -199,3 +203,12 @@ def citing_rulings(conn: Connection, event_id: int) -> dict[int, list[tuple[int,
         rows = _RULINGS_OF.all(conn, {"e": event_id, "s": int(seq)})
         found.setdefault(int(check), []).extend((int(n), p, r, s) for n, p, r, s in rows)
     return found
+
+
+def published_lists(conn: Connection, event_id: int) -> tuple[int, list[str]] | None:
+    """The top N whose lists the head judge published last (N, the players in place order)."""
+    row = _PUBLISHED.first(conn, {"e": event_id})
+    if row is None:
+        return None
+    body = json.loads(row[0])
+    return int(body["top"]), [str(p) for p in body["players"]]

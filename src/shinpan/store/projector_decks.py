@@ -13,6 +13,7 @@ from shinpan.entries import (
     DecklistCorrected,
     DecklistRegistered,
     DecklistsLocked,
+    DecklistsPublished,
     DeckRulesSet,
 )
 from shinpan.entries.decks import sections_body
@@ -138,3 +139,8 @@ def _deck_corrected(conn: Connection, e: Entry, b: DeckCorrected) -> None:
     if b.player not in corrected:
         corrected.append(b.player)
     _SET_CORRECTED.run(conn, {"e": e.event_id, "c": b.check, "v": _j(corrected)})
+
+
+@handles(DecklistsPublished)
+def _published(conn: Connection, e: Entry, b: DecklistsPublished) -> None:
+    """Nothing to project: the players' pages read it from its entry (:func:`shinpan.store.decks.published_lists`)."""

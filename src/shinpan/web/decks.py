@@ -30,6 +30,7 @@ from shinpan.reports.formats import Report
 from shinpan.reports.formats import render as render_report
 from shinpan.services import deckchecks, decklists, rounds
 from shinpan.services.context import load_event
+from shinpan.store.decks import published_lists
 from shinpan.tournament.decks import Card, Decklist, Problem, section_label
 from shinpan.web import i18n
 from shinpan.web.api import csrf
@@ -465,3 +466,24 @@ def codes_file(request: Request, event_id: int, format: str = "pdf") -> Response
     role_at(request, event_id, "roster")
     base = str(request.base_url).rstrip("/")
     return _report_file(registration_slips(request.app.state.db, event_id, base), format[:5])
+
+
+@router.get("/p/{token}/decklists", response_class=HTMLResponse)
+def published_lists_page(request: Request, token: str) -> Response:
+    """The lists of the final top N, once the head judge published them after the event;
+    nothing before (T13)."""
+    event = shown_event(request, token)
+    if isinstance(event, Response):
+        return event
+    with event.db.read() as conn:
+        found = published_lists(conn, event.event_id)
+    if found is None:
+        return _refused(request, 404)
+    top, players = found
+    shown = []
+    for place, player in enumerate(players, start=1):
+        who = event.shown(player)
+        listed = decklists.show(event.db, event.event_id, player)
+        shown.append((place, who.label if who is not None else "", listed["sections"]))
+    return _page(request, "public_decklists.html", event=event, token=token, base=f"/p/{token}", top=top,
+                 shown=shown, label=section_label)  # fmt: skip
