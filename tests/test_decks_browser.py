@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from shinpan.services import deckchecks, decklists, rounds
+from shinpan.services import deck_rules, deckchecks, decklists, rounds
 from shinpan.tournament.decks import Decklist
 from test_web_browser import People, Site, browser, people, quick_event, rulings_of, sign_in, site  # noqa: F401
 from web_support import FLOOR_JUDGE, HEAD_JUDGE, PHONE, player_table
@@ -26,7 +26,7 @@ def test_a_deck_check_from_the_players_page_to_the_ruling(site: Site, people: Pe
     rows = player_table(4)
     event, judge = quick_event(site, rows)
     p1, p2, p3 = rows[0][0], rows[1][0], rows[2][0]
-    decklists.set_rules(site.db, event)
+    deck_rules.set_rules(site.db, event)
 
     desk = people.open(DESK)
     sign_in(desk, HEAD_JUDGE[0], HEAD_JUDGE[1])

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import FLOOR_JUDGE, HEAD_JUDGE, EventSetup, make_event, new_backend
 from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused
-from shinpan.services import deckchecks, decklists, integrity, rounds, transfer
+from shinpan.services import deck_rules, deckchecks, decklists, integrity, rounds, transfer
 from shinpan.services.codes import player_codes
 from shinpan.store.db import Database
 from shinpan.store.integrity import snapshot
@@ -32,7 +32,7 @@ def presented(prefix: str, drop: int = 0, *extra: tuple[int, str]) -> Decklist:
 @pytest.fixture
 def ev(db: Database) -> EventSetup:
     setup = make_event(db, players=4)
-    decklists.set_rules(db, setup.id, now=setup.clock.now)
+    deck_rules.set_rules(db, setup.id, now=setup.clock.now)
     for p in setup.players:
         decklists.submit(db, setup.id, p, legal(p), now=setup.clock.now)
     return setup
@@ -166,12 +166,12 @@ def test_picking_tables_leaves_out_players_checked_already(ev: EventSetup) -> No
 
 def test_rules_are_set_before_round_1_only(ev: EventSetup) -> None:
     with pytest.raises(InvalidInput):
-        decklists.set_rules(ev.db, ev.id, sections="main:60")
+        deck_rules.set_rules(ev.db, ev.id, sections="main:60")
     with pytest.raises(InvalidInput):
-        decklists.set_rules(ev.db, ev.id, lock="tomorrow")
+        deck_rules.set_rules(ev.db, ev.id, lock="tomorrow")
     rounds.start_round(ev.db, ev.id)
     with pytest.raises(Conflict):
-        decklists.set_rules(ev.db, ev.id)
+        deck_rules.set_rules(ev.db, ev.id)
 
 
 def test_export_import_and_rebuild_keep_decklists_and_checks(ev: EventSetup, tmp_path: Any) -> None:

@@ -19,14 +19,14 @@ from typing import Any
 import typer
 
 MODULES = ("guideline", "replay", "event", "results", "rounds", "playoff", "rulings", "admin", "database",
-           "report", "serve", "decks")  # fmt: skip
+           "report", "serve", "decks", "deckchecks")  # fmt: skip
 COMMANDS = {
     "rules": "guideline", "guideline": "guideline", "replay": "replay",
     "event": "event", "judge": "event", "players": "event", "pairings": "event", "result": "results",
     "round": "rounds", "standings": "rounds", "record": "rulings", "confirm": "rulings", "void": "rulings", "deviate": "rulings",
     "history": "rulings", "deadlines": "rulings", "verify": "admin", "rebuild": "admin", "export": "admin",
     "import": "admin", "backup": "admin", "db": "database", "report": "report", "serve": "serve",
-    "user": "serve", "playoff": "playoff", "placings": "playoff", "decklist": "decks", "deckcheck": "decks",
+    "user": "serve", "playoff": "playoff", "placings": "playoff", "decklist": "decks", "deckcheck": "deckchecks",
 }  # fmt: skip
 
 

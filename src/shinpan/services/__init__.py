@@ -16,6 +16,7 @@ __all__ = [
     "context",
     "corrections",
     "deadlines",
+    "deck_rules",
     "deck_shapes",
     "deckchecks",
     "decklists",

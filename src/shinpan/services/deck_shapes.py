@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
+from shinpan.entries import CheckFinding
+from shinpan.entries.reading import Fields
+from shinpan.store.decks import CheckRow
+from shinpan.tournament.deckcheck import Findings, first_infraction
+
 
 class ProblemJson(TypedDict):
     line: int | None
@@ -150,3 +155,59 @@ class DeckCorrectedJson(TypedDict):
     check: int
     player: str
     rulings: list[int]
+
+
+# -- the shapes made from what a check found ---------------------------------------------------
+
+
+def line_json(section: str, name: str, count: int) -> LineJson:
+    return {"section": section, "name": name, "count": count}
+
+
+def foreign_json(section: str, name: str, count: int, owner: str) -> ForeignJson:
+    return {"section": section, "name": name, "count": count, "from": owner}
+
+
+def finding_json(f: CheckFinding) -> FindingJson:
+    first = first_infraction(
+        Findings(f.deck_legal, f.list_legal, f.recorded_by, f.matches, tuple(x[3] for x in f.foreign))
+    )
+    return {
+        "player": f.player,
+        "missing": [line_json(s, n, c) for s, n, c in f.missing],
+        "extra": [line_json(s, n, c) for s, n, c in f.extra],
+        "foreign": [foreign_json(s, n, c, o) for s, n, c, o in f.foreign],
+        "deck_legal": f.deck_legal,
+        "list_legal": f.list_legal,
+        "matches": f.matches,
+        "recorded_by": f.recorded_by,
+        "proposed": first,
+        "proposals": [{"infraction": i, "player": p, "facts": dict(facts)} for i, p, facts in f.proposed],
+    }
+
+
+def ended_json(check: int, took: int, found: list[CheckFinding], extended: bool) -> EndedJson:
+    return {
+        "check": check,
+        "players": [finding_json(f) for f in found],
+        "minutes": took,
+        "extended": extended,
+    }
+
+
+def stored_json(check: CheckRow) -> CheckJson:
+    """A check as the ledger holds it (its findings once ended)."""
+    findings = [CheckFinding.read(Fields(f, "deckcheck.ended")) for f in check.findings or []]
+    return {
+        "check": check.seq,
+        "round": check.round,
+        "table": check.table,
+        "players": [finding_json(f) for f in findings],
+        "seated": check.players,
+        "judge": check.judge,
+        "started_at": check.started_at,
+        "ended_at": check.ended_at,
+        "minutes": check.minutes or 0,
+        "extended": bool(check.extended),
+        "corrected": check.corrected,
+    }

@@ -22,22 +22,24 @@ from shinpan.entries import (
     DeckCorrected,
     TimeExtended,
 )
-from shinpan.entries.reading import Fields
 from shinpan.errors import Conflict, InvalidInput, NotFound
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, paired_round, parse_stamp
+from shinpan.services.deck_rules import event_rules
 from shinpan.services.deck_shapes import (
     CheckJson,
     CountedJson,
     DeckCorrectedJson,
     EndedJson,
-    FindingJson,
-    ForeignJson,
-    LineJson,
     PickedJson,
     StartedJson,
+    ended_json,
+    finding_json,
+    foreign_json,
+    line_json,
+    stored_json,
 )
-from shinpan.services.decklists import close_remedies, deck_of, event_rules, sections_of
+from shinpan.services.decklists import close_remedies, deck_of, sections_of
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.decks import (
@@ -57,7 +59,6 @@ from shinpan.tournament.deckcheck import (
     Findings,
     checks_per_player,
     compare,
-    first_infraction,
     minutes,
     pick_tables,
     propose,
@@ -186,9 +187,9 @@ def count(
         return {
             "check": check.seq,
             "player": player,
-            "missing": [_line(x.section, x.name, x.count) for x in compared.missing],
-            "extra": [_line(x.section, x.name, x.count) for x in compared.extra],
-            "foreign": [_foreign(x.section, x.name, x.count, x.owner) for x in compared.foreign],
+            "missing": [line_json(x.section, x.name, x.count) for x in compared.missing],
+            "extra": [line_json(x.section, x.name, x.count) for x in compared.extra],
+            "foreign": [foreign_json(x.section, x.name, x.count, x.owner) for x in compared.foreign],
             "matches": compared.matches,
         }
 
@@ -353,14 +354,6 @@ def end(
     return run_command(db, event_id, "deckcheck", judge, command_id, payload, act, now, again)
 
 
-def _line(section: str, name: str, count: int) -> LineJson:
-    return {"section": section, "name": name, "count": count}
-
-
-def _foreign(section: str, name: str, count: int, owner: str) -> ForeignJson:
-    return {"section": section, "name": name, "count": count, "from": owner}
-
-
 def _recounted(conn: Connection, event_id: int, entry: Any) -> CountedJson:
     """A count sent again: the differences as they stand."""
     b = entry.of(DeckCheckCounted)
@@ -373,55 +366,10 @@ def _recounted(conn: Connection, event_id: int, entry: Any) -> CountedJson:
     return {
         "check": check.seq,
         "player": b.player,
-        "missing": [_line(x.section, x.name, x.count) for x in compared.missing],
-        "extra": [_line(x.section, x.name, x.count) for x in compared.extra],
-        "foreign": [_foreign(x.section, x.name, x.count, x.owner) for x in compared.foreign],
+        "missing": [line_json(x.section, x.name, x.count) for x in compared.missing],
+        "extra": [line_json(x.section, x.name, x.count) for x in compared.extra],
+        "foreign": [foreign_json(x.section, x.name, x.count, x.owner) for x in compared.foreign],
         "matches": compared.matches,
-    }
-
-
-def _finding_json(f: CheckFinding) -> FindingJson:
-    first = first_infraction(
-        Findings(f.deck_legal, f.list_legal, f.recorded_by, f.matches, tuple(x[3] for x in f.foreign))
-    )
-    return {
-        "player": f.player,
-        "missing": [_line(s, n, c) for s, n, c in f.missing],
-        "extra": [_line(s, n, c) for s, n, c in f.extra],
-        "foreign": [_foreign(s, n, c, o) for s, n, c, o in f.foreign],
-        "deck_legal": f.deck_legal,
-        "list_legal": f.list_legal,
-        "matches": f.matches,
-        "recorded_by": f.recorded_by,
-        "proposed": first,
-        "proposals": [{"infraction": i, "player": p, "facts": dict(facts)} for i, p, facts in f.proposed],
-    }
-
-
-def ended_json(check: int, took: int, found: list[CheckFinding], extended: bool) -> EndedJson:
-    return {
-        "check": check,
-        "players": [_finding_json(f) for f in found],
-        "minutes": took,
-        "extended": extended,
-    }
-
-
-def stored_json(check: CheckRow) -> CheckJson:
-    """A check as the ledger holds it (its findings once ended)."""
-    findings = [CheckFinding.read(Fields(f, "deckcheck.ended")) for f in check.findings or []]
-    return {
-        "check": check.seq,
-        "round": check.round,
-        "table": check.table,
-        "players": [_finding_json(f) for f in findings],
-        "seated": check.players,
-        "judge": check.judge,
-        "started_at": check.started_at,
-        "ended_at": check.ended_at,
-        "minutes": check.minutes or 0,
-        "extended": bool(check.extended),
-        "corrected": check.corrected,
     }
 
 
@@ -512,7 +460,7 @@ def check_view(db: Database, event_id: int, round_no: int, table: int) -> CheckJ
         cited = citing_rulings(conn, event_id).get(check.seq, [])
     shown = stored_json(check)
     if live is not None:
-        shown["players"] = [_finding_json(f) for f in live]
+        shown["players"] = [finding_json(f) for f in live]
     shown["lists"] = {
         p: {s: [{"count": c[0], "name": c[1]} for c in cards] for s, cards in lists[p][0].sections.items()}
         if p in lists

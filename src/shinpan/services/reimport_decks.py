@@ -18,7 +18,7 @@ from shinpan.entries import (
     DecklistsPublished,
     DeckRulesSet,
 )
-from shinpan.services import deckchecks, decklists
+from shinpan.services import deck_rules, deckchecks, decklists
 from shinpan.services.codes import player_codes
 from shinpan.services.reimport import _as, _by, replays
 from shinpan.store.db import Database
@@ -29,7 +29,7 @@ from shinpan.tournament.deckcheck import LOST_OR_MIXED
 
 @replays(DeckRulesSet)
 def _rules(db: Database, e: int, entry: Entry, b: DeckRulesSet, _: Sequence[Entry]) -> None:
-    decklists.set_rules(
+    deck_rules.set_rules(
         db, e, required=b.required, sections=b.sections, copies=b.copies, across=b.across,
         limits=b.limits, unlimited=b.unlimited, lock=b.lock, **_by(entry),
     )  # fmt: skip

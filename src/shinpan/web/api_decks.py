@@ -15,7 +15,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from shinpan.decklist_files import digest, parse, parse_batch
-from shinpan.services import deckchecks, decklists
+from shinpan.services import deck_rules, deckchecks, decklists
 from shinpan.services.context import MAX_REASON
 from shinpan.services.deck_shapes import (
     CheckJson,
@@ -72,7 +72,7 @@ def set_rules(request: Request, event_id: int, body: RulesIn) -> RulesOut:
     """The event's deck rules, set before round 1 (head judge)."""
     user, _ = role_at(request, event_id, "manage")
     limits = [(n, 0) for n in body.banned] + [(n, 1) for n in body.restricted]
-    made = decklists.set_rules(
+    made = deck_rules.set_rules(
         request.app.state.db, event_id, required=body.required, sections=body.sections, copies=body.copies,
         across=body.copies_across, limits=limits, unlimited=body.unlimited, lock=body.lock, judge=user.name,
         command_id=body.command_id,
