@@ -76,6 +76,58 @@ LATER_KINDS = {
         "minutes": 5,
         "reason": "長考の確認も",
     },
+    "deck.rules": {
+        "required": True,
+        "sections": "main:60-,side:0-15",
+        "copies": 4,
+        "across": False,
+        "limits": [["Black Lotus", 0], ["タイム・ウォーク", 1]],
+        "unlimited": ["山"],
+        "lock": "round1",
+    },
+    "decklist.registered": {
+        "player": "P001",
+        "sections": {"main": [[4, "稲妻", 1], [56, "山", 2]], "side": [[3, "Duress", None]]},
+        "format": "text",
+        "source": "p001.txt",
+        "digest": "ab" * 32,
+        "problems": [{"line": 1, "ja": "メインは59枚です。", "en": "the main has 59 cards."}],
+        "by_player": False,
+    },
+    "decklist.corrected": {
+        "player": "P001",
+        "sections": {"main": [[4, "稲妻", 1], [56, "山", 2]]},
+        "format": "arena",
+        "source": "web",
+        "digest": "cd" * 32,
+        "reason": "記入ミス",
+        "problems": [],
+    },
+    "decklists.locked": {},
+    "deckcheck.started": {"round": 2, "table": 7, "players": ["P001", "P002"]},
+    "deckcheck.counted": {"check": 80, "player": "P001", "sections": {"main": [[3, "稲妻", None]]}},
+    "deckcheck.ended": {
+        "check": 80,
+        "minutes": 7,
+        "findings": [
+            {
+                "player": "P001",
+                "missing": [["main", "稲妻", 1]],
+                "extra": [["main", "Counterspell", 1]],
+                "foreign": [["main", "Counterspell", 1, "P002"]],
+                "deck_legal": True,
+                "list_legal": True,
+                "matches": False,
+                "proposed": [
+                    ["deck.deck-decklist-mismatch", "P001", {}],
+                    ["deck.lost-or-mixed-cards", "P002", {"mixed_into": "P001"}],
+                ],
+            }
+        ],
+        "extended": True,
+    },
+    "deck.corrected": {"check": 80, "player": "P001"},
+    "decklists.published": {"top": 8, "players": ["P001", "P007"]},
 }
 
 

@@ -95,6 +95,7 @@ SCREENS = [
     "/events/{event}/reports/stats",
     "/sessions",
     "/events/{event}/sessions",
+    "/events/{event}/deckcheck?round=1&tables=2",
 ]
 
 

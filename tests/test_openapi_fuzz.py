@@ -62,9 +62,15 @@ def test_the_api_holds_to_its_openapi_document(fuzzed: World) -> None:
 # winner, who must be one of the two players of the match at that table; a ruling's time at
 # the table, within the last 12 hours (D21); each table named once in a change of pairings (a
 # document can ask for distinct items, not for one field of theirs distinct); a judge call's
-# table, which must have a match in the round being played (T14).
+# table, which must have a match in the round being played (T14); a decklist's text in any
+# of its formats, a deck rules' sections, the counts of a check under way (T13).
 BEYOND_THE_DOCUMENT = {
     "POST /api/events/{event_id}/calls",
+    "POST /api/events/{event_id}/decklists",
+    "POST /api/events/{event_id}/decklists/correct",
+    "POST /api/events/{event_id}/decklists/import",
+    "POST /api/events/{event_id}/decklists/rules",
+    "POST /api/events/{event_id}/deckchecks/count",
     "POST /api/events/{event_id}/pairings",
     "POST /api/events/{event_id}/players",
     "POST /api/events/{event_id}/rounds/{round_no}/pairings",

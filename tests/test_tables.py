@@ -39,7 +39,7 @@ def test_the_scratch_database_has_the_projection_tables_of_the_schema() -> None:
     scratch = sqlite3.connect(":memory:")
     scratch.executescript(SCRATCH_DDL)
     assert _shape(scratch) == from_schema
-    assert len(from_schema) == len(schema.PROJECTIONS) == 14
+    assert len(from_schema) == len(schema.PROJECTIONS) == 17
 
 
 def test_the_projections_are_read_by_the_schemas_columns_and_keys() -> None:

@@ -499,6 +499,115 @@ def _player_state(w: World, role: str) -> Call:
     return Call(params={"token": token, "number": player})
 
 
+# -- decklists and deck checks (T13): each call on an event of its own ------------------------
+
+_DECK_TEXT = "\n".join(["4 稲妻", *[f"1 Card {i}" for i in range(56)]]) + "\n\n3 Duress\n"
+
+
+def _deck_event(w: World, *, state: str = "paired", lists: bool = True) -> int:
+    from shinpan.services import decklists, rounds
+    from shinpan.tournament.decks import Decklist
+
+    event = _swiss_event(w, state="paired")
+    if lists:
+        deck = Decklist.of(
+            {"main": [(4, "稲妻"), *[(1, f"Card {i}") for i in range(56)]], "side": [(3, "Duress")]}
+        )
+        decklists.import_lists(w.db, event, {f"S{i:02d}": (deck, "text", "t", "x") for i in range(9)})
+    if state == "started":
+        rounds.start_round(w.db, event)
+    return event
+
+
+def _deck_check(w: World, *, ended: bool = False) -> int:
+    from shinpan.services import deckchecks
+
+    event = _deck_event(w, state="started")
+    deckchecks.start(w.db, event, 1, 1)
+    if ended:
+        deckchecks.end(w.db, event, 1, 1)
+    return event
+
+
+def _deck_rules(w: World, role: str) -> Call:
+    return Call(params={"event_id": _swiss_event(w)}, json={"command_id": w.cid(), "copies": 3})
+
+
+def _deck_submit(w: World, role: str) -> Call:
+    body = {"command_id": w.cid(), "player": "S01", "text": _DECK_TEXT}
+    return Call(params={"event_id": _swiss_event(w)}, json=body)
+
+
+def _deck_import(w: World, role: str) -> Call:
+    csv = "player,section,count,name\nS01,main,4,稲妻\nS02,main,4,稲妻\n"
+    return Call(params={"event_id": _swiss_event(w)}, json={"command_id": w.cid(), "csv": csv})
+
+
+def _deck_lock(w: World, role: str) -> Call:
+    return Call(params={"event_id": _deck_event(w)}, json={"command_id": w.cid()})
+
+
+def _deck_correct(w: World, role: str) -> Call:
+    from shinpan.services import decklists
+
+    event = _deck_event(w)
+    decklists.lock(w.db, event)
+    body = {"command_id": w.cid(), "player": "S01", "text": _DECK_TEXT, "reason": "記入ミス"}
+    return Call(params={"event_id": event}, json=body)
+
+
+def _deck_list(w: World, role: str) -> Call:
+    return Call(params={"event_id": _deck_event(w), "player": "S01"})
+
+
+def _deck_pick(w: World, role: str) -> Call:
+    return Call(params={"event_id": _deck_event(w)}, query={"round": 1, "tables": 2, "seed": 3})
+
+
+def _deck_start(w: World, role: str) -> Call:
+    return Call(
+        params={"event_id": _deck_event(w, state="started")},
+        json={"command_id": w.cid(), "round": 1, "table": 1},
+    )
+
+
+def _deck_count(w: World, role: str) -> Call:
+    from shinpan.store.matches import seated
+
+    event = _deck_check(w)
+    with w.db.read() as conn:
+        found = seated(conn, event, 1, 1)
+    assert found is not None
+    body = {"command_id": w.cid(), "round": 1, "table": 1, "player": found[0], "text": _DECK_TEXT}
+    return Call(params={"event_id": event}, json=body)
+
+
+def _deck_end(w: World, role: str) -> Call:
+    return Call(
+        params={"event_id": _deck_check(w)},
+        json={"command_id": w.cid(), "round": 1, "table": 1, "extend": True},
+    )
+
+
+def _deck_corrected(w: World, role: str) -> Call:
+    from shinpan.store.matches import seated
+
+    event = _deck_check(w, ended=True)
+    with w.db.read() as conn:
+        found = seated(conn, event, 1, 1)
+    assert found is not None
+    body = {"command_id": w.cid(), "round": 1, "table": 1, "player": found[0]}
+    return Call(params={"event_id": event}, json=body)
+
+
+def _deck_view(w: World, role: str) -> Call:
+    return Call(params={"event_id": _deck_check(w), "round": 1, "table": 1})
+
+
+def _deck_checks(w: World, role: str) -> Call:
+    return Call(params={"event_id": _deck_check(w, ended=True)}, query={"round": 1})
+
+
 _NO_LEVEL = tuple((role, 422) for role in (FJ, SK, VW, OUT))  # D15: REL 3 needs a level-2 head judge
 
 E = "/api/events/{event_id}"
@@ -576,6 +685,21 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("POST", "/api/sessions/{key}/end", SIGNED_IN, _own_session),
     Endpoint("GET", E + "/sessions", frozenset({HJ}), _nothing),
     Endpoint("POST", E + "/sessions/{key}/end", frozenset({HJ}), _judges_session),
+    # decklists and deck checks (T13): lists the judges read, the desk registers, checks on the floor
+    Endpoint("POST", E + "/decklists/rules", frozenset({HJ}), _deck_rules),
+    Endpoint("POST", E + "/decklists", frozenset({HJ, SK}), _deck_submit, ok=201),
+    Endpoint("POST", E + "/decklists/import", frozenset({HJ, SK}), _deck_import, ok=201),
+    Endpoint("GET", E + "/decklists", EVENT_ROLES, _deck_list),
+    Endpoint("GET", E + "/decklists/{player}", EVENT_ROLES, _deck_list),
+    Endpoint("POST", E + "/decklists/lock", frozenset({HJ}), _deck_lock),
+    Endpoint("POST", E + "/decklists/correct", frozenset({HJ}), _deck_correct),
+    Endpoint("GET", E + "/deckchecks/pick", frozenset({HJ, FJ}), _deck_pick),
+    Endpoint("POST", E + "/deckchecks", frozenset({HJ, FJ}), _deck_start, ok=201),
+    Endpoint("POST", E + "/deckchecks/count", frozenset({HJ, FJ}), _deck_count),
+    Endpoint("POST", E + "/deckchecks/end", frozenset({HJ, FJ}), _deck_end),
+    Endpoint("POST", E + "/deckchecks/corrected", frozenset({HJ, FJ}), _deck_corrected),
+    Endpoint("GET", E + "/deckchecks", EVENT_ROLES, _deck_checks),
+    Endpoint("GET", E + "/deckchecks/{round}/{table}", frozenset({HJ, FJ}), _deck_view),
 )
 UNSAFE = tuple(e for e in ENDPOINTS if e.method == "POST")
 # What a player does without an account (a call, a drop: the event's published token and, for

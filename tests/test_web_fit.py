@@ -24,6 +24,7 @@ PAGES = [
     "/events/{event}/players",
     "/events/{event}/players/P001",
     "/events/{event}/invite",
+    "/events/{event}/deckcheck",
 ]
 LAPTOP = {"width": 1366, "height": 900}
 

@@ -19,7 +19,7 @@ from typing import Any
 import typer
 
 MODULES = ("guideline", "replay", "event", "results", "rounds", "playoff", "rulings", "admin", "database",
-           "report", "serve", "calls")  # fmt: skip
+           "report", "serve", "calls", "decks", "deckchecks")  # fmt: skip
 COMMANDS = {
     "rules": "guideline", "guideline": "guideline", "replay": "replay",
     "event": "event", "judge": "event", "players": "event", "pairings": "event", "result": "results",
@@ -27,6 +27,7 @@ COMMANDS = {
     "history": "rulings", "deadlines": "rulings", "verify": "admin", "rebuild": "admin", "export": "admin",
     "import": "admin", "backup": "admin", "db": "database", "report": "report", "serve": "serve",
     "user": "serve", "playoff": "playoff", "placings": "playoff", "call": "calls",
+    "decklist": "decks", "deckcheck": "deckchecks",
 }  # fmt: skip
 
 

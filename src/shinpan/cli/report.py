@@ -317,6 +317,65 @@ def bracket(
     _emit(lambda: venue_bracket(database, event), fmt, output, lang)
 
 
+def deckchecks(
+    event: EventOption,
+    round_no: Annotated[int | None, number_option("--round", help="Only this round.")] = None,
+    fmt: FormatOption = Format.pdf,
+    lang: LangOption = Lang.both,
+    output: OutputOption = None,
+    db: DbOption = None,
+) -> None:
+    """Deck checks (T13): who, when, how long, what was found, the rulings they led to."""
+    from shinpan.reports.decks import deck_checks_report  # start-up
+
+    database = open_db(db)
+    _emit(lambda: deck_checks_report(database, event, round_no), fmt, output, lang)
+
+
+def decklist(
+    event: EventOption,
+    player: Annotated[str, typer.Option("--player", help="The player's id in the event.")],
+    fmt: FormatOption = Format.pdf,
+    output: OutputOption = None,
+    db: DbOption = None,
+) -> None:
+    """A player's decklist on A4, in Japanese, with the judges' box (T13)."""
+    from shinpan.reports.decks import decklist_sheet  # start-up
+
+    database = open_db(db)
+    _emit(lambda: decklist_sheet(database, event, player.strip()), fmt, output, Lang.ja)
+
+
+def decklists(
+    event: EventOption,
+    fmt: FormatOption = Format.csv,
+    output: OutputOption = None,
+    db: DbOption = None,
+) -> None:
+    """Every player's current decklist, as CSV (a line per card) or JSON (T13)."""
+    from shinpan.reports.decks import all_decklists  # start-up
+
+    database = open_db(db)
+    _emit(lambda: all_decklists(database, event), fmt, output)
+
+
+def codes(
+    event: EventOption,
+    base_url: Annotated[
+        str, typer.Option("--base-url", help="The server's address, for the players' page.")
+    ] = "",
+    fmt: FormatOption = Format.pdf,
+    lang: LangOption = Lang.both,
+    output: OutputOption = None,
+    db: DbOption = None,
+) -> None:
+    """Each player's registration code on a slip, for their own decklist (T13)."""
+    from shinpan.reports.decks import registration_slips  # start-up
+
+    database = open_db(db)
+    _emit(lambda: registration_slips(database, event, base_url), fmt, output, lang)
+
+
 def register(app: typer.Typer) -> None:
     report_app = typer.Typer(
         help="Reports: the penalty report, disqualifications, a player's history, statistics, penalty "
@@ -334,3 +393,7 @@ def register(app: typer.Typer) -> None:
     report_app.command("pairings")(pairings)
     report_app.command("standings")(standings)
     report_app.command("bracket")(bracket)
+    report_app.command("deckchecks")(deckchecks)
+    report_app.command("decklist")(decklist)
+    report_app.command("decklists")(decklists)
+    report_app.command("codes")(codes)

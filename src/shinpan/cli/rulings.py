@@ -105,6 +105,10 @@ def record(
             help="When the ruling was given at the table, ISO 8601 with offset (default: now; D21).",
         ),
     ] = None,
+    deck_check: Annotated[
+        int | None,
+        number_option("--deck-check", help="The deck check the ruling comes from (its number; T13)."),
+    ] = None,
     judge: JudgeOption = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Save without asking.")] = False,
     command_id: CommandOption = None,
@@ -128,6 +132,7 @@ def record(
         note=note,
         given_at=given_at,
         call=call,
+        deck_check=deck_check,
     )
     database = open_db(db)
     command_id = command_id or new_command_id()

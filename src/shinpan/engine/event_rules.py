@@ -261,10 +261,12 @@ PERMISSIONS: dict[Role, frozenset[str]] = {
             "edit_pairings",
             "end_sessions",
             "roster",
+            "decklist",
+            "deckcheck",
         }
     ),
-    Role.floor_judge: frozenset({"read", "record", "deadline", "statement", "extend"}),
-    Role.scorekeeper: frozenset({"read", "results", "export", "roster"}),
+    Role.floor_judge: frozenset({"read", "record", "deadline", "statement", "extend", "deckcheck"}),
+    Role.scorekeeper: frozenset({"read", "results", "export", "roster", "decklist"}),
     Role.viewer: frozenset({"read"}),
 }
 

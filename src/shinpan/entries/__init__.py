@@ -17,6 +17,19 @@ Pure: no I/O, nothing of the store or the web. The engine's planner returns thes
 from __future__ import annotations
 
 from shinpan.entries.calls import CallClaimed, CallEscalated, CallRaised, CallResolved
+from shinpan.entries.decks import (
+    CheckFinding,
+    DeckCheckCounted,
+    DeckCheckEnded,
+    DeckCheckStarted,
+    DeckCorrected,
+    DecklistCorrected,
+    DecklistRegistered,
+    DecklistsLocked,
+    DecklistsPublished,
+    DeckRulesSet,
+    ListProblem,
+)
 from shinpan.entries.event import (
     AttendanceMarked,
     DuelResult,
@@ -109,6 +122,15 @@ EntryBody = (
     | CallClaimed
     | CallEscalated
     | CallResolved
+    | DeckCheckCounted
+    | DeckCheckEnded
+    | DeckCheckStarted
+    | DeckCorrected
+    | DeckRulesSet
+    | DecklistCorrected
+    | DecklistRegistered
+    | DecklistsLocked
+    | DecklistsPublished
 )
 
 KINDS: dict[str, type[EntryBody]] = {
@@ -154,6 +176,15 @@ KINDS: dict[str, type[EntryBody]] = {
         CallClaimed,
         CallEscalated,
         CallResolved,
+        DeckCheckCounted,
+        DeckCheckEnded,
+        DeckCheckStarted,
+        DeckCorrected,
+        DeckRulesSet,
+        DecklistCorrected,
+        DecklistRegistered,
+        DecklistsLocked,
+        DecklistsPublished,
     )
 }
 
@@ -176,9 +207,19 @@ __all__ = [
     "CallEscalated",
     "CallRaised",
     "CallResolved",
+    "CheckFinding",
     "Consequence",
     "DeadlineDone",
     "DeadlineRef",
+    "DeckCheckCounted",
+    "DeckCheckEnded",
+    "DeckCheckStarted",
+    "DeckCorrected",
+    "DeckRulesSet",
+    "DecklistCorrected",
+    "DecklistRegistered",
+    "DecklistsLocked",
+    "DecklistsPublished",
     "DueRemedy",
     "DuelResult",
     "EntryBody",
@@ -195,6 +236,7 @@ __all__ = [
     "JudgeClaimed",
     "JudgeSeated",
     "Kind",
+    "ListProblem",
     "LossCarried",
     "LossSettled",
     "MalformedBody",

@@ -251,6 +251,7 @@ class RecordAsked:
     note: str = ""
     given_at: str | None = None  # D21: as the judge's device gave it; left out when it gave none
     call: int | None = None  # T14: the judge call the ruling was recorded from; left out when none
+    deck_check: int | None = None  # T13: the deck check (its first entry) the ruling cites; left out without
 
     def body(self) -> dict[str, Any]:
         return {
@@ -263,7 +264,7 @@ class RecordAsked:
             "round": self.round,
             "table": self.table,
             "note": self.note,
-            **unless_none(given_at=self.given_at, call=self.call),
+            **unless_none(given_at=self.given_at, call=self.call, deck_check=self.deck_check),
         }
 
     @classmethod
@@ -281,6 +282,7 @@ class RecordAsked:
             f.opt_text("note") or "",
             f.opt_text("given_at"),
             f.opt_whole("call"),
+            f.opt_whole("deck_check"),
         )
 
 

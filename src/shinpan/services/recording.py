@@ -33,6 +33,7 @@ from shinpan.guideline import Rulebook
 from shinpan.services.calls import citable_call
 from shinpan.services.commands import run_command
 from shinpan.services.context import Event, later, load_event, parse_stamp, require, stamp
+from shinpan.services.deckchecks import check_cited
 from shinpan.services.effects import apply_ruling
 from shinpan.services.shapes import RulingDecided, ruling_decided
 from shinpan.store.connection import Connection
@@ -70,6 +71,7 @@ class RecordPayload(TypedDict):
     note: str
     given_at: NotRequired[str]
     call: NotRequired[int]
+    deck_check: NotRequired[int]
 
 
 class RecordedJson(TypedDict):
@@ -97,6 +99,7 @@ class RecordInput:
     note: str = ""
     given_at: str | None = None  # D21: when the ruling was given at the table (ISO 8601, offset)
     call: int | None = None  # T14: the judge call it is recorded from (the call cites the ruling)
+    deck_check: int | None = None  # T13: the deck check the ruling cites (its first entry)
 
     def normalized(self) -> RecordInput:
         """D18: the participant ids as every path compares them."""
@@ -124,6 +127,8 @@ class RecordInput:
             out["given_at"] = self.given_at
         if self.call is not None:
             out["call"] = self.call
+        if self.deck_check is not None:
+            out["deck_check"] = self.deck_check
         return out
 
     def asked(self) -> RecordAsked:
@@ -143,6 +148,7 @@ class RecordInput:
             self.note,
             self.given_at,
             self.call,
+            self.deck_check,
         )
 
 
@@ -410,6 +416,8 @@ def record(
 
     def act(conn: Connection, ap: Appender) -> Recorded:
         event = load_event(conn, event_id)
+        if inp.deck_check is not None:
+            check_cited(conn, event_id, inp.deck_check, inp)
         given = given_stamp(inp, ap.now)
         if inp.call is not None:
             citable_call(conn, event_id, inp.call)

@@ -476,6 +476,7 @@ def _recorded(db: Database, e: int, entry: Entry, b: RulingsRecorded, _: Sequenc
         note=asked.note,
         given_at=asked.given_at,
         call=asked.call,
+        deck_check=asked.deck_check,
     )
     recording.record(db, e, inp, **_by(entry))
 
@@ -637,3 +638,7 @@ def _shown(value: Any) -> str:
         return "(なし / none)"
     text = json.dumps(value, ensure_ascii=False, sort_keys=True) if not isinstance(value, str) else value
     return text if len(text) <= 120 else text[:117] + "..."
+
+
+# The decklist and deck-check commands (T13) register their replays there.
+from shinpan.services import reimport_decks  # noqa: E402, F401

@@ -49,7 +49,7 @@ __all__ = [
 
 # Migrations this code knows, oldest first. A database at any other revision was written
 # by a newer shinpan and is refused.
-REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0010", "0011")
+REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0011")
 HEAD = REVISIONS[-1]
 LOCK_NAMESPACE = 0x5348  # "SH": PostgreSQL advisory locks of shinpan
 GLOBAL_LOCK = 0

@@ -70,6 +70,7 @@ _HANDLERS: dict[type[Any], Callable[[Connection, Entry, Any], None]] = {}
 PROJECTION_TABLES = (
     "events", "judges", "players", "drafts", "rounds", "matches", "time_extensions", "duels", "rulings",
     "deadlines", "carried_losses", "statements", "appeals", "calls",
+    "deck_rules", "decklists", "deck_checks",
 )  # fmt: skip
 _CLEAR = {t: Statement(f"DELETE FROM {t} WHERE event_id = :e") for t in PROJECTION_TABLES}
 
@@ -748,3 +749,7 @@ def cite_call(conn: Connection, e: Entry, b: RulingsRecorded) -> None:
     if call is not None:
         numbers = _cited(conn, e.event_id, call, tuple(r.number for r in b.rulings))
         _CITE_RULINGS.run(conn, {"e": e.event_id, "n": call, "rulings": _j(numbers)})
+
+
+# The entries of decklists and deck checks (T13) register their projections there.
+from shinpan.store import projector_decks  # noqa: E402, F401

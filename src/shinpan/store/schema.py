@@ -278,6 +278,53 @@ calls = Table(
     Index("ix_calls_state", "event_id", "state"),
 )
 
+# T13: the event's deck rules and the lock, every version of every list, the deck checks.
+deck_rules = Table(
+    "deck_rules",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("rules", Text, nullable=False),  # the deck.rules entry's body, JSON
+    Column("locked_at", String(32)),  # locked by hand (the lock at round 1 or a time is read)
+)
+
+decklists = Table(
+    "decklists",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("entry_seq", Integer, primary_key=True, autoincrement=False),
+    Column("player", String(64), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("sections", Text, nullable=False),  # {section: [[count, name, line], ...]}, JSON
+    Column("problems", Text, nullable=False),  # [{line, ja, en}], JSON
+    Column("format", String(10), nullable=False),
+    Column("source", String(200), nullable=False),
+    Column("digest", String(64), nullable=False),
+    Column("by_player", Boolean, nullable=False),
+    Column("reason", Text),  # the head judge's, for a correction after the lock
+    Column("submitted_by", String(200), nullable=False),
+    Column("submitted_at", String(32), nullable=False),
+    Index("ix_decklists_player", "event_id", "player"),
+)
+
+deck_checks = Table(
+    "deck_checks",
+    metadata,
+    Column("event_id", Integer, primary_key=True),
+    Column("entry_seq", Integer, primary_key=True, autoincrement=False),
+    Column("round", Integer, nullable=False),
+    Column("table_no", Integer, nullable=False),
+    Column("players", Text, nullable=False),  # JSON list
+    Column("judge", String(200), nullable=False),
+    Column("started_at", String(32), nullable=False),
+    Column("counts", Text, nullable=False),  # {player: {section: [[count, name, line]]}}, JSON
+    Column("ended_at", String(32)),
+    Column("minutes", Integer),
+    Column("findings", Text),  # the deckcheck.ended entry's findings, JSON
+    Column("extended", Boolean),
+    Column("corrected", Text, nullable=False),  # players whose deck was marked corrected, JSON
+    Index("ix_deck_checks_table", "event_id", "round", "table_no"),
+)
+
 # Accounts: the people who sign in. Not event records, so not in the ledger; what they do
 # at an event is (entries carry the acting judge's name).
 users = Table(
@@ -354,4 +401,7 @@ PROJECTIONS = (
     statements,
     appeals,
     calls,
+    deck_rules,
+    decklists,
+    deck_checks,
 )

@@ -79,6 +79,19 @@ PROJECTIONS = (
         "event_id number round table_no reason state raised_by raised_at judge claimed_at escalated_by "
         "escalated_at resolved_by resolved_at outcome rulings proposed minutes extension_reason",
     ),
+    _projection("deck_rules", "event_id", "event_id rules locked_at"),
+    _projection(
+        "decklists",
+        "event_id entry_seq",
+        "event_id entry_seq player version sections problems format source digest by_player reason "
+        "submitted_by submitted_at",
+    ),
+    _projection(
+        "deck_checks",
+        "event_id entry_seq",
+        "event_id entry_seq round table_no players judge started_at counts ended_at minutes findings "
+        "extended corrected",
+    ),
 )
 
 # The projection tables (and their indexes, which the projector's reads rely on) as
@@ -281,6 +294,46 @@ CREATE TABLE calls (
     PRIMARY KEY (event_id, number)
 );
 CREATE INDEX ix_calls_state ON calls (event_id, state);
+CREATE TABLE deck_rules (
+    event_id INTEGER NOT NULL,
+    rules TEXT NOT NULL,
+    locked_at VARCHAR(32),
+    PRIMARY KEY (event_id)
+);
+CREATE TABLE decklists (
+    event_id INTEGER NOT NULL,
+    entry_seq INTEGER NOT NULL,
+    player VARCHAR(64) NOT NULL,
+    version INTEGER NOT NULL,
+    sections TEXT NOT NULL,
+    problems TEXT NOT NULL,
+    format VARCHAR(10) NOT NULL,
+    source VARCHAR(200) NOT NULL,
+    digest VARCHAR(64) NOT NULL,
+    by_player BOOLEAN NOT NULL,
+    reason TEXT,
+    submitted_by VARCHAR(200) NOT NULL,
+    submitted_at VARCHAR(32) NOT NULL,
+    PRIMARY KEY (event_id, entry_seq)
+);
+CREATE INDEX ix_decklists_player ON decklists (event_id, player);
+CREATE TABLE deck_checks (
+    event_id INTEGER NOT NULL,
+    entry_seq INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    players TEXT NOT NULL,
+    judge VARCHAR(200) NOT NULL,
+    started_at VARCHAR(32) NOT NULL,
+    counts TEXT NOT NULL,
+    ended_at VARCHAR(32),
+    minutes INTEGER,
+    findings TEXT,
+    extended BOOLEAN,
+    corrected TEXT NOT NULL,
+    PRIMARY KEY (event_id, entry_seq)
+);
+CREATE INDEX ix_deck_checks_table ON deck_checks (event_id, round, table_no);
 """
 
 # Every table, in the schema's order (alembic_version, Alembic's own, is granted apart).
@@ -290,6 +343,9 @@ APP_TABLES = (
     "calls",
     "carried_losses",
     "deadlines",
+    "deck_checks",
+    "deck_rules",
+    "decklists",
     "drafts",
     "duels",
     "entries",

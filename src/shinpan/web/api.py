@@ -234,6 +234,9 @@ class RecordIn(BaseModel):
     call: int | None = Field(
         None, ge=1, le=DB_INT_MAX, description="the judge call it is recorded from (T14)"
     )
+    deck_check: int | None = Field(
+        None, ge=1, le=DB_INT_MAX, description="the deck check the ruling comes from (T13)"
+    )
 
     def record_input(self) -> recording.RecordInput:
         return recording.RecordInput(
@@ -250,6 +253,7 @@ class RecordIn(BaseModel):
             note=self.note,
             given_at=self.given_at,
             call=self.call,
+            deck_check=self.deck_check,
         )
 
 

@@ -166,6 +166,9 @@ def _record_input(form: dict[str, Any]) -> recording.RecordInput:
         draft=str(form.get("draft") or "") or None,
         penalties=tuple(penalties) if penalties is not None else None,
         call=int(call) if (call := str(form.get("call") or "")).isdigit() and len(call) < 10 else None,
+        deck_check=int(check)
+        if (check := str(form.get("deck_check", ""))).isdigit() and len(check) < 10
+        else None,
     )
 
 

@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from shinpan.csvio import MAX_BYTES, CsvError, check_size
 from shinpan.errors import Conflict, InvalidInput, ShinpanError
-from shinpan.services import players, swiss
+from shinpan.services import decklists, players, swiss
 from shinpan.web import i18n
 from shinpan.web.api import csrf
 from shinpan.web.auth import role_at
@@ -77,6 +77,7 @@ def _attempt(request: Request, event_id: int, action: str, work: Callable[[str],
 def players_page(request: Request, event_id: int) -> Response:
     _, role = role_at(request, event_id, "roster")
     found = players.registry(request.app.state.db, event_id)
+    decks = decklists.status(request.app.state.db, event_id)
     flash = unquote(request.cookies.get(FLASH, ""))
     error, notice = (flash[1:], None) if flash.startswith("!") else (None, flash or None)
     response = render(
@@ -86,6 +87,8 @@ def players_page(request: Request, event_id: int) -> Response:
         event=found.event,
         role=role,
         registry=found,
+        decks=decks,
+        deck_state={p["player"]: p["state"] for p in decks["players"]},
         error=error,
         notice=notice,
     )

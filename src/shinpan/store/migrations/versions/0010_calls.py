@@ -2,7 +2,7 @@
 held before this revision has any, so there is nothing to fill in).
 
 Revision ID: 0010
-Revises: 0008
+Revises: 0009
 """
 
 import sqlalchemy as sa
@@ -11,7 +11,7 @@ from alembic import op
 from shinpan.store.schema import metadata
 
 revision = "0010"
-down_revision = "0008"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,210 @@
+"""``shinpan deckcheck pick|start|count|end|corrected``: deck checks (T13)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from shinpan.cli.common import (
+    CommandOption,
+    DbOption,
+    EventOption,
+    JsonOption,
+    JudgeOption,
+    RoundOption,
+    handled,
+    open_db,
+)
+from shinpan.cli.decks import FileArgument, FormatOption, PlayerOption, TableOption, player_id, read_list
+from shinpan.cli.output import both, fail, print_json, tell
+
+if TYPE_CHECKING:
+    from shinpan.services.deck_shapes import CountedJson, FindingJson
+
+
+def pick(
+    event: EventOption,
+    round_no: RoundOption,
+    tables: Annotated[int, typer.Option("--tables", min=1, max=100, help="How many tables.")] = 2,
+    top: Annotated[bool, typer.Option("--top", help="Weighted to the top tables.")] = False,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Draw from this seed (default: the round's).")
+    ] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Tables to check, at random, leaving out players checked already."""
+    from shinpan.services.deckchecks import pick as picked  # start-up
+
+    database = open_db(db)
+    with handled():
+        out = picked(database, event, round_no, tables=tables, top=top, seed=seed)
+    if as_json:
+        print_json(out)
+        return
+    shown = "、".join(f"{t}番卓" for t in out["tables"]) or "なし"
+    tell(f"第{round_no}回戦のデッキチェック: {shown}", f"round {round_no}: check tables {out['tables']}")
+
+
+def start(
+    event: EventOption,
+    round_no: RoundOption,
+    table: TableOption,
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Start a deck check of one table."""
+    from shinpan.services.deckchecks import start as started  # start-up
+
+    database = open_db(db)
+    with handled():
+        out = started(database, event, round_no, table, judge=judge, command_id=command_id)
+    if as_json:
+        print_json(out)
+        return
+    tell(
+        f"デッキチェック {out['check']}: 第{round_no}回戦 {table}番卓（{'、'.join(out['players'])}）を開始しました",
+        f"deck check {out['check']}: round {round_no} table {table} started",
+    )
+
+
+def count(
+    event: EventOption,
+    round_no: RoundOption,
+    table: TableOption,
+    player: PlayerOption,
+    file: FileArgument,
+    fmt: FormatOption = None,
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The cards found in a player's deck, as a list; the differences from the registered list."""
+    from shinpan.services.deckchecks import count as counted  # start-up
+
+    deck, _, _ = read_list(file, fmt)
+    database = open_db(db)
+    with handled():
+        out = counted(
+            database, event, round_no, table, player_id(player), deck, judge=judge, command_id=command_id
+        )
+    if as_json:
+        print_json(out)
+        return
+    _differences(out)
+
+
+def _differences(p: CountedJson | FindingJson) -> None:
+    for m in p["missing"]:
+        tell(f"  不足: {m['name']} ×{m['count']}", f"  missing: {m['name']} x{m['count']}")
+    for x in p["extra"]:
+        tell(f"  余分: {x['name']} ×{x['count']}", f"  extra: {x['name']} x{x['count']}")
+    for f in p["foreign"]:
+        tell(
+            f"  他者のカード: {f['name']} ×{f['count']}（{f['from']}）",
+            f"  foreign: {f['name']} x{f['count']} from {f['from']}",
+        )
+    if p["matches"]:
+        tell("  デッキリストと一致しています", "  matches the list")
+
+
+def end(
+    event: EventOption,
+    round_no: RoundOption,
+    table: TableOption,
+    recorded_by: Annotated[
+        list[str] | None,
+        typer.Option("--recorded-by", help="PLAYER=WRITER: who wrote the player's list wrongly."),
+    ] = None,
+    extend: Annotated[
+        bool, typer.Option("--extend", help="Give the table the check's minutes (T5).")
+    ] = False,
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """End the check: the findings, T13's proposals, the minutes it took (given with --extend)."""
+    from shinpan.services.deckchecks import end as ended  # start-up
+
+    writers: dict[str, str] = {}
+    for spec in recorded_by or []:
+        player, sep, writer = spec.partition("=")
+        if not sep or not player.strip() or not writer.strip():
+            fail(
+                both(
+                    f"--recorded-by は PLAYER=WRITER の形で書いてください（{spec}）",
+                    f"--recorded-by is PLAYER=WRITER ({spec!r})",
+                ),
+                2,
+            )
+        writers[player_id(player)] = player_id(writer)
+    database = open_db(db)
+    with handled():
+        out = ended(
+            database,
+            event,
+            round_no,
+            table,
+            recorded_by=writers,
+            extend=extend,
+            judge=judge,
+            command_id=command_id,
+        )
+    if as_json:
+        print_json(out)
+        return
+    given = "（延長を与えました）" if out["extended"] else ""
+    tell(
+        f"デッキチェック終了: {out['minutes']}分{given}",
+        f"deck check ended: {out['minutes']} min" + (" (given)" if out["extended"] else ""),
+    )
+    for p in out["players"]:
+        tell(
+            f"{p['player']}: 提案 {p['proposed'] or 'なし'}",
+            f"{p['player']}: proposed {p['proposed'] or 'nothing'}",
+        )
+        _differences(p)
+        for x in p["proposals"][1:] if p["proposed"] else p["proposals"]:
+            tell(
+                f"  あわせて: {x['infraction']}（{x['player']}）",
+                f"  also: {x['infraction']} ({x['player']})",
+            )
+
+
+def corrected(
+    event: EventOption,
+    round_no: RoundOption,
+    table: TableOption,
+    player: PlayerOption,
+    judge: JudgeOption = None,
+    command_id: CommandOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """A judge marks a player's deck corrected to match the list (the mismatch's remedy done)."""
+    from shinpan.services.deckchecks import deck_corrected  # start-up
+
+    database = open_db(db)
+    with handled():
+        out = deck_corrected(
+            database, event, round_no, table, player_id(player), judge=judge, command_id=command_id
+        )
+    if as_json:
+        print_json(out)
+        return
+    tell(f"{out['player']}のデッキを訂正済みにしました", f"deck of {out['player']} marked corrected")
+
+
+def register(app: typer.Typer) -> None:
+    check_app = typer.Typer(help="Deck checks: pick tables, start, count, end (T13).", no_args_is_help=True)
+    app.add_typer(check_app, name="deckcheck")
+    check_app.command("pick")(pick)
+    check_app.command("start")(start)
+    check_app.command("count")(count)
+    check_app.command("end")(end)
+    check_app.command("corrected")(corrected)
