@@ -178,3 +178,32 @@ def test_keys_correct_a_result_once_every_slip_is_in_and_a_refused_table_is_not_
     expect(table).to_have_value("")
     assert "/ recorded" not in answer.inner_text() and "corrected" not in answer.inner_text()
     assert people.errors == [] and people.dialogs == []
+
+
+@PHONE_AND_LAPTOP
+def test_a_round_ended_with_a_table_still_open_is_resolved_as_chosen(
+    site: Site, people: People, viewport: dict[str, int]
+) -> None:
+    event, scorekeeper = swiss_event(site, players=8)
+    swiss.pair_next_round(site.db, event, seed=5)
+    rounds.start_round(site.db, event)
+    sk = at_the_scorekeepers_table(people, viewport, event, scorekeeper)
+    for n in range(1, 4):
+        sk.locator("#quick-score").fill("20")
+        sk.locator("#quick-score").press("Enter")
+        expect(sk.locator("#quick-answer")).to_have_text(f"記録しました: テーブル{n} 2-0")
+        expect(sk.locator("#quick-table")).to_have_value(str(n + 1))
+    sk.reload()
+    sk.locator("#end-round-box summary").click()
+    expect(sk.locator("#end-round-warning")).to_contain_text("4")
+    sk.click("#end-round")  # nothing chosen for table 4: refused, the round still runs
+    expect(sk.locator(".flash.error")).to_contain_text("テーブル4")
+    sk.locator("#end-round-box summary").click()
+    sk.select_option("#open-table-4", label="引き分け")
+    sk.click("#end-round")
+    expect(sk.locator(".flash.ok")).to_contain_text("を終了しました")
+    expect(sk.locator("#match-4 .result")).to_contain_text("引き分け")
+    assert round_sheet(site.db, event, 1).rows[3].result == "draw"
+    sk.click("#pair-next")  # never a round left unpairable
+    expect(sk.locator(".flash.ok")).to_contain_text("ラウンド 2 の組み合わせ")
+    assert people.errors == [] and people.dialogs == []

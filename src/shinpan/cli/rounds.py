@@ -29,6 +29,14 @@ if TYPE_CHECKING:
 
 BYE = heading("不戦勝", "bye")
 OptionalRound = Annotated[int | None, number_option("--round", help="The round (default: the current one).")]
+OpenTableOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--open-table",
+        help="結果のないテーブルの扱い: 3=draw(引き分け)、3=both-lose(両者敗北)。"
+        "A table without a result, and what it becomes when the round ends.",
+    ),
+]
 
 
 def _local(stamp: str | None, zone: str) -> str:
@@ -199,20 +207,31 @@ def end(
     command_id: CommandOption = None,
     db: DbOption = None,
     as_json: JsonOption = False,
+    open_table: OpenTableOption = None,
 ) -> None:
-    """End the current round (or --round N): its end-of-round deadlines fall due; the
-    tables still playing are listed with what falls due when each ends."""
+    """ラウンドを終了します。結果のないテーブルは先に報告するか、--open-table 3=draw
+    (引き分け)/ 3=both-lose(両者敗北)で決めます。End the current round (or --round N):
+    each table without a result is reported first, or given its outcome with --open-table."""
     from shinpan.services import events, queries, rounds  # start-up
+    from shinpan.tournament.rounds import parse_open_table  # start-up
 
     database = open_db(db)
     with handled():
-        number = events.end_round(database, event, round_no, actor=judge, command_id=command_id)
+        chosen = dict(parse_open_table(t) for t in open_table or [])
+        number = events.end_round(
+            database, event, round_no, actor=judge, command_id=command_id, open_tables=chosen
+        )
         clock = rounds.round_clock(database, event, number)
         zone = queries.time_zone_of(database, event)
     if as_json:
         print_json({"round": number, "still_playing": [t.as_json() for t in clock.still_playing]})
         return
     tell(f"第{number}回戦を終了しました", f"round {number} ended")
+    for table, chosen_as in sorted(chosen.items()):
+        ja, en = ("両者敗北", "a loss for both") if chosen_as.value == "both_lose" else ("引き分け", "a draw")
+        tell(
+            f"  {table}番卓: {ja}(ラウンド終了時に決定)", f"table {table}: {en} (decided as the round ended)"
+        )
     for t in clock.still_playing:
         ends = _local(t.ends_at, zone)
         due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_en}" for d in t.due_at_end)

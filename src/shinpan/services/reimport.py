@@ -321,7 +321,9 @@ def _time(db: Database, e: int, entry: Entry, b: TimeExtended, _: Sequence[Entry
 
 @replays(RoundEnded)
 def _ended(db: Database, e: int, entry: Entry, b: RoundEnded, _: Sequence[Entry]) -> None:
-    events.end_round(db, e, b.round, before_t5=_before_t5(db, e), **_as(entry))
+    # The tables an end resolved are results of their own, replayed before it; a ledger from
+    # before that rule ended rounds with tables open, and keeps them so.
+    events.end_round(db, e, b.round, before_t5=_before_t5(db, e), keep_open=True, **_as(entry))
 
 
 def _before_t5(db: Database, e: int) -> bool:

@@ -66,15 +66,16 @@ def _plain(text: str) -> str:
     return unicodedata.normalize("NFKC", text).translate(_DASHES).strip().lower().replace(" ", "")
 
 
-def parse_score(text: str) -> Score:
-    """``2-1`` or ``1-1-1`` (full-width digits and any dash taken) as a score."""
+def parse_score(text: str, *, at_time: bool = False) -> Score:
+    """``2-1`` or ``1-1-1`` (full-width digits and any dash taken) as a score; ``0-0`` only
+    for a match at time before any duel ended (T8: the format's rule decides it)."""
     found = _SCORE.fullmatch(_plain(text))
     if found is None:
         raise ResultError(
             "write the score as duels won by seat a, by seat b (and drawn): 2-1 or 1-1-1", field="score"
         )
     score = Score(int(found[1]), int(found[2]), int(found[3] or 0))
-    if score.duels == 0 or score.duels > MOST_DUELS:
+    if (score.duels == 0 and not at_time) or score.duels > MOST_DUELS:
         raise ResultError("a match has 1 to {most} duels", field="score", most=MOST_DUELS)
     return score
 

@@ -26,6 +26,7 @@ from shinpan.services.formats import SEED_LIMIT
 from shinpan.services.scoresheet import Sheet, round_sheet
 from shinpan.services.standings import standing_json
 from shinpan.tournament.playoff import SIZES
+from shinpan.tournament.rounds import parse_open_table
 from shinpan.web import i18n
 from shinpan.web.api import csrf
 from shinpan.web.auth import role_at
@@ -214,9 +215,16 @@ def start(request: Request, event_id: int, command_id: Field, minutes: Field = "
 
 
 @router.post("/events/{event_id}/scorekeeper/end", dependencies=Unsafe)
-def end(request: Request, event_id: int, command_id: Field) -> Response:
+def end(
+    request: Request, event_id: int, command_id: Field, open_table: Annotated[list[str] | None, Form()] = None
+) -> Response:
+    """End the round; each table still without a result has what it becomes chosen (T5, T8)."""
+
     def work(name: str) -> str:
-        number = events.end_round(request.app.state.db, event_id, actor=name, command_id=command_id)
+        chosen = dict(parse_open_table(t) for t in open_table or [] if t.strip())
+        number = events.end_round(
+            request.app.state.db, event_id, actor=name, command_id=command_id, open_tables=chosen
+        )
         return i18n.gettext("round {round} has ended").format(round=number)
 
     return _attempt(request, event_id, "results", work)
