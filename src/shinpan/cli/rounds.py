@@ -306,7 +306,7 @@ def standings(
     event: EventOption, round_no: OptionalRound = None, db: DbOption = None, as_json: JsonOption = False
 ) -> None:
     """The standings after a round (default: the current one), with each player's status."""
-    from shinpan.services.standings import event_standings, standing_json  # start-up
+    from shinpan.services.standings import chain_cells, event_standings  # start-up
 
     database = open_db(db)
     with handled():
@@ -317,27 +317,24 @@ def standings(
     from rich.table import Table  # start-up
 
     chain = [key.value for key in table.format.chain]
-    keys = [
-        key for key in ("omw", "gw", "ogw", "oomw", "seeded") if key in chain or key in ("omw", "gw", "ogw")
-    ]
+    keys = chain  # the event's tiebreakers, in the chain's order (T9)
     out = Table(
         heading("順位", "rank"),
         heading("プレイヤー", "player"),
         heading("勝ち点", "points"),
         heading("勝-敗-分", "W-L-D"),
-        *(key.upper() for key in keys),
+        *(heading("シード順", "seeded") if key == "seeded" else key.upper() for key in keys),
         heading("状態", "status"),
         title=_standings_title(table.round, table.state),
         caption=both(
             f"{FORMAT_JA[table.format.match_format.value]}、時間切れ: {TIME_OUT_JA[table.format.at_time.value]}。"
-            f"マッチポイント、{'・'.join(key.upper() for key in chain)}の順",
+            f"マッチポイント、{'・'.join('シード順' if key == 'seeded' else key.upper() for key in chain)}の順",
             f"{table.format.match_format.value}, at time: {table.format.at_time.value}; "
             f"ranked by points, {', '.join(chain)}",
         ),
     )
     for s in table.rows:
-        j = standing_json(s, table.format)
-        shown = [f"{j[key]:.4f}" if key != "seeded" else str(j[key]) for key in keys]
+        shown = [value for _, value in chain_cells(s, table.format)]
         out.add_row(
             str(s.rank or "—"),
             s.player,

@@ -30,7 +30,7 @@ from shinpan.services.playoff import read_bracket
 from shinpan.services.publish import event_of_token
 from shinpan.services.rounds import read_clock
 from shinpan.services.search import EventRoster, PlayerView, index_of
-from shinpan.services.standings import read_standings
+from shinpan.services.standings import chain_cells, read_standings
 from shinpan.store.db import Database
 from shinpan.store.notices import Change, watch_of
 from shinpan.store.public import handles, last_ended
@@ -114,6 +114,7 @@ class StandingShown:
     wins: int
     losses: int
     draws: int
+    tiebreakers: tuple[tuple[str, str], ...] = ()  # the event's chain (T9): (key, value), in order
 
 
 @dataclass(frozen=True)
@@ -223,7 +224,8 @@ class PublicEvent:
             shown = self.shown(s.player)
             if shown is None or s.status.value in HIDDEN:
                 continue
-            out.append(StandingShown(s.rank, shown, s.points, s.wins, s.losses, s.draws))
+            chain = tuple(chain_cells(s, table.format))
+            out.append(StandingShown(s.rank, shown, s.points, s.wins, s.losses, s.draws, chain))
         return table.round, out
 
     def bracket(self) -> list[tuple[int, list[BoutShown]]]:

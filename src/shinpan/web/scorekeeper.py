@@ -24,7 +24,7 @@ from shinpan.reports.venue import venue_bracket
 from shinpan.services import events, players, playoff, results, rounds, swiss, winner_reports
 from shinpan.services.formats import SEED_LIMIT
 from shinpan.services.scoresheet import Sheet, round_sheet
-from shinpan.services.standings import standing_json
+from shinpan.services.standings import chain_cells
 from shinpan.tournament.playoff import SIZES
 from shinpan.tournament.rounds import parse_open_table
 from shinpan.web import i18n
@@ -105,7 +105,7 @@ def scorekeeper(request: Request, event_id: int, round: int | None = None) -> Re
     response = render(
         request, "scorekeeper.html", event_id=event_id, event=sheet.event, role=role, sheet=sheet,
         error=error, notice=notice, local=lambda s: local_time(s, sheet.event.time_zone, style="clock"),
-        standing_json=standing_json, state_words=_state_words(), bracket=bracket,
+        chain_cells=chain_cells, state_words=_state_words(), bracket=bracket,
         winner_reports=_waiting(sheet), playoff_sizes=SIZES,
     )  # fmt: skip
     if flash:
