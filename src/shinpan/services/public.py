@@ -26,7 +26,7 @@ from typing import TypedDict
 from shinpan.engine.event_rules import RoundState
 from shinpan.guideline.search import normalize
 from shinpan.services.context import load_event, parse_stamp, stamp
-from shinpan.services.playoff import read_bracket
+from shinpan.services.playoff import final_placings, read_bracket
 from shinpan.services.publish import event_of_token
 from shinpan.services.rounds import read_clock
 from shinpan.services.search import EventRoster, PlayerView, index_of
@@ -35,6 +35,7 @@ from shinpan.store.db import Database
 from shinpan.store.notices import Change, watch_of
 from shinpan.store.public import handles, last_ended
 from shinpan.store.rounds import round_of
+from shinpan.tournament.playoff import final_decided, stage_name
 
 HIDDEN = frozenset({"withdrawn", "ejected", "disqualified"})  # statuses only a ruling gives
 MOST_FOUND = 20
@@ -228,12 +229,14 @@ class PublicEvent:
             out.append(StandingShown(s.rank, shown, s.points, s.wins, s.losses, s.draws, chain))
         return table.round, out
 
-    def bracket(self) -> list[tuple[int, list[BoutShown]]]:
-        """The playoff's rounds and their matches ([] without a playoff)."""
+    def bracket(self) -> list[tuple[int, tuple[str, str], list[BoutShown]]]:
+        """The playoff's rounds, each with its name (準決勝, 決勝…, T10; Japanese and English)
+        and its matches ([] without a playoff)."""
         with self.db.read() as conn:
             found = read_bracket(conn, self.event_id)
         if found is None:
             return []
+        size = 2 * len(found.rounds[0]) if found.rounds else 0
         rounds = []
         for i, bouts in enumerate(found.rounds):
             shown = [
@@ -246,8 +249,25 @@ class PublicEvent:
                 )
                 for b in bouts
             ]
-            rounds.append((found.first + i, shown))
+            rounds.append((found.first + i, stage_name(size, i), shown))
         return rounds
+
+    def placings(self) -> list[tuple[int, Shown]]:
+        """Once the playoff's final has its winner: the champion and the places the bracket
+        decides (T10), best first; [] before (or without a playoff)."""
+        with self.db.read() as conn:
+            found = read_bracket(conn, self.event_id)
+        if found is None or not found.rounds:
+            return []
+        size = 2 * len(found.rounds[0])
+        if not final_decided(size, found.rounds):
+            return []
+        out = []
+        for place, player in final_placings(self.db, self.event_id)[:size]:
+            shown = self.shown(player)
+            if shown is not None:
+                out.append((place, shown))
+        return out
 
     def clock(self, now: datetime | None = None) -> WallClock:
         """The current round's clock for the wall: its end, and each table whose own end
