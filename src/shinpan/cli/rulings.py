@@ -9,6 +9,7 @@ import typer
 
 from shinpan.cli.common import (
     DB_INT_MAX,
+    STATUS_JA,
     CommandOption,
     DbOption,
     EventOption,
@@ -20,7 +21,7 @@ from shinpan.cli.common import (
     open_db,
 )
 from shinpan.cli.guideline import Lang, LangOption
-from shinpan.cli.output import both, fail, print_json, print_table, say, tell
+from shinpan.cli.output import both, fail, heading, print_json, print_table, say, tell
 
 if TYPE_CHECKING:  # the guideline and the engine load inside the commands that use them
     from shinpan.guideline import Rulebook
@@ -225,6 +226,22 @@ def deviate(
     )
 
 
+# The words of the human output (its --json keeps the values).
+RULING_STATE_JA = {"pending": "確認待ち", "confirmed": "確認済み", "recorded": "記録済み", "voided": "取消"}
+DEADLINE_STATE_WORDS = {
+    "pending": ("未了", "pending"),
+    "done": ("済み", "done"),
+    "missed": ("不履行", "missed"),
+    "cancelled": ("取消", "cancelled"),
+}
+DUE_KIND_WORDS = {
+    "end_of_match": ("マッチの終了時", "end of the match"),
+    "end_of_round": ("ラウンドの終了時", "end of the round"),
+    "before_next_match": ("次のマッチの前", "before the next match"),
+    "minutes": ("時間", "minutes"),
+}
+
+
 def history(
     event: EventOption,
     player: Annotated[str, typer.Option("--player")],
@@ -246,17 +263,25 @@ def history(
     from shinpan.engine.explain import penalty_text  # start-up
 
     p = data["player"]
-    say(f"[bold]{p['name']}[/] ({p['number']}) {p['reading']} — {p['status']}")
+    en = lang is Lang.en
+    status = p["status"] if en else STATUS_JA.get(p["status"], p["status"])
+    from rich.markup import escape  # start-up
+
+    say(f"[bold]{escape(p['name'])}[/] ({escape(p['number'])}) {escape(p['reading'])} — {escape(status)}")
     book = event_rulebook(database, event)
-    table = Table("#", "round", "rule", "offence", "penalty", "state", "judge")
+    table = Table(
+        heading("裁定", "ruling"), heading("回戦", "round"), heading("違反", "rule"), heading("回数", "offence"),
+        heading("罰則", "penalty"), heading("状態", "state"), heading("ジャッジ", "judge"),
+    )  # fmt: skip
     for r in data["rulings"]:
+        follow = (" (follow-up)" if en else "(追加措置)") if r["follow_up"] else ""
         table.add_row(
-            str(r["number"]),
+            f"#{r['number']}",
             str(r["round"] or ""),
             book.rule_name(r["rule"], lang.value),
-            str(r["offense"] or "—") + (" (follow-up)" if r["follow_up"] else ""),
+            (str(r["offense"]) if r["offense"] else "—") + follow,
             penalty_text(book, tuple(r["penalties"]), lang.value),
-            r["state"],
+            r["state"] if en else RULING_STATE_JA.get(r["state"], r["state"]),
             r["judge"],
         )
     print_table(table)
@@ -313,15 +338,29 @@ def deadlines(
     from shinpan.reports.common import local_time  # start-up
 
     en = lang is Lang.en
-    table = Table("ruling", "pos", "player", "due", "remedy", "state")
+    table = Table(
+        heading("裁定", "ruling"), heading("順", "pos"), heading("プレイヤー", "player"), heading("期限", "due"),
+        heading("追加措置", "remedy"), heading("状態", "state"),
+    )  # fmt: skip
     for d in found:
         if d.seconds_left is not None and not d.overdue:
-            due = f"{int(d.seconds_left // 60)}:{int(d.seconds_left % 60):02d} left"
+            left = f"{int(d.seconds_left // 60)}:{int(d.seconds_left % 60):02d}"
+            due = f"{left} left" if en else f"残り {left}"
+        elif d.due_at:
+            due = local_time(d.due_at, zone, style="short")
         else:
-            due = local_time(d.due_at, zone, style="short") if d.due_at else d.due_kind
-        state = "OVERDUE" if d.overdue else d.state
+            ja_when, en_when = DUE_KIND_WORDS.get(d.due_kind, (d.due_kind, d.due_kind))
+            due = en_when if en else ja_when
+        ja_state, en_state = (
+            ("期限切れ", "overdue") if d.overdue else DEADLINE_STATE_WORDS.get(d.state, (d.state, d.state))
+        )
         table.add_row(
-            str(d.ruling), str(d.position), d.player, due, d.remedy_en if en else d.remedy_ja, state
+            f"#{d.ruling}",
+            str(d.position),
+            d.player,
+            due,
+            d.remedy_en if en else d.remedy_ja,
+            en_state if en else ja_state,
         )
     print_table(table)
 

@@ -1,0 +1,32 @@
+"""The CLI's human output is Japanese first (issue 31): a player's history and the deadlines
+say their headings, states and moments in Japanese (English under each heading), never a bare
+``confirmed``, ``OVERDUE`` or ``end_of_match``; ``--json`` keeps the values as they were."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import EventSetup, run_cli
+from shinpan.services import rounds
+
+
+def test_history_and_deadlines_are_told_in_japanese_first(ev: EventSetup, db_url: str) -> None:
+    e = str(ev.id)
+    rounds.start_round(ev.db, ev.id)
+    ev.record("P001", "pregame.tardiness")  # deadlines: minutes, and the end of the match
+    ev.record("P001", "ingame.slow-play")
+    shown = run_cli("history", "--event", e, "--player", "P001", db=db_url)
+    assert shown.returncode == 0, shown.stderr
+    out = shown.stdout
+    for japanese in ("裁定", "回戦", "違反", "罰則", "状態", "ジャッジ", "参加中"):
+        assert japanese in out, japanese
+    for english in ("confirmed", "recorded", "pending", "active"):
+        assert english not in out, english
+    due = run_cli("deadlines", "--event", e, db=db_url)
+    assert due.returncode == 0, due.stderr
+    for japanese in ("裁定", "プレイヤー", "期限", "追加措置", "状態", "未了"):
+        assert japanese in due.stdout, japanese
+    for english in ("OVERDUE", "end_of_match", " left", "pending"):
+        assert english not in due.stdout, english
+    raw = json.loads(run_cli("deadlines", "--event", e, "--json", db=db_url).stdout)
+    assert {d["due_kind"] for d in raw} >= {"end_of_match"} and {d["state"] for d in raw} == {"pending"}
