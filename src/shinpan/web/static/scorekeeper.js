@@ -87,6 +87,8 @@
         });
         var freshQuick = fresh.getElementById("quick");
         if (quick && freshQuick) quick.dataset.open = freshQuick.dataset.open;
+        var openNow = document.getElementById("open-tables"), openThen = fresh.getElementById("open-tables");
+        if (openNow && openThen) openNow.textContent = openThen.textContent;
         bindRows();
       });
   }
