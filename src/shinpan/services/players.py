@@ -100,14 +100,15 @@ def import_file(
 
 
 # The columns of a player typed into a form, as a one-line CSV file names them.
-FORM_COLUMNS = ("番号", "名前", "フリガナ", "所属")
+FORM_COLUMNS = ("番号", "名前", "フリガナ", "所属", "ハンドル")
 
 
-def form_row(number: str, name: str, reading: str, club: str) -> PlayerRow:
-    """A player typed into a form, checked as a CSV row is (CsvError naming the column)."""
+def form_row(number: str, name: str, reading: str, club: str, handle: str = "") -> PlayerRow:
+    """A player typed into a form, checked as a CSV row is (CsvError naming the column); a late
+    entrant's handle too, shown on the players' pages of an event that shows handles (T12)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerows([FORM_COLUMNS, (number, name, reading, club)])
+    writer.writerows([FORM_COLUMNS, (number, name, reading, club, handle)])
     return parse_players(out.getvalue().encode("utf-8"))[0]
 
 

@@ -87,6 +87,7 @@ class Shown:
 
     label: str
     reading: str = ""  # only where names are shown
+    numbered: bool = False  # a player with no handle, on handle-only pages: shown by their number
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,8 @@ class PublicEvent:
         if view is None or view.status in HIDDEN:
             return None
         if self.by_handles:
-            return Shown(self.handles.get(number) or number)
+            handle = self.handles.get(number)
+            return Shown(handle) if handle else Shown(number, numbered=True)
         return Shown(view.name, view.reading)
 
     def _seat(self, view: PlayerView) -> Seat | None:

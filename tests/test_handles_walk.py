@@ -1,0 +1,53 @@
+"""Handles everywhere players are named (issue 31): a late entrant registers with a handle; on
+handle-only pages a player without one is 「参加番号 …」, never a bare number that reads like a
+year; the winner's report opened without the slip's QR asks for the table first, and then
+names the players, never seats (「A席の勝ち」)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from shinpan.services import publish, rounds
+from shinpan.web.public_lane import AddressLimit
+from web_support import World, csrf_in, worlds
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    yield from worlds(request, tmp_path_factory, players=8, spare=0)
+
+
+def test_a_late_entrant_gets_a_handle_and_nobody_is_a_bare_number(world: World) -> None:
+    w = world
+    hj = w.clients["head_judge"]
+    page = hj.get(f"/events/{w.event}/players").text
+    added = hj.http.post(
+        f"/events/{w.event}/players/add",
+        data={"csrf_token": csrf_in(page), "command_id": w.cid("late"), "number": "2025", "name": "遅刻 太郎",
+              "reading": "ちこく たろう", "handle": "taro_late"},
+    )  # fmt: skip
+    assert added.status_code in (200, 303), added.text[:300]
+    w.app.state.public_limit = AddressLimit(10_000)
+    token = publish.publish(w.db, w.event, names="handles").token
+    roster = w.clients["signed_out"].get(f"/p/{token}/pairings").text
+    shown = re.findall(r'<span class="pname">([^<]*)</span>', roster)
+    assert shown and all(not s.strip().isdigit() for s in shown), shown  # never a bare number
+    assert any(s.startswith("参加番号 ") for s in shown)
+    found = w.clients["signed_out"].get(f"/p/{token}?q=taro_late").text
+    assert "taro_late" in found
+
+
+def test_the_winners_report_names_players_never_seats(world: World) -> None:
+    w = world
+    if rounds.round_clock(w.db, w.event, 1).state == "paired":
+        rounds.start_round(w.db, w.event)
+    w.app.state.public_limit = AddressLimit(10_000)
+    token = publish.publish(w.db, w.event, names="names", winner_report=True).token
+    bare = w.clients["signed_out"].get(f"/p/{token}/report").text
+    assert 'id="report-table"' in bare and "席" not in bare and 'name="score"' not in bare
+    chosen = w.clients["signed_out"].get(f"/p/{token}/report?table=1").text
+    assert 'name="score"' in chosen and "席" not in chosen
+    assert re.search(r"の勝ち", chosen)
