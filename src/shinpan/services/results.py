@@ -227,6 +227,12 @@ def _refuse(found: Verdict, details: ResultThatStands) -> None:
             field="replaces",
             **params,
         )
+    if found is Verdict.unchanged:
+        raise InvalidInput(
+            "round {round}, table {table} already stands at {shown}: the correction changes nothing",
+            field="score",
+            **params,
+        )
     if found is Verdict.reason_missing:
         raise InvalidInput("say why the result is corrected", field="reason")
     if found is Verdict.head_judge_only:

@@ -1,0 +1,32 @@
+"""Corrections say what they change (issue 31): a correction to the result that already
+stands is refused as changing nothing, on every path (the rule, the service, the CLI)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import EventSetup, run_cli
+from shinpan.errors import InvalidInput
+from shinpan.services import rounds
+from shinpan.services.results import Wanted, report_result
+from shinpan.tournament.results import MatchReport, ScoreReport, Verdict, parse_score
+from test_interpretations_results import ask, table
+
+
+def test_t11_a_correction_to_the_result_that_stands_changes_nothing() -> None:
+    stands = table("a", "b", "a", result="a")
+    assert ask(stands, ScoreReport(parse_score("2-1")), replaces="2-1", reason="x") is Verdict.unchanged
+    assert ask(stands, ScoreReport(parse_score("1-2")), replaces="2-1", reason="x") is Verdict.correction
+    assert ask(table(result="a"), MatchReport("a"), replaces="a", reason="x") is Verdict.unchanged
+
+
+def test_the_same_score_again_is_refused_as_no_change(ev: EventSetup, db_url: str) -> None:
+    rounds.start_round(ev.db, ev.id)
+    report_result(ev.db, ev.id, 1, 1, Wanted(score="2-1"))
+    with pytest.raises(InvalidInput, match="changes nothing"):
+        report_result(ev.db, ev.id, 1, 1, Wanted(score="2-1", replaces="2-1", reason="見直し"))
+    said = run_cli(
+        "result", "--event", str(ev.id), "--round", "1", "--table", "1", "--score", "2-1",
+        "--replaces", "2-1", "--reason", "見直し", db=db_url,
+    )  # fmt: skip
+    assert said.returncode != 0 and "この訂正では何も変わりません" in said.stderr
