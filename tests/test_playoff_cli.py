@@ -129,6 +129,7 @@ def test_a_playoff_of_eight_with_a_third_place_match_and_final_placings(db_url: 
     assert [p["place"] for p in placed] == list(range(1, 13))
     placings = ok(ev.cli("placings", "--event", ev.id))
     assert "順位" in placings and "place" in placings  # the heading: Japanese above English
+    assert f"選手{placed[0]['player']}" in placings  # each place names its player, not only an id
     by_seed = {p["seeds"][i]: p[side] for p in quarter["pairings"] for i, side in enumerate("ab")}
     assert [p["player"] for p in placed[:8]] == [by_seed[s] for s in (3, 1, 5, 2, 4, 6, 7, 8)]
     assert [p["player"] for p in placed[8:]] == [
