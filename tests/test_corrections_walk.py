@@ -3,6 +3,8 @@ stands is refused as changing nothing, on every path (the rule, the service, the
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from conftest import EventSetup, run_cli
@@ -11,6 +13,7 @@ from shinpan.services import rounds
 from shinpan.services.results import Wanted, report_result
 from shinpan.tournament.results import MatchReport, ScoreReport, Verdict, parse_score
 from test_interpretations_results import ask, table
+from web_support import World, worlds
 
 
 def test_t11_a_correction_to_the_result_that_stands_changes_nothing() -> None:
@@ -30,3 +33,19 @@ def test_the_same_score_again_is_refused_as_no_change(ev: EventSetup, db_url: st
         "--replaces", "2-1", "--reason", "見直し", db=db_url,
     )  # fmt: skip
     assert said.returncode != 0 and "この訂正では何も変わりません" in said.stderr
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    yield from worlds(request, tmp_path_factory, players=2, spare=0)
+
+
+def test_printing_penalty_slips_with_nothing_chosen_is_a_clear_page(world: World) -> None:
+    hj = world.clients["head_judge"]
+    url = f"/api/events/{world.event}/reports/penalty-slips?format=pdf"
+    api = hj.get(url)  # a script: JSON, as before
+    assert api.status_code == 422 and api.json()["field"] == "rulings"
+    page = hj.get(url, headers={"Sec-Fetch-Mode": "navigate", "Accept": "text/html"})  # the desk's form
+    assert page.status_code == 422 and page.headers["content-type"].startswith("text/html")
+    assert "印刷するペナルティ通知を、ラウンドか裁定番号で指定してください" in page.text
+    assert '{"detail"' not in page.text

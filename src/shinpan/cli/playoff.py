@@ -92,8 +92,8 @@ def show(event: EventOption, db: DbOption = None, as_json: JsonOption = False) -
 
 def placings(event: EventOption, db: DbOption = None, as_json: JsonOption = False) -> None:
     """Every player's final place: the playoff's, then the Swiss order (T10)."""
-    from shinpan.services.playoff import final_placings  # start-up
     from shinpan.services.players import registry  # start-up
+    from shinpan.services.playoff import final_placings  # start-up
 
     database = open_db(db)
     with handled():
@@ -107,7 +107,9 @@ def placings(event: EventOption, db: DbOption = None, as_json: JsonOption = Fals
     table = Table(heading("順位", "place"), heading("プレイヤー", "player"), heading("番号", "id"))
     for place, player in found:
         p = people.get(player)
-        shown = f"{p.name}({p.reading})" if p is not None and p.reading else (p.name if p is not None else player)
+        shown = (
+            f"{p.name}({p.reading})" if p is not None and p.reading else (p.name if p is not None else player)
+        )
         table.add_row(str(place), shown, player)
     print_table(table)
 
