@@ -30,3 +30,10 @@ def test_history_and_deadlines_are_told_in_japanese_first(ev: EventSetup, db_url
         assert english not in due.stdout, english
     raw = json.loads(run_cli("deadlines", "--event", e, "--json", db=db_url).stdout)
     assert {d["due_kind"] for d in raw} >= {"end_of_match"} and {d["state"] for d in raw} == {"pending"}
+
+
+def test_a_deadline_is_named_in_words_beside_its_glyph(ev: EventSetup, db_url: str) -> None:
+    out = run_cli("record", "pregame.tardiness", "--event", str(ev.id), "--player", "P005", db=db_url)
+    assert out.returncode == 1 and "--yes" in out.stderr  # the preview, not saved without --yes
+    lines = [line for line in out.stdout.splitlines() if "⏱" in line]
+    assert lines and all("⏱ 期限 " in line for line in lines), lines

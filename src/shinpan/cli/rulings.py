@@ -65,7 +65,8 @@ def _show_preview(book: Rulebook, rulings: list[Any], lang: str) -> None:
         say("  " + explain(book, r, lang), markup=False, highlight=False)
         for d in r.dues:
             what = d.remedy_en if en else d.remedy
-            say(f"  ⏱ {deadline_text(d, lang)}: {what}", markup=False)
+            word = "deadline" if en else "期限"  # the glyph alone is lost where a font lacks it
+            say(f"  ⏱ {word} {deadline_text(d, lang)}: {what}", markup=False)
         if r.needs_head_judge:
             say("  waits for the head judge's confirmation (D11)" if en else "  ヘッドジャッジの承認待ち")
 
