@@ -37,3 +37,16 @@ def test_a_deadline_is_named_in_words_beside_its_glyph(ev: EventSetup, db_url: s
     assert out.returncode == 1 and "--yes" in out.stderr  # the preview, not saved without --yes
     lines = [line for line in out.stdout.splitlines() if "⏱" in line]
     assert lines and all("⏱ 期限 " in line for line in lines), lines
+
+
+def test_serve_on_a_busy_port_says_so_before_any_banner(db_url: str) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = run_cli("serve", "--host", "127.0.0.1", "--port", str(port), db=db_url)
+    assert out.returncode == 1
+    assert f"ポート {port} はほかのプログラムが使っています" in out.stderr
+    assert "起動します" not in out.stdout and "shinpan on" not in out.stdout and "Errno" not in out.stderr
