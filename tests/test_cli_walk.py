@@ -50,3 +50,21 @@ def test_serve_on_a_busy_port_says_so_before_any_banner(db_url: str) -> None:
     assert out.returncode == 1
     assert f"ポート {port} はほかのプログラムが使っています" in out.stderr
     assert "起動します" not in out.stdout and "shinpan on" not in out.stdout and "Errno" not in out.stderr
+
+
+def test_rules_piped_at_80_columns_cut_no_id_and_no_name() -> None:
+    import os
+    import subprocess
+
+    from conftest import SHINPAN
+    from shinpan.services.guidelines import rulebook_for, shipped_guideline
+
+    env = {**os.environ, "COLUMNS": "80", "NO_COLOR": "1"}
+    out = subprocess.run(
+        [str(SHINPAN), "rules"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, env=env
+    )
+    assert out.returncode == 0, out.stderr
+    assert "…" not in out.stdout
+    held = shipped_guideline()
+    ids = {inf.id for inf in rulebook_for(held.id, held.version).guideline.infractions}
+    assert all(i in out.stdout for i in ids), sorted(i for i in ids if i not in out.stdout)
