@@ -51,3 +51,21 @@ def test_the_winners_report_names_players_never_seats(world: World) -> None:
     chosen = w.clients["signed_out"].get(f"/p/{token}/report?table=1").text
     assert 'name="score"' in chosen and "席" not in chosen
     assert re.search(r"の勝ち", chosen)
+
+
+def test_a_penalty_slips_code_leads_a_player_to_no_judges_page(world: World) -> None:
+    from urllib.parse import urlsplit
+
+    from shinpan.reports.slip import penalty_slip
+
+    w = world
+    number = w.record(w.players[0], "ingame.slow-play")
+    path = urlsplit(penalty_slip(w.db, w.event, number).url).path
+    assert path == f"/slip/{w.event}/{number}"
+    judge = w.clients["floor_judge"].http.get(path, follow_redirects=False)
+    assert judge.status_code == 303 and judge.headers["location"] == f"/events/{w.event}/rulings/{number}"
+    player = w.clients["signed_out"].get(path)
+    assert player.status_code == 200 and 'id="slip-link"' in player.text
+    assert "ジャッジ用" in player.text and "/login" not in player.url.path
+    token = publish.publish(w.db, w.event, names="handles").token
+    assert f'href="/p/{token}"' in w.clients["signed_out"].get(path).text

@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from shinpan.engine.event_rules import Role
 from shinpan.errors import ShinpanError
 from shinpan.guideline.search import search
-from shinpan.services import access, accounts, events, players
+from shinpan.services import access, accounts, events, players, publish
 from shinpan.services.guidelines import held_guidelines
 from shinpan.web import i18n
 from shinpan.web.api import csrf
@@ -23,6 +23,7 @@ from shinpan.web.auth import (
     SESSION_SECONDS,
     current_user,
     renew_csrf,
+    role_at,
     signed_in,
     signed_out,
 )
@@ -119,6 +120,24 @@ def _demo_accounts(request: Request) -> list[list[str]]:
     """The demo's accounts (role, name, password), one a line of ``shinpan serve --demo``'s hint."""
     hint: str | None = request.app.state.demo_hint
     return [line.split("\t") for line in (hint or "").splitlines() if line.count("\t") == 2]
+
+
+@router.get("/slip/{event_id}/{number}", response_class=HTMLResponse)
+def slip_link(request: Request, event_id: int, number: int) -> Response:
+    """Where a penalty slip's QR code leads: a judge of the event to the ruling; anyone else
+    (the player the slip was handed to) to a page that says whose code it is, with the
+    event's pages for players when published; never a judges' page or a sign-in."""
+    try:
+        role_at(request, event_id, "read")
+    except ShinpanError:
+        pass
+    else:
+        return RedirectResponse(f"/events/{event_id}/rulings/{number}", status_code=303)
+    try:
+        address = publish.players_address(request.app.state.db, event_id)
+    except ShinpanError:
+        address = None
+    return render(request, "slip_link.html", players_url=address)
 
 
 @router.get("/session/who")
