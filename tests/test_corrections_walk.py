@@ -49,3 +49,19 @@ def test_printing_penalty_slips_with_nothing_chosen_is_a_clear_page(world: World
     assert page.status_code == 422 and page.headers["content-type"].startswith("text/html")
     assert "印刷するペナルティ通知を、ラウンドか裁定番号で指定してください" in page.text
     assert '{"detail"' not in page.text
+
+
+def test_a_deviation_on_the_cli_names_the_rulings_it_voided(ev: EventSetup, db_url: str) -> None:
+    from shinpan.services import queries
+
+    for infraction in ("ingame.slow-play", "pregame.shuffle-cut", "ingame.extra-cards-drawn"):
+        ev.record("P001", infraction)  # the third unrelated warning brings an additional ruling (D3)
+    added = [r["number"] for r in queries.player_history(ev.db, ev.id, "P001")["rulings"]][3:]
+    assert added, "the third unrelated warning adds a ruling"
+    said = run_cli(
+        "deviate", "1", "--event", str(ev.id), "--penalty", "notice", "--reason", "初めての大会", db=db_url
+    )
+    assert said.returncode == 0, said.stderr
+    assert "裁定 1: 通" in said.stdout
+    for n in added:  # what the correction undid is named, not left to be found
+        assert f"この訂正で取り消された裁定: 裁定 {n} 選手 1(P001)" in said.stdout, said.stdout

@@ -184,15 +184,17 @@ def void(
     as_json: JsonOption = False,
 ) -> None:
     """Void a ruling's record; what it did to matches and statuses is reversed (D1)."""
-    from shinpan.services import corrections  # start-up
+    from shinpan.services import corrections, queries  # start-up
 
     database = open_db(db)
     with handled():
+        before = queries.rederived_by(database, event, ruling)
         done = corrections.void(database, event, ruling, reason, judge=judge, command_id=command_id)
     if as_json:
         print_json({"voided": done})
         return
     tell(f"裁定 {'、'.join(map(str, done))} を取り消しました", f"voided {', '.join(map(str, done))}")
+    _tell_rederived(database, event, event_rulebook(database, event), ruling, before)
 
 
 def deviate(
@@ -208,10 +210,11 @@ def deviate(
     as_json: JsonOption = False,
 ) -> None:
     """The head judge deviates from the guideline for one ruling (D11, D12)."""
-    from shinpan.services import corrections  # start-up
+    from shinpan.services import corrections, queries  # start-up
 
     database = open_db(db)
     with handled():
+        before = queries.rederived_by(database, event, ruling)
         body = corrections.deviate(
             database, event, ruling, penalty or [], reason, judge=judge, command_id=command_id
         )
@@ -220,11 +223,39 @@ def deviate(
         return
     from shinpan.engine.explain import penalty_text  # start-up
 
-    given = penalty_text(event_rulebook(database, event), tuple(body["penalties"]), "ja")
+    book = event_rulebook(database, event)
+    given = penalty_text(book, tuple(body["penalties"]), "ja")
     tell(
         f"裁定 {ruling}: {given}",
         f"ruling {ruling}: {', '.join(body['penalties']) or 'no penalty'}",
     )
+    _tell_rederived(database, event, book, ruling, before)
+
+
+def _tell_rederived(
+    database: Database, event: int, book: Rulebook, ruling: int, before: tuple[list[int], list[int]]
+) -> None:
+    """D16: the rulings a correction voided or added (those it rederived), each named."""
+    from shinpan.engine.explain import penalty_text  # start-up
+    from shinpan.services import queries  # start-up
+
+    voided, added = queries.rederived_by(database, event, ruling)
+    for numbers, ja, en in (
+        (
+            [n for n in voided if n not in before[0]],
+            "この訂正で取り消された裁定",
+            "voided by this correction",
+        ),
+        ([n for n in added if n not in before[1]], "この訂正で加わった裁定", "added by this correction"),
+    ):
+        for n in numbers:
+            r = queries.get_ruling(database, event, n)
+            what = penalty_text(book, tuple(r["penalties"]), "ja")
+            who = queries.player_names(database, event, [r["player"]]).get(r["player"], r["player"])
+            tell(
+                f"  {ja}: 裁定 {n} {who}({r['player']}) {book.rule_name(r['rule'], 'ja')}({what})",
+                f"{en}: ruling {n} {who} ({r['player']}) {book.rule_name(r['rule'], 'en')}",
+            )
 
 
 # The words of the human output (its --json keeps the values).
