@@ -77,6 +77,7 @@ class EndIn(CommandIn):
     round: RoundNumber | None = Field(None, description="default: the current round")
     open_tables: dict[int, OpenTable] = Field(
         default_factory=dict,
+        json_schema_extra={"propertyNames": {"pattern": "^[1-9][0-9]{0,8}$"}},
         description="each table still without a result, and what it becomes: draw, or both_lose "
         "where the event counts a match at time as a loss for both (T8)",
     )
