@@ -119,7 +119,7 @@ def test_a_playoff_of_eight_with_a_third_place_match_and_final_placings(db_url: 
     assert [p["seeds"] for p in last["pairings"]] == [[1, 3], [2, 5]]  # the final, then third place
     final, third = last["pairings"]
     shown = ok(ev.cli("playoff", "show", "--event", ev.id)).splitlines()
-    assert shown[0] == "第4回戦 / round 4"  # the bracket in Japanese first, then English
+    assert shown[0] == "準々決勝(第4回戦) / quarter-finals (round 4)"  # Japanese first, then English
     assert f"  {final['a']} 対 {final['b']} / {final['a']} v {final['b']}" in shown
     assert f"  {third['a']} 対 {third['b']}(3位決定戦) / {third['a']} v {third['b']} (third place)" in shown
     ev.play(last["pairings"], {1: last["pairings"][0]["b"], 2: last["pairings"][1]["b"]})

@@ -77,8 +77,12 @@ def show(event: EventOption, db: DbOption = None, as_json: JsonOption = False) -
     if bracket is None:
         tell("決勝トーナメントはまだ始まっていません", "no playoff has started")
         return
-    for row in bracket.as_json()["rounds"]:
-        tell(f"第{row['round']}回戦", f"round {row['round']}")
+    from shinpan.tournament.playoff import stage_name  # start-up
+
+    size = 2 * len(bracket.rounds[0]) if bracket.rounds else 0
+    for i, row in enumerate(bracket.as_json()["rounds"]):
+        ja, en = stage_name(size, i)  # T10: 準々決勝, 準決勝, 決勝… from the bracket's size
+        tell(f"{ja}(第{row['round']}回戦)", f"{en} (round {row['round']})")
         for m in row["matches"]:
             won = f" — {m['winner']} won" if m["winner"] else ""
             won_ja = f" — {m['winner']}の勝ち" if m["winner"] else ""
