@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from shinpan.errors import InvalidInput
 from shinpan.services import publish, rounds
 from shinpan.web.public_lane import AddressLimit
 from web_support import World, csrf_in, worlds
@@ -69,3 +71,36 @@ def test_a_penalty_slips_code_leads_a_player_to_no_judges_page(world: World) -> 
     assert "ジャッジ用" in player.text and "/login" not in player.url.path
     token = publish.publish(w.db, w.event, names="handles").token
     assert f'href="/p/{token}"' in w.clients["signed_out"].get(path).text
+
+
+def test_a_correction_gives_a_handle_that_survives_export_and_import(world: World, tmp_path: Path) -> None:
+    from shinpan.csvio import PlayerRow
+    from shinpan.services import players, transfer
+    from shinpan.store.db import Database
+    from shinpan.store.public import handles
+
+    w = world
+    number = w.players[1]
+    page = w.clients["head_judge"].get(f"/events/{w.event}/players").text
+    was = players.registry(w.db, w.event).players
+    person = next(p for p in was if p.number == number)
+    done = w.clients["head_judge"].http.post(
+        f"/events/{w.event}/players/{number}/correct",
+        data={"csrf_token": csrf_in(page), "command_id": w.cid("handle"), "name": person.name,
+              "reading": person.reading, "club": person.club or "", "handle": "kana_chan"},
+    )  # fmt: skip
+    assert done.status_code in (200, 303)
+    assert players.registry(w.db, w.event).handles[number] == "kana_chan"
+    assert 'value="kana_chan"' in w.clients["head_judge"].get(f"/events/{w.event}/players").text
+    with pytest.raises(InvalidInput, match="nothing was changed"):  # the same handle again
+        players.correct_player(
+            w.db, w.event, PlayerRow(number, person.name, person.reading, person.club, "kana_chan")
+        )
+    data = transfer.export_event(w.db, w.event)
+    other = Database(f"sqlite:///{tmp_path / 'other.sqlite3'}")
+    try:
+        transfer.import_event(other, data)
+        with other.read() as conn:
+            assert handles(conn, w.event)[number] == "kana_chan"
+    finally:
+        other.close()

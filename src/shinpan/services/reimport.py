@@ -381,7 +381,9 @@ def _dropped(db: Database, e: int, entry: Entry, b: PlayerDropped, _: Sequence[E
 
 @replays(PlayerCorrected)
 def _corrected(db: Database, e: int, entry: Entry, b: PlayerCorrected, _: Sequence[Entry]) -> None:
-    players.correct_player(db, e, PlayerRow(b.player, b.name, b.reading or "", b.club), **_as(entry))
+    players.correct_player(
+        db, e, PlayerRow(b.player, b.name, b.reading or "", b.club, b.handle), **_as(entry)
+    )
 
 
 @replays(AttendanceMarked)

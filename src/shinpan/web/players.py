@@ -175,9 +175,10 @@ def correct(
     name: Field = "",
     reading: Field = "",
     club: Field = "",
+    handle: Field = "",
 ) -> Response:
     def work(actor: str) -> str:
-        row = players.form_row(number, name, reading, club)
+        row = players.form_row(number, name, reading, club, handle)
         players.correct_player(request.app.state.db, event_id, row, actor=actor, command_id=command_id)
         return i18n.gettext("{number}: corrected to {name}").format(number=row.number, name=row.name)
 
