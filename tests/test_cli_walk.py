@@ -5,6 +5,7 @@ say their headings, states and moments in Japanese (English under each heading),
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from conftest import EventSetup, run_cli
 from shinpan.services import rounds
@@ -68,3 +69,18 @@ def test_rules_piped_at_80_columns_cut_no_id_and_no_name() -> None:
     held = shipped_guideline()
     ids = {inf.id for inf in rulebook_for(held.id, held.version).guideline.infractions}
     assert all(i in out.stdout for i in ids), sorted(i for i in ids if i not in out.stdout)
+
+
+def test_the_playoffs_start_says_the_swiss_rounds_played_against_the_recommendation(
+    db_url: str, tmp_path: Path
+) -> None:
+    from test_playoff_cli import Event
+
+    ev = Event(db_url, tmp_path, 8)
+    ev.swiss(2)  # 8 players: 3 rounds recommended
+    out = ev.cli("playoff", "start", "--event", ev.id, "--size", "4")
+    assert out.returncode == 0, out.stderr
+    assert (
+        "スイスラウンドは2回戦まで行いました(推奨は3回戦) / Swiss rounds played: 2 of 3 recommended"
+        in out.stdout
+    )

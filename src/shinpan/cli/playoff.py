@@ -39,13 +39,23 @@ def start(
 ) -> None:
     """Start the playoff from the final Swiss standings (the last Swiss round ended, every result in)."""
     from shinpan.services.playoff import start_playoff  # start-up
+    from shinpan.services.scoresheet import round_sheet  # start-up
 
     database = open_db(db)
     with handled():
         found = start_playoff(
             database, event, size, third_place=third_place, actor=actor, command_id=command_id
         )
-    print_json(found.as_json()) if as_json else _show_round(found)
+        recommended = round_sheet(database, event, found.round - 1).recommended_rounds
+    if as_json:
+        print_json(found.as_json())
+        return
+    played = found.round - 1  # the playoff's first round follows the last Swiss round
+    tell(
+        f"スイスラウンドは{played}回戦まで行いました(推奨は{recommended}回戦)",
+        f"Swiss rounds played: {played} of {recommended} recommended",
+    )
+    _show_round(found)
 
 
 def pair(
