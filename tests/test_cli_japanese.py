@@ -135,10 +135,14 @@ def test_a_round_on_its_clock_is_told_in_japanese_first(
     assert said(
         run_cli("result", "--event", e, "--round", "1", "--table", "1", "--match", "a", db=db_url)
     ) == ["記録しました: 第1回戦、1番卓: A席の勝ち / recorded: round 1, table 1: a"]
-    ended, playing = said(run_cli("round", "end", "--event", e, db=db_url))
+    # A round ends with every table resolved: table 2, still playing, is reported or given its outcome.
+    assert error(run_cli("round", "end", "--event", e, db=db_url), 1).startswith(
+        "第1回戦には結果のない対戦があります(テーブル2)"
+    )
+    ended, resolved = said(run_cli("round", "end", "--event", e, "--open-table", "2=引き分け", db=db_url))
     assert ended == "第1回戦を終了しました / round 1 ended"
-    assert re.fullmatch(
-        r"  2番卓はまだ対戦中\((\d\d:\d\d)に時間終了\) / table 2 still playing \(time ends \1\)", playing
+    assert (
+        resolved == "  2番卓: 引き分け(ラウンド終了時に決定) / table 2: a draw (decided as the round ended)"
     )
     assert said(run_cli("standings", "--event", e, db=db_url))[0].strip() == "現在の順位 / the standings now"
     assert (

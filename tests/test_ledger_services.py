@@ -24,6 +24,7 @@ from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.store.integrity import snapshot
 from shinpan.store.ledger import read_entries
+from shinpan.tournament.rounds import OpenTable
 
 # -- helpers --------------------------------------------------------------------------------
 
@@ -324,7 +325,7 @@ def test_after_a_match_ends_a_duel_loss_goes_to_the_next_round(ev: EventSetup) -
     ev.record("P001", "pregame.tardiness")
     assert winners(ev, 1) == {} and match(ev, 1)["result"] == "a"
     assert carried(ev) == [("P001", "duel_loss", "waiting")]
-    events.end_round(ev.db, ev.id, 1)
+    events.end_round(ev.db, ev.id, 1, open_tables=dict.fromkeys((2, 3, 4), OpenTable.draw))
     ev.pair(2, [("P001", "P003"), ("P002", "P004"), ("P005", "P006"), ("P007", "P008")])
     assert winners(ev, 1, round_no=2) == {1: "P003"}
     assert carried(ev) == [("P001", "duel_loss", "applied")]
@@ -717,7 +718,7 @@ def test_after_a_rich_event_the_tables_equal_a_rebuild_from_the_entries(ev: Even
     ev.record("P006", "severe.cheating")
     pending = [r["number"] for r in queries.rulings_feed(db, eid, state="pending")]
     corrections.confirm(db, eid, pending[:3])
-    events.end_round(db, eid, 1)
+    events.end_round(db, eid, 1, open_tables={1: OpenTable.draw})
     ev.clock.advance(minutes=50)
     ev.pair(2, [("P007", "P001"), ("P002", "P003"), ("P004", "P005"), ("P008", None)])
     ev.record("P004", "pregame.tardiness")

@@ -75,6 +75,7 @@ BEYOND_THE_DOCUMENT = {
     "POST /api/events/{event_id}/players",
     "POST /api/events/{event_id}/rounds/{round_no}/pairings",
     "POST /api/events/{event_id}/results",
+    "POST /api/events/{event_id}/rounds/end",  # which tables are open is the event's state, not the document's
     "POST /api/events/{event_id}/rulings",
 }
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Backend, run_cli
+from round_end import draws
 from shinpan.csvio import parse_players
 from shinpan.entries import PlayersImported, Registration, parse
 from shinpan.errors import NotFound
@@ -215,7 +216,7 @@ def test_the_standings_wait_for_the_first_round_to_end(world: World) -> None:
         assert "まだ終了したラウンドがありません" in page and 'id="standings"' not in page
         if _state(w) == "paired":
             rounds.start_round(w.db, w.event)
-        events.end_round(w.db, w.event, 1)
+        events.end_round(w.db, w.event, 1, open_tables=draws(w.db, w.event, 1))
     page = anyone.get(f"/p/{token}/standings").text
     assert "第1回戦終了時点" in page and 'id="standings"' in page
 

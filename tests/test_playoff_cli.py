@@ -119,7 +119,7 @@ def test_a_playoff_of_eight_with_a_third_place_match_and_final_placings(db_url: 
     assert [p["seeds"] for p in last["pairings"]] == [[1, 3], [2, 5]]  # the final, then third place
     final, third = last["pairings"]
     shown = ok(ev.cli("playoff", "show", "--event", ev.id)).splitlines()
-    assert shown[0] == "第4回戦 / round 4"  # the bracket in Japanese first, then English
+    assert shown[0] == "準々決勝(第4回戦) / quarter-finals (round 4)"  # Japanese first, then English
     assert f"  {final['a']} 対 {final['b']} / {final['a']} v {final['b']}" in shown
     assert f"  {third['a']} 対 {third['b']}(3位決定戦) / {third['a']} v {third['b']} (third place)" in shown
     ev.play(last["pairings"], {1: last["pairings"][0]["b"], 2: last["pairings"][1]["b"]})
@@ -129,6 +129,7 @@ def test_a_playoff_of_eight_with_a_third_place_match_and_final_placings(db_url: 
     assert [p["place"] for p in placed] == list(range(1, 13))
     placings = ok(ev.cli("placings", "--event", ev.id))
     assert "順位" in placings and "place" in placings  # the heading: Japanese above English
+    assert f"選手{placed[0]['player']}" in placings  # each place names its player, not only an id
     by_seed = {p["seeds"][i]: p[side] for p in quarter["pairings"] for i, side in enumerate("ab")}
     assert [p["player"] for p in placed[:8]] == [by_seed[s] for s in (3, 1, 5, 2, 4, 6, 7, 8)]
     assert [p["player"] for p in placed[8:]] == [

@@ -262,7 +262,7 @@ def test_a_large_report_is_one_line_per_ruling(scenario: Scenario, monkeypatch: 
 
 def test_the_slip_is_an_a6_page_with_a_qr_code_to_the_ruling(scenario: Scenario) -> None:
     slip = reports.penalty_slip(scenario.db, scenario.event, scenario.dq, "https://judge.example/")
-    assert slip.url == f"https://judge.example/events/{scenario.event}/rulings/{scenario.dq}"
+    assert slip.url == f"https://judge.example/slip/{scenario.event}/{scenario.dq}"  # judges: the ruling
     assert slip.qr_svg.startswith("<svg") and "<path" in slip.qr_svg
     pdf = reports.render(slip, "pdf").content
     info = subprocess.run(
@@ -435,7 +435,7 @@ def test_the_command_writes_every_report(scenario: Scenario, tmp_path: Path) -> 
         "http://10.0.0.5:8000",
         db=url,
     )
-    assert json.loads(slip.stdout)["url"] == f"http://10.0.0.5:8000/events/{event}/rulings/{scenario.dq}"
+    assert json.loads(slip.stdout)["url"] == f"http://10.0.0.5:8000/slip/{event}/{scenario.dq}"
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ from shinpan.services.results import Wanted
 from shinpan.services.scoresheet import round_sheet
 from shinpan.services.standings import event_standings
 from shinpan.store.connection import Statement
+from shinpan.tournament.rounds import OpenTable
 from web_support import HEAD_JUDGE, SCOREKEEPER, LiveServer, World, sign_in, worlds
 
 
@@ -169,7 +170,7 @@ def test_t5_t6_standings_say_which_round_and_its_state_never_round_0(
     assert clock["state"] == "paired" and not any(t["playing"] for t in clock["tables"])
     rounds.start_round(ev.db, ev.id)
     assert event_standings(ev.db, ev.id).as_json()["state"] == "started"
-    events.end_round(ev.db, ev.id)
+    events.end_round(ev.db, ev.id, open_tables={1: OpenTable.draw, 2: OpenTable.draw})
     swiss_table = event_standings(ev.db, ev.id).as_json()
     assert (swiss_table["round"], swiss_table["state"]) == (1, "ended")
 

@@ -147,7 +147,9 @@ def test_signing_in_as_b_in_a_browser_signed_in_as_a_ends_as_session(venue: Venu
     browser = _person(venue, HEAD_JUDGE)
     a_session = _cookie(browser)
     form = {"name": FLOOR_JUDGE[0], "password": FLOOR_JUDGE[1], "csrf_token": browser.csrf, "next": "/"}
-    assert browser.http.post("/login", data=form).status_code == 303
+    asked = browser.http.post("/login", data=form)  # someone is signed in here: asked first, naming who
+    assert asked.status_code == 409 and HEAD_JUDGE[0] in asked.text and _cookie(browser) == a_session
+    assert browser.http.post("/login", data=form | {"switch": "1"}).status_code == 303
     assert _cookie(browser) != a_session
     assert browser.get("/api/events").status_code == 200  # B, signed in
     assert _with_cookie(venue, a_session).get("/api/events").status_code == 401  # A's session is gone

@@ -24,6 +24,7 @@ from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.tournament import pair_round, recommended_rounds
 from shinpan.tournament.model import Entrant
+from shinpan.tournament.rounds import OpenTable
 
 # -- helpers --------------------------------------------------------------------------------
 
@@ -208,9 +209,11 @@ def test_tardiness_runs_from_the_rounds_start_other_deadlines_from_the_ruling(
     assert due[(r1.pairings[2]["a"], "minutes")].due_at == stamp(T0 + timedelta(minutes=19))  # ruling + 10
     # The end-of-match deadline waits for the match, shown with its table at the round's end.
     assert not due[(late, "end_of_match")].overdue
-    events.end_round(ev.db, ev.id, now=ev.clock.now)
     playing = {t.table: t for t in rounds.round_clock(ev.db, ev.id).still_playing}
     assert [d.player for d in playing[r1.pairings[1]["table"]].due_at_end] == [late]
+    # The round ends with its open tables resolved (here: draws), never left open.
+    events.end_round(ev.db, ev.id, now=ev.clock.now, open_tables=dict.fromkeys(playing, OpenTable.draw))
+    assert rounds.round_clock(ev.db, ev.id).still_playing == []
     consistent(ev.db)
 
 
@@ -234,7 +237,10 @@ def test_a_round_starts_once_for_its_length_and_ends_once(swiss_event: EventSetu
     with pytest.raises(Forbidden):
         events.add_judge(ev.db, ev.id, name="SK", level=None, role=Role.scorekeeper)
         rounds.give_time(ev.db, ev.id, 1, 3, "judge call", judge="SK", now=ev.clock.now)
-    assert events.end_round(ev.db, ev.id, now=ev.clock.now) == 1
+    with pytest.raises(Conflict, match="tables 1, 2, 3, 4"):  # open tables are resolved first
+        events.end_round(ev.db, ev.id, now=ev.clock.now)
+    draws = dict.fromkeys((1, 2, 3, 4), OpenTable.draw)
+    assert events.end_round(ev.db, ev.id, now=ev.clock.now, open_tables=draws) == 1
     with pytest.raises(Conflict, match="already ended"):
         events.end_round(ev.db, ev.id, 1, now=ev.clock.now)
 

@@ -18,6 +18,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from round_end import draws
 from shinpan.services import access, accounts, appeals, rounds
 from shinpan.services.context import load_event
 from shinpan.web.app import create_app
@@ -285,7 +286,7 @@ def _swiss_event(w: World, *, state: str = "new") -> int:
     if state in ("started", "ended"):
         rounds.start_round(w.db, event)
     if state == "ended":
-        events.end_round(w.db, event)
+        events.end_round(w.db, event, open_tables=draws(w.db, event))
     return event
 
 
@@ -300,7 +301,9 @@ def _start(w: World, role: str) -> Call:
 
 
 def _end(w: World, role: str) -> Call:
-    return Call(params={"event_id": _swiss_event(w, state="started")}, json={"command_id": w.cid()})
+    event = _swiss_event(w, state="started")
+    chosen = {str(t): c.value for t, c in draws(w.db, event).items()}  # each open table: a draw
+    return Call(params={"event_id": event}, json={"command_id": w.cid(), "open_tables": chosen})
 
 
 def _give_time(w: World, role: str) -> Call:

@@ -428,6 +428,8 @@ def test_a_record_made_offline_waits_on_the_phone_and_is_sent_once(site: Site, p
     network_down(fj)
     save_record(fj)
     expect(fj.locator("#result")).to_contain_text("未送信")
+    expect(fj.locator("#result")).to_have_class("flash warn")  # kept, not an error
+    expect(fj.locator("#result")).to_have_attribute("role", "status")
     expect(fj.locator("#offline")).to_be_visible()
     expect(fj.locator("#queued")).to_have_text("(1)")
     stored = [s["body"] for s in fj.evaluate(f"JSON.parse(localStorage.getItem('shinpan-queue-{event}'))")]

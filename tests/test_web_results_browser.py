@@ -130,6 +130,80 @@ def test_a_slip_the_network_lost_is_told_as_not_sent_and_goes_when_typed_again(
 
     sk.unroute("**/api/events/*/results")
     sk.keyboard.press("Enter")  # the same slip, still in the box
-    expect(answer).to_contain_text("記録しました / recorded: テーブル1 2-0")
+    expect(answer).to_have_text("記録しました: テーブル1 2-0")  # Japanese only, on a Japanese page
     assert reported(site, event, 1) == 1
+    assert people.errors == [] and people.dialogs == []
+
+
+PHONE_AND_LAPTOP = pytest.mark.parametrize(
+    "viewport", [{"width": 390, "height": 844}, {"width": 1366, "height": 900}], ids=["phone", "laptop"]
+)
+
+
+@PHONE_AND_LAPTOP
+def test_keys_correct_a_result_once_every_slip_is_in_and_a_refused_table_is_not_kept(
+    site: Site, people: People, viewport: dict[str, int]
+) -> None:
+    event, scorekeeper = swiss_event(site, players=8)
+    swiss.pair_next_round(site.db, event, seed=5)
+    rounds.start_round(site.db, event)
+    sk = at_the_scorekeepers_table(people, viewport, event, scorekeeper)
+    answer, table, score = sk.locator("#quick-answer"), sk.locator("#quick-table"), sk.locator("#quick-score")
+    for n in range(1, 5):
+        score.fill("20")
+        score.press("Enter")
+        expect(answer).to_have_text(f"記録しました: テーブル{n} 2-0")
+        expect(table).to_have_value(str(n + 1) if n < 4 else "")  # once every slip is in, no table waits
+
+    # A table that is not there: refused beside the fields, and not kept for the next slip.
+    score.fill("99 10")
+    score.press("Enter")
+    expect(answer).to_contain_text("99")
+    expect(answer).to_have_attribute("role", "alert")
+    expect(table).to_have_value("")
+    expect(table).to_have_attribute("aria-invalid", "true")
+    expect(score).to_have_value("99 10")  # the slip as typed, to fix
+    assert reported(site, event, 99) == 0
+
+    # The usual moment for a correction: table 3 was 0-2. Its number names the table.
+    score.fill("3 02")
+    score.press("Enter")
+    expect(answer).to_contain_text("すでに結果があります: 2-0")
+    expect(sk.locator("#quick-reason")).to_be_focused()
+    sk.keyboard.type("結果票の読み違い")
+    sk.keyboard.press("Enter")
+    expect(answer).to_have_text(re.compile("^訂正しました: テーブル3 0-2"))
+    expect(sk.locator("#match-3 .result")).to_contain_text("0-2")
+    assert round_sheet(site.db, event, 1).rows[2].shown == "0-2"
+    expect(table).to_have_value("")
+    assert "/ recorded" not in answer.inner_text() and "corrected" not in answer.inner_text()
+    assert people.errors == [] and people.dialogs == []
+
+
+@PHONE_AND_LAPTOP
+def test_a_round_ended_with_a_table_still_open_is_resolved_as_chosen(
+    site: Site, people: People, viewport: dict[str, int]
+) -> None:
+    event, scorekeeper = swiss_event(site, players=8)
+    swiss.pair_next_round(site.db, event, seed=5)
+    rounds.start_round(site.db, event)
+    sk = at_the_scorekeepers_table(people, viewport, event, scorekeeper)
+    for n in range(1, 4):
+        sk.locator("#quick-score").fill("20")
+        sk.locator("#quick-score").press("Enter")
+        expect(sk.locator("#quick-answer")).to_have_text(f"記録しました: テーブル{n} 2-0")
+        expect(sk.locator("#quick-table")).to_have_value(str(n + 1))
+    sk.reload()
+    sk.locator("#end-round-box summary").click()
+    expect(sk.locator("#end-round-warning")).to_contain_text("4")
+    sk.click("#end-round")  # nothing chosen for table 4: refused, the round still runs
+    expect(sk.locator(".flash.error")).to_contain_text("テーブル4")
+    sk.locator("#end-round-box summary").click()
+    sk.select_option("#open-table-4", label="引き分け")
+    sk.click("#end-round")
+    expect(sk.locator(".flash.ok")).to_contain_text("を終了しました")
+    expect(sk.locator("#match-4 .result")).to_contain_text("引き分け")
+    assert round_sheet(site.db, event, 1).rows[3].result == "draw"
+    sk.click("#pair-next")  # never a round left unpairable
+    expect(sk.locator(".flash.ok")).to_contain_text("ラウンド 2 の組み合わせ")
     assert people.errors == [] and people.dialogs == []

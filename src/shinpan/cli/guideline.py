@@ -186,8 +186,11 @@ def list_rules(book: Rulebook, query: str, lang: str, as_json: bool) -> None:
         if not rows:
             continue
         table = Table(title=category.name.get(lang), title_justify="left", expand=False)
-        for col in ("id", "name" if en else "名前", "1)", "2)", "3)"):
-            table.add_column(col)
+        # Ids and names are never cut to 「deck.illegal-d…」: the id keeps its whole width and
+        # every cell folds onto further lines where the terminal (or a pipe's 80 columns) is narrow.
+        table.add_column("id", no_wrap=True, min_width=max(len(inf.id) for inf in rows))
+        for col in ("name" if en else "名前", "1)", "2)", "3)"):
+            table.add_column(col, overflow="fold")
         for inf in rows:
             table.add_row(inf.id, inf.name.get(lang), *_ladder_cells(book, inf, lang))
         print_table(table)

@@ -39,13 +39,23 @@ def start(
 ) -> None:
     """Start the playoff from the final Swiss standings (the last Swiss round ended, every result in)."""
     from shinpan.services.playoff import start_playoff  # start-up
+    from shinpan.services.scoresheet import round_sheet  # start-up
 
     database = open_db(db)
     with handled():
         found = start_playoff(
             database, event, size, third_place=third_place, actor=actor, command_id=command_id
         )
-    print_json(found.as_json()) if as_json else _show_round(found)
+        recommended = round_sheet(database, event, found.round - 1).recommended_rounds
+    if as_json:
+        print_json(found.as_json())
+        return
+    played = found.round - 1  # the playoff's first round follows the last Swiss round
+    tell(
+        f"スイスラウンドは{played}回戦まで行いました(推奨は{recommended}回戦)",
+        f"Swiss rounds played: {played} of {recommended} recommended",
+    )
+    _show_round(found)
 
 
 def pair(
@@ -77,8 +87,12 @@ def show(event: EventOption, db: DbOption = None, as_json: JsonOption = False) -
     if bracket is None:
         tell("決勝トーナメントはまだ始まっていません", "no playoff has started")
         return
-    for row in bracket.as_json()["rounds"]:
-        tell(f"第{row['round']}回戦", f"round {row['round']}")
+    from shinpan.tournament.playoff import stage_name  # start-up
+
+    size = 2 * len(bracket.rounds[0]) if bracket.rounds else 0
+    for i, row in enumerate(bracket.as_json()["rounds"]):
+        ja, en = stage_name(size, i)  # T10: 準々決勝, 準決勝, 決勝… from the bracket's size
+        tell(f"{ja}(第{row['round']}回戦)", f"{en} (round {row['round']})")
         for m in row["matches"]:
             won = f" — {m['winner']} won" if m["winner"] else ""
             won_ja = f" — {m['winner']}の勝ち" if m["winner"] else ""
@@ -92,19 +106,25 @@ def show(event: EventOption, db: DbOption = None, as_json: JsonOption = False) -
 
 def placings(event: EventOption, db: DbOption = None, as_json: JsonOption = False) -> None:
     """Every player's final place: the playoff's, then the Swiss order (T10)."""
+    from shinpan.services.players import registry  # start-up
     from shinpan.services.playoff import final_placings  # start-up
 
     database = open_db(db)
     with handled():
         found = final_placings(database, event)
+        people = {p.number: p for p in registry(database, event).players}
     if as_json:
         print_json({"placings": [{"place": place, "player": player} for place, player in found]})
         return
     from rich.table import Table  # start-up
 
-    table = Table(heading("順位", "place"), heading("プレイヤー", "player"))
+    table = Table(heading("順位", "place"), heading("プレイヤー", "player"), heading("番号", "id"))
     for place, player in found:
-        table.add_row(str(place), player)
+        p = people.get(player)
+        shown = (
+            f"{p.name}({p.reading})" if p is not None and p.reading else (p.name if p is not None else player)
+        )
+        table.add_row(str(place), shown, player)
     print_table(table)
 
 

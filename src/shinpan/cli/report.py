@@ -46,7 +46,12 @@ class Grouping(StrEnum):
 
 FormatOption = Annotated[Format, typer.Option("--format", "-f", help="csv, json, html or pdf.")]
 LangOption = Annotated[
-    Lang, typer.Option("--lang", help="both (Japanese with English beside it) or ja (Japanese only).")
+    Lang | None,
+    typer.Option(
+        "--lang",
+        help="ja(日本語のみ)または both(日本語と英語)。既定: 大会の言語(日本の大会は日本語のみ)。"
+        "ja (Japanese only) or both (Japanese with English beside it); default: the event's language.",
+    ),
 ]
 OutputOption = Annotated[
     Path | None, typer.Option("--output", "-o", help="The file to write (default: standard output).")
@@ -58,12 +63,20 @@ STEPS = {
 }
 
 
-def _render_with_progress(make: Callable[[], Report], fmt: Format, lang: Lang) -> Output:
+def _language(report: Report, lang: Lang | None) -> str:
+    """The language asked, else the event's: Japanese only for an event held in Japan."""
+    from shinpan.reports.common import paper_language  # start-up
+
+    return lang.value if lang is not None else paper_language(report.time_zone)
+
+
+def _render_with_progress(make: Callable[[], Report], fmt: Format, lang: Lang | None) -> Output:
     """Gather and render; a PDF shows a progress bar on stderr while WeasyPrint works."""
     from shinpan.reports import render  # start-up
 
     if fmt is not Format.pdf:
-        return render(make(), fmt.value, lang=lang.value)
+        report = make()
+        return render(report, fmt.value, lang=_language(report, lang))
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn  # start-up
 
     with Progress(
@@ -80,10 +93,10 @@ def _render_with_progress(make: Callable[[], Report], fmt: Format, lang: Lang) -
         def step(name: str) -> None:
             progress.update(task, advance=1, description=STEPS.get(name, name))
 
-        return render(report, fmt.value, progress=step, lang=lang.value)
+        return render(report, fmt.value, progress=step, lang=_language(report, lang))
 
 
-def _emit(make: Callable[[], Report], fmt: Format, output: Path | None, lang: Lang = Lang.both) -> None:
+def _emit(make: Callable[[], Report], fmt: Format, output: Path | None, lang: Lang | None = None) -> None:
     if fmt is Format.pdf and output is None and sys.stdout.isatty():
         fail(
             both(
@@ -114,7 +127,7 @@ def _emit(make: Callable[[], Report], fmt: Format, output: Path | None, lang: La
 def penalties(
     event: EventOption,
     fmt: FormatOption = Format.csv,
-    lang: LangOption = Lang.both,
+    lang: LangOption = None,
     group: Annotated[
         Grouping, typer.Option("--group", help="Group by round (default), player or infraction.")
     ] = Grouping.round,
@@ -132,7 +145,7 @@ def dq(
     event: EventOption,
     ruling: Annotated[int | None, number_option("--ruling", help="Only this disqualification.")] = None,
     fmt: FormatOption = Format.pdf,
-    lang: LangOption = Lang.both,
+    lang: LangOption = None,
     output: OutputOption = None,
     db: DbOption = None,
 ) -> None:
@@ -151,7 +164,7 @@ def player(
     name: Annotated[str | None, typer.Option("--name", help="Or: the player's name.")] = None,
     reading: Annotated[str, typer.Option("--reading", help="With --name: the reading, in kana.")] = "",
     fmt: FormatOption = Format.json,
-    lang: LangOption = Lang.both,
+    lang: LangOption = None,
     output: OutputOption = None,
     db: DbOption = None,
 ) -> None:
@@ -177,7 +190,7 @@ def player(
 def stats(
     event: Annotated[int | None, number_option("--event", help="One event (default: every event).")] = None,
     fmt: FormatOption = Format.json,
-    lang: LangOption = Lang.both,
+    lang: LangOption = None,
     output: OutputOption = None,
     db: DbOption = None,
 ) -> None:
@@ -195,7 +208,7 @@ def slip(
         str, typer.Option("--base-url", help="The web app's address, for the QR code.")
     ] = "http://127.0.0.1:8000",
     fmt: FormatOption = Format.pdf,
-    lang: LangOption = Lang.both,
+    lang: LangOption = None,
     output: OutputOption = None,
     db: DbOption = None,
 ) -> None:
@@ -219,7 +232,7 @@ def penalty_slips(
         str, typer.Option("--base-url", help="The web app's address, for the QR codes.")
     ] = "http://127.0.0.1:8000",
     fmt: FormatOption = Format.pdf,
-    lang: LangOption = Lang.both,
+    lang: LangOption = None,
     output: OutputOption = None,
     db: DbOption = None,
 ) -> None:
@@ -253,7 +266,7 @@ def slips(
         str, typer.Option("--base-url", help="The web app's address, for the QR codes.")
     ] = "http://127.0.0.1:8000",
     fmt: FormatOption = Format.pdf,
-    lang: LangOption = Lang.both,
+    lang: LangOption = None,
     output: OutputOption = None,
     db: DbOption = None,
 ) -> None:
@@ -277,7 +290,7 @@ def pairings(
         Order, typer.Option("--by", help="table (default) or name (50-on order).")
     ] = Order.table,
     fmt: FormatOption = Format.pdf,
-    lang: LangOption = Lang.both,
+    lang: LangOption = None,
     output: OutputOption = None,
     db: DbOption = None,
 ) -> None:
@@ -292,7 +305,7 @@ def standings(
     event: EventOption,
     round_no: RoundOption = None,
     fmt: FormatOption = Format.pdf,
-    lang: LangOption = Lang.both,
+    lang: LangOption = None,
     output: OutputOption = None,
     db: DbOption = None,
 ) -> None:
@@ -307,7 +320,7 @@ def bracket(
     event: EventOption,
     fmt: FormatOption = Format.pdf,
     output: OutputOption = None,
-    lang: LangOption = Lang.both,
+    lang: LangOption = None,
     db: DbOption = None,
 ) -> None:
     """The playoff's bracket for the venue wall, with the final placings once the final is played."""

@@ -29,6 +29,14 @@ if TYPE_CHECKING:
 
 BYE = heading("不戦勝", "bye")
 OptionalRound = Annotated[int | None, number_option("--round", help="The round (default: the current one).")]
+OpenTableOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--open-table",
+        help="結果のないテーブルの扱い: 3=draw(引き分け)、3=both-lose(両者敗北)。"
+        "A table without a result, and what it becomes when the round ends.",
+    ),
+]
 
 
 def _local(stamp: str | None, zone: str) -> str:
@@ -207,20 +215,31 @@ def end(
     command_id: CommandOption = None,
     db: DbOption = None,
     as_json: JsonOption = False,
+    open_table: OpenTableOption = None,
 ) -> None:
-    """End the current round (or --round N): its end-of-round deadlines fall due; the
-    tables still playing are listed with what falls due when each ends."""
+    """ラウンドを終了します。結果のないテーブルは先に報告するか、--open-table 3=draw
+    (引き分け)/ 3=both-lose(両者敗北)で決めます。End the current round (or --round N):
+    each table without a result is reported first, or given its outcome with --open-table."""
     from shinpan.services import events, queries, rounds  # start-up
+    from shinpan.tournament.rounds import parse_open_table  # start-up
 
     database = open_db(db)
     with handled():
-        number = events.end_round(database, event, round_no, actor=judge, command_id=command_id)
+        chosen = dict(parse_open_table(t) for t in open_table or [])
+        number = events.end_round(
+            database, event, round_no, actor=judge, command_id=command_id, open_tables=chosen
+        )
         clock = rounds.round_clock(database, event, number)
         zone = queries.time_zone_of(database, event)
     if as_json:
         print_json({"round": number, "still_playing": [t.as_json() for t in clock.still_playing]})
         return
     tell(f"第{number}回戦を終了しました", f"round {number} ended")
+    for table, chosen_as in sorted(chosen.items()):
+        ja, en = ("両者敗北", "a loss for both") if chosen_as.value == "both_lose" else ("引き分け", "a draw")
+        tell(
+            f"  {table}番卓: {ja}(ラウンド終了時に決定)", f"table {table}: {en} (decided as the round ended)"
+        )
     for t in clock.still_playing:
         ends = _local(t.ends_at, zone)
         due = "; ".join(f"#{d.ruling} {d.player}: {d.remedy_en}" for d in t.due_at_end)
@@ -295,7 +314,7 @@ def standings(
     event: EventOption, round_no: OptionalRound = None, db: DbOption = None, as_json: JsonOption = False
 ) -> None:
     """The standings now (every status as it stands now), or after a round, with each player's status."""
-    from shinpan.services.standings import event_standings, standing_json  # start-up
+    from shinpan.services.standings import chain_cells, event_standings  # start-up
 
     database = open_db(db)
     with handled():
@@ -306,27 +325,24 @@ def standings(
     from rich.table import Table  # start-up
 
     chain = [key.value for key in table.format.chain]
-    keys = [
-        key for key in ("omw", "gw", "ogw", "oomw", "seeded") if key in chain or key in ("omw", "gw", "ogw")
-    ]
+    keys = chain  # the event's tiebreakers, in the chain's order (T9)
     out = Table(
         heading("順位", "rank"),
         heading("プレイヤー", "player"),
         heading("勝ち点", "points"),
         heading("勝-敗-分", "W-L-D"),
-        *(key.upper() for key in keys),
+        *(heading("シード順", "seeded") if key == "seeded" else key.upper() for key in keys),
         heading("状態", "status"),
         title=_standings_title(table.round, table.state, table.now),
         caption=both(
             f"{FORMAT_JA[table.format.match_format.value]}、時間切れ: {TIME_OUT_JA[table.format.at_time.value]}。"
-            f"マッチポイント、{'・'.join(key.upper() for key in chain)}の順",
+            f"マッチポイント、{'・'.join('シード順' if key == 'seeded' else key.upper() for key in chain)}の順",
             f"{table.format.match_format.value}, at time: {table.format.at_time.value}; "
             f"ranked by points, {', '.join(chain)}",
         ),
     )
     for s in table.rows:
-        j = standing_json(s, table.format)
-        shown = [f"{j[key]:.4f}" if key != "seeded" else str(j[key]) for key in keys]
+        shown = [value for _, value in chain_cells(s, table.format)]
         out.add_row(
             str(s.rank or "—"),
             s.player,

@@ -9,6 +9,7 @@ import typer
 
 from shinpan.cli.common import (
     DB_INT_MAX,
+    STATUS_JA,
     CommandOption,
     DbOption,
     EventOption,
@@ -20,7 +21,7 @@ from shinpan.cli.common import (
     open_db,
 )
 from shinpan.cli.guideline import Lang, LangOption
-from shinpan.cli.output import both, fail, print_json, print_table, say, tell
+from shinpan.cli.output import both, fail, heading, print_json, print_table, say, tell
 
 if TYPE_CHECKING:  # the guideline and the engine load inside the commands that use them
     from shinpan.guideline import Rulebook
@@ -64,7 +65,8 @@ def _show_preview(book: Rulebook, rulings: list[Any], lang: str) -> None:
         say("  " + explain(book, r, lang), markup=False, highlight=False)
         for d in r.dues:
             what = d.remedy_en if en else d.remedy
-            say(f"  ⏱ {deadline_text(d, lang)}: {what}", markup=False)
+            word = "deadline" if en else "期限"  # the glyph alone is lost where a font lacks it
+            say(f"  ⏱ {word} {deadline_text(d, lang)}: {what}", markup=False)
         if r.needs_head_judge:
             say("  waits for the head judge's confirmation (D11)" if en else "  ヘッドジャッジの承認待ち")
 
@@ -194,15 +196,17 @@ def void(
     as_json: JsonOption = False,
 ) -> None:
     """Void a ruling's record; what it did to matches and statuses is reversed (D1)."""
-    from shinpan.services import corrections  # start-up
+    from shinpan.services import corrections, queries  # start-up
 
     database = open_db(db)
     with handled():
+        before = queries.rederived_by(database, event, ruling)
         done = corrections.void(database, event, ruling, reason, judge=judge, command_id=command_id)
     if as_json:
         print_json({"voided": done})
         return
     tell(f"裁定 {'、'.join(map(str, done))} を取り消しました", f"voided {', '.join(map(str, done))}")
+    _tell_rederived(database, event, event_rulebook(database, event), ruling, before)
 
 
 def deviate(
@@ -218,10 +222,11 @@ def deviate(
     as_json: JsonOption = False,
 ) -> None:
     """The head judge deviates from the guideline for one ruling (D11, D12)."""
-    from shinpan.services import corrections  # start-up
+    from shinpan.services import corrections, queries  # start-up
 
     database = open_db(db)
     with handled():
+        before = queries.rederived_by(database, event, ruling)
         body = corrections.deviate(
             database, event, ruling, penalty or [], reason, judge=judge, command_id=command_id
         )
@@ -230,11 +235,55 @@ def deviate(
         return
     from shinpan.engine.explain import penalty_text  # start-up
 
-    given = penalty_text(event_rulebook(database, event), tuple(body["penalties"]), "ja")
+    book = event_rulebook(database, event)
+    given = penalty_text(book, tuple(body["penalties"]), "ja")
     tell(
         f"裁定 {ruling}: {given}",
         f"ruling {ruling}: {', '.join(body['penalties']) or 'no penalty'}",
     )
+    _tell_rederived(database, event, book, ruling, before)
+
+
+def _tell_rederived(
+    database: Database, event: int, book: Rulebook, ruling: int, before: tuple[list[int], list[int]]
+) -> None:
+    """D16: the rulings a correction voided or added (those it rederived), each named."""
+    from shinpan.engine.explain import penalty_text  # start-up
+    from shinpan.services import queries  # start-up
+
+    voided, added = queries.rederived_by(database, event, ruling)
+    for numbers, ja, en in (
+        (
+            [n for n in voided if n not in before[0]],
+            "この訂正で取り消された裁定",
+            "voided by this correction",
+        ),
+        ([n for n in added if n not in before[1]], "この訂正で加わった裁定", "added by this correction"),
+    ):
+        for n in numbers:
+            r = queries.get_ruling(database, event, n)
+            what = penalty_text(book, tuple(r["penalties"]), "ja")
+            who = queries.player_names(database, event, [r["player"]]).get(r["player"], r["player"])
+            tell(
+                f"  {ja}: 裁定 {n} {who}({r['player']}) {book.rule_name(r['rule'], 'ja')}({what})",
+                f"{en}: ruling {n} {who} ({r['player']}) {book.rule_name(r['rule'], 'en')}",
+            )
+
+
+# The words of the human output (its --json keeps the values).
+RULING_STATE_JA = {"pending": "確認待ち", "confirmed": "確認済み", "recorded": "記録済み", "voided": "取消"}
+DEADLINE_STATE_WORDS = {
+    "pending": ("未了", "pending"),
+    "done": ("済み", "done"),
+    "missed": ("不履行", "missed"),
+    "cancelled": ("取消", "cancelled"),
+}
+DUE_KIND_WORDS = {
+    "end_of_match": ("マッチの終了時", "end of the match"),
+    "end_of_round": ("ラウンドの終了時", "end of the round"),
+    "before_next_match": ("次のマッチの前", "before the next match"),
+    "minutes": ("時間", "minutes"),
+}
 
 
 def history(
@@ -258,17 +307,25 @@ def history(
     from shinpan.engine.explain import penalty_text  # start-up
 
     p = data["player"]
-    say(f"[bold]{p['name']}[/] ({p['number']}) {p['reading']} — {p['status']}")
+    en = lang is Lang.en
+    status = p["status"] if en else STATUS_JA.get(p["status"], p["status"])
+    from rich.markup import escape  # start-up
+
+    say(f"[bold]{escape(p['name'])}[/] ({escape(p['number'])}) {escape(p['reading'])} — {escape(status)}")
     book = event_rulebook(database, event)
-    table = Table("#", "round", "rule", "offence", "penalty", "state", "judge")
+    table = Table(
+        heading("裁定", "ruling"), heading("回戦", "round"), heading("違反", "rule"), heading("回数", "offence"),
+        heading("罰則", "penalty"), heading("状態", "state"), heading("ジャッジ", "judge"),
+    )  # fmt: skip
     for r in data["rulings"]:
+        follow = (" (follow-up)" if en else "(追加措置)") if r["follow_up"] else ""
         table.add_row(
-            str(r["number"]),
+            f"#{r['number']}",
             str(r["round"] or ""),
             book.rule_name(r["rule"], lang.value),
-            str(r["offense"] or "—") + (" (follow-up)" if r["follow_up"] else ""),
+            (str(r["offense"]) if r["offense"] else "—") + follow,
             penalty_text(book, tuple(r["penalties"]), lang.value),
-            r["state"],
+            r["state"] if en else RULING_STATE_JA.get(r["state"], r["state"]),
             r["judge"],
         )
     print_table(table)
@@ -339,15 +396,29 @@ def deadlines(
     from shinpan.reports.common import local_time  # start-up
 
     en = lang is Lang.en
-    table = Table("ruling", "pos", "player", "due", "remedy", "state")
+    table = Table(
+        heading("裁定", "ruling"), heading("順", "pos"), heading("プレイヤー", "player"), heading("期限", "due"),
+        heading("追加措置", "remedy"), heading("状態", "state"),
+    )  # fmt: skip
     for d in found:
         if d.seconds_left is not None and not d.overdue:
-            due = f"{int(d.seconds_left // 60)}:{int(d.seconds_left % 60):02d} left"
+            left = f"{int(d.seconds_left // 60)}:{int(d.seconds_left % 60):02d}"
+            due = f"{left} left" if en else f"残り {left}"
+        elif d.due_at:
+            due = local_time(d.due_at, zone, style="short")
         else:
-            due = local_time(d.due_at, zone, style="short") if d.due_at else d.due_kind
-        state = "OVERDUE" if d.overdue else d.state
+            ja_when, en_when = DUE_KIND_WORDS.get(d.due_kind, (d.due_kind, d.due_kind))
+            due = en_when if en else ja_when
+        ja_state, en_state = (
+            ("期限切れ", "overdue") if d.overdue else DEADLINE_STATE_WORDS.get(d.state, (d.state, d.state))
+        )
         table.add_row(
-            str(d.ruling), str(d.position), d.player, due, d.remedy_en if en else d.remedy_ja, state
+            f"#{d.ruling}",
+            str(d.position),
+            d.player,
+            due,
+            d.remedy_en if en else d.remedy_ja,
+            en_state if en else ja_state,
         )
     print_table(table)
 

@@ -25,6 +25,28 @@ def _seal_key(database: Any) -> None:
     tell("封印の鍵", f"seal key: {key_dir(database) / KEY_FILE} ({fingerprint(public_hex(key))})")
 
 
+def _busy_ports(host: str, ports: list[int]) -> list[int]:
+    """The ports a server could not listen on at ``host`` now (in use by another program)."""
+    import errno  # start-up
+    import socket  # start-up
+
+    busy = []
+    for port in ports:
+        try:
+            found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        except OSError:
+            continue  # an address that does not resolve: the server says so itself
+        family, kind, proto, _, address = found[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+            try:
+                probe.bind(address)
+            except OSError as e:
+                if e.errno == errno.EADDRINUSE:
+                    busy.append(port)
+    return busy
+
+
 def serve(
     host: Annotated[
         str, typer.Option("--host", help="Address to listen on (0.0.0.0 for the venue LAN).")
@@ -68,6 +90,14 @@ def serve(
             both(
                 "--demo は専用の SQLite ファイルを一つのプロセスで使います。--workers を外してください",
                 "--demo serves its own SQLite file from one process: leave out --workers",
+            ),
+            1,
+        )
+    for busy in _busy_ports(host, [https_port, port] if https else [port]):  # before any banner
+        fail(
+            both(
+                f"ポート {busy} はほかのプログラムが使っています。そのプログラムを止めるか、--port で別のポートを指定してください",
+                f"port {busy} is in use by another program: stop it, or choose another with --port",
             ),
             1,
         )

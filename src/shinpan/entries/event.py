@@ -138,20 +138,28 @@ class PlayerDropped(Kind):
 
 @dataclass(frozen=True)
 class PlayerCorrected(Kind):
-    """A registered player's name, reading or club as it should have been written."""
+    """A registered player's name, reading or club as it should have been written, and the
+    handle they go by on the players' pages when one is given (a body without a handle
+    changes none, and is written as before)."""
 
     kind: ClassVar[str] = "player.corrected"
     player: str
     name: str
     reading: str | None
     club: str | None
+    handle: str | None = None
 
     def body(self) -> dict[str, Any]:
-        return {"player": self.player, "name": self.name, "reading": self.reading, "club": self.club}
+        return {
+            "player": self.player, "name": self.name, "reading": self.reading, "club": self.club,
+            **unless_none(handle=self.handle),
+        }  # fmt: skip
 
     @classmethod
     def read(cls, f: Fields) -> Self:
-        return cls(f.text("player"), f.text("name"), f.opt_text("reading"), f.opt_text("club"))
+        return cls(
+            f.text("player"), f.text("name"), f.opt_text("reading"), f.opt_text("club"), f.opt_text("handle")
+        )
 
 
 @dataclass(frozen=True)

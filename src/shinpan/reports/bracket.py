@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.ledger_head import LedgerHead
+from shinpan.tournament.playoff import stage_name
 
 People = Mapping[str, tuple[str, str]]  # participant id -> (name, reading)
 
@@ -57,12 +58,9 @@ class BracketRound:
 
 
 def round_titles(rounds_left: int) -> tuple[str, str]:
-    """What a playoff round is called by how many rounds remain after it (0: the final)."""
-    return {
-        0: ("決勝", "final"),
-        1: ("準決勝", "semi-finals"),
-        2: ("準々決勝", "quarter-finals"),
-    }.get(rounds_left, (f"ベスト{2 ** (rounds_left + 1)}", f"round of {2 ** (rounds_left + 1)}"))
+    """What a playoff round is called by how many rounds remain after it (0: the final):
+    the core's :func:`shinpan.tournament.playoff.stage_name`."""
+    return stage_name(2 ** (rounds_left + 1), 0)
 
 
 @dataclass(frozen=True)
@@ -125,7 +123,7 @@ def wall_bracket(
     total = size.bit_length() - 1  # rounds in the bracket
     laid_out = []
     for i, bouts in enumerate(rounds):
-        ja, en = round_titles(total - 1 - i)
+        ja, en = stage_name(size, i)
         matches = tuple(
             BracketMatch(m["table"], seat(m["a"]), seat(m["b"]), m["winner"], m["third_place"]) for m in bouts
         )

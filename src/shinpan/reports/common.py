@@ -128,6 +128,17 @@ def zone_words(zone: str | None = DEFAULT_TIME_ZONE) -> tuple[str, str]:
     return ZONE_WORDS.get(label, label), label
 
 
+# The time zones of Japan: an event held there prints its paper in Japanese only (T12: the
+# event's language), unless both languages are asked for.
+JAPANESE_ZONES = frozenset({"Asia/Tokyo", "Japan"})
+
+
+def paper_language(time_zone: str | None) -> str:
+    """The language an event's paper is printed in when none is asked: ``ja`` (Japanese only)
+    for an event held in Japan (its time zone), else ``both`` (Japanese with English beside it)."""
+    return "ja" if zone_label(time_zone) in JAPANESE_ZONES else "both"
+
+
 def shared_zone(headers: Iterable[EventHeader]) -> str:
     """The zone of a report over several events: theirs if they share one, else Japan's."""
     zones = {h.time_zone for h in headers}

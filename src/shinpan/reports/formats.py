@@ -261,7 +261,31 @@ def to_html(report: Report, *, stylesheet: str | None = None, lang: str = "both"
         context["call_qrs"] = {s.table: Markup(s.call_qr_svg) for s in report.slips}
     elif isinstance(report, PenaltyReport):
         context["compact"] = compact(report)
-    return environment().get_template(f"{report.kind}.html").render(**context)
+    html = environment().get_template(f"{report.kind}.html").render(**context)
+    return drop_english(html) if lang == "ja" else html
+
+
+_EN_OPEN = re.compile(r'[ \t]*<span class="en">')
+_SPAN = re.compile(r"<span\b|</span>")
+
+
+def drop_english(html: str) -> str:
+    """A Japanese-only page: every ``<span class="en">`` (the English beside the Japanese) left
+    out with the space before it, so no stub stays (「(日本時間 )」, 「台帳ヘッド :」)."""
+    out, at = [], 0
+    for found in _EN_OPEN.finditer(html):
+        if found.start() < at:
+            continue  # inside English already left out
+        depth, end = 0, len(html)
+        for tag in _SPAN.finditer(html, found.end() - len('<span class="en">')):
+            depth += 1 if tag.group() != "</span>" else -1
+            if depth == 0:
+                end = tag.end()
+                break
+        out.append(html[at : found.start()])
+        at = end
+    out.append(html[at:])
+    return "".join(out)
 
 
 def print_css() -> str:

@@ -21,10 +21,12 @@ from shinpan.reports.common import EventHeader, SlipSheets, event_header
 from shinpan.reports.slip import DEFAULT_BASE_URL, qr_svg, web_base
 from shinpan.services.codes import match_codes
 from shinpan.services.context import load_event, stamp
+from shinpan.services.formats import read_format
 from shinpan.services.heads import read_heads
 from shinpan.store import matches as stored_matches
 from shinpan.store.db import Database
 from shinpan.store.roster import names
+from shinpan.tournament.formats import MatchFormat
 
 PER_PAGE = 8
 DUELS = 3  # boxes for a best of three
@@ -131,6 +133,7 @@ def result_slips(
         people = names(conn, event_id)
         codes = match_codes(db, conn, event_id, number, [m.table_no for m in played])
         heads = read_heads(conn, [event_id])
+        best_of_one = read_format(conn, event_id).match_format is MatchFormat.bo1
 
     def seat(player: str) -> Seat:
         p = people.get(player)
@@ -153,4 +156,7 @@ def result_slips(
                 qr_svg(calling),
             )
         )
-    return ResultSlips(event, number, tuple(slips), stamp(now), heads=heads)
+    # The slip follows the format (T7): best of one has one duel to write.
+    return ResultSlips(
+        event, number, tuple(slips), stamp(now), duels=1 if best_of_one else DUELS, heads=heads
+    )

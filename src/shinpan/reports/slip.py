@@ -85,7 +85,7 @@ def web_base(base_url: str) -> str:
 
 def ruling_url(base_url: str, event_id: int, number: int) -> str:
     """Where the web app shows a ruling."""
-    return f"{web_base(base_url)}/events/{event_id}/rulings/{number}"
+    return f"{web_base(base_url)}/slip/{event_id}/{number}"
 
 
 def qr_svg(text: str) -> str:

@@ -73,6 +73,7 @@ def venue_standings(db: Database, event_id: int, round_no: int | None = None) ->
         standing_rows(table.rows, people),
         generated_at=stamp(),
         time_zone=event.time_zone,
+        chain=[key.value for key in table.format.chain],
     )
     return replace(sheet, heads=heads)
 

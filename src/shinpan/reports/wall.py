@@ -51,6 +51,15 @@ STANDING_COLUMNS = (
     ("対戦相手のゲーム勝率", "OGW"),
     ("状態", "status"),
 )
+# The tiebreakers in words (T9), each (Japanese, English): the standings show the event's chain.
+CHAIN_WORDS = {
+    "omw": ("対戦相手のマッチ勝率", "OMW"),
+    "gw": ("ゲーム勝率", "GW"),
+    "ogw": ("対戦相手のゲーム勝率", "OGW"),
+    "oomw": ("対戦相手の平均OMW", "OOMW"),
+    "seeded": ("シード順", "seeded"),
+}
+DEFAULT_KEYS = ("omw", "gw", "ogw")
 
 People = Mapping[str, tuple[str, str]]  # participant id -> (name, reading)
 
@@ -120,16 +129,27 @@ class WallStanding:
     gw: Fraction
     ogw: Fraction
     status: str
+    oomw: Fraction = Fraction(0)
+    seeded: int | None = None  # the place in the seeded order (T9), when the chain names it
 
     def percents(self) -> tuple[str, str, str]:
         """OMW, GW and OGW as the wall prints them: 66.67%."""
         return (percent(self.omw), percent(self.gw), percent(self.ogw))
 
+    def chain_values(self, chain: Sequence[str]) -> list[str]:
+        """The chain's keys as the wall prints them, in order: 66.67%, ``seeded`` as a number."""
+        return [self._value(key, percent) for key in chain]
+
+    def _value(self, key: str, show: Any) -> str:
+        if key == "seeded":
+            return "" if self.seeded is None else str(self.seeded)
+        return str(show({"omw": self.omw, "gw": self.gw, "ogw": self.ogw, "oomw": self.oomw}[key]))
+
     def status_words(self) -> tuple[str, str]:
         return STATUS_WORDS.get(self.status, (self.status, self.status))
 
-    def as_json(self) -> dict[str, Any]:
-        return {
+    def as_json(self, chain: Sequence[str] = DEFAULT_KEYS) -> dict[str, Any]:
+        row: dict[str, Any] = {
             "rank": self.rank,
             "player": self.player,
             "name": self.name,
@@ -143,9 +163,20 @@ class WallStanding:
             "ogw": decimal(self.ogw),
             "status": self.status,
         }
+        if "oomw" in chain:
+            row["oomw"] = decimal(self.oomw)
+        if "seeded" in chain:
+            row["seeded"] = self.seeded
+        return row
 
-    def csv_row(self) -> list[str]:
+    def csv_row(self, chain: Sequence[str] = DEFAULT_KEYS) -> list[str]:
         ja, en = self.status_words()
+        if tuple(chain) != DEFAULT_KEYS:
+            return [
+                *self._csv_start(),
+                *(self._value(key, lambda v: f"{decimal(v):.4f}") for key in chain),
+                f"{ja} / {en}" if ja else "",
+            ]
         return [
             "" if self.rank is None else str(self.rank),
             self.player,
@@ -159,6 +190,18 @@ class WallStanding:
             f"{decimal(self.gw):.4f}",
             f"{decimal(self.ogw):.4f}",
             f"{ja} / {en}" if ja else "",
+        ]
+
+    def _csv_start(self) -> list[str]:
+        return [
+            "" if self.rank is None else str(self.rank),
+            self.player,
+            self.name,
+            self.reading,
+            str(self.points),
+            str(self.wins),
+            str(self.losses),
+            str(self.draws),
         ]
 
 
@@ -194,6 +237,8 @@ def standing_rows(lines: Sequence[Standing], people: People) -> list[WallStandin
             s.gw,
             s.ogw,
             str(s.status),
+            s.oomw,
+            s.seeded,
         )
         for s in lines
     ]
@@ -275,10 +320,16 @@ class WallStandings:
     generated_at: str
     time_zone: str = DEFAULT_TIME_ZONE  # the event's: times on the sheet are shown in it
     heads: tuple[LedgerHead, ...] = ()  # the ledger's head as it was (shinpan.services.heads)
+    chain: tuple[str, ...] = DEFAULT_KEYS  # the event's tiebreakers (T9), in order
 
     @property
     def file_stem(self) -> str:
         return f"standings-round-{self.round}"
+
+    @property
+    def chain_words(self) -> list[tuple[str, str]]:
+        """The chain's keys in words, in order: (Japanese, English)."""
+        return [CHAIN_WORDS[key] for key in self.chain]
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -286,11 +337,13 @@ class WallStandings:
             "event": self.event_name,
             "round": self.round,
             "generated_at": self.generated_at,
-            "standings": [line.as_json() for line in self.lines],
+            "tiebreakers": list(self.chain),
+            "standings": [line.as_json(self.chain) for line in self.lines],
         }
 
     def csv_table(self) -> tuple[list[str], list[list[str]]]:
-        return [f"{ja} / {en}" for ja, en in STANDING_COLUMNS], [line.csv_row() for line in self.lines]
+        columns = [*STANDING_COLUMNS[:8], *self.chain_words, STANDING_COLUMNS[-1]]
+        return [f"{ja} / {en}" for ja, en in columns], [line.csv_row(self.chain) for line in self.lines]
 
 
 def wall_standings(
@@ -300,6 +353,8 @@ def wall_standings(
     *,
     generated_at: str,
     time_zone: str = DEFAULT_TIME_ZONE,
+    chain: Sequence[str] = DEFAULT_KEYS,
 ) -> WallStandings:
-    """The standings as they stood at the end of ``round_no``, in the order given (best first)."""
-    return WallStandings(event_name, round_no, tuple(lines), generated_at, time_zone)
+    """The standings as they stood at the end of ``round_no``, in the order given (best first),
+    with the event's tiebreakers (``chain``, T9) in its order."""
+    return WallStandings(event_name, round_no, tuple(lines), generated_at, time_zone, chain=tuple(chain))

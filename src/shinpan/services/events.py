@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from datetime import date, datetime
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.csvio import PairingRow, PlayerRow
@@ -43,6 +45,7 @@ from shinpan.store.ledger import Appender, Entry
 from shinpan.store.roster import statuses
 from shinpan.store.rounds import round_of
 from shinpan.tournament.formats import parse_format
+from shinpan.tournament.rounds import OpenTable
 
 
 def _date(value: str | None, field: str) -> str | None:
@@ -370,11 +373,18 @@ def end_round(
     command_id: str | None = None,
     now: datetime | None = None,
     before_t5: bool = False,
+    open_tables: Mapping[int, OpenTable] | None = None,
+    keep_open: bool = False,
 ) -> int:
     """End a round (default: the current one): its end-of-round deadlines fall due (D21).
-    Tables still playing go on; their end-of-match deadlines fall due as each ends.
-    ``before_t5``: an event recorded by a shinpan older than T5 (an import), whose rounds
-    took results and ended without their clock started, as anyone of its results desk did."""
+    A started round ends with every table resolved: each table still without a result has
+    what it becomes said in ``open_tables`` (a draw, or a loss for both where the format
+    counts one), recorded with the end; refused otherwise, so the next round can be paired.
+    A round whose clock never started is ended by the head judge to take its results after
+    (T5). ``before_t5``: an event recorded by a shinpan older than T5 (an import), whose rounds
+    took results and ended without their clock started, as anyone of its results desk did.
+    ``keep_open``: an imported ledger's end, as it was recorded (open tables and all)."""
+    from shinpan.services.results import end_open_tables  # start-up: listing events loads no results
 
     def act(conn: Connection, ap: Appender) -> int:
         number = round_no or load_event(conn, event_id).current_round
@@ -390,10 +400,13 @@ def end_round(
                 "round {round} has not started: only the head judge ends a round whose clock never started",
                 round=number,
             )
+        if row.state is RoundState.started and not keep_open:
+            end_open_tables(conn, ap, event_id, number, open_tables or {})
         ap.append(RoundEnded(number))
         return number
 
-    payload = {"end_round": round_no}
+    chosen = {str(t): c.value for t, c in sorted((open_tables or {}).items())}
+    payload: dict[str, Any] = {"end_round": round_no} | ({"open_tables": chosen} if chosen else {})
     return run_command(
         db,
         event_id,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from shinpan.csvio import CsvError, CsvProblem, PlayerRow, decode, parse_players
@@ -32,6 +32,7 @@ from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
 from shinpan.store.players import PlayerRecord, player
+from shinpan.store.public import handles
 from shinpan.store.registration import absent, every_player
 from shinpan.store.roster import statuses
 
@@ -100,14 +101,15 @@ def import_file(
 
 
 # The columns of a player typed into a form, as a one-line CSV file names them.
-FORM_COLUMNS = ("番号", "名前", "フリガナ", "所属")
+FORM_COLUMNS = ("番号", "名前", "フリガナ", "所属", "ハンドル")
 
 
-def form_row(number: str, name: str, reading: str, club: str) -> PlayerRow:
-    """A player typed into a form, checked as a CSV row is (CsvError naming the column)."""
+def form_row(number: str, name: str, reading: str, club: str, handle: str = "") -> PlayerRow:
+    """A player typed into a form, checked as a CSV row is (CsvError naming the column); a late
+    entrant's handle too, shown on the players' pages of an event that shows handles (T12)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerows([FORM_COLUMNS, (number, name, reading, club)])
+    writer.writerows([FORM_COLUMNS, (number, name, reading, club, handle)])
     return parse_players(out.getvalue().encode("utf-8"))[0]
 
 
@@ -143,11 +145,16 @@ def correct_player(
 ) -> PlayerCorrectedJson:
     """The player ``row.number``'s name, reading and club as ``row`` writes them."""
     number = normalize_id(row.number)
-    corrected = PlayerCorrected(number, row.name, row.reading or None, row.club)
+    corrected = PlayerCorrected(number, row.name, row.reading or None, row.club, row.handle or None)
 
     def act(conn: Connection, ap: Appender) -> PlayerCorrectedJson:
         was = _found(conn, event_id, number)
-        if (was.name, was.reading or None, was.club) == (row.name, row.reading or None, row.club):
+        same_handle = row.handle is None or row.handle == handles(conn, event_id).get(number)
+        if same_handle and (was.name, was.reading or None, was.club) == (
+            row.name,
+            row.reading or None,
+            row.club,
+        ):
             raise InvalidInput("nothing was changed", field="name")
         ap.append(corrected)
         return player_corrected_json(corrected)
@@ -210,6 +217,7 @@ class Registry:
     event: Event
     players: list[PlayerRecord]
     absent: set[str]
+    handles: dict[str, str] = field(default_factory=dict)  # each player's handle, where registered
 
     @property
     def attendance_open(self) -> bool:
@@ -219,7 +227,7 @@ class Registry:
 def registry(db: Database, event_id: int) -> Registry:
     with db.read() as conn:
         event = load_event(conn, event_id)
-        return Registry(event, every_player(conn, event_id), absent(conn, event_id))
+        return Registry(event, every_player(conn, event_id), absent(conn, event_id), handles(conn, event_id))
 
 
 def named(db: Database, event_id: int, number: str) -> str:

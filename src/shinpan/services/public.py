@@ -27,15 +27,16 @@ from shinpan.engine.event_rules import RoundState
 from shinpan.guideline.search import normalize
 from shinpan.services.closed import state_of
 from shinpan.services.context import load_event, parse_stamp, stamp
-from shinpan.services.playoff import read_bracket
+from shinpan.services.playoff import final_placings, read_bracket
 from shinpan.services.publish import event_of_token
 from shinpan.services.rounds import read_clock
 from shinpan.services.search import EventRoster, PlayerView, index_of
-from shinpan.services.standings import read_standings
+from shinpan.services.standings import chain_cells, read_standings
 from shinpan.store.db import Database
 from shinpan.store.notices import Change, watch_of
 from shinpan.store.public import handles, last_ended
 from shinpan.store.rounds import round_of
+from shinpan.tournament.playoff import final_decided, stage_name
 
 HIDDEN = frozenset({"withdrawn", "ejected", "disqualified"})  # statuses only a ruling gives
 MOST_FOUND = 20
@@ -87,6 +88,7 @@ class Shown:
 
     label: str
     reading: str = ""  # only where names are shown
+    numbered: bool = False  # a player with no handle, on handle-only pages: shown by their number
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,7 @@ class StandingShown:
     wins: int
     losses: int
     draws: int
+    tiebreakers: tuple[tuple[str, str], ...] = ()  # the event's chain (T9): (key, value), in order
 
 
 @dataclass(frozen=True)
@@ -157,7 +160,8 @@ class PublicEvent:
         if view is None or view.status in HIDDEN:
             return None
         if self.by_handles:
-            return Shown(self.handles.get(number) or number)
+            handle = self.handles.get(number)
+            return Shown(handle) if handle else Shown(number, numbered=True)
         return Shown(view.name, view.reading)
 
     def _seat(self, view: PlayerView) -> Seat | None:
@@ -225,15 +229,18 @@ class PublicEvent:
             shown = self.shown(s.player)
             if shown is None or s.status.value in HIDDEN:
                 continue
-            out.append(StandingShown(s.rank, shown, s.points, s.wins, s.losses, s.draws))
+            chain = tuple(chain_cells(s, table.format))
+            out.append(StandingShown(s.rank, shown, s.points, s.wins, s.losses, s.draws, chain))
         return table.round, out
 
-    def bracket(self) -> list[tuple[int, list[BoutShown]]]:
-        """The playoff's rounds and their matches ([] without a playoff)."""
+    def bracket(self) -> list[tuple[int, tuple[str, str], list[BoutShown]]]:
+        """The playoff's rounds, each with its name (準決勝, 決勝…, T10; Japanese and English)
+        and its matches ([] without a playoff)."""
         with self.db.read() as conn:
             found = read_bracket(conn, self.event_id)
         if found is None:
             return []
+        size = 2 * len(found.rounds[0]) if found.rounds else 0
         rounds = []
         for i, bouts in enumerate(found.rounds):
             shown = [
@@ -246,8 +253,25 @@ class PublicEvent:
                 )
                 for b in bouts
             ]
-            rounds.append((found.first + i, shown))
+            rounds.append((found.first + i, stage_name(size, i), shown))
         return rounds
+
+    def placings(self) -> list[tuple[int, Shown]]:
+        """Once the playoff's final has its winner: the champion and the places the bracket
+        decides (T10), best first; [] before (or without a playoff)."""
+        with self.db.read() as conn:
+            found = read_bracket(conn, self.event_id)
+        if found is None or not found.rounds:
+            return []
+        size = 2 * len(found.rounds[0])
+        if not final_decided(size, found.rounds):
+            return []
+        out = []
+        for place, player in final_placings(self.db, self.event_id)[:size]:
+            shown = self.shown(player)
+            if shown is not None:
+                out.append((place, shown))
+        return out
 
     def clock(self, now: datetime | None = None) -> WallClock:
         """The current round's clock for the wall: its end, and each table whose own end

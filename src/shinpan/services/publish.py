@@ -37,6 +37,13 @@ def players_url(token: str) -> str:
     return f"/p/{token}"
 
 
+def players_address(db: Database, event_id: int) -> str | None:
+    """The path of the event's players' pages, if it is published."""
+    with db.read() as conn:
+        found = publication(conn, event_id)
+    return players_url(found.token) if found.token else None
+
+
 def publication(conn: Connection, event_id: int) -> Published:
     """What the event shows its players now (not published: token None)."""
     load_event(conn, event_id)  # 404 for an unknown event

@@ -355,7 +355,9 @@ def _time(db: Database, e: int, entry: Entry, b: TimeExtended, _: Sequence[Entry
 
 @replays(RoundEnded)
 def _ended(db: Database, e: int, entry: Entry, b: RoundEnded, _: Sequence[Entry]) -> None:
-    events.end_round(db, e, b.round, before_t5=_before_t5(db, e), **_as(entry))
+    # The tables an end resolved are results of their own, replayed before it; a ledger from
+    # before that rule ended rounds with tables open, and keeps them so.
+    events.end_round(db, e, b.round, before_t5=_before_t5(db, e), keep_open=True, **_as(entry))
 
 
 def _before_t5(db: Database, e: int) -> bool:
@@ -445,7 +447,9 @@ def _call_resolved(db: Database, e: int, entry: Entry, b: CallResolved, _: Seque
 
 @replays(PlayerCorrected)
 def _corrected(db: Database, e: int, entry: Entry, b: PlayerCorrected, _: Sequence[Entry]) -> None:
-    players.correct_player(db, e, PlayerRow(b.player, b.name, b.reading or "", b.club), **_as(entry))
+    players.correct_player(
+        db, e, PlayerRow(b.player, b.name, b.reading or "", b.club, b.handle), **_as(entry)
+    )
 
 
 @replays(AttendanceMarked)

@@ -6,6 +6,7 @@ that of two results sent at once for one table exactly one stands.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NotRequired, TypedDict
@@ -23,7 +24,7 @@ from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry
 from shinpan.store.results import table_results
 from shinpan.store.roster import names
-from shinpan.store.rounds import paired_after, round_duels
+from shinpan.store.rounds import paired_after, round_duels, unfinished_tables
 from shinpan.store.snapshots import match_at
 from shinpan.store.standings import playoff_round
 from shinpan.tournament.formats import AtTime
@@ -43,6 +44,7 @@ from shinpan.tournament.results import (
     standing,
     verdict,
 )
+from shinpan.tournament.rounds import EndRefused, OpenTable, choices_at_end, why_no_end
 
 
 def N_(message: str) -> str:
@@ -170,7 +172,7 @@ def _report(w: Wanted, m: Match) -> Report:
         return DuelReport(duel, m.side(player))
     if w.match is not None:
         return MatchReport(w.match)
-    return ScoreReport(parse_score(w.score or ""), w.at_time)
+    return ScoreReport(parse_score(w.score or "", at_time=w.at_time), w.at_time)
 
 
 def _table(m: Match, causes: dict[int, int | None], drawn: frozenset[int]) -> Table:
@@ -223,6 +225,12 @@ def _refuse(found: Verdict, details: ResultThatStands) -> None:
             N_("round {round}, table {table} has no result to replace"),
             details=details,
             field="replaces",
+            **params,
+        )
+    if found is Verdict.unchanged:
+        raise InvalidInput(
+            "round {round}, table {table} already stands at {shown}: the correction changes nothing",
+            field="score",
             **params,
         )
     if found is Verdict.reason_missing:
@@ -385,3 +393,45 @@ def table_state(db: Database, event_id: int, round_no: int, table: int) -> Resul
 
 
 __all__ = ["Score", "Wanted", "check_score", "record_report", "report_result", "table_state"]
+
+
+def end_open_tables(
+    conn: Connection, ap: Appender, event_id: int, round_no: int, chosen: Mapping[int, OpenTable]
+) -> list[int]:
+    """Before a started round ends (T5, T8): every table still without a result has what it
+    becomes said (``chosen``: a draw, or a loss for both where the format counts one), each
+    recorded as its result in the same command; refused otherwise (:func:`why_no_end`), so
+    that the next round can always be paired. The tables resolved, in order."""
+    first_playoff = playoff_round(conn, event_id)
+    playoff = first_playoff is not None and round_no >= first_playoff
+    allowed = choices_at_end(read_format(conn, event_id).at_time, playoff=playoff)
+    still = unfinished_tables(conn, event_id, round_no)
+    refused = why_no_end(still, chosen, allowed)
+    if refused is not None:
+        tables = ", ".join(str(t) for t in refused.tables[:20])
+        if refused.why is EndRefused.not_open:
+            raise Conflict(
+                "round {round} has no open match at tables {tables}", round=round_no, tables=tables
+            )
+        if refused.why is EndRefused.not_in_format:
+            raise Conflict(
+                "tables {tables}: this event's format gives no such result to a match still being "
+                "played when its round ends (a loss for both only where a match at time counts so; "
+                "none in a playoff, whose matches are won)",
+                tables=tables,
+            )
+        raise Conflict(
+            "round {round} still has matches without a result (tables {tables}): report them, "
+            "or say for each what it becomes when the round ends",
+            round=round_no,
+            tables=tables,
+        )
+    for table in still:
+        m = reported_match(conn, event_id, round_no, table)
+        causes = {d.duel: d.cause for d in round_duels(conn, event_id, round_no) if d.table == table}
+        if chosen[table] is OpenTable.both_lose:  # the duels as they stand, at time (T8)
+            wanted = Wanted(score=_table(m, causes, m.drawn).score().shown(), at_time=True)
+        else:
+            wanted = Wanted(match="draw")
+        record_report(conn, ap, event_id, round_no, table, wanted)
+    return still

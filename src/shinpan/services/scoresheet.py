@@ -21,9 +21,10 @@ from shinpan.store.rounds import round_duels, round_matches
 from shinpan.store.rulings import Cause, awaiting_confirmation, causes
 from shinpan.store.standings import playoff_round
 from shinpan.tournament import recommended_rounds
-from shinpan.tournament.formats import MatchFormat, final_scores
+from shinpan.tournament.formats import AtTime, MatchFormat, final_scores
 from shinpan.tournament.results import Duel as SeatDuel
 from shinpan.tournament.results import Table as SeatTable
+from shinpan.tournament.rounds import OpenTable, choices_at_end
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,13 @@ class Sheet:
     winner_reports: list[WinnerReport] = field(default_factory=list)  # waiting for confirmation (T11)
     playoff_round: int | None = None  # the playoff's first round (T10), once started
     match_format: MatchFormat = MatchFormat.bo3  # T7: the scores a slip can say
+    at_time: AtTime = AtTime.duels  # T8: what a match at time is
+
+    @property
+    def end_choices(self) -> tuple[OpenTable, ...]:
+        """What a table still without a result may become when the round ends (T5, T8, T10)."""
+        playoff = self.playoff_round is not None and self.round >= self.playoff_round
+        return choices_at_end(self.at_time, playoff=playoff)
 
     @property
     def final_scores(self) -> tuple[str, ...]:
@@ -151,6 +159,7 @@ def read_sheet(conn: Connection, event_id: int, round_no: int | None, now: datet
             number if clock.state in (RoundState.started, RoundState.ended) else max(number - 1, 0),
         )
     )
+    chosen = read_format(conn, event_id)
     return Sheet(
         event,
         number,
@@ -164,7 +173,8 @@ def read_sheet(conn: Connection, event_id: int, round_no: int | None, now: datet
         [people[p] for p in sorted(pending) if p in people],
         pending_reports(conn, event_id, number) if number else [],
         playoff_round(conn, event_id),
-        read_format(conn, event_id).match_format,
+        chosen.match_format,
+        chosen.at_time,
     )
 
 

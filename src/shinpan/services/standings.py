@@ -105,6 +105,16 @@ def standing_json(s: Standing, chosen: EventFormat = DEFAULT_FORMAT) -> Standing
     return row
 
 
+def chain_cells(s: Standing, chosen: EventFormat = DEFAULT_FORMAT) -> list[tuple[str, str]]:
+    """The event's tiebreakers for one row, in the chain's order (T9), as a page shows them:
+    (key, value), fractions with 4 decimals, ``seeded`` as its place (a number)."""
+    ratios = {Tiebreaker.omw: s.omw, Tiebreaker.gw: s.gw, Tiebreaker.ogw: s.ogw, Tiebreaker.oomw: s.oomw}
+    return [
+        (key.value, str(s.seeded) if key is Tiebreaker.seeded else f"{_ratio(ratios[key]):.4f}")
+        for key in chosen.chain
+    ]
+
+
 def _default_round(conn: Connection, event_id: int, current: int) -> int:
     """The round the standings are after, when none is asked: the current one once it has
     started, else the one before it (a round paired, not started, has nothing played)."""

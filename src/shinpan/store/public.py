@@ -19,6 +19,9 @@ _TOKENS = Statement("SELECT event_id, body FROM entries WHERE kind = 'event.publ
 _IMPORTED = Statement(
     "SELECT body FROM entries WHERE event_id = :e AND kind = 'players.imported' ORDER BY seq"
 )
+_CORRECTED = Statement(
+    "SELECT body FROM entries WHERE event_id = :e AND kind = 'player.corrected' ORDER BY seq"
+)
 _LAST_ENDED = Statement(
     f"SELECT MAX(number) FROM rounds WHERE event_id = :e AND state = '{RoundState.ended}'"
 )
@@ -60,6 +63,10 @@ def handles(conn: Connection, event_id: int) -> dict[str, str]:
         for p in json.loads(body).get("players", ()):
             if isinstance(p.get("handle"), str):
                 found[str(p["number"])] = p["handle"]
+    for (body,) in _CORRECTED.all(conn, {"e": event_id}):  # a handle given in a correction, later
+        b = json.loads(body)
+        if isinstance(b.get("handle"), str):
+            found[str(b["player"])] = b["handle"]
     return found
 
 

@@ -211,3 +211,29 @@ def placings(
     placed.extend(player for player in swiss_order if player not in seen)
     kept = [player for player in placed if player not in disqualified]
     return [(place, player) for place, player in enumerate(kept, start=1)]
+
+
+# -- what the rounds are called (決勝トーナメントの呼び名) ---------------------------------------
+
+THIRD_PLACE_NAME = ("3位決定戦", "third-place match")
+
+
+def stage_name(size: int, index: int) -> tuple[str, str]:
+    """A playoff round's name (Japanese, English), decided once from the bracket's ``size``
+    and the round's place in it (``index`` 0: its first round): the last is 決勝 (final), the
+    one before 準決勝 (semi-finals), then 準々決勝 (quarter-finals), then ベスト16, ベスト32."""
+    left = size.bit_length() - 2 - index  # rounds after this one
+    if left == 0:
+        return ("決勝", "final")
+    if left == 1:
+        return ("準決勝", "semi-finals")
+    if left == 2:
+        return ("準々決勝", "quarter-finals")
+    return (f"ベスト{2 ** (left + 1)}", f"round of {2 ** (left + 1)}")
+
+
+def final_decided(size: int, rounds: Sequence[Sequence[Bout]]) -> bool:
+    """Whether the playoff's final has its winner: its champion and placings may be shown."""
+    if len(rounds) != size.bit_length() - 1:
+        return False
+    return any(b.winner is not None and not b.third_place for b in rounds[-1])

@@ -66,15 +66,16 @@ def _plain(text: str) -> str:
     return unicodedata.normalize("NFKC", text).translate(_DASHES).strip().lower().replace(" ", "")
 
 
-def parse_score(text: str) -> Score:
-    """``2-1`` or ``1-1-1`` (full-width digits and any dash taken) as a score."""
+def parse_score(text: str, *, at_time: bool = False) -> Score:
+    """``2-1`` or ``1-1-1`` (full-width digits and any dash taken) as a score; ``0-0`` only
+    for a match at time before any duel ended (T8: the format's rule decides it)."""
     found = _SCORE.fullmatch(_plain(text))
     if found is None:
         raise ResultError(
             "write the score as duels won by seat a, by seat b (and drawn): 2-1 or 1-1-1", field="score"
         )
     score = Score(int(found[1]), int(found[2]), int(found[3] or 0))
-    if score.duels == 0 or score.duels > MOST_DUELS:
+    if (score.duels == 0 and not at_time) or score.duels > MOST_DUELS:
         raise ResultError("a match has 1 to {most} duels", field="score", most=MOST_DUELS)
     return score
 
@@ -238,6 +239,7 @@ class Verdict(StrEnum):
     by_ruling = "by_ruling"  # refused: a ruling decided the result
     reason_missing = "reason_missing"  # refused: a correction says why
     head_judge_only = "head_judge_only"  # refused: the next round is paired
+    unchanged = "unchanged"  # refused: the correction says the result that already stands
 
 
 def standing(table: Table, report: Report) -> str | None:
@@ -257,6 +259,15 @@ def names(replaces: str, shown: str) -> bool:
     if found is not None:
         given = Score(int(found[1]), int(found[2]), int(found[3] or 0)).shown()
     return given == shown
+
+
+def _same(table: Table, report: Report) -> bool:
+    """Whether a report says the very result that stands (a correction that changes nothing)."""
+    if isinstance(report, ScoreReport):
+        return bool(table.duels) and report.score.shown() == table.score().shown()
+    if isinstance(report, MatchReport):
+        return not table.duels and report.result == table.result
+    return False
 
 
 def verdict(
@@ -285,6 +296,8 @@ def verdict(
         return Verdict.stands
     if replaces_entry is not None and replaces_entry != standing_entry:
         return Verdict.stands
+    if _same(table, report):
+        return Verdict.unchanged
     if not (reason or "").strip():
         return Verdict.reason_missing
     if next_round_paired and not head_judge:

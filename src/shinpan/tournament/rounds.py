@@ -1,6 +1,13 @@
-"""How many Swiss rounds an event of a given size should play."""
+"""How many Swiss rounds an event of a given size should play, and when a round may end."""
 
 from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from shinpan.errors import InvalidInput
+from shinpan.tournament.formats import AtTime
 
 # The Magic Tournament Rules, Appendix E ("Recommended Number of Rounds in Swiss Tournaments"),
 # as (the most players, the rounds of Swiss):
@@ -20,3 +27,78 @@ def recommended_rounds(players: int) -> int:
         if players <= most:
             return rounds
     return MOST_ROUNDS
+
+
+# -- T5, T8: a round ends with every table resolved --------------------------------------------
+
+
+class OpenTable(StrEnum):
+    """What a table still without a result becomes when its round is ended: said for each
+    table by the person ending the round."""
+
+    draw = "draw"  # the match a draw
+    both_lose = "both_lose"  # a loss for both (T8), where the event counts a match at time so
+
+
+class EndRefused(StrEnum):
+    """Why a round may not end as asked."""
+
+    unresolved = "unresolved"  # tables without a result, and nothing said for them
+    not_in_format = "not_in_format"  # a choice the format does not give (T8; none in a playoff, T10)
+    not_open = "not_open"  # a choice for a table that is not open in the round
+
+
+@dataclass(frozen=True)
+class EndRefusal:
+    why: EndRefused
+    tables: tuple[int, ...]
+
+
+def choices_at_end(rule: AtTime, *, playoff: bool) -> tuple[OpenTable, ...]:
+    """What an open table may become when its round ends: a draw, and a loss for both in an
+    event that counts a match at time so (T8); nothing in a playoff, whose matches always
+    have a winner the scorekeeper reports (T10)."""
+    if playoff:
+        return ()
+    return (OpenTable.both_lose, OpenTable.draw) if rule is AtTime.both_lose else (OpenTable.draw,)
+
+
+def why_no_end(
+    open_tables: Collection[int], chosen: Mapping[int, OpenTable], allowed: Collection[OpenTable]
+) -> EndRefusal | None:
+    """A started round ends only with every table resolved: each table still without a result
+    has one reported first, or its outcome said here (``chosen``, from ``allowed``), so that
+    the next round can always be paired. None: the round may end."""
+    stray = tuple(sorted(t for t in chosen if t not in open_tables))
+    if stray:
+        return EndRefusal(EndRefused.not_open, stray)
+    wrong = tuple(sorted(t for t, c in chosen.items() if c not in allowed))
+    if wrong:
+        return EndRefusal(EndRefused.not_in_format, wrong)
+    unresolved = tuple(sorted(t for t in open_tables if t not in chosen))
+    if unresolved:
+        return EndRefusal(EndRefused.unresolved, unresolved)
+    return None
+
+
+_OPEN_WORDS = {
+    "draw": OpenTable.draw,
+    "引き分け": OpenTable.draw,
+    "both-lose": OpenTable.both_lose,
+    "both_lose": OpenTable.both_lose,
+    "両者敗北": OpenTable.both_lose,
+}
+
+
+def parse_open_table(text: str) -> tuple[int, OpenTable]:
+    """One open table's outcome as typed: ``3=draw`` (引き分け) or ``3=both-lose`` (両者敗北)."""
+    table, _, word = text.replace("＝", "=").partition("=")
+    chosen = _OPEN_WORDS.get(word.strip().lower())
+    number = table.strip()
+    if chosen is None or not number.isascii() or not number.isdigit() or not 1 <= int(number) <= 2**31 - 1:
+        raise InvalidInput(
+            "write each open table as its number and what it becomes: 3=draw (引き分け) or 3=both-lose (両者敗北), not {value}",
+            field="open_table",
+            value=text,
+        )
+    return int(number), chosen

@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from shinpan.csvio import parse_pairings, parse_players
 from shinpan.engine import Deviation, explain
 from shinpan.engine.event_rules import Role, RulingState
+from shinpan.errors import Forbidden
 from shinpan.guideline.model import as_data
 from shinpan.guideline.search import search
 from shinpan.services import (
@@ -51,11 +52,13 @@ from shinpan.web.auth import (
     SESSION_COOKIE,
     check_csrf,
     csrf_expected,
+    current_user,
     role_at,
     role_at_async,
     session_key,
     signed_in,
 )
+from shinpan.web.i18n import N_
 from shinpan.web.lane import players_found
 from shinpan.web.openapi import ERRORS, LIVE_STREAM
 from shinpan.web.phones import base_url, join_url
@@ -91,6 +94,27 @@ FactValue = bool | Annotated[str, Field(max_length=200)]
 Facts = Annotated[dict[FactName, FactValue], Field(max_length=10)]
 
 
+ACCOUNT_HEADER = "x-shinpan-account"  # the account a page of this app was opened as (menu.js)
+
+
+class SessionChanged(Forbidden):
+    """403: the page was opened as one account, and the browser is now signed in as another
+    (or no longer): it may not act as someone else."""
+
+    def __init__(self, now: str | None) -> None:
+        if now:
+            super().__init__(
+                N_(
+                    "this page was opened as someone else; this browser is now signed in as {name}: reload the page"
+                ),
+                name=now,
+            )
+        else:
+            super().__init__(
+                N_("this page was opened as someone no longer signed in on this browser: reload the page")
+            )
+
+
 async def csrf(request: Request) -> None:
     """Unsafe calls carry the CSRF token (header ``X-CSRF-Token`` or form ``csrf_token``)."""
     expected = csrf_expected(request)
@@ -105,6 +129,11 @@ async def csrf(request: Request) -> None:
         value = form.get("csrf_token")
         given = value if isinstance(value, str) else None
     check_csrf(expected, given, previous)
+    opened_as = request.headers.get(ACCOUNT_HEADER)
+    if opened_as is not None:  # a page of this app: it acts only as the account it was opened as
+        now = current_user(request)
+        if now is None or str(now.id) != opened_as:
+            raise SessionChanged(now.name if now else None)
 
 
 router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS)

@@ -18,6 +18,7 @@ from shinpan.services.context import MAX_REASON
 from shinpan.services.formats import SEED_LIMIT
 from shinpan.services.rounds import RoundClockJson, RoundStartedJson
 from shinpan.services.shapes import PlayerDroppedJson
+from shinpan.tournament.rounds import OpenTable
 from shinpan.web.api import CommandId, CommandIn, Name, Unsafe
 from shinpan.web.auth import role_at
 from shinpan.web.openapi import ERRORS
@@ -74,6 +75,12 @@ def start(request: Request, event_id: int, body: StartIn) -> RoundStartedJson:
 
 class EndIn(CommandIn):
     round: RoundNumber | None = Field(None, description="default: the current round")
+    open_tables: dict[int, OpenTable] = Field(
+        default_factory=dict,
+        json_schema_extra={"propertyNames": {"pattern": "^[1-9][0-9]{0,8}$"}},
+        description="each table still without a result, and what it becomes: draw, or both_lose "
+        "where the event counts a match at time as a loss for both (T8)",
+    )
 
 
 @router.post("/events/{event_id}/rounds/end", dependencies=Unsafe)
@@ -82,7 +89,9 @@ def end(request: Request, event_id: int, body: EndIn) -> dict[str, Any]:
     what falls due when each ends."""
     user, _ = role_at(request, event_id, "results")
     db = request.app.state.db
-    number = events.end_round(db, event_id, body.round, actor=user.name, command_id=body.command_id)
+    number = events.end_round(
+        db, event_id, body.round, actor=user.name, command_id=body.command_id, open_tables=body.open_tables
+    )
     clock = rounds.round_clock(db, event_id, number)
     return {"round": number, "still_playing": [t.as_json() for t in clock.still_playing]}
 

@@ -207,6 +207,11 @@ async def _refuse(scope: Scope, receive: Receive, send: Send) -> None:
 
 
 def _is_api(request: Request) -> bool:
+    """Whether an error is answered in JSON: an API call; not a page the browser opened at an
+    API address (a report's PDF from a link or a form, ``Sec-Fetch-Mode: navigate``), which
+    gets a page that says what was wrong, in the person's language."""
+    if request.headers.get("sec-fetch-mode") == "navigate":
+        return False
     return request.url.path.startswith("/api/")
 
 

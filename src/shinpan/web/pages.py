@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from shinpan.engine.event_rules import Role
 from shinpan.errors import ShinpanError
 from shinpan.guideline.search import search
-from shinpan.services import access, accounts, events, players
+from shinpan.services import access, accounts, events, players, publish
 from shinpan.services.guidelines import held_guidelines
 from shinpan.web import i18n
 from shinpan.web.api import csrf
@@ -23,6 +23,7 @@ from shinpan.web.auth import (
     SESSION_SECONDS,
     current_user,
     renew_csrf,
+    role_at,
     signed_in,
     signed_out,
 )
@@ -121,9 +122,37 @@ def _demo_accounts(request: Request) -> list[list[str]]:
     return [line.split("\t") for line in (hint or "").splitlines() if line.count("\t") == 2]
 
 
+@router.get("/slip/{event_id}/{number}", response_class=HTMLResponse)
+def slip_link(request: Request, event_id: int, number: int) -> Response:
+    """Where a penalty slip's QR code leads: a judge of the event to the ruling; anyone else
+    (the player the slip was handed to) to a page that says whose code it is, with the
+    event's pages for players when published; never a judges' page or a sign-in."""
+    try:
+        role_at(request, event_id, "read")
+    except ShinpanError:
+        pass
+    else:
+        return RedirectResponse(f"/events/{event_id}/rulings/{number}", status_code=303)
+    try:
+        address = publish.players_address(request.app.state.db, event_id)
+    except ShinpanError:
+        address = None
+    return render(request, "slip_link.html", players_url=address)
+
+
+@router.get("/session/who")
+def who(request: Request) -> Response:
+    """Who is signed in on this browser now (an open tab asks, to tell a changed session)."""
+    user = current_user(request)
+    body = {"id": user.id, "name": user.name} if user else {"id": None, "name": None}
+    return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+
 @router.get("/login", response_class=HTMLResponse)
 def login_page(request: Request, next: str = "/") -> Response:
-    return render(request, "login.html", next=_safe_next(next), demo=_demo_accounts(request))
+    return render(
+        request, "login.html", next=_safe_next(next), demo=_demo_accounts(request), now=current_user(request)
+    )
 
 
 @router.post("/login", dependencies=[Depends(csrf)])
@@ -132,7 +161,25 @@ def login(
     name: Annotated[str, Form(max_length=200)] = "",
     password: Annotated[str, Form(max_length=200)] = "",
     next: Annotated[str, Form(max_length=500)] = "/",
+    switch: Annotated[str, Form(max_length=10)] = "",
 ) -> Response:
+    now = current_user(request)
+    if now is not None and not switch and accounts.sign_in_name(name) != now.name:
+        # Someone else is signed in on this browser: every tab of it would become the new
+        # person's. Asked first, naming who (the form's box says it).
+        return render(
+            request,
+            "login.html",
+            status=409,
+            next=_safe_next(next),
+            form={"name": name},
+            errors={
+                "switch": i18n.gettext("tick the box to sign %(name)s out of this browser first")
+                % {"name": now.name}
+            },
+            demo=_demo_accounts(request),
+            now=now,
+        )
     limiter = request.app.state.limiter
     address = request.client.host if request.client else "?"
     limiter.attempt(address, name)
@@ -146,6 +193,7 @@ def login(
             form={"name": name},
             errors={"password": i18n.gettext("wrong name or password")},
             demo=_demo_accounts(request),
+            now=now,
         )
     limiter.succeeded(address, name)
     return _sign_in(request, user, _landing(request, user, _safe_next(next)))

@@ -36,7 +36,17 @@ CARRIED = 1024 * 1024 - 64 * 1024
 ENCODINGS = {"utf-8": "UTF-8", "utf-8-sig": N_("UTF-8 (with BOM)"), "cp932": N_("Shift_JIS (Excel)")}
 WORDS = (N_("roster"), N_("dropped"), N_("absent"), N_("present"))
 COLUMN_LABELS = dict(
-    zip(players.FORM_COLUMNS, (N_("Player ID"), N_("Name"), N_("Reading (kana)"), N_("Club")), strict=True)
+    zip(
+        players.FORM_COLUMNS,
+        (
+            N_("Player ID"),
+            N_("Name"),
+            N_("Reading (kana)"),
+            N_("Club"),
+            N_("Handle (shown on the players' pages)"),
+        ),
+        strict=True,
+    )
 )
 
 
@@ -149,9 +159,10 @@ def add(
     name: Field = "",
     reading: Field = "",
     club: Field = "",
+    handle: Field = "",
 ) -> Response:
     def work(actor: str) -> str:
-        row = players.form_row(number, name, reading, club)
+        row = players.form_row(number, name, reading, club, handle)
         players.add_player(request.app.state.db, event_id, row, actor=actor, command_id=command_id)
         return i18n.gettext("{name} ({number}) is registered").format(name=row.name, number=row.number)
 
@@ -167,9 +178,10 @@ def correct(
     name: Field = "",
     reading: Field = "",
     club: Field = "",
+    handle: Field = "",
 ) -> Response:
     def work(actor: str) -> str:
-        row = players.form_row(number, name, reading, club)
+        row = players.form_row(number, name, reading, club, handle)
         players.correct_player(request.app.state.db, event_id, row, actor=actor, command_id=command_id)
         return i18n.gettext("{number}: corrected to {name}").format(number=row.number, name=row.name)
 

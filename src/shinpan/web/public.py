@@ -120,7 +120,9 @@ def standings(request: Request, token: str) -> Response:
 
 @router.get("/p/{token}/bracket", response_class=HTMLResponse)
 def bracket(request: Request, token: str) -> Response:
-    return _public(request, token, "public_bracket.html", rounds=lambda e: e.bracket())
+    return _public(
+        request, token, "public_bracket.html", rounds=lambda e: e.bracket(), placings=lambda e: e.placings()
+    )
 
 
 @router.get("/p/{token}/wall", response_class=HTMLResponse)

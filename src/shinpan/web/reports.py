@@ -23,7 +23,7 @@ from pydantic import Field
 
 from shinpan import reports
 from shinpan.engine.event_rules import Role, may
-from shinpan.reports.common import EventHeader, event_header
+from shinpan.reports.common import EventHeader, event_header, paper_language
 from shinpan.reports.formats import print_css
 from shinpan.services import accounts, queries
 from shinpan.services.accounts import User
@@ -64,8 +64,9 @@ def _events_where(request: Request, action: str) -> list[int]:
     return sorted(ids)
 
 
-def _file(report: reports.Report, fmt: str, lang: str = "both") -> Response:
-    out = reports.render(report, fmt, stylesheet=STYLESHEET, lang=lang)
+def _file(report: reports.Report, fmt: str, lang: str | None = None) -> Response:
+    """The report as a file, in the language asked, else the event's (Japanese only in Japan)."""
+    out = reports.render(report, fmt, stylesheet=STYLESHEET, lang=lang or paper_language(report.time_zone))
     disposition = "attachment" if fmt == "csv" else "inline"
     return Response(
         out.content,
@@ -117,6 +118,7 @@ def index_view(
         head=head,
         done=done,
         error=error,
+        paper_lang=paper_language(event.time_zone),
     )
 
 
@@ -227,7 +229,11 @@ def ruling_view(
 
 @router.get("/api/events/{event_id}/reports/penalties", tags=["reports"], responses=REPORT_FILES)
 def penalties(
-    request: Request, event_id: int, format: Format = "json", lang: Lang = "both", group: Grouping = "round"
+    request: Request,
+    event_id: int,
+    format: Format = "json",
+    lang: Lang | None = None,
+    group: Grouping = "round",
 ) -> Response:
     """The event penalty report (head judge, scorekeeper): cautions and draft warnings stay out."""
     _allowed(request, event_id, "export")
@@ -239,7 +245,7 @@ def wall_pairings(
     request: Request,
     event_id: int,
     format: Format = "pdf",
-    lang: Lang = "both",
+    lang: Lang | None = None,
     round: Annotated[int | None, Query(ge=1, le=9999)] = None,
     by: Literal["table", "name"] = "table",
 ) -> Response:
@@ -260,7 +266,7 @@ def wall_standings(
     request: Request,
     event_id: int,
     format: Format = "pdf",
-    lang: Lang = "both",
+    lang: Lang | None = None,
     round: Annotated[int | None, Query(ge=1, le=9999)] = None,
 ) -> Response:
     """The standings for the venue wall, as they stood at the end of the round (default: the current one)."""
@@ -269,14 +275,14 @@ def wall_standings(
 
 
 @router.get("/api/events/{event_id}/reports/stats", tags=["reports"], responses=REPORT_FILES)
-def stats(request: Request, event_id: int, format: Format = "json", lang: Lang = "both") -> Response:
+def stats(request: Request, event_id: int, format: Format = "json", lang: Lang | None = None) -> Response:
     """Statistics of one event, with charts in the HTML and PDF."""
     _allowed(request, event_id, "export")
     return _file(reports.statistics(request.app.state.db, event_id), format, lang)
 
 
 @router.get("/api/reports/stats", tags=["reports"], responses=REPORT_FILES)
-def all_stats(request: Request, format: Format = "json", lang: Lang = "both") -> Response:
+def all_stats(request: Request, format: Format = "json", lang: Lang | None = None) -> Response:
     """Statistics across the events where the signed-in user may export."""
     ids = _events_where(request, "export")
     return _file(reports.statistics(request.app.state.db, event_ids=ids), format, lang)
@@ -287,7 +293,7 @@ def dq(
     request: Request,
     event_id: int,
     format: Literal["json", "html", "pdf"] = "json",
-    lang: Lang = "both",
+    lang: Lang | None = None,
     ruling: int | None = None,
 ) -> Response:
     """Disqualification reports (head judge): every one, or ``ruling``'s."""
@@ -302,7 +308,7 @@ def history(
     reading: Annotated[str, Query(max_length=200)] = "",
     event: int | None = None,
     format: Format = "json",
-    lang: Lang = "both",
+    lang: Lang | None = None,
 ) -> Response:
     """A person's rulings across events, by name and reading: an organiser's cover every
     event, a head judge's the events they head; voided rulings only of events they work at."""
@@ -317,7 +323,7 @@ def penalty_slips(
     request: Request,
     event_id: int,
     format: Format = "pdf",
-    lang: Lang = "both",
+    lang: Lang | None = None,
     round: Annotated[int | None, Query(ge=1, le=9999)] = None,
     ruling: Annotated[list[Number] | None, Query(max_length=500)] = None,
 ) -> Response:
@@ -335,7 +341,7 @@ def result_slips(
     request: Request,
     event_id: int,
     format: Format = "pdf",
-    lang: Lang = "both",
+    lang: Lang | None = None,
     round: Annotated[int | None, Query(ge=1, le=9999)] = None,
     table: Annotated[list[Number] | None, Query(max_length=2000)] = None,
 ) -> Response:
@@ -348,7 +354,7 @@ def result_slips(
 
 @router.get("/api/events/{event_id}/rulings/{number}/slip", tags=["reports"], responses=REPORT_FILES)
 def slip(
-    request: Request, event_id: int, number: int, format: Format = "pdf", lang: Lang = "both"
+    request: Request, event_id: int, number: int, format: Format = "pdf", lang: Lang | None = None
 ) -> Response:
     """A6 penalty slip of one ruling, with a QR code linking to its page."""
     _allowed(request, event_id, "read")

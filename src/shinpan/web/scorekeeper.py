@@ -25,8 +25,9 @@ from shinpan.services import events, players, playoff, results, rounds, swiss, w
 from shinpan.services.closed import seal_state_of
 from shinpan.services.formats import SEED_LIMIT
 from shinpan.services.scoresheet import Sheet, round_sheet
-from shinpan.services.standings import standing_json
+from shinpan.services.standings import chain_cells
 from shinpan.tournament.playoff import SIZES
+from shinpan.tournament.rounds import parse_open_table
 from shinpan.web import i18n
 from shinpan.web.api import csrf
 from shinpan.web.auth import role_at
@@ -105,7 +106,7 @@ def scorekeeper(request: Request, event_id: int, round: int | None = None) -> Re
     response = render(
         request, "scorekeeper.html", event_id=event_id, event=sheet.event, role=role, sheet=sheet,
         error=error, notice=notice, local=lambda s: local_time(s, sheet.event.time_zone, style="clock"),
-        standing_json=standing_json, state_words=_state_words(), bracket=bracket,
+        chain_cells=chain_cells, state_words=_state_words(), bracket=bracket,
         winner_reports=_waiting(sheet), playoff_sizes=SIZES,
         seal_state=seal_state_of(request.app.state.db, event_id),
     )  # fmt: skip
@@ -216,9 +217,16 @@ def start(request: Request, event_id: int, command_id: Field, minutes: Field = "
 
 
 @router.post("/events/{event_id}/scorekeeper/end", dependencies=Unsafe)
-def end(request: Request, event_id: int, command_id: Field) -> Response:
+def end(
+    request: Request, event_id: int, command_id: Field, open_table: Annotated[list[str] | None, Form()] = None
+) -> Response:
+    """End the round; each table still without a result has what it becomes chosen (T5, T8)."""
+
     def work(name: str) -> str:
-        number = events.end_round(request.app.state.db, event_id, actor=name, command_id=command_id)
+        chosen = dict(parse_open_table(t) for t in open_table or [] if t.strip())
+        number = events.end_round(
+            request.app.state.db, event_id, actor=name, command_id=command_id, open_tables=chosen
+        )
         return i18n.gettext("round {round} has ended").format(round=number)
 
     return _attempt(request, event_id, "results", work)

@@ -379,11 +379,13 @@
       method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf() }, body: JSON.stringify(body)
     }, 8000);
   }
+  // ok: true (saved), false (refused: an error), or "kept" (not sent yet, kept on the phone:
+  // nothing went wrong with it, so it is not told as an error).
   function report(ok, text, append) {
     var box = $("#result");
     if (!append || box.className !== "flash ok") { box.textContent = ""; }
-    box.className = "flash " + (ok ? "ok" : "error");
-    box.setAttribute("role", ok ? "status" : "alert");
+    box.className = "flash " + (ok === "kept" ? "warn" : ok ? "ok" : "error");
+    box.setAttribute("role", ok === true || ok === "kept" ? "status" : "alert");
     var line = document.createElement("p"); line.textContent = text; box.appendChild(line);
   }
   function saved(body, append) {
@@ -425,7 +427,7 @@
       return refused(response, item).then(function () { $("#save").disabled = false; });
     }, function () {
       setQueue(queue().concat([item]));
-      report(false, word("word-kept"));
+      report("kept", word("word-kept"));
       reset();
     });
   });

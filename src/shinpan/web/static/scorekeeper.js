@@ -34,11 +34,20 @@
   function newId() {
     return "sk-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
   }
-  function tell(text, bad) {
+  // The answer region beside the fields: every answer and every refusal is told there, in the
+  // page's language (its words come from the page, translated on the server).
+  function tell(text, bad, field) {
     if (!answer) return;
     answer.textContent = text;
-    answer.className = "flash " + (bad ? "error" : "ok");
+    answer.className = "quick-answer flash " + (bad ? "error" : "ok");
     answer.setAttribute("role", bad ? "alert" : "status");
+    document.querySelectorAll("#quick input[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
+    if (bad && field) field.setAttribute("aria-invalid", "true");
+  }
+  function words(key, values) {
+    var text = (answer && answer.dataset[key]) || key;
+    Object.keys(values || {}).forEach(function (k) { text = text.split("{" + k + "}").join(values[k]); });
+    return text;
   }
 
   // "21" 2-1, "111" 1-1-1, "2-1", "10t" 1-0 at time, "a" "b" "d" without duels.
@@ -78,6 +87,8 @@
         });
         var freshQuick = fresh.getElementById("quick");
         if (quick && freshQuick) quick.dataset.open = freshQuick.dataset.open;
+        var openNow = document.getElementById("open-tables"), openThen = fresh.getElementById("open-tables");
+        if (openNow && openThen) openNow.textContent = openThen.textContent;
         bindRows();
       });
   }
@@ -102,8 +113,7 @@
 
   function describe(done) {
     var what = inWords(done.table, done.shown || (done.result === null ? "…" : done.result));
-    return (done.correction ? "訂正しました / corrected: " : "記録しました / recorded: ") +
-      "テーブル" + done.table + " " + what;
+    return words(done.correction ? "corrected" : "recorded", { table: done.table, what: what });
   }
 
   if (quick) {
@@ -115,13 +125,14 @@
     scoreBox.focus();
     quick.addEventListener("submit", function (ev) {
       ev.preventDefault();
-      var text = scoreBox.value.trim();
-      var table = tableBox.value.trim();
+      var typed = scoreBox.value.trim();
+      var text = typed;
+      var table = tableBox.value.normalize("NFKC").trim();
       var parts = text.split(/\s+/);
-      if (parts.length === 2) { table = parts[0]; text = parts[1]; tableBox.value = table; scoreBox.value = text; }
+      if (parts.length === 2) { table = parts[0].normalize("NFKC"); text = parts[1]; tableBox.value = table; scoreBox.value = text; }
       var parsed = parseScore(text);
       if (!/^\d+$/.test(table) || !parsed) {
-        tell("テーブル番号と結果を入力してください(例: 21、02、111、10t、a、b、d) / give a table and a score", true);
+        tell(words("give"), true, /^\d+$/.test(table) ? scoreBox : tableBox);
         scoreBox.focus();
         return;
       }
@@ -131,7 +142,7 @@
         body.reason = reasonBox.value.trim();
       }
       // Never leave the last table's answer showing while this one is on its way.
-      tell("テーブル" + table + "を送信中… / sending table " + table, false);
+      tell(words("sending", { table: table }), false);
       quick.setAttribute("aria-busy", "true");
       send(table, body).then(function (got) {
         quick.removeAttribute("aria-busy");
@@ -147,19 +158,28 @@
           });
         }
         var stands = got.body.stands;
-        tell(got.body.detail || ("エラー " + got.status), true);
-        if (got.status === 409 && stands && stands.shown && !stands.ruling) {
+        var correcting = got.status === 409 && stands && stands.shown && !stands.ruling;
+        var sameTable = correcting || (pending && pending.table === table);
+        tell(got.body.detail || words("failed", { status: got.status }), true, sameTable ? (correcting ? reasonBox : scoreBox) : tableBox);
+        if (correcting) {
           pending = { table: table, replaces: stands.shown };
           reasonLabel.hidden = false;
           reasonBox.focus();
-        } else {
-          scoreBox.focus();
+          return refresh();
         }
-        return refresh();
+        if (!sameTable) {
+          // A refused table is not kept for the next slips: the box goes back to the next
+          // table waiting (or empty), and the slip as typed stays in the score box to fix.
+          pending = null;
+          reasonBox.value = "";
+          reasonLabel.hidden = true;
+          scoreBox.value = typed;
+        }
+        scoreBox.focus();
+        return refresh().then(function () { if (!sameTable) tableBox.value = nextOpen(0); });
       }, function () {
         quick.removeAttribute("aria-busy");
-        tell("テーブル" + table + "の結果は送れませんでした。ネットワークを確かめて、もう一度送ってください / table " +
-          table + " was not sent: check the network and send again", true);
+        tell(words("unsent", { table: table }), true, scoreBox);
         scoreBox.focus();
       });
     });
@@ -183,13 +203,13 @@
         else if (button && button.name === "score" && button.value) body.score = button.value;
         else {
           var parsed = parseScore(String(data.get("score") || ""));
-          if (!parsed) { tell("結果を入力してください / give a score", true); return; }
+          if (!parsed) { tell(words("give"), true); return; }
           if (parsed.match) body.match = parsed.match; else body.score = parsed.score;
           body.time = Boolean(data.get("time")) || Boolean(parsed.time);
         }
         if (data.get("replaces")) { body.replaces = data.get("replaces"); body.reason = data.get("reason"); }
         send(form.dataset.table, body).then(function (got) {
-          tell(got.status === 200 ? describe(got.body) : got.body.detail || ("エラー " + got.status), got.status !== 200);
+          tell(got.status === 200 ? describe(got.body) : got.body.detail || words("failed", { status: got.status }), got.status !== 200);
           return refresh();
         });
       });
