@@ -28,6 +28,9 @@ from shinpan.services import (
     codes,
     corrections,
     deadlines,
+    deck_rules,
+    deckchecks,
+    decklists,
     events,
     formats,
     integrity,
@@ -48,6 +51,7 @@ from shinpan.services.queries import round_matches
 from shinpan.store.db import Database
 from shinpan.store.integrity import snapshot
 from shinpan.tournament.codes import match_code
+from shinpan.tournament.decks import Decklist
 
 # Every kind of entry the event below holds. A new kind goes here with a line in build()
 # that writes it (with every optional field it has).
@@ -89,6 +93,15 @@ COVERED = frozenset(
         "call.claimed",
         "call.escalated",
         "call.resolved",
+        "deck.rules",
+        "decklist.registered",
+        "decklist.corrected",
+        "decklists.locked",
+        "decklists.published",
+        "deckcheck.started",
+        "deckcheck.counted",
+        "deckcheck.ended",
+        "deck.corrected",
     }
 )
 # Kinds the event below does not write, and where their round trip is proved instead.
@@ -175,6 +188,15 @@ def build(db: Database) -> int:
     )
     publish.publish(db, e, names="handles", winner_report=True, actor=HJ, now=t())
 
+    # Decklists (T13): the rules, lists by the staff, one by its player with their code, the lock.
+    deck_rules.set_rules(db, e, limits=[("Black Lotus", 0)], unlimited=["山"], judge=HJ, now=t())
+    for p in ("P001", "P002", "P004"):
+        decklists.submit(db, e, p, _deck(p), judge=HJ, now=t())
+    with db.read() as conn:
+        own = codes.player_codes(db, conn, e, ["P003"])["P003"]
+    decklists.submit_by_player(db, e, "P003", own, _deck("P003"), now=t())
+    decklists.lock(db, e, judge=HJ, now=t())
+
     # Round 1: Swiss with a seed; time given; rulings of every shape; results of every shape.
     swiss.pair_next_round(db, e, seed=2026, actor=SK, now=t())
     rounds.start_round(db, e, minutes=45, actor=SK, now=t())
@@ -256,7 +278,7 @@ def build(db: Database) -> int:
     with pytest.raises(ResultStands) as standing:  # a correction says which result it replaces
         results.report_result(db, e, 1, stood["table"], results.Wanted(score="2-1"), actor=SK, now=t())
     shown = standing.value.details["shown"]
-    corrected = results.Wanted(score="2-1", replaces=shown, reason="書き間違い")
+    corrected = results.Wanted(score="2-0", replaces=shown, reason="書き間違い")
     results.report_result(db, e, 1, stood["table"], corrected, actor=SK, now=t())
     events.end_round(db, e, 1, actor=SK, now=t())
 
@@ -277,6 +299,33 @@ def build(db: Database) -> int:
         now=t(),
     )
     rounds.start_round(db, e, actor=SK, now=t())
+    # A deck check (T13) in round 2 at P001's table: a card short, the ruling cites it, the deck corrected,
+    # the table's time given; the head judge corrects P004's list with a reason.
+    checked = _table_of(db, e, 2, "P001")["table"]
+    deckchecks.start(db, e, 2, checked, judge=FJ, now=t())
+    deckchecks.count(db, e, 2, checked, "P001", _deck("P001", short=True), judge=FJ, now=t())
+    found = deckchecks.end(
+        db,
+        e,
+        2,
+        checked,
+        extend=True,
+        confirmed={"P001": deckchecks.Confirmed(deck_legal=True, matches=False)},
+        judge=FJ,
+        now=t(),
+    )
+    recording.record(
+        db,
+        e,
+        recording.RecordInput(
+            player="P001", infraction="deck.deck-decklist-mismatch", deck_check=found["check"]
+        ),
+        judge=FJ,
+        now=t(),
+    )
+    deckchecks.deck_corrected(db, e, 2, checked, "P001", judge=FJ, now=t())
+    decklists.correct(db, e, "P004", _deck("P004"), "記入ミス", judge=HJ, now=t())
+
     _finish(db, e, 2, t)
     events.end_round(db, e, 2, actor=SK, now=t())
 
@@ -289,11 +338,18 @@ def build(db: Database) -> int:
     rounds.start_round(db, e, actor=SK, now=t())
     _finish(db, e, 4, t)
     events.end_round(db, e, 4, actor=SK, now=t())
+    decklists.publish_top(db, e, 4, judge=HJ, now=t())  # the top lists, after the event
     # Sealed, reopened to mend a name, and sealed again.
     seal.seal_event(db, e, actor=HJ, now=t())
     reopen.reopen_event(db, e, "選手名の訂正のため", actor=HJ, now=t())
     seal.seal_event(db, e, actor=HJ, now=t())
     return e
+
+
+def _deck(prefix: str, *, short: bool = False) -> Decklist:
+    """A legal list of 60 and 13 (or that deck as found, one card short)."""
+    main = [(3 if short else 4, f"{prefix} 稲妻"), *[(1, f"{prefix} {i}") for i in range(56)]]
+    return Decklist.of({"main": main, "side": [(3, "強迫"), *[(1, f"サイド {i}") for i in range(10)]]})
 
 
 def kinds_in(data: dict[str, Any]) -> set[str]:
