@@ -7,12 +7,16 @@ ruling citing the check, gives the table its extension and marks the deck correc
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
+import time
+from typing import Any
+
+from playwright.sync_api import Page, expect
 
 from shinpan.services import deck_rules, deckchecks, decklists, rounds
+from shinpan.store.connection import Statement
 from shinpan.tournament.decks import Decklist
 from test_web_browser import People, Site, browser, people, quick_event, rulings_of, sign_in, site  # noqa: F401
-from web_support import FLOOR_JUDGE, HEAD_JUDGE, PHONE, player_table
+from web_support import FLOOR_JUDGE, HEAD_JUDGE, PHONE, network_back, network_down, player_table
 
 DESK = {"width": 1366, "height": 900}
 
@@ -88,3 +92,80 @@ def test_a_deck_check_from_the_players_page_to_the_ruling(site: Site, people: Pe
     phone.locator(f"#deck-{p1} .mark-corrected").tap()
     expect(phone.locator(f"#deck-{p1} .corrected")).to_be_visible()
     assert deckchecks.checks(site.db, event, 1)[0]["corrected"] == [p1]
+
+
+def entries(site: Site) -> int:
+    with site.db.read() as conn:
+        return int(Statement("SELECT count(*) FROM entries").scalar(conn))
+
+
+def check_kept(page: Page, url: str) -> None:
+    """As ``kept_on_first_visit``: the worker this visit installed controls the page and keeps
+    the deck check screen of the table (the page is not reloaded for it)."""
+    deadline = time.monotonic() + 45  # a loaded machine
+    seen: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        seen = page.evaluate(
+            "() => Promise.all([caches.open('shinpan-pages').then(c => c.keys()),"
+            " navigator.serviceWorker.getRegistration()]).then(([ks, r]) => ({"
+            " controlled: navigator.serviceWorker.controller !== null,"
+            " worker: r ? [r.installing, r.waiting, r.active].map(w => w && w.state) : null,"
+            " kept: ks.map(k => new URL(k.url).pathname + new URL(k.url).search) }))"
+        )
+        if seen["controlled"] and url in seen["kept"]:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"the service worker did not keep the deck check screen: {seen}")
+
+
+def test_the_deck_check_screen_works_through_a_wifi_drop(site: Site, people: People) -> None:
+    rows = player_table(4)
+    event, judge = quick_event(site, rows)
+    p1, p2 = rows[0][0], rows[1][0]
+    deck_rules.set_rules(site.db, event)
+    for p in (p1, p2):
+        decklists.submit(
+            site.db,
+            event,
+            p,
+            Decklist.of(
+                {"main": [(4, "稲妻"), *[(1, f"{p} Card {i}") for i in range(56)]], "side": [(3, "Duress")]}
+            ),
+        )
+    rounds.start_round(site.db, event)
+    deckchecks.start(site.db, event, 1, 1)
+
+    phone = people.open(PHONE, has_touch=True, is_mobile=True)
+    sign_in(phone, judge, FLOOR_JUDGE[1])
+    screen = f"/events/{event}/deckcheck?round=1&table=1"
+    phone.goto(screen)  # the first visit to the deck check screen
+    check_kept(phone, screen)
+
+    network_down(phone)
+    phone.reload()  # offline: the kept screen, not the browser's error page
+    p1_form = phone.locator(f"#deck-{p1} .count-form")
+    expect(p1_form).to_be_visible()
+    p1_form.locator("input[name=c_main_0]").fill("3")
+    p1_form.locator("textarea[name=extra_main]").fill("1 Shock")
+    p1_form.locator("input[name=matches_side]").check()
+    p1_form.locator(".count-save").tap()
+    expect(phone.locator(f"#deck-{p1} .kept-note")).to_be_visible()
+    p2_form = phone.locator(f"#deck-{p2} .count-form")
+    p2_form.locator("input[name=matches_main]").check()
+    p2_form.locator("input[name=matches_side]").check()
+    p2_form.locator(".count-save").tap()
+    expect(phone.locator("#check-outbox .queued")).to_have_text("2")
+    assert deckchecks.check_view(site.db, event, 1, 1)["counted"] == []
+    before = entries(site)
+
+    network_back(phone)
+    expect(phone.locator("#check-outbox")).to_be_hidden(timeout=20_000)
+    expect(phone.locator(f"#deck-{p1} .differences .missing")).to_contain_text("稲妻", timeout=20_000)
+    expect(phone.locator(f"#deck-{p1} .differences .extra")).to_contain_text("Shock")
+    expect(phone.locator(f"#deck-{p2} .matches-list")).to_be_visible()
+    assert deckchecks.check_view(site.db, event, 1, 1)["counted"] == sorted([p1, p2])
+    assert entries(site) == before + 2  # each count once
+    phone.reload()  # online again: nothing is sent twice
+    expect(phone.locator(f"#deck-{p1} .counted")).to_be_visible()
+    expect(phone.locator("#check-outbox")).to_be_hidden()
+    assert entries(site) == before + 2

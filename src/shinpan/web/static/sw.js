@@ -17,15 +17,21 @@
 "use strict";
 var STATIC = "shinpan-static-" + VERSION;
 var PAGES = "shinpan-pages";
-var ASSETS = ["/static/app.css", "/static/htmx.min.js", "/static/menu.js", "/static/record.js"];
+var ASSETS = ["/static/app.css", "/static/htmx.min.js", "/static/menu.js", "/static/record.js",
+              "/static/venue.css", "/static/outbox.js", "/static/deckcheck.js"];
 var KEPT = /^\/events\/\d+\/record(\/roster|\/mine)?$/;
 var SCREEN = /^\/events\/\d+\/record$/;
+// The deck check screen of a table (its round and table in the query): kept as it is asked.
+var CHECK = /^\/events\/\d+\/deckcheck$/;
 var WAIT_MS = 4000; // venue Wi-Fi tends to hang rather than fail
 
 // A record screen and what it reads, fetched now and kept (a sign-in page it was redirected
 // to, or an error, is not kept; nothing failing here stops the worker from installing).
 // Answers with the addresses it kept, so the page can ask again for what it could not.
-function keepScreen(path) {
+function keepScreen(page) {
+  var url = new URL(page, self.location.origin);
+  if (CHECK.test(url.pathname)) return keepCheck(url.pathname + url.search);
+  var path = url.pathname;
   if (!SCREEN.test(path)) return Promise.resolve([]);
   return caches.open(PAGES).then(function (cache) {
     return Promise.all([path, path + "/roster", path + "/mine"].map(function (url) {
@@ -37,9 +43,20 @@ function keepScreen(path) {
   }).then(function (urls) { return urls.filter(Boolean); });
 }
 
+function keepCheck(page) {
+  return caches.open(PAGES).then(function (cache) {
+    return fetch(page, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      if (!response.ok || response.redirected) return [];
+      return cache.put(page, response).then(function () { return [page]; });
+    }).catch(function () { return []; });
+  });
+}
+
 function keepOpenScreens() {
   return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (open) {
-    return Promise.all(open.map(function (client) { return keepScreen(new URL(client.url).pathname); }));
+    return Promise.all(open.map(function (client) { var url = new URL(client.url);
+      return keepScreen(CHECK.test(url.pathname) ? url.pathname + url.search : url.pathname);
+    }));
   });
 }
 
@@ -118,7 +135,7 @@ self.addEventListener("fetch", function (event) {
         return response;
       });
     }));
-  } else if (KEPT.test(url.pathname) && !url.search) {
+  } else if ((KEPT.test(url.pathname) && !url.search) || CHECK.test(url.pathname)) {
     event.respondWith(networkFirst(request));
   }
 });
