@@ -72,11 +72,12 @@ def test_the_reports_page_gives_the_deck_reports(world: World) -> None:
 
 def test_the_top_lists_show_on_the_players_pages_once_published(world: World) -> None:
     from shinpan.services import events
+    from shinpan.tournament.rounds import OpenTable
 
     token = publish.publish(world.db, world.event, names="names").token
     phone = TestClient(world.app)
     assert phone.get(f"/p/{token}/decklists").status_code == 404  # nothing before the head judge says so
-    events.end_round(world.db, world.event, 1)
+    events.end_round(world.db, world.event, 1, open_tables={1: OpenTable.draw, 2: OpenTable.draw})
     assert decklists.publish_top(world.db, world.event, 8) == [world.players[0]]
     shown = phone.get(f"/p/{token}/decklists")
     assert shown.status_code == 200, shown.text
