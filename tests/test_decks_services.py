@@ -257,3 +257,14 @@ def test_after_the_event_the_head_judge_publishes_the_top_lists(ev: EventSetup, 
             other.close()
     finally:
         maker.close()
+
+
+def test_the_desk_is_told_of_missing_lists_when_lists_are_required(db: Database) -> None:
+    ev = make_event(db, players=4)
+    assert decklists.status(db, ev.id)["problems"] == []  # no deck rules yet: nothing asked for
+    deck_rules.set_rules(db, ev.id, required=False)
+    decklists.submit(db, ev.id, "P001", legal("P001"))
+    decklists.submit(db, ev.id, "P002", legal("P002", (5, "稲妻")))
+    assert decklists.status(db, ev.id)["problems"] == ["P002"]  # optional: only the illegal one
+    deck_rules.set_rules(db, ev.id, required=True)
+    assert decklists.status(db, ev.id)["problems"] == ["P002", "P003", "P004"]

@@ -49,6 +49,22 @@ def test_a_player_sends_their_own_list_with_their_code_until_the_lock(world: Wor
     assert late.status_code == 422 and "確定" in late.text
 
 
+def test_the_players_page_names_the_missing_lists_when_lists_are_required(world: World) -> None:
+    from shinpan.services import deck_rules
+
+    hj = world.clients["head_judge"]
+    deck_rules.set_rules(world.db, world.event, required=True)
+    page = hj.get(f"/events/{world.event}/players")
+    missing = [
+        p["player"] for p in decklists.status(world.db, world.event)["players"] if p["state"] == "missing"
+    ]
+    assert missing  # the other players sent none
+    assert 'id="decklist-problems"' in page.text and "デッキリストの提出が必要です" in page.text
+    assert all(p in page.text.split('id="decklist-problems"')[1].split("</p>")[0] for p in missing)
+    deck_rules.set_rules(world.db, world.event, required=False)
+    assert 'id="decklist-problems"' not in hj.get(f"/events/{world.event}/players").text
+
+
 def test_the_reports_page_gives_the_deck_reports(world: World) -> None:
     from shinpan.services import deckchecks, rounds
 

@@ -33,6 +33,7 @@ from shinpan.tournament.decks import (
     DeckRules,
     RulesError,
     is_legal,
+    list_wanted,
     normalise,
     parse_sections,
     problems,
@@ -287,3 +288,11 @@ def test_property_differences_are_the_multiset_difference(
 @given(st.text(max_size=30))
 def test_property_normalisation_is_idempotent(name: str) -> None:
     assert normalise(normalise(name)) == normalise(name)
+
+
+def test_the_desk_sees_a_missing_list_as_a_problem_only_when_lists_are_required() -> None:
+    # T13: "the desk sees which lists are missing or illegal"; decklists required or not
+    assert list_wanted("missing", required=True)
+    assert not list_wanted("missing", required=False)
+    assert list_wanted("illegal", required=False) and list_wanted("illegal", required=True)
+    assert not list_wanted("registered", required=True) and not list_wanted("locked", required=True)

@@ -266,7 +266,11 @@ def status(event: EventOption, db: DbOption = None, as_json: JsonOption = False)
         return
     tell("確定済み" if out["locked"] else "確定前", "locked" if out["locked"] else "not locked")
     for p in out["players"]:
-        tell(f"  {p['player']}: {STATE_JA[p['state']]}", f"  {p['player']}: {p['state']}")
+        mark = " ⚠" if p["player"] in out["problems"] else ""
+        tell(f"  {p['player']}: {STATE_JA[p['state']]}{mark}", f"  {p['player']}: {p['state']}{mark}")
+    if out["problems"]:
+        n = len(out["problems"])
+        tell(f"要対応: {n}人（未提出または問題あり）", f"to see to: {n} (missing or with problems)")
 
 
 def lock(

@@ -66,6 +66,7 @@ class ListStatusJson(TypedDict):
     locked_at: str | None
     required: bool
     rules_set: bool
+    problems: list[str]  # players whose list the desk must see to: illegal, or missing when required
 
 
 class PickedJson(TypedDict):

@@ -29,7 +29,7 @@ from shinpan.services.codes import player_code_is_right
 from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command
 from shinpan.services.context import check_reason, load_event, stamp
 from shinpan.services.deck_rules import event_rules, locked_at, rules_were_set
-from shinpan.services.deck_shapes import ListStatusJson, ShownListJson, SubmittedJson
+from shinpan.services.deck_shapes import ListStateJson, ListStatusJson, ShownListJson, SubmittedJson
 from shinpan.services.playoff import final_placings
 from shinpan.store.chain import fingerprint
 from shinpan.store.connection import Connection
@@ -49,6 +49,7 @@ from shinpan.tournament.decks import (
     Card,
     Decklist,
     DeckRules,
+    list_wanted,
     problems,
 )
 
@@ -351,18 +352,23 @@ def status(db: Database, event_id: int, *, now: datetime | None = None) -> ListS
         rules = event_rules(conn, event_id)
         set_ = rules_were_set(conn, event_id)
         players = event_players(conn, event_id)
+    states: list[ListStateJson] = [
+        {
+            "player": p,
+            "state": state_of(lists[p][0] if p in lists else None, locked is not None),
+            "versions": lists[p][1] if p in lists else 0,
+        }
+        for p in players
+    ]
     return {
         "locked": locked is not None,
         "locked_at": locked,
         "required": rules.required,
         "rules_set": set_,
-        "players": [
-            {
-                "player": p,
-                "state": state_of(lists[p][0] if p in lists else None, locked is not None),
-                "versions": lists[p][1] if p in lists else 0,
-            }
-            for p in players
+        "players": states,
+        # without deck rules set, lists are not asked for: only a list with problems is one
+        "problems": [
+            s["player"] for s in states if list_wanted(s["state"], required=rules.required and set_)
         ],
     }
 

@@ -271,3 +271,10 @@ def problems(rules: DeckRules, deck: Decklist) -> list[Problem]:
 
 def is_legal(rules: DeckRules, deck: Decklist) -> bool:
     return not problems(rules, deck)
+
+
+def list_wanted(state: str, *, required: bool) -> bool:
+    """Whether a player's list, in ``state`` (missing | registered | illegal | locked), is a
+    problem the desk must see (T13): a list with problems always; no list at all when the
+    event requires decklists."""
+    return state == "illegal" or (state == "missing" and required)
