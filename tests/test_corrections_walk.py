@@ -3,6 +3,7 @@ stands is refused as changing nothing, on every path (the rule, the service, the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -93,3 +94,19 @@ def test_the_json_api_names_the_rulings_a_deviation_and_a_void_voided_or_added(w
     voided = hj.post(f"{url}/void", json={"reason": "記録の誤り", "command_id": w.cid("void")}).json()
     assert voided["voided"] == [first]
     assert [r["number"] for r in voided["rederived"]["voided"]] == [again["number"]]
+
+
+def test_the_desk_says_which_rulings_a_deviation_voided(world: World) -> None:
+    w, hj = world, world.clients["head_judge"]
+    player = "P001"
+    first = w.record(player, "ingame.slow-play")
+    for infraction in ("pregame.shuffle-cut", "ingame.extra-cards-drawn"):
+        w.record(player, infraction)
+    extra = w.rulings_of(player)[-1]["number"]
+    answer = hj.post(
+        f"/events/{w.event}/desk/deviate/{first}",
+        data={"penalties": "notice", "reason": "初めての大会", "command_id": w.cid("desk-dev")},
+    )
+    assert answer.status_code == 200, answer.text
+    (said,) = re.findall(r'<div class="flash ok rederived"[^>]*>(.*?)</div>', answer.text, re.S)
+    assert "この訂正で取り消された裁定" in said and f"#{extra}" in said and "関連しない単一警告" in said, said
