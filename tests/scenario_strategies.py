@@ -69,9 +69,15 @@ class Builder:
             self.voidable.append(index)
         else:
             self.voidable.append(index)
-            if DEADLINES.get(event["infraction"]):
+            if DEADLINES.get(event["infraction"]) and not self._left(index):
                 self.dues[index] = DEADLINES[event["infraction"]]
         return index
+
+    def _left(self, index: int) -> bool:
+        """Whether the record ``index``'s player had already left the event (D14, D22): its
+        ruling then sets no deadline."""
+        made = replay(BOOK, self.scenario())
+        return any(r["event"] == index and "no deadline is set" in r["explanation"] for r in made)
 
     def _guideline_gives(self, event: dict[str, Any]) -> list[str]:
         """The penalties the guideline gives this record's player after the events so far."""

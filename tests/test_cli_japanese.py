@@ -268,3 +268,21 @@ def test_serve_tells_where_it_listens_in_japanese_first(tmp_path: Path) -> None:
         "--public-url は http://192.168.1.10:8000/ のように書いてください('ftp://somewhere' は使えません)"
         " / --public-url must be like http://192.168.1.10:8000/ (got 'ftp://somewhere')"
     )
+
+
+GROUPS = ("event", "judge", "players", "pairings", "round", "playoff", "report", "call", "decklist",
+          "deckcheck", "guideline", "db", "user")  # fmt: skip
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def test_help_says_the_app_and_each_group_japanese_first() -> None:
+    """--help where Typer lets it be: the app's and each group's text is 「日本語 / English」."""
+    whole = run_cli("--help")
+    assert whole.returncode == 0, whole.stderr
+    for group in GROUPS:
+        line = next(ln for ln in whole.stdout.splitlines() if ln.strip().startswith(f"{group} "))
+        said = line.strip()[len(group) :].strip()
+        assert JAPANESE.match(said) and " / " in said, line
+    own = run_cli("round", "--help")
+    text = " ".join(own.stdout.split())
+    assert "ラウンド: 組み合わせ" in text and text.index("ラウンド") < text.index("Rounds:")

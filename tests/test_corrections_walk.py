@@ -3,6 +3,7 @@ stands is refused as changing nothing, on every path (the rule, the service, the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -65,3 +66,47 @@ def test_a_deviation_on_the_cli_names_the_rulings_it_voided(ev: EventSetup, db_u
     assert "裁定 1: 通" in said.stdout
     for n in added:  # what the correction undid is named, not left to be found
         assert f"この訂正で取り消された裁定: 裁定 {n} 選手 1(P001)" in said.stdout, said.stdout
+
+
+def test_the_json_api_names_the_rulings_a_deviation_and_a_void_voided_or_added(world: World) -> None:
+    w, hj = world, world.clients["head_judge"]
+    player = "P002"  # its own player: the other tests of the module leave it alone
+    first = w.record(player, "ingame.slow-play")
+    for infraction in ("pregame.shuffle-cut", "ingame.extra-cards-drawn"):
+        w.record(player, infraction)  # the third unrelated warning brings an additional ruling (D3)
+    extra = w.rulings_of(player)[-1]
+    assert extra["rule"] == "general.unrelated-warnings"
+    url = f"/api/events/{w.event}/rulings/{first}"
+    answer = hj.post(
+        f"{url}/deviate", json={"penalties": ["notice"], "reason": "初めての大会", "command_id": w.cid("dev")}
+    )
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["penalties"] == ["notice"]  # the keys it had are kept
+    (gone,) = body["rederived"]["voided"]
+    assert (gone["number"], gone["player"], gone["rule"]) == (extra["number"], player, extra["rule"])
+    assert gone["player_name"] and body["rederived"]["added"] == []
+    back = hj.post(
+        f"{url}/deviate", json={"penalties": ["warning1"], "reason": "見直し", "command_id": w.cid("dev2")}
+    ).json()
+    (again,) = back["rederived"]["added"]  # the warning back: the additional ruling comes again
+    assert again["rule"] == "general.unrelated-warnings" and again["player"] == player
+    voided = hj.post(f"{url}/void", json={"reason": "記録の誤り", "command_id": w.cid("void")}).json()
+    assert voided["voided"] == [first]
+    assert [r["number"] for r in voided["rederived"]["voided"]] == [again["number"]]
+
+
+def test_the_desk_says_which_rulings_a_deviation_voided(world: World) -> None:
+    w, hj = world, world.clients["head_judge"]
+    player = "P001"
+    first = w.record(player, "ingame.slow-play")
+    for infraction in ("pregame.shuffle-cut", "ingame.extra-cards-drawn"):
+        w.record(player, infraction)
+    extra = w.rulings_of(player)[-1]["number"]
+    answer = hj.post(
+        f"/events/{w.event}/desk/deviate/{first}",
+        data={"penalties": "notice", "reason": "初めての大会", "command_id": w.cid("desk-dev")},
+    )
+    assert answer.status_code == 200, answer.text
+    (said,) = re.findall(r'<div class="flash ok rederived"[^>]*>(.*?)</div>', answer.text, re.S)
+    assert "この訂正で取り消された裁定" in said and f"#{extra}" in said and "関連しない単一警告" in said, said

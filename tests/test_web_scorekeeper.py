@@ -290,6 +290,26 @@ def test_a_best_of_one_round_offers_its_own_scores_and_says_every_result_in_word
     assert "両者敗北" in player and "勝ち" not in player.split("<table")[-1]
 
 
+def test_a_best_of_one_bye_reads_as_a_match_won_never_two_nil(world: World) -> None:
+    """T1, T7: a bye is a match won (it counts 2–0 in the standings' arithmetic, T2); a
+    best-of-one match is never 2–0, so its page says the match won alone."""
+    w, hj = world, world.clients["head_judge"]
+    head = accounts.account_named(w.db, HEAD_JUDGE[0])
+    assert head is not None
+    event = events.create_event(
+        w.db, name="1本先取の不戦勝", head_judge=HEAD_JUDGE[0], head_judge_level=HEAD_JUDGE[2],
+        head_judge_account=head.uid, match_format="bo1",
+    )  # fmt: skip
+    table = player_table(3, prefix="Y")
+    events.import_players(w.db, event, parse_players(players_csv(table)), command_id=w.cid("bo1-bye-players"))
+    numbers = [n for n, _, _ in table]
+    lines = f"卓番号,プレイヤーA,プレイヤーB\n1,{numbers[0]},{numbers[1]}\n2,{numbers[2]},\n".encode()
+    events.import_pairings(w.db, event, 1, parse_pairings(lines), command_id=w.cid("bo1-bye-pair"))
+    page = hj.get(f"/events/{event}/scorekeeper").text
+    bye = page.split('class="bye">')[1].split("</span>")[0]
+    assert "不戦勝" in bye and "マッチの勝ち" in bye and "2–0" not in bye and "2-0" not in bye
+
+
 @VIEWPORTS
 def test_ending_a_round_and_dropping_a_player_are_confirmed_first(
     site: Site, people: People, viewport: dict[str, int]

@@ -224,7 +224,8 @@ def list_calls(
 
 def register(app: typer.Typer) -> None:
     call_app = typer.Typer(
-        help="Judge calls (T14): raise, claim, escalate, resolve, list.", no_args_is_help=True
+        help="ジャッジコール: 呼ぶ、受ける、上げる、解決する、一覧 / Judge calls (T14): raise, claim, escalate, resolve, list.",
+        no_args_is_help=True,
     )
     app.add_typer(call_app, name="call")
     call_app.command("raise")(raise_call)

@@ -36,7 +36,7 @@ def build(command: str | None = None, sub: str | None = None) -> typer.Typer:
     when the group has a command of that name)."""
     app = typer.Typer(
         name="shinpan",
-        help="審判 shinpan: the penalty system judges run at card-game tournaments.",
+        help="審判 shinpan: カードゲーム大会でジャッジが使うペナルティ管理システム / the penalty system judges run at card-game tournaments.",
         no_args_is_help=True,
         add_completion=False,
         rich_markup_mode=None,

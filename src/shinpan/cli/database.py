@@ -32,6 +32,6 @@ def grant(
 
 
 def register(app: typer.Typer) -> None:
-    db_app = typer.Typer(help="The database itself.", no_args_is_help=True)
+    db_app = typer.Typer(help="データベースそのもの / The database itself.", no_args_is_help=True)
     app.add_typer(db_app, name="db")
     db_app.command("grant")(grant)

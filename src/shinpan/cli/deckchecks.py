@@ -201,7 +201,10 @@ def corrected(
 
 
 def register(app: typer.Typer) -> None:
-    check_app = typer.Typer(help="Deck checks: pick tables, start, count, end (T13).", no_args_is_help=True)
+    check_app = typer.Typer(
+        help="デッキチェック: 卓を選び、始め、数え、終える / Deck checks: pick tables, start, count, end (T13).",
+        no_args_is_help=True,
+    )
     app.add_typer(check_app, name="deckcheck")
     check_app.command("pick")(pick)
     check_app.command("start")(start)

@@ -338,7 +338,8 @@ def publish(
 
 def register(app: typer.Typer) -> None:
     decklist_app = typer.Typer(
-        help="Decklists: rules, registration, the lock, corrections (T13).", no_args_is_help=True
+        help="デッキリスト: 規定、登録、締め切り、訂正 / Decklists: rules, registration, the lock, corrections (T13).",
+        no_args_is_help=True,
     )
     app.add_typer(decklist_app, name="decklist")
     decklist_app.command("rules")(rules)

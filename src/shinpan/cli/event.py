@@ -440,7 +440,7 @@ def pairings_import(
 
 
 def register(app: typer.Typer) -> None:
-    event_app = typer.Typer(help="Create and list events.", no_args_is_help=True)
+    event_app = typer.Typer(help="大会を作る・一覧する / Create and list events.", no_args_is_help=True)
     app.add_typer(event_app, name="event")
     event_app.command("create")(create)
     event_app.command("settings")(settings)
@@ -448,13 +448,13 @@ def register(app: typer.Typer) -> None:
     event_app.command("list")(list_)
     event_app.command("seal")(seal)
     event_app.command("reopen")(reopen)
-    judge_app = typer.Typer(help="The judges of an event.", no_args_is_help=True)
+    judge_app = typer.Typer(help="大会のジャッジ / The judges of an event.", no_args_is_help=True)
     app.add_typer(judge_app, name="judge")
     judge_app.command("add")(judge_add)
-    players_app = typer.Typer(help="The players of an event.", no_args_is_help=True)
+    players_app = typer.Typer(help="大会のプレイヤー / The players of an event.", no_args_is_help=True)
     app.add_typer(players_app, name="players")
     players_app.command("import")(players_import)
     players_app.command("drop")(players_drop)
-    pairings_app = typer.Typer(help="Pairings of a round.", no_args_is_help=True)
+    pairings_app = typer.Typer(help="ラウンドの対戦組み合わせ / Pairings of a round.", no_args_is_help=True)
     app.add_typer(pairings_app, name="pairings")
     pairings_app.command("import")(pairings_import)

@@ -294,7 +294,10 @@ def list_held(as_json: JsonOption = False) -> None:
 
 def register(app: typer.Typer) -> None:
     app.command("rules")(rules)
-    guideline_app = typer.Typer(help="Check guideline files and print their schema.", no_args_is_help=True)
+    guideline_app = typer.Typer(
+        help="ガイドラインファイルの検査とスキーマ / Check guideline files and print their schema.",
+        no_args_is_help=True,
+    )
     app.add_typer(guideline_app, name="guideline")
     guideline_app.command("check")(check)
     guideline_app.command("add")(add)

@@ -129,7 +129,9 @@ def placings(event: EventOption, db: DbOption = None, as_json: JsonOption = Fals
 
 
 def register(app: typer.Typer) -> None:
-    playoff_app = typer.Typer(help="The playoff after the Swiss rounds.", no_args_is_help=True)
+    playoff_app = typer.Typer(
+        help="スイスラウンド後の決勝トーナメント / The playoff after the Swiss rounds.", no_args_is_help=True
+    )
     app.add_typer(playoff_app, name="playoff")
     playoff_app.command("start")(start)
     playoff_app.command("pair")(pair)

@@ -391,7 +391,8 @@ def codes(
 
 def register(app: typer.Typer) -> None:
     report_app = typer.Typer(
-        help="Reports: the penalty report, disqualifications, a player's history, statistics, penalty "
+        help="報告書と掲示物 / "
+        "Reports: the penalty report, disqualifications, a player's history, statistics, penalty "
         "slips, result slips, pairings and standings for the venue wall.",
         no_args_is_help=True,
     )

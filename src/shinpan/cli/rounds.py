@@ -355,7 +355,10 @@ def standings(
 
 
 def register(app: typer.Typer) -> None:
-    round_app = typer.Typer(help="Rounds: pair, start and end them; give a table time.", no_args_is_help=True)
+    round_app = typer.Typer(
+        help="ラウンド: 組み合わせ、開始、終了、卓の延長時間 / Rounds: pair, start and end them; give a table time.",
+        no_args_is_help=True,
+    )
     app.add_typer(round_app, name="round")
     round_app.command("pair")(pair)
     round_app.command("start")(start)

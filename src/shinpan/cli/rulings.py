@@ -161,6 +161,11 @@ def record(
     again = " (already recorded earlier with this command id)" if saved.replayed else ""
     again_ja = "(同じ操作ですでに記録済みでした)" if saved.replayed else ""
     tell(f"記録しました: 裁定 {numbers}{again_ja}", f"saved: ruling {numbers}{again}")
+    for w in saved.as_json()["left"]:  # D14, D22: said before the rulings, Japanese first
+        tell(
+            f"注意: 裁定 #{w['ruling']} {w['player']}: {w['ja']}",
+            f"warning: ruling #{w['ruling']} {w['player']}: {w['en']}",
+        )
     for r in saved.rulings:
         text = r["explanation_en"] if lang is Lang.en else r["explanation_ja"]
         say(f"  #{r['number']} {r['player']}: {text}", markup=False, highlight=False)

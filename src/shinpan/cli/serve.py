@@ -267,7 +267,10 @@ def user_organiser(
 
 def register(app: typer.Typer) -> None:
     app.command("serve")(serve)
-    user_app = typer.Typer(help="Accounts that sign in to the web app.", no_args_is_help=True)
+    user_app = typer.Typer(
+        help="ウェブアプリにサインインするアカウント / Accounts that sign in to the web app.",
+        no_args_is_help=True,
+    )
     app.add_typer(user_app, name="user")
     user_app.command("add")(user_add)
     user_app.command("organiser")(user_organiser)

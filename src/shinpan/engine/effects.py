@@ -10,6 +10,7 @@ asks here, and appends what comes back. Nothing here reads a database or a clock
   first, so that a duel loss ends the match as a match loss does. A player who has left the
   event has no next match (D14, D22): a loss that would wait for it lands nowhere.
 - ``match_draw`` draws the current match; ``time_extension`` extends a match being played.
+- A ruling for a player who has left the event applies to no match at all (D14, D22).
 - Ejection and disqualification change the status only once confirmed (D17); leaving the
   event while the match is being played loses it (D22).
 - Undoing rulings (a void, a deviation) reverses exactly what they did (D16), leaving a
@@ -221,9 +222,13 @@ class _Board:
 
 def plan_ruling(view: PlayerView, ruling: int, codes: Sequence[Act], *, pending: bool) -> list[Effect]:
     """Everything one ruling's penalties and effects do to the player's match and status;
-    a ``pending`` ruling ejects or disqualifies nobody until it is confirmed (D17)."""
+    a ``pending`` ruling ejects or disqualifies nobody until it is confirmed (D17). A player
+    who has left the event (D14, D22) plays no more: nothing lands on a match, not even the
+    one they left (its result stands as their leaving decided it); only a heavier status
+    (a withdrawn player disqualified) still changes."""
     board = _Board(view)
-    for position, code in enumerate(codes):
+    on_matches = left_as(view.status, view.dropped) is None
+    for position, code in enumerate(codes if on_matches else ()):
         if code in LOSSES:
             board.land(code, ruling, position)
         elif code == MATCH_DRAW:

@@ -27,11 +27,11 @@ _REASONS_EN: dict[str, str] = {
     "facts_determined": "the facts could be determined: no penalty and no offence (D13)",
     "advisor_outsider_only": "the advisor is not a participant: removal from the venue only (D8)",
     "deadline_missed": "the remedy was not carried out in time (D7)",
-    "left_dropped": "the player had already dropped when this was recorded: a duel or match loss applies to no match",
-    "left_withdrawn": "the player had already withdrawn when this was recorded: a duel or match loss applies to no match",
-    "left_ejected": "the player had already been ejected when this was recorded: a duel or match loss applies to no match",
+    "left_dropped": "the player had already dropped when this was recorded: nothing applies to any match and no deadline is set",
+    "left_withdrawn": "the player had already withdrawn when this was recorded: nothing applies to any match and no deadline is set",
+    "left_ejected": "the player had already been ejected when this was recorded: nothing applies to any match and no deadline is set",
     "left_disqualified": (
-        "the player had already been disqualified when this was recorded: a duel or match loss applies to no match"
+        "the player had already been disqualified when this was recorded: nothing applies to any match and no deadline is set"
     ),
 }
 
@@ -44,11 +44,11 @@ _REASONS_JA: dict[str, str] = {
     "advisor_outsider_only": (
         "助言した人は大会参加者ではないため、このプレイヤーには罰則を与えず、違反の回数にも数えません。"
     ),
-    "left_dropped": "記録の時点で、このプレイヤーはすでにドロップしています。デュエルやマッチの敗北は、どのマッチにも適用しません。",
-    "left_withdrawn": "記録の時点で、このプレイヤーはすでに棄権しています。デュエルやマッチの敗北は、どのマッチにも適用しません。",
-    "left_ejected": "記録の時点で、このプレイヤーはすでに退場になっています。デュエルやマッチの敗北は、どのマッチにも適用しません。",
+    "left_dropped": "記録の時点で、このプレイヤーはすでにドロップしています。この裁定はどのマッチにも適用せず、期限も設けません。",
+    "left_withdrawn": "記録の時点で、このプレイヤーはすでに棄権しています。この裁定はどのマッチにも適用せず、期限も設けません。",
+    "left_ejected": "記録の時点で、このプレイヤーはすでに退場になっています。この裁定はどのマッチにも適用せず、期限も設けません。",
     "left_disqualified": (
-        "記録の時点で、このプレイヤーはすでに失格になっています。デュエルやマッチの敗北は、どのマッチにも適用しません。"
+        "記録の時点で、このプレイヤーはすでに失格になっています。この裁定はどのマッチにも適用せず、期限も設けません。"
     ),
 }
 _NO_PENALTY_SAID = frozenset({"facts_determined", "advisor_outsider_only"})

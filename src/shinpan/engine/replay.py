@@ -16,6 +16,7 @@ from shinpan.engine.corrections import rederive
 from shinpan.engine.decide import decide, follow_up
 from shinpan.engine.explain import explain
 from shinpan.engine.facts import RecordError
+from shinpan.engine.leaving import left_by, noted_leaving
 from shinpan.engine.participants import check_id, first_clash
 from shinpan.engine.ruling import Deviation, Due, Record, Ruling
 from shinpan.errors import InvalidInput
@@ -212,6 +213,9 @@ def replay(book: Rulebook, scenario: object, *, explanations: bool = True) -> li
             )
         except RecordError as e:
             raise ScenarioError(index, str(e)) from None
+        # D14, D22: a player who has already left gets the ruling, with no deadline
+        left = {p: left_by(book, state.history.get(p, ())) for p in {r.player for r in rulings}}
+        rulings = noted_leaving(rulings, {p: s for p, s in left.items() if s is not None})
         state.add(index, rulings)
         if rulings and rulings[0].dues:
             state.dues[index] = [d for d in rulings[0].dues if d.has_consequence]

@@ -29,7 +29,6 @@ from shinpan.store.ledger import Appender
 from shinpan.store.snapshots import player_standing, player_view, undoing, waiting_losses
 
 _ON_MATCHES = frozenset({*LOSSES, MATCH_DRAW, TIME_EXTENSION})
-LOSSES_SET = frozenset(LOSSES)
 
 
 def append_effects(ap: Appender, planned: Iterable[Effect]) -> None:
@@ -56,7 +55,7 @@ def apply_ruling(ap: Appender, ruling: int, player: str, codes: Sequence[str], *
     if not (on_matches or on_status):
         return  # most rulings change nothing: nothing to read
     view = player_view(ap.conn, ap.event_id, player, match=True, standing=on_status)
-    if not on_status and not LOSSES_SET.isdisjoint(acts):  # D14, D22: whether a next match comes
+    if not on_status:  # D14, D22: whether the player still plays (a next match, any match)
         status, dropped = player_standing(ap.conn, ap.event_id, player)
         view = replace(view, status=status, dropped=dropped)
     append_effects(ap, plan_ruling(_meant(book, view), ruling, acts, pending=pending))

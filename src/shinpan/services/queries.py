@@ -141,6 +141,29 @@ def rederived_by(db: Database, event_id: int, number: int) -> tuple[list[int], l
         return found(conn, event_id, number)
 
 
+def rederived_since(
+    db: Database, event_id: int, number: int, before: tuple[list[int], list[int]]
+) -> dict[str, list[dict[str, Any]]]:
+    """D16: the additional rulings a correction of this ruling voided and added since
+    ``before`` (:func:`rederived_by` read before it), each with its player, rule and penalties."""
+    voided, added = rederived_by(db, event_id, number)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for key, now, was in (("voided", voided, before[0]), ("added", added, before[1])):
+        rows = [get_ruling(db, event_id, n) for n in now if n not in was]
+        names = player_names(db, event_id, sorted({r["player"] for r in rows}))
+        out[key] = [
+            {
+                "number": r["number"],
+                "player": r["player"],
+                "player_name": names.get(r["player"]),
+                "rule": r["rule"],
+                "penalties": list(r["penalties"]),
+            }
+            for r in rows
+        ]
+    return out
+
+
 def get_ruling(db: Database, event_id: int, number: int) -> RulingListed:
     with db.read() as conn:
         book = load_event(conn, event_id).book

@@ -16,8 +16,9 @@ from typing import Any, NotRequired, TypedDict
 from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, explain
 from shinpan.engine.clock import ClockError, deadline_runs_from, given_at, parse_given_at
 from shinpan.engine.event_rules import Status, counting_scope, left_as, where_ruling_lands
+from shinpan.engine.explain import reason_text
 from shinpan.engine.facts import PERSON_FACTS, normalized
-from shinpan.engine.leaving import noted_leaving
+from shinpan.engine.leaving import LEFT_REASONS, noted_leaving
 from shinpan.engine.ruling import Due, Trigger
 from shinpan.entries import (
     AskedDeviation,
@@ -82,6 +83,37 @@ class RecordedJson(TypedDict):
     rulings: list[RulingDecided]
     effects: list[dict[str, Any]]
     replayed: bool
+    left: list[LeftJson]
+
+
+class LeftJson(TypedDict):
+    """A warning: the ruling's player had already left the event (D14, D22); it applies to
+    no match and sets no deadline."""
+
+    ruling: int
+    player: str
+    status: str  # dropped | withdrawn | ejected | disqualified
+    ja: str
+    en: str
+
+
+def left_warnings(made: Sequence[RulingDecided]) -> list[LeftJson]:
+    """The rulings whose player had already left the event, as their explanation says it."""
+    out: list[LeftJson] = []
+    for r in made:
+        for status, code in LEFT_REASONS.items():
+            ja = reason_text(code, "ja")
+            if ja in r["explanation_ja"]:
+                out.append(
+                    LeftJson(
+                        ruling=r["number"],
+                        player=r["player"],
+                        status=status.value,
+                        ja=ja,
+                        en=reason_text(code, "en"),
+                    )
+                )
+    return out
 
 
 @dataclass(frozen=True)
@@ -171,6 +203,7 @@ class Recorded:
             "rulings": self.rulings,
             "effects": self.effects,
             "replayed": self.replayed,
+            "left": left_warnings(self.rulings),
         }
 
 

@@ -383,11 +383,14 @@ def confirm(request: Request, event_id: int, number: int, body: CommandIn) -> di
 @router.post(
     "/events/{event_id}/rulings/{number}/deviate", dependencies=Unsafe, response_model=dict[str, Any]
 )
-def deviate(request: Request, event_id: int, number: int, body: DeviateIn) -> DeviationJson:
-    """The head judge deviates from the guideline, with a reason (D11)."""
+def deviate(request: Request, event_id: int, number: int, body: DeviateIn) -> dict[str, Any]:
+    """The head judge deviates from the guideline, with a reason (D11); ``rederived`` names
+    the additional rulings the correction voided and added (D16)."""
     user, _ = role_at(request, event_id, "deviate")
-    result = corrections.deviate(
-        request.app.state.db,
+    db = request.app.state.db
+    before = queries.rederived_by(db, event_id, number)
+    result: DeviationJson = corrections.deviate(
+        db,
         event_id,
         number,
         body.penalties,
@@ -395,17 +398,18 @@ def deviate(request: Request, event_id: int, number: int, body: DeviateIn) -> De
         judge=user.name,
         command_id=body.command_id,
     )
-    return result
+    return {**result, "rederived": queries.rederived_since(db, event_id, number, before)}
 
 
 @router.post("/events/{event_id}/rulings/{number}/void", dependencies=Unsafe)
 def void(request: Request, event_id: int, number: int, body: ReasonIn) -> dict[str, Any]:
-    """The head judge voids a ruling's record, with a reason (D1)."""
+    """The head judge voids a ruling's record, with a reason (D1); ``rederived`` names the
+    additional rulings the correction voided and added (D16)."""
     user, _ = role_at(request, event_id, "void")
-    done = corrections.void(
-        request.app.state.db, event_id, number, body.reason, judge=user.name, command_id=body.command_id
-    )
-    return {"voided": done}
+    db = request.app.state.db
+    before = queries.rederived_by(db, event_id, number)
+    done = corrections.void(db, event_id, number, body.reason, judge=user.name, command_id=body.command_id)
+    return {"voided": done, "rederived": queries.rederived_since(db, event_id, number, before)}
 
 
 @router.get("/events/{event_id}/deadlines", response_model=list[dict[str, Any]])

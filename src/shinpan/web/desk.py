@@ -220,7 +220,13 @@ def correction_forms(request: Request, event_id: int, number: int) -> Response:
     )
 
 
-def _after(request: Request, event_id: int, error: str | None = None, status: int = 200) -> Response:
+def _after(
+    request: Request,
+    event_id: int,
+    error: str | None = None,
+    status: int = 200,
+    rederived: dict[str, list[dict[str, Any]]] | None = None,
+) -> Response:
     _, role = role_at(request, event_id, "read")
     return render(
         request,
@@ -229,8 +235,24 @@ def _after(request: Request, event_id: int, error: str | None = None, status: in
         event_id=event_id,
         role=role,
         error=error,
+        rederived=rederived,
         **_panels(request, event_id),
     )
+
+
+def _correct(
+    request: Request, event_id: int, number: int, action: str, work: Callable[[str], object]
+) -> Response:
+    """A deviation or a void from the desk; the answer names the additional rulings it
+    voided or added (D16), as the CLI and the JSON API do."""
+    user, _ = role_at(request, event_id, action)
+    db = request.app.state.db
+    before = queries.rederived_by(db, event_id, number)
+    try:
+        work(user.name)
+    except ShinpanError as e:
+        return _after(request, event_id, e.render(i18n.gettext), e.status)
+    return _after(request, event_id, rederived=queries.rederived_since(db, event_id, number, before))
 
 
 def _attempt(request: Request, event_id: int, action: str, work: Callable[[str], object]) -> Response:
@@ -266,9 +288,10 @@ def deviate(
     penalties: Annotated[Penalties | None, Form()] = None,
 ) -> Response:
     db = request.app.state.db
-    return _attempt(
+    return _correct(
         request,
         event_id,
+        number,
         "deviate",
         lambda name: corrections.deviate(
             db, event_id, number, penalties or [], reason, judge=name, command_id=command_id
@@ -281,9 +304,10 @@ def void(
     request: Request, event_id: int, number: int, command_id: CommandForm, reason: ReasonForm = ""
 ) -> Response:
     db = request.app.state.db
-    return _attempt(
+    return _correct(
         request,
         event_id,
+        number,
         "void",
         lambda name: corrections.void(db, event_id, number, reason, judge=name, command_id=command_id),
     )
