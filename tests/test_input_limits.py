@@ -237,7 +237,7 @@ def test_names_that_look_like_formulas_come_out_of_the_penalty_report_csv_as_tex
             judge=FORMULA,
             command_id=world.cid("formula"),
         )
-    got = world.clients[HJ].get(f"/api/events/{world.event}/reports/penalties?format=csv")
+    got = world.clients[HJ].get(f"/api/events/{world.event}/reports/penalties?format=csv&lang=both")
     assert got.status_code == 200, got.text
     header, *rows = list(csv.reader(io.StringIO(got.content.decode("utf-8-sig"))))
     column = {name.split(" / ")[1]: n for n, name in enumerate(header)}

@@ -341,7 +341,7 @@ def test_deadlines_list_done_and_missed(ev: EventSetup, db_url: str) -> None:
         (2, 1, "end_of_match"),
     ]
     listing = ok(run_cli("deadlines", "--event", e, "--lang", "en", db=db_url))
-    assert listing.count("OVERDUE") == 1  # only P003's 10 minutes, which ran from 20 minutes ago (D21)
+    assert listing.count("overdue") == 1  # only P003's 10 minutes, which ran from 20 minutes ago (D21)
     refused(run_cli("deadlines", "--event", e, "missed", "1", db=db_url), "not due yet")  # D21
     ok(run_cli("deadlines", "--event", e, "done", "1", "--judge", "FJ", db=db_url))
     missed = json.loads(ok(run_cli("deadlines", "--event", e, "missed", "2", "--json", db=db_url)))

@@ -596,17 +596,24 @@ def test_a_minutes_deadline_is_overdue_once_now_passes_it(ev: EventSetup) -> Non
     assert listed[0].due_kind == "minutes"  # the overdue first
 
 
-def test_an_end_of_match_deadline_is_overdue_once_the_match_has_a_result(ev: EventSetup) -> None:
+def test_an_end_of_match_deadline_is_overdue_once_the_tables_time_ends_not_at_its_result(
+    ev: EventSetup,
+) -> None:
+    """D23: the match decided by a result is not the end of the match for the deadline; the
+    table's time running out is."""
     ev.record("P001", "pregame.tardiness")
 
-    def end_of_match() -> deadlines.Deadline:
-        (d,) = [d for d in deadlines.list_deadlines(ev.db, ev.id, now=T0) if d.due_kind == "end_of_match"]
+    def end_of_match(minutes: float) -> deadlines.Deadline:
+        now = T0 + timedelta(minutes=minutes)
+        found = deadlines.list_deadlines(ev.db, ev.id, now=now)
+        (d,) = [d for d in found if d.due_kind == "end_of_match"]
         return d
 
-    assert not end_of_match().overdue
-    rounds.start_round(ev.db, ev.id)  # results once the round runs (T5)
+    assert not end_of_match(0).overdue
+    rounds.start_round(ev.db, ev.id, minutes=50, now=T0)  # results once the round runs (T5)
     events.report_result(ev.db, ev.id, 1, 1, result="b")
-    assert end_of_match().overdue
+    assert not end_of_match(1).overdue and not end_of_match(49).overdue
+    assert end_of_match(51).overdue
 
 
 def test_a_deadline_met_is_closed(ev: EventSetup) -> None:
@@ -634,7 +641,9 @@ def test_a_missed_deadline_records_the_follow_up_and_applies_it(ev: EventSetup) 
     assert counter(ev, "P001", "pregame.tardiness") == 1  # a follow-up is not another offence
     (pending,) = deadlines.list_deadlines(ev.db, ev.id, now=T0)
     assert (pending.position, pending.due_kind) == (1, "end_of_match")
-    (withdrawn,) = deadlines.mark_missed(ev.db, ev.id, n, judge="FJ")
+    with pytest.raises(Forbidden, match="before it is due"):  # D23: due when the table's time ends
+        deadlines.mark_missed(ev.db, ev.id, n, judge="FJ")
+    (withdrawn,) = deadlines.mark_missed(ev.db, ev.id, n)  # the head judge marks it missed sooner
     assert withdrawn["effects"] == ["withdrawn"] and withdrawn["offense"] == 1 and withdrawn["follow_up"]
     assert status(ev, "P001") == "withdrawn"
     assert deadlines.list_deadlines(ev.db, ev.id, now=T0) == []

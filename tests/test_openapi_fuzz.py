@@ -27,6 +27,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from shinpan.services import reopen
+from shinpan.services.closed import seal_state_of
 from web_support import World, worlds
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
@@ -58,13 +60,14 @@ def test_the_api_holds_to_its_openapi_document(fuzzed: World) -> None:
 
 
 # What the document cannot say, so valid calls made from it are refused for what they hold:
-# a CSV file's grammar (its header's names, in Japanese or English, its encodings); a duel's
+# whether the event is sealed (a seal is made once; a reopening needs a seal first); a CSV file's grammar (its header's names, in Japanese or English, its encodings); a duel's
 # winner, who must be one of the two players of the match at that table; a ruling's time at
 # the table, within the last 12 hours (D21); each table named once in a change of pairings (a
 # document can ask for distinct items, not for one field of theirs distinct); a judge call's
 # table, which must have a match in the round being played (T14); a decklist's text in any
 # of its formats, a deck rules' sections, the counts of a check under way (T13).
 BEYOND_THE_DOCUMENT = {
+    "POST /api/events/{event_id}/reopen",
     "POST /api/events/{event_id}/calls",
     "POST /api/events/{event_id}/decklists",
     "POST /api/events/{event_id}/decklists/correct",
@@ -100,6 +103,13 @@ def _statuses(operation: Any, fuzzed: World) -> tuple[dict[int, int], dict[int, 
     return dict(statuses), refusals
 
 
+def _open(fuzzed: World) -> None:
+    """The head judge's event open to commands: reopened if a call sealed it."""
+    state = seal_state_of(fuzzed.db, fuzzed.event)
+    if state is not None and state.sealed:
+        reopen.reopen_event(fuzzed.db, fuzzed.event, "検査の続き")
+
+
 def test_valid_calls_made_from_the_document_are_not_mostly_rejected(fuzzed: World) -> None:
     schema = schemathesis.openapi.from_asgi("/api/openapi.json", fuzzed.app)
     rejected = {}
@@ -111,6 +121,7 @@ def test_valid_calls_made_from_the_document_are_not_mostly_rejected(fuzzed: Worl
             or operation.path.endswith("/slip")
         ):
             continue  # the reports' parameters are enums and numbers: the test above holds them
+        _open(fuzzed)  # a seal made by an earlier call (the test above, or /seal) closes the event
         statuses, refusals = _statuses(operation, fuzzed)
         found = StatusCodeStatistic(counts=statuses, total=sum(statuses.values()))
         if found.should_warn_about_validation_mismatch():  # schemathesis' own rule for the warning
