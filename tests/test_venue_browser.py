@@ -179,7 +179,8 @@ def fits(page: Page) -> None:
 
 
 def _choose_file(page: Page, data: bytes) -> None:
-    page.locator('input[name="file"]').set_input_files(
+    # The roster's form: the players page also has a decklist's file input.
+    page.locator('form:has(#preview-import) input[name="file"]').set_input_files(
         files=[{"name": "名簿.csv", "mimeType": "text/csv", "buffer": data}]
     )
     page.locator("#preview-import").click()

@@ -78,7 +78,7 @@ def test_a_stack_of_slips_typed_a_correction_and_a_race_for_one_table(
     # A correction: table 1's slip was 0-2, not 2-0. Typed again, the page says what stands.
     first = sheet.rows[0]
     assert first.b is not None
-    expect(sk.locator("#standings")).to_contain_text("ラウンド1進行中の暫定順位")
+    expect(sk.locator("#standings")).to_contain_text("現在の順位(第1回戦は進行中のため暫定)")
     expect(points(sk, first.a.name)).to_have_text("3")
     for key in ["1", " ", "0", "2", "Enter"]:
         sk.keyboard.press(key)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from shinpan.engine.event_rules import RulingState, status_once_confirmed
 from shinpan.errors import NotFound
@@ -141,27 +141,45 @@ def rederived_by(db: Database, event_id: int, number: int) -> tuple[list[int], l
         return found(conn, event_id, number)
 
 
+class RederivedRuling(TypedDict):
+    """An additional ruling a correction voided or added (D16), as the answer names it."""
+
+    number: int
+    player: str
+    player_name: str | None
+    rule: str
+    penalties: list[str]
+
+
+class Rederived(TypedDict):
+    """What a correction voided and added of the additional rulings (D16)."""
+
+    voided: list[RederivedRuling]
+    added: list[RederivedRuling]
+
+
 def rederived_since(
     db: Database, event_id: int, number: int, before: tuple[list[int], list[int]]
-) -> dict[str, list[dict[str, Any]]]:
+) -> Rederived:
     """D16: the additional rulings a correction of this ruling voided and added since
     ``before`` (:func:`rederived_by` read before it), each with its player, rule and penalties."""
     voided, added = rederived_by(db, event_id, number)
-    out: dict[str, list[dict[str, Any]]] = {}
-    for key, now, was in (("voided", voided, before[0]), ("added", added, before[1])):
+
+    def named(now: list[int], was: list[int]) -> list[RederivedRuling]:
         rows = [get_ruling(db, event_id, n) for n in now if n not in was]
         names = player_names(db, event_id, sorted({r["player"] for r in rows}))
-        out[key] = [
-            {
-                "number": r["number"],
-                "player": r["player"],
-                "player_name": names.get(r["player"]),
-                "rule": r["rule"],
-                "penalties": list(r["penalties"]),
-            }
+        return [
+            RederivedRuling(
+                number=r["number"],
+                player=r["player"],
+                player_name=names.get(r["player"]),
+                rule=r["rule"],
+                penalties=list(r["penalties"]),
+            )
             for r in rows
         ]
-    return out
+
+    return Rederived(voided=named(voided, before[0]), added=named(added, before[1]))
 
 
 def get_ruling(db: Database, event_id: int, number: int) -> RulingListed:

@@ -33,6 +33,7 @@ __all__ = [
     "players",
     "pool",
     "projector",
+    "projector_calls",
     "projector_decks",
     "public",
     "registration",

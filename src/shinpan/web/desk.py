@@ -225,7 +225,7 @@ def _after(
     event_id: int,
     error: str | None = None,
     status: int = 200,
-    rederived: dict[str, list[dict[str, Any]]] | None = None,
+    rederived: queries.Rederived | None = None,
 ) -> Response:
     _, role = role_at(request, event_id, "read")
     return render(
