@@ -19,8 +19,7 @@ from typing import TypedDict
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES
 from shinpan.entries import CallClaimed, CallEscalated, CallRaised, CallResolved, TimeExtended
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused, ShinpanError
-from shinpan.services.closed import check_open
-from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command
+from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command, written_apart
 from shinpan.services.context import check_reason, load_event, parse_stamp, stamp
 from shinpan.services.results import N_
 from shinpan.store.calls import CallRow, call_of, calls_of, open_call_at
@@ -28,7 +27,7 @@ from shinpan.store.chain import fingerprint
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.feed import rulings_numbered
-from shinpan.store.ledger import Appender, Entry, entry_by_command
+from shinpan.store.ledger import Appender, Entry
 from shinpan.store.public import published
 from shinpan.store.snapshots import match_at
 from shinpan.tournament.calls import (
@@ -244,12 +243,9 @@ def raise_call_as_player(
         found = published(conn, event_id)
         if found is None or found.token is None:
             raise Refused("this event's players' pages are not published")
-        earlier = entry_by_command(conn, event_id, command_id)
+        earlier = written_apart(conn, event_id, command_id, digest)
         if earlier is not None:
-            if earlier.command_hash != digest:
-                raise Conflict("command {id} was already used for something else", id=command_id)
             return _again(conn, event_id, earlier.seq)
-        check_open(conn, event_id)  # a sealed event takes no call (the write door's rule)
         round_no = _check_table(conn, event_id, table, by_player=True)
         ap = Appender(conn, event_id, PLAYER, stamp(now), command_id=command_id, command_hash=digest)
         entry = ap.append(CallRaised(round_no, table, chosen))

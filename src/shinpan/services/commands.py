@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any, TypedDict, TypeVar, overload
 
 from shinpan.errors import Conflict, NotFound
-from shinpan.services.closed import IMPORTING, closed
+from shinpan.services.closed import IMPORTING, check_open, closed
 from shinpan.services.context import Event, authorized, holding, stamp
 from shinpan.store.chain import fingerprint
 from shinpan.store.connection import Connection
@@ -106,10 +106,9 @@ def run_command(
         authorized(event_id, name, opening.role, action)
         if check is not None:
             check(conn, event, name)
-        earlier = entry_by_command(conn, event_id, command_id) if opening.earlier is not None else None
+        found = entry_by_command(conn, event_id, command_id) if opening.earlier is not None else None
+        earlier = retry_of(found, command_id, digest)
         if earlier is not None:
-            if earlier.command_hash != digest:
-                raise Conflict("command {id} was already used for something else", id=command_id)
             if replayed is None:
                 return Replayed(replayed=True, seq=earlier.seq)
             return replayed(conn, earlier)
@@ -121,3 +120,22 @@ def run_command(
         )
         with holding(conn, event):
             return act(conn, ap)
+
+
+def retry_of(earlier: Entry | None, command_id: str, digest: str) -> Entry | None:
+    """The entry this command recorded the first time, when it is sent again (a phone's
+    retry), else None; the same id with other content is refused."""
+    if earlier is not None and earlier.command_hash != digest:
+        raise Conflict("command {id} was already used for something else", id=command_id)
+    return earlier
+
+
+def written_apart(conn: Connection, event_id: int, command_id: str, digest: str) -> Entry | None:
+    """For a write that does not go through :func:`run_command` (a player's, who has no
+    account: a winner's report, a call, their own drop or decklist): the entry a retry of
+    this command recorded, else None once the event is open to it (a sealed one refuses, as
+    the write door does)."""
+    earlier = retry_of(entry_by_command(conn, event_id, command_id), command_id, digest)
+    if earlier is None:
+        check_open(conn, event_id)
+    return earlier

@@ -24,9 +24,8 @@ from shinpan.entries import (
 )
 from shinpan.entries.decks import Sections
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
-from shinpan.services.closed import check_open
 from shinpan.services.codes import player_code_is_right
-from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command
+from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command, written_apart
 from shinpan.services.context import check_reason, load_event, stamp
 from shinpan.services.deck_rules import event_rules, locked_at, rules_were_set
 from shinpan.services.deck_shapes import ListStateJson, ListStatusJson, ShownListJson, SubmittedJson
@@ -42,7 +41,7 @@ from shinpan.store.decks import (
     event_players,
     list_versions,
 )
-from shinpan.store.ledger import Appender, entry_by_command
+from shinpan.store.ledger import Appender
 from shinpan.store.players import player as player_row
 from shinpan.store.rounds import round_of
 from shinpan.tournament.decks import (
@@ -170,12 +169,9 @@ def submit_by_player(
     )
     with db.write(event_id) as conn:
         digest_of_command = conn.info.pop(REPLAYED_HASH, None) or digest_of_command
-        earlier = entry_by_command(conn, event_id, command_id)
+        earlier = written_apart(conn, event_id, command_id, digest_of_command)
         if earlier is not None:
-            if earlier.command_hash != digest_of_command:
-                raise Conflict("command {id} was already used for something else", id=command_id)
             return _submitted(conn, event_id, earlier.seq, earlier.of(DecklistRegistered), moment)
-        check_open(conn, event_id)  # a sealed event takes no list (the write door's rule)
         if (
             len(code) > 40
             or player_row(conn, event_id, player) is None

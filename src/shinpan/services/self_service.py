@@ -18,9 +18,8 @@ from shinpan.engine.participants import normalize_id
 from shinpan.entries import PlayerDropped
 from shinpan.errors import Conflict, NotFound, Refused
 from shinpan.services.calls import PLAYER
-from shinpan.services.closed import check_open
 from shinpan.services.codes import player_code_is_right
-from shinpan.services.commands import REPLAYED_HASH, new_command_id
+from shinpan.services.commands import REPLAYED_HASH, new_command_id, written_apart
 from shinpan.services.context import load_event, stamp
 from shinpan.services.results import N_
 from shinpan.services.shapes import PlayerDroppedJson, dropped_json
@@ -28,7 +27,7 @@ from shinpan.store.calls import call_of, open_call_at, table_of
 from shinpan.store.chain import fingerprint
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
-from shinpan.store.ledger import Appender, entry_by_command
+from shinpan.store.ledger import Appender
 from shinpan.store.public import published
 from shinpan.store.roster import status_of
 from shinpan.store.rounds import unfinished_match
@@ -60,12 +59,9 @@ def drop_myself(
         found = published(conn, event_id)
         if found is None or found.token is None:
             raise Refused("this event's players' pages are not published")
-        earlier = entry_by_command(conn, event_id, command_id)
+        earlier = written_apart(conn, event_id, command_id, digest)
         if earlier is not None:
-            if earlier.command_hash != digest:
-                raise Conflict("command {id} was already used for something else", id=command_id)
             return dropped_json(earlier.of(PlayerDropped))
-        check_open(conn, event_id)  # a sealed event takes no drop (the write door's rule)
         status = status_of(conn, event_id, number)
         if status is None:
             raise NotFound(WRONG_CODE, field="code")

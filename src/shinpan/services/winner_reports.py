@@ -14,9 +14,8 @@ from datetime import datetime
 
 from shinpan.entries import ResultReported, WinnerReportConfirmed, WinnerReported
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
-from shinpan.services.closed import check_open
 from shinpan.services.codes import code_is_right
-from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command
+from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command, written_apart
 from shinpan.services.context import load_event, stamp
 from shinpan.services.formats import read_format
 from shinpan.services.results import (
@@ -30,7 +29,7 @@ from shinpan.services.results import (
 from shinpan.store.chain import fingerprint
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
-from shinpan.store.ledger import Appender, Entry, entry_by_command, read_entries
+from shinpan.store.ledger import Appender, Entry, read_entries
 from shinpan.store.public import published
 from shinpan.store.rounds import unfinished_tables
 from shinpan.store.standings import playoff_round
@@ -92,12 +91,9 @@ def report_win(
         digest = conn.info.pop(REPLAYED_HASH, None) or digest  # an import's, as the file has it
         if not takes_reports(conn, event_id):
             raise Refused("this event takes results at the scorekeeper's desk, not here")
-        earlier = entry_by_command(conn, event_id, command_id)
+        earlier = written_apart(conn, event_id, command_id, digest)
         if earlier is not None:  # a retry (the phone sent it twice): what it recorded
-            if earlier.command_hash != digest:
-                raise Conflict("command {id} was already used for something else", id=command_id)
             return _report_of(conn, event_id, earlier)
-        check_open(conn, event_id)  # this write does not go through the write door
         if round_no != load_event(conn, event_id).current_round:
             raise Refused("round {round} is not the round being played", round=round_no)
         m = reported_match(conn, event_id, round_no, table)
