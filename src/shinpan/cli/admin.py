@@ -9,16 +9,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from shinpan.cli.common import (
-    DbOption,
-    EventOption,
-    JsonOption,
-    OnlyEventOption,
-    handled,
-    open_db,
-    say_claim_code,
-)
+from shinpan.cli.common import handled, open_db, say_claim_code
 from shinpan.cli.guideline import Lang, LangOption
+from shinpan.cli.options import DbOption, EventOption, JsonOption, OnlyEventOption
 from shinpan.cli.output import both, fail, print_json, say, tell
 
 if TYPE_CHECKING:

@@ -12,16 +12,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from shinpan.cli.common import (
+from shinpan.cli.common import handled, open_db
+from shinpan.cli.options import (
     CommandOption,
     DbOption,
     EventOption,
     JsonOption,
     JudgeOption,
-    handled,
     number_argument,
     number_option,
-    open_db,
 )
 from shinpan.cli.output import both, fail, heading, print_json, print_table, tell
 

@@ -1,51 +1,18 @@
-"""What the ledger commands share: ``--db``, ``--event``, ``--json``, error handling."""
+"""What the ledger commands share: error handling, opening the database, the Japanese of
+the event's settings (the options themselves: :mod:`shinpan.cli.options`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING
 
-import typer
-
+from shinpan.cli.options import DbOption as DbOption  # cli/serve.py asks for it here
 from shinpan.cli.output import both, fail, tell
 from shinpan.errors import ShinpanError, Unstorable
 
 if TYPE_CHECKING:
     from shinpan.store.db import Database
-
-DbOption = Annotated[
-    str | None,
-    typer.Option(
-        "--db", help="Database URL or SQLite file (default: SHINPAN_DATABASE_URL or the data directory)."
-    ),
-]
-# The largest id, round, table or ruling number the database holds (PostgreSQL's integer;
-# SQLite's is larger). A number option outside 1..DB_INT_MAX is a usage error (exit 2).
-DB_INT_MAX = 2**31 - 1
-
-
-def number_option(*names: str, help: str | None = None, lowest: int = 1) -> Any:
-    """A whole-number option the database stores: ``lowest`` to DB_INT_MAX."""
-    return typer.Option(*names, help=help, min=lowest, max=DB_INT_MAX)
-
-
-def number_argument(help: str) -> Any:
-    """A whole-number argument the database stores (a ruling number): 1 to DB_INT_MAX."""
-    return typer.Argument(help=help, min=1, max=DB_INT_MAX)
-
-
-EventOption = Annotated[int, number_option("--event", help="The event's id (see `shinpan event list`).")]
-OnlyEventOption = Annotated[int | None, number_option("--event", help="Only this event.")]
-RoundOption = Annotated[int, number_option("--round")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
-JudgeOption = Annotated[
-    str | None, typer.Option("--judge", help="Who is acting (a judge of the event; default: the head judge).")
-]
-CommandOption = Annotated[
-    str | None,
-    typer.Option("--command-id", help="An id for this command: retrying with it never records twice."),
-]
 
 # What the event's settings and a judge's role are called on the web (its forms and its
 # catalogue), for the Japanese of a line that names them.

@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from shinpan.cli.common import DbOption, handled, open_db
+from shinpan.cli.common import handled, open_db
+from shinpan.cli.options import DbOption
 from shinpan.cli.output import tell
 
 

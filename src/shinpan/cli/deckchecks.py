@@ -6,17 +6,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from shinpan.cli.common import (
-    CommandOption,
-    DbOption,
-    EventOption,
-    JsonOption,
-    JudgeOption,
-    RoundOption,
-    handled,
-    open_db,
-)
+from shinpan.cli.common import handled, open_db
 from shinpan.cli.decks import FileArgument, FormatOption, PlayerOption, TableOption, player_id, read_list
+from shinpan.cli.options import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, RoundOption
 from shinpan.cli.output import both, fail, print_json, tell
 
 if TYPE_CHECKING:

@@ -9,16 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from shinpan.cli.common import (
-    CommandOption,
-    DbOption,
-    EventOption,
-    JsonOption,
-    JudgeOption,
-    handled,
-    number_option,
-    open_db,
-)
+from shinpan.cli.common import handled, open_db
+from shinpan.cli.options import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, number_option
 from shinpan.cli.output import both, fail, print_json, tell
 
 if TYPE_CHECKING:

@@ -9,20 +9,15 @@ from typing import Annotated, Any
 
 import typer
 
-from shinpan.cli.common import (
-    FORMAT_JA,
-    ROLE_JA,
-    TIME_OUT_JA,
+from shinpan.cli.common import FORMAT_JA, ROLE_JA, TIME_OUT_JA, handled, open_db, say_claim_code
+from shinpan.cli.options import (
     CommandOption,
     DbOption,
     EventOption,
     JsonOption,
     JudgeOption,
     RoundOption,
-    handled,
     number_option,
-    open_db,
-    say_claim_code,
 )
 from shinpan.cli.output import both, fail, heading, print_json, print_table, tell
 from shinpan.engine.event_rules import Role

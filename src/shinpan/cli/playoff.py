@@ -8,7 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from shinpan.cli.common import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, handled, open_db
+from shinpan.cli.common import handled, open_db
+from shinpan.cli.options import CommandOption, DbOption, EventOption, JsonOption, JudgeOption
 from shinpan.cli.output import heading, print_json, print_table, tell
 
 

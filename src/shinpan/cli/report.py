@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from shinpan.cli.common import DbOption, EventOption, handled, number_option, open_db
+from shinpan.cli.common import handled, open_db
+from shinpan.cli.options import DbOption, EventOption, number_option
 from shinpan.cli.output import both, errors, fail
 
 if TYPE_CHECKING:

@@ -10,17 +10,15 @@ from typing import Annotated, Any
 
 import typer
 
-from shinpan.cli.common import (
-    RESULT_JA,
+from shinpan.cli.common import RESULT_JA, handled, open_db
+from shinpan.cli.options import (
     CommandOption,
     DbOption,
     EventOption,
     JsonOption,
     JudgeOption,
     RoundOption,
-    handled,
     number_option,
-    open_db,
 )
 from shinpan.cli.output import both, fail, print_json, tell
 

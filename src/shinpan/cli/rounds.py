@@ -7,20 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from shinpan.cli.common import (
-    FORMAT_JA,
-    RESULT_JA,
-    STATUS_JA,
-    TIME_OUT_JA,
-    CommandOption,
-    DbOption,
-    EventOption,
-    JsonOption,
-    JudgeOption,
-    handled,
-    number_option,
-    open_db,
-)
+from shinpan.cli.common import FORMAT_JA, RESULT_JA, STATUS_JA, TIME_OUT_JA, handled, open_db
+from shinpan.cli.options import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, number_option
 from shinpan.cli.output import both, fail, heading, print_json, print_table, tell
 from shinpan.engine.event_rules import RoundState
 

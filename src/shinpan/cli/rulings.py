@@ -7,20 +7,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from shinpan.cli.common import (
+from shinpan.cli.common import STATUS_JA, handled, open_db
+from shinpan.cli.guideline import Lang, LangOption
+from shinpan.cli.options import (
     DB_INT_MAX,
-    STATUS_JA,
     CommandOption,
     DbOption,
     EventOption,
     JsonOption,
     JudgeOption,
-    handled,
     number_argument,
     number_option,
-    open_db,
 )
-from shinpan.cli.guideline import Lang, LangOption
 from shinpan.cli.output import both, fail, heading, print_json, print_table, say, tell
 
 if TYPE_CHECKING:  # the guideline and the engine load inside the commands that use them
