@@ -32,10 +32,9 @@ class CallRaised(Kind):
 
 
 @dataclass(frozen=True)
-class CallClaimed(Kind):
-    """A judge (the entry's actor) takes the call."""
+class _CallMoment(Kind):
+    """A moment of a call that names only the call: its body is ``{"call": n}``."""
 
-    kind: ClassVar[str] = "call.claimed"
     call: int
 
     def body(self) -> dict[str, Any]:
@@ -47,18 +46,17 @@ class CallClaimed(Kind):
 
 
 @dataclass(frozen=True)
-class CallEscalated(Kind):
+class CallClaimed(_CallMoment):
+    """A judge (the entry's actor) takes the call."""
+
+    kind: ClassVar[str] = "call.claimed"
+
+
+@dataclass(frozen=True)
+class CallEscalated(_CallMoment):
     """The call is handed to the head judge."""
 
     kind: ClassVar[str] = "call.escalated"
-    call: int
-
-    def body(self) -> dict[str, Any]:
-        return {"call": self.call}
-
-    @classmethod
-    def read(cls, f: Fields) -> Self:
-        return cls(f.whole("call"))
 
 
 @dataclass(frozen=True)
