@@ -178,14 +178,7 @@ class WallStanding:
                 f"{ja} / {en}" if ja else "",
             ]
         return [
-            "" if self.rank is None else str(self.rank),
-            self.player,
-            self.name,
-            self.reading,
-            str(self.points),
-            str(self.wins),
-            str(self.losses),
-            str(self.draws),
+            *self._csv_start(),
             f"{decimal(self.omw):.4f}",
             f"{decimal(self.gw):.4f}",
             f"{decimal(self.ogw):.4f}",
