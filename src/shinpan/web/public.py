@@ -68,9 +68,21 @@ def _refused(request: Request, status: int) -> HTMLResponse:
     return _page(request, "public_error.html", status, message=message, status_code=status)
 
 
+def address_allowed(request: Request, name: str, per_minute: int) -> bool:
+    """Whether the request's address is within the limit kept under ``name`` (counted)."""
+    return address_limit(request.app.state, name, per_minute).allow(
+        request.client.host if request.client else "?"
+    )
+
+
+def whole_number(value: str) -> int | None:
+    """A round's or a table's number a player typed: 1 to 9 digits, else None."""
+    value = value.strip()
+    return int(value) if value.isascii() and value.isdigit() and 0 < len(value) < 10 else None
+
+
 def _event(request: Request, token: str) -> PublicEvent:
-    address = request.client.host if request.client else "?"
-    if not address_limit(request.app.state).allow(address):
+    if not address_allowed(request, "public_limit", PER_MINUTE):
         raise TooMany
     return public_event(request.app.state.db, token)
 

@@ -14,7 +14,6 @@ Nothing a judge records is shown but the name of the judge who is coming.
 
 from __future__ import annotations
 
-import threading
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Form, Request
@@ -29,7 +28,7 @@ from shinpan.web import i18n
 from shinpan.web.api import CommandId
 from shinpan.web.i18n import N_
 from shinpan.web.openapi import ERRORS
-from shinpan.web.public import AddressLimit, _page, _refused, shown_event
+from shinpan.web.public import _page, _refused, address_allowed, shown_event, whole_number
 from shinpan.web.public_lane import NO_STORE
 
 router = APIRouter(include_in_schema=False)
@@ -38,25 +37,11 @@ api_router = APIRouter(prefix="/api", tags=["players"], responses=ERRORS)
 CALLS_PER_MINUTE = 6  # calls (and drop codes tried) one address may send in a minute
 REASONS = ("rules", "dispute", "time", "other")
 FormText = Annotated[str, Form(max_length=100)]
-_LOCK = threading.Lock()
 TOO_MANY = N_("Too many calls from your network. Wait a minute, or raise your hand for a judge.")
 
 
-def _call_limit(request: Request) -> AddressLimit:
-    with _LOCK:
-        found = getattr(request.app.state, "call_limit", None)
-        if not isinstance(found, AddressLimit):
-            found = request.app.state.call_limit = AddressLimit(CALLS_PER_MINUTE)
-        return found
-
-
 def _allowed(request: Request) -> bool:
-    return _call_limit(request).allow(request.client.host if request.client else "?")
-
-
-def _whole(value: str) -> int | None:
-    value = value.strip()
-    return int(value) if value.isascii() and value.isdigit() and 0 < len(value) < 10 else None
+    return address_allowed(request, "call_limit", CALLS_PER_MINUTE)
 
 
 def _player_page(
@@ -124,7 +109,7 @@ def _call_page(
 def from_slip(request: Request, event_id: int, table: str = "") -> Response:
     """The slip's second QR code: to the call page of the table, once the event is published."""
     token = self_service.players_token(request.app.state.db, event_id)
-    where = _whole(table[:10])
+    where = whole_number(table[:10])
     if token is None or where is None:
         return _refused(request, 404)
     return RedirectResponse(f"/p/{token}/call?table={where}", status_code=303)
@@ -136,7 +121,7 @@ def call_page(request: Request, token: str, table: str = "") -> Response:
     event = shown_event(request, token)
     if isinstance(event, Response):
         return event
-    return _call_page(request, event, token, _whole(table[:10]))
+    return _call_page(request, event, token, whole_number(table[:10]))
 
 
 @router.post("/p/{token}/call")
@@ -152,7 +137,7 @@ def call_form(
     event = shown_event(request, token)
     if isinstance(event, Response):
         return event
-    where = _whole(table)
+    where = whole_number(table)
 
     def back(status: int, **kw: Any) -> Response:
         if player:

@@ -65,12 +65,14 @@ class AddressLimit:
 _LIMITS_LOCK = threading.Lock()
 
 
-def address_limit(state: Any) -> AddressLimit:
-    """The app's limit per address (its ``state``), on either lane."""
+def address_limit(state: Any, name: str = "public_limit", per_minute: int = PER_MINUTE) -> AddressLimit:
+    """The app's limit per address (its ``state``) kept under ``name``: the players' pages'
+    on either lane (``public_limit``), and the calls' and the reports' players send."""
     with _LIMITS_LOCK:
-        found = getattr(state, "public_limit", None)
+        found = getattr(state, name, None)
         if not isinstance(found, AddressLimit):
-            found = state.public_limit = AddressLimit()
+            found = AddressLimit(per_minute)
+            setattr(state, name, found)
         return found
 
 

@@ -10,7 +10,6 @@ code is refused in the player's language and changes nothing.
 
 from __future__ import annotations
 
-import threading
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -21,30 +20,16 @@ from shinpan.errors import InvalidInput, NotFound, ShinpanError
 from shinpan.services import winner_reports
 from shinpan.services.public import PublicEvent
 from shinpan.web import i18n
-from shinpan.web.public import AddressLimit, _page, _refused, shown_event
+from shinpan.web.public import _page, _refused, address_allowed, shown_event, whole_number
 
 router = APIRouter(include_in_schema=False)
 
 REPORTS_PER_MINUTE = 10  # reports (and slip codes tried) one address may send in a minute
 Field = Annotated[str, Form(max_length=100)]
-_LOCK = threading.Lock()
-
-
-def _report_limit(request: Request) -> AddressLimit:
-    with _LOCK:
-        found = getattr(request.app.state, "report_limit", None)
-        if not isinstance(found, AddressLimit):
-            found = request.app.state.report_limit = AddressLimit(REPORTS_PER_MINUTE)
-        return found
 
 
 def _allowed(request: Request) -> bool:
-    return _report_limit(request).allow(request.client.host if request.client else "?")
-
-
-def _whole(value: str) -> int | None:
-    value = value.strip()
-    return int(value) if value.isascii() and value.isdigit() and 0 < len(value) < 10 else None
+    return address_allowed(request, "report_limit", REPORTS_PER_MINUTE)
 
 
 @router.get("/events/{event_id}/report", response_class=HTMLResponse)
@@ -52,7 +37,7 @@ def from_slip(request: Request, event_id: int, round: str = "", table: str = "",
     """The slip's QR code: to the players' report page of the table, with the right code."""
     if not _allowed(request):
         return _refused(request, 429)
-    round_no, table_no = _whole(round[:10]), _whole(table[:10])
+    round_no, table_no = whole_number(round[:10]), whole_number(table[:10])
     token = None
     if round_no is not None and table_no is not None:
         try:
@@ -105,7 +90,7 @@ def report_form(request: Request, token: str, round: str = "", table: str = "", 
     event = shown_event(request, token)
     if isinstance(event, Response):
         return event
-    return _form(request, event, token, _whole(round[:10]), _whole(table[:10]), code[:100])
+    return _form(request, event, token, whole_number(round[:10]), whole_number(table[:10]), code[:100])
 
 
 @router.post("/p/{token}/report", response_class=HTMLResponse)
@@ -124,7 +109,7 @@ def report(
         return event
     if not _allowed(request):
         return _refused(request, 429)
-    number, where = _whole(round_no), _whole(table)
+    number, where = whole_number(round_no), whole_number(table)
     given, _, when = score.partition("@")
     try:
         if number is None or where is None:
