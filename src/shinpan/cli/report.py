@@ -17,6 +17,7 @@ from shinpan.cli.output import both, errors, fail
 
 if TYPE_CHECKING:
     from shinpan.reports import Output, Report
+    from shinpan.store.db import Database
 
 
 class Format(StrEnum):
@@ -97,7 +98,15 @@ def _render_with_progress(make: Callable[[], Report], fmt: Format, lang: Lang | 
         return render(report, fmt.value, progress=step, lang=_language(report, lang))
 
 
-def _emit(make: Callable[[], Report], fmt: Format, output: Path | None, lang: Lang | None = None) -> None:
+def _emit(
+    make: Callable[[Database], Report],
+    db: str | None,
+    fmt: Format,
+    output: Path | None,
+    lang: Lang | None = None,
+) -> None:
+    """Open the database, gather the report ``make`` makes from it, and write it out."""
+    database = open_db(db)
     if fmt is Format.pdf and output is None and sys.stdout.isatty():
         fail(
             both(
@@ -107,7 +116,7 @@ def _emit(make: Callable[[], Report], fmt: Format, output: Path | None, lang: La
             1,
         )
     with handled():
-        out = _render_with_progress(make, fmt, lang)
+        out = _render_with_progress(lambda: make(database), fmt, lang)
     if output is None:
         sys.stdout.buffer.write(out.content)
         sys.stdout.flush()
@@ -138,8 +147,7 @@ def penalties(
     """The event penalty report: every ruling the guideline reports (no cautions or draft warnings)."""
     from shinpan.reports import penalty_report  # start-up
 
-    database = open_db(db)
-    _emit(lambda: penalty_report(database, event, group.value), fmt, output, lang)
+    _emit(lambda database: penalty_report(database, event, group.value), db, fmt, output, lang)
 
 
 def dq(
@@ -153,8 +161,7 @@ def dq(
     """Disqualification reports: timeline, statements, the player's rulings, the decision (D14)."""
     from shinpan.reports import dq_report  # start-up
 
-    database = open_db(db)
-    _emit(lambda: dq_report(database, event, ruling), fmt, output, lang)
+    _emit(lambda database: dq_report(database, event, ruling), db, fmt, output, lang)
 
 
 def player(
@@ -180,12 +187,11 @@ def player(
             ),
             1,
         )
-    database = open_db(db)
     if name is not None:
-        _emit(lambda: player_history(database, name, reading), fmt, output, lang)
+        _emit(lambda database: player_history(database, name, reading), db, fmt, output, lang)
     else:
         assert event is not None and number is not None
-        _emit(lambda: history_of_player(database, event, number), fmt, output, lang)
+        _emit(lambda database: history_of_player(database, event, number), db, fmt, output, lang)
 
 
 def stats(
@@ -198,8 +204,7 @@ def stats(
     """Statistics with charts: rulings by category, infraction, round and judge, and more."""
     from shinpan.reports import statistics  # start-up
 
-    database = open_db(db)
-    _emit(lambda: statistics(database, event), fmt, output, lang)
+    _emit(lambda database: statistics(database, event), db, fmt, output, lang)
 
 
 def slip(
@@ -216,8 +221,7 @@ def slip(
     """A penalty slip (A6) for one ruling, with a QR code linking to it in the web app."""
     from shinpan.reports import penalty_slip  # start-up
 
-    database = open_db(db)
-    _emit(lambda: penalty_slip(database, event, ruling, base_url), fmt, output, lang)
+    _emit(lambda database: penalty_slip(database, event, ruling, base_url), db, fmt, output, lang)
 
 
 def penalty_slips(
@@ -248,9 +252,9 @@ def penalty_slips(
             ),
             1,
         )
-    database = open_db(db)
     _emit(
-        lambda: make(database, event, round_no=round_no, numbers=rulings or None, base_url=base_url),
+        lambda database: make(database, event, round_no=round_no, numbers=rulings or None, base_url=base_url),
+        db,
         fmt,
         output,
         lang,
@@ -275,9 +279,9 @@ def slips(
     boxes for the duels, signatures, and the match's code with a QR code."""
     from shinpan.reports import result_slips  # start-up
 
-    database = open_db(db)
     _emit(
-        lambda: result_slips(database, event, round_no, base_url, tables=tables or None),
+        lambda database: result_slips(database, event, round_no, base_url, tables=tables or None),
+        db,
         fmt,
         output,
         lang,
@@ -298,8 +302,7 @@ def pairings(
     """A round's pairings for the venue wall: by table, or by player name in 50-on order."""
     from shinpan.reports import venue_pairings  # start-up
 
-    database = open_db(db)
-    _emit(lambda: venue_pairings(database, event, round_no, order.value), fmt, output, lang)
+    _emit(lambda database: venue_pairings(database, event, round_no, order.value), db, fmt, output, lang)
 
 
 def standings(
@@ -313,8 +316,7 @@ def standings(
     """The standings for the venue wall, as they stood at the end of the round."""
     from shinpan.reports import venue_standings  # start-up
 
-    database = open_db(db)
-    _emit(lambda: venue_standings(database, event, round_no), fmt, output, lang)
+    _emit(lambda database: venue_standings(database, event, round_no), db, fmt, output, lang)
 
 
 def bracket(
@@ -327,8 +329,7 @@ def bracket(
     """The playoff's bracket for the venue wall, with the final placings once the final is played."""
     from shinpan.reports import venue_bracket  # start-up
 
-    database = open_db(db)
-    _emit(lambda: venue_bracket(database, event), fmt, output, lang)
+    _emit(lambda database: venue_bracket(database, event), db, fmt, output, lang)
 
 
 def deckchecks(
@@ -342,8 +343,7 @@ def deckchecks(
     """Deck checks (T13): who, when, how long, what was found, the rulings they led to."""
     from shinpan.reports.decks import deck_checks_report  # start-up
 
-    database = open_db(db)
-    _emit(lambda: deck_checks_report(database, event, round_no), fmt, output, lang)
+    _emit(lambda database: deck_checks_report(database, event, round_no), db, fmt, output, lang)
 
 
 def decklist(
@@ -356,8 +356,7 @@ def decklist(
     """A player's decklist on A4, in Japanese, with the judges' box (T13)."""
     from shinpan.reports.decks import decklist_sheet  # start-up
 
-    database = open_db(db)
-    _emit(lambda: decklist_sheet(database, event, player.strip()), fmt, output, Lang.ja)
+    _emit(lambda database: decklist_sheet(database, event, player.strip()), db, fmt, output, Lang.ja)
 
 
 def decklists(
@@ -369,8 +368,7 @@ def decklists(
     """Every player's current decklist, as CSV (a line per card) or JSON (T13)."""
     from shinpan.reports.decks import all_decklists  # start-up
 
-    database = open_db(db)
-    _emit(lambda: all_decklists(database, event), fmt, output)
+    _emit(lambda database: all_decklists(database, event), db, fmt, output)
 
 
 def codes(
@@ -386,8 +384,7 @@ def codes(
     """Each player's registration code on a slip, for their own decklist (T13)."""
     from shinpan.reports.decks import registration_slips  # start-up
 
-    database = open_db(db)
-    _emit(lambda: registration_slips(database, event, base_url), fmt, output, lang)
+    _emit(lambda database: registration_slips(database, event, base_url), db, fmt, output, lang)
 
 
 def register(app: typer.Typer) -> None:
