@@ -83,16 +83,9 @@ def decide_appeal(
 
     payload = {"decide": appeal, "outcome": outcome, "reason": reason, "penalties": penalties}
     return run_command(
-        db,
-        event_id,
-        "appeal",
-        judge,
-        command_id,
-        payload,
-        act,
-        now,
+        db, event_id, "appeal", judge, command_id, payload, act, now,
         lambda _c, e: appeal_decided_json(e.of(AppealDecided)),
-    )
+    )  # fmt: skip
 
 
 def add_statement(

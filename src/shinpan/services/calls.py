@@ -11,10 +11,11 @@ its own name, :mod:`shinpan.services.winner_reports`), and so is a player's own 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES
 from shinpan.entries import CallClaimed, CallEscalated, CallRaised, CallResolved, TimeExtended
@@ -218,10 +219,7 @@ def raise_call(
 
 
 def _again(conn: Connection, event_id: int, number: int) -> CallJson:
-    row = call_of(conn, event_id, number)
-    if row is None:
-        raise NotFound("no call {call}", call=number)
-    return _json(row)
+    return _json(_held(conn, event_id, number))
 
 
 def raise_call_as_player(
@@ -236,20 +234,46 @@ def raise_call_as_player(
     """A player calls a judge to their table from the event's published players' page: at
     most one open call per table (T14)."""
     chosen = _reason(reason)
+    with players_write(db, event_id, "player_call", {"table": table, "reason": chosen}, command_id) as w:
+        if w.earlier is not None:
+            return _again(w.conn, event_id, w.earlier.seq)
+        round_no = _check_table(w.conn, event_id, table, by_player=True)
+        entry = w.appender(event_id, now).append(CallRaised(round_no, table, chosen))
+        return {"call": entry.seq, "round": round_no, "table": table, "state": CallState.open.value}
+
+
+@dataclass(frozen=True)
+class PlayersWrite:
+    """A player's own write under way: its connection, its command and what a retry of it
+    recorded (None: the first time)."""
+
+    conn: Connection
+    command_id: str
+    digest: str
+    earlier: Entry | None
+
+    def appender(self, event_id: int, now: datetime | None) -> Appender:
+        """Where the player's entry is written: by :data:`PLAYER`, under this command."""
+        return Appender(
+            self.conn, event_id, PLAYER, stamp(now), command_id=self.command_id, command_hash=self.digest
+        )
+
+
+@contextmanager
+def players_write(
+    db: Database, event_id: int, action: str, payload: dict[str, Any], command_id: str | None
+) -> Iterator[PlayersWrite]:
+    """A write a player makes from the event's published players' page (a call, their own
+    drop), apart from :func:`run_command`: refused unless the pages are published; a retry
+    of the command finds what it recorded the first time (:func:`written_apart`)."""
     command_id = command_id or new_command_id()
-    digest = fingerprint({"action": "player_call", "payload": {"table": table, "reason": chosen}})
+    digest = fingerprint({"action": action, "payload": payload})
     with db.write(event_id) as conn:
         digest = conn.info.pop(REPLAYED_HASH, None) or digest
         found = published(conn, event_id)
         if found is None or found.token is None:
             raise Refused("this event's players' pages are not published")
-        earlier = written_apart(conn, event_id, command_id, digest)
-        if earlier is not None:
-            return _again(conn, event_id, earlier.seq)
-        round_no = _check_table(conn, event_id, table, by_player=True)
-        ap = Appender(conn, event_id, PLAYER, stamp(now), command_id=command_id, command_hash=digest)
-        entry = ap.append(CallRaised(round_no, table, chosen))
-        return {"call": entry.seq, "round": round_no, "table": table, "state": CallState.open.value}
+        yield PlayersWrite(conn, command_id, digest, written_apart(conn, event_id, command_id, digest))
 
 
 def _held(conn: Connection, event_id: int, number: int) -> CallRow:
@@ -269,17 +293,7 @@ def claim_call(
     now: datetime | None = None,
 ) -> CallJson:
     """A judge takes the call: the others see it taken, the table sees who is coming."""
-
-    def act(conn: Connection, ap: Appender) -> CallJson:
-        row = _held(conn, event_id, number)
-        _refuse(why_no_claim(CallState(row.state)), call=number, judge=row.judge or "")
-        ap.append(CallClaimed(number))
-        return {**_json(row), "state": CallState.claimed.value}
-
-    return run_command(
-        db, event_id, "record", judge, command_id, {"claim": number}, act, now,
-        lambda c, _e: _again(c, event_id, number),
-    )  # fmt: skip
+    return _take_up(db, event_id, number, CallState.claimed, judge, command_id, now)
 
 
 def escalate_call(
@@ -292,15 +306,32 @@ def escalate_call(
     now: datetime | None = None,
 ) -> CallJson:
     """The call goes to the head judge (D11): the desk shows it beside the appeals."""
+    return _take_up(db, event_id, number, CallState.escalated, judge, command_id, now)
+
+
+def _take_up(
+    db: Database,
+    event_id: int,
+    number: int,
+    to: CallState,
+    judge: str | None,
+    command_id: str | None,
+    now: datetime | None,
+) -> CallJson:
+    """Claim or escalate a call (``to``), unless the core refuses it in its state."""
+    claim = to is CallState.claimed
 
     def act(conn: Connection, ap: Appender) -> CallJson:
         row = _held(conn, event_id, number)
-        _refuse(why_no_escalate(CallState(row.state)), call=number)
-        ap.append(CallEscalated(number))
-        return {**_json(row), "state": CallState.escalated.value}
+        if claim:
+            _refuse(why_no_claim(CallState(row.state)), call=number, judge=row.judge or "")
+        else:
+            _refuse(why_no_escalate(CallState(row.state)), call=number)
+        ap.append(CallClaimed(number) if claim else CallEscalated(number))
+        return {**_json(row), "state": to.value}
 
     return run_command(
-        db, event_id, "record", judge, command_id, {"escalate": number}, act, now,
+        db, event_id, "record", judge, command_id, {"claim" if claim else "escalate": number}, act, now,
         lambda c, _e: _again(c, event_id, number),
     )  # fmt: skip
 
@@ -396,16 +427,9 @@ def resolve_call(
         "seen": resolution.seen,
     }
     return run_command(
-        db,
-        event_id,
-        "record",
-        judge,
-        command_id,
-        payload,
-        act,
-        now,
+        db, event_id, "record", judge, command_id, payload, act, now,
         lambda c, e: _resolved_again(c, event_id, e),
-    )
+    )  # fmt: skip
 
 
 def _resolved_again(conn: Connection, event_id: int, entry: Entry) -> ResolvedJson:

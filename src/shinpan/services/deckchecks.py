@@ -196,16 +196,9 @@ def count(
     payload = {"round": round_no, "table": table, "player": player,
                "sections": {s: [[n, name] for n, name, _ in c] for s, c in sections_of(deck).items()}}  # fmt: skip
     return run_command(
-        db,
-        event_id,
-        "deckcheck",
-        judge,
-        command_id,
-        payload,
-        act,
-        now,
+        db, event_id, "deckcheck", judge, command_id, payload, act, now,
         lambda conn, entry: _recounted(conn, event_id, entry),
-    )
+    )  # fmt: skip
 
 
 def _listed(lists: Mapping[str, Any], player: str) -> Decklist:

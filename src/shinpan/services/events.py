@@ -298,16 +298,9 @@ def import_players(
         return len(payload)
 
     return run_command(
-        db,
-        event_id,
-        "roster",
-        actor,
-        command_id,
-        {"players": payload},
-        act,
-        now,
+        db, event_id, "roster", actor, command_id, {"players": payload}, act, now,
         lambda _conn, entry: len(entry.of(PlayersImported).players),
-    )
+    )  # fmt: skip
 
 
 def import_pairings(
@@ -352,16 +345,9 @@ def import_pairings(
         return len(pairings)
 
     return run_command(
-        db,
-        event_id,
-        "results",
-        actor,
-        command_id,
-        {"round": round_no, "pairings": pairings},
-        act,
-        now,
+        db, event_id, "results", actor, command_id, {"round": round_no, "pairings": pairings}, act, now,
         lambda _conn, entry: len(entry.of(RoundPaired).pairings),
-    )
+    )  # fmt: skip
 
 
 def end_round(
@@ -408,16 +394,9 @@ def end_round(
     chosen = {str(t): c.value for t, c in sorted((open_tables or {}).items())}
     payload: dict[str, Any] = {"end_round": round_no} | ({"open_tables": chosen} if chosen else {})
     return run_command(
-        db,
-        event_id,
-        "results",
-        actor,
-        command_id,
-        payload,
-        act,
-        now,
+        db, event_id, "results", actor, command_id, payload, act, now,
         lambda _conn, entry: entry.of(RoundEnded).round,
-    )
+    )  # fmt: skip
 
 
 def report_result(

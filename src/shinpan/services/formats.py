@@ -113,13 +113,6 @@ def set_format(
 
     payload = {"format": match_format, "time_out": time_out, "tiebreakers": tiebreakers}
     return run_command(
-        db,
-        event_id,
-        "manage",
-        actor,
-        command_id,
-        payload,
-        act,
-        now,
+        db, event_id, "manage", actor, command_id, payload, act, now,
         lambda conn, _entry: read_format(conn, event_id),
-    )
+    )  # fmt: skip

@@ -160,16 +160,9 @@ def correct_player(
         return player_corrected_json(corrected)
 
     return run_command(
-        db,
-        event_id,
-        "roster",
-        actor,
-        command_id,
-        corrected.body(),
-        act,
-        now,
+        db, event_id, "roster", actor, command_id, corrected.body(), act, now,
         lambda _conn, entry: player_corrected_json(entry.of(PlayerCorrected)),
-    )
+    )  # fmt: skip
 
 
 def mark_attendance(
@@ -198,16 +191,9 @@ def mark_attendance(
         return attendance_json(marked)
 
     return run_command(
-        db,
-        event_id,
-        "roster",
-        actor,
-        command_id,
-        marked.body(),
-        act,
-        now,
+        db, event_id, "roster", actor, command_id, marked.body(), act, now,
         lambda _conn, entry: attendance_json(entry.of(AttendanceMarked)),
-    )
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -199,16 +199,9 @@ def start_playoff(
 
     payload = {"playoff": size, "third_place": third_place}
     return run_command(
-        db,
-        event_id,
-        "results",
-        actor,
-        command_id,
-        payload,
-        act,
-        now,
+        db, event_id, "results", actor, command_id, payload, act, now,
         lambda conn, entry: _replayed(conn, event_id, entry.of(RoundPaired).round),
-    )
+    )  # fmt: skip
 
 
 def pair_playoff_round(
@@ -240,16 +233,9 @@ def pair_playoff_round(
         return PlayoffRound(round_no, shown)
 
     return run_command(
-        db,
-        event_id,
-        "results",
-        actor,
-        command_id,
-        {"playoff": "next"},
-        act,
-        now,
+        db, event_id, "results", actor, command_id, {"playoff": "next"}, act, now,
         lambda conn, entry: _replayed(conn, event_id, entry.of(RoundPaired).round),
-    )
+    )  # fmt: skip
 
 
 def _replayed(conn: Connection, event_id: int, round_no: int) -> PlayoffRound:

@@ -466,17 +466,9 @@ def record(
         return Recorded(event_id, first.seq, made, [{"kind": e.kind, **e.body.body()} for e in effects])
 
     return run_command(
-        db,
-        event_id,
-        "record",
-        judge,
-        command_id,
-        inp.payload(),
-        act,
-        now,
-        lambda conn, entry: _recorded(event_id, conn, entry, True),
-        check=check,
-    )
+        db, event_id, "record", judge, command_id, inp.payload(), act, now,
+        lambda conn, entry: _recorded(event_id, conn, entry, True), check=check,
+    )  # fmt: skip
 
 
 def rows_of(conn: Connection, event_id: int, numbers: Sequence[int]) -> list[RulingRow]:

@@ -51,17 +51,9 @@ def reopen_event(
         return _reopened(entry.seq, entry.of(EventReopened))
 
     return run_command(
-        db,
-        event_id,
-        "manage",
-        actor,
-        command_id,
-        {"reopen": event_id, "reason": reason},
-        act,
-        now,
-        lambda _conn, entry: _reopened(entry.seq, entry.of(EventReopened)),
-        when_sealed=True,
-    )
+        db, event_id, "manage", actor, command_id, {"reopen": event_id, "reason": reason}, act, now,
+        lambda _conn, entry: _reopened(entry.seq, entry.of(EventReopened)), when_sealed=True,
+    )  # fmt: skip
 
 
 def _reopened(seq: int, b: EventReopened) -> Reopened:

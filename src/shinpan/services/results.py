@@ -257,16 +257,10 @@ def report_result(
     result that stands and why; refused for a round not started (T5)."""
     check_reason((wanted.reason or "").strip() or None)
     return run_command(
-        db,
-        event_id,
-        "results",
-        actor,
-        command_id,
+        db, event_id, "results", actor, command_id,
         {"result": wanted.payload(), "round": round_no, "table": table},
-        lambda conn, ap: record_report(conn, ap, event_id, round_no, table, wanted),
-        now,
-        replayed_result,
-    )
+        lambda conn, ap: record_report(conn, ap, event_id, round_no, table, wanted), now, replayed_result,
+    )  # fmt: skip
 
 
 def reported_match(conn: Connection, event_id: int, round_no: int, table: int) -> Match:

@@ -17,17 +17,14 @@ from shinpan.engine.event_rules import DropRefused, why_no_drop
 from shinpan.engine.participants import normalize_id
 from shinpan.entries import PlayerDropped
 from shinpan.errors import Conflict, NotFound, Refused
-from shinpan.services.calls import PLAYER
+from shinpan.services.calls import players_write
 from shinpan.services.codes import player_code_is_right
-from shinpan.services.commands import REPLAYED_HASH, new_command_id, written_apart
-from shinpan.services.context import load_event, stamp
+from shinpan.services.context import load_event
 from shinpan.services.results import N_
 from shinpan.services.shapes import PlayerDroppedJson, dropped_json
 from shinpan.store.calls import call_of, open_call_at, table_of
-from shinpan.store.chain import fingerprint
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
-from shinpan.store.ledger import Appender
 from shinpan.store.public import published
 from shinpan.store.roster import status_of
 from shinpan.store.rounds import unfinished_match
@@ -52,16 +49,10 @@ def drop_myself(
     """A player drops from the event between rounds on the players' page, with their
     registration code: never paired again; their results stay in the standings."""
     number = normalize_id(player)
-    command_id = command_id or new_command_id()
-    digest = fingerprint({"action": "player_drop", "payload": {"drop": number}})
-    with db.write(event_id) as conn:
-        digest = conn.info.pop(REPLAYED_HASH, None) or digest
-        found = published(conn, event_id)
-        if found is None or found.token is None:
-            raise Refused("this event's players' pages are not published")
-        earlier = written_apart(conn, event_id, command_id, digest)
-        if earlier is not None:
-            return dropped_json(earlier.of(PlayerDropped))
+    with players_write(db, event_id, "player_drop", {"drop": number}, command_id) as w:
+        if w.earlier is not None:
+            return dropped_json(w.earlier.of(PlayerDropped))
+        conn = w.conn
         status = status_of(conn, event_id, number)
         if status is None:
             raise NotFound(WRONG_CODE, field="code")
@@ -78,8 +69,7 @@ def drop_myself(
             )
         event = load_event(conn, event_id)
         dropped = PlayerDropped(number, event.current_round)
-        ap = Appender(conn, event_id, PLAYER, stamp(now), command_id=command_id, command_hash=digest)
-        ap.append(dropped)
+        w.appender(event_id, now).append(dropped)
         return dropped_json(dropped)
 
 

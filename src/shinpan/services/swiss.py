@@ -239,16 +239,9 @@ def edit_pairings(
 
     payload = {"tables": changed, "reason": reason}
     return run_command(
-        db,
-        event_id,
-        "edit_pairings",
-        actor,
-        command_id,
-        payload,
-        act,
-        now,
+        db, event_id, "edit_pairings", actor, command_id, payload, act, now,
         lambda _conn, entry: [pairing_json(p) for p in entry.of(PairingEdited).pairings],
-    )
+    )  # fmt: skip
 
 
 def _may_drop(status: Status, player: str) -> None:
@@ -302,13 +295,6 @@ def drop_player(
         return dropped_json(dropped)
 
     return run_command(
-        db,
-        event_id,
-        "results",
-        actor,
-        command_id,
-        {"drop": number},
-        act,
-        now,
+        db, event_id, "results", actor, command_id, {"drop": number}, act, now,
         lambda _conn, entry: dropped_json(entry.of(PlayerDropped)),
-    )
+    )  # fmt: skip
