@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from shinpan.cli.common import handled, open_db, say_claim_code
+from shinpan.cli.common import handled, name_value, open_db, say_claim_code
 from shinpan.cli.guideline import Lang, LangOption
 from shinpan.cli.options import DbOption, EventOption, JsonOption, OnlyEventOption
 from shinpan.cli.output import both, fail, print_json, say, tell
@@ -51,15 +51,11 @@ def _mapping(pairs: list[str]) -> dict[str, str]:
     """``--map-account SEAT=ACCOUNT`` options as seat → account name."""
     out: dict[str, str] = {}
     for pair in pairs:
-        seat, sep, account = pair.partition("=")
-        if not sep or not seat.strip() or not account.strip():
-            fail(
-                both(
-                    f"--map-account は 席=アカウント(ファイルの席の名前=ここのアカウント)と書きます。{pair!r} は使えません",
-                    f"--map-account takes SEAT=ACCOUNT (the seat's name in the file = an account here), not {pair!r}",
-                ),
-                2,
-            )
+        seat, account = name_value(
+            pair,
+            f"--map-account は 席=アカウント(ファイルの席の名前=ここのアカウント)と書きます。{pair!r} は使えません",
+            f"--map-account takes SEAT=ACCOUNT (the seat's name in the file = an account here), not {pair!r}",
+        )
         if seat.strip() in out:
             fail(
                 both(

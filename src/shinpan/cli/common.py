@@ -51,6 +51,15 @@ def say_claim_code(seat: str, code: str) -> None:
     )
 
 
+def name_value(spec: str, ja: str, en: str) -> tuple[str, str]:
+    """An option's ``NAME=VALUE``, split at the first ``=`` (as written, unstripped); a usage
+    error (exit 2) telling ``ja`` / ``en`` when either side is empty."""
+    name, sep, value = spec.partition("=")
+    if not sep or not name.strip() or not value.strip():
+        fail(both(ja, en), 2)
+    return name, value
+
+
 @contextmanager
 def handled() -> Iterator[None]:
     """Turn shinpan's errors into a one-line message and exit 1; so too a value that passed

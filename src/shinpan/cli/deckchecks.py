@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from shinpan.cli.common import handled, open_db
+from shinpan.cli.common import handled, name_value, open_db
 from shinpan.cli.decks import FileArgument, FormatOption, PlayerOption, TableOption, player_id, read_list
 from shinpan.cli.options import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, RoundOption
-from shinpan.cli.output import both, fail, print_json, tell
+from shinpan.cli.output import print_json, tell
 
 if TYPE_CHECKING:
     from shinpan.services.deck_shapes import CountedJson, FindingJson
@@ -125,15 +125,11 @@ def end(
 
     writers: dict[str, str] = {}
     for spec in recorded_by or []:
-        player, sep, writer = spec.partition("=")
-        if not sep or not player.strip() or not writer.strip():
-            fail(
-                both(
-                    f"--recorded-by は PLAYER=WRITER の形で書いてください（{spec}）",
-                    f"--recorded-by is PLAYER=WRITER ({spec!r})",
-                ),
-                2,
-            )
+        player, writer = name_value(
+            spec,
+            f"--recorded-by は PLAYER=WRITER の形で書いてください（{spec}）",
+            f"--recorded-by is PLAYER=WRITER ({spec!r})",
+        )
         writers[player_id(player)] = player_id(writer)
     database = open_db(db)
     with handled():
