@@ -22,7 +22,7 @@ from shinpan.cli.options import (
     number_argument,
     number_option,
 )
-from shinpan.cli.output import both, fail, heading, print_json, print_table, tell
+from shinpan.cli.output import answer, both, fail, heading, print_json, print_table, tell
 
 if TYPE_CHECKING:
     from shinpan.services.calls import CallJson
@@ -42,12 +42,11 @@ class Reason(StrEnum):
 
 
 def _said(done: CallJson, ja: str, en: str, as_json: bool) -> None:
-    if as_json:
-        print_json(done)
-        return
-    tell(
+    answer(
+        done,
         f"コール{done['call']}({done['table']}番卓): {ja}",
         f"call {done['call']} (table {done['table']}): {en}",
+        as_json,
     )
 
 
@@ -163,14 +162,13 @@ def resolve(
     database = open_db(db)
     with handled():
         done = calls.resolve_call(database, event, call, resolution, judge=judge, command_id=command_id)
-    if as_json:
-        print_json(done)
-        return
-    tell(
+    answer(
+        done,
         f"コール{done['call']}を解決しました({OUTCOME_JA[done['outcome']]})。"
         f"{done['table']}番卓に{done['minutes']}分延長(提案{done['proposed']}分)",
         f"call {done['call']} resolved ({done['outcome']}); table {done['table']} +{done['minutes']} min "
         f"(proposed {done['proposed']})",
+        as_json,
     )
 
 

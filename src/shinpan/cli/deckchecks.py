@@ -9,7 +9,7 @@ import typer
 from shinpan.cli.common import handled, name_value, open_db
 from shinpan.cli.decks import FileArgument, FormatOption, PlayerOption, TableOption, player_id, read_list
 from shinpan.cli.options import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, RoundOption
-from shinpan.cli.output import print_json, tell
+from shinpan.cli.output import answer, print_json, tell
 
 if TYPE_CHECKING:
     from shinpan.services.deck_shapes import CountedJson, FindingJson
@@ -54,12 +54,11 @@ def start(
     database = open_db(db)
     with handled():
         out = started(database, event, round_no, table, judge=judge, command_id=command_id)
-    if as_json:
-        print_json(out)
-        return
-    tell(
+    answer(
+        out,
         f"デッキチェック {out['check']}: 第{round_no}回戦 {table}番卓（{'、'.join(out['players'])}）を開始しました",
         f"deck check {out['check']}: round {round_no} table {table} started",
+        as_json,
     )
 
 
@@ -182,10 +181,12 @@ def corrected(
         out = deck_corrected(
             database, event, round_no, table, player_id(player), judge=judge, command_id=command_id
         )
-    if as_json:
-        print_json(out)
-        return
-    tell(f"{out['player']}のデッキを訂正済みにしました", f"deck of {out['player']} marked corrected")
+    answer(
+        out,
+        f"{out['player']}のデッキを訂正済みにしました",
+        f"deck of {out['player']} marked corrected",
+        as_json,
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -11,7 +11,7 @@ import typer
 
 from shinpan.cli.common import handled, open_db
 from shinpan.cli.options import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, number_option
-from shinpan.cli.output import both, fail, print_json, tell
+from shinpan.cli.output import answer, both, fail, print_json, tell
 
 if TYPE_CHECKING:
     from shinpan.services.deck_shapes import ProblemJson
@@ -127,14 +127,13 @@ def rules(
         "unlimited": sorted(names.values()),
         "lock": made.lock,
     }
-    if as_json:
-        print_json(shown)
-        return
-    tell(
+    answer(
+        shown,
         f"デッキ規定を設定しました: {shown['sections']}、同名{made.copies}枚まで、禁止{len(banned_names)}・"
         f"制限{len(restricted_names)}、確定は{'第1回戦の開始時' if made.lock == 'round1' else made.lock}",
         f"deck rules set: {shown['sections']}, {made.copies} copies, {len(banned_names)} banned, "
         f"{len(restricted_names)} restricted, locked at {made.lock}",
+        as_json,
     )
 
 
@@ -319,12 +318,11 @@ def publish(
     database = open_db(db)
     with handled():
         players = publish_top(database, event, top, judge=judge, command_id=command_id)
-    if as_json:
-        print_json({"top": top, "players": players})
-        return
-    tell(
+    answer(
+        {"top": top, "players": players},
         f"上位{top}人のデッキリストを公開しました（{len(players)}人）",
         f"the top {top}'s decklists published ({len(players)})",
+        as_json,
     )
 
 

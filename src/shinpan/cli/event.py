@@ -19,7 +19,7 @@ from shinpan.cli.options import (
     RoundOption,
     number_option,
 )
-from shinpan.cli.output import both, fail, heading, print_json, print_table, tell
+from shinpan.cli.output import answer, both, fail, heading, print_json, print_table, tell
 from shinpan.engine.event_rules import Role
 
 AccountOption = Annotated[
@@ -192,15 +192,14 @@ def settings(
             with database.read() as conn:
                 chosen = formats.read_format(conn, event)
     found = formats.format_json(chosen)
-    if as_json:
-        print_json(found)
-        return
-    tell(
+    answer(
+        found,
         f"試合形式 {FORMAT_JA.get(found['format'], found['format'])}、"
         f"時間切れのマッチ: {TIME_OUT_JA.get(found['time_out'], found['time_out'])}、"
         f"マッチポイントの次のタイブレーク: {'・'.join(t.upper() for t in found['tiebreakers'])}",
         f"format {found['format']}, a match at time: {found['time_out']}, "
         f"tiebreakers after points: {', '.join(found['tiebreakers'])}",
+        as_json,
     )
 
 
@@ -403,12 +402,11 @@ def players_drop(
     database = open_db(db)
     with handled():
         done = drop_player(database, event, player, actor=judge, command_id=command_id)
-    if as_json:
-        print_json(done)
-        return
-    tell(
+    answer(
+        done,
         f"{done['player']}は第{done['round']}回戦の後にドロップしました",
         f"{done['player']} dropped after round {done['round']}",
+        as_json,
     )
 
 
@@ -428,10 +426,7 @@ def pairings_import(
     database = open_db(db)
     with handled():
         n = events.import_pairings(database, event, round_no, rows, actor=judge, command_id=command_id)
-    if as_json:
-        print_json({"paired": n})
-        return
-    tell(f"第{round_no}回戦: {n}マッチ", f"round {round_no}: {n} matches")
+    answer({"paired": n}, f"第{round_no}回戦: {n}マッチ", f"round {round_no}: {n} matches", as_json)
 
 
 def register(app: typer.Typer) -> None:

@@ -99,6 +99,15 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
+def answer(data: Any, ja: str, en: str, as_json: bool) -> None:
+    """A command's answer: ``data`` as JSON for scripts (``--json``), else the line
+    ``日本語 / English`` (:func:`tell`)."""
+    if as_json:
+        print_json(data)
+    else:
+        tell(ja, en)
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print a one-line error on stderr and exit with ``code`` (Rich's soft wrap: the line is
     never broken, so any printable text is written as it is)."""

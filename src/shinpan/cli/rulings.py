@@ -19,7 +19,7 @@ from shinpan.cli.options import (
     number_argument,
     number_option,
 )
-from shinpan.cli.output import both, fail, heading, print_json, print_table, say, tell
+from shinpan.cli.output import answer, both, fail, heading, print_json, print_table, say, tell
 
 if TYPE_CHECKING:  # the guideline and the engine load inside the commands that use them
     from shinpan.guideline import Rulebook
@@ -183,10 +183,12 @@ def confirm(
     database = open_db(db)
     with handled():
         done = corrections.confirm(database, event, rulings, judge=judge, command_id=command_id)
-    if as_json:
-        print_json({"confirmed": done})
-        return
-    tell(f"裁定 {'、'.join(map(str, done))} を承認しました", f"confirmed {', '.join(map(str, done))}")
+    answer(
+        {"confirmed": done},
+        f"裁定 {'、'.join(map(str, done))} を承認しました",
+        f"confirmed {', '.join(map(str, done))}",
+        as_json,
+    )
 
 
 def void(
