@@ -72,8 +72,7 @@ WEIGHTS: dict[str, int] = {
     "draft.excessive": 4,
     "draft.exclusion": 1,
 }
-DEADLINES = {
-    "pregame.tardiness": 2,
+DEADLINES = {  # remedies a replay can miss (tardiness's wait for the table's time, D23: none in a replay)
     "players.no-life-record": 1,
     "cards.marked-no-pattern": 1,
     "ingame.early-withdrawal": 1,
@@ -136,10 +135,11 @@ def scenario(players: int, events: int, seed: int) -> dict[str, object]:
             facts.get("advisor") == "a spectator" and facts.get("advisor_only")
         )
         if rule != "general.uncategorized" and not nobody and rng.random() < 0.01:  # D16
-            event["deviation"] = {"penalties": ["warning1"], "reason": "the head judge's call"}
+            event["deviation"] = {"penalties": ["duel_loss"], "reason": "the head judge's call"}
         return event
 
     follow_ups: dict[int, list[int]] = {}
+    withdrawn: set[object] = set()  # a player's missed early withdrawal withdraws them: no deadline after
     while len(out) < events:
         index = len(out)
         roll = rng.random()
@@ -149,6 +149,11 @@ def scenario(players: int, events: int, seed: int) -> dict[str, object]:
             if not open_dues[target]:
                 del open_dues[target]
             out.append({"missed": target})
+            if out[target].get("infraction") == "ingame.early-withdrawal":
+                gone_player = out[target]["player"]
+                withdrawn.add(gone_player)
+                for due in [d for d in open_dues if out[d]["player"] == gone_player]:
+                    del open_dues[due]
             voidable.append(index)
             follow_ups.setdefault(target, []).append(index)
         elif roll < 0.04 and voidable:
@@ -163,7 +168,7 @@ def scenario(players: int, events: int, seed: int) -> dict[str, object]:
             out.append(event)
             voidable.append(index)
             left = DEADLINES.get(str(event["infraction"]), 0)
-            if left and not event.get("facts"):
+            if left and not event.get("facts") and event["player"] not in withdrawn:
                 open_dues[index] = left
     return {"players": ids, "events": out}
 
