@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate
 from pathlib import Path
-from weakref import WeakKeyDictionary
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from shinpan.engine.event_rules import RulingState
 from shinpan.ledger_head import LedgerHead
