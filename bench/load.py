@@ -146,7 +146,7 @@ def prepare(url: str, players: int, judges: int, desks: int, paired: bool = True
 
         def joined(j: int) -> dict[str, str]:  # an account per judge, as the join codes make them
             code = accounts.invite(db, event, Role.floor_judge, "本部 一郎")
-            return session(accounts.join(db, code, f"フロア {j:03d}", "2468"))
+            return session(accounts.join(db, code, f"フロア {j:03d}", "246813"))
 
         with ThreadPoolExecutor(4) as pool:  # argon2 lets go of the GIL while it hashes
             floor = list(pool.map(joined, range(judges)))

@@ -61,7 +61,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 HEAD_JUDGE = ("山田 一郎", "bench-password", 2)
-FLOOR_JUDGE = ("佐藤 花子", "2468")
+FLOOR_JUDGE = ("佐藤 花子", "246813")
 INFRACTIONS = ("ingame.cards-off-table", "ingame.misapplied-card-text", "ingame.looking-at-extra-cards")
 SEARCHES = ("たなか", "さとう しょうた", "P0042", "t12", "suzuki", "高橋")
 RATIO_TARGET, RECORD_TARGET, P99_TARGET_MS, PAGE_TARGET_KB = 0.3, 0.5, 20.0, 100.0
