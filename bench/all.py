@@ -7,7 +7,7 @@ its own process, one after another, ``--runs`` times (3 by default), reads the f
 printed (``bench/figures.py``), and prints in Markdown the machine it ran on (CPU, cores,
 RAM, OS, Python, SQLite and PostgreSQL versions, the load average before and after, the date
 and the commit) and the README's speed table: each figure's median over the runs (the range
-beside it), its target, met or missed. Errors are counted over every run, not a median.
+beside it), its target, met or missed. Errors are summed over every run, not a median.
 
 Bounded in time: each bench run has its own limit (``TIMEOUTS``); one that overruns is
 stopped (its process group, by its pid) and its figures count as missing. Everything talks to
@@ -66,7 +66,7 @@ class Row:
     target: str
     met: Callable[[float], bool]
     unit: str = ""
-    worst: bool = False  # counted over every run (errors): the largest, not the median
+    worst: bool = False  # counted over every run (errors): their sum, not the median
 
 
 def _get(*path: str) -> Callable[[dict[str, Any]], Any]:
@@ -254,8 +254,8 @@ def table(results: dict[str, list[dict[str, Any]]], postgres: bool, runs: int) -
             )
             missed += 1
             continue
-        value = max(values) if row.worst else statistics.median(values)
-        shown = _number(value, row.unit)
+        value = sum(values) if row.worst else statistics.median(values)
+        shown = f"{value:g}" if row.worst else _number(value, row.unit)
         if len(values) > 1 and not row.worst:
             shown += f" ({_number(min(values), row.unit)}–{_number(max(values), row.unit)})"
         if len(values) < runs:
