@@ -217,6 +217,7 @@ def commands(tmp: Path, ctx: dict[str, object]) -> dict[str, tuple[Args, bool]]:
             ],
             False,
         ),
+        "standings": (lambda n: ["standings", *ev, *db], False),
         "history": (lambda n: ["history", *ev, "--player", "P0001", *db], False),
         "deadlines": (lambda n: ["deadlines", *ev, *db], False),
         "verify": (lambda n: ["verify", *db], False),
