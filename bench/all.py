@@ -9,7 +9,7 @@ RAM, OS, Python, SQLite and PostgreSQL versions, the load average before and aft
 and the commit) and the README's speed table: each figure's median over the runs (the range
 beside it), its target, met or missed. Errors are summed over every run, not a median.
 
-Bounded in time: each bench run has its own limit (``TIMEOUTS``); one that overruns is
+Bounded in time: each bench run has its own limit (``BENCHES``, scaled by ``--patience``); one that overruns is
 stopped (its process group, by its pid) and its figures count as missing. Everything talks to
 127.0.0.1 only; ``--no-postgres`` leaves PostgreSQL out (the load and calls benches run on
 SQLite only). Run it on an idle machine: the figures are what this machine gives.
