@@ -34,6 +34,7 @@ import uuid
 from pathlib import Path
 
 from client import Connection
+from figures import emit
 from load import (
     P99_TARGET_MS,
     STREAM_TARGET_MS,
@@ -174,6 +175,17 @@ def one(label: str, url: str, workers: int, args: argparse.Namespace, tmp: Path)
         f"stream errors {stats.stream_errors}  target p99 < {STREAM_TARGET_MS:g} ms: {'ok' if met else 'MISS'}"
     )
     print(f"  judges' record p99 {record_p99:.1f} ms (target < {P99_TARGET_MS:g} ms, as bench/load.py)")
+    errors = sum(stats.errors.values()) + stats.stream_errors
+    emit(
+        **{
+            label: {
+                "claim_stream_p99_ms": round(p99, 1),
+                "record_p99_ms": round(record_p99, 1),
+                "errors": errors,
+                "lost": lost,
+            }
+        }
+    )
     return ok
 
 

@@ -23,9 +23,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from figures import emit
 from shinpan.csvio import PlayerRow
 from shinpan.decklist_files import parse_batch
-from shinpan.services import deckchecks, decklists, events, rounds
+from shinpan.services import deck_rules, deckchecks, decklists, events, rounds
 from shinpan.store.db import Database
 from shinpan.tournament.deckcheck import compare
 from shinpan.tournament.decks import Decklist
@@ -53,7 +54,7 @@ def main() -> None:
         e = events.create_event(db, name="デッキ計測", head_judge="HJ", head_judge_level=2)
         players = [f"{i:05d}" for i in range(1, args.players + 1)]
         events.import_players(db, e, [PlayerRow(p, f"選手{p}", "せんしゅ", None) for p in players])
-        decklists.set_rules(db, e)
+        deck_rules.set_rules(db, e)
         data = csv_of(players)
 
         began = time.perf_counter()
@@ -93,6 +94,9 @@ def main() -> None:
         print(f"a whole check (start, count, end) through the services: {whole * 1000:.1f} ms "
               f"(proposed {ended['players'][0]['proposed']})")  # fmt: skip
         db.close()
+        emit(
+            import_s=round(took, 3), compare_worst_ms=round(worst * 1000, 3), check_ms=round(whole * 1000, 2)
+        )
 
 
 if __name__ == "__main__":

@@ -76,6 +76,7 @@ from urllib.parse import quote, urlsplit
 import httpx
 
 from client import FAILURES, Connection, lines
+from figures import emit
 from phones import KINDS as PHONE_KINDS
 from phones import PHONE_TARGET_MS, Plan, run_phones
 
@@ -145,7 +146,7 @@ def prepare(url: str, players: int, judges: int, desks: int, paired: bool = True
 
         def joined(j: int) -> dict[str, str]:  # an account per judge, as the join codes make them
             code = accounts.invite(db, event, Role.floor_judge, "本部 一郎")
-            return session(accounts.join(db, code, f"フロア {j:03d}", "2468"))
+            return session(accounts.join(db, code, f"フロア {j:03d}", "246813"))
 
         with ThreadPoolExecutor(4) as pool:  # argon2 lets go of the GIL while it hashes
             floor = list(pool.map(joined, range(judges)))
@@ -465,6 +466,7 @@ def report(label: str, stats: Stats, elapsed: float, args: argparse.Namespace) -
     print(f"  warm-up, not counted: {warm or 'no requests'}")
     print(f"  {'kind':14} {'count':>6} {'req/s':>6} {'p50':>8} {'p99':>8} {'max':>8} {'errors':>6}  target")
     ok = True
+    figures: dict[str, float] = {}
     phones = (*PHONE_KINDS, "pairing") if args.phones else ()
     for kind in ("record", "search", "desk panels", "stream open", *phones):
         lat = stats.latencies.get(kind, [])
@@ -478,6 +480,8 @@ def report(label: str, stats: Stats, elapsed: float, args: argparse.Namespace) -
             ok &= met
             verdict = f"p99 < {target:g} ms, 0 errors: {'ok' if met else 'MISS'}"
         ok &= errors == 0
+        figures[f"{kind} p99 ms"] = round(p99, 1)
+        figures["errors"] = figures.get("errors", 0) + errors
         print(
             f"  {kind:14} {len(lat):6d} {len(lat) / elapsed:6.1f} {percentile(lat, 50):6.1f}ms {p99:6.1f}ms "
             f"{max(lat, default=float('nan')):6.1f}ms {errors:6d}  {verdict}"
@@ -487,6 +491,8 @@ def report(label: str, stats: Stats, elapsed: float, args: argparse.Namespace) -
     p99 = percentile([r for r in reached if r != float("inf")], 99)
     met = lost == 0 and p99 < STREAM_TARGET_MS and stats.stream_errors == 0
     ok &= met
+    figures["stream p99 ms"] = round(p99, 1)
+    figures["errors"] += stats.stream_errors + lost
     print(
         f"  ruling on every stream ({len(reached)} rulings x {len(stats.heard)} streams): "
         f"p50 {percentile(reached, 50):.1f} ms, p99 {p99:.1f} ms, max {max(reached, default=0):.1f} ms, "
@@ -501,6 +507,9 @@ def report(label: str, stats: Stats, elapsed: float, args: argparse.Namespace) -
             f"answers without the player's table {stats.wrong}"
             + (f"; failures by status (0: none came) {stats.failed}" if stats.failed else "")
         )
+        figures["phones answered"] = asked
+        figures["errors"] += stats.refused + stats.wrong
+    emit(**{label: figures})
     return ok
 
 

@@ -17,6 +17,7 @@ import argparse
 import random
 import time
 
+from figures import emit
 from shinpan.tournament import (
     Entrant,
     Pairing,
@@ -79,6 +80,7 @@ def main() -> None:
         f"slowest round: pair {worst_pair:.3f} s (target {PAIR_TARGET} s), "
         f"standings {worst_standings:.3f} s (target {STANDINGS_TARGET} s)"
     )
+    emit(pair_s=round(worst_pair, 4), standings_s=round(worst_standings, 4))
 
 
 if __name__ == "__main__":

@@ -48,6 +48,8 @@ from urllib.parse import quote
 
 import httpx
 
+from figures import emit
+
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = ROOT / ".venv" / "bin" / "python"
 CHROMIUM = "/usr/bin/chromium"
@@ -59,7 +61,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 HEAD_JUDGE = ("山田 一郎", "bench-password", 2)
-FLOOR_JUDGE = ("佐藤 花子", "2468")
+FLOOR_JUDGE = ("佐藤 花子", "246813")
 INFRACTIONS = ("ingame.cards-off-table", "ingame.misapplied-card-text", "ingame.looking-at-extra-cards")
 SEARCHES = ("たなか", "さとう しょうた", "P0042", "t12", "suzuki", "高橋")
 RATIO_TARGET, RECORD_TARGET, P99_TARGET_MS, PAGE_TARGET_KB = 0.3, 0.5, 20.0, 100.0
@@ -507,11 +509,16 @@ def run(
         print("  (Python threads cannot load the bare endpoint fully: its figure is low and the ratios")
         print("   are upper bounds; install wrk for the real floor)")
 
+    figures: dict[str, float] = {
+        "search_of_bare": round(results[search.name].rate / floor, 3) if floor else 0.0,
+        "record_of_services": round(of_own, 3),
+    }
     title = f"latency at a steady {args.rate:g} req/s for {args.steady:g} s"
     print(f"\n{title:40} {'p50':>8} {'p99':>8} {'max':>8} {'errors':>7}  target")
     for target in (record, search):
         s = steady_load(session, target, args.rate, args.steady)
         p99 = s.percentile(99)
+        figures[f"{'record' if target is record else 'search'}_p99_ms"] = round(p99, 1)
         late = f" ({s.late_starts} sent late)" if s.late_starts else ""
         print(
             f"  {target.name:38} {s.percentile(50):6.1f}ms {p99:6.1f}ms {max(s.latencies_ms):6.1f}ms "
@@ -526,6 +533,7 @@ def run(
     )
     for u, size in sizes:
         print(f"  {size / 1024:7.1f} KB  {u.replace(base, '')}")
+    emit(**figures, page_kb=round(total / 1024, 1), page_elsewhere=len(elsewhere), loader=loader)
     if elsewhere:
         print("  elsewhere:", *elsewhere, sep="\n    ")
 

@@ -24,6 +24,7 @@ from shinpan.engine.ruling import Ruling
 
 if TYPE_CHECKING:  # the services read these rules without loading the guideline's classes
     from shinpan.guideline.rulebook import Rulebook
+    from shinpan.guideline.terms import Act
 
 LEFT_REASONS: dict[Status, str] = {s: f"left_{s.value}" for s in Status if s is not Status.active}
 
@@ -48,13 +49,16 @@ def noted_leaving(rulings: Sequence[Ruling], left: Mapping[str, Status]) -> tupl
 def left_by(book: Rulebook, live: Iterable[Ruling]) -> Status | None:
     """D14, D17: how a player has left the event from their live rulings alone (no drop,
     no confirmation: what a scenario can say), or None while they still play."""
-    return left_as(
-        status_of(
-            status_codes_now(
-                book.acts([*r.penalties, *r.effects]), pending=r.needs_head_judge and r.deviation is None
-            )
-            for r in live
-        )
+    return left_as(status_of(acting_now(book, r) for r in live))
+
+
+def acting_now(book: Rulebook, r: Ruling) -> list[Act]:
+    """D17: what of a live ruling changes its player's status now (a deviation is the head
+    judge's own; anything else waiting for them ejects or disqualifies nobody yet). A status
+    only rises (:func:`status_after`), so a player's is these folded over their rulings in
+    any order, and one more ruling folds in alone."""
+    return status_codes_now(
+        book.acts([*r.penalties, *r.effects]), pending=r.needs_head_judge and r.deviation is None
     )
 
 

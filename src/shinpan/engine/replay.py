@@ -14,9 +14,10 @@ from typing import Any
 
 from shinpan.engine.corrections import rederive
 from shinpan.engine.decide import decide, follow_up
+from shinpan.engine.event_rules import Status, left_as, status_after, status_of
 from shinpan.engine.explain import explain
 from shinpan.engine.facts import RecordError
-from shinpan.engine.leaving import left_by, noted_leaving
+from shinpan.engine.leaving import acting_now, noted_leaving
 from shinpan.engine.participants import check_id, first_clash
 from shinpan.engine.ruling import Deviation, Due, Record, Ruling
 from shinpan.errors import InvalidInput
@@ -45,8 +46,11 @@ class _Produced:
 
 @dataclass
 class _State:
+    book: Rulebook
     participants: frozenset[str]
     history: dict[str, list[Ruling]] = field(default_factory=dict)
+    # D14: each player's status from their live rulings (:func:`left_by`), kept as they change
+    standing: dict[str, Status] = field(default_factory=dict)
     produced: list[_Produced] = field(default_factory=list)
     by_event: dict[int, list[_Produced]] = field(default_factory=dict)
     dues: dict[int, list[Due]] = field(default_factory=dict)
@@ -72,11 +76,18 @@ class _State:
                 self.history[ruling.player] = [ruling]
             else:
                 own.append(ruling)
+            was = self.standing.get(ruling.player, Status.active)
+            self.standing[ruling.player] = status_after(acting_now(self.book, ruling), was)
 
     def void(self, p: _Produced) -> None:
         p.voided = True
         own = self.history[p.ruling.player]
         own[:] = [r for r in own if r is not p.ruling]
+        self.standing[p.ruling.player] = status_of(acting_now(self.book, r) for r in own)
+
+    def left(self, player: str) -> Status | None:
+        """D14: how ``player`` has left the event, or None: :func:`left_by` of their history."""
+        return left_as(self.standing.get(player, Status.active))
 
 
 def _players(scenario: Mapping[str, Any]) -> frozenset[str]:
@@ -182,7 +193,7 @@ def replay(book: Rulebook, scenario: object, *, explanations: bool = True) -> li
     """Decide every ruling of a scenario, in the contract's JSON shape."""
     if not isinstance(scenario, dict):
         raise ScenarioError(None, "a scenario must be a JSON object with 'players' and 'events'")
-    state = _State(_players(scenario))
+    state = _State(book, _players(scenario))
     events = scenario.get("events")
     if not isinstance(events, list):
         raise ScenarioError(None, "'events' must be a list")
@@ -214,7 +225,7 @@ def replay(book: Rulebook, scenario: object, *, explanations: bool = True) -> li
         except RecordError as e:
             raise ScenarioError(index, str(e)) from None
         # D14, D22: a player who has already left gets the ruling, with no deadline
-        left = {p: left_by(book, state.history.get(p, ())) for p in {r.player for r in rulings}}
+        left = {p: state.left(p) for p in {r.player for r in rulings}}
         rulings = noted_leaving(rulings, {p: s for p, s in left.items() if s is not None})
         state.add(index, rulings)
         if rulings and rulings[0].dues:

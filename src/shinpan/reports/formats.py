@@ -169,6 +169,17 @@ def _lines(rows: list[list[str]]) -> Iterator[str]:
     spare = io.StringIO()
     writer = csv.writer(spare, lineterminator="\r\n")
     for row in rows:
+        line = ",".join(row)
+        # The usual row, told by scanning its line (C-level, no cell looked at one by one): no
+        # cell holds a comma (so each comma ends a cell), none starts a formula, nothing to quote.
+        if (
+            line.count(",") == len(row) - 1
+            and line[:1] not in starts
+            and not any(mark in line for mark in _UNUSUAL)
+            and (line or len(row) != 1)
+        ):
+            yield line + "\r\n"
+            continue
         cells = [("'" + c) if c[:1] in starts else c for c in row]
         line = ",".join(cells)
         plain = (
@@ -186,6 +197,9 @@ def _lines(rows: list[list[str]]) -> Iterator[str]:
 # A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _FORMULA_FIRST = frozenset(_FORMULA_STARTS)
+# In a line of cells none of which holds a comma: a cell starting a formula, or a character
+# the CSV writer quotes.
+_UNUSUAL = (*("," + c for c in _FORMULA_STARTS), '"', "\n", "\r")
 
 
 def inert(cell: str) -> str:

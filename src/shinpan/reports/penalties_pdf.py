@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from shinpan.engine.event_rules import RulingState
 from shinpan.ledger_head import LedgerHead
 from shinpan.reports.common import local_time, zone_words
+from shinpan.reports.fpdf_fonts import encode_once, keep_bounds
 from shinpan.reports.penalties import PenaltyReport
 from shinpan.reports.rulings import ReportedRuling
 
@@ -479,6 +480,9 @@ def penalty_report_pdf(report: PenaltyReport, lang: str = "both", progress: Prog
     for style in ("", "B"):
         file, index = font_file(style)
         pdf.add_font("jp", style, file, collection_font_number=index)
+    for font in pdf.fonts.values():
+        encode_once(font)
+        keep_bounds(font)
     pdf.set_lang("ja")
     pdf.set_title(f"違反報告書 — {report.event.name}")
     pdf.set_creator("shinpan")
