@@ -18,10 +18,11 @@ from typing import Any
 import pytest
 
 from conftest import HEAD_JUDGE, Backend, make_event, new_backend, run_cli
-from shinpan.csvio import PlayerRow
 from shinpan.engine.event_rules import Role
 from shinpan.entries import KINDS
 from shinpan.errors import NotFound, ResultStands
+from shinpan.files import transfer
+from shinpan.files.csvio import PlayerRow
 from shinpan.services import (
     appeals,
     calls,
@@ -43,7 +44,6 @@ from shinpan.services import (
     rounds,
     seal,
     swiss,
-    transfer,
     winner_reports,
 )
 from shinpan.services.codes import match_codes

@@ -16,9 +16,10 @@ import pytest
 
 from conftest import Backend, EventSetup, make_event, run_cli
 from shinpan import reports
-from shinpan.csvio import PlayerRow
 from shinpan.engine.event_rules import Role
 from shinpan.errors import EventClosed
+from shinpan.files import transfer
+from shinpan.files.csvio import PlayerRow
 from shinpan.services import (
     appeals,
     corrections,
@@ -31,7 +32,6 @@ from shinpan.services import (
     rounds,
     seal,
     swiss,
-    transfer,
     winner_reports,
 )
 from shinpan.services.codes import match_codes

@@ -214,7 +214,7 @@ def export(
     db: DbOption = None,
 ) -> None:
     """The whole event as JSON: every ledger entry with its hash."""
-    from shinpan.services import transfer  # start-up
+    from shinpan.files import transfer  # start-up
 
     database = open_db(db)
     with handled():
@@ -261,7 +261,8 @@ def import_(
     it is decided again and must give the same entries, before anything is kept. No account
     named in the file gets a seat: seats go to the accounts given with --map-account, the
     others wait for the claim codes printed here (shown once)."""
-    from shinpan.services import seal, transfer  # start-up
+    from shinpan.files import transfer  # start-up
+    from shinpan.services import seal  # start-up
 
     accounts = _mapping(map_account or [])
     data = _read_export(file)
@@ -331,7 +332,7 @@ def backup(
     db: DbOption = None,
 ) -> None:
     """A consistent copy of the live SQLite database."""
-    from shinpan.services import transfer  # start-up
+    from shinpan.files import transfer  # start-up
 
     database = open_db(db)
     with handled():

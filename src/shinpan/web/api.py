@@ -14,25 +14,18 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from starlette.concurrency import run_in_threadpool
 
-from shinpan.csvio import parse_pairings, parse_players
 from shinpan.engine import Deviation, explain
 from shinpan.engine.event_rules import Role, RulingState
 from shinpan.errors import Forbidden
+from shinpan.files import transfer
+from shinpan.files.csvio import parse_pairings, parse_players
+from shinpan.files.guidelines import default_guideline, held_guidelines, rulebook_for
+from shinpan.files.transfer import Export
 from shinpan.guideline.model import as_data
 from shinpan.guideline.search import search
-from shinpan.services import (
-    accounts,
-    appeals,
-    corrections,
-    deadlines,
-    events,
-    queries,
-    recording,
-    transfer,
-)
+from shinpan.services import accounts, appeals, corrections, deadlines, events, queries, recording
 from shinpan.services.context import load_event
 from shinpan.services.deadlines import DeadlineJson
-from shinpan.services.guidelines import default_guideline, held_guidelines, rulebook_for
 from shinpan.services.search import index_of
 from shinpan.services.shapes import (
     AppealDecidedJson,
@@ -44,7 +37,6 @@ from shinpan.services.shapes import (
     RulingListed,
     event_listed,
 )
-from shinpan.services.transfer import Export
 from shinpan.web import i18n
 from shinpan.web.auth import (
     CSRF_COOKIE,

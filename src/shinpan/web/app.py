@@ -28,8 +28,8 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from shinpan.csvio import MAX_BYTES
 from shinpan.errors import NotSignedIn, ShinpanError, TooLarge
+from shinpan.files.csvio import MAX_BYTES
 from shinpan.store.db import Database
 from shinpan.web import (
     api,

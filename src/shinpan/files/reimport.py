@@ -24,7 +24,6 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any, TypedDict, TypeVar
 
-from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine import Deviation
 from shinpan.engine.effects import plan_reported_duel
 from shinpan.engine.event_rules import Role
@@ -68,6 +67,8 @@ from shinpan.entries import (
     WinnerReported,
 )
 from shinpan.errors import InvalidInput, NotFound, ShinpanError, StorageError
+from shinpan.files.csvio import PairingRow, PlayerRow
+from shinpan.files.guidelines import held_guideline
 from shinpan.services import (
     appeals,
     corrections,
@@ -91,7 +92,6 @@ from shinpan.services.codes import match_codes, player_codes
 from shinpan.services.commands import REPLAYED_HASH, run_command
 from shinpan.services.context import parse_stamp
 from shinpan.services.effects import append_effects
-from shinpan.services.guidelines import held_guideline
 from shinpan.store.connection import Connection, IntegrityViolation
 from shinpan.store.db import Database
 from shinpan.store.events import judge_seat
@@ -212,7 +212,7 @@ def _claimed(db: Database, e: int, entry: Entry, b: JudgeClaimed, _: Sequence[En
 @replays(JudgeSeated)
 def _seated(db: Database, e: int, entry: Entry, b: JudgeSeated, _: Sequence[Entry]) -> None:
     """An earlier import's binding of a seat: kept in the chain as it was; what this
-    import binds is appended after the whole file (:func:`shinpan.services.transfer.import_event`)."""
+    import binds is appended after the whole file (:func:`shinpan.files.transfer.import_event`)."""
     with db.write(e) as conn:
         if judge_seat(conn, e, b.name) is None:
             raise NotFound("{judge} is not a judge of event {event}", judge=b.name, event=e)
@@ -262,7 +262,7 @@ def _winner_confirmed(
 @replays(EventPublished)
 def _published(db: Database, e: int, entry: Entry, b: EventPublished, _: Sequence[Entry]) -> None:
     """The head judge's publishing; or, without a command, an earlier import closing the
-    event to its players (:func:`shinpan.services.transfer.import_event`): kept as the file
+    event to its players (:func:`shinpan.files.transfer.import_event`): kept as the file
     says when the event is published (closing it grants nothing)."""
     if entry.command_id is None and b.token is None and not b.winner_report:
         with db.write(e) as conn:
@@ -645,4 +645,4 @@ def _shown(value: Any) -> str:
 
 
 # The decklist and deck-check commands (T13) register their replays there.
-from shinpan.services import reimport_decks  # noqa: E402, F401
+from shinpan.files import reimport_decks  # noqa: E402, F401

@@ -20,14 +20,14 @@ from shinpan.entries import (
     parse,
 )
 from shinpan.errors import Conflict, InvalidInput, NotFound, StorageError
+from shinpan.files.guidelines import held_guideline
+from shinpan.files.reimport import replay_export
 from shinpan.guideline import Rulebook
 from shinpan.ledger_head import ImportMark
 from shinpan.services import seal
 from shinpan.services.accounts import claim_code, sign_in_name
 from shinpan.services.context import rulebook_for, stamp
-from shinpan.services.guidelines import held_guideline
 from shinpan.services.heads import import_mark
-from shinpan.services.reimport import replay_export
 from shinpan.services.seal import SealsPart
 from shinpan.store.accounts import account_by_name
 from shinpan.store.chain import GENESIS, canonical, entry_hash
@@ -210,7 +210,7 @@ def import_event(db: Database, data: Any, *, accounts: Mapping[str, str] | None 
     """Load an exported event. Its chain is checked entry by entry first (every hash, and
     the head the export names: a file cut short is refused); then every command it holds is
     decided again by the services into the new event and must append exactly the file's
-    entries (:mod:`shinpan.services.reimport`). Nothing of the file gives an account a
+    entries (:mod:`shinpan.files.reimport`). Nothing of the file gives an account a
     seat: ``accounts`` (seat name in the file → an account's name here) binds seats, and
     every other seat gets a claim code. One transaction: refused, nothing is kept."""
     seal.check_export(db, data)  # a sealed export: its seals first

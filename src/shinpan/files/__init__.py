@@ -1,0 +1,24 @@
+"""The files that come in and go out, in one place.
+
+Two kinds, one layer each (``tests/test_layers.py`` holds it):
+
+* The formats, read below the services: the players' and pairings' CSV (:mod:`.csvio`),
+  the decklist files (:mod:`.decklists`), the guideline files and their cache
+  (:mod:`.guidelines`). They import neither the store nor the services, so a service (and
+  the CLI's start) can use them without loading either.
+* The event's file, beside the services: an event exported with every ledger entry and
+  imported again (:mod:`.transfer`), its entries decided again by running their commands
+  (:mod:`.reimport`, the decklists' in :mod:`.reimport_decks`). What is written to the
+  ledger stays the services' (``run_command``); these only read and check the file.
+
+The modules load when used (``from shinpan.files import csvio``).
+"""
+
+__all__ = [
+    "csvio",
+    "decklists",
+    "guidelines",
+    "reimport",
+    "reimport_decks",
+    "transfer",
+]
