@@ -279,7 +279,7 @@ def _published(db: Database, e: int, entry: Entry, b: EventPublished, _: Sequenc
 @replays(EventSealed)
 def _sealed(db: Database, e: int, entry: Entry, b: EventSealed, _: Sequence[Entry]) -> None:
     """A seal is signed by the installation that made it, with its key: it cannot be made
-    again here. The import checked it against the entries before it (``seal.check_export``);
+    again here. The import checked it against the entries before it (``seals.check_export``);
     it is kept as the file says, where the file has it."""
     with db.write(e) as conn:
         appender = Appender(
