@@ -250,7 +250,14 @@ def test_the_core_and_the_services_are_typed_without_exceptions() -> None:
 # -- the files in and out (issue 32 item 4) ----------------------------------------------------
 
 FORMATS = ("csvio", "decklists", "guidelines")  # read below the services
-EVENT_FILE = ("transfer", "reimport", "reimport_decks", "seals")  # beside the services
+EVENT_FILE = (
+    "transfer",
+    "reimport",
+    "reimport_decks",
+    "reimport_rounds",
+    "reimport_rulings",
+    "seals",
+)  # beside the services
 CORE = ("engine", "tournament", "guideline", "entries")
 
 

@@ -8,9 +8,10 @@ Two kinds, one layer each (``tests/test_layers.py`` holds it):
   the CLI's start) can use them without loading either.
 * The event's file, beside the services: an event exported with every ledger entry and
   imported again (:mod:`.transfer`), its entries decided again by running their commands
-  (:mod:`.reimport`, the decklists' in :mod:`.reimport_decks`), its seals checked
-  first (:mod:`.seals`). What is written to the
-  ledger stays the services' (``run_command``); these only read and check the file.
+  (:mod:`.reimport`; the rounds', the rulings' and the decklists' in :mod:`.reimport_rounds`,
+  :mod:`.reimport_rulings`, :mod:`.reimport_decks`), its seals checked first
+  (:mod:`.seals`). What is written to the ledger stays the services' (``run_command``);
+  these only read and check the file.
 
 The modules load when used (``from shinpan.files import csvio``).
 """
@@ -21,6 +22,8 @@ __all__ = [
     "guidelines",
     "reimport",
     "reimport_decks",
+    "reimport_rounds",
+    "reimport_rulings",
     "seals",
     "transfer",
 ]
