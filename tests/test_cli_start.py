@@ -55,6 +55,7 @@ print("\\n" + json.dumps(sorted(sys.modules)), file=sys.stderr)
 # The engine's decision path: what deciding a ruling loads, beyond its clock and event rules.
 DECIDING = {
     "shinpan.engine.decide",
+    "shinpan.engine.ladder",
     "shinpan.engine.explain",
     "shinpan.engine.replay",
     "shinpan.engine.corrections",

@@ -109,8 +109,8 @@ def _infraction_json(book: Rulebook, inf: Infraction, offense: int | None) -> di
 def show(book: Rulebook, rule_id: str, offense: int | None, lang: str, as_json: bool) -> None:
     from rich.table import Table  # start-up
 
-    from shinpan.engine.decide import dues_of  # start-up
     from shinpan.engine.explain import deadline_text, ordinal  # start-up
+    from shinpan.engine.ladder import dues_of  # start-up
     from shinpan.guideline.model import as_data  # start-up
 
     inf = book.infractions.get(rule_id)
