@@ -249,7 +249,7 @@ def test_the_core_and_the_services_are_typed_without_exceptions() -> None:
 
 # -- the files in and out (issue 32 item 4) ----------------------------------------------------
 
-FORMATS = ("csvio", "decklists", "guidelines")  # read below the services
+FORMATS = ("csvio", "csv_messages", "decklists", "guidelines")  # read below the services
 EVENT_FILE = (
     "transfer",
     "reimport",

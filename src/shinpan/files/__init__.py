@@ -2,10 +2,10 @@
 
 Two kinds, one layer each (``tests/test_layers.py`` holds it):
 
-* The formats, read below the services: the players' and pairings' CSV (:mod:`.csvio`),
-  the decklist files (:mod:`.decklists`), the guideline files and their cache
-  (:mod:`.guidelines`). They import neither the store nor the services, so a service (and
-  the CLI's start) can use them without loading either.
+* The formats, read below the services: the players' and pairings' CSV (:mod:`.csvio`, its
+  messages in :mod:`.csv_messages`), the decklist files (:mod:`.decklists`), the guideline
+  files and their cache (:mod:`.guidelines`). They import neither the store nor the
+  services, so a service (and the CLI's start) can use them without loading either.
 * The event's file, beside the services: an event exported with every ledger entry and
   imported again (:mod:`.transfer`), its entries decided again by running their commands
   (:mod:`.reimport`; the rounds', the rulings' and the decklists' in :mod:`.reimport_rounds`,
@@ -17,6 +17,7 @@ The modules load when used (``from shinpan.files import csvio``).
 """
 
 __all__ = [
+    "csv_messages",
     "csvio",
     "decklists",
     "guidelines",
