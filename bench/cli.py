@@ -70,7 +70,7 @@ def free_port() -> int:
 
 def setup(tmp: Path, runs: int) -> dict[str, object]:
     """The database the commands work on, and the files they read."""
-    from shinpan.csvio import PairingRow, PlayerRow
+    from shinpan.files.csvio import PairingRow, PlayerRow
     from shinpan.services import accounts, events, recording
     from shinpan.store.db import Database
 

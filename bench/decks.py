@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 
 from figures import emit
-from shinpan.csvio import PlayerRow
-from shinpan.decklist_files import parse_batch
+from shinpan.files.csvio import PlayerRow
+from shinpan.files.decklists import parse_batch
 from shinpan.services import deck_rules, deckchecks, decklists, events, rounds
 from shinpan.store.db import Database
 from shinpan.tournament.deckcheck import compare
@@ -82,7 +82,7 @@ def main() -> None:
             f"compare a deck with its list: median {median * 1000:.2f} ms, worst {worst * 1000:.2f} ms — target 20 ms: {verdict}"
         )
 
-        from shinpan.csvio import PairingRow
+        from shinpan.files.csvio import PairingRow
 
         events.import_pairings(db, e, 1, [PairingRow(1, players[0], players[1])])
         rounds.start_round(db, e)

@@ -40,10 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from figures import emit
-from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine import Record, decide
 from shinpan.engine.event_rules import Role
 from shinpan.entries import GuidelineRef, RulingsRecorded
+from shinpan.files.csvio import PairingRow, PlayerRow
 from shinpan.services import events, integrity, recording
 from shinpan.services.commands import new_command_id
 from shinpan.services.context import load_event, stamp

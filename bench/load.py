@@ -108,8 +108,8 @@ def prepare(url: str, players: int, judges: int, desks: int, paired: bool = True
     sessions (cookies as the server signs them) for everyone."""
     from argon2 import PasswordHasher
 
-    from shinpan.csvio import PairingRow, PlayerRow
     from shinpan.engine.event_rules import Role
+    from shinpan.files.csvio import PairingRow, PlayerRow
     from shinpan.services import accounts, events, publish
     from shinpan.store.db import Database
     from shinpan.web.auth import CSRF_COOKIE, SESSION_COOKIE, Signer, new_csrf_token

@@ -30,10 +30,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from figures import emit
-from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine import Record, decide
 from shinpan.engine.event_rules import Role
 from shinpan.entries import GuidelineRef, RulingsConfirmed, RulingsRecorded
+from shinpan.files.csvio import PairingRow, PlayerRow
 from shinpan.reports import penalty_report, render
 from shinpan.services import events, integrity
 from shinpan.services.context import load_event, stamp

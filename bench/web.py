@@ -114,8 +114,8 @@ def serve(port: int, url: str) -> None:
 
 def make_event(url: str, players: int) -> tuple[int, list[tuple[str, str]]]:
     """A fresh database with an REL 3 event: players (number, reading), round 1 paired."""
-    from shinpan.csvio import PairingRow, PlayerRow
     from shinpan.engine.event_rules import Role
+    from shinpan.files.csvio import PairingRow, PlayerRow
     from shinpan.services import accounts, events
     from shinpan.store.db import Database
 

@@ -29,8 +29,8 @@ from typing import Any
 
 import pytest
 
-from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.event_rules import Role
+from shinpan.files.csvio import PairingRow, PlayerRow
 from shinpan.services import events, recording
 from shinpan.store.db import Database
 

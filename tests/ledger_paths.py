@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from shinpan.csvio import PlayerRow
 from shinpan.engine import Deviation
 from shinpan.errors import ShinpanError
+from shinpan.files.csvio import PlayerRow
 from shinpan.services import corrections, deadlines, events, queries, recording
 from shinpan.store.db import Database
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from shinpan.csvio import PlayerRow
 from shinpan.engine.event_rules import Role
+from shinpan.files.csvio import PlayerRow
 from shinpan.services import appeals, corrections, deadlines, events, recording, rounds, swiss
 from shinpan.services.queries import rulings_feed
 from shinpan.store.db import Database

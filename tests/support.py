@@ -15,9 +15,9 @@ import pytest
 from hypothesis import Phase, settings
 
 from shinpan.engine import replay
+from shinpan.files.guidelines import default_guideline
 from shinpan.guideline import Rulebook
 from shinpan.guideline.model import Question
-from shinpan.services.guidelines import default_guideline
 
 ROOT = Path(__file__).resolve().parents[1]
 # ../shared beside the repository; scripts/mutation runs a copy of the tests one folder down.

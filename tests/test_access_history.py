@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from conftest import run_cli
-from shinpan.csvio import PlayerRow
+from shinpan.files.csvio import PlayerRow
 from shinpan.services import accounts, corrections, events, recording
 from shinpan.store.db import Database
 from shinpan.web.app import create_app

@@ -14,7 +14,8 @@ import pytest
 from conftest import FLOOR_JUDGE, HEAD_JUDGE, EventSetup
 from shinpan.cli.common import in_japanese
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused, ShinpanError
-from shinpan.services import events, integrity, publish, rounds, swiss, transfer
+from shinpan.files import transfer
+from shinpan.services import events, integrity, publish, rounds, swiss
 from shinpan.services.calls import (
     PLAYER,
     Resolution,

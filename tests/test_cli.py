@@ -86,7 +86,7 @@ def test_replay_reads_standard_input() -> None:
 
 
 def test_replay_with_another_guideline_file(tmp_path: Path) -> None:
-    from shinpan.services.guidelines import default_guideline_text
+    from shinpan.files.guidelines import default_guideline_text
 
     guideline = write(tmp_path, default_guideline_text(), "copy.yaml")
     path = write(tmp_path, scenario("A: ingame.slow-play"))

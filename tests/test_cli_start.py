@@ -55,6 +55,7 @@ print("\\n" + json.dumps(sorted(sys.modules)), file=sys.stderr)
 # The engine's decision path: what deciding a ruling loads, beyond its clock and event rules.
 DECIDING = {
     "shinpan.engine.decide",
+    "shinpan.engine.ladder",
     "shinpan.engine.explain",
     "shinpan.engine.replay",
     "shinpan.engine.corrections",
@@ -153,7 +154,7 @@ def test_the_schema_is_made_once_and_printed_alike_after(tmp_path: Path) -> None
 def test_a_cache_that_cannot_be_had_or_written_leaves_the_check_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from shinpan.services import guidelines as load
+    from shinpan.files import guidelines as load
 
     file, broken = tmp_path / "local.yaml", tmp_path / "broken.yaml"
     file.write_text(SHIPPED.read_text("utf-8"), encoding="utf-8")
@@ -179,7 +180,7 @@ def test_a_cache_that_cannot_be_had_or_written_leaves_the_check_as_it_was(
 def test_the_cache_key_follows_the_code_that_checks_and_the_libraries_it_uses(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from shinpan.services import guidelines as load
+    from shinpan.files import guidelines as load
 
     first = load._key((b".yaml", b"text"))
     assert load._key((b".yaml", b"text")) == first and load._key((b".json", b"text")) != first
@@ -255,7 +256,7 @@ def test_a_command_on_a_migrated_database_loads_no_sqlalchemy_alembic_or_pydanti
 def event_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, list[int]]]:
     """A SQLite file with event 1 (four players, round 1 paired) and slow-play warnings
     waiting for the head judge; the guideline cache beside it is filled."""
-    from shinpan.csvio import PairingRow, PlayerRow
+    from shinpan.files.csvio import PairingRow, PlayerRow
     from shinpan.services import events, recording, rounds
     from shinpan.store.db import Database
 
@@ -328,7 +329,8 @@ def test_record_loads_the_recording_services_and_no_others(event_db: tuple[Path,
     )
     assert out.startswith("記録しました: 裁定 #") and " / saved: ruling #" in out
     assert "shinpan.services.recording" in found
-    others = {f"shinpan.services.{s}" for s in ("corrections", "deadlines", "queries", "search", "transfer")}
+    others = {f"shinpan.services.{s}" for s in ("corrections", "deadlines", "queries", "search")}
+    others.add("shinpan.files.transfer")
     assert not found & others, sorted(found & others)
 
 
@@ -336,7 +338,8 @@ def test_confirming_loads_no_deadline_query_or_transfer_services(event_db: tuple
     folder, pending = event_db
     out, found = said(["confirm", str(pending[2]), "--event", "1"], folder)
     assert out == f"裁定 {pending[2]} を承認しました / confirmed {pending[2]}\n"
-    others = {f"shinpan.services.{s}" for s in ("deadlines", "queries", "search", "transfer", "integrity")}
+    others = {f"shinpan.services.{s}" for s in ("deadlines", "queries", "search", "integrity")}
+    others.add("shinpan.files.transfer")
     assert not found & others, sorted(found & others)
 
 
@@ -349,7 +352,7 @@ def test_a_command_that_decides_nothing_loads_no_decision_path(
     folder, _ = event_db
     _, found = said(args, folder)
     assert "sqlite3" in found  # it did read the database
-    unused = DECIDING | {"shinpan.services.recording", "shinpan.services.transfer"}
+    unused = DECIDING | {"shinpan.services.recording", "shinpan.files.transfer"}
     assert not found & unused, sorted(found & unused)
 
 

@@ -58,7 +58,7 @@ def test_rules_piped_at_80_columns_cut_no_id_and_no_name() -> None:
     import subprocess
 
     from conftest import SHINPAN
-    from shinpan.services.guidelines import rulebook_for, shipped_guideline
+    from shinpan.files.guidelines import rulebook_for, shipped_guideline
 
     env = {**os.environ, "COLUMNS": "80", "NO_COLOR": "1"}
     out = subprocess.run(

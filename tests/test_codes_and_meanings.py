@@ -18,7 +18,7 @@ def test_codes_where_meanings_are_due_fail_the_type_check(tmp_path: Path) -> Non
     snippet.write_text(
         "from shinpan.engine.event_rules import RulingState, status_once_confirmed\n"
         "from shinpan.guideline import Rulebook\n"
-        "from shinpan.services.guidelines import default_guideline\n"
+        "from shinpan.files.guidelines import default_guideline\n"
         "book = Rulebook(default_guideline())\n"
         "codes: list[str] = ['warning3', 'disqualification']\n"
         "status_once_confirmed(codes, RulingState.pending)\n"

@@ -14,8 +14,8 @@ import yaml
 from shinpan.engine import Record, decide, explain
 from shinpan.engine.effects import DuelResult, Match, PlayerView, plan_ruling
 from shinpan.engine.event_rules import Status
+from shinpan.files.guidelines import default_guideline, default_guideline_text, load_guideline
 from shinpan.guideline import GuidelineError, Rulebook
-from shinpan.services.guidelines import default_guideline, default_guideline_text, load_guideline
 
 SHIPPED: dict[str, Any] = yaml.safe_load(default_guideline_text())
 

@@ -1,4 +1,4 @@
-"""shinpan.csvio: the player and pairing CSV files organisers really have."""
+"""shinpan.files.csvio: the player and pairing CSV files organisers really have."""
 
 import codecs
 import random
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from shinpan.csvio import (
+from shinpan.files.csvio import (
     MAX_BYTES,
     CsvError,
     CsvProblem,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from shinpan.decklist_files import DecklistError, detect, parse, parse_batch, parse_limits, parse_names
+from shinpan.files.decklists import DecklistError, detect, parse, parse_batch, parse_limits, parse_names
 from shinpan.tournament.decks import normalise
 
 

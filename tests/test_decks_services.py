@@ -10,7 +10,8 @@ import pytest
 
 from conftest import FLOOR_JUDGE, HEAD_JUDGE, EventSetup, make_event, new_backend
 from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused
-from shinpan.services import deck_rules, deckchecks, decklists, integrity, rounds, transfer
+from shinpan.files import transfer
+from shinpan.services import deck_rules, deckchecks, decklists, integrity, rounds
 from shinpan.services.codes import player_codes
 from shinpan.store.db import Database
 from shinpan.store.integrity import snapshot

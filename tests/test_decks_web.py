@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from shinpan import decklist_files
+from shinpan.files import decklists as decklist_files
 from shinpan.services import decklists, publish
 from shinpan.services.codes import player_codes
 from web_support import World, worlds

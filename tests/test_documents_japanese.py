@@ -26,9 +26,9 @@ from fastapi.testclient import TestClient
 from conftest import BACKENDS, new_backend
 from paper_event import T0, PaperEvent, build, play_round
 from shinpan import reports
+from shinpan.files.guidelines import default_guideline
 from shinpan.guideline import Rulebook
 from shinpan.reports.common import DUE_WORDS, STATE_WORDS, STATUS_WORDS
-from shinpan.services.guidelines import default_guideline
 from shinpan.store.db import Database
 
 BOOK = Rulebook(default_guideline())

@@ -16,7 +16,7 @@ import pytest
 
 from shinpan.entries import KINDS, MalformedBody, RulingsVoided, parse
 from shinpan.errors import InvalidInput
-from shinpan.services import transfer
+from shinpan.files import transfer
 from shinpan.store.chain import canonical
 from shinpan.store.db import Database
 from shinpan.store.integrity import snapshot

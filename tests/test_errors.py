@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from shinpan import errors
-from shinpan.csvio import CsvError, CsvProblem, CsvTooLarge, check_size
 from shinpan.engine import RecordError, ScenarioError
 from shinpan.engine.clock import ClockError, parse_given_at
+from shinpan.files.csvio import CsvError, CsvProblem, CsvTooLarge, check_size
 from shinpan.guideline.check import Problem
 from shinpan.guideline.load import GuidelineError
 from shinpan.web.app import BodyTooLarge

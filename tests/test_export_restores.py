@@ -18,10 +18,11 @@ from typing import Any
 import pytest
 
 from conftest import HEAD_JUDGE, Backend, make_event, new_backend, run_cli
-from shinpan.csvio import PlayerRow
 from shinpan.engine.event_rules import Role
 from shinpan.entries import KINDS
 from shinpan.errors import NotFound, ResultStands
+from shinpan.files import seals, transfer
+from shinpan.files.csvio import PlayerRow
 from shinpan.services import (
     appeals,
     calls,
@@ -43,7 +44,6 @@ from shinpan.services import (
     rounds,
     seal,
     swiss,
-    transfer,
     winner_reports,
 )
 from shinpan.services.codes import match_codes
@@ -386,7 +386,7 @@ def _trusting(other: Database, data: dict[str, Any]) -> None:
     """The other installation trusts the seal's key, as its fingerprint on the final report says."""
     keys = {sealed["fingerprint"] for sealed in data["seals"]}
     assert len(keys) == 1  # sealed twice, with the installation's one key
-    assert seal.trust_export_keys(other, data, sorted(keys)) == []
+    assert seals.trust_export_keys(other, data, sorted(keys)) == []
 
 
 def test_an_export_of_an_event_with_every_optional_field_imports_back_to_the_same_ledger(

@@ -14,10 +14,10 @@ import yaml
 from typer.testing import CliRunner
 
 from shinpan.cli import app
+from shinpan.files.guidelines import default_guideline_text, guideline_schema, load_guideline
 from shinpan.guideline import GuidelineError, Problem, parse_guideline
 from shinpan.guideline.model import Guideline
 from shinpan.guideline.schema import validate
-from shinpan.services.guidelines import default_guideline_text, guideline_schema, load_guideline
 from support import SHIPPED_YAML, VENV_BIN
 
 SHIPPED: dict[str, Any] = yaml.safe_load(default_guideline_text())

@@ -12,8 +12,8 @@ from functools import cache
 
 import pytest
 
+from shinpan.files.guidelines import default_guideline
 from shinpan.guideline.model import Guideline, Infraction
-from shinpan.services.guidelines import default_guideline
 from support import DATA, SOURCE_NAME, shared
 
 G: Guideline = default_guideline()

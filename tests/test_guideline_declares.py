@@ -17,10 +17,10 @@ import pytest
 import yaml
 
 from shinpan.engine import Record, decide
+from shinpan.files.guidelines import default_guideline_text
 from shinpan.guideline import GuidelineError, Rulebook, parse_guideline
 from shinpan.guideline.declared import declares
 from shinpan.guideline.model import Clock, Guideline, Role
-from shinpan.services.guidelines import default_guideline_text
 
 SHIPPED: dict[str, Any] = yaml.safe_load(default_guideline_text())
 

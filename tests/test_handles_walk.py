@@ -74,8 +74,9 @@ def test_a_penalty_slips_code_leads_a_player_to_no_judges_page(world: World) -> 
 
 
 def test_a_correction_gives_a_handle_that_survives_export_and_import(world: World, tmp_path: Path) -> None:
-    from shinpan.csvio import PlayerRow
-    from shinpan.services import players, transfer
+    from shinpan.files import transfer
+    from shinpan.files.csvio import PlayerRow
+    from shinpan.services import players
     from shinpan.store.db import Database
     from shinpan.store.public import handles
 

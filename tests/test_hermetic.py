@@ -11,12 +11,12 @@ import subprocess
 from pathlib import Path
 
 from conftest import HERMETIC_ROOT, PYTHON, REAL_FOLDERS, Backend, folder_listing
+from shinpan.files.guidelines import cache_dir, guidelines_dir
 from shinpan.services import seal
-from shinpan.services.guidelines import cache_dir, guidelines_dir
 from shinpan.store.db import Database, data_dir
 
 WHERE = (
-    "import json; from shinpan.services.guidelines import cache_dir, guidelines_dir; "
+    "import json; from shinpan.files.guidelines import cache_dir, guidelines_dir; "
     "from shinpan.store.db import data_dir; "
     "print(json.dumps([str(data_dir()), str(cache_dir()), str(guidelines_dir())]))"
 )

@@ -21,7 +21,8 @@ from fixtures.make_event_export import build
 from shinpan.engine.event_rules import Role
 from shinpan.entries import KINDS
 from shinpan.errors import InvalidInput, NotFound
-from shinpan.services import accounts, events, integrity, queries, reimport, transfer
+from shinpan.files import reimport, transfer
+from shinpan.services import accounts, events, integrity, queries
 from shinpan.store.chain import canonical, entry_hash
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database

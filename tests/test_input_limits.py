@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from conftest import Clock, player_rows
-from shinpan.csvio import MAX_BYTES, PairingRow, PlayerRow
 from shinpan.engine.event_rules import Role
 from shinpan.errors import Conflict
+from shinpan.files.csvio import MAX_BYTES, PairingRow, PlayerRow
 from shinpan.reports.formats import inert
 from shinpan.services import appeals, events, recording
 from shinpan.store.connection import Statement

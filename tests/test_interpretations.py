@@ -23,8 +23,8 @@ from shinpan.engine.event_rules import (
     status_after,
     status_of,
 )
+from shinpan.files.guidelines import default_guideline
 from shinpan.guideline import Rulebook
-from shinpan.services.guidelines import default_guideline
 from support import BOOK, brief, missed, of, one, play, rec, scenario, shared, void
 
 SLOW = "ingame.slow-play"

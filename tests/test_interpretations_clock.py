@@ -25,8 +25,8 @@ from shinpan.engine.clock import (
     table_ends_at,
 )
 from shinpan.errors import InvalidInput
+from shinpan.files.guidelines import default_guideline
 from shinpan.guideline import Rulebook
-from shinpan.services.guidelines import default_guideline
 from support import BOOK, scenario
 
 NOW = parse_given_at("2026-12-05T10:00:00+09:00")

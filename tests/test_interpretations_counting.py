@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from shinpan.engine import Record, RecordError, ScenarioError, decide, explain, replay
+from shinpan.files.guidelines import default_guideline
 from shinpan.guideline import Rulebook
-from shinpan.services.guidelines import default_guideline
 from support import BOOK, brief, missed, one, play, rec, void
 
 MIXED = "deck.lost-or-mixed-cards"

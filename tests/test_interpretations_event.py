@@ -22,8 +22,8 @@ from shinpan.engine.event_rules import (
     where_ruling_lands,
     why_no_drop,
 )
+from shinpan.files.guidelines import default_guideline, load_guideline
 from shinpan.guideline import Rulebook
-from shinpan.services.guidelines import default_guideline, load_guideline
 from support import BOOK
 
 RENAMED_BOOK = Rulebook(load_guideline(Path(__file__).parent / "fixtures" / "renamed_guideline.yaml"))

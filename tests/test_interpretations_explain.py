@@ -18,8 +18,8 @@ import yaml
 from shinpan.engine import Record, decide, explain, follow_up
 from shinpan.engine.explain import deadline_text, deviation_text, ordinal, penalty_text, reason_text
 from shinpan.engine.ruling import Deviation, Due, Ruling
+from shinpan.files.guidelines import default_guideline, default_guideline_text, load_guideline
 from shinpan.guideline import Rulebook
-from shinpan.services.guidelines import default_guideline, default_guideline_text, load_guideline
 
 PLAYERS = frozenset({"A", "B"})
 

@@ -30,7 +30,7 @@ from shinpan.engine.hanging import restored_effects
 from shinpan.engine.leaving import left_reason, noted_leaving
 from shinpan.engine.participants import check_id_characters, check_name, direction_controls
 from shinpan.errors import InvalidInput
-from shinpan.services.guidelines import default_guideline
+from shinpan.files.guidelines import default_guideline
 from support import BOOK
 
 SLOW = "ingame.slow-play"

@@ -20,9 +20,9 @@ import yaml
 from shinpan.engine import Deviation, Explanation, Record, RecordError, Ruling, Trigger, decide, follow_up
 from shinpan.engine.facts import normalized
 from shinpan.engine.hanging import effects_after_deviation, remedies_after_deviation, restored_effects
+from shinpan.files.guidelines import default_guideline, default_guideline_text
 from shinpan.guideline import Rulebook
 from shinpan.guideline.load import parse_guideline
-from shinpan.services.guidelines import default_guideline, default_guideline_text
 from support import BOOK, play, rec
 
 SLOW, SHUFFLE, EXTRA = "ingame.slow-play", "pregame.shuffle-cut", "ingame.extra-cards-drawn"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 import pytest
 
 from shinpan.engine import Deviation, Due, Record, Ruling, decide, explain, follow_up
-from shinpan.engine.decide import dues_of
+from shinpan.engine.ladder import dues_of
 from shinpan.guideline.model import Question, Remedy
 from support import BOOK
 

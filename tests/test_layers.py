@@ -69,9 +69,9 @@ def test_only_the_store_speaks_sql() -> None:
     assert speaking == {}, "outside store/: ask a typed read of shinpan.store instead"
 
 
-@pytest.mark.parametrize("package", ["store", "services"])
+@pytest.mark.parametrize("package", ["store", "services", "files"])
 def test_a_package_names_every_module_in_its_all(package: str) -> None:
-    """``shinpan.store`` and ``shinpan.services`` say what they hold; the
+    """``shinpan.store``, ``shinpan.services`` and ``shinpan.files`` say what they hold; the
     Alembic migrations are scripts, not a module to import."""
     folder = PACKAGE / package
     tree = ast.parse((folder / "__init__.py").read_text(encoding="utf-8"))
@@ -119,6 +119,12 @@ def test_a_request_is_matched_against_the_apps_own_routes_the_json_api_first(tmp
 # -- what the services hand out is named (issue 24 item 3) -------------------------------------
 
 SERVICES = PACKAGE / "services"
+FILES = PACKAGE / "files"
+
+
+def _service_modules() -> list[Path]:
+    """The services' modules and the event file's, which hand out what the services do."""
+    return sorted([*SERVICES.glob("*.py"), *FILES.glob("*.py")])
 
 
 def _loose_returns(tree: ast.Module) -> list[str]:
@@ -143,7 +149,7 @@ def _is_loose(hint: object) -> bool:
 def test_no_service_returns_a_loose_dict() -> None:
     """A service hands out a named shape (a TypedDict, a frozen dataclass), never a
     ``dict[str, Any]`` whose keys the type checker cannot see."""
-    modules = sorted(SERVICES.glob("*.py"))
+    modules = _service_modules()
     assert len(modules) > 25  # the walk found the package
     loose = {
         p.name: found for p in modules if (found := _loose_returns(ast.parse(p.read_text(encoding="utf-8"))))
@@ -154,8 +160,8 @@ def test_no_service_returns_a_loose_dict() -> None:
 def test_no_service_returns_a_loose_dict_under_another_name() -> None:
     """The same, read from the loaded functions: an alias of ``dict[str, Any]`` is caught too."""
     checked, loose = 0, []
-    for path in sorted(SERVICES.glob("*.py")):
-        module = importlib.import_module(f"shinpan.services.{path.stem}")
+    for path in _service_modules():
+        module = importlib.import_module(f"shinpan.{path.parent.name}.{path.stem}")
         for function in _functions_of(module):
             try:
                 hints = get_type_hints(function)
@@ -229,13 +235,103 @@ def test_the_walk_finds_a_late_import_at_any_depth() -> None:
 
 
 def test_the_core_and_the_services_are_typed_without_exceptions() -> None:
-    """mypy strict holds in ``services/``, ``engine/`` and ``tournament/`` with nothing
+    """mypy strict holds in ``services/``, ``files/``, ``engine/`` and ``tournament/`` with nothing
     silenced: a ``type: ignore`` there would hide the very mix-ups the types exist for."""
     silenced = [
         f"{path.relative_to(PACKAGE)}:{n}"
-        for part in ("services", "engine", "tournament")
+        for part in ("services", "files", "engine", "tournament")
         for path in sorted((PACKAGE / part).rglob("*.py"))
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
         if "type: ignore" in line
     ]
     assert silenced == []
+
+
+# -- the files in and out (issue 32 item 4) ----------------------------------------------------
+
+FORMATS = ("csvio", "csv_messages", "decklists", "guidelines")  # read below the services
+EVENT_FILE = (
+    "transfer",
+    "reimport",
+    "reimport_decks",
+    "reimport_rounds",
+    "reimport_rulings",
+    "seals",
+)  # beside the services
+CORE = ("engine", "tournament", "guideline", "entries")
+
+
+def _imports_of(relative: str) -> set[str]:
+    path = PACKAGE / relative
+    module = "shinpan." + relative.removesuffix(".py").replace("/", ".")
+    return _imported(ast.parse(path.read_text(encoding="utf-8")), module)
+
+
+def _under(imported: set[str], *packages: str) -> list[str]:
+    return sorted(name for name in imported if any(name == p or name.startswith(p + ".") for p in packages))
+
+
+def test_the_files_sit_in_their_layers() -> None:
+    """A format is read with the standard library and the core: no store, no services, no
+    event file (so a service, and a command's start, use it without loading them). The
+    event's file reads the store and runs the services' commands, and is asked by the CLI
+    and the web app, never the other way. The core imports no file module; a service
+    imports only the formats."""
+    assert sorted([*FORMATS, *EVENT_FILE]) == sorted(
+        p.stem for p in FILES.glob("*.py") if p.stem != "__init__"
+    )
+    event_file = tuple(f"shinpan.files.{m}" for m in EVENT_FILE)
+    found = {}
+    for name in FORMATS:
+        wrong = _under(
+            _imports_of(f"files/{name}.py"),
+            "shinpan.store",
+            "shinpan.services",
+            "shinpan.web",
+            "shinpan.cli",
+            "shinpan.reports",
+            *event_file,
+        )
+        if wrong:
+            found[f"files/{name}.py"] = wrong
+    for name in EVENT_FILE:
+        wrong = _under(_imports_of(f"files/{name}.py"), "shinpan.web", "shinpan.cli", "shinpan.reports")
+        if wrong:
+            found[f"files/{name}.py"] = wrong
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE).as_posix()
+        if relative.split("/")[0] in CORE:
+            wrong = _under(_imports_of(relative), "shinpan.files")
+        elif relative.startswith("services/"):
+            wrong = _under(_imports_of(relative), *event_file)
+        else:
+            continue
+        if wrong:
+            found[relative] = wrong
+    assert found == {}
+
+
+def test_the_layer_check_sees_an_import_of_the_event_file() -> None:
+    imported = _imported(
+        ast.parse("from shinpan.files import transfer\nfrom ..files.csvio import decode"),
+        "shinpan.services.x",
+    )
+    assert _under(imported, "shinpan.files.transfer") == ["shinpan.files.transfer"]
+    assert _under(imported, "shinpan.files.csvio") == ["shinpan.files.csvio", "shinpan.files.csvio.decode"]
+
+
+# The house rule is "modules near 500 lines max" (issue 32 item 4): 550 leaves a module room
+# to grow a little past 500 before it must be split by topic, and no more.
+MAX_MODULE_LINES = 550
+
+
+def test_no_module_is_longer_than_the_house_allows() -> None:
+    """A module past :data:`MAX_MODULE_LINES` is split by topic (as the projector's and the
+    import's registries are: one module per topic registering with the same decorator)."""
+    sizes = {
+        path.relative_to(PACKAGE).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in PACKAGE.rglob("*.py")
+    }
+    assert len(sizes) > 200  # the walk found the package
+    long = {name: n for name, n in sorted(sizes.items()) if n > MAX_MODULE_LINES}
+    assert long == {}, f"split these by topic (at most {MAX_MODULE_LINES} lines a module)"

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from conftest import HEAD_JUDGE, T0, EventSetup
-from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.event_rules import Role
 from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused
+from shinpan.files.csvio import PairingRow, PlayerRow
 from shinpan.services import corrections, deadlines, events, integrity, queries, recording, results, rounds
 from shinpan.services.context import stamp
 from shinpan.services.shapes import RulingDecided

@@ -18,9 +18,9 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from shinpan.cli import app as cli
-from shinpan.csvio import CsvError, parse_pairings, parse_players
 from shinpan.engine.replay import ScenarioError, replay
 from shinpan.errors import NotFound
+from shinpan.files.csvio import CsvError, parse_pairings, parse_players
 from shinpan.services.queries import player_history
 from support import BOOK, scenario
 from web_support import World, csrf_in, in_english, ledger_size, players_csv, sign_in, worlds

@@ -15,7 +15,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from conftest import EventSetup, make_event
-from shinpan.csvio import PlayerRow
+from shinpan.files.csvio import PlayerRow
 from shinpan.guideline.search import normalize
 from shinpan.romaji import SPELLING, is_romaji, search_forms, spelling, to_romaji
 from shinpan.services import events, queries, search

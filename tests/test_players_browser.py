@@ -10,7 +10,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from shinpan.csvio import PlayerRow
+from shinpan.files.csvio import PlayerRow
 from shinpan.services import accounts, events, publish, recording, rounds
 from shinpan.services.scoresheet import round_sheet
 from shinpan.services.swiss import pair_next_round

@@ -14,10 +14,11 @@ import pytest
 
 from conftest import Backend, run_cli
 from round_end import draws
-from shinpan.csvio import parse_players
 from shinpan.entries import PlayersImported, Registration, parse
 from shinpan.errors import NotFound
-from shinpan.services import corrections, events, publish, recording, rounds, transfer
+from shinpan.files import transfer
+from shinpan.files.csvio import parse_players
+from shinpan.services import corrections, events, publish, recording, rounds
 from shinpan.services.queries import player_history
 from shinpan.store.chain import canonical
 from shinpan.store.db import Database

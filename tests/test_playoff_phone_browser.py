@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from shinpan.csvio import PlayerRow
+from shinpan.files.csvio import PlayerRow
 from shinpan.services import accounts, events, playoff, publish, rounds, swiss
 from shinpan.services.results import Wanted, report_result
 from shinpan.services.scoresheet import round_sheet

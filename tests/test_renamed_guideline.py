@@ -26,11 +26,12 @@ from fastapi.testclient import TestClient
 from conftest import SHINPAN
 from fixtures.make_renamed_guideline import CATEGORIES, RENAMED, RENAMED_IDS
 from fixtures.make_renamed_guideline import ID as RENAMED_ID
-from shinpan.csvio import parse_pairings, parse_players
 from shinpan.errors import Refused
+from shinpan.files import guidelines
+from shinpan.files.csvio import parse_pairings, parse_players
+from shinpan.files.guidelines import add_guideline, held_guideline, held_guidelines, shipped_guideline
 from shinpan.guideline import Guideline
-from shinpan.services import accounts, events, guidelines
-from shinpan.services.guidelines import add_guideline, held_guideline, held_guidelines, shipped_guideline
+from shinpan.services import accounts, events
 from shinpan.store.db import Database
 from shinpan.web.app import create_app
 from web_support import HEAD_JUDGE, database_url, pairings_csv, player_table, players_csv, sign_in

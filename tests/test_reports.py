@@ -26,6 +26,7 @@ from fastapi.testclient import TestClient
 from conftest import BACKENDS, new_backend, run_cli
 from shinpan import reports
 from shinpan.errors import InvalidInput
+from shinpan.files.guidelines import default_guideline
 from shinpan.guideline import Rulebook
 from shinpan.reports.charts import bar_chart
 from shinpan.reports.common import STATE_WORDS
@@ -33,7 +34,6 @@ from shinpan.reports.formats import HEAD_COLUMNS
 from shinpan.reports.penalties import csv_header
 from shinpan.services import appeals, corrections, deadlines, events, recording
 from shinpan.services.demo import FLOOR_JUDGE, HEAD_JUDGE, SCOREKEEPER, load_demo
-from shinpan.services.guidelines import default_guideline
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.web.app import create_app
@@ -359,7 +359,7 @@ def test_a_players_history_finds_the_same_person_in_every_event(scenario: Scenar
     later = events.create_event(
         db, name="次の大会", head_judge=HEAD_JUDGE[0], head_judge_level=3, starts_on="2026-03-01"
     )
-    from shinpan.csvio import PlayerRow
+    from shinpan.files.csvio import PlayerRow
 
     reading_in_katakana = person.reading.translate({c: c + 0x60 for c in range(ord("ぁ"), ord("ゖ") + 1)})
     events.import_players(

@@ -17,10 +17,10 @@ import pytest
 from conftest import EventSetup
 from shinpan import reports
 from shinpan.errors import NotFound
+from shinpan.files.guidelines import default_guideline, load_guideline
 from shinpan.guideline import Rulebook
 from shinpan.reports.dq import disqualifications
 from shinpan.services import context, corrections
-from shinpan.services.guidelines import default_guideline, load_guideline
 from test_component_meanings import renamed
 
 CHEATING = "severe.cheating"  # 警3+失: a disqualification

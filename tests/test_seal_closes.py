@@ -16,9 +16,10 @@ import pytest
 
 from conftest import Backend, EventSetup, make_event, run_cli
 from shinpan import reports
-from shinpan.csvio import PlayerRow
 from shinpan.engine.event_rules import Role
 from shinpan.errors import EventClosed
+from shinpan.files import seals, transfer
+from shinpan.files.csvio import PlayerRow
 from shinpan.services import (
     appeals,
     corrections,
@@ -31,7 +32,6 @@ from shinpan.services import (
     rounds,
     seal,
     swiss,
-    transfer,
     winner_reports,
 )
 from shinpan.services.codes import match_codes
@@ -170,7 +170,7 @@ def test_a_sealed_then_reopened_event_survives_export_import_and_rebuild(
     assert kinds.count("event.sealed") == 2 and kinds.count("event.reopened") == 1
     other = Database(f"sqlite:///{tmp_path / 'elsewhere' / 'shinpan.sqlite3'}")
     try:
-        assert seal.trust_export_keys(other, data, [seal.fingerprint(data["seals"][0]["key"])]) == []
+        assert seals.trust_export_keys(other, data, [seal.fingerprint(data["seals"][0]["key"])]) == []
         imported = transfer.import_event(other, json.loads(json.dumps(data)))
         new_id = imported.event_id
         assert integrity.verify(other, new_id).ok

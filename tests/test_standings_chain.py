@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from conftest import run_cli
-from shinpan.csvio import PlayerRow
+from shinpan.files.csvio import PlayerRow
 from shinpan.reports.formats import render
 from shinpan.reports.venue import venue_standings
 from shinpan.services import accounts, events, formats, publish, rounds, swiss

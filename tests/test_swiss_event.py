@@ -247,7 +247,7 @@ def test_a_round_starts_once_for_its_length_and_ends_once(swiss_event: EventSetu
 
 def test_the_event_sets_the_round_length(db: Database) -> None:
     event = events.create_event(db, name="長い大会", head_judge="HJ", head_judge_level=2, round_minutes=60)
-    from shinpan.csvio import PlayerRow
+    from shinpan.files.csvio import PlayerRow
 
     events.import_players(db, event, [PlayerRow(f"X{i}", f"選手{i}", "", None) for i in range(4)])
     swiss.pair_next_round(db, event, seed=0)

@@ -97,7 +97,7 @@ def test_the_command_line_takes_the_zone(db_url: str) -> None:
 
 def _one_ruling(db: Database, zone: str | None) -> int:
     e = events.create_event(db, name="E", head_judge=HEAD_JUDGE, head_judge_level=2, time_zone=zone, now=AT)
-    from shinpan.csvio import PlayerRow
+    from shinpan.files.csvio import PlayerRow
 
     events.import_players(db, e, [PlayerRow("P1", "佐藤 翔太", "さとう しょうた", None)], now=AT)
     recording.record(db, e, recording.RecordInput("P1", "ingame.slow-play"), now=AT)

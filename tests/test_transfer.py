@@ -23,8 +23,9 @@ from conftest import (
     run_shinpan,
 )
 from shinpan.errors import Conflict, InvalidInput, StorageError
-from shinpan.services import corrections, deadlines, events, integrity, queries, recording, rounds, transfer
-from shinpan.services.guidelines import default_guideline
+from shinpan.files import transfer
+from shinpan.files.guidelines import default_guideline
+from shinpan.services import corrections, deadlines, events, integrity, queries, recording, rounds
 from shinpan.store.chain import GENESIS, canonical, entry_hash
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from shinpan.csvio import PlayerRow
 from shinpan.engine.event_rules import Role
+from shinpan.files.csvio import PlayerRow
 from shinpan.services import accounts, events, swiss
 from shinpan.services import publish as publishing
 from shinpan.services.network import invitation_base, is_loopback, lan_addresses

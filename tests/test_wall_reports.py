@@ -12,7 +12,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from conftest import EventSetup, run_cli
-from shinpan.csvio import PlayerRow
+from shinpan.files.csvio import PlayerRow
 from shinpan.kana import gojuon_key
 from shinpan.reports.formats import render
 from shinpan.reports.wall import STATUS_WORDS, WallStanding, wall_standings

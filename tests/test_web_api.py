@@ -255,8 +255,8 @@ def _result_slips(w: World, role: str) -> Call:
 def _swiss_event(w: World, *, state: str = "new") -> int:
     """An event of its own, with the world's people in their seats and 9 players: ``new``
     (nothing paired), ``paired`` (round 1 paired by the service), ``started`` or ``ended``."""
-    from shinpan.csvio import PlayerRow
     from shinpan.engine.event_rules import Role
+    from shinpan.files.csvio import PlayerRow
     from shinpan.services import accounts, events, rounds, swiss
 
     def uid(name: str) -> str:

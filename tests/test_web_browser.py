@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from shinpan.csvio import parse_pairings, parse_players
 from shinpan.engine.event_rules import Role
+from shinpan.files.csvio import parse_pairings, parse_players
 from shinpan.services import accounts, events
 from shinpan.services.queries import player_history
 from shinpan.store.db import Database

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from shinpan.files.guidelines import default_guideline, load_guideline
 from shinpan.guideline import Rulebook
 from shinpan.services import context
-from shinpan.services.guidelines import default_guideline, load_guideline
 from test_component_meanings import component, edited
 from web_support import World, build_world, database_url
 

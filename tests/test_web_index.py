@@ -18,8 +18,8 @@ import httpx
 import pytest
 
 from conftest import EventSetup, make_event, run_shinpan
-from shinpan.csvio import PlayerRow
 from shinpan.engine.event_rules import Role
+from shinpan.files.csvio import PlayerRow
 from shinpan.services import accounts, events, swiss
 from shinpan.services.search import find_players, index_of
 from shinpan.store.db import Database

@@ -252,7 +252,7 @@ def test_a_corrected_name_redraws_every_panel_of_the_desk() -> None:
 def test_an_export_with_corrections_and_attendance_is_decided_again_on_import(
     desk: Desk, tmp_path: Path
 ) -> None:
-    from shinpan.services import transfer
+    from shinpan.files import transfer
 
     for n in range(1, 5):
         desk.post(desk.head, "/add", number=f"80{n:02d}", name=f"選手 {n}", reading="せんしゅ", club="")

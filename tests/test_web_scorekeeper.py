@@ -13,8 +13,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from shinpan.csvio import PlayerRow, parse_pairings, parse_players
 from shinpan.engine.event_rules import Role
+from shinpan.files.csvio import PlayerRow, parse_pairings, parse_players
 from shinpan.services import accounts, corrections, events, recording, results, rounds
 from shinpan.services.scoresheet import round_sheet
 from test_web_browser import VIEWPORTS, People, Site, api, browser, people, sign_in, site  # noqa: F401

@@ -15,8 +15,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from conftest import run_cli
-from shinpan.csvio import parse_players
 from shinpan.errors import ResultStands
+from shinpan.files import transfer
+from shinpan.files.csvio import parse_players
 from shinpan.reports.result_slip import result_slips
 from shinpan.services import (
     accounts,
@@ -27,7 +28,6 @@ from shinpan.services import (
     queries,
     rounds,
     swiss,
-    transfer,
     winner_reports,
 )
 from shinpan.services.results import Wanted, report_result

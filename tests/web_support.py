@@ -282,7 +282,7 @@ def build_world(url: str, *, players: int = 40, spare: int = 20, time_zone: str 
     )
     paired = player_table(players)
     extra = player_table(spare, prefix="Q")
-    from shinpan.csvio import parse_pairings, parse_players
+    from shinpan.files.csvio import parse_pairings, parse_players
 
     events.import_players(db, event, parse_players(players_csv(paired + extra)), command_id="setup-players")
     numbers = [n for n, _, _ in paired]

@@ -203,7 +203,7 @@ def export(
     db: DbOption = None,
 ) -> None:
     """The whole event as JSON: every ledger entry with its hash."""
-    from shinpan.services import transfer  # start-up
+    from shinpan.files import transfer  # start-up
 
     database = open_db(db)
     with handled():
@@ -250,13 +250,14 @@ def import_(
     it is decided again and must give the same entries, before anything is kept. No account
     named in the file gets a seat: seats go to the accounts given with --map-account, the
     others wait for the claim codes printed here (shown once)."""
-    from shinpan.services import seal, transfer  # start-up
+    from shinpan.files import seals, transfer  # start-up
+    from shinpan.services import seal  # start-up
 
     accounts = _mapping(map_account or [])
     data = _read_export(file)
     database = open_db(db)
     with handled():
-        unmatched = seal.trust_export_keys(database, data, trust_key or [])
+        unmatched = seals.trust_export_keys(database, data, trust_key or [])
         if unmatched:
             keys = ", ".join(unmatched)
             fail(
@@ -268,7 +269,7 @@ def import_(
             )
         try:
             imported = transfer.import_event(database, data, accounts=accounts)
-        except seal.SealBroken as e:
+        except seals.SealBroken as e:
             hint = hint_ja = ""
             if e.problem.problem == "unknown_key":
                 fp = seal.fingerprint(e.problem.key)
@@ -320,7 +321,7 @@ def backup(
     db: DbOption = None,
 ) -> None:
     """A consistent copy of the live SQLite database."""
-    from shinpan.services import transfer  # start-up
+    from shinpan.files import transfer  # start-up
 
     database = open_db(db)
     with handled():

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 from shinpan.engine.replay import ScenarioError, replay
+from shinpan.files.guidelines import default_guideline, load_guideline
 from shinpan.guideline import GuidelineError, Rulebook
-from shinpan.services.guidelines import default_guideline, load_guideline
 
 SCENARIO_HELP = "A scenario JSON file ('-' for standard input)."
 EXPLAIN_HELP = "Add each ruling's explanation, in words a judge reads aloud."

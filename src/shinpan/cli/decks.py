@@ -50,7 +50,7 @@ def _read(path: Path) -> bytes:
 
 def read_list(path: Path, fmt: str | None) -> tuple[Decklist, str, str]:
     """The list in the file, its format and its hash; a file in no known format refused by line."""
-    from shinpan.decklist_files import digest, parse  # start-up
+    from shinpan.files.decklists import digest, parse  # start-up
 
     data = _read(path)
     with handled():
@@ -93,7 +93,7 @@ def rules(
     as_json: JsonOption = False,
 ) -> None:
     """The event's deck rules, set before round 1 (T13)."""
-    from shinpan.decklist_files import parse_limits, parse_names  # start-up
+    from shinpan.files.decklists import parse_limits, parse_names  # start-up
     from shinpan.services.deck_rules import set_rules  # start-up
     from shinpan.tournament.decks import sections_text  # start-up
 
@@ -183,7 +183,7 @@ def import_lists(
     as_json: JsonOption = False,
 ) -> None:
     """Register many players' lists at once; any problem in any file and nothing is registered."""
-    from shinpan.decklist_files import digest, parse, parse_batch  # start-up
+    from shinpan.files.decklists import digest, parse, parse_batch  # start-up
     from shinpan.services.decklists import import_lists as register  # start-up
 
     lists: dict[str, tuple[Decklist, str, str, str]] = {}

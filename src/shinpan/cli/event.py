@@ -74,7 +74,7 @@ def _say_claim(seat: str, code: str | None) -> None:
 def _parse(kind: str, path: Path) -> list[Any]:
     """Read and check a CSV file of ``players`` or ``pairings``; every problem is listed and
     nothing is imported."""
-    from shinpan.csvio import MAX_BYTES, CsvError, parse_pairings, parse_players  # start-up
+    from shinpan.files.csvio import MAX_BYTES, CsvError, parse_pairings, parse_players  # start-up
 
     parse: Callable[[bytes], list[Any]] = parse_players if kind == "players" else parse_pairings
     try:

@@ -12,9 +12,9 @@ import typer
 from shinpan.cli.output import both, fail, print_json, print_table, say, tell
 
 if TYPE_CHECKING:
+    from shinpan.files.guidelines import HeldGuideline
     from shinpan.guideline import Rulebook
     from shinpan.guideline.model import Infraction, Step
-    from shinpan.services.guidelines import HeldGuideline
 
 
 class Lang(StrEnum):
@@ -31,8 +31,8 @@ GuidelineOption = Annotated[
 
 def rulebook(path: Path | None) -> Rulebook:
     """The built-in guideline, or the one in ``path``; a broken file ends the command (exit 1)."""
+    from shinpan.files.guidelines import default_guideline, load_guideline  # start-up
     from shinpan.guideline import GuidelineError, Rulebook  # start-up
-    from shinpan.services.guidelines import default_guideline, load_guideline  # start-up
 
     try:
         return Rulebook(load_guideline(path) if path else default_guideline())
@@ -50,8 +50,8 @@ def hold(path: Path) -> HeldGuideline:
     ends the command (exit 1) with every problem, and nothing is written."""
     from shinpan.cli.common import in_japanese  # start-up: only a command that keeps a file
     from shinpan.errors import ShinpanError  # start-up
+    from shinpan.files.guidelines import add_guideline  # start-up
     from shinpan.guideline import GuidelineError  # start-up
-    from shinpan.services.guidelines import add_guideline  # start-up
 
     try:
         return add_guideline(path)
@@ -109,8 +109,8 @@ def _infraction_json(book: Rulebook, inf: Infraction, offense: int | None) -> di
 def show(book: Rulebook, rule_id: str, offense: int | None, lang: str, as_json: bool) -> None:
     from rich.table import Table  # start-up
 
-    from shinpan.engine.decide import dues_of  # start-up
     from shinpan.engine.explain import deadline_text, ordinal  # start-up
+    from shinpan.engine.ladder import dues_of  # start-up
     from shinpan.guideline.model import as_data  # start-up
 
     inf = book.infractions.get(rule_id)
@@ -228,8 +228,8 @@ def check(
     as_json: JsonOption = False,
 ) -> None:
     """Validate a guideline file: exit 0 when sound, 1 listing every problem."""
+    from shinpan.files.guidelines import load_guideline  # start-up
     from shinpan.guideline import GuidelineError  # start-up
-    from shinpan.services.guidelines import load_guideline  # start-up
 
     try:
         g = load_guideline(file)
@@ -251,7 +251,7 @@ def check(
 
 def schema() -> None:
     """Print the JSON Schema of a guideline file."""
-    from shinpan.services.guidelines import guideline_schema  # start-up
+    from shinpan.files.guidelines import guideline_schema  # start-up
 
     typer.echo(json.dumps(guideline_schema(), ensure_ascii=False, indent=2))
 
@@ -270,7 +270,7 @@ def add(
 
 def list_held(as_json: JsonOption = False) -> None:
     """The guidelines events may run under: the shipped one and those added."""
-    from shinpan.services.guidelines import held_guidelines  # start-up
+    from shinpan.files.guidelines import held_guidelines  # start-up
 
     found = held_guidelines()
     if as_json:

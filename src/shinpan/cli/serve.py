@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -85,53 +86,8 @@ def serve(
     db: DbOption = None,
 ) -> None:
     """Start the web app for judges' phones and the head judge's desk."""
-    if demo and workers > 1:
-        fail(
-            both(
-                "--demo は専用の SQLite ファイルを一つのプロセスで使います。--workers を外してください",
-                "--demo serves its own SQLite file from one process: leave out --workers",
-            ),
-            1,
-        )
-    for busy in _busy_ports(host, [https_port, port] if https else [port]):  # before any banner
-        fail(
-            both(
-                f"ポート {busy} はほかのプログラムが使っています。そのプログラムを止めるか、--port で別のポートを指定してください",
-                f"port {busy} is in use by another program: stop it, or choose another with --port",
-            ),
-            1,
-        )
-    hint = None
-    if demo:  # known passwords: never in the database that is served for real
-        from shinpan.services.demo import FLOOR_JUDGE, SCOREKEEPER, demo_path, load_demo  # start-up
-
-        with handled():
-            path = demo_path(db)
-        tell(
-            f"デモのデータベース: {path}(専用のファイルです。消すとデモを最初からやり直せます)",
-            f"demo database: {path} (a file of its own; remove it to start the demo anew)",
-        )
-        database = open_db(str(path))
-        with handled():
-            made = load_demo(database)
-        hint = "\n".join(  # every demo account, for the sign-in page: role, name, password
-            f"{role}\t{name}\t{secret}"
-            for role, name, secret in (
-                ("head_judge", made.head_judge, made.password),
-                ("floor_judge", *FLOOR_JUDGE),
-                ("scorekeeper", *SCOREKEEPER),
-            )
-        )
-        tell(
-            f"デモ大会 {made.event_id}: ヘッドジャッジ {made.head_judge}(パスワード {made.password})、"
-            f"フロアジャッジ {FLOOR_JUDGE[0]}(PIN {FLOOR_JUDGE[1]})、"
-            f"スコアキーパー {SCOREKEEPER[0]}(PIN {SCOREKEEPER[1]})",
-            f"demo event {made.event_id}: head judge {made.head_judge} (password {made.password}), "
-            f"floor judge {FLOOR_JUDGE[0]} (PIN {FLOOR_JUDGE[1]}), "
-            f"scorekeeper {SCOREKEEPER[0]} (PIN {SCOREKEEPER[1]})",
-        )
-    else:
-        database = open_db(db)
+    _refuse_start(demo, workers, host, [https_port, port] if https else [port])  # before any banner
+    database, hint = _demo_database(db) if demo else (open_db(db), None)
     if workers > 1 and not database.is_postgres:
         fail(
             both(
@@ -140,7 +96,7 @@ def serve(
             ),
             1,
         )
-    from shinpan.cli.venue import prepare, start_redirect  # start-up
+    from shinpan.cli.venue import prepare  # start-up
 
     scheme, listen_port = ("https", https_port) if https else ("http", port)
     tell(
@@ -156,55 +112,140 @@ def serve(
 
         files = TlsFiles(Path(venue.tls_dir))
         certfile, keyfile = str(files.cert), str(files.key)
-    import uvicorn  # start-up: the web stack loads once the judge has been told where it will be
+    import uvicorn  # noqa: F401  # start-up: the web stack loads once the judge has been told where it will be
 
     from shinpan.web.resources import say_open_files  # start-up
 
     tell(*say_open_files())  # every connection holds a file: as many as allowed
-
+    listening = _Listening(host, port, https, https_port, listen_port, certfile, keyfile)
     if workers > 1:  # each worker process opens the same PostgreSQL; live views cross via NOTIFY
-        os.environ["SHINPAN_DATABASE_URL"] = database.url
-        os.environ["SHINPAN_DEMO_HINT"] = hint or ""
-        os.environ["SHINPAN_SECURE_COOKIES"] = "1" if secure_cookies else ""
-        venue.to_env()
-        if https:  # the plain-HTTP listener, from this process, over an app of its own
-            from shinpan.web.app import create_app  # start-up
-
-            plain = create_app(database, secure_cookies=True)
-            venue.apply(plain)
-            start_redirect(plain, host, port, https_port, venue)
-        uvicorn.run(
-            "shinpan.web.app:app_from_env",
-            factory=True,
-            workers=workers,
-            host=host,
-            port=listen_port,
-            log_level="warning",
-            proxy_headers=False,
-            http=HTTP,
-            ssl_certfile=certfile,
-            ssl_keyfile=keyfile,
-        )
+        _serve_workers(database, venue, listening, workers, hint, secure_cookies)
         return
+    _serve_one(database, venue, listening, hint, secure_cookies)
+
+
+def _refuse_start(demo: bool, workers: int, host: str, ports: list[int]) -> None:
+    """What stops ``serve`` before it opens anything: a demo with workers, a port in use."""
+    if demo and workers > 1:
+        fail(
+            both(
+                "--demo は専用の SQLite ファイルを一つのプロセスで使います。--workers を外してください",
+                "--demo serves its own SQLite file from one process: leave out --workers",
+            ),
+            1,
+        )
+    for busy in _busy_ports(host, ports):
+        fail(
+            both(
+                f"ポート {busy} はほかのプログラムが使っています。そのプログラムを止めるか、--port で別のポートを指定してください",
+                f"port {busy} is in use by another program: stop it, or choose another with --port",
+            ),
+            1,
+        )
+
+
+def _demo_database(db: str | None) -> tuple[Any, str]:
+    """The demo's own database, its event loaded, and every demo account for the sign-in
+    page (role, name, password): known passwords, never in the database served for real."""
+    from shinpan.services.demo import FLOOR_JUDGE, SCOREKEEPER, demo_path, load_demo  # start-up
+
+    with handled():
+        path = demo_path(db)
+    tell(
+        f"デモのデータベース: {path}(専用のファイルです。消すとデモを最初からやり直せます)",
+        f"demo database: {path} (a file of its own; remove it to start the demo anew)",
+    )
+    database = open_db(str(path))
+    with handled():
+        made = load_demo(database)
+    hint = "\n".join(  # every demo account, for the sign-in page: role, name, password
+        f"{role}\t{name}\t{secret}"
+        for role, name, secret in (
+            ("head_judge", made.head_judge, made.password),
+            ("floor_judge", *FLOOR_JUDGE),
+            ("scorekeeper", *SCOREKEEPER),
+        )
+    )
+    tell(
+        f"デモ大会 {made.event_id}: ヘッドジャッジ {made.head_judge}(パスワード {made.password})、"
+        f"フロアジャッジ {FLOOR_JUDGE[0]}(PIN {FLOOR_JUDGE[1]})、"
+        f"スコアキーパー {SCOREKEEPER[0]}(PIN {SCOREKEEPER[1]})",
+        f"demo event {made.event_id}: head judge {made.head_judge} (password {made.password}), "
+        f"floor judge {FLOOR_JUDGE[0]} (PIN {FLOOR_JUDGE[1]}), "
+        f"scorekeeper {SCOREKEEPER[0]} (PIN {SCOREKEEPER[1]})",
+    )
+    return database, hint
+
+
+@dataclass(frozen=True)
+class _Listening:
+    """Where the server listens: the plain port, and the HTTPS one with its certificate."""
+
+    host: str
+    port: int
+    https: bool
+    https_port: int
+    listen_port: int  # the HTTPS port with --https, else the plain one
+    certfile: str | None
+    keyfile: str | None
+
+
+def _serve_workers(
+    database: Any, venue: Any, at: _Listening, workers: int, hint: str | None, secure_cookies: bool
+) -> None:
+    """Several worker processes, each opening the same PostgreSQL from the environment."""
+    import uvicorn  # start-up
+
+    from shinpan.cli.venue import start_redirect  # start-up
+
+    os.environ["SHINPAN_DATABASE_URL"] = database.url
+    os.environ["SHINPAN_DEMO_HINT"] = hint or ""
+    os.environ["SHINPAN_SECURE_COOKIES"] = "1" if secure_cookies else ""
+    venue.to_env()
+    if at.https:  # the plain-HTTP listener, from this process, over an app of its own
+        from shinpan.web.app import create_app  # start-up
+
+        plain = create_app(database, secure_cookies=True)
+        venue.apply(plain)
+        start_redirect(plain, at.host, at.port, at.https_port, venue)
+    uvicorn.run(
+        "shinpan.web.app:app_from_env",
+        factory=True,
+        workers=workers,
+        host=at.host,
+        port=at.listen_port,
+        log_level="warning",
+        proxy_headers=False,
+        http=HTTP,
+        ssl_certfile=at.certfile,
+        ssl_keyfile=at.keyfile,
+    )
+
+
+def _serve_one(database: Any, venue: Any, at: _Listening, hint: str | None, secure_cookies: bool) -> None:
+    """One process serving the app (SQLite, or PostgreSQL without --workers)."""
+    import uvicorn  # start-up
+
+    from shinpan.cli.venue import start_redirect  # start-up
     from shinpan.web.app import create_app  # start-up
 
     web = create_app(database, secure_cookies=secure_cookies, serving=True)
     web.state.demo_hint = hint
     venue.apply(web)
-    if https:
-        start_redirect(web, host, port, https_port, venue)
+    if at.https:
+        start_redirect(web, at.host, at.port, at.https_port, venue)
     config = uvicorn.Config(
         web,
-        host=host,
-        port=listen_port,
+        host=at.host,
+        port=at.listen_port,
         log_level="warning",
         proxy_headers=False,
         http=HTTP,
-        ssl_certfile=certfile,
-        ssl_keyfile=keyfile,
+        ssl_certfile=at.certfile,
+        ssl_keyfile=at.keyfile,
     )
-    if venue.tls_dir and certfile and keyfile:
-        _renew_while_serving(Path(venue.tls_dir), config, certfile, keyfile)
+    if venue.tls_dir and at.certfile and at.keyfile:
+        _renew_while_serving(Path(venue.tls_dir), config, at.certfile, at.keyfile)
     uvicorn.Server(config).run()
 
 

@@ -10,7 +10,7 @@ player that reads the same. A name (a player's, a club, an event, a judge, an ac
 no bidirectional control (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C): one
 reverses what follows it on the desk, on paper and in a CSV file. Every way in (CSV files,
 the command line, the API, the web's forms) asks here: :func:`check_id_characters`,
-:func:`check_name`, and :mod:`shinpan.csvio` with :func:`hidden_characters` and
+:func:`check_name`, and :mod:`shinpan.files.csvio` with :func:`hidden_characters` and
 :func:`direction_controls` for its line-by-line messages.
 """
 

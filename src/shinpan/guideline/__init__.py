@@ -1,7 +1,7 @@
 """The guideline as data: its schema, its parser and checks, and the shipped REL 3 file.
 
 The package takes a file's text and gives a checked :class:`Guideline`; it reads no file
-and keeps no cache (that is :mod:`shinpan.services.guidelines`). The names below load
+and keeps no cache (that is :mod:`shinpan.files.guidelines`). The names below load
 with the module that defines them, on first use (see :mod:`shinpan.engine`), so that a
 guideline taken from the cache loads neither the YAML parser nor pydantic.
 """

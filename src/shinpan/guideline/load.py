@@ -3,7 +3,7 @@
 Every problem comes back at once as a :class:`Problem` with the file, the path to the field
 and what is wrong; nothing here raises anything but :class:`GuidelineError`. The text comes
 in as a value: reading files and keeping checked guidelines in the user's cache is
-:mod:`shinpan.services.guidelines`'s.
+:mod:`shinpan.files.guidelines`'s.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ remedies and deadlines, and the general rules. These classes are its schema;
 exist, references that resolve) is checked in :mod:`shinpan.guideline.check`.
 
 They are plain frozen dataclasses: a command that reads the checked guideline (from the
-cache, see :mod:`shinpan.services.guidelines`) never loads pydantic, which costs
+cache, see :mod:`shinpan.files.guidelines`) never loads pydantic, which costs
 more than the rest of ``shinpan replay``'s imports together. Their annotations name pydantic's
 constraints (``Code``, ``Field(ge=1, description=…)``); :mod:`shinpan.guideline.schema`
 has those names in scope and validates a file into these classes with them.

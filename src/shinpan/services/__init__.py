@@ -26,7 +26,6 @@ __all__ = [
     "effects",
     "events",
     "formats",
-    "guidelines",
     "heads",
     "integrity",
     "network",
@@ -36,8 +35,6 @@ __all__ = [
     "publish",
     "queries",
     "recording",
-    "reimport",
-    "reimport_decks",
     "reopen",
     "results",
     "rounds",
@@ -49,6 +46,5 @@ __all__ = [
     "standings",
     "swiss",
     "tls",
-    "transfer",
     "winner_reports",
 ]

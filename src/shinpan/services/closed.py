@@ -17,7 +17,7 @@ from shinpan.store.settings import event_settings
 
 __all__ = ["SealState", "check_open", "closed", "seal_state_of", "state_of"]
 
-# conn.info: set by an import replaying an exported ledger (:mod:`shinpan.services.reimport`),
+# conn.info: set by an import replaying an exported ledger (:mod:`shinpan.files.reimport`),
 # which restores what the file holds, entries after a seal too (made before seals closed).
 IMPORTING = "shinpan.importing"
 

@@ -22,7 +22,7 @@ from shinpan.store.ledger import Appender, Entry, entry_by_command, open_command
 
 T = TypeVar("T")
 
-# An import replaying an exported command (:mod:`shinpan.services.reimport`) puts here, on
+# An import replaying an exported command (:mod:`shinpan.files.reimport`) puts here, on
 # the transaction, the fingerprint the export carries: the payload itself is not exported,
 # and the replayed entries must be the exported ones hash for hash.
 REPLAYED_HASH = "shinpan.replayed_command_hash"

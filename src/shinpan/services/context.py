@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.engine.event_rules import Role, may
 from shinpan.errors import Forbidden, InvalidInput, NotFound
-from shinpan.services import guidelines
+from shinpan.files import guidelines
 from shinpan.store.connection import Connection
 from shinpan.store.rounds import Round, round_of
 from shinpan.store.settings import event_settings, judge_role
@@ -42,7 +42,7 @@ def later(value: str, minutes: int) -> str:
 
 def rulebook_for(guideline_id: str, version: str) -> Rulebook:
     """The guideline an event runs under: one the installation holds (published files never
-    change; see :mod:`shinpan.services.guidelines`)."""
+    change; see :mod:`shinpan.files.guidelines`)."""
     return guidelines.rulebook_for(guideline_id, version)
 
 

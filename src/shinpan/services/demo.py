@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.event_rules import Role, RulingState
 from shinpan.errors import Conflict
+from shinpan.files.csvio import PairingRow, PlayerRow
 from shinpan.services import accounts, corrections, deadlines, events, recording, rounds
 from shinpan.services.events import list_events
 from shinpan.services.queries import round_matches, rulings_feed

@@ -8,7 +8,6 @@ from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.clock import DEFAULT_TIME_ZONE, MAX_ROUND_MINUTES
 from shinpan.engine.event_rules import Role, RoundState, may_set_threshold, scope_problems
 from shinpan.engine.participants import (
@@ -32,11 +31,12 @@ from shinpan.entries import (
     RoundPaired,
 )
 from shinpan.errors import Conflict, Forbidden, InvalidInput, Refused
+from shinpan.files.csvio import PairingRow, PlayerRow
+from shinpan.files.guidelines import HeldGuideline, held_guidelines, rulebook_for, shipped_guideline
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, paired_round, role_of, stamp
 from shinpan.services.effects import settle_carried
 from shinpan.services.formats import open_format
-from shinpan.services.guidelines import HeldGuideline, held_guidelines, rulebook_for, shipped_guideline
 from shinpan.services.swiss import refuse_unpairable
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -89,7 +89,7 @@ def create_event(
     now: datetime | None = None,
 ) -> int:
     """A new event under ``guideline`` (one the installation holds; default the shipped
-    one, see :mod:`shinpan.services.guidelines`); refused when D15 does not hold.
+    one, see :mod:`shinpan.files.guidelines`); refused when D15 does not hold.
     ``match_format``, ``time_out`` and ``tiebreakers`` choose its format (T7–T9; default
     best of three, a match at time decided by duels, OMW, GW, OGW).
     ``head_judge_account`` is the uid of the account that holds the head judge's seat

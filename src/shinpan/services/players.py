@@ -3,7 +3,7 @@ previewed before it is imported (read by the CLI's reader, all or nothing), a la
 a name or reading corrected, attendance before round 1, a drop. Every change is an entry.
 
 A player typed into a form is read as a one-line CSV file by the same reader
-(:func:`shinpan.csvio.parse_players`): a name, a reading in kana, a club and an id are
+(:func:`shinpan.files.csvio.parse_players`): a name, a reading in kana, a club and an id are
 checked alike wherever they come from.
 """
 
@@ -14,11 +14,11 @@ import io
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from shinpan.csvio import CsvError, CsvProblem, PlayerRow, decode, parse_players
 from shinpan.engine.event_rules import Status, may_mark_attendance
 from shinpan.engine.participants import normalize_id
 from shinpan.entries import AttendanceMarked, PlayerCorrected
 from shinpan.errors import InvalidInput, NotFound, Refused
+from shinpan.files.csvio import CsvError, CsvProblem, PlayerRow, decode, parse_players
 from shinpan.services import events
 from shinpan.services.commands import run_command
 from shinpan.services.context import Event, load_event

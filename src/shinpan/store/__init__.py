@@ -35,6 +35,7 @@ __all__ = [
     "projector",
     "projector_calls",
     "projector_decks",
+    "projector_rulings",
     "public",
     "registration",
     "reports",

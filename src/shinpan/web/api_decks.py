@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
-from shinpan.decklist_files import digest, parse, parse_batch
+from shinpan.files.decklists import digest, parse, parse_batch
 from shinpan.services import deck_rules, deckchecks, decklists
 from shinpan.services.context import MAX_REASON
 from shinpan.services.deck_shapes import (

@@ -28,8 +28,8 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from shinpan.csvio import MAX_BYTES
 from shinpan.errors import NotSignedIn, ShinpanError, TooLarge
+from shinpan.files.csvio import MAX_BYTES
 from shinpan.store.db import Database
 from shinpan.web import (
     api,
@@ -38,6 +38,7 @@ from shinpan.web import (
     api_playoff,
     api_results,
     api_rounds,
+    api_rulings,
     api_seal,
     calls_desk,
     corrections,
@@ -393,6 +394,7 @@ def create_app(
     # (a player search spent a third of its time there); the app's own it walks once.
     for router in (
         api.router,
+        api_rulings.router,
         api_results.router,
         api_rounds.router,
         api_playoff.router,

@@ -22,9 +22,9 @@ from urllib.parse import quote, unquote
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from shinpan.decklist_files import MAX_BYTES, DecklistError, digest, parse, parse_batch
 from shinpan.entries import ListProblem
 from shinpan.errors import InvalidInput, ShinpanError
+from shinpan.files.decklists import MAX_BYTES, DecklistError, digest, parse, parse_batch
 from shinpan.reports.decks import all_decklists, deck_checks_report, decklist_sheet, registration_slips
 from shinpan.reports.formats import Report
 from shinpan.reports.formats import render as render_report

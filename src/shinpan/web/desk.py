@@ -20,8 +20,9 @@ from fastapi.responses import HTMLResponse, Response
 
 from shinpan.engine.event_rules import RulingState
 from shinpan.errors import ShinpanError
+from shinpan.files import transfer
 from shinpan.reports import dq
-from shinpan.services import accounts, appeals, calls, corrections, deadlines, players, queries, transfer
+from shinpan.services import accounts, appeals, calls, corrections, deadlines, players, queries
 from shinpan.services.closed import seal_state_of
 from shinpan.services.context import Event, stamp
 from shinpan.web import i18n

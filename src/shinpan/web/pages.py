@@ -13,9 +13,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from shinpan.engine.event_rules import Role
 from shinpan.errors import ShinpanError
+from shinpan.files.guidelines import held_guidelines
 from shinpan.guideline.search import search
 from shinpan.services import access, accounts, events, players, publish
-from shinpan.services.guidelines import held_guidelines
 from shinpan.web import i18n
 from shinpan.web.api import csrf
 from shinpan.web.auth import (

@@ -18,8 +18,8 @@ from urllib.parse import quote, unquote
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from shinpan.csvio import MAX_BYTES, CsvError, check_size
 from shinpan.errors import Conflict, InvalidInput, ShinpanError
+from shinpan.files.csvio import MAX_BYTES, CsvError, check_size
 from shinpan.services import decklists, players, swiss
 from shinpan.web import i18n
 from shinpan.web.api import csrf

@@ -18,9 +18,9 @@ from markupsafe import Markup
 
 from shinpan.engine.event_rules import may
 from shinpan.engine.explain import deadline_text, ordinal, penalty_text
+from shinpan.files.guidelines import default_guideline
 from shinpan.guideline import Rulebook
 from shinpan.reports.common import local_time
-from shinpan.services.guidelines import default_guideline
 from shinpan.web import i18n
 from shinpan.web.auth import csrf_expected, current_user
 from shinpan.web.i18n import N_

@@ -16,9 +16,9 @@ from urllib.parse import quote, unquote
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from shinpan.csvio import parse_pairings
 from shinpan.engine.event_rules import RoundState
 from shinpan.errors import InvalidInput, ShinpanError
+from shinpan.files.csvio import parse_pairings
 from shinpan.reports.common import local_time
 from shinpan.reports.venue import venue_bracket
 from shinpan.services import events, players, playoff, results, rounds, swiss, winner_reports

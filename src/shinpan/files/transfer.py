@@ -20,15 +20,16 @@ from shinpan.entries import (
     parse,
 )
 from shinpan.errors import Conflict, InvalidInput, NotFound, StorageError
+from shinpan.files import seals
+from shinpan.files.guidelines import held_guideline
+from shinpan.files.reimport import replay_export
+from shinpan.files.seals import SealsPart, export_seals
 from shinpan.guideline import Rulebook
 from shinpan.ledger_head import ImportMark
 from shinpan.services import seal
 from shinpan.services.accounts import claim_code, sign_in_name
 from shinpan.services.context import rulebook_for, stamp
-from shinpan.services.guidelines import held_guideline
 from shinpan.services.heads import import_mark
-from shinpan.services.reimport import replay_export
-from shinpan.services.seal import SealsPart
 from shinpan.store.accounts import account_by_name
 from shinpan.store.chain import GENESIS, canonical, entry_hash
 from shinpan.store.connection import Connection
@@ -73,7 +74,7 @@ def export_event(db: Database, event_id: int) -> Export:
         "event": {"uid": row.uid, "name": row.name, "id": event_id},
         "head": chain[-1]["hash"] if chain else GENESIS,
         "entries": chain,
-        **seal.export_part(chain),
+        **seals.export_part(chain),
     }
 
 
@@ -210,10 +211,10 @@ def import_event(db: Database, data: Any, *, accounts: Mapping[str, str] | None 
     """Load an exported event. Its chain is checked entry by entry first (every hash, and
     the head the export names: a file cut short is refused); then every command it holds is
     decided again by the services into the new event and must append exactly the file's
-    entries (:mod:`shinpan.services.reimport`). Nothing of the file gives an account a
+    entries (:mod:`shinpan.files.reimport`). Nothing of the file gives an account a
     seat: ``accounts`` (seat name in the file → an account's name here) binds seats, and
     every other seat gets a claim code. One transaction: refused, nothing is kept."""
-    seal.check_export(db, data)  # a sealed export: its seals first
+    seals.check_export(db, data)  # a sealed export: its seals first
     items = _entries_of(data)
     uid = items[0]["body"]["uid"]
     about = data.get("event")
@@ -276,7 +277,7 @@ def source_json(imported: Imported) -> SourceJson:
 
 def _source(data: dict[str, Any], entries: int) -> EventImported:
     """How far the file's seals (checked already) covered it: through its last seal's entry."""
-    seals = seal.export_seals(data)
+    seals = export_seals(data)
     if not seals:
         return EventImported(entries, 0)
     last = seals[-1]

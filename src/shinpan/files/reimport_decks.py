@@ -1,6 +1,6 @@
 """The replays of the decklist and deck-check commands (T13) for an import: each first entry
 handed to its live service, which decides again (registered with
-:func:`shinpan.services.reimport.replays`; imported by that module)."""
+:func:`shinpan.files.reimport.replays`; imported by that module)."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from shinpan.entries import (
     DecklistsPublished,
     DeckRulesSet,
 )
+from shinpan.files.reimport import _as, _by, replays
 from shinpan.services import deck_rules, deckchecks, decklists
 from shinpan.services.codes import player_codes
-from shinpan.services.reimport import _as, _by, replays
 from shinpan.store.db import Database
 from shinpan.store.decks import CheckRow, check_by_seq
 from shinpan.store.entry import Entry

@@ -24,20 +24,13 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any, TypedDict, TypeVar
 
-from shinpan.csvio import PairingRow, PlayerRow
-from shinpan.engine import Deviation
-from shinpan.engine.effects import plan_reported_duel
 from shinpan.engine.event_rules import Role
 from shinpan.entries import (
-    AppealDecided,
-    AppealFiled,
     AttendanceMarked,
     CallClaimed,
     CallEscalated,
     CallRaised,
     CallResolved,
-    DeadlineDone,
-    DuelResult,
     EntryBody,
     EventCreated,
     EventImported,
@@ -48,57 +41,34 @@ from shinpan.entries import (
     JudgeAdded,
     JudgeClaimed,
     JudgeSeated,
-    MatchResult,
-    PairingEdited,
     PlayerCorrected,
-    PlayerDropped,
     PlayersImported,
-    PlayoffStarted,
     ResultReported,
-    RoundEnded,
-    RoundPaired,
-    RoundStarted,
-    RulingDeviated,
-    RulingsConfirmed,
-    RulingsRecorded,
-    RulingsVoided,
-    StatementTaken,
-    TimeExtended,
     WinnerReportConfirmed,
     WinnerReported,
 )
 from shinpan.errors import InvalidInput, NotFound, ShinpanError, StorageError
+from shinpan.files.csvio import PlayerRow
+from shinpan.files.guidelines import held_guideline
+from shinpan.services import calls as judge_calls
 from shinpan.services import (
-    appeals,
-    corrections,
-    deadlines,
     events,
     formats,
     players,
-    playoff,
     publish,
-    recording,
     reopen,
     results,
-    rounds,
-    self_service,
-    swiss,
     winner_reports,
 )
-from shinpan.services import calls as judge_calls
 from shinpan.services.closed import IMPORTING
-from shinpan.services.codes import match_codes, player_codes
-from shinpan.services.commands import REPLAYED_HASH, run_command
+from shinpan.services.codes import match_codes
+from shinpan.services.commands import REPLAYED_HASH
 from shinpan.services.context import parse_stamp
-from shinpan.services.effects import append_effects
-from shinpan.services.guidelines import held_guideline
-from shinpan.store.connection import Connection, IntegrityViolation
+from shinpan.store.connection import IntegrityViolation
 from shinpan.store.db import Database
 from shinpan.store.events import judge_seat
 from shinpan.store.ledger import Appender, Entry, read_entries
 from shinpan.store.public import published
-from shinpan.store.snapshots import match_at
-from shinpan.store.standings import playoff as playoff_of
 from shinpan.tournament.formats import parse_format
 
 Replay = Callable[[Database, int, Entry, Sequence[Entry]], object]
@@ -212,7 +182,7 @@ def _claimed(db: Database, e: int, entry: Entry, b: JudgeClaimed, _: Sequence[En
 @replays(JudgeSeated)
 def _seated(db: Database, e: int, entry: Entry, b: JudgeSeated, _: Sequence[Entry]) -> None:
     """An earlier import's binding of a seat: kept in the chain as it was; what this
-    import binds is appended after the whole file (:func:`shinpan.services.transfer.import_event`)."""
+    import binds is appended after the whole file (:func:`shinpan.files.transfer.import_event`)."""
     with db.write(e) as conn:
         if judge_seat(conn, e, b.name) is None:
             raise NotFound("{judge} is not a judge of event {event}", judge=b.name, event=e)
@@ -262,7 +232,7 @@ def _winner_confirmed(
 @replays(EventPublished)
 def _published(db: Database, e: int, entry: Entry, b: EventPublished, _: Sequence[Entry]) -> None:
     """The head judge's publishing; or, without a command, an earlier import closing the
-    event to its players (:func:`shinpan.services.transfer.import_event`): kept as the file
+    event to its players (:func:`shinpan.files.transfer.import_event`): kept as the file
     says when the event is published (closing it grants nothing)."""
     if entry.command_id is None and b.token is None and not b.winner_report:
         with db.write(e) as conn:
@@ -279,7 +249,7 @@ def _published(db: Database, e: int, entry: Entry, b: EventPublished, _: Sequenc
 @replays(EventSealed)
 def _sealed(db: Database, e: int, entry: Entry, b: EventSealed, _: Sequence[Entry]) -> None:
     """A seal is signed by the installation that made it, with its key: it cannot be made
-    again here. The import checked it against the entries before it (``seal.check_export``);
+    again here. The import checked it against the entries before it (``seals.check_export``);
     it is kept as the file says, where the file has it."""
     with db.write(e) as conn:
         appender = Appender(
@@ -304,119 +274,6 @@ def _imported(db: Database, e: int, entry: Entry, b: EventImported, _: Sequence[
     import appends its own note after the whole file, which the desk and reports read)."""
     with db.write(e) as conn:
         Appender(conn, e, entry.actor, entry.recorded_at).append(b, refs=[])
-
-
-@replays(FormatSet)
-def _format(db: Database, e: int, entry: Entry, b: FormatSet, _: Sequence[Entry]) -> None:
-    formats.set_format(
-        db,
-        e,
-        match_format=b.match_format,
-        time_out=b.time_out,
-        tiebreakers=b.tiebreakers,
-        seed=b.seed,
-        **_as(entry),
-    )
-
-
-@replays(PlayoffStarted)
-def _playoff(db: Database, e: int, entry: Entry, b: PlayoffStarted, _: Sequence[Entry]) -> None:
-    playoff.start_playoff(db, e, b.size, third_place=b.third_place, seed=b.seed, **_as(entry))
-
-
-@replays(RoundPaired)
-def _paired(db: Database, e: int, entry: Entry, b: RoundPaired, _: Sequence[Entry]) -> None:
-    with db.read() as conn:
-        started = playoff_of(conn, e)
-    if started is not None and b.round > started.round:  # the playoff's next round, from its bracket
-        playoff.pair_playoff_round(db, e, **_as(entry))
-    elif b.seed is not None:  # paired by shinpan's Swiss pairing, with this seed
-        swiss.pair_next_round(db, e, seed=b.seed, **_as(entry))
-    else:
-        rows = [PairingRow(p.table, p.a, p.b) for p in b.pairings]
-        events.import_pairings(db, e, b.round, rows, **_as(entry))
-
-
-@replays(PairingEdited)
-def _edited(db: Database, e: int, entry: Entry, b: PairingEdited, _: Sequence[Entry]) -> None:
-    tables = [swiss.TableChange(p.table, p.a, p.b) for p in b.pairings]
-    swiss.edit_pairings(db, e, tables, b.reason, **_as(entry))
-
-
-@replays(RoundStarted)
-def _started(db: Database, e: int, entry: Entry, b: RoundStarted, _: Sequence[Entry]) -> None:
-    rounds.start_round(db, e, minutes=b.minutes, **_as(entry))
-
-
-@replays(TimeExtended)
-def _time(db: Database, e: int, entry: Entry, b: TimeExtended, _: Sequence[Entry]) -> None:
-    rounds.give_time(db, e, b.table, b.minutes, b.reason, round_no=b.round, **_by(entry))
-
-
-@replays(RoundEnded)
-def _ended(db: Database, e: int, entry: Entry, b: RoundEnded, _: Sequence[Entry]) -> None:
-    # The tables an end resolved are results of their own, replayed before it; a ledger from
-    # before that rule ended rounds with tables open, and keeps them so.
-    events.end_round(db, e, b.round, before_t5=_before_t5(db, e), keep_open=True, **_as(entry))
-
-
-def _before_t5(db: Database, e: int) -> bool:
-    """Whether the event was recorded by a shinpan older than T5: it holds results reported by
-    hand as ``duel.result`` or ``match.result`` (a newer one writes ``result.reported``)."""
-    with db.read() as conn:
-        for found in read_entries(conn, e):
-            body = found.body
-            if isinstance(body, MatchResult) and body.by_hand:
-                return True
-            if isinstance(body, DuelResult) and body.cause_ruling is None and body.winner is not None:
-                return True
-    return False
-
-
-# Events recorded before ``result.reported`` kept a hand-reported duel as ``duel.result`` and a
-# result without duels as ``match.result``, without T5's and T11's checks (they were not
-# rules yet): such an entry is decided again as shinpan decided it then (D10's planner).
-
-
-def _legacy(db: Database, e: int, entry: Entry, b: DuelResult | MatchResult) -> None:
-    def act(conn: Connection, ap: Appender) -> None:
-        m = match_at(conn, e, b.round, b.table)
-        if m is None or m.b is None:
-            raise NotFound("no match at table {table} in round {round}", table=b.table, round=b.round)
-        if isinstance(b, MatchResult):
-            ap.append(MatchResult(b.round, b.table, b.result, by_hand=True))
-        elif b.winner is not None and b.winner in (m.a, m.b):
-            append_effects(ap, [plan_reported_duel(m, b.duel, b.winner)])
-        else:
-            raise InvalidInput("the winner must be one of the match's players", field="winner")
-
-    payload = {"legacy": entry.kind, "round": b.round, "table": b.table}
-    run_command(db, e, "results", entry.actor, entry.command_id, payload, act, parse_stamp(entry.recorded_at))
-
-
-@replays(DuelResult)
-def _duel(db: Database, e: int, entry: Entry, b: DuelResult, _: Sequence[Entry]) -> None:
-    if b.cause_ruling is not None or b.winner is None:
-        raise _NotACommand()  # a ruling's effect, or its undoing
-    _legacy(db, e, entry, b)
-
-
-@replays(MatchResult)
-def _match(db: Database, e: int, entry: Entry, b: MatchResult, _: Sequence[Entry]) -> None:
-    if not b.by_hand:
-        raise _NotACommand()
-    _legacy(db, e, entry, b)
-
-
-@replays(PlayerDropped)
-def _dropped(db: Database, e: int, entry: Entry, b: PlayerDropped, _: Sequence[Entry]) -> None:
-    if entry.actor == judge_calls.PLAYER:  # the player's own, with the code their id gives
-        with db.read() as conn:
-            code = player_codes(db, conn, e, [b.player])[b.player]
-        at = parse_stamp(entry.recorded_at)
-        self_service.drop_myself(db, e, b.player, code, command_id=entry.command_id, now=at)
-        return
-    swiss.drop_player(db, e, b.player, **_as(entry))
 
 
 @replays(CallRaised)
@@ -455,75 +312,6 @@ def _corrected(db: Database, e: int, entry: Entry, b: PlayerCorrected, _: Sequen
 @replays(AttendanceMarked)
 def _attendance(db: Database, e: int, entry: Entry, b: AttendanceMarked, _: Sequence[Entry]) -> None:
     players.mark_attendance(db, e, b.player, b.present, **_as(entry))
-
-
-@replays(RulingsRecorded)
-def _recorded(db: Database, e: int, entry: Entry, b: RulingsRecorded, _: Sequence[Entry]) -> None:
-    if b.follow_up_of is not None:  # a missed deadline's follow-up
-        deadlines.mark_missed(db, e, b.follow_up_of.ruling, b.follow_up_of.position, **_by(entry))
-        return
-    asked = b.record
-    if asked is None:  # additional rulings a correction re-derived
-        raise _NotACommand()
-    deviation = (
-        Deviation(tuple(asked.deviation.penalties), asked.deviation.reason) if asked.deviation else None
-    )
-    inp = recording.RecordInput(
-        player=asked.player,
-        infraction=asked.infraction,
-        facts=dict(asked.facts),
-        draft=asked.draft,
-        penalties=asked.penalties,
-        deviation=deviation,
-        round=asked.round,
-        table=asked.table,
-        note=asked.note,
-        given_at=asked.given_at,
-        call=asked.call,
-        deck_check=asked.deck_check,
-    )
-    recording.record(db, e, inp, **_by(entry))
-
-
-@replays(RulingsConfirmed)
-def _confirmed(db: Database, e: int, entry: Entry, b: RulingsConfirmed, _: Sequence[Entry]) -> None:
-    corrections.confirm(db, e, b.rulings, **_by(entry))
-
-
-@replays(RulingDeviated)
-def _deviated(db: Database, e: int, entry: Entry, b: RulingDeviated, _: Sequence[Entry]) -> None:
-    corrections.deviate(db, e, b.ruling, b.penalties, b.reason, **_by(entry))
-
-
-@replays(RulingsVoided)
-def _voided(db: Database, e: int, entry: Entry, b: RulingsVoided, _: Sequence[Entry]) -> None:
-    if b.rederived_after is not None or not b.rulings:
-        raise _NotACommand()  # a correction's re-derivation
-    # the first ruling voided is the record's own (the follow-ups of its deadlines come after it)
-    corrections.void(db, e, b.rulings[0], b.reason, **_by(entry))
-
-
-@replays(DeadlineDone)
-def _done(db: Database, e: int, entry: Entry, b: DeadlineDone, _: Sequence[Entry]) -> None:
-    deadlines.mark_done(db, e, b.ruling, b.position, **_by(entry))
-
-
-@replays(StatementTaken)
-def _statement(db: Database, e: int, entry: Entry, b: StatementTaken, _: Sequence[Entry]) -> None:
-    appeals.add_statement(db, e, b.author, b.author_role, b.text, ruling=b.ruling, **_by(entry))
-
-
-@replays(AppealFiled)
-def _appealed(db: Database, e: int, entry: Entry, b: AppealFiled, _: Sequence[Entry]) -> None:
-    appeals.file_appeal(db, e, b.ruling, b.by, b.reason, **_by(entry))
-
-
-@replays(AppealDecided)
-def _heard(db: Database, e: int, entry: Entry, b: AppealDecided, following: Sequence[Entry]) -> None:
-    penalties = None
-    if b.outcome == "changed" and following and isinstance(following[0].body, RulingDeviated):
-        penalties = list(following[0].body.penalties)  # the new penalties, in the deviation it makes
-    appeals.decide_appeal(db, e, b.appeal, b.outcome, b.reason, penalties=penalties, **_by(entry))
 
 
 # -- the replay and the comparison ------------------------------------------------------------
@@ -644,5 +432,6 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-# The decklist and deck-check commands (T13) register their replays there.
-from shinpan.services import reimport_decks  # noqa: E402, F401
+# The round and result commands, the ruling commands, and the decklist and deck-check
+# commands (T13) register their replays there.
+from shinpan.files import reimport_decks, reimport_rounds, reimport_rulings  # noqa: E402, F401

@@ -11,7 +11,7 @@ Pure: bytes in, lists out. Formats, each detected from the file itself (``detect
 * ``ptcgl``: Pokémon TCG Live's text (``Pokémon: 12`` category lines, ``4 Arceus V BRS 122``);
   the categories are all the main deck.
 * a CSV of many players (player, section, count, name), UTF-8 or Shift_JIS as
-  :mod:`shinpan.csvio` reads it (:func:`parse_batch`).
+  :mod:`shinpan.files.csvio` reads it (:func:`parse_batch`).
 
 The encoding is read as csvio does. A count of 0 or over :data:`MAX_COUNT`, a line in no known
 shape, a file in no known format: every problem by line, in Japanese then English, raised once
@@ -33,8 +33,8 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
-from shinpan.csvio import CsvError, decode
 from shinpan.errors import InvalidInput
+from shinpan.files.csvio import CsvError, decode
 from shinpan.tournament.decks import MAX_COUNT, Card, Decklist, normalise
 
 FORMATS = ("text", "dek", "arena", "ptcgl")
