@@ -34,6 +34,7 @@ from shinpan.store.public import published
 from shinpan.store.rounds import unfinished_tables
 from shinpan.store.standings import playoff_round
 from shinpan.store.winner_reports import WinnerReport, winner_report, winner_reports
+from shinpan.tournament.formats import ScoreOrder, offered_scores
 from shinpan.tournament.results import parse_score
 
 PLAYERS_PAGE = "選手(報告)"  # who wrote a winner's report in the ledger: a player, without an account
@@ -48,7 +49,6 @@ __all__ = [
     "report_address",
     "report_page",
     "report_win",
-    "scores_offered",
     "takes_reports",
 ]
 
@@ -174,28 +174,6 @@ def _confirmed_again(conn: Connection, event_id: int, report: int, confirmed: En
     raise NotFound("no winner's report {report}", report=report)
 
 
-def scores_offered(match_format: str, *, playoff: bool = False) -> list[tuple[str, bool]]:
-    """The scores a winner picks from, as a slip writes them, seat a's duels first (and
-    whether at time): every finished result the format allows, then the usual ones at time.
-    A playoff's match always has a winner (T10): no score that leaves the duels equal."""
-    if match_format == "bo1":
-        offered = [("1-0", False), ("0-1", False), ("0-0-1", True)]
-    else:
-        offered = [
-            ("2-0", False),
-            ("2-1", False),
-            ("0-2", False),
-            ("1-2", False),
-            ("1-1-1", False),
-            ("1-0", True),
-            ("0-1", True),
-            ("1-1", True),
-        ]
-    if playoff:
-        return [(s, at_time) for s, at_time in offered if (duels := parse_score(s)).won_a != duels.won_b]
-    return offered
-
-
 def report_page(
     db: Database, event_id: int, round_no: int | None = None
 ) -> tuple[bool, list[tuple[str, bool]]]:
@@ -204,8 +182,9 @@ def report_page(
     with db.read() as conn:
         first_playoff = playoff_round(conn, event_id)
         in_playoff = first_playoff is not None and round_no is not None and round_no >= first_playoff
-        chosen = read_format(conn, event_id).match_format.value
-        return takes_reports(conn, event_id), scores_offered(chosen, playoff=in_playoff)
+        chosen = read_format(conn, event_id).match_format
+        offered = offered_scores(chosen, playoff=in_playoff, order=ScoreOrder.by_winner)
+        return takes_reports(conn, event_id), [(o.score, o.at_time) for o in offered]
 
 
 def report_address(db: Database, event_id: int, round_no: int, table: int, code: str) -> str | None:
