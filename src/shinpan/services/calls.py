@@ -19,11 +19,10 @@ from typing import TypedDict
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES
 from shinpan.entries import CallClaimed, CallEscalated, CallRaised, CallResolved, TimeExtended
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused, ShinpanError
-from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command, written_apart
+from shinpan.services.commands import run_apart, run_command
 from shinpan.services.context import check_reason, load_event, parse_stamp, stamp
 from shinpan.services.results import N_
 from shinpan.store.calls import CallRow, call_of, calls_of, open_call_at
-from shinpan.store.chain import fingerprint
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.feed import rulings_numbered
@@ -236,20 +235,29 @@ def raise_call_as_player(
     """A player calls a judge to their table from the event's published players' page: at
     most one open call per table (T14)."""
     chosen = _reason(reason)
-    command_id = command_id or new_command_id()
-    digest = fingerprint({"action": "player_call", "payload": {"table": table, "reason": chosen}})
-    with db.write(event_id) as conn:
-        digest = conn.info.pop(REPLAYED_HASH, None) or digest
+
+    def published_pages(conn: Connection) -> None:
         found = published(conn, event_id)
         if found is None or found.token is None:
             raise Refused("this event's players' pages are not published")
-        earlier = written_apart(conn, event_id, command_id, digest)
-        if earlier is not None:
-            return _again(conn, event_id, earlier.seq)
+
+    def act(conn: Connection, ap: Appender) -> CallJson:
         round_no = _check_table(conn, event_id, table, by_player=True)
-        ap = Appender(conn, event_id, PLAYER, stamp(now), command_id=command_id, command_hash=digest)
         entry = ap.append(CallRaised(round_no, table, chosen))
         return {"call": entry.seq, "round": round_no, "table": table, "state": CallState.open.value}
+
+    return run_apart(
+        db,
+        event_id,
+        PLAYER,
+        "player_call",
+        command_id,
+        {"table": table, "reason": chosen},
+        act,
+        now,
+        lambda conn, earlier: _again(conn, event_id, earlier.seq),
+        check=published_pages,
+    )
 
 
 def _held(conn: Connection, event_id: int, number: int) -> CallRow:

@@ -19,12 +19,11 @@ from shinpan.entries import PlayerDropped
 from shinpan.errors import Conflict, NotFound, Refused
 from shinpan.services.calls import PLAYER
 from shinpan.services.codes import player_code_is_right
-from shinpan.services.commands import REPLAYED_HASH, new_command_id, written_apart
-from shinpan.services.context import load_event, stamp
+from shinpan.services.commands import run_apart
+from shinpan.services.context import load_event
 from shinpan.services.results import N_
 from shinpan.services.shapes import PlayerDroppedJson, dropped_json
 from shinpan.store.calls import call_of, open_call_at, table_of
-from shinpan.store.chain import fingerprint
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender
@@ -52,16 +51,13 @@ def drop_myself(
     """A player drops from the event between rounds on the players' page, with their
     registration code: never paired again; their results stay in the standings."""
     number = normalize_id(player)
-    command_id = command_id or new_command_id()
-    digest = fingerprint({"action": "player_drop", "payload": {"drop": number}})
-    with db.write(event_id) as conn:
-        digest = conn.info.pop(REPLAYED_HASH, None) or digest
+
+    def published_pages(conn: Connection) -> None:
         found = published(conn, event_id)
         if found is None or found.token is None:
             raise Refused("this event's players' pages are not published")
-        earlier = written_apart(conn, event_id, command_id, digest)
-        if earlier is not None:
-            return dropped_json(earlier.of(PlayerDropped))
+
+    def act(conn: Connection, ap: Appender) -> PlayerDroppedJson:
         status = status_of(conn, event_id, number)
         if status is None:
             raise NotFound(WRONG_CODE, field="code")
@@ -76,11 +72,22 @@ def drop_myself(
                 "your match at table {table} has no result yet: once its result is in, you may drop",
                 table=playing[1],
             )
-        event = load_event(conn, event_id)
-        dropped = PlayerDropped(number, event.current_round)
-        ap = Appender(conn, event_id, PLAYER, stamp(now), command_id=command_id, command_hash=digest)
+        dropped = PlayerDropped(number, load_event(conn, event_id).current_round)
         ap.append(dropped)
         return dropped_json(dropped)
+
+    return run_apart(
+        db,
+        event_id,
+        PLAYER,
+        "player_drop",
+        command_id,
+        {"drop": number},
+        act,
+        now,
+        lambda _conn, earlier: dropped_json(earlier.of(PlayerDropped)),
+        check=published_pages,
+    )
 
 
 class CallSeen(TypedDict):

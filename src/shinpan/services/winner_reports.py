@@ -15,8 +15,8 @@ from datetime import datetime
 from shinpan.entries import ResultReported, WinnerReportConfirmed, WinnerReported
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.services.codes import code_is_right
-from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command, written_apart
-from shinpan.services.context import load_event, stamp
+from shinpan.services.commands import run_apart, run_command
+from shinpan.services.context import load_event
 from shinpan.services.formats import read_format
 from shinpan.services.results import (
     ResultJson,
@@ -26,7 +26,6 @@ from shinpan.services.results import (
     replayed_result,
     reported_match,
 )
-from shinpan.store.chain import fingerprint
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry, read_entries
@@ -80,20 +79,12 @@ def report_win(
     if len(score) > MAX_SCORE:
         raise InvalidInput("write the score as on the slip: 2-0, 2-1, 1-1-1", field="score")
     shown = parse_score(score).shown()
-    command_id = command_id or new_command_id()
-    digest = fingerprint(
-        {
-            "action": "winner_report",
-            "payload": {"round": round_no, "table": table, "score": shown, "at_time": at_time},
-        }
-    )
-    with db.write(event_id) as conn:
-        digest = conn.info.pop(REPLAYED_HASH, None) or digest  # an import's, as the file has it
+
+    def open_to_reports(conn: Connection) -> None:
         if not takes_reports(conn, event_id):
             raise Refused("this event takes results at the scorekeeper's desk, not here")
-        earlier = written_apart(conn, event_id, command_id, digest)
-        if earlier is not None:  # a retry (the phone sent it twice): what it recorded
-            return _report_of(conn, event_id, earlier)
+
+    def act(conn: Connection, ap: Appender) -> WinnerReport:
         if round_no != load_event(conn, event_id).current_round:
             raise Refused("round {round} is not the round being played", round=round_no)
         m = reported_match(conn, event_id, round_no, table)
@@ -104,11 +95,20 @@ def report_win(
         if m.result is not None:
             raise Conflict("table {table} already has a result: ask the scorekeeper's desk", table=table)
         check_score(conn, event_id, m, Wanted(score=shown, at_time=at_time))
-        appender = Appender(
-            conn, event_id, PLAYERS_PAGE, stamp(now), command_id=command_id, command_hash=digest
-        )
-        entry = appender.append(WinnerReported(round_no, table, shown, at_time))
-        return _report_of(conn, event_id, entry)
+        return _report_of(conn, event_id, ap.append(WinnerReported(round_no, table, shown, at_time)))
+
+    return run_apart(
+        db,
+        event_id,
+        PLAYERS_PAGE,
+        "winner_report",
+        command_id,
+        {"round": round_no, "table": table, "score": shown, "at_time": at_time},
+        act,
+        now,
+        lambda conn, earlier: _report_of(conn, event_id, earlier),
+        check=open_to_reports,
+    )
 
 
 def _report_of(conn: Connection, event_id: int, entry: Entry) -> WinnerReport:
