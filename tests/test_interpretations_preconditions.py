@@ -1,5 +1,6 @@
-"""What a command may not do, and why (D11, D16 of guideline/CATALOG.md): pure checks that
-return the reason they refuse, which the services then say to the judge.
+"""What a command may not do, and why (D11, D16 of guideline/CATALOG.md, T5 of
+tournament/RULES.md): pure checks that return the reason they refuse, which the services
+then say to the judge.
 
 Read `why_no_deviate(ruling(state=voided), ["notice"])` as "may the head judge give a voided
 ruling a caution instead? No: it is voided".
@@ -11,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 
-from shinpan.engine.event_rules import RulingState
+from shinpan.engine.event_rules import RoundState, RulingState
 from shinpan.engine.refusals import (
     AsItStands,
     ConfirmRefused,
@@ -23,6 +24,7 @@ from shinpan.engine.refusals import (
     why_unchanged,
 )
 from shinpan.engine.ruling import Trigger
+from shinpan.tournament.rounds import PairRefusal, PairRefused, why_no_pairing
 
 SLOW_TWICE = AsItStands(
     RulingState.recorded,
@@ -122,3 +124,24 @@ def test_d16_a_void_needs_a_written_reason(reason: str) -> None:
 def test_d16_a_voided_ruling_is_not_voided_again() -> None:
     assert why_no_void(RulingState.voided, "again") is VoidRefused.voided
     assert why_no_void(RulingState.voided, " ") is VoidRefused.no_reason  # the reason is said first
+
+
+# --- T5 Pairing: only once the round before is over
+
+
+def test_t5_the_next_round_is_paired_once_the_round_before_ended_with_every_result() -> None:
+    assert why_no_pairing(RoundState.ended, []) is None
+
+
+def test_t5_round_1_is_paired_with_nothing_before_it() -> None:
+    assert why_no_pairing(RoundState.none, []) is None
+
+
+@pytest.mark.parametrize("state", [RoundState.paired, RoundState.started])
+def test_t5_a_round_not_ended_is_not_paired_after(state: RoundState) -> None:
+    assert why_no_pairing(state, []) == PairRefusal(PairRefused.not_ended, ())
+
+
+@pytest.mark.parametrize("state", [RoundState.started, RoundState.ended])
+def test_t5_matches_without_a_result_come_first_naming_their_tables(state: RoundState) -> None:
+    assert why_no_pairing(state, [3, 7]) == PairRefusal(PairRefused.unfinished, (3, 7))

@@ -328,8 +328,16 @@ def scope_problems(guideline: Guideline, rel: int, head_judge_level: int | None)
     return problems
 
 
-def may_set_threshold(guideline: Guideline, threshold: str) -> bool:
+class ThresholdRefused(StrEnum):
+    """Why an event may not take this confirmation threshold."""
+
+    lowered = "lowered"  # below the guideline's (a code that is not one of its ranked components)
+
+
+def why_no_threshold(guideline: Guideline, threshold: str) -> ThresholdRefused | None:
     """D11: an event's confirmation threshold may be raised from the guideline's, not lowered
-    (a code that is not one of its ranked components is lower than any)."""
+    (a code that is not one of its ranked components is lower than any); None: it may."""
     severity = {c.code: c.severity or 0 for c in guideline.components}
-    return severity.get(threshold, 0) >= severity[guideline.confirmation_threshold]
+    if severity.get(threshold, 0) >= severity[guideline.confirmation_threshold]:
+        return None
+    return ThresholdRefused.lowered

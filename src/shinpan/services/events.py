@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.clock import DEFAULT_TIME_ZONE, MAX_ROUND_MINUTES
-from shinpan.engine.event_rules import Role, RoundState, may_set_threshold, scope_problems
+from shinpan.engine.event_rules import Role, RoundState, ThresholdRefused, scope_problems, why_no_threshold
 from shinpan.engine.participants import (
     MAX_ID_LENGTH,
     check_id,
@@ -153,7 +153,7 @@ def new_event(
             "the event cannot be created: {reason}", field="head_judge_level", reason="; ".join(problems)
         )
     threshold = confirmation_threshold or g.confirmation_threshold
-    if not may_set_threshold(g, threshold):
+    if why_no_threshold(g, threshold) is ThresholdRefused.lowered:
         raise InvalidInput(
             "the confirmation threshold may be raised, not lowered, from {base}",
             field="confirmation_threshold",
