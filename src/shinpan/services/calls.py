@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from typing import TypedDict
 
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES
+from shinpan.engine.event_rules import Action
 from shinpan.entries import CallClaimed, CallEscalated, CallRaised, CallResolved, TimeExtended
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused, ShinpanError
 from shinpan.services.commands import run_apart, run_command
@@ -212,7 +213,15 @@ def raise_call(
 
     payload = {"raise": table, "reason": chosen}
     return run_command(
-        db, event_id, "record", judge, command_id, payload, act, now, lambda c, e: _again(c, event_id, e.seq)
+        db,
+        event_id,
+        Action.record,
+        judge,
+        command_id,
+        payload,
+        act,
+        now,
+        lambda c, e: _again(c, event_id, e.seq),
     )
 
 
@@ -285,7 +294,7 @@ def claim_call(
         return {**_json(row), "state": CallState.claimed.value}
 
     return run_command(
-        db, event_id, "record", judge, command_id, {"claim": number}, act, now,
+        db, event_id, Action.record, judge, command_id, {"claim": number}, act, now,
         lambda c, _e: _again(c, event_id, number),
     )  # fmt: skip
 
@@ -308,7 +317,7 @@ def escalate_call(
         return {**_json(row), "state": CallState.escalated.value}
 
     return run_command(
-        db, event_id, "record", judge, command_id, {"escalate": number}, act, now,
+        db, event_id, Action.record, judge, command_id, {"escalate": number}, act, now,
         lambda c, _e: _again(c, event_id, number),
     )  # fmt: skip
 
@@ -406,7 +415,7 @@ def resolve_call(
     return run_command(
         db,
         event_id,
-        "record",
+        Action.record,
         judge,
         command_id,
         payload,

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, TypedDict, TypeVar, overload
 
+from shinpan.engine.event_rules import Action
 from shinpan.errors import Conflict, NotFound
 from shinpan.services.closed import IMPORTING, check_open, closed
 from shinpan.services.context import Event, authorized, holding, stamp
@@ -44,7 +45,7 @@ class Replayed(TypedDict):
 def run_command(
     db: Database,
     event_id: int,
-    action: str,
+    action: Action,
     actor: str | None,
     command_id: str | None,
     payload: Any,
@@ -61,7 +62,7 @@ def run_command(
 def run_command(
     db: Database,
     event_id: int,
-    action: str,
+    action: Action,
     actor: str | None,
     command_id: str | None,
     payload: Any,
@@ -77,7 +78,7 @@ def run_command(
 def run_command(
     db: Database,
     event_id: int,
-    action: str,
+    action: Action,
     actor: str | None,
     command_id: str | None,
     payload: Any,

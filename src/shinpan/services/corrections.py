@@ -15,7 +15,7 @@ from datetime import datetime
 
 from shinpan.engine import Deviation, RecordError
 from shinpan.engine.corrections import rederive
-from shinpan.engine.event_rules import RulingState
+from shinpan.engine.event_rules import Action, RulingState
 from shinpan.engine.explain import deviation_text
 from shinpan.engine.facts import UNCHANGED_SAYS, check_deviation
 from shinpan.engine.hanging import effects_after_deviation, remedies_after_deviation, restored_effects
@@ -70,7 +70,7 @@ def confirm(
     return run_command(
         db,
         event_id,
-        "confirm",
+        Action.confirm,
         judge,
         command_id,
         {"confirm": sorted(numbers)},
@@ -200,7 +200,7 @@ def deviate(
     return run_command(
         db,
         event_id,
-        "deviate",
+        Action.deviate,
         judge,
         command_id,
         payload,
@@ -224,7 +224,7 @@ def void(
     return run_command(
         db,
         event_id,
-        "void",
+        Action.void,
         judge,
         command_id,
         {"void": number, "reason": reason},

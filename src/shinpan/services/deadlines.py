@@ -25,7 +25,7 @@ from shinpan.engine.clock import (
     due_state,
     table_ends_at,
 )
-from shinpan.engine.event_rules import DeadlineState, Role, RoundState
+from shinpan.engine.event_rules import Action, DeadlineState, Role, RoundState
 from shinpan.errors import Conflict, Forbidden, NotFound
 from shinpan.guideline.terms import When
 from shinpan.services.context import load_event, parse_stamp, role_of, stamp
@@ -194,7 +194,7 @@ def mark_done(
         for pos in pending_positions(conn, event_id, ruling, since=position):
             ap.append(DeadlineDone(ruling, pos))
 
-    run_command(db, event_id, "deadline", judge, command_id, {"done": [ruling, position]}, act, now)
+    run_command(db, event_id, Action.deadline, judge, command_id, {"done": [ruling, position]}, act, now)
 
 
 def mark_arrived(
@@ -228,7 +228,7 @@ def mark_arrived(
         for pos in waiting:
             ap.append(DeadlineDone(ruling, pos))
 
-    run_command(db, event_id, "deadline", judge, command_id, {"arrived": [ruling, position]}, act, now)
+    run_command(db, event_id, Action.deadline, judge, command_id, {"arrived": [ruling, position]}, act, now)
 
 
 def mark_missed(
@@ -305,7 +305,7 @@ def mark_missed(
     return run_command(
         db,
         event_id,
-        "deadline",
+        Action.deadline,
         judge,
         command_id,
         {"missed": [ruling, position]},

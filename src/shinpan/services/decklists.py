@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from shinpan.engine.event_rules import Action
 from shinpan.entries import (
     DeadlineDone,
     DecklistCorrected,
@@ -143,7 +144,7 @@ def submit(
         return _submitted(conn, event_id, entry.seq, entry.of(DecklistRegistered), moment)
 
     payload = _payload(player, deck, fmt, source, digest)
-    return run_command(db, event_id, "decklist", judge, command_id, payload, act, now, again)
+    return run_command(db, event_id, Action.decklist, judge, command_id, payload, act, now, again)
 
 
 def submit_by_player(
@@ -238,7 +239,7 @@ def import_lists(
         return done
 
     payload = {p: _payload(p, d, f, s, h) for p, (d, f, s, h) in lists.items()}
-    return run_command(db, event_id, "decklist", judge, command_id, payload, act, now, lambda *_: [])
+    return run_command(db, event_id, Action.decklist, judge, command_id, payload, act, now, lambda *_: [])
 
 
 def lock(
@@ -260,7 +261,7 @@ def lock(
         return ap.now
 
     return run_command(
-        db, event_id, "manage", judge, command_id, {"lock": True}, act, now, lambda c, e: e.recorded_at
+        db, event_id, Action.manage, judge, command_id, {"lock": True}, act, now, lambda c, e: e.recorded_at
     )
 
 
@@ -310,7 +311,7 @@ def correct(
         return _submitted(conn, event_id, entry.seq, entry.of(DecklistCorrected), moment)
 
     payload = {**_payload(player, deck, fmt, source, digest), "reason": reason}
-    return run_command(db, event_id, "manage", judge, command_id, payload, act, now, again)
+    return run_command(db, event_id, Action.manage, judge, command_id, payload, act, now, again)
 
 
 def close_remedies(conn: Connection, ap: Appender, event_id: int, player: str, rule: str) -> list[int]:
@@ -433,6 +434,6 @@ def publish_top(
         return list(chosen)
 
     return run_command(
-        db, event_id, "manage", judge, command_id, {"top": top}, act, now,
+        db, event_id, Action.manage, judge, command_id, {"top": top}, act, now,
         lambda conn, entry: list(entry.of(DecklistsPublished).players),
     )  # fmt: skip

@@ -10,7 +10,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine.clock import DEFAULT_TIME_ZONE, MAX_ROUND_MINUTES
-from shinpan.engine.event_rules import Role, RoundState, ThresholdRefused, scope_problems, why_no_threshold
+from shinpan.engine.event_rules import (
+    Action,
+    Role,
+    RoundState,
+    ThresholdRefused,
+    scope_problems,
+    why_no_threshold,
+)
 from shinpan.engine.participants import (
     MAX_ID_LENGTH,
     check_id,
@@ -225,7 +232,7 @@ def add_judge(
             raise Conflict("{name} already has a seat at this event", field="name", name=name.strip())
         ap.append(seat)
 
-    run_command(db, event_id, "invite", actor, command_id, seat.body(), act, now)
+    run_command(db, event_id, Action.invite, actor, command_id, seat.body(), act, now)
 
 
 def claim_seat(
@@ -249,7 +256,7 @@ def claim_seat(
     run_command(
         db,
         event_id,
-        "read",
+        Action.read,
         seat,
         command_id,
         {"claim": seat, "account": account},
@@ -300,7 +307,7 @@ def import_players(
     return run_command(
         db,
         event_id,
-        "roster",
+        Action.roster,
         actor,
         command_id,
         {"players": payload},
@@ -354,7 +361,7 @@ def import_pairings(
     return run_command(
         db,
         event_id,
-        "results",
+        Action.results,
         actor,
         command_id,
         {"round": round_no, "pairings": pairings},
@@ -410,7 +417,7 @@ def end_round(
     return run_command(
         db,
         event_id,
-        "results",
+        Action.results,
         actor,
         command_id,
         payload,

@@ -9,6 +9,7 @@ import secrets
 from datetime import datetime
 from typing import TypedDict
 
+from shinpan.engine.event_rules import Action
 from shinpan.entries import FormatSet
 from shinpan.errors import InvalidInput
 from shinpan.services.commands import run_command
@@ -115,7 +116,7 @@ def set_format(
     return run_command(
         db,
         event_id,
-        "manage",
+        Action.manage,
         actor,
         command_id,
         payload,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from shinpan.csvio import CsvError, CsvProblem, PlayerRow, decode, parse_players
-from shinpan.engine.event_rules import Status, may_mark_attendance
+from shinpan.engine.event_rules import Action, Status, may_mark_attendance
 from shinpan.engine.participants import normalize_id
 from shinpan.entries import AttendanceMarked, PlayerCorrected
 from shinpan.errors import InvalidInput, NotFound, Refused
@@ -162,7 +162,7 @@ def correct_player(
     return run_command(
         db,
         event_id,
-        "roster",
+        Action.roster,
         actor,
         command_id,
         corrected.body(),
@@ -200,7 +200,7 @@ def mark_attendance(
     return run_command(
         db,
         event_id,
-        "roster",
+        Action.roster,
         actor,
         command_id,
         marked.body(),

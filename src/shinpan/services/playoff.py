@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TypedDict
 
+from shinpan.engine.event_rules import Action
 from shinpan.entries import Pairing, PlayoffStarted, RoundPaired
 from shinpan.errors import Conflict
 from shinpan.services.commands import run_command
@@ -201,7 +202,7 @@ def start_playoff(
     return run_command(
         db,
         event_id,
-        "results",
+        Action.results,
         actor,
         command_id,
         payload,
@@ -242,7 +243,7 @@ def pair_playoff_round(
     return run_command(
         db,
         event_id,
-        "results",
+        Action.results,
         actor,
         command_id,
         {"playoff": "next"},

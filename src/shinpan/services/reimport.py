@@ -27,7 +27,7 @@ from typing import Any, TypedDict, TypeVar
 from shinpan.csvio import PairingRow, PlayerRow
 from shinpan.engine import Deviation
 from shinpan.engine.effects import plan_reported_duel
-from shinpan.engine.event_rules import Role
+from shinpan.engine.event_rules import Action, Role
 from shinpan.entries import (
     AppealDecided,
     AppealFiled,
@@ -391,7 +391,9 @@ def _legacy(db: Database, e: int, entry: Entry, b: DuelResult | MatchResult) -> 
             raise InvalidInput("the winner must be one of the match's players", field="winner")
 
     payload = {"legacy": entry.kind, "round": b.round, "table": b.table}
-    run_command(db, e, "results", entry.actor, entry.command_id, payload, act, parse_stamp(entry.recorded_at))
+    run_command(
+        db, e, Action.results, entry.actor, entry.command_id, payload, act, parse_stamp(entry.recorded_at)
+    )
 
 
 @replays(DuelResult)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TypedDict
 
+from shinpan.engine.event_rules import Action
 from shinpan.entries import EventReopened
 from shinpan.errors import Conflict, InvalidInput
 from shinpan.services.commands import run_command
@@ -53,7 +54,7 @@ def reopen_event(
     return run_command(
         db,
         event_id,
-        "manage",
+        Action.manage,
         actor,
         command_id,
         {"reopen": event_id, "reason": reason},

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, NotRequired, TypedDict
 
 from shinpan.engine.effects import Match
-from shinpan.engine.event_rules import Role, RoundState, next_duel
+from shinpan.engine.event_rules import Action, Role, RoundState, next_duel
 from shinpan.engine.participants import normalize_id
 from shinpan.entries import ReportedDuel, ResultReported
 from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused, ResultStands
@@ -259,7 +259,7 @@ def report_result(
     return run_command(
         db,
         event_id,
-        "results",
+        Action.results,
         actor,
         command_id,
         {"result": wanted.payload(), "round": round_no, "table": table},

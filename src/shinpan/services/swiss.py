@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import TypedDict
 
 from shinpan.engine.event_rules import (
+    Action,
     DropRefused,
     RoundState,
     Status,
@@ -153,7 +154,15 @@ def pair_next_round(
 
     payload = {"pair": "swiss", "seed": seed}
     return run_command(
-        db, event_id, "results", actor, command_id, payload, act, now, lambda _conn, entry: _paired(entry)
+        db,
+        event_id,
+        Action.results,
+        actor,
+        command_id,
+        payload,
+        act,
+        now,
+        lambda _conn, entry: _paired(entry),
     )
 
 
@@ -245,7 +254,7 @@ def edit_pairings(
     return run_command(
         db,
         event_id,
-        "edit_pairings",
+        Action.edit_pairings,
         actor,
         command_id,
         payload,
@@ -308,7 +317,7 @@ def drop_player(
     return run_command(
         db,
         event_id,
-        "results",
+        Action.results,
         actor,
         command_id,
         {"drop": number},

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from shinpan.engine.event_rules import Action
 from shinpan.entries import ResultReported, WinnerReportConfirmed, WinnerReported
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.services.codes import code_is_right
@@ -156,7 +157,7 @@ def confirm_report(
     return run_command(
         db,
         event_id,
-        "results",
+        Action.results,
         actor,
         command_id,
         {"confirm": report},
