@@ -166,20 +166,18 @@ def subjects_of(
     return [player], False
 
 
-# What a judge reads when a deviation would change nothing (D11, D16).
-UNCHANGED_SAYS = {
-    DeviationRefused.guideline_own: (
-        "these are the guideline's own penalties: a deviation gives other penalties "
-        "(to keep the guideline's, leave the ruling as it is)"
-    ),
-    DeviationRefused.unchanged: "the ruling has these penalties already: nothing would change",
-}
-
-
 def check_deviation_changes(guideline: Sequence[str], current: Sequence[str], new: Sequence[str]) -> None:
     """D11, D16: a deviation departs from what the ruling gives
     (:func:`shinpan.engine.refusals.why_unchanged`); one that changes nothing is refused,
     saying which penalties it keeps."""
     why = why_unchanged(guideline, current, new)
-    if why is not None:
-        raise RecordError("deviation.penalties", UNCHANGED_SAYS[why])
+    if why is DeviationRefused.guideline_own:
+        raise RecordError(
+            "deviation.penalties",
+            "these are the guideline's own penalties: a deviation gives other penalties "
+            "(to keep the guideline's, leave the ruling as it is)",
+        )
+    if why is DeviationRefused.unchanged:
+        raise RecordError(
+            "deviation.penalties", "the ruling has these penalties already: nothing would change"
+        )

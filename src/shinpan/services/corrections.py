@@ -17,7 +17,7 @@ from shinpan.engine import Deviation, RecordError
 from shinpan.engine.corrections import rederive
 from shinpan.engine.event_rules import Action, RulingState
 from shinpan.engine.explain import deviation_text
-from shinpan.engine.facts import UNCHANGED_SAYS, check_deviation
+from shinpan.engine.facts import check_deviation, check_deviation_changes
 from shinpan.engine.hanging import effects_after_deviation, remedies_after_deviation, restored_effects
 from shinpan.engine.refusals import (
     AsItStands,
@@ -116,8 +116,11 @@ def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str)
             "record a violation outside every category instead",
             n=number,
         )
-    if refused is not None:
-        raise InvalidInput(UNCHANGED_SAYS[refused], field="penalties")
+    if refused is not None:  # it would change nothing: said as the engine says it
+        try:
+            check_deviation_changes(given, standing.penalties, new)
+        except RecordError as e:
+            raise InvalidInput(e.template, field=e.field.removeprefix("deviation.")) from None
     # D16: the step's own effects and remedies hang on its penalties (a follow-up has none).
     had = tuple(json.loads(row.effects))
     effects: tuple[str, ...] = had
