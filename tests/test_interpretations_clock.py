@@ -15,7 +15,11 @@ from shinpan.engine import Due, Record, decide, explain, follow_up, replay
 from shinpan.engine.clock import (
     CLOCK_SKEW,
     MAX_AGE,
+    Awaits,
     ClockError,
+    DueState,
+    Moment,
+    awaits,
     closed_by_arrival,
     deadline_runs_from,
     due_state,
@@ -27,6 +31,7 @@ from shinpan.engine.clock import (
 from shinpan.errors import InvalidInput
 from shinpan.files.guidelines import default_guideline
 from shinpan.guideline import Rulebook
+from shinpan.guideline.terms import When
 from support import BOOK, scenario
 
 NOW = parse_given_at("2026-12-05T10:00:00+09:00")
@@ -113,30 +118,57 @@ def test_d21_a_time_without_an_offset_or_not_a_time_is_refused(written: str, kin
 # --- D21 When a deadline falls due, and who may end it sooner
 
 
+TIMED, MATCH, ROUND, NEXT = When.minutes, When.end_of_match, When.end_of_round, When.before_next_match
+
+
 def test_d21_a_timed_deadline_falls_due_at_its_time_and_not_before() -> None:
-    assert due_state("minutes", NOW, at(-1 / 60), ended=True).due is False
-    assert due_state("minutes", NOW, NOW, ended=False).due is True
-    assert due_state("minutes", NOW, at(1), ended=False).due is True
+    assert due_state(TIMED, "given", Moment(come=True, at=NOW), at(-1 / 60)).due is False
+    assert due_state(TIMED, "given", Moment(at=NOW), NOW).due is True
+    assert due_state(TIMED, "round_start", Moment(at=NOW), at(1)).due is True
+
+
+def test_d21_a_timed_deadline_counts_its_seconds_left_and_past_its_time() -> None:
+    assert due_state(TIMED, "given", Moment(at=at(2)), NOW).seconds_left == 120
+    assert due_state(TIMED, "given", Moment(at=at(-1)), NOW).seconds_left == -60
 
 
 def test_d21_nobody_ends_a_timed_deadline_sooner() -> None:
-    assert due_state("minutes", NOW, at(-10), ended=False).head_judge_may_end_sooner is False
+    assert due_state(TIMED, "given", Moment(at=NOW), at(-10)).head_judge_may_end_sooner is False
+    assert due_state(TIMED, "given", Moment(), NOW).head_judge_may_end_sooner is False
 
 
 def test_d21_a_timed_deadline_without_a_time_never_falls_due() -> None:
-    assert due_state("minutes", None, NOW, ended=True).due is False
+    assert due_state(TIMED, "given", Moment(come=True), NOW) == DueState(False, False, None)
 
 
-@pytest.mark.parametrize("kind", ["end_of_match", "end_of_round", "before_next_match"])
-def test_d21_an_end_of_match_or_round_deadline_falls_due_when_that_ends(kind: str) -> None:
-    assert due_state(kind, None, NOW, ended=False).due is False
-    assert due_state(kind, None, NOW, ended=True).due is True
-    assert due_state(kind, NOW, at(60), ended=False).due is False  # a time means nothing here
+@pytest.mark.parametrize("kind", [MATCH, ROUND, NEXT])
+def test_d21_an_end_of_match_or_round_deadline_falls_due_when_that_ends(kind: When) -> None:
+    assert due_state(kind, "", Moment(), NOW).due is False
+    assert due_state(kind, "", Moment(come=True), NOW).due is True
+    assert due_state(kind, "", Moment(at=NOW), at(60)).due is False  # a time means nothing here
 
 
-@pytest.mark.parametrize("kind", ["end_of_match", "end_of_round", "before_next_match"])
-def test_d21_the_head_judge_may_end_an_end_of_match_or_round_deadline_sooner(kind: str) -> None:
-    assert due_state(kind, None, NOW, ended=False).head_judge_may_end_sooner is True
+@pytest.mark.parametrize("kind", [MATCH, ROUND, NEXT])
+def test_d21_the_head_judge_may_end_an_end_of_match_or_round_deadline_sooner(kind: When) -> None:
+    assert due_state(kind, "", Moment(), NOW).head_judge_may_end_sooner is True
+    assert due_state(kind, "", Moment(come=True), NOW).head_judge_may_end_sooner is True
+
+
+def test_d21_d23_what_each_kind_of_deadline_waits_for() -> None:
+    assert awaits(TIMED, "given") is Awaits.time and awaits(TIMED, "round_start") is Awaits.time
+    assert awaits(MATCH, "match_result") is Awaits.match_result
+    assert awaits(MATCH, "") is Awaits.match_result  # the first clock of its kind (none declared)
+    assert awaits(MATCH, "table_time") is Awaits.table_time
+    assert awaits(ROUND, "") is Awaits.round_end
+    assert awaits(NEXT, "") is Awaits.next_match
+
+
+def test_d23_on_the_table_s_time_the_deadline_counts_down_to_the_table_s_end() -> None:
+    running = due_state(MATCH, "table_time", Moment(at=at(5)), NOW)
+    assert running == DueState(False, True, 300)
+    assert due_state(MATCH, "table_time", Moment(at=at(5)), at(5)) == DueState(True, True, None)
+    assert due_state(MATCH, "table_time", Moment(come=True, at=at(5)), NOW) == DueState(True, True, None)
+    assert due_state(MATCH, "table_time", Moment(), NOW) == DueState(False, True, None)  # not started
 
 
 def clock_of(rule: str, when: str = "minutes") -> str:

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import EventSetup
 from shinpan.engine import ScenarioError
-from shinpan.engine.clock import ClockError, due_state, given_at, parse_given_at
+from shinpan.engine.clock import ClockError, Moment, due_state, given_at, parse_given_at
 from shinpan.engine.event_rules import (
     Status,
     disqualifies,
@@ -25,6 +25,7 @@ from shinpan.engine.event_rules import (
     status_codes_now,
 )
 from shinpan.errors import Conflict, Forbidden, InvalidInput
+from shinpan.guideline.terms import When
 from shinpan.services import corrections, deadlines, events, queries, rounds
 from support import brief, missed, of, one, play, rec, void
 
@@ -303,9 +304,9 @@ def test_d21_only_the_head_judge_ends_an_end_of_match_deadline_sooner(ev: EventS
 
 def test_d21_due_states() -> None:
     now = parse_given_at("2026-12-05T10:00:00+09:00")
-    assert due_state("minutes", now, now, False).due
-    assert not due_state("minutes", now + timedelta(seconds=1), now, False).due
-    assert due_state("end_of_match", None, now, False).head_judge_may_end_sooner
+    assert due_state(When.minutes, "given", Moment(at=now), now).due
+    assert not due_state(When.minutes, "given", Moment(at=now + timedelta(seconds=1)), now).due
+    assert due_state(When.end_of_match, "", Moment(), now).head_judge_may_end_sooner
 
 
 # --- D22 Leaving during a match ends it as a loss

@@ -16,14 +16,16 @@ from fixtures.make_renamed_guideline import RENAMED
 from shinpan.engine.event_rules import (
     DropRefused,
     Status,
+    ThresholdRefused,
     counting_scope,
-    may_set_threshold,
     status_once_confirmed,
     where_ruling_lands,
     why_no_drop,
+    why_no_threshold,
 )
 from shinpan.files.guidelines import default_guideline, load_guideline
 from shinpan.guideline import Rulebook
+from shinpan.guideline.model import Guideline
 from support import BOOK
 
 RENAMED_BOOK = Rulebook(load_guideline(Path(__file__).parent / "fixtures" / "renamed_guideline.yaml"))
@@ -74,7 +76,7 @@ def test_d17_is_asked_of_meanings_never_of_codes() -> None:
     ],
 )
 def test_d11_the_threshold_may_be_raised_not_lowered(threshold: str, allowed: bool) -> None:
-    assert may_set_threshold(default_guideline(), threshold) is allowed
+    assert why_no_threshold(default_guideline(), threshold) is (None if allowed else ThresholdRefused.lowered)
 
 
 @pytest.mark.parametrize("threshold", ["draft_warning", "draft_exclusion", "no_such_component", "withdrawn"])
@@ -152,3 +154,8 @@ def test_no_drop_while_a_match_is_unfinished_nor_after_leaving(
     status: Status, playing: bool, refused: DropRefused | None
 ) -> None:
     assert why_no_drop(status, playing) is refused
+
+
+def may_set_threshold(g: Guideline, threshold: str) -> bool:
+    """D11: whether an event under ``g`` may take this threshold (no reason refuses it)."""
+    return why_no_threshold(g, threshold) is None

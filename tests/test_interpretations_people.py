@@ -11,6 +11,7 @@ import pytest
 
 from shinpan.engine import Deviation, Record, Ruling, decide, explain
 from shinpan.engine.event_rules import (
+    Action,
     Role,
     Status,
     ejects,
@@ -45,7 +46,7 @@ def ruling_for(player: str, rule: str = SLOW) -> Ruling:
 
 
 def test_d11_only_the_head_judge_confirms_and_deviates() -> None:
-    for action in ("confirm", "deviate", "void", "appeal", "manage"):
+    for action in (Action.confirm, Action.deviate, Action.void, Action.appeal, Action.manage):
         assert may(Role.head_judge, action)
         assert not may(Role.floor_judge, action)
         assert not may(Role.scorekeeper, action)
@@ -53,9 +54,21 @@ def test_d11_only_the_head_judge_confirms_and_deviates() -> None:
 
 
 def test_d11_a_floor_judge_records_and_a_scorekeeper_reports_results() -> None:
-    assert may(Role.floor_judge, "record") and not may(Role.floor_judge, "results")
-    assert may(Role.scorekeeper, "results") and not may(Role.scorekeeper, "record")
-    assert may(Role.viewer, "read") and not may(Role.viewer, "record")
+    assert may(Role.floor_judge, Action.record) and not may(Role.floor_judge, Action.results)
+    assert may(Role.scorekeeper, Action.results) and not may(Role.scorekeeper, Action.record)
+    assert may(Role.viewer, Action.read) and not may(Role.viewer, Action.record)
+
+
+def test_d11_what_each_role_may_do_word_for_word() -> None:
+    """The head judge does everything; the others what their work needs, and nothing more."""
+    doing = {role: sorted(a.value for a in Action if may(role, a)) for role in Role}
+    assert doing == {
+        Role.head_judge: sorted(a.value for a in Action),
+        Role.floor_judge: ["deadline", "deckcheck", "extend", "read", "record", "statement"],
+        Role.scorekeeper: ["decklist", "export", "read", "results", "roster"],
+        Role.viewer: ["read"],
+    }
+    assert len(Action) == 19
 
 
 def test_d11_an_organiser_reads_every_event_s_history_a_judge_those_they_report_at() -> None:

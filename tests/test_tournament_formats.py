@@ -380,7 +380,45 @@ def test_nobody_who_left_plays_again(played: tuple[list[str], list[list[Bout]], 
 def test_the_scores_a_slip_can_say_follow_the_match_format() -> None:
     """T7: a best-of-one match ends 1-0 or 0-1; best of three 2-0, 2-1 (either way) or the
     1-1-1 draw; T10: a playoff's match has a winner, so no draw is offered there."""
-    assert fmt.final_scores(MatchFormat.bo1) == ("1-0", "0-1")
-    assert fmt.final_scores(MatchFormat.bo1, playoff=True) == ("1-0", "0-1")
-    assert fmt.final_scores(MatchFormat.bo3) == ("2-0", "2-1", "1-2", "0-2", "1-1-1")
-    assert fmt.final_scores(MatchFormat.bo3, playoff=True) == ("2-0", "2-1", "1-2", "0-2")
+    assert finished(MatchFormat.bo1) == ("1-0", "0-1")
+    assert finished(MatchFormat.bo1, playoff=True) == ("1-0", "0-1")
+    assert finished(MatchFormat.bo3) == ("2-0", "2-1", "1-2", "0-2", "1-1-1")
+    assert finished(MatchFormat.bo3, playoff=True) == ("2-0", "2-1", "1-2", "0-2")
+
+
+def finished(match_format: MatchFormat, *, playoff: bool = False) -> tuple[str, ...]:
+    """The scorekeeper's buttons: finished matches only, seat a's duels won, most first."""
+    offered = fmt.offered_scores(match_format, playoff=playoff, at_time=False)
+    assert not any(o.at_time for o in offered)
+    return tuple(o.score for o in offered)
+
+
+def test_t8_the_winner_s_page_offers_each_win_then_the_usual_scores_at_time() -> None:
+    """T7, T8: the winner picks from every finished score, seat a's wins then seat b's the
+    same way, then a match unfinished at time: 1-0, 0-1 or 1-1 (best of one: one drawn duel)."""
+    by_winner = fmt.ScoreOrder.by_winner
+    assert fmt.offered_scores(MatchFormat.bo3, order=by_winner) == (
+        ("2-0", False), ("2-1", False), ("0-2", False), ("1-2", False), ("1-1-1", False),
+        ("1-0", True), ("0-1", True), ("1-1", True),
+    )  # fmt: skip
+    assert fmt.offered_scores(MatchFormat.bo1, order=by_winner) == (
+        ("1-0", False),
+        ("0-1", False),
+        ("0-0-1", True),
+    )
+    assert fmt.offered_scores(MatchFormat.bo3) == (
+        ("2-0", False), ("2-1", False), ("1-2", False), ("0-2", False), ("1-1-1", False),
+        ("1-0", True), ("0-1", True), ("1-1", True),
+    )  # fmt: skip
+
+
+def test_t10_a_playoff_s_winner_picks_only_scores_with_a_winner() -> None:
+    """T10: no draw, at the end or at time; a lead at time still decides the match."""
+    by_winner = fmt.ScoreOrder.by_winner
+    assert fmt.offered_scores(MatchFormat.bo3, playoff=True, order=by_winner) == (
+        ("2-0", False), ("2-1", False), ("0-2", False), ("1-2", False), ("1-0", True), ("0-1", True),
+    )  # fmt: skip
+    assert fmt.offered_scores(MatchFormat.bo1, playoff=True, order=by_winner) == (
+        ("1-0", False),
+        ("0-1", False),
+    )

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import StrEnum
 
 from shinpan.errors import InvalidInput
+from shinpan.guideline.terms import Clock, When
 
 DEFAULT_TIME_ZONE = "Asia/Tokyo"  # an event's clock and every time shown, unless it says otherwise
 MAX_AGE = timedelta(hours=12)
@@ -49,21 +51,64 @@ def given_at(value: datetime | None, now: datetime) -> datetime:
     return min(value, now)
 
 
+class Awaits(StrEnum):
+    """The moment a deadline waits for (D21, D23), as its kind and its clock say."""
+
+    time = "time"  # its own time: minutes from when it counts
+    match_result = "match_result"  # its match's result
+    table_time = "table_time"  # the end of its table's time, or of its round (D23, T5)
+    round_end = "round_end"  # the end of its round
+    next_match = "next_match"  # a later round paired: the player's next match
+
+
+def awaits(when: When, clock: str) -> Awaits:
+    """D21, D23: what a deadline of this kind waits for, on the clock its guideline declares
+    for it (an end-of-match one on the table's time waits for that, else for the result)."""
+    if when is When.minutes:
+        return Awaits.time
+    if when is When.end_of_match:
+        return Awaits.table_time if clock == Clock.table_time else Awaits.match_result
+    if when is When.end_of_round:
+        return Awaits.round_end
+    return Awaits.next_match
+
+
+@dataclass(frozen=True)
+class Moment:
+    """What the event's record says of the moment a deadline awaits (:func:`awaits`): whether
+    it has come (the result is in, the round was ended, a later round is paired), and when it
+    comes where a time says so (a timed deadline's time, the end of the table's time)."""
+
+    come: bool = False
+    at: datetime | None = None
+
+
 @dataclass(frozen=True)
 class DueState:
-    """Whether a deadline has fallen due, and who may end it sooner (D21)."""
+    """Whether a deadline has fallen due, who may end it sooner, and the seconds left to its
+    time where it has one (D21)."""
 
     due: bool
     head_judge_may_end_sooner: bool
+    seconds_left: float | None = None
 
 
-def due_state(kind: str, due_at: datetime | None, now: datetime, ended: bool) -> DueState:
-    """D21: a timed deadline is due at its time and not before; an end-of-match or
-    end-of-round deadline (and "before the next match") when that ends, though the head
-    judge may mark one missed sooner."""
-    if kind == "minutes":
-        return DueState(due=due_at is not None and now >= due_at, head_judge_may_end_sooner=False)
-    return DueState(due=ended, head_judge_may_end_sooner=True)
+def due_state(when: When, clock: str, moment: Moment, now: datetime) -> DueState:
+    """D21: a timed deadline is due at its time and not before (its seconds left counted past
+    it); an end-of-match, end-of-round or before-the-next-match deadline when that comes
+    (:func:`match_over_for_deadline`), though the head judge may mark one missed sooner."""
+    if when is When.minutes:
+        at = moment.at
+        if at is None:
+            return DueState(due=False, head_judge_may_end_sooner=False)
+        return DueState(now >= at, head_judge_may_end_sooner=False, seconds_left=(at - now).total_seconds())
+    if when is When.end_of_match:
+        due = match_over_for_deadline(
+            clock, result_in=moment.come, table_ends=moment.at, round_ended=moment.come, now=now
+        )
+        left = (moment.at - now).total_seconds() if moment.at is not None and not due else None
+        return DueState(due, head_judge_may_end_sooner=True, seconds_left=left)
+    return DueState(due=moment.come, head_judge_may_end_sooner=True)
 
 
 def deadline_runs_from(clock: str, given: datetime, round_started: datetime | None) -> datetime:

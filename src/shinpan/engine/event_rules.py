@@ -240,38 +240,42 @@ class Role(StrEnum):
     viewer = "viewer"
 
 
+class Action(StrEnum):
+    """What a judge does at an event, as the roles' permissions name it (D11)."""
+
+    read = "read"
+    record = "record"
+    confirm = "confirm"
+    deviate = "deviate"
+    void = "void"
+    appeal = "appeal"
+    report = "report"
+    statement = "statement"
+    manage = "manage"
+    results = "results"
+    deadline = "deadline"
+    export = "export"
+    invite = "invite"
+    extend = "extend"
+    edit_pairings = "edit_pairings"
+    end_sessions = "end_sessions"
+    roster = "roster"
+    decklist = "decklist"
+    deckcheck = "deckcheck"
+
+
 # D11: what each role may do. The web app and the services ask here and nowhere else.
-PERMISSIONS: dict[Role, frozenset[str]] = {
-    Role.head_judge: frozenset(
-        {
-            "read",
-            "record",
-            "confirm",
-            "deviate",
-            "void",
-            "appeal",
-            "report",
-            "statement",
-            "manage",
-            "results",
-            "deadline",
-            "export",
-            "invite",
-            "extend",
-            "edit_pairings",
-            "end_sessions",
-            "roster",
-            "decklist",
-            "deckcheck",
-        }
+PERMISSIONS: dict[Role, frozenset[Action]] = {
+    Role.head_judge: frozenset(Action),
+    Role.floor_judge: frozenset(
+        {Action.read, Action.record, Action.deadline, Action.statement, Action.extend, Action.deckcheck}
     ),
-    Role.floor_judge: frozenset({"read", "record", "deadline", "statement", "extend", "deckcheck"}),
-    Role.scorekeeper: frozenset({"read", "results", "export", "roster", "decklist"}),
-    Role.viewer: frozenset({"read"}),
+    Role.scorekeeper: frozenset({Action.read, Action.results, Action.export, Action.roster, Action.decklist}),
+    Role.viewer: frozenset({Action.read}),
 }
 
 
-def may(role: Role, action: str) -> bool:
+def may(role: Role, action: Action) -> bool:
     """D11: whether a role may take an action (only the head judge confirms and deviates)."""
     return action in PERMISSIONS[role]
 
@@ -303,8 +307,8 @@ def history_scope(seats: Iterable[tuple[int, Role]], *, organiser: bool) -> Hist
     held = list(seats)
     return HistoryScope(
         organiser,
-        frozenset(e for e, role in held if may(role, "report")),
-        frozenset(e for e, role in held if may(role, "read")),
+        frozenset(e for e, role in held if may(role, Action.report)),
+        frozenset(e for e, role in held if may(role, Action.read)),
     )
 
 
@@ -328,8 +332,16 @@ def scope_problems(guideline: Guideline, rel: int, head_judge_level: int | None)
     return problems
 
 
-def may_set_threshold(guideline: Guideline, threshold: str) -> bool:
+class ThresholdRefused(StrEnum):
+    """Why an event may not take this confirmation threshold."""
+
+    lowered = "lowered"  # below the guideline's (a code that is not one of its ranked components)
+
+
+def why_no_threshold(guideline: Guideline, threshold: str) -> ThresholdRefused | None:
     """D11: an event's confirmation threshold may be raised from the guideline's, not lowered
-    (a code that is not one of its ranked components is lower than any)."""
+    (a code that is not one of its ranked components is lower than any); None: it may."""
     severity = {c.code: c.severity or 0 for c in guideline.components}
-    return severity.get(threshold, 0) >= severity[guideline.confirmation_threshold]
+    if severity.get(threshold, 0) >= severity[guideline.confirmation_threshold]:
+        return None
+    return ThresholdRefused.lowered

@@ -9,6 +9,7 @@ from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from shinpan.engine.participants import hidden_characters, normalize_id
+from shinpan.engine.refusals import DeviationRefused, why_unchanged
 from shinpan.engine.ruling import Deviation, Record
 from shinpan.errors import InvalidInput
 from shinpan.guideline.model import Infraction, Subject
@@ -166,16 +167,17 @@ def subjects_of(
 
 
 def check_deviation_changes(guideline: Sequence[str], current: Sequence[str], new: Sequence[str]) -> None:
-    """D11, D16: a deviation departs from what the ruling gives. One to the penalties it has
-    now (the guideline's, or a deviation's) changes nothing and is refused, saying which;
-    one back to the guideline's after a deviation is a change (the order of the components
-    does not matter)."""
-    if sorted(new) != sorted(current):
-        return
-    if sorted(new) == sorted(guideline):
+    """D11, D16: a deviation departs from what the ruling gives
+    (:func:`shinpan.engine.refusals.why_unchanged`); one that changes nothing is refused,
+    saying which penalties it keeps."""
+    why = why_unchanged(guideline, current, new)
+    if why is DeviationRefused.guideline_own:
         raise RecordError(
             "deviation.penalties",
             "these are the guideline's own penalties: a deviation gives other penalties "
             "(to keep the guideline's, leave the ruling as it is)",
         )
-    raise RecordError("deviation.penalties", "the ruling has these penalties already: nothing would change")
+    if why is DeviationRefused.unchanged:
+        raise RecordError(
+            "deviation.penalties", "the ruling has these penalties already: nothing would change"
+        )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from shinpan.engine.effects import plan_reported_duel
+from shinpan.engine.event_rules import Action
 from shinpan.entries import (
     DuelResult,
     FormatSet,
@@ -128,7 +129,9 @@ def _legacy(db: Database, e: int, entry: Entry, b: DuelResult | MatchResult) -> 
             raise InvalidInput("the winner must be one of the match's players", field="winner")
 
     payload = {"legacy": entry.kind, "round": b.round, "table": b.table}
-    run_command(db, e, "results", entry.actor, entry.command_id, payload, act, parse_stamp(entry.recorded_at))
+    run_command(
+        db, e, Action.results, entry.actor, entry.command_id, payload, act, parse_stamp(entry.recorded_at)
+    )
 
 
 @replays(DuelResult)

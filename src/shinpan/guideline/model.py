@@ -19,6 +19,9 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, dataclass_transform
 
+from shinpan.guideline.terms import Clock as Clock  # re-exported: the file declares them
+from shinpan.guideline.terms import When as When
+
 if TYPE_CHECKING:
     from pydantic import Field, StringConstraints
 
@@ -128,25 +131,6 @@ class Category:
     id: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]*$")]
     name: Text
     source: Annotated[NonEmpty, Field(description="The heading as the source writes it.")]
-
-
-class When(StrEnum):
-    """The moments a deadline can fall on."""
-
-    minutes = "minutes"
-    end_of_match = "end_of_match"
-    end_of_round = "end_of_round"
-    before_next_match = "before_next_match"
-
-
-class Clock(StrEnum):
-    """What a deadline's moment is measured by (D21, D23): declared by the file for each
-    deadline, never worked out from an infraction's id."""
-
-    given = "given"  # minutes from the time the ruling was given at the table (D21)
-    round_start = "round_start"  # minutes from the start of the player's round (D21)
-    match_result = "match_result"  # the end of the match: when its result is in
-    table_time = "table_time"  # the end of the match: when the table's time ends (D23, T5)
 
 
 # The clocks each kind of deadline may declare; the first is what it runs on when it declares none.

@@ -19,7 +19,7 @@ from typing import NamedTuple
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from shinpan.engine.event_rules import Role
+from shinpan.engine.event_rules import Action, Role
 from shinpan.engine.participants import check_id_characters, check_name, normalize_id
 from shinpan.errors import Conflict, InvalidInput, NotFound
 from shinpan.services import events as event_service
@@ -296,7 +296,7 @@ def invite(db: Database, event_id: int, role: Role, by: str, now: datetime | Non
     code = _new_code()
     expires = stamp((now or parse_stamp(stamp())) + timedelta(hours=INVITATION_HOURS))
     with db.write(event_id) as conn:
-        require(conn, load_event(conn, event_id), by, "invite")
+        require(conn, load_event(conn, event_id), by, Action.invite)
         check_open(conn, event_id)  # a seat is a command: a sealed event takes none
         store.add_invitation(conn, _code_hash(code), event_id, role.value, by, expires)
     return code

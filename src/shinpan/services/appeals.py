@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from shinpan.engine.event_rules import RulingState
+from shinpan.engine.event_rules import Action, RulingState
 from shinpan.engine.participants import check_name
 from shinpan.entries import AppealDecided, AppealFiled, StatementTaken
 from shinpan.errors import Conflict, InvalidInput, NotFound
@@ -44,7 +44,9 @@ def file_appeal(
         return entry.seq
 
     payload = {"appeal": ruling, "by": by, "reason": reason}
-    return run_command(db, event_id, "statement", judge, command_id, payload, act, now, lambda _c, e: e.seq)
+    return run_command(
+        db, event_id, Action.statement, judge, command_id, payload, act, now, lambda _c, e: e.seq
+    )
 
 
 def decide_appeal(
@@ -83,9 +85,16 @@ def decide_appeal(
 
     payload = {"decide": appeal, "outcome": outcome, "reason": reason, "penalties": penalties}
     return run_command(
-        db, event_id, "appeal", judge, command_id, payload, act, now,
+        db,
+        event_id,
+        Action.appeal,
+        judge,
+        command_id,
+        payload,
+        act,
+        now,
         lambda _c, e: appeal_decided_json(e.of(AppealDecided)),
-    )  # fmt: skip
+    )
 
 
 def add_statement(
@@ -113,4 +122,6 @@ def add_statement(
         return ap.append(StatementTaken(ruling, author.strip(), author_role, text.strip())).seq
 
     payload = {"statement": ruling, "author": author, "role": author_role, "text": text}
-    return run_command(db, event_id, "statement", judge, command_id, payload, act, now, lambda _c, e: e.seq)
+    return run_command(
+        db, event_id, Action.statement, judge, command_id, payload, act, now, lambda _c, e: e.seq
+    )

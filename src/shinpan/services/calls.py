@@ -11,20 +11,19 @@ its own name, :mod:`shinpan.services.winner_reports`), and so is a player's own 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES
+from shinpan.engine.event_rules import Action
 from shinpan.entries import CallClaimed, CallEscalated, CallRaised, CallResolved, TimeExtended
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused, ShinpanError
-from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command, written_apart
+from shinpan.services.commands import run_apart, run_command
 from shinpan.services.context import check_reason, load_event, parse_stamp, stamp
 from shinpan.services.results import N_
 from shinpan.store.calls import CallRow, call_of, calls_of, open_call_at
-from shinpan.store.chain import fingerprint
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.feed import rulings_numbered
@@ -214,7 +213,15 @@ def raise_call(
 
     payload = {"raise": table, "reason": chosen}
     return run_command(
-        db, event_id, "record", judge, command_id, payload, act, now, lambda c, e: _again(c, event_id, e.seq)
+        db,
+        event_id,
+        Action.record,
+        judge,
+        command_id,
+        payload,
+        act,
+        now,
+        lambda c, e: _again(c, event_id, e.seq),
     )
 
 
@@ -234,46 +241,29 @@ def raise_call_as_player(
     """A player calls a judge to their table from the event's published players' page: at
     most one open call per table (T14)."""
     chosen = _reason(reason)
-    with players_write(db, event_id, "player_call", {"table": table, "reason": chosen}, command_id) as w:
-        if w.earlier is not None:
-            return _again(w.conn, event_id, w.earlier.seq)
-        round_no = _check_table(w.conn, event_id, table, by_player=True)
-        entry = w.appender(event_id, now).append(CallRaised(round_no, table, chosen))
-        return {"call": entry.seq, "round": round_no, "table": table, "state": CallState.open.value}
 
-
-@dataclass(frozen=True)
-class PlayersWrite:
-    """A player's own write under way: its connection, its command and what a retry of it
-    recorded (None: the first time)."""
-
-    conn: Connection
-    command_id: str
-    digest: str
-    earlier: Entry | None
-
-    def appender(self, event_id: int, now: datetime | None) -> Appender:
-        """Where the player's entry is written: by :data:`PLAYER`, under this command."""
-        return Appender(
-            self.conn, event_id, PLAYER, stamp(now), command_id=self.command_id, command_hash=self.digest
-        )
-
-
-@contextmanager
-def players_write(
-    db: Database, event_id: int, action: str, payload: dict[str, Any], command_id: str | None
-) -> Iterator[PlayersWrite]:
-    """A write a player makes from the event's published players' page (a call, their own
-    drop), apart from :func:`run_command`: refused unless the pages are published; a retry
-    of the command finds what it recorded the first time (:func:`written_apart`)."""
-    command_id = command_id or new_command_id()
-    digest = fingerprint({"action": action, "payload": payload})
-    with db.write(event_id) as conn:
-        digest = conn.info.pop(REPLAYED_HASH, None) or digest
+    def published_pages(conn: Connection) -> None:
         found = published(conn, event_id)
         if found is None or found.token is None:
             raise Refused("this event's players' pages are not published")
-        yield PlayersWrite(conn, command_id, digest, written_apart(conn, event_id, command_id, digest))
+
+    def act(conn: Connection, ap: Appender) -> CallJson:
+        round_no = _check_table(conn, event_id, table, by_player=True)
+        entry = ap.append(CallRaised(round_no, table, chosen))
+        return {"call": entry.seq, "round": round_no, "table": table, "state": CallState.open.value}
+
+    return run_apart(
+        db,
+        event_id,
+        PLAYER,
+        "player_call",
+        command_id,
+        {"table": table, "reason": chosen},
+        act,
+        now,
+        lambda conn, earlier: _again(conn, event_id, earlier.seq),
+        check=published_pages,
+    )
 
 
 def _held(conn: Connection, event_id: int, number: int) -> CallRow:
@@ -331,7 +321,7 @@ def _take_up(
         return {**_json(row), "state": to.value}
 
     return run_command(
-        db, event_id, "record", judge, command_id, {"claim" if claim else "escalate": number}, act, now,
+        db, event_id, Action.record, judge, command_id, {"claim" if claim else "escalate": number}, act, now,
         lambda c, _e: _again(c, event_id, number),
     )  # fmt: skip
 
@@ -427,9 +417,16 @@ def resolve_call(
         "seen": resolution.seen,
     }
     return run_command(
-        db, event_id, "record", judge, command_id, payload, act, now,
+        db,
+        event_id,
+        Action.record,
+        judge,
+        command_id,
+        payload,
+        act,
+        now,
         lambda c, e: _resolved_again(c, event_id, e),
-    )  # fmt: skip
+    )
 
 
 def _resolved_again(conn: Connection, event_id: int, entry: Entry) -> ResolvedJson:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, TypedDict, TypeVar, overload
 
+from shinpan.engine.event_rules import Action
 from shinpan.errors import Conflict, NotFound
 from shinpan.services.closed import IMPORTING, check_open, closed
 from shinpan.services.context import Event, authorized, holding, stamp
@@ -44,7 +45,7 @@ class Replayed(TypedDict):
 def run_command(
     db: Database,
     event_id: int,
-    action: str,
+    action: Action,
     actor: str | None,
     command_id: str | None,
     payload: Any,
@@ -61,7 +62,7 @@ def run_command(
 def run_command(
     db: Database,
     event_id: int,
-    action: str,
+    action: Action,
     actor: str | None,
     command_id: str | None,
     payload: Any,
@@ -77,7 +78,7 @@ def run_command(
 def run_command(
     db: Database,
     event_id: int,
-    action: str,
+    action: Action,
     actor: str | None,
     command_id: str | None,
     payload: Any,
@@ -131,11 +132,41 @@ def retry_of(earlier: Entry | None, command_id: str, digest: str) -> Entry | Non
 
 
 def written_apart(conn: Connection, event_id: int, command_id: str, digest: str) -> Entry | None:
-    """For a write that does not go through :func:`run_command` (a player's, who has no
-    account: a winner's report, a call, their own drop or decklist): the entry a retry of
-    this command recorded, else None once the event is open to it (a sealed one refuses, as
-    the write door does)."""
+    """For a write apart from :func:`run_command` (:func:`run_apart`: a player's, who has no
+    account): the entry a retry of this command recorded, else None once the event is open
+    to it (a sealed one refuses, as the write door does)."""
     earlier = retry_of(entry_by_command(conn, event_id, command_id), command_id, digest)
     if earlier is None:
         check_open(conn, event_id)
     return earlier
+
+
+def run_apart(
+    db: Database,
+    event_id: int,
+    writer: str,
+    action: str,
+    command_id: str | None,
+    payload: Any,
+    act: Callable[[Connection, Appender], T],
+    now: datetime | None,
+    replayed: Callable[[Connection, Entry], T],
+    *,
+    check: Callable[[Connection], None] | None = None,
+) -> T:
+    """Run a write apart from the judges' door (:func:`run_command`): a player's, who has no
+    account (a winner's report, a call, their own drop or decklist), written in the ledger by
+    ``writer`` (the players' page), once per command id. ``check`` refuses first (an event
+    that takes no such write); the same id again answers ``replayed(conn, entry)`` of the
+    entry first recorded; a sealed event refuses (:func:`written_apart`)."""
+    command_id = command_id or new_command_id()
+    digest = fingerprint({"action": action, "payload": payload})
+    with db.write(event_id) as conn:
+        digest = conn.info.pop(REPLAYED_HASH, None) or digest  # an import's, as the file has it
+        if check is not None:
+            check(conn)
+        earlier = written_apart(conn, event_id, command_id, digest)
+        if earlier is not None:  # a retry (the phone sent it twice): what it recorded
+            return replayed(conn, earlier)
+        ap = Appender(conn, event_id, writer, stamp(now), command_id=command_id, command_hash=digest)
+        return act(conn, ap)

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
-from shinpan.engine.event_rules import Role, may
+from shinpan.engine.event_rules import Action, Role, may
 from shinpan.errors import Forbidden, InvalidInput, NotFound
 from shinpan.files import guidelines
 from shinpan.store.connection import Connection
@@ -119,7 +119,7 @@ def role_of(conn: Connection, event_id: int, judge: str) -> Role:
     return authorized(event_id, judge, judge_role(conn, event_id, judge), None)
 
 
-def authorized(event_id: int, judge: str, role: str | None, action: str | None) -> Role:
+def authorized(event_id: int, judge: str, role: str | None, action: Action | None) -> Role:
     """The judge's role, once it allows ``action`` (D11; None: any role)."""
     if role is None:
         raise NotFound("{judge} is not a judge of event {event}", judge=judge, event=event_id)
@@ -129,7 +129,7 @@ def authorized(event_id: int, judge: str, role: str | None, action: str | None) 
     return found
 
 
-def require(conn: Connection, event: Event, actor: str | None, action: str) -> str:
+def require(conn: Connection, event: Event, actor: str | None, action: Action) -> str:
     """The acting judge's name, once their role allows ``action`` (D11); default: head judge."""
     name = actor or event.head_judge
     authorized(event.id, name, role_of(conn, event.id, name).value, action)

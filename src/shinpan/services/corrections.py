@@ -12,14 +12,22 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any
 
 from shinpan.engine import Deviation, RecordError
 from shinpan.engine.corrections import rederive
-from shinpan.engine.event_rules import RulingState
+from shinpan.engine.event_rules import Action, RulingState
 from shinpan.engine.explain import deviation_text
 from shinpan.engine.facts import check_deviation, check_deviation_changes
 from shinpan.engine.hanging import effects_after_deviation, remedies_after_deviation, restored_effects
+from shinpan.engine.refusals import (
+    AsItStands,
+    ConfirmRefused,
+    DeviationRefused,
+    VoidRefused,
+    why_no_confirm,
+    why_no_deviate,
+    why_no_void,
+)
 from shinpan.engine.ruling import Trigger
 from shinpan.entries import RulingDeviated, RulingsConfirmed, RulingsRecorded, RulingsVoided
 from shinpan.errors import Conflict, InvalidInput
@@ -30,6 +38,7 @@ from shinpan.services.recording import append_rulings, live_history, next_number
 from shinpan.services.shapes import DeviationJson, deviation_json
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
+from shinpan.store.feed import RulingRow
 from shinpan.store.ledger import Appender
 from shinpan.store.rulings import live_follow_ups, numbers_of_entry
 
@@ -49,7 +58,7 @@ def confirm(
     def act(conn: Connection, ap: Appender) -> list[int]:
         found = rows_of(conn, event_id, numbers)
         for r in found:
-            if r.state != RulingState.pending:
+            if why_no_confirm(r.state) is ConfirmRefused.not_waiting:
                 raise Conflict(
                     "ruling {n} is {state}, not waiting for confirmation", n=r.number, state=r.state
                 )
@@ -61,7 +70,7 @@ def confirm(
     return run_command(
         db,
         event_id,
-        "confirm",
+        Action.confirm,
         judge,
         command_id,
         {"confirm": sorted(numbers)},
@@ -71,14 +80,15 @@ def confirm(
     )
 
 
-def _penalises_nobody(row: Any) -> bool:
-    """D16: a record's ruling with no penalty and no offence (facts determined, an outside
-    advisor only): there is nothing to deviate from."""
-    return (
-        row.offense is None
-        and not row.follow_up
-        and row.trigger == Trigger.record.value
-        and not (json.loads(row.guideline_penalties))
+def _as_it_stands(row: RulingRow) -> AsItStands:
+    """The ruling as the correction rules see it, its penalties read once."""
+    return AsItStands(
+        row.state,
+        Trigger(row.trigger),
+        row.offense,
+        row.follow_up,
+        tuple(json.loads(row.penalties)),
+        tuple(json.loads(row.guideline_penalties)),
     )
 
 
@@ -94,20 +104,23 @@ def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str)
     except RecordError as e:
         raise InvalidInput(e.template, field=e.field.removeprefix("deviation."), **e.params) from None
     (row,) = rows_of(conn, ap.event_id, [number])
-    if row.state == RulingState.voided:
+    standing = _as_it_stands(row)
+    new = tuple(penalties)
+    given = standing.guideline_penalties
+    refused = why_no_deviate(standing, new)
+    if refused is DeviationRefused.voided:
         raise Conflict("ruling {n} is voided", n=number)
-    if _penalises_nobody(row):
+    if refused is DeviationRefused.penalises_nobody:
         raise Conflict(
             "ruling {n} penalises nobody, so there is nothing to deviate from; "
             "record a violation outside every category instead",
             n=number,
         )
-    new = tuple(penalties)
-    given = tuple(json.loads(row.guideline_penalties))
-    try:
-        check_deviation_changes(given, json.loads(row.penalties), new)
-    except RecordError as e:
-        raise InvalidInput(e.template, field=e.field.removeprefix("deviation.")) from None
+    if refused is not None:  # it would change nothing: said as the engine says it
+        try:
+            check_deviation_changes(given, standing.penalties, new)
+        except RecordError as e:
+            raise InvalidInput(e.template, field=e.field.removeprefix("deviation.")) from None
     # D16: the step's own effects and remedies hang on its penalties (a follow-up has none).
     had = tuple(json.loads(row.effects))
     effects: tuple[str, ...] = had
@@ -137,11 +150,12 @@ def void_in(ap: Appender, number: int, reason: str) -> list[int]:
     """Within a command: void the record a ruling came from, with the follow-ups of its
     deadlines, reversing what they did; then re-derive the additional rulings (D16)."""
     why = reason.strip()
-    if not why:
-        raise InvalidInput("a void needs a reason", field="reason")
     conn, event_id = ap.conn, ap.event_id
     (row,) = rows_of(conn, event_id, [number])
-    if row.state == RulingState.voided:
+    refused = why_no_void(row.state, why)
+    if refused is VoidRefused.no_reason:
+        raise InvalidInput("a void needs a reason", field="reason")
+    if refused is VoidRefused.voided:
         raise Conflict("ruling {n} is already voided", n=number)
     entries = [row.entry_seq]
     numbers = numbers_of_entry(conn, event_id, row.entry_seq)
@@ -189,7 +203,7 @@ def deviate(
     return run_command(
         db,
         event_id,
-        "deviate",
+        Action.deviate,
         judge,
         command_id,
         payload,
@@ -213,7 +227,7 @@ def void(
     return run_command(
         db,
         event_id,
-        "void",
+        Action.void,
         judge,
         command_id,
         {"void": number, "reason": reason},

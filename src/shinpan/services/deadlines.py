@@ -16,9 +16,18 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, TypedDict, cast
 
-from shinpan.engine.clock import closed_by_arrival, due_state, match_over_for_deadline, table_ends_at
-from shinpan.engine.event_rules import DeadlineState, Role, RoundState
+from shinpan.engine.clock import (
+    Awaits,
+    DueState,
+    Moment,
+    awaits,
+    closed_by_arrival,
+    due_state,
+    table_ends_at,
+)
+from shinpan.engine.event_rules import Action, DeadlineState, Role, RoundState
 from shinpan.errors import Conflict, Forbidden, NotFound
+from shinpan.guideline.terms import When
 from shinpan.services.context import load_event, parse_stamp, role_of, stamp
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -95,26 +104,28 @@ def _table_ends(conn: Connection, event_id: int, round_no: int, table: int) -> t
     return table_ends_at(parse_stamp(r.started_at), r.minutes, extra), ended
 
 
-def _overdue(
-    conn: Connection, event_id: int, d: RemedyDue, now: datetime, clock: str
-) -> tuple[bool, float | None]:
-    if d.due_kind == "minutes" and d.due_at:
-        due_at = parse_stamp(d.due_at)
-        return due_state(d.due_kind, due_at, now, False).due, (due_at - now).total_seconds()
-    if d.due_kind == "end_of_match" and d.round is not None and d.table is not None:
-        if clock == "table_time":  # D23: the table's time, whatever the duels decided
-            ends, round_ended = _table_ends(conn, event_id, d.round, d.table)
-            over = match_over_for_deadline(
-                clock, result_in=False, table_ends=ends, round_ended=round_ended, now=now
-            )
-            return over, (ends - now).total_seconds() if ends is not None and not over else None
-        return bool(result_at(conn, event_id, d.round, d.table)), None
-    if d.due_kind == "end_of_round" and d.round is not None:
+def _moment(conn: Connection, event_id: int, d: RemedyDue, awaited: Awaits) -> Moment:
+    """What the record says of the moment the deadline awaits (the core says which, D21)."""
+    if awaited is Awaits.time:
+        return Moment(at=parse_stamp(d.due_at) if d.due_at else None)
+    if d.round is None:
+        return Moment()
+    if awaited is Awaits.round_end:
         r = round_of(conn, event_id, d.round)
-        return bool(r and r.state is RoundState.ended), None
-    if d.due_kind == "before_next_match" and d.round is not None:
-        return paired_after(conn, event_id, d.round), None
-    return False, None
+        return Moment(come=bool(r and r.state is RoundState.ended))
+    if awaited is Awaits.next_match:
+        return Moment(come=paired_after(conn, event_id, d.round))
+    if d.table is None:
+        return Moment()
+    if awaited is Awaits.table_time:  # D23: the table's time, whatever the duels decided
+        ends, round_ended = _table_ends(conn, event_id, d.round, d.table)
+        return Moment(come=round_ended, at=ends)
+    return Moment(come=bool(result_at(conn, event_id, d.round, d.table)))
+
+
+def _due(conn: Connection, event_id: int, d: RemedyDue, now: datetime, clock: str) -> DueState:
+    when = When(d.due_kind)
+    return due_state(when, clock, _moment(conn, event_id, d, awaits(when, clock)), now)
 
 
 def _shown(d: RemedyDue, overdue: bool, left: float | None, clock: str) -> Deadline:
@@ -149,10 +160,8 @@ def list_deadlines(
         out = []
         for d in remedies(conn, event_id, include_closed=include_closed):
             clock = _clock(book, d)
-            pending = d.state is DeadlineState.pending
-            out.append(
-                _shown(d, *(_overdue(conn, event_id, d, moment, clock) if pending else (False, None)), clock)
-            )
+            due = _due(conn, event_id, d, moment, clock) if d.state is DeadlineState.pending else None
+            out.append(_shown(d, due is not None and due.due, due.seconds_left if due else None, clock))
     return sorted(out, key=lambda d: (not d.overdue, d.seconds_left if d.seconds_left is not None else 1e12))
 
 
@@ -185,7 +194,7 @@ def mark_done(
         for pos in pending_positions(conn, event_id, ruling, since=position):
             ap.append(DeadlineDone(ruling, pos))
 
-    run_command(db, event_id, "deadline", judge, command_id, {"done": [ruling, position]}, act, now)
+    run_command(db, event_id, Action.deadline, judge, command_id, {"done": [ruling, position]}, act, now)
 
 
 def mark_arrived(
@@ -219,7 +228,7 @@ def mark_arrived(
         for pos in waiting:
             ap.append(DeadlineDone(ruling, pos))
 
-    run_command(db, event_id, "deadline", judge, command_id, {"arrived": [ruling, position]}, act, now)
+    run_command(db, event_id, Action.deadline, judge, command_id, {"arrived": [ruling, position]}, act, now)
 
 
 def mark_missed(
@@ -257,8 +266,7 @@ def mark_missed(
                 "missing this deadline brings nothing more: mark it done when the remedy is carried out"
             )
         moment = parse_stamp(ap.now)
-        overdue, _left = _overdue(conn, event_id, d, moment, _clock(event.book, d))
-        state = due_state(d.due_kind, parse_stamp(d.due_at) if d.due_at else None, moment, overdue)
+        state = _due(conn, event_id, d, moment, _clock(event.book, d))
         if not state.due:
             if not state.head_judge_may_end_sooner:
                 raise Conflict("this deadline is not due yet (due at {due_at})", due_at=d.due_at)
@@ -297,7 +305,7 @@ def mark_missed(
     return run_command(
         db,
         event_id,
-        "deadline",
+        Action.deadline,
         judge,
         command_id,
         {"missed": [ruling, position]},

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from shinpan.engine.event_rules import Action
 from shinpan.entries import DeckRulesSet
 from shinpan.errors import Conflict, InvalidInput
 from shinpan.services.commands import run_command
@@ -115,5 +116,13 @@ def set_rules(
         return rules_of(entry.body())
 
     return run_command(
-        db, event_id, "manage", judge, command_id, entry.body(), act, now, lambda *_: rules_of(entry.body())
+        db,
+        event_id,
+        Action.manage,
+        judge,
+        command_id,
+        entry.body(),
+        act,
+        now,
+        lambda *_: rules_of(entry.body()),
     )

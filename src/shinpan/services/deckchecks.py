@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from shinpan.engine.event_rules import RoundState
+from shinpan.engine.event_rules import Action, RoundState
 from shinpan.entries import (
     CheckFinding,
     DeckCheckCounted,
@@ -158,7 +158,7 @@ def start(
                 "started_at": entry.recorded_at}  # fmt: skip
 
     payload = {"round": round_no, "table": table}
-    return run_command(db, event_id, "deckcheck", judge, command_id, payload, act, now, again)
+    return run_command(db, event_id, Action.deckcheck, judge, command_id, payload, act, now, again)
 
 
 def count(
@@ -196,9 +196,16 @@ def count(
     payload = {"round": round_no, "table": table, "player": player,
                "sections": {s: [[n, name] for n, name, _ in c] for s, c in sections_of(deck).items()}}  # fmt: skip
     return run_command(
-        db, event_id, "deckcheck", judge, command_id, payload, act, now,
+        db,
+        event_id,
+        Action.deckcheck,
+        judge,
+        command_id,
+        payload,
+        act,
+        now,
         lambda conn, entry: _recounted(conn, event_id, entry),
-    )  # fmt: skip
+    )
 
 
 def _listed(lists: Mapping[str, Any], player: str) -> Decklist:
@@ -344,7 +351,7 @@ def end(
         "extend": extend,
         "confirmed": {p: asdict(c) for p, c in sorted((confirmed or {}).items())},
     }
-    return run_command(db, event_id, "deckcheck", judge, command_id, payload, act, now, again)
+    return run_command(db, event_id, Action.deckcheck, judge, command_id, payload, act, now, again)
 
 
 def _recounted(conn: Connection, event_id: int, entry: Any) -> CountedJson:
@@ -419,7 +426,7 @@ def deck_corrected(
     def again(conn: Connection, entry: Any) -> DeckCorrectedJson:
         return {"check": entry.of(DeckCorrected).check, "player": player, "rulings": []}
 
-    return run_command(db, event_id, "deckcheck", judge, command_id, payload, act, now, again)
+    return run_command(db, event_id, Action.deckcheck, judge, command_id, payload, act, now, again)
 
 
 def checks(db: Database, event_id: int, round_no: int | None = None) -> list[CheckJson]:

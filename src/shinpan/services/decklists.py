@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from shinpan.engine.event_rules import Action
 from shinpan.entries import (
     DeadlineDone,
     DecklistCorrected,
@@ -25,12 +26,11 @@ from shinpan.entries import (
 from shinpan.entries.decks import Sections
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.services.codes import player_code_is_right
-from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command, written_apart
-from shinpan.services.context import check_reason, load_event, stamp
+from shinpan.services.commands import run_apart, run_command
+from shinpan.services.context import check_reason, load_event
 from shinpan.services.deck_rules import event_rules, locked_at, rules_were_set
 from shinpan.services.deck_shapes import ListStateJson, ListStatusJson, ShownListJson, SubmittedJson
 from shinpan.services.playoff import final_placings
-from shinpan.store.chain import fingerprint
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.deadlines import pending_positions
@@ -144,7 +144,7 @@ def submit(
         return _submitted(conn, event_id, entry.seq, entry.of(DecklistRegistered), moment)
 
     payload = _payload(player, deck, fmt, source, digest)
-    return run_command(db, event_id, "decklist", judge, command_id, payload, act, now, again)
+    return run_command(db, event_id, Action.decklist, judge, command_id, payload, act, now, again)
 
 
 def submit_by_player(
@@ -163,15 +163,8 @@ def submit_by_player(
     """A player submits their own list on the players' page with their registration code,
     until the lock (T13). No account: the ledger names the players' page."""
     moment = now or datetime.now().astimezone()
-    command_id = command_id or new_command_id()
-    digest_of_command = fingerprint(
-        {"action": "decklist_self", "payload": _payload(player, deck, fmt, source, digest)}
-    )
-    with db.write(event_id) as conn:
-        digest_of_command = conn.info.pop(REPLAYED_HASH, None) or digest_of_command
-        earlier = written_apart(conn, event_id, command_id, digest_of_command)
-        if earlier is not None:
-            return _submitted(conn, event_id, earlier.seq, earlier.of(DecklistRegistered), moment)
+
+    def act(conn: Connection, ap: Appender) -> Submitted:
         if (
             len(code) > 40
             or player_row(conn, event_id, player) is None
@@ -190,11 +183,20 @@ def submit_by_player(
             _problems(event_rules(conn, event_id), deck),
             by_player=True,
         )
-        ap = Appender(
-            conn, event_id, PLAYERS_PAGE, stamp(now), command_id=command_id, command_hash=digest_of_command
-        )
         made = ap.append(entry)
         return _submitted(conn, event_id, made.seq, entry, moment)
+
+    return run_apart(
+        db,
+        event_id,
+        PLAYERS_PAGE,
+        "decklist_self",
+        command_id,
+        _payload(player, deck, fmt, source, digest),
+        act,
+        now,
+        lambda conn, earlier: _submitted(conn, event_id, earlier.seq, earlier.of(DecklistRegistered), moment),
+    )
 
 
 def import_lists(
@@ -237,7 +239,7 @@ def import_lists(
         return done
 
     payload = {p: _payload(p, d, f, s, h) for p, (d, f, s, h) in lists.items()}
-    return run_command(db, event_id, "decklist", judge, command_id, payload, act, now, lambda *_: [])
+    return run_command(db, event_id, Action.decklist, judge, command_id, payload, act, now, lambda *_: [])
 
 
 def lock(
@@ -259,7 +261,7 @@ def lock(
         return ap.now
 
     return run_command(
-        db, event_id, "manage", judge, command_id, {"lock": True}, act, now, lambda c, e: e.recorded_at
+        db, event_id, Action.manage, judge, command_id, {"lock": True}, act, now, lambda c, e: e.recorded_at
     )
 
 
@@ -309,7 +311,7 @@ def correct(
         return _submitted(conn, event_id, entry.seq, entry.of(DecklistCorrected), moment)
 
     payload = {**_payload(player, deck, fmt, source, digest), "reason": reason}
-    return run_command(db, event_id, "manage", judge, command_id, payload, act, now, again)
+    return run_command(db, event_id, Action.manage, judge, command_id, payload, act, now, again)
 
 
 def close_remedies(conn: Connection, ap: Appender, event_id: int, player: str, rule: str) -> list[int]:
@@ -432,6 +434,6 @@ def publish_top(
         return list(chosen)
 
     return run_command(
-        db, event_id, "manage", judge, command_id, {"top": top}, act, now,
+        db, event_id, Action.manage, judge, command_id, {"top": top}, act, now,
         lambda conn, entry: list(entry.of(DecklistsPublished).players),
     )  # fmt: skip

@@ -9,7 +9,14 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE, MAX_ROUND_MINUTES
-from shinpan.engine.event_rules import Role, RoundState, may_set_threshold, scope_problems
+from shinpan.engine.event_rules import (
+    Action,
+    Role,
+    RoundState,
+    ThresholdRefused,
+    scope_problems,
+    why_no_threshold,
+)
 from shinpan.engine.participants import (
     MAX_ID_LENGTH,
     check_id,
@@ -153,7 +160,7 @@ def new_event(
             "the event cannot be created: {reason}", field="head_judge_level", reason="; ".join(problems)
         )
     threshold = confirmation_threshold or g.confirmation_threshold
-    if not may_set_threshold(g, threshold):
+    if why_no_threshold(g, threshold) is ThresholdRefused.lowered:
         raise InvalidInput(
             "the confirmation threshold may be raised, not lowered, from {base}",
             field="confirmation_threshold",
@@ -225,7 +232,7 @@ def add_judge(
             raise Conflict("{name} already has a seat at this event", field="name", name=name.strip())
         ap.append(seat)
 
-    run_command(db, event_id, "invite", actor, command_id, seat.body(), act, now)
+    run_command(db, event_id, Action.invite, actor, command_id, seat.body(), act, now)
 
 
 def claim_seat(
@@ -249,7 +256,7 @@ def claim_seat(
     run_command(
         db,
         event_id,
-        "read",
+        Action.read,
         seat,
         command_id,
         {"claim": seat, "account": account},
@@ -298,9 +305,16 @@ def import_players(
         return len(payload)
 
     return run_command(
-        db, event_id, "roster", actor, command_id, {"players": payload}, act, now,
+        db,
+        event_id,
+        Action.roster,
+        actor,
+        command_id,
+        {"players": payload},
+        act,
+        now,
         lambda _conn, entry: len(entry.of(PlayersImported).players),
-    )  # fmt: skip
+    )
 
 
 def import_pairings(
@@ -345,9 +359,16 @@ def import_pairings(
         return len(pairings)
 
     return run_command(
-        db, event_id, "results", actor, command_id, {"round": round_no, "pairings": pairings}, act, now,
+        db,
+        event_id,
+        Action.results,
+        actor,
+        command_id,
+        {"round": round_no, "pairings": pairings},
+        act,
+        now,
         lambda _conn, entry: len(entry.of(RoundPaired).pairings),
-    )  # fmt: skip
+    )
 
 
 def end_round(
@@ -394,9 +415,16 @@ def end_round(
     chosen = {str(t): c.value for t, c in sorted((open_tables or {}).items())}
     payload: dict[str, Any] = {"end_round": round_no} | ({"open_tables": chosen} if chosen else {})
     return run_command(
-        db, event_id, "results", actor, command_id, payload, act, now,
+        db,
+        event_id,
+        Action.results,
+        actor,
+        command_id,
+        payload,
+        act,
+        now,
         lambda _conn, entry: entry.of(RoundEnded).round,
-    )  # fmt: skip
+    )
 
 
 def report_result(

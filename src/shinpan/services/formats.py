@@ -9,6 +9,7 @@ import secrets
 from datetime import datetime
 from typing import TypedDict
 
+from shinpan.engine.event_rules import Action
 from shinpan.entries import FormatSet
 from shinpan.errors import InvalidInput
 from shinpan.services.commands import run_command
@@ -113,6 +114,13 @@ def set_format(
 
     payload = {"format": match_format, "time_out": time_out, "tiebreakers": tiebreakers}
     return run_command(
-        db, event_id, "manage", actor, command_id, payload, act, now,
+        db,
+        event_id,
+        Action.manage,
+        actor,
+        command_id,
+        payload,
+        act,
+        now,
         lambda conn, _entry: read_format(conn, event_id),
-    )  # fmt: skip
+    )

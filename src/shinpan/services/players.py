@@ -14,7 +14,7 @@ import io
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from shinpan.engine.event_rules import Status, may_mark_attendance
+from shinpan.engine.event_rules import Action, Status, may_mark_attendance
 from shinpan.engine.participants import normalize_id
 from shinpan.entries import AttendanceMarked, PlayerCorrected
 from shinpan.errors import InvalidInput, NotFound, Refused
@@ -160,9 +160,16 @@ def correct_player(
         return player_corrected_json(corrected)
 
     return run_command(
-        db, event_id, "roster", actor, command_id, corrected.body(), act, now,
+        db,
+        event_id,
+        Action.roster,
+        actor,
+        command_id,
+        corrected.body(),
+        act,
+        now,
         lambda _conn, entry: player_corrected_json(entry.of(PlayerCorrected)),
-    )  # fmt: skip
+    )
 
 
 def mark_attendance(
@@ -191,9 +198,16 @@ def mark_attendance(
         return attendance_json(marked)
 
     return run_command(
-        db, event_id, "roster", actor, command_id, marked.body(), act, now,
+        db,
+        event_id,
+        Action.roster,
+        actor,
+        command_id,
+        marked.body(),
+        act,
+        now,
         lambda _conn, entry: attendance_json(entry.of(AttendanceMarked)),
-    )  # fmt: skip
+    )
 
 
 @dataclass(frozen=True)

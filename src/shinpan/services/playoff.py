@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TypedDict
 
+from shinpan.engine.event_rules import Action
 from shinpan.entries import Pairing, PlayoffStarted, RoundPaired
 from shinpan.errors import Conflict
 from shinpan.services.commands import run_command
@@ -199,9 +200,16 @@ def start_playoff(
 
     payload = {"playoff": size, "third_place": third_place}
     return run_command(
-        db, event_id, "results", actor, command_id, payload, act, now,
+        db,
+        event_id,
+        Action.results,
+        actor,
+        command_id,
+        payload,
+        act,
+        now,
         lambda conn, entry: _replayed(conn, event_id, entry.of(RoundPaired).round),
-    )  # fmt: skip
+    )
 
 
 def pair_playoff_round(
@@ -233,9 +241,16 @@ def pair_playoff_round(
         return PlayoffRound(round_no, shown)
 
     return run_command(
-        db, event_id, "results", actor, command_id, {"playoff": "next"}, act, now,
+        db,
+        event_id,
+        Action.results,
+        actor,
+        command_id,
+        {"playoff": "next"},
+        act,
+        now,
         lambda conn, entry: _replayed(conn, event_id, entry.of(RoundPaired).round),
-    )  # fmt: skip
+    )
 
 
 def _replayed(conn: Connection, event_id: int, round_no: int) -> PlayoffRound:

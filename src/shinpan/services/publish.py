@@ -16,6 +16,7 @@ import time
 from datetime import datetime
 from typing import TypedDict
 
+from shinpan.engine.event_rules import Action
 from shinpan.entries import EventPublished
 from shinpan.entries.public import NAME_MODES
 from shinpan.errors import InvalidInput, NotFound
@@ -107,7 +108,7 @@ def publish(
     done = run_command(
         db,
         event_id,
-        "manage",
+        Action.manage,
         actor,
         command_id,
         payload,

@@ -15,7 +15,7 @@ from typing import Any, NotRequired, TypedDict
 
 from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, explain
 from shinpan.engine.clock import ClockError, deadline_runs_from, given_at, parse_given_at
-from shinpan.engine.event_rules import Status, counting_scope, left_as, where_ruling_lands
+from shinpan.engine.event_rules import Action, Status, counting_scope, left_as, where_ruling_lands
 from shinpan.engine.explain import reason_text
 from shinpan.engine.facts import PERSON_FACTS, normalized
 from shinpan.engine.leaving import LEFT_REASONS, noted_leaving
@@ -426,7 +426,7 @@ def preview(db: Database, event_id: int, inp: RecordInput, *, judge: str | None 
     """The rulings a record would make now, without saving anything."""
     with db.read() as conn:
         event = load_event(conn, event_id)
-        require(conn, event, judge, "record")
+        require(conn, event, judge, Action.record)
         inp = inp.normalized()
         return with_threshold(event, _decide(conn, event, inp, _before(conn, event, inp)))
 
@@ -445,7 +445,7 @@ def record(
 
     def check(conn: Connection, event: Event, name: str) -> None:
         if inp.deviation is not None:
-            require(conn, event, name, "deviate")
+            require(conn, event, name, Action.deviate)
 
     def act(conn: Connection, ap: Appender) -> Recorded:
         event = load_event(conn, event_id)
@@ -466,9 +466,17 @@ def record(
         return Recorded(event_id, first.seq, made, [{"kind": e.kind, **e.body.body()} for e in effects])
 
     return run_command(
-        db, event_id, "record", judge, command_id, inp.payload(), act, now,
-        lambda conn, entry: _recorded(event_id, conn, entry, True), check=check,
-    )  # fmt: skip
+        db,
+        event_id,
+        Action.record,
+        judge,
+        command_id,
+        inp.payload(),
+        act,
+        now,
+        lambda conn, entry: _recorded(event_id, conn, entry, True),
+        check=check,
+    )
 
 
 def rows_of(conn: Connection, event_id: int, numbers: Sequence[int]) -> list[RulingRow]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TypedDict
 
+from shinpan.engine.event_rules import Action
 from shinpan.entries import EventReopened
 from shinpan.errors import Conflict, InvalidInput
 from shinpan.services.commands import run_command
@@ -51,9 +52,17 @@ def reopen_event(
         return _reopened(entry.seq, entry.of(EventReopened))
 
     return run_command(
-        db, event_id, "manage", actor, command_id, {"reopen": event_id, "reason": reason}, act, now,
-        lambda _conn, entry: _reopened(entry.seq, entry.of(EventReopened)), when_sealed=True,
-    )  # fmt: skip
+        db,
+        event_id,
+        Action.manage,
+        actor,
+        command_id,
+        {"reopen": event_id, "reason": reason},
+        act,
+        now,
+        lambda _conn, entry: _reopened(entry.seq, entry.of(EventReopened)),
+        when_sealed=True,
+    )
 
 
 def _reopened(seq: int, b: EventReopened) -> Reopened:

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, NotRequired, TypedDict
 
 from shinpan.engine.effects import Match
-from shinpan.engine.event_rules import Role, RoundState, next_duel
+from shinpan.engine.event_rules import Action, Role, RoundState, next_duel
 from shinpan.engine.participants import normalize_id
 from shinpan.entries import ReportedDuel, ResultReported
 from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused, ResultStands
@@ -257,10 +257,16 @@ def report_result(
     result that stands and why; refused for a round not started (T5)."""
     check_reason((wanted.reason or "").strip() or None)
     return run_command(
-        db, event_id, "results", actor, command_id,
+        db,
+        event_id,
+        Action.results,
+        actor,
+        command_id,
         {"result": wanted.payload(), "round": round_no, "table": table},
-        lambda conn, ap: record_report(conn, ap, event_id, round_no, table, wanted), now, replayed_result,
-    )  # fmt: skip
+        lambda conn, ap: record_report(conn, ap, event_id, round_no, table, wanted),
+        now,
+        replayed_result,
+    )
 
 
 def reported_match(conn: Connection, event_id: int, round_no: int, table: int) -> Match:

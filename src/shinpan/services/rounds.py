@@ -16,7 +16,7 @@ from typing import TypedDict
 
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES, MAX_ROUND_MINUTES, ROUND_MINUTES, table_ends_at
 from shinpan.engine.effects import Match
-from shinpan.engine.event_rules import RoundState
+from shinpan.engine.event_rules import Action, RoundState
 from shinpan.entries import RoundStarted, TimeExtended
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.guideline.model import Meaning
@@ -80,7 +80,7 @@ def start_round(
         }
 
     payload = {"start_round": True, "minutes": minutes}
-    return run_command(db, event_id, "results", actor, command_id, payload, act, now, replayed)
+    return run_command(db, event_id, Action.results, actor, command_id, payload, act, now, replayed)
 
 
 def give_time(
@@ -118,7 +118,7 @@ def give_time(
         ap.append(TimeExtended(number, table, minutes, reason))
 
     payload = {"round": round_no, "table": table, "minutes": minutes, "reason": reason}
-    run_command(db, event_id, "extend", judge, command_id, payload, act, now)
+    run_command(db, event_id, Action.extend, judge, command_id, payload, act, now)
 
 
 # -- the round's clock, as people read it ------------------------------------------------------

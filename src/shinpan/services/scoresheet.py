@@ -21,7 +21,7 @@ from shinpan.store.rounds import round_duels, round_matches
 from shinpan.store.rulings import Cause, awaiting_confirmation, causes
 from shinpan.store.standings import playoff_round
 from shinpan.tournament import recommended_rounds
-from shinpan.tournament.formats import AtTime, MatchFormat, final_scores
+from shinpan.tournament.formats import AtTime, MatchFormat, offered_scores
 from shinpan.tournament.results import Duel as SeatDuel
 from shinpan.tournament.results import Table as SeatTable
 from shinpan.tournament.rounds import OpenTable, choices_at_end
@@ -92,7 +92,7 @@ class Sheet:
     def final_scores(self) -> tuple[str, ...]:
         """The finished matches' scores, one tap each on the page (T7; a playoff's, T10)."""
         playoff = self.playoff_round is not None and self.round >= self.playoff_round
-        return final_scores(self.match_format, playoff=playoff)
+        return tuple(o.score for o in offered_scores(self.match_format, playoff=playoff, at_time=False))
 
 
 def _pending_statuses(conn: Connection, event: Event) -> dict[str, tuple[str, ...]]:

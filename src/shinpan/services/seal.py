@@ -30,6 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TypedDict
 
+from shinpan.engine.event_rules import Action
 from shinpan.entries import EventSealed
 from shinpan.errors import InvalidInput, StorageError
 from shinpan.ledger_head import ALPHABET
@@ -195,7 +196,7 @@ def seal_event(
     done = run_command(
         db,
         event_id,
-        "manage",
+        Action.manage,
         actor,
         command_id,
         {"seal": event_id},

@@ -17,14 +17,16 @@ from shinpan.engine.event_rules import DropRefused, why_no_drop
 from shinpan.engine.participants import normalize_id
 from shinpan.entries import PlayerDropped
 from shinpan.errors import Conflict, NotFound, Refused
-from shinpan.services.calls import players_write
+from shinpan.services.calls import PLAYER
 from shinpan.services.codes import player_code_is_right
+from shinpan.services.commands import run_apart
 from shinpan.services.context import load_event
 from shinpan.services.results import N_
 from shinpan.services.shapes import PlayerDroppedJson, dropped_json
 from shinpan.store.calls import call_of, open_call_at, table_of
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
+from shinpan.store.ledger import Appender
 from shinpan.store.public import published
 from shinpan.store.roster import status_of
 from shinpan.store.rounds import unfinished_match
@@ -49,10 +51,13 @@ def drop_myself(
     """A player drops from the event between rounds on the players' page, with their
     registration code: never paired again; their results stay in the standings."""
     number = normalize_id(player)
-    with players_write(db, event_id, "player_drop", {"drop": number}, command_id) as w:
-        if w.earlier is not None:
-            return dropped_json(w.earlier.of(PlayerDropped))
-        conn = w.conn
+
+    def published_pages(conn: Connection) -> None:
+        found = published(conn, event_id)
+        if found is None or found.token is None:
+            raise Refused("this event's players' pages are not published")
+
+    def act(conn: Connection, ap: Appender) -> PlayerDroppedJson:
         status = status_of(conn, event_id, number)
         if status is None:
             raise NotFound(WRONG_CODE, field="code")
@@ -67,10 +72,22 @@ def drop_myself(
                 "your match at table {table} has no result yet: once its result is in, you may drop",
                 table=playing[1],
             )
-        event = load_event(conn, event_id)
-        dropped = PlayerDropped(number, event.current_round)
-        w.appender(event_id, now).append(dropped)
+        dropped = PlayerDropped(number, load_event(conn, event_id).current_round)
+        ap.append(dropped)
         return dropped_json(dropped)
+
+    return run_apart(
+        db,
+        event_id,
+        PLAYER,
+        "player_drop",
+        command_id,
+        {"drop": number},
+        act,
+        now,
+        lambda _conn, earlier: dropped_json(earlier.of(PlayerDropped)),
+        check=published_pages,
+    )
 
 
 class CallSeen(TypedDict):

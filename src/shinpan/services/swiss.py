@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import TypedDict
 
 from shinpan.engine.event_rules import (
+    Action,
     DropRefused,
     RoundState,
     Status,
@@ -43,6 +44,7 @@ from shinpan.store.roster import status_of, statuses
 from shinpan.store.rounds import round_duels, round_matches, round_of, unfinished_match, unfinished_tables
 from shinpan.store.standings import entrants, played, playoff_round
 from shinpan.tournament import pair_round, recommended_rounds
+from shinpan.tournament.rounds import PairRefused, why_no_pairing
 
 
 @dataclass(frozen=True)
@@ -94,17 +96,20 @@ def refuse_unpairable(named: Sequence[str], known: Mapping[str, Status], field: 
 
 
 def still_open(conn: Connection, event_id: int, round_no: int) -> None:
-    """The round before the next one must be over: ended, and every match with a result."""
+    """The round before the next one must be over (T5): ended, and every match with a result."""
     row = round_of(conn, event_id, round_no)
-    tables = [str(t) for t in unfinished_tables(conn, event_id, round_no)]
-    if tables:
+    refused = why_no_pairing(
+        row.state if row is not None else RoundState.none, unfinished_tables(conn, event_id, round_no)
+    )
+    if refused is None:
+        return
+    if refused.why is PairRefused.unfinished:
         raise Conflict(
             "round {round} still has matches without a result (tables {tables}): report them first",
             round=round_no,
-            tables=", ".join(tables[:20]),
+            tables=", ".join(str(t) for t in refused.tables[:20]),
         )
-    if row is not None and row.state is not RoundState.ended:
-        raise Conflict("round {round} has not ended: end it before pairing the next round", round=round_no)
+    raise Conflict("round {round} has not ended: end it before pairing the next round", round=round_no)
 
 
 def pair_next_round(
@@ -149,7 +154,15 @@ def pair_next_round(
 
     payload = {"pair": "swiss", "seed": seed}
     return run_command(
-        db, event_id, "results", actor, command_id, payload, act, now, lambda _conn, entry: _paired(entry)
+        db,
+        event_id,
+        Action.results,
+        actor,
+        command_id,
+        payload,
+        act,
+        now,
+        lambda _conn, entry: _paired(entry),
     )
 
 
@@ -239,9 +252,16 @@ def edit_pairings(
 
     payload = {"tables": changed, "reason": reason}
     return run_command(
-        db, event_id, "edit_pairings", actor, command_id, payload, act, now,
+        db,
+        event_id,
+        Action.edit_pairings,
+        actor,
+        command_id,
+        payload,
+        act,
+        now,
         lambda _conn, entry: [pairing_json(p) for p in entry.of(PairingEdited).pairings],
-    )  # fmt: skip
+    )
 
 
 def _may_drop(status: Status, player: str) -> None:
@@ -295,6 +315,13 @@ def drop_player(
         return dropped_json(dropped)
 
     return run_command(
-        db, event_id, "results", actor, command_id, {"drop": number}, act, now,
+        db,
+        event_id,
+        Action.results,
+        actor,
+        command_id,
+        {"drop": number},
+        act,
+        now,
         lambda _conn, entry: dropped_json(entry.of(PlayerDropped)),
-    )  # fmt: skip
+    )

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from shinpan.engine.event_rules import Action
 from shinpan.entries import ResultReported, WinnerReportConfirmed, WinnerReported
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.services.codes import code_is_right
-from shinpan.services.commands import REPLAYED_HASH, new_command_id, run_command, written_apart
-from shinpan.services.context import load_event, stamp
+from shinpan.services.commands import run_apart, run_command
+from shinpan.services.context import load_event
 from shinpan.services.formats import read_format
 from shinpan.services.results import (
     ResultJson,
@@ -26,7 +27,6 @@ from shinpan.services.results import (
     replayed_result,
     reported_match,
 )
-from shinpan.store.chain import fingerprint
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry, read_entries
@@ -34,6 +34,7 @@ from shinpan.store.public import published
 from shinpan.store.rounds import unfinished_tables
 from shinpan.store.standings import playoff_round
 from shinpan.store.winner_reports import WinnerReport, winner_report, winner_reports
+from shinpan.tournament.formats import ScoreOrder, offered_scores
 from shinpan.tournament.results import parse_score
 
 PLAYERS_PAGE = "選手(報告)"  # who wrote a winner's report in the ledger: a player, without an account
@@ -48,7 +49,6 @@ __all__ = [
     "report_address",
     "report_page",
     "report_win",
-    "scores_offered",
     "takes_reports",
 ]
 
@@ -80,20 +80,12 @@ def report_win(
     if len(score) > MAX_SCORE:
         raise InvalidInput("write the score as on the slip: 2-0, 2-1, 1-1-1", field="score")
     shown = parse_score(score).shown()
-    command_id = command_id or new_command_id()
-    digest = fingerprint(
-        {
-            "action": "winner_report",
-            "payload": {"round": round_no, "table": table, "score": shown, "at_time": at_time},
-        }
-    )
-    with db.write(event_id) as conn:
-        digest = conn.info.pop(REPLAYED_HASH, None) or digest  # an import's, as the file has it
+
+    def open_to_reports(conn: Connection) -> None:
         if not takes_reports(conn, event_id):
             raise Refused("this event takes results at the scorekeeper's desk, not here")
-        earlier = written_apart(conn, event_id, command_id, digest)
-        if earlier is not None:  # a retry (the phone sent it twice): what it recorded
-            return _report_of(conn, event_id, earlier)
+
+    def act(conn: Connection, ap: Appender) -> WinnerReport:
         if round_no != load_event(conn, event_id).current_round:
             raise Refused("round {round} is not the round being played", round=round_no)
         m = reported_match(conn, event_id, round_no, table)
@@ -104,11 +96,20 @@ def report_win(
         if m.result is not None:
             raise Conflict("table {table} already has a result: ask the scorekeeper's desk", table=table)
         check_score(conn, event_id, m, Wanted(score=shown, at_time=at_time))
-        appender = Appender(
-            conn, event_id, PLAYERS_PAGE, stamp(now), command_id=command_id, command_hash=digest
-        )
-        entry = appender.append(WinnerReported(round_no, table, shown, at_time))
-        return _report_of(conn, event_id, entry)
+        return _report_of(conn, event_id, ap.append(WinnerReported(round_no, table, shown, at_time)))
+
+    return run_apart(
+        db,
+        event_id,
+        PLAYERS_PAGE,
+        "winner_report",
+        command_id,
+        {"round": round_no, "table": table, "score": shown, "at_time": at_time},
+        act,
+        now,
+        lambda conn, earlier: _report_of(conn, event_id, earlier),
+        check=open_to_reports,
+    )
 
 
 def _report_of(conn: Connection, event_id: int, entry: Entry) -> WinnerReport:
@@ -156,7 +157,7 @@ def confirm_report(
     return run_command(
         db,
         event_id,
-        "results",
+        Action.results,
         actor,
         command_id,
         {"confirm": report},
@@ -174,28 +175,6 @@ def _confirmed_again(conn: Connection, event_id: int, report: int, confirmed: En
     raise NotFound("no winner's report {report}", report=report)
 
 
-def scores_offered(match_format: str, *, playoff: bool = False) -> list[tuple[str, bool]]:
-    """The scores a winner picks from, as a slip writes them, seat a's duels first (and
-    whether at time): every finished result the format allows, then the usual ones at time.
-    A playoff's match always has a winner (T10): no score that leaves the duels equal."""
-    if match_format == "bo1":
-        offered = [("1-0", False), ("0-1", False), ("0-0-1", True)]
-    else:
-        offered = [
-            ("2-0", False),
-            ("2-1", False),
-            ("0-2", False),
-            ("1-2", False),
-            ("1-1-1", False),
-            ("1-0", True),
-            ("0-1", True),
-            ("1-1", True),
-        ]
-    if playoff:
-        return [(s, at_time) for s, at_time in offered if (duels := parse_score(s)).won_a != duels.won_b]
-    return offered
-
-
 def report_page(
     db: Database, event_id: int, round_no: int | None = None
 ) -> tuple[bool, list[tuple[str, bool]]]:
@@ -204,8 +183,9 @@ def report_page(
     with db.read() as conn:
         first_playoff = playoff_round(conn, event_id)
         in_playoff = first_playoff is not None and round_no is not None and round_no >= first_playoff
-        chosen = read_format(conn, event_id).match_format.value
-        return takes_reports(conn, event_id), scores_offered(chosen, playoff=in_playoff)
+        chosen = read_format(conn, event_id).match_format
+        offered = offered_scores(chosen, playoff=in_playoff, order=ScoreOrder.by_winner)
+        return takes_reports(conn, event_id), [(o.score, o.at_time) for o in offered]
 
 
 def report_address(db: Database, event_id: int, round_no: int, table: int, code: str) -> str | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from shinpan.errors import Conflict, InvalidInput
 from shinpan.tournament.tiebreakers import DEFAULT_CHAIN, Chain, parse_chain
@@ -42,14 +42,57 @@ def duels_to_win(match_format: MatchFormat) -> int:
     return 1 if match_format is MatchFormat.bo1 else 2
 
 
-def final_scores(match_format: MatchFormat, *, playoff: bool = False) -> tuple[str, ...]:
-    """The scores a finished match's slip says (T7), as a scorekeeper taps them: a player
-    with the duels to win and the other with fewer; in best of three, 1-1-1 too (two duels
-    each way and a drawn one: a draw), except in a playoff, whose matches always have a
-    winner (T10). Anything else is typed."""
-    if match_format is MatchFormat.bo1:
-        return ("1-0", "0-1")
-    return ("2-0", "2-1", "1-2", "0-2") + (() if playoff else ("1-1-1",))
+class ScoreOrder(StrEnum):
+    """How a screen lists the scores a slip can say (T7)."""
+
+    by_seat_a = "by_seat_a"  # seat a's duels won, most first: 2-0, 2-1, 1-2, 0-2 (the scorekeeper's buttons)
+    by_winner = (
+        "by_winner"  # seat a's wins, then seat b's the same way: 2-0, 2-1, 0-2, 1-2 (the winner's page)
+    )
+
+
+class OfferedScore(NamedTuple):
+    """A score a screen offers, as a slip writes it (seat a's duels first), and whether the
+    match ended at time (T8)."""
+
+    score: str
+    at_time: bool
+
+
+# The usual scores of a match unfinished at time (T8), as a slip writes them.
+_AT_TIME = {MatchFormat.bo1: ("0-0-1",), MatchFormat.bo3: ("1-0", "0-1", "1-1")}
+
+
+def offered_scores(
+    match_format: MatchFormat,
+    *,
+    playoff: bool = False,
+    at_time: bool = True,
+    order: ScoreOrder = ScoreOrder.by_seat_a,
+) -> tuple[OfferedScore, ...]:
+    """T7, T8, T10: the scores a screen offers for a match, one tap each: every finished
+    score the format allows (a player with the duels to win and the other with fewer; in
+    best of three 1-1-1 too, two duels each way and a drawn one), then, with ``at_time``,
+    the usual ones at time. A playoff's match always has a winner (T10): no score that
+    leaves the duels equal. Anything else is typed."""
+    need = duels_to_win(match_format)
+    a_wins = [f"{need}-{k}" for k in range(need)]
+    b_wins = [f"{k}-{need}" for k in range(need)]
+    finished = [*a_wins, *(b_wins if order is ScoreOrder.by_winner else reversed(b_wins))]
+    if match_format is MatchFormat.bo3:
+        finished.append("1-1-1")
+    offered = [OfferedScore(s, False) for s in finished]
+    if at_time:
+        offered += [OfferedScore(s, True) for s in _AT_TIME[match_format]]
+    if playoff:
+        return tuple(o for o in offered if not _level(o.score))
+    return tuple(offered)
+
+
+def _level(score: str) -> bool:
+    """Whether a score leaves both players with as many duels won (a draw's)."""
+    a, b = score.split("-")[:2]
+    return a == b
 
 
 def duels_won(duels: Sequence[str | None], a: str, b: str) -> tuple[int, int]:

@@ -1,11 +1,13 @@
-"""How many Swiss rounds an event of a given size should play, and when a round may end."""
+"""How many Swiss rounds an event of a given size should play, when a round may end, and
+when the next one may be paired."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from shinpan.engine.event_rules import RoundState
 from shinpan.errors import InvalidInput
 from shinpan.tournament.formats import AtTime
 
@@ -78,6 +80,30 @@ def why_no_end(
     unresolved = tuple(sorted(t for t in open_tables if t not in chosen))
     if unresolved:
         return EndRefusal(EndRefused.unresolved, unresolved)
+    return None
+
+
+class PairRefused(StrEnum):
+    """Why the next round may not be paired yet (T5)."""
+
+    unfinished = "unfinished"  # matches of the round before without a result
+    not_ended = "not_ended"  # the round before has not been ended
+
+
+@dataclass(frozen=True)
+class PairRefusal:
+    why: PairRefused
+    tables: tuple[int, ...]  # the tables without a result (``unfinished``)
+
+
+def why_no_pairing(state: RoundState, unfinished: Sequence[int]) -> PairRefusal | None:
+    """T5: the next round is paired only once the round before is over: every match of it
+    with a result (``unfinished``: the tables still without one, as listed), then the round
+    ended. Before round 1 is paired (``none``) nothing waits. None: it may be paired."""
+    if unfinished:
+        return PairRefusal(PairRefused.unfinished, tuple(unfinished))
+    if state not in (RoundState.ended, RoundState.none):
+        return PairRefusal(PairRefused.not_ended, ())
     return None
 
 

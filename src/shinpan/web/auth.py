@@ -30,7 +30,7 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from starlette.concurrency import run_in_threadpool
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
-from shinpan.engine.event_rules import HistoryScope, Role, may
+from shinpan.engine.event_rules import Action, HistoryScope, Role, may
 from shinpan.errors import AccountLocked, Forbidden, NotSignedIn, TooManyAttempts
 from shinpan.services import access, accounts
 from shinpan.services.accounts import Membership, User
@@ -386,7 +386,7 @@ def refusal(found: Membership | None, action: str) -> NotSignedIn | NotAllowed |
         return NotSignedIn()
     if found.role is None or found.seat is None:
         return NotAllowed("you are not a judge of this event")
-    if not may(found.role, action):
+    if not may(found.role, Action(action)):  # a word the routes name: one of the core's actions
         return NotAllowed("a {role} may not {action}", role=found.role.value, action=action)
     return None
 

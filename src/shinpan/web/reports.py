@@ -22,7 +22,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import Field
 
 from shinpan import reports
-from shinpan.engine.event_rules import Role, may
+from shinpan.engine.event_rules import Action, Role, may
 from shinpan.reports.common import EventHeader, event_header, paper_language
 from shinpan.reports.formats import print_css
 from shinpan.services import accounts, queries
@@ -58,7 +58,7 @@ def _allowed(request: Request, event_id: int, action: str) -> tuple[User, Role, 
 def _events_where(request: Request, action: str) -> list[int]:
     """The events where the signed-in user may take ``action``; 403 when there are none."""
     user = signed_in(request)
-    ids = [e for e, role in accounts.events_of(request.app.state.db, user) if may(role, action)]
+    ids = [e for e, role in accounts.events_of(request.app.state.db, user) if may(role, Action(action))]
     if not ids:
         raise NotAllowed("you may not {action} at any event", action=action)
     return sorted(ids)
@@ -100,7 +100,7 @@ def index_view(
     """The reports of an event; for the head judge, the ledger's head and its seal."""
     _, role, event = _allowed(request, event_id, "export")
     db = request.app.state.db
-    dq = reports.dq_report(db, event_id).cases if may(role, "report") else ()
+    dq = reports.dq_report(db, event_id).cases if may(role, Action.report) else ()
     with db.read() as conn:
         head = read_head(conn, event_id)
         seal_state = state_of(conn, event_id)
@@ -112,8 +112,8 @@ def index_view(
         event_id=event_id,
         event=event,
         role=role,
-        may_report=may(role, "report"),
-        may_seal=may(role, "manage"),
+        may_report=may(role, Action.report),
+        may_seal=may(role, Action.manage),
         dq=dq,
         head=head,
         done=done,
