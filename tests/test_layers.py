@@ -69,9 +69,9 @@ def test_only_the_store_speaks_sql() -> None:
     assert speaking == {}, "outside store/: ask a typed read of shinpan.store instead"
 
 
-@pytest.mark.parametrize("package", ["store", "services"])
+@pytest.mark.parametrize("package", ["store", "services", "views"])
 def test_a_package_names_every_module_in_its_all(package: str) -> None:
-    """``shinpan.store`` and ``shinpan.services`` say what they hold; the
+    """``shinpan.store``, ``shinpan.services`` and ``shinpan.views`` say what they hold; the
     Alembic migrations are scripts, not a module to import."""
     folder = PACKAGE / package
     tree = ast.parse((folder / "__init__.py").read_text(encoding="utf-8"))

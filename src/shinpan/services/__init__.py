@@ -46,7 +46,6 @@ __all__ = [
     "search",
     "self_service",
     "shapes",
-    "standings",
     "swiss",
     "tls",
     "transfer",

@@ -31,12 +31,12 @@ from shinpan.services.playoff import final_placings, read_bracket
 from shinpan.services.publish import event_of_token
 from shinpan.services.rounds import read_clock
 from shinpan.services.search import EventRoster, PlayerView, index_of
-from shinpan.services.standings import chain_cells, read_standings
 from shinpan.store.db import Database
 from shinpan.store.notices import Change, watch_of
 from shinpan.store.public import handles, last_ended
 from shinpan.store.rounds import round_of
 from shinpan.tournament.playoff import final_decided, stage_name
+from shinpan.views.standings import chain_cells, read_standings
 
 HIDDEN = frozenset({"withdrawn", "ejected", "disqualified"})  # statuses only a ruling gives
 MOST_FOUND = 20
