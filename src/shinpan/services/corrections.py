@@ -9,7 +9,6 @@ and the correction appends what it says: voids of those no longer called for, an
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
@@ -55,7 +54,7 @@ def confirm(
                 )
         ap.append(RulingsConfirmed(tuple(sorted(numbers))))
         for r in sorted(found, key=lambda r: int(r.number)):
-            confirm_status(ap, r.number, r.player, [*json.loads(r.penalties), *json.loads(r.effects)])
+            confirm_status(ap, r.number, r.player, [*r.penalties, *r.effects])
         return sorted(numbers)
 
     return run_command(
@@ -78,7 +77,7 @@ def _penalises_nobody(row: Any) -> bool:
         row.offense is None
         and not row.follow_up
         and row.trigger == Trigger.record.value
-        and not (json.loads(row.guideline_penalties))
+        and not row.guideline_penalties
     )
 
 
@@ -103,13 +102,13 @@ def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str)
             n=number,
         )
     new = tuple(penalties)
-    given = tuple(json.loads(row.guideline_penalties))
+    given = row.guideline_penalties
     try:
-        check_deviation_changes(given, json.loads(row.penalties), new)
+        check_deviation_changes(given, list(row.penalties), new)
     except RecordError as e:
         raise InvalidInput(e.template, field=e.field.removeprefix("deviation.")) from None
     # D16: the step's own effects and remedies hang on its penalties (a follow-up has none).
-    had = tuple(json.loads(row.effects))
+    had = row.effects
     effects: tuple[str, ...] = had
     gone: tuple[tuple[str, str], ...] = ()
     if not row.follow_up:

@@ -345,15 +345,8 @@ class _Kept:
             return view
 
 
-_KEPT_LOCK = threading.Lock()
-
-
 def _kept_of(db: Database) -> _Kept:
-    with _KEPT_LOCK:
-        found = vars(db).get("_public_views")
-        if not isinstance(found, _Kept):
-            found = vars(db)["_public_views"] = _Kept(db)  # on the database object, as its player index
-        return found
+    return db.kept.of(_Kept, lambda: _Kept(db))
 
 
 def public_event(db: Database, token: str) -> PublicEvent:

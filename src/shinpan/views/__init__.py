@@ -9,7 +9,10 @@ never a command: no :mod:`shinpan.services.commands`, no ledger writer, no comma
 :mod:`shinpan.services` read views where they need what a view shows.
 
 - :mod:`shinpan.views.events`: the list of events;
+- :mod:`shinpan.views.history`: a player's history in an event; :mod:`shinpan.views.players`:
+  a player as a search and the desk show them;
+- :mod:`shinpan.views.rulings`: one ruling as every reader shows it (:class:`RulingView`);
 - :mod:`shinpan.views.standings`: the standings after a round, and the event's format.
 """
 
-__all__ = ["events", "standings"]
+__all__ = ["events", "history", "players", "rulings", "standings"]
