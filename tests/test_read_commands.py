@@ -119,6 +119,21 @@ def test_the_detector_finds_the_commands_and_passes_over_the_reads() -> None:
     assert not any(name.startswith("shinpan.entries") for name in imported)
 
 
+def test_no_view_imports_a_command_module() -> None:
+    """The read side (:mod:`shinpan.views`) imports no command module, not even late."""
+    views = sorted((PACKAGE / "views").glob("*.py"))
+    assert len(views) >= 5
+    found = {
+        path.name: sorted(
+            name
+            for name in run_time_imports(path.read_text(encoding="utf-8"), f"shinpan.views.{path.stem}")
+            if name in command_modules() or _write_side(name)
+        )
+        for path in views
+    }
+    assert {name: imported for name, imported in found.items() if imported} == {}
+
+
 @pytest.fixture(scope="module")
 def event_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A SQLite file with event 1: four players, round 1 paired and started, a ruling each;

@@ -15,12 +15,11 @@ from shinpan.services.context import load_event
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry
-from shinpan.tournament.formats import (
-    EventFormat,
-    check_format_change,
-    parse_format,
-)
+from shinpan.tournament.formats import EventFormat, check_format_change, parse_format
 from shinpan.tournament.tiebreakers import chain_text
+
+# The format as read is the read side's (shinpan.views.standings); named here too for the
+# commands and pages that set it and show it.
 from shinpan.views.standings import FormatJson as FormatJson
 from shinpan.views.standings import format_json as format_json
 from shinpan.views.standings import read_format as read_format
