@@ -85,7 +85,7 @@ def _kept_elsewhere(code: str) -> list[int]:
     for node in ast.walk(ast.parse(code)):
         if isinstance(node, ast.Call):
             called = ast.unparse(node.func)
-            if called == "vars" and node.args or called.endswith("WeakKeyDictionary"):
+            if (called == "vars" and node.args) or called.endswith("WeakKeyDictionary"):
                 found.append(node.lineno)
     return sorted(found)
 
@@ -112,3 +112,18 @@ def test_the_check_sees_a_cache_kept_apart() -> None:
         "d = db.kept.of(int, int)\n"
     )
     assert _kept_elsewhere(code) == [3, 4, 5]
+
+
+def test_a_held_transaction_keeps_its_own(tmp_path: Path) -> None:
+    """An import's or a rebuild's held transaction is a database of its own to the caches:
+    what it keeps while deciding again is not the live database's."""
+    from shinpan.store.held import HeldTransaction
+
+    db = Database(str(tmp_path / "events.sqlite3"))
+    try:
+        with db.write() as conn:
+            held = HeldTransaction(db, conn)
+            assert publish._tokens_of(held) is publish._tokens_of(held)
+            assert publish._tokens_of(held) is not publish._tokens_of(db)
+    finally:
+        db.close()
