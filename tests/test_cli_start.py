@@ -218,7 +218,7 @@ def test_replay_decides_without_pydantic_typer_or_yaml(tmp_path: Path) -> None:
 def test_listing_events_reads_no_guideline_file(tmp_path: Path) -> None:
     loaded(["rules"], tmp_path)  # fills the guideline cache
     found = modules(["event", "list", "--db", str(tmp_path / "events.sqlite3")], tmp_path)
-    assert "shinpan.services.events" in found  # it did read the database
+    assert "shinpan.views.events" in found  # it did read the database
     assert not found & {"yaml", "shinpan.guideline.schema"}, sorted(
         found & {"yaml", "shinpan.guideline.schema"}
     )

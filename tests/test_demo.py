@@ -17,9 +17,9 @@ import pytest
 
 from conftest import SHINPAN
 from shinpan.services.demo import DEMO_MARK, DEMO_NAME, FLOOR_JUDGE, HEAD_JUDGE, SCOREKEEPER, demo_path
-from shinpan.services.events import list_events
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database
+from shinpan.views.events import list_events
 
 
 @pytest.fixture

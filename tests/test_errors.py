@@ -9,8 +9,7 @@ from shinpan import errors
 from shinpan.engine import RecordError, ScenarioError
 from shinpan.engine.clock import ClockError, parse_given_at
 from shinpan.files.csvio import CsvError, CsvProblem, CsvTooLarge, check_size
-from shinpan.guideline.check import Problem
-from shinpan.guideline.load import GuidelineError
+from shinpan.guideline.problems import GuidelineError, Problem
 from shinpan.web.app import BodyTooLarge
 from shinpan.web.auth import CsrfFailed, NotAllowed
 

@@ -22,11 +22,12 @@ from shinpan.engine.event_rules import Role
 from shinpan.entries import KINDS
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.files import reimport, transfer
-from shinpan.services import accounts, events, integrity, queries
+from shinpan.services import accounts, integrity, queries
 from shinpan.store.chain import canonical, entry_hash
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.store.integrity import snapshot
+from shinpan.views.events import list_events
 
 SLOW = "ingame.slow-play"
 
@@ -64,7 +65,7 @@ def written(data: dict[str, Any], path: Path) -> Path:
 
 
 def nothing_imported(db: Database) -> None:
-    assert events.list_events(db) == []
+    assert list_events(db) == []
     with db.read() as conn:
         assert Statement("SELECT count(*) FROM entries").scalar(conn) == 0
         assert Statement("SELECT count(*) FROM rulings").scalar(conn) == 0

@@ -69,9 +69,9 @@ def test_only_the_store_speaks_sql() -> None:
     assert speaking == {}, "outside store/: ask a typed read of shinpan.store instead"
 
 
-@pytest.mark.parametrize("package", ["store", "services", "files"])
+@pytest.mark.parametrize("package", ["store", "services", "files", "views"])
 def test_a_package_names_every_module_in_its_all(package: str) -> None:
-    """``shinpan.store``, ``shinpan.services`` and ``shinpan.files`` say what they hold; the
+    """``shinpan.store``, ``shinpan.services``, ``shinpan.files`` and ``shinpan.views`` say what they hold; the
     Alembic migrations are scripts, not a module to import."""
     folder = PACKAGE / package
     tree = ast.parse((folder / "__init__.py").read_text(encoding="utf-8"))
@@ -335,3 +335,63 @@ def test_no_module_is_longer_than_the_house_allows() -> None:
     assert len(sizes) > 200  # the walk found the package
     long = {name: n for name, n in sorted(sizes.items()) if n > MAX_MODULE_LINES}
     assert long == {}, f"split these by topic (at most {MAX_MODULE_LINES} lines a module)"
+
+
+# -- the ledger's JSON is read once, in the store ---------------------------------------
+
+
+@cache
+def _json_columns() -> frozenset[str]:
+    """The names of the store's text columns (the JSON ones among them: a ruling's
+    penalties and effects, an entry's body and refs, …) and of an entry's JSON as written."""
+    from sqlalchemy import Text
+
+    from shinpan.store.schema import metadata
+
+    columns = {c.name for t in metadata.tables.values() for c in t.columns if isinstance(c.type, Text)}
+    return frozenset({*columns, "body_json", "stored"})
+
+
+def _ledger_json_parsed(tree: ast.Module) -> list[int]:
+    """The lines where ``json.loads`` (or a ``loads`` taken from json) parses something named
+    as a column of the store (``row.penalties``, ``entry.body_json``, ``body``)."""
+    loads = {"json.loads"} | {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "json"
+        for alias in node.names
+        if alias.name == "loads"
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in loads and node.args:
+            names = {n.attr for n in ast.walk(node.args[0]) if isinstance(n, ast.Attribute)}
+            names |= {n.id for n in ast.walk(node.args[0]) if isinstance(n, ast.Name)}
+            if names & _json_columns():
+                found.append(node.lineno)
+    return sorted(found)
+
+
+def test_no_service_parses_the_ledgers_json() -> None:
+    """The store reads a column's JSON once into typed values (a ruling's codes as tuples,
+    :class:`shinpan.store.feed.RulingRow`; an entry's body, :class:`shinpan.store.entry.Entry`);
+    a service takes them as they come."""
+    parsed = [
+        f"{path.relative_to(PACKAGE)}:{line}"
+        for path in sorted(SERVICES.rglob("*.py"))
+        for line in _ledger_json_parsed(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert parsed == [], "ask the store's typed read for the values, parsed once"
+
+
+def test_the_check_sees_the_ledgers_json_parsed_however_it_is_written() -> None:
+    code = (
+        "import json\n"
+        "from json import loads as parse\n"
+        "a = json.loads(row.penalties)\n"
+        "b = tuple(json.loads(entry.body_json))\n"
+        "c = parse(body)\n"
+        "d = json.loads(line)\n"  # a line of a file: not the ledger
+        "e = json.dumps(row.effects)\n"
+    )
+    assert _ledger_json_parsed(ast.parse(code)) == [3, 4, 5]

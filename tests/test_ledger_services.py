@@ -25,6 +25,7 @@ from shinpan.store.db import Database
 from shinpan.store.integrity import snapshot
 from shinpan.store.ledger import read_entries
 from shinpan.tournament.rounds import OpenTable
+from shinpan.views.events import list_events
 
 # -- helpers --------------------------------------------------------------------------------
 
@@ -90,11 +91,11 @@ def test_an_rel3_event_needs_a_head_judge_of_level_2_or_more(db: Database) -> No
         assert raised.value.field == "head_judge_level"
     with pytest.raises(Refused, match="REL 3"):
         events.create_event(db, name="地区大会", head_judge="HJ", head_judge_level=3, rel=2, now=T0)
-    assert events.list_events(db) == []  # nothing was created
+    assert list_events(db) == []  # nothing was created
     first = events.create_event(db, name="地区大会", head_judge="HJ", head_judge_level=2, now=T0)
     second = events.create_event(db, name="二日目", head_judge="HJ", head_judge_level=3, now=T0)
     assert (first, second) == (1, 2)
-    listed = events.list_events(db)
+    listed = list_events(db)
     assert [(e.id, e.name, e.rel, e.head_judge) for e in listed] == [
         (1, "地区大会", 3, "HJ"),
         (2, "二日目", 3, "HJ"),
@@ -113,12 +114,12 @@ def test_an_event_needs_a_name_a_head_judge_and_real_dates(db: Database) -> None
         events.create_event(
             db, name="E", head_judge="HJ", head_judge_level=2, confirmation_threshold="caution"
         )
-    assert events.list_events(db) == []
+    assert list_events(db) == []
 
 
 def test_the_event_counts_its_players_and_rulings(ev: EventSetup) -> None:
     ev.record("P001", "ingame.slow-play")
-    (summary,) = events.list_events(ev.db)
+    (summary,) = list_events(ev.db)
     assert (summary.players, summary.rulings, summary.current_round) == (8, 1, 1)
 
 
@@ -760,7 +761,7 @@ def test_events_do_not_see_each_other(new_event: Any) -> None:
     one.record("P001", "ingame.slow-play")
     saved = only(two.record("P001", "ingame.slow-play"))
     assert (saved["number"], saved["offense"]) == (1, 1)
-    assert [e.id for e in events.list_events(one.db)] == [one.id, two.id]
+    assert [e.id for e in list_events(one.db)] == [one.id, two.id]
     assert len(queries.player_history(one.db, two.id, "P001")["rulings"]) == 1
-    assert events.list_events(one.db)[1].head_judge == HEAD_JUDGE
+    assert list_events(one.db)[1].head_judge == HEAD_JUDGE
     consistent(one.db)

@@ -20,9 +20,9 @@ from shinpan.errors import Conflict, Forbidden, InvalidInput, ResultStands
 from shinpan.services import corrections, events, results, rounds, swiss
 from shinpan.services.results import Wanted
 from shinpan.services.scoresheet import round_sheet
-from shinpan.services.standings import event_standings
 from shinpan.store.connection import Statement
 from shinpan.tournament.rounds import OpenTable
+from shinpan.views.standings import event_standings
 from web_support import HEAD_JUDGE, SCOREKEEPER, LiveServer, World, sign_in, worlds
 
 

@@ -20,7 +20,7 @@ from shinpan.reports.venue import venue_standings
 from shinpan.services import accounts, events, formats, publish, rounds, swiss
 from shinpan.services.results import Wanted, report_result
 from shinpan.services.scoresheet import round_sheet
-from shinpan.services.standings import event_standings
+from shinpan.views.standings import event_standings
 from web_support import HEAD_JUDGE, World, worlds
 
 

@@ -22,9 +22,9 @@ from shinpan.errors import InvalidInput
 from shinpan.services import corrections, events, playoff, results, rounds
 from shinpan.services.results import Wanted
 from shinpan.services.scoresheet import round_sheet
-from shinpan.services.standings import event_standings
 from shinpan.tournament import Entrant, Played, PlayerState, Standing, standings
 from shinpan.tournament.playoff import first_round, next_round, placings, qualifiers
+from shinpan.views.standings import event_standings
 from web_support import World, worlds
 
 # --- the core: T3, T6, T10

@@ -19,12 +19,12 @@ from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused
 from shinpan.services import corrections, deadlines, events, integrity, rounds, swiss
 from shinpan.services.context import stamp
 from shinpan.services.scoresheet import round_sheet
-from shinpan.services.standings import event_standings
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.tournament import pair_round, recommended_rounds
 from shinpan.tournament.model import Entrant
 from shinpan.tournament.rounds import OpenTable
+from shinpan.views.standings import event_standings
 
 # -- helpers --------------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from shinpan.store.chain import GENESIS, canonical, entry_hash
 from shinpan.store.connection import Statement
 from shinpan.store.db import Database
 from shinpan.store.integrity import snapshot as projections
+from shinpan.views.events import list_events
 
 
 @pytest.fixture
@@ -121,7 +122,7 @@ def test_importing_the_same_export_twice_is_refused(ev: EventSetup, tmp_path: Pa
     export_file(ev, db_url, path)
     again = run_cli("import", str(path), db=db_url)  # into the database it came from
     assert again.returncode == 1 and "already in the database" in again.stderr
-    assert [e.id for e in events.list_events(ev.db)] == [ev.id]
+    assert [e.id for e in list_events(ev.db)] == [ev.id]
 
 
 def test_a_modified_export_is_refused_and_nothing_is_imported(
@@ -139,7 +140,7 @@ def test_a_modified_export_is_refused_and_nothing_is_imported(
             assert result.returncode == 1, what
             assert result.stderr.startswith("error: ") and "Traceback" not in result.stderr, result.stderr
             assert what in result.stderr, (what, result.stderr)
-            assert events.list_events(other) == []
+            assert list_events(other) == []
             with other.read() as conn:
                 assert Statement("SELECT count(*) FROM rulings").scalar(conn) == 0
         with pytest.raises(InvalidInput, match="not a shinpan event export"):
@@ -241,7 +242,7 @@ def test_an_export_made_by_hand_is_refused_cleanly(db_url: str, db: Database, tm
         message = result.stderr.strip()
         assert message.startswith("error: ") and len(message.splitlines()) == 1, message
         assert expected in message, (expected, message)
-        assert events.list_events(db) == []
+        assert list_events(db) == []
 
 
 def test_a_file_that_is_not_json_is_refused(tmp_path: Path, db_url: str) -> None:

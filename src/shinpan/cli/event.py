@@ -249,11 +249,11 @@ def list_(db: DbOption = None, as_json: JsonOption = False) -> None:
     """Every event in the database."""
     from rich.table import Table  # start-up
 
-    from shinpan.services import events  # start-up
+    from shinpan.views.events import list_events  # start-up
 
     database = open_db(db)
     with handled():
-        found = events.list_events(database)
+        found = list_events(database)
     if as_json:
         print_json([e.__dict__ for e in found])
         return

@@ -302,7 +302,7 @@ def standings(
     event: EventOption, round_no: OptionalRound = None, db: DbOption = None, as_json: JsonOption = False
 ) -> None:
     """The standings now (every status as it stands now), or after a round, with each player's status."""
-    from shinpan.services.standings import chain_cells, event_standings  # start-up
+    from shinpan.views.standings import chain_cells, event_standings  # start-up
 
     database = open_db(db)
     with handled():

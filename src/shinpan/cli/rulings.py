@@ -299,7 +299,7 @@ def history(
     as_json: JsonOption = False,
 ) -> None:
     """A player's rulings (voided too), status and matches in this event."""
-    from shinpan.services.queries import player_history  # start-up
+    from shinpan.views.history import player_history  # start-up
 
     database = open_db(db)
     with handled():

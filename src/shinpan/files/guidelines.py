@@ -63,6 +63,8 @@ _SHAPED_BY = (
     Path(__file__),
 )
 _LIBRARIES = (("pydantic", "version.py"), ("yaml", "__init__.py"))
+# The guideline shipped with shinpan (REL 3), in the guideline package's data.
+DEFAULT_FILE = "rel3-ja-1998.yaml"
 
 
 # --- Reading a guideline file -------------------------------------------------------------
@@ -70,8 +72,7 @@ _LIBRARIES = (("pydantic", "version.py"), ("yaml", "__init__.py"))
 
 def load_guideline(path: str | Path) -> Guideline:
     """Read and check the guideline file at ``path``."""
-    from shinpan.guideline.check import Problem  # start-up
-    from shinpan.guideline.load import GuidelineError  # start-up
+    from shinpan.guideline.problems import GuidelineError, Problem  # start-up
 
     file = str(path)
     try:
@@ -87,18 +88,12 @@ def load_guideline(path: str | Path) -> Guideline:
 
 def default_guideline_text() -> str:
     """The text of the guideline file shipped with shinpan."""
-    from importlib import resources  # start-up
-
-    from shinpan.guideline.load import DEFAULT_FILE  # start-up
-
-    return resources.files("shinpan.guideline").joinpath("data", DEFAULT_FILE).read_text("utf-8")
+    return (_GUIDELINE_CODE / "data" / DEFAULT_FILE).read_text("utf-8")
 
 
 @cache
 def default_guideline() -> Guideline:
     """The guideline shipped with shinpan (REL 3), checked once per version (see above)."""
-    from shinpan.guideline.load import DEFAULT_FILE  # start-up
-
     return _checked(default_guideline_text(), DEFAULT_FILE)
 
 
@@ -113,11 +108,15 @@ def guideline_schema() -> Mapping[str, object]:
 
 def _checked(text: str, file: str) -> Guideline:
     """``parse_guideline(text, file)``, from the cache when this text was checked before."""
-    from shinpan.guideline.load import parse_guideline  # start-up
     from shinpan.guideline.model import Guideline  # start-up
 
+    def parse() -> Guideline:
+        from shinpan.guideline.load import parse_guideline  # start-up: the checks load only when not cached
+
+        return parse_guideline(text, file)
+
     form = Path(file).suffix.lower().encode()  # the same text may be YAML or JSON
-    return _kept("guideline", (form, text.encode("utf-8")), Guideline, lambda: parse_guideline(text, file))
+    return _kept("guideline", (form, text.encode("utf-8")), Guideline, parse)
 
 
 # --- The cache of checked guidelines -------------------------------------------------------

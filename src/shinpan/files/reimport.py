@@ -379,7 +379,7 @@ def _compare(n: int, exported: Entry, ours: Entry) -> None:
     """The first field where the file's entry is not the one deciding again made."""
     if exported.kind != ours.kind:
         raise Differs(_DIFFERS, n=n, kind=exported.kind, part="kind", found=exported.kind, decided=ours.kind)
-    where = _first_difference(json.loads(exported.body_json), json.loads(ours.body_json), "")
+    where = _first_difference(exported.written, ours.written, "")
     if where is not None:
         path, found, decided = where
         raise Differs(

@@ -12,13 +12,14 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from shinpan.guideline.check import Problem, check_meaning
-    from shinpan.guideline.load import GuidelineError, parse_guideline, schema_document
+    from shinpan.guideline.check import check_meaning
+    from shinpan.guideline.load import parse_guideline, schema_document
     from shinpan.guideline.model import Guideline, Infraction, Step
+    from shinpan.guideline.problems import GuidelineError, Problem
     from shinpan.guideline.rulebook import Rulebook
 
 _WHERE = {
-    "Problem": "check", "check_meaning": "check", "GuidelineError": "load", "parse_guideline": "load",
+    "Problem": "problems", "check_meaning": "check", "GuidelineError": "problems", "parse_guideline": "load",
     "schema_document": "load", "Guideline": "model", "Infraction": "model", "Step": "model",
     "Rulebook": "rulebook",
 }  # fmt: skip

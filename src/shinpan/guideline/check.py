@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from shinpan.guideline.model import (
     CLOCKS,
@@ -20,20 +19,7 @@ from shinpan.guideline.model import (
     Role,
     Subject,
 )
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with a guideline file: where (file and field path) and what."""
-
-    file: str
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        where = f"{self.file}: {self.path}" if self.path else self.file
-        return f"{where}: {self.message}"
-
+from shinpan.guideline.problems import Problem
 
 Finding = tuple[str, str]  # (field path, message)
 Check = Callable[[Guideline], Iterator[Finding]]

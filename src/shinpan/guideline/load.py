@@ -12,21 +12,10 @@ import json
 from pathlib import PurePath
 from typing import Any
 
-from shinpan.errors import InvalidInput
-from shinpan.guideline.check import Problem, check_meaning
+from shinpan.guideline.check import check_meaning
 from shinpan.guideline.declared import with_declarations
 from shinpan.guideline.model import Guideline
-
-# The guideline shipped with shinpan, in this package's ``data`` folder.
-DEFAULT_FILE = "rel3-ja-1998.yaml"
-
-
-class GuidelineError(InvalidInput):
-    """A guideline file that cannot be used, with every problem found in it."""
-
-    def __init__(self, problems: list[Problem]) -> None:
-        self.problems = problems
-        super().__init__("\n".join(str(p) for p in problems).replace("{", "{{").replace("}", "}}"))
+from shinpan.guideline.problems import GuidelineError, Problem
 
 
 def _parse(text: str, file: str) -> object:

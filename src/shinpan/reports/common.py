@@ -11,14 +11,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.errors import NotFound
 from shinpan.guideline import Rulebook
-from shinpan.services.context import rulebook_for
+from shinpan.services.context import rulebook_for, zone_of
 from shinpan.store import reports as store
 from shinpan.store.connection import Connection
 from shinpan.tournament.standings import participant_order
@@ -67,15 +66,6 @@ def bulk() -> Iterator[None]:
             gc.freeze()
             gc.unfreeze()
             gc.enable()
-
-
-@cache
-def zone_of(name: str | None) -> ZoneInfo:
-    """An event's time zone; an unknown name (a database from elsewhere) as Japan's."""
-    try:
-        return ZoneInfo(name or DEFAULT_TIME_ZONE)
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo(DEFAULT_TIME_ZONE)
 
 
 def moment(stamp: str) -> datetime:

@@ -21,12 +21,12 @@ from shinpan.reports.common import EventHeader, SlipSheets, event_header
 from shinpan.reports.slip import DEFAULT_BASE_URL, qr_svg, web_base
 from shinpan.services.codes import match_codes
 from shinpan.services.context import load_event, stamp
-from shinpan.services.formats import read_format
 from shinpan.services.heads import read_heads
 from shinpan.store import matches as stored_matches
 from shinpan.store.db import Database
 from shinpan.store.roster import names
 from shinpan.tournament.formats import MatchFormat
+from shinpan.views.standings import read_format
 
 PER_PAGE = 8
 DUELS = 3  # boxes for a best of three

@@ -21,11 +21,11 @@ from shinpan.services.context import load_event, stamp
 from shinpan.services.heads import read_heads
 from shinpan.services.playoff import final_placings, read_bracket
 from shinpan.services.queries import round_matches
-from shinpan.services.standings import last_ended, read_standings
 from shinpan.store.db import Database
 from shinpan.store.roster import names
 from shinpan.store.standings import playoff
 from shinpan.tournament import Pairing
+from shinpan.views.standings import last_ended, read_standings
 
 ORDERS = ("table", "name")
 

@@ -43,7 +43,6 @@ __all__ = [
     "search",
     "self_service",
     "shapes",
-    "standings",
     "swiss",
     "tls",
     "winner_reports",

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.engine.event_rules import Action, Role, may
@@ -38,6 +39,15 @@ def parse_stamp(value: str) -> datetime:
 
 def later(value: str, minutes: int) -> str:
     return stamp(parse_stamp(value) + timedelta(minutes=minutes))
+
+
+@cache
+def zone_of(name: str | None) -> ZoneInfo:
+    """An event's time zone; an unknown name (a database from elsewhere) as Japan's."""
+    try:
+        return ZoneInfo(name or DEFAULT_TIME_ZONE)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo(DEFAULT_TIME_ZONE)
 
 
 def rulebook_for(guideline_id: str, version: str) -> Rulebook:
@@ -134,10 +144,6 @@ def require(conn: Connection, event: Event, actor: str | None, action: Action) -
     name = actor or event.head_judge
     authorized(event.id, name, role_of(conn, event.id, name).value, action)
     return name
-
-
-def loads(value: str | None) -> Any:
-    return json.loads(value) if value else None
 
 
 @contextmanager

@@ -9,7 +9,6 @@ and the correction appends what it says: voids of those no longer called for, an
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
@@ -64,7 +63,7 @@ def confirm(
                 )
         ap.append(RulingsConfirmed(tuple(sorted(numbers))))
         for r in sorted(found, key=lambda r: int(r.number)):
-            confirm_status(ap, r.number, r.player, [*json.loads(r.penalties), *json.loads(r.effects)])
+            confirm_status(ap, r.number, r.player, [*r.penalties, *r.effects])
         return sorted(numbers)
 
     return run_command(
@@ -87,8 +86,8 @@ def _as_it_stands(row: RulingRow) -> AsItStands:
         Trigger(row.trigger),
         row.offense,
         row.follow_up,
-        tuple(json.loads(row.penalties)),
-        tuple(json.loads(row.guideline_penalties)),
+        row.penalties,
+        row.guideline_penalties,
     )
 
 
@@ -122,7 +121,7 @@ def deviate_in(ap: Appender, number: int, penalties: Sequence[str], reason: str)
         except RecordError as e:
             raise InvalidInput(e.template, field=e.field.removeprefix("deviation.")) from None
     # D16: the step's own effects and remedies hang on its penalties (a follow-up has none).
-    had = tuple(json.loads(row.effects))
+    had = row.effects
     effects: tuple[str, ...] = had
     gone: tuple[tuple[str, str], ...] = ()
     if not row.follow_up:

@@ -21,11 +21,11 @@ from shinpan.engine.event_rules import Role, RulingState
 from shinpan.errors import Conflict
 from shinpan.files.csvio import PairingRow, PlayerRow
 from shinpan.services import accounts, corrections, deadlines, events, recording, rounds
-from shinpan.services.events import list_events
 from shinpan.services.queries import round_matches, rulings_feed
 from shinpan.services.shapes import RulingInFeed
 from shinpan.store.db import Database, data_dir, resolve_url
 from shinpan.store.urls import database_url
+from shinpan.views.events import list_events
 
 DEMO_NAME = "デモ大会 2026 冬 (shinpan demo)"
 DEMO_MARK = "(デモ)"  # ends every demo account's name (ASCII parentheses: names are NFKC)

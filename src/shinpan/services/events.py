@@ -47,7 +47,7 @@ from shinpan.services.formats import open_format
 from shinpan.services.swiss import refuse_unpairable
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
-from shinpan.store.events import EventSummary, event_summaries, judge_seat, next_event_id
+from shinpan.store.events import judge_seat, next_event_id
 from shinpan.store.ledger import Appender, Entry
 from shinpan.store.roster import statuses
 from shinpan.store.rounds import round_of
@@ -199,11 +199,6 @@ def guideline_of(key: str | None) -> HeldGuideline | None:
         if held.key == key:
             return held
     raise InvalidInput("this shinpan holds no guideline {key}", field="guideline", key=key)
-
-
-def list_events(db: Database) -> list[EventSummary]:
-    with db.read() as conn:
-        return event_summaries(conn)
 
 
 def add_judge(

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
-from typing import TypedDict
 
 from shinpan.engine.event_rules import Action
 from shinpan.entries import FormatSet
@@ -17,16 +16,14 @@ from shinpan.services.context import load_event
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry
-from shinpan.store.standings import event_format
-from shinpan.tournament.formats import (
-    DEFAULT_FORMAT,
-    AtTime,
-    EventFormat,
-    MatchFormat,
-    check_format_change,
-    parse_format,
-)
-from shinpan.tournament.tiebreakers import chain_text, parse_chain
+from shinpan.tournament.formats import EventFormat, check_format_change, parse_format
+from shinpan.tournament.tiebreakers import chain_text
+
+# The format as read is the read side's (shinpan.views.standings); named here too for the
+# commands and pages that set it and show it.
+from shinpan.views.standings import FormatJson as FormatJson
+from shinpan.views.standings import format_json as format_json
+from shinpan.views.standings import read_format as read_format
 
 SEED_LIMIT = 2**31  # a seed the ledger's readers (and PostgreSQL's integer) hold
 
@@ -38,16 +35,6 @@ def check_seed(seed: int | None) -> None:
         raise InvalidInput(
             "a seed is a whole number from 0 to {highest}", field="seed", highest=SEED_LIMIT - 1
         )
-
-
-def read_format(conn: Connection, event_id: int) -> EventFormat:
-    """The event's format (the defaults when it never chose one)."""
-    row = event_format(conn, event_id)
-    if row is None:
-        return DEFAULT_FORMAT
-    return EventFormat(
-        MatchFormat(row.match_format), AtTime(row.time_out), parse_chain(row.tiebreakers), row.seed
-    )
 
 
 def format_entry(chosen: EventFormat, seed: int | None = None) -> FormatSet:
@@ -67,23 +54,6 @@ def open_format(
     """The format chosen at creation, right after the event's first entry, in the same write."""
     appender = Appender(conn, event_id, created.actor, created.recorded_at, head=(created.seq, created.hash))
     return appender.append(format_entry(chosen, seed), refs=[created.seq])
-
-
-class FormatJson(TypedDict):
-    """An event's format: its matches, what a match at time is, the tiebreakers in order."""
-
-    format: str
-    time_out: str
-    tiebreakers: list[str]
-
-
-def format_json(chosen: EventFormat) -> FormatJson:
-    """The format as the CLI's ``--json`` and the API give it."""
-    return {
-        "format": chosen.match_format.value,
-        "time_out": chosen.at_time.value,
-        "tiebreakers": [key.value for key in chosen.chain],
-    }
 
 
 def set_format(

@@ -23,7 +23,6 @@ from shinpan.services.commands import run_command
 from shinpan.services.context import load_event
 from shinpan.services.effects import settle_carried
 from shinpan.services.formats import SEED_LIMIT, read_format
-from shinpan.services.standings import read_standings
 from shinpan.services.swiss import still_open
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -32,6 +31,7 @@ from shinpan.store.standings import PlayoffRow, entrants, played, playoff
 from shinpan.tournament import Played, PlayerState
 from shinpan.tournament.playoff import Bout, first_round, next_round, placings, qualifiers
 from shinpan.tournament.tiebreakers import seeded_places
+from shinpan.views.standings import read_standings
 
 
 @dataclass(frozen=True)

@@ -31,12 +31,12 @@ from shinpan.services.playoff import final_placings, read_bracket
 from shinpan.services.publish import event_of_token
 from shinpan.services.rounds import read_clock
 from shinpan.services.search import EventRoster, PlayerView, index_of
-from shinpan.services.standings import chain_cells, read_standings
 from shinpan.store.db import Database
 from shinpan.store.notices import Change, watch_of
 from shinpan.store.public import handles, last_ended
 from shinpan.store.rounds import round_of
 from shinpan.tournament.playoff import final_decided, stage_name
+from shinpan.views.standings import chain_cells, read_standings
 
 HIDDEN = frozenset({"withdrawn", "ejected", "disqualified"})  # statuses only a ruling gives
 MOST_FOUND = 20
@@ -345,15 +345,8 @@ class _Kept:
             return view
 
 
-_KEPT_LOCK = threading.Lock()
-
-
 def _kept_of(db: Database) -> _Kept:
-    with _KEPT_LOCK:
-        found = vars(db).get("_public_views")
-        if not isinstance(found, _Kept):
-            found = vars(db)["_public_views"] = _Kept(db)  # on the database object, as its player index
-        return found
+    return db.kept.of(_Kept, lambda: _Kept(db))
 
 
 def public_event(db: Database, token: str) -> PublicEvent:

@@ -143,18 +143,8 @@ class _Tokens:
             return self.known.get(token)
 
 
-_TOKENS_LOCK = threading.Lock()
-
-
 def _tokens_of(db: Database) -> _Tokens:
-    with _TOKENS_LOCK:
-        found = getattr(db, "_public_tokens", None)
-        if not isinstance(found, _Tokens):
-            found = _Tokens()
-            vars(db)["_public_tokens"] = (
-                found  # kept on the database object: one per database, in this process
-            )
-        return found
+    return db.kept.of(_Tokens, _Tokens)
 
 
 def event_of_token(db: Database, token: str) -> tuple[int, Published]:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TypedDict
 
-from shinpan.engine.event_rules import RulingState, status_once_confirmed
+from shinpan.engine.event_rules import RulingState
 from shinpan.errors import NotFound
-from shinpan.services.context import load_event, stamp
-from shinpan.services.search import PlayerView
+from shinpan.services.context import load_event, stamp, zone_of
 
 # Player search moved to shinpan.services.search (an index the ledger keeps current).
 from shinpan.services.search import Roster as Roster
@@ -19,79 +17,28 @@ from shinpan.services.search import with_seats as with_seats
 from shinpan.services.shapes import (
     AppealListed,
     MatchListed,
-    PlayerHistory,
     RoundMatches,
     RulingInFeed,
     RulingListed,
     StatementListed,
     appeal_listed,
     match_listed,
-    ruling_listed,
     statement_listed,
 )
 from shinpan.store import appeals as stored_appeals
 from shinpan.store import feed
 from shinpan.store import matches as stored_matches
 from shinpan.store import players as stored_players
-from shinpan.store.connection import Connection
 from shinpan.store.db import Database
-from shinpan.store.feed import NamedRuling, RulingRow
 from shinpan.store.matches import MatchRecord
-
-if TYPE_CHECKING:
-    from shinpan.guideline import Rulebook
-
-
-def awaiting_status(
-    book: Rulebook, penalties: list[str], effects: list[str], state: RulingState
-) -> str | None:
-    """D17: the status a ruling that waits for the head judge gives its player once confirmed
-    (``ejected``, ``disqualified``), or None: asked of what its penalties do in the event's
-    guideline (``book``), whatever the file calls them."""
-    status = status_once_confirmed(book.acts([*penalties, *effects]), state)
-    return None if status is None else status.value
-
-
-def ruling_dict(row: RulingRow, book: Rulebook) -> RulingListed:
-    """A ruling as the CLI's JSON and the API give it (``book``: the event's guideline)."""
-    penalties, effects = json.loads(row.penalties), json.loads(row.effects)
-    return ruling_listed(row, penalties, effects, awaiting_status(book, penalties, effects, row.state))
-
-
-def _player(row: Any) -> PlayerView:
-    return PlayerView(row.number, row.name, row.reading, row.club, row.status)
-
-
-def get_player(conn: Connection, event_id: int, number: str) -> PlayerView:
-    row = stored_players.player(conn, event_id, number)
-    if row is None:
-        raise NotFound("no player {player} in event {event}", player=number, event=event_id)
-    return _player(row)
-
-
-def player_history(db: Database, event_id: int, number: str) -> PlayerHistory:
-    """Everything a player has in the event: status, rulings (voided too) and matches."""
-    with db.read() as conn:
-        book = load_event(conn, event_id).book
-        player = get_player(conn, event_id, number)
-        rows = feed.player_rulings(conn, event_id, number)
-        games = stored_matches.player_matches(conn, event_id, number)
-        won: dict[tuple[int, int], dict[int, str | None]] = {}
-        for d in stored_matches.player_duels(conn, event_id, number):
-            won.setdefault((d.round, d.table_no), {})[d.duel] = d.winner
-    return {
-        "player": player.as_json(),
-        "rulings": [ruling_dict(r, book) for r in rows],
-        "matches": [match_dict(m, won.get((m.round, m.table_no), {})) for m in games],
-    }
+from shinpan.views.history import get_player as get_player
+from shinpan.views.history import player_history as player_history
+from shinpan.views.players import PlayerView
+from shinpan.views.rulings import RulingView
 
 
 def match_dict(m: MatchRecord, duel_winners: dict[int, str | None]) -> MatchListed:
     return match_listed(m, duel_winners)
-
-
-def _with_name(found: NamedRuling, book: Rulebook) -> RulingInFeed:
-    return {**ruling_dict(found.ruling, book), "player_name": found.player_name}
 
 
 def rulings_feed(
@@ -106,7 +53,7 @@ def rulings_feed(
     with db.read() as conn:
         book = load_event(conn, event_id).book
         rows = feed.feed(conn, event_id, state=state, limit=limit, before=before)
-    return [_with_name(r, book) for r in rows]
+    return [RulingView.named(r, book).in_feed() for r in rows]
 
 
 def rulings_recorded_today(
@@ -115,14 +62,13 @@ def rulings_recorded_today(
     """What ``judge`` recorded today (the event's day, in its time zone), newest first, each
     as it stands now: a record sent later from a phone that was offline is among them once
     it arrives (it is recorded then, by the judge who saved it)."""
-    from shinpan.reports.common import zone_of  # start-up: most reads need no reports
-
     with db.read() as conn:
         event = load_event(conn, event_id)
         local = (now or datetime.now(UTC)).astimezone(zone_of(event.time_zone))
         midnight = local.replace(hour=0, minute=0, second=0, microsecond=0)
         rows = feed.judge_rulings(conn, event_id, judge, stamp(midnight))
-    return [_with_name(r, event.book) for r in rows]
+    book = event.book
+    return [RulingView.named(r, book).in_feed() for r in rows]
 
 
 def added_by_correction(db: Database, event_id: int, entry: int) -> int | None:
@@ -188,7 +134,7 @@ def get_ruling(db: Database, event_id: int, number: int) -> RulingListed:
         row = feed.ruling(conn, event_id, number)
     if row is None:
         raise NotFound("no ruling {number} in event {event}", number=number, event=event_id)
-    return ruling_dict(row, book)
+    return RulingView.of(row, book).as_json()
 
 
 def round_matches(db: Database, event_id: int, round_no: int | None = None) -> RoundMatches:
@@ -246,4 +192,4 @@ def involved(db: Database, event_id: int, ruling: RulingListed) -> list[PlayerVi
             if seats is not None:
                 numbers += [p for p in seats if p and p != ruling["player"]]
         found = stored_players.players_numbered(conn, event_id, numbers)
-    return [_player(found[n]) for n in numbers if n in found]
+    return [PlayerView.of(found[n]) for n in numbers if n in found]

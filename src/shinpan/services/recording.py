@@ -7,7 +7,6 @@ D17). Corrections (confirm, deviate, void) are in :mod:`shinpan.services.correct
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -233,7 +232,7 @@ def _history(player: str, counted: Sequence[CountedRuling]) -> list[Ruling]:
             player=player,
             rule=r.rule,
             offense=r.offense,
-            penalties=tuple(json.loads(r.penalties)),
+            penalties=r.penalties,
             follow_up=r.follow_up,
             draft=r.draft,
             kind=r.kind,

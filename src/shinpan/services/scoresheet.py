@@ -12,7 +12,6 @@ from shinpan.engine.event_rules import AWAITS_CONFIRMATION, RoundState
 from shinpan.services.context import Event, load_event, parse_stamp, stamp
 from shinpan.services.formats import read_format
 from shinpan.services.rounds import RoundClock, TableClock, read_clock
-from shinpan.services.standings import Table, read_standings
 from shinpan.services.winner_reports import WinnerReport, pending_reports
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -25,6 +24,7 @@ from shinpan.tournament.formats import AtTime, MatchFormat, offered_scores
 from shinpan.tournament.results import Duel as SeatDuel
 from shinpan.tournament.results import Table as SeatTable
 from shinpan.tournament.rounds import OpenTable, choices_at_end
+from shinpan.views.standings import Table, read_standings
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import threading
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, TypedDict
+from typing import Any
 
 from shinpan import romaji
 from shinpan.guideline.search import normalize
@@ -25,6 +25,8 @@ from shinpan.store.db import Database, chunks
 from shinpan.store.notices import Change, watch_of
 from shinpan.store.players import names as player_names
 from shinpan.store.search import RosterRead, Table, read_roster, tables_of
+from shinpan.views.players import PlayerJson as PlayerJson
+from shinpan.views.players import PlayerView
 
 __all__ = [
     "ROSTER_KINDS",
@@ -51,48 +53,6 @@ ROSTER_KINDS = frozenset(
         "player.corrected",
     }
 )
-
-
-class PlayerJson(TypedDict):
-    """A player as a search and a player's history give them (the keys of :class:`PlayerView`)."""
-
-    number: str
-    name: str
-    reading: str
-    club: str | None
-    status: str
-    table: int | None
-    seat: str | None
-    opponent: str | None
-    opponent_name: str | None
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """A player as a search shows them: with their seat in the current round, if paired."""
-
-    number: str
-    name: str
-    reading: str
-    club: str | None
-    status: str
-    table: int | None = None
-    seat: str | None = None  # "a" or "b"
-    opponent: str | None = None
-    opponent_name: str | None = None
-
-    def as_json(self) -> PlayerJson:
-        return {
-            "number": self.number,
-            "name": self.name,
-            "reading": self.reading,
-            "club": self.club,
-            "status": self.status,
-            "table": self.table,
-            "seat": self.seat,
-            "opponent": self.opponent,
-            "opponent_name": self.opponent_name,
-        }
 
 
 @dataclass(frozen=True)
@@ -297,19 +257,9 @@ class PlayerIndex:
         return kept
 
 
-_INDEXES_LOCK = threading.Lock()
-
-
 def index_of(db: Database) -> PlayerIndex:
     """The database's player index in this process."""
-    with _INDEXES_LOCK:
-        found = getattr(db, "_player_index", None)
-        if not isinstance(found, PlayerIndex):
-            found = PlayerIndex(db)
-            vars(db)["_player_index"] = (
-                found  # kept on the database object: one per database, in this process
-            )
-        return found
+    return db.kept.of(PlayerIndex, lambda: PlayerIndex(db))
 
 
 def find_players(db: Database, event_id: int, query: str, limit: int = 20) -> list[PlayerView]:

@@ -6,7 +6,7 @@ An event is listed as :class:`EventListed`. A ruling has three shapes, each name
   answer, a missed deadline's follow-up);
 - :class:`RulingListed`, as listed: as it stands now (its penalties after any deviation,
   its state), in the feed, the queue, a player's history and the JSON API, and
-  :class:`RulingInFeed` with the player's name;
+  :class:`RulingInFeed` with the player's name (made by :class:`shinpan.views.rulings.RulingView`);
 - as reported: :class:`shinpan.reports.rulings.ReportedRuling`, for paper and CSV.
 
 Each is a ``TypedDict``: at run time the plain dict the JSON API, the CLI's ``--json`` and
@@ -17,7 +17,6 @@ changes a ruling on its way out. A function that builds one from a typed record 
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
 from shinpan.engine.event_rules import RulingState
@@ -34,11 +33,10 @@ if TYPE_CHECKING:
         RulingDeviated,
     )
     from shinpan.entries.parts import RecordedRuling
-    from shinpan.services.search import PlayerJson
     from shinpan.store.appeals import AppealHeard, GivenStatement
     from shinpan.store.events import EventSummary
-    from shinpan.store.feed import RulingRow
     from shinpan.store.matches import MatchRecord
+    from shinpan.views.players import PlayerJson
 
 __all__ = [
     "AppealDecidedJson",
@@ -68,7 +66,6 @@ __all__ = [
     "pairing_json",
     "player_corrected_json",
     "ruling_decided",
-    "ruling_listed",
     "statement_listed",
 ]
 
@@ -152,37 +149,6 @@ class RulingInFeed(RulingListed):
     """A ruling as listed, with its player's name (None: not on the event's roster)."""
 
     player_name: ReadOnly[str | None]
-
-
-def ruling_listed(
-    row: RulingRow, penalties: list[str], effects: list[str], awaiting_status: str | None
-) -> RulingListed:
-    """The ruling as it stands, with its JSON columns as read (``penalties``, ``effects``)."""
-    return {
-        "number": row.number,
-        "entry": row.entry_seq,
-        "player": row.player,
-        "rule": row.rule,
-        "offense": row.offense,
-        "penalties": penalties,
-        "guideline_penalties": json.loads(row.guideline_penalties),
-        "effects": effects,
-        "follow_up": row.follow_up,
-        "needs_head_judge": row.needs_head_judge,
-        "state": row.state,
-        "deviation_reason": row.deviation_reason,
-        "draft": row.draft,
-        "trigger": row.trigger,
-        "recorded_as": row.recorded_as,
-        "round": row.round,
-        "table": row.table_no,
-        "judge": row.judge,
-        "recorded_at": row.recorded_at,
-        "source": row.source,
-        "explanation_ja": row.explanation_ja,
-        "explanation_en": row.explanation_en,
-        "awaiting_status": awaiting_status,
-    }
 
 
 class EventListed(TypedDict):

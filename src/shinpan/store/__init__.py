@@ -26,6 +26,7 @@ __all__ = [
     "history",
     "imports",
     "integrity",
+    "kept",
     "ledger",
     "matches",
     "migrate",

@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 from shinpan.errors import StorageError
 from shinpan.store.connection import Connection, DriverError, Script, Statement
+from shinpan.store.kept import Kept
 from shinpan.store.pool import BUSY_SECONDS, Batch, Pool, operational, reason
 from shinpan.store.urls import database_url, described
 
@@ -182,6 +183,7 @@ class Database:
         self._reading = threading.local()  # the read this thread's reads join (one_view)
         # told after commit: (event, newest entry, what this process's transaction appended)
         self.listeners: list[Callable[[int, int, Growth], None]] = []
+        self.kept = Kept()  # the caches kept for this database in this process (store.kept)
         if migrate:
             self.migrate()
 

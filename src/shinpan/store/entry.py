@@ -43,6 +43,11 @@ class Entry:
         return self.body
 
     @property
+    def written(self) -> Any:
+        """:attr:`body_json` read back as values: to compare two entries field by field."""
+        return json.loads(self.body_json)
+
+    @property
     def body_json(self) -> str:
         """The body as the chain's hash covers it: as written when read back from the
         ledger (an entry from an older shinpan keeps its bytes), else serialised now."""

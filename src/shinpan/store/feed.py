@@ -3,13 +3,13 @@ the API: one ruling, those a correction names, a player's, the feed (newest firs
 confirmation queue too), and how far the ledger has got. Run on the driver (see
 :class:`Statement`), in the caller's transaction.
 
-A ruling comes back with every column (:class:`RulingRow`); its JSON columns stay the text
-they are stored as, as in :class:`shinpan.store.history.CountedRuling`: each caller parses
-the few it uses.
+A ruling comes back with every column (:class:`RulingRow`), its JSON columns (penalties,
+effects) read here once into tuples of codes.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -37,9 +37,9 @@ class RulingRow(NamedTuple):
     player: str
     rule: str
     offense: int | None
-    penalties: str  # JSON: the components as they stand
-    guideline_penalties: str  # JSON: what the guideline gave
-    effects: str  # JSON
+    penalties: tuple[str, ...]  # the components as they stand
+    guideline_penalties: tuple[str, ...]  # what the guideline gave
+    effects: tuple[str, ...]
     follow_up: bool
     needs_head_judge: bool
     state: RulingState
@@ -72,6 +72,7 @@ _COLUMNS = ", ".join(f'r."{c}"' if c == "trigger" else f"r.{c}" for c in RulingR
 
 def _ruling(row: Sequence[Any]) -> RulingRow:
     r = list(row[: len(RulingRow._fields)])
+    r[5], r[6], r[7] = tuple(json.loads(r[5])), tuple(json.loads(r[6])), tuple(json.loads(r[7]))
     r[8], r[9] = bool(r[8]), bool(r[9])  # SQLite's booleans are 0 and 1
     r[10] = RulingState(r[10])
     return RulingRow(*r)

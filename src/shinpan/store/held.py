@@ -10,6 +10,7 @@ from contextlib import contextmanager
 
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
+from shinpan.store.kept import Kept
 
 
 class HeldTransaction(Database):
@@ -21,6 +22,7 @@ class HeldTransaction(Database):
     def __init__(self, db: Database, conn: Connection) -> None:  # no super().__init__: nothing is opened
         self.url, self.target, self.dialect, self.path = db.url, db.target, db.dialect, db.path
         self.listeners = []
+        self.kept = Kept()  # its own caches, as any database's: none is shared with the owner's
         self._conn = conn
 
     @contextmanager

@@ -5,6 +5,7 @@ to the server while the event's lock is held."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -52,7 +53,7 @@ class CountedRuling(NamedTuple):
     number: int
     rule: str
     offense: int | None
-    penalties: str  # JSON
+    penalties: tuple[str, ...]
     follow_up: bool
     draft: str | None
     kind: str | None
@@ -81,7 +82,9 @@ def before_record(conn: Connection, event_id: int, player: str, names: Sequence[
         if what == "player":
             players.add(row[1])
         elif what == "ruling":
-            rulings[row[1]].append(CountedRuling(int(row[2]), row[3], row[4], row[5], bool(row[6]), *row[7:]))
+            rulings[row[1]].append(
+                CountedRuling(int(row[2]), row[3], row[4], tuple(json.loads(row[5])), bool(row[6]), *row[7:])
+            )
         elif what == "last":
             last = int(row[2] or 0)
         else:
@@ -98,7 +101,7 @@ def is_player(conn: Connection, event_id: int, number: str) -> bool:
 def live_rulings(conn: Connection, event_id: int, player: str) -> list[CountedRuling]:
     """The player's rulings that are not voided, in the order they were recorded."""
     rows = sorted(_LIVE.run(conn, {"e": event_id, "p": player}).fetchall(), key=lambda r: int(r[0]))
-    return [CountedRuling(int(r[0]), r[1], r[2], r[3], bool(r[4]), *r[5:]) for r in rows]
+    return [CountedRuling(int(r[0]), r[1], r[2], tuple(json.loads(r[3])), bool(r[4]), *r[5:]) for r in rows]
 
 
 def last_ruling_number(conn: Connection, event_id: int) -> int:

@@ -19,7 +19,6 @@ import threading
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from weakref import WeakKeyDictionary
 
 from shinpan.store.accounts import SESSION_NOTICE
 from shinpan.store.connection import Statement
@@ -133,17 +132,9 @@ class LedgerWatch:
                 self.heard(event_id, found[event_id])
 
 
-_WATCHES: WeakKeyDictionary[Database, LedgerWatch] = WeakKeyDictionary()
-_WATCHES_LOCK = threading.Lock()
-
-
 def watch_of(db: Database) -> LedgerWatch:
     """The database's one watch in this process."""
-    with _WATCHES_LOCK:
-        watch = _WATCHES.get(db)
-        if watch is None:
-            watch = _WATCHES[db] = LedgerWatch(db)
-        return watch
+    return db.kept.of(LedgerWatch, lambda: LedgerWatch(db))
 
 
 async def listen(db: Database, ready: asyncio.Event | None = None) -> None:

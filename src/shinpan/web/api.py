@@ -32,6 +32,7 @@ from shinpan.services.shapes import (
     RoundMatches,
     event_listed,
 )
+from shinpan.views.events import list_events as all_events
 from shinpan.web import i18n
 from shinpan.web.auth import (
     CSRF_COOKIE,
@@ -179,9 +180,7 @@ def list_events(request: Request) -> list[EventListed]:
     """The events the signed-in user works at."""
     user = signed_in(request)
     mine = dict(accounts.events_of(request.app.state.db, user))
-    return [
-        event_listed(e, mine[e.id].value) for e in events.list_events(request.app.state.db) if e.id in mine
-    ]
+    return [event_listed(e, mine[e.id].value) for e in all_events(request.app.state.db) if e.id in mine]
 
 
 @router.post("/events", status_code=201, dependencies=Unsafe)

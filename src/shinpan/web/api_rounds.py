@@ -13,12 +13,13 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES, MAX_ROUND_MINUTES
-from shinpan.services import events, rounds, standings, swiss
+from shinpan.services import events, rounds, swiss
 from shinpan.services.context import MAX_REASON
 from shinpan.services.formats import SEED_LIMIT
 from shinpan.services.rounds import RoundClockJson, RoundStartedJson
 from shinpan.services.shapes import PlayerDroppedJson
 from shinpan.tournament.rounds import OpenTable
+from shinpan.views import standings
 from shinpan.web.api import CommandId, CommandIn, Name, Unsafe
 from shinpan.web.auth import role_at
 from shinpan.web.openapi import ERRORS

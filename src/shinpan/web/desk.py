@@ -13,7 +13,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
-from weakref import WeakKeyDictionary
 
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -25,6 +24,7 @@ from shinpan.reports import dq
 from shinpan.services import accounts, appeals, calls, corrections, deadlines, players, queries
 from shinpan.services.closed import seal_state_of
 from shinpan.services.context import Event, stamp
+from shinpan.store.db import Database
 from shinpan.web import i18n
 from shinpan.web.api import CommandForm, Penalties, ReasonForm, csrf
 from shinpan.web.auth import role_at
@@ -174,16 +174,11 @@ class _SharedPanels:
             return html
 
 
-_SHARED: WeakKeyDictionary[Any, _SharedPanels] = WeakKeyDictionary()  # per database
-_SHARED_LOCK = threading.Lock()
-
-
 def _shared_panels(request: Request, event_id: int, role: Any, shown: tuple[str, ...], since: int = 0) -> str:
     if not shown:
         return ""
-    db = request.app.state.db
-    with _SHARED_LOCK:
-        shared = _SHARED.setdefault(db, _SharedPanels())
+    db: Database = request.app.state.db
+    shared = db.kept.of(_SharedPanels, _SharedPanels)
     lang = i18n.current.get()
     recent = shared.recent((event_id, shown, lang, role), since)
     if recent is not None:

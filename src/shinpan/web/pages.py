@@ -16,6 +16,7 @@ from shinpan.errors import ShinpanError
 from shinpan.files.guidelines import held_guidelines
 from shinpan.guideline.search import search
 from shinpan.services import access, accounts, events, players, publish
+from shinpan.views.events import list_events
 from shinpan.web import i18n
 from shinpan.web.api import csrf
 from shinpan.web.auth import (
@@ -67,7 +68,7 @@ def index(request: Request) -> Response:
         return RedirectResponse("/login", status_code=303)
     db = request.app.state.db
     mine = dict(accounts.events_of(db, user))
-    found = [(e, mine[e.id]) for e in events.list_events(db) if e.id in mine]
+    found = [(e, mine[e.id]) for e in list_events(db) if e.id in mine]
     return render(request, "index.html", events=found, Role=Role, guidelines=held_guidelines())
 
 
@@ -102,7 +103,7 @@ def create_event(
     except ShinpanError as e:
         db = request.app.state.db
         mine = dict(accounts.events_of(db, user))
-        found = [(ev, mine[ev.id]) for ev in events.list_events(db) if ev.id in mine]
+        found = [(ev, mine[ev.id]) for ev in list_events(db) if ev.id in mine]
         return render(
             request,
             "index.html",

@@ -25,9 +25,9 @@ from shinpan.services import events, players, playoff, results, rounds, swiss, w
 from shinpan.services.closed import seal_state_of
 from shinpan.services.formats import SEED_LIMIT
 from shinpan.services.scoresheet import Sheet, round_sheet
-from shinpan.services.standings import chain_cells
 from shinpan.tournament.playoff import SIZES
 from shinpan.tournament.rounds import parse_open_table
+from shinpan.views.standings import chain_cells
 from shinpan.web import i18n
 from shinpan.web.api import csrf
 from shinpan.web.auth import role_at

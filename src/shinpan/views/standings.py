@@ -1,7 +1,8 @@
 """The standings after a round: the matches played and the players' statuses, now or as
 they stood at the moment the round was ended (T6, :mod:`shinpan.store.standings`), handed
 to the tournament core, whose rules they are (points, tiebreakers, ranks:
-:func:`shinpan.tournament.standings`).
+:func:`shinpan.tournament.standings`); and the event's format they rank by (T7–T9: chosen
+by :mod:`shinpan.services.formats`).
 
 A table says which round it is after and that round's state (T5): ``ended`` (the
 standings after round N), ``started`` (round N is being played: the standings so far),
@@ -24,15 +25,48 @@ from typing import NotRequired, TypedDict
 from shinpan.engine.event_rules import RoundState
 from shinpan.errors import NotFound
 from shinpan.services.context import load_event
-from shinpan.services.formats import FormatJson, format_json, read_format
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.results import round_entry
 from shinpan.store.rounds import round_of
-from shinpan.store.standings import entrants, entrants_before, paired_at, played, playoff_round
+from shinpan.store.standings import (
+    entrants,
+    entrants_before,
+    event_format,
+    paired_at,
+    played,
+    playoff_round,
+)
 from shinpan.tournament import Standing, standings
-from shinpan.tournament.formats import DEFAULT_FORMAT, EventFormat
-from shinpan.tournament.tiebreakers import Tiebreaker
+from shinpan.tournament.formats import DEFAULT_FORMAT, AtTime, EventFormat, MatchFormat
+from shinpan.tournament.tiebreakers import Tiebreaker, parse_chain
+
+
+def read_format(conn: Connection, event_id: int) -> EventFormat:
+    """The event's format (the defaults when it never chose one)."""
+    row = event_format(conn, event_id)
+    if row is None:
+        return DEFAULT_FORMAT
+    return EventFormat(
+        MatchFormat(row.match_format), AtTime(row.time_out), parse_chain(row.tiebreakers), row.seed
+    )
+
+
+class FormatJson(TypedDict):
+    """An event's format: its matches, what a match at time is, the tiebreakers in order."""
+
+    format: str
+    time_out: str
+    tiebreakers: list[str]
+
+
+def format_json(chosen: EventFormat) -> FormatJson:
+    """The format as the CLI's ``--json`` and the API give it."""
+    return {
+        "format": chosen.match_format.value,
+        "time_out": chosen.at_time.value,
+        "tiebreakers": [key.value for key in chosen.chain],
+    }
 
 
 @dataclass(frozen=True)
