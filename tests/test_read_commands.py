@@ -40,6 +40,7 @@ WRITE_SIDE = (
     "shinpan.store.projector",
     "shinpan.store.projector_calls",
     "shinpan.store.projector_decks",
+    "shinpan.store.projector_rulings",
     "shinpan.entries",  # and each of its modules
 )
 READ_ONLY = (
@@ -89,8 +90,8 @@ def run_time_imports(code: str, module: str) -> set[str]:
 def command_modules() -> frozenset[str]:
     """The write side, and every service that imports it when it runs: the commands."""
     found = set(WRITE_SIDE)
-    for path in sorted((PACKAGE / "services").glob("*.py")):
-        module = f"shinpan.services.{path.stem}".removesuffix(".__init__")
+    for path in sorted([*(PACKAGE / "services").glob("*.py"), *(PACKAGE / "files").glob("*.py")]):
+        module = f"shinpan.{path.parent.name}.{path.stem}".removesuffix(".__init__")
         if any(_write_side(n) for n in run_time_imports(path.read_text(encoding="utf-8"), module)):
             found.add(module)
     for path in sorted((PACKAGE / "entries").glob("*.py")):
@@ -102,8 +103,9 @@ def test_the_detector_finds_the_commands_and_passes_over_the_reads() -> None:
     found = command_modules()
     for command in ("recording", "corrections", "events", "formats", "rounds", "results", "seal"):
         assert f"shinpan.services.{command}" in found, command
-    for read in ("context", "guidelines", "queries", "search", "shapes", "public"):
+    for read in ("context", "queries", "search", "shapes", "public"):
         assert f"shinpan.services.{read}" not in found, read
+    assert "shinpan.files.reimport" in found and "shinpan.files.guidelines" not in found
     assert {"shinpan.entries", "shinpan.entries.rulings", "shinpan.store.ledger"} <= found
     code = (
         "from typing import TYPE_CHECKING\n"
@@ -138,8 +140,7 @@ def test_no_view_imports_a_command_module() -> None:
 def event_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A SQLite file with event 1: four players, round 1 paired and started, a ruling each;
     the guideline cache beside it is filled."""
-    from shinpan.csvio import PairingRow, PlayerRow
-
+    from shinpan.files.csvio import PairingRow, PlayerRow
     from shinpan.services import events, recording, rounds
     from shinpan.store.db import Database
 

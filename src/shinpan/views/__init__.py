@@ -3,7 +3,7 @@
 Each module here reads the store's typed rows in one read transaction and gives frozen
 values (and their JSON); it lets the core compute what is the core's (the standings' ranks,
 a ruling's meaning) and writes nothing. A view imports the store, the core, the guideline
-files (:mod:`shinpan.services.guidelines`), the event as read
+files (:mod:`shinpan.files.guidelines`), the event as read
 (:mod:`shinpan.services.context`) and the JSON shapes (:mod:`shinpan.services.shapes`), never
 a command: no :mod:`shinpan.services.commands`, no ledger writer, no command service
 (``tests/test_read_commands.py`` holds both: for each view, and for the read-only commands). The commands in
