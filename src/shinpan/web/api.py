@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from starlette.concurrency import run_in_threadpool
 
-from shinpan.engine.event_rules import Role
+from shinpan.engine.event_rules import Action, Role
 from shinpan.errors import Forbidden
 from shinpan.files import transfer
 from shinpan.files.csvio import parse_pairings, parse_players
@@ -209,7 +209,7 @@ def create_event(request: Request, body: EventIn) -> dict[str, Any]:
 async def players(request: Request, event_id: int, q: str = Query("", max_length=100)) -> Response:
     """Find players by table, id, or name in kanji, kana or romaji (from the player index,
     on the event loop; read in a thread only when the index is not current)."""
-    await role_at_async(request, event_id, "read")
+    await role_at_async(request, event_id, Action.read)
     index = index_of(request.app.state.db)
     kept = index.ready(event_id)
     if kept is None:
@@ -220,7 +220,7 @@ async def players(request: Request, event_id: int, q: str = Query("", max_length
 @router.get("/events/{event_id}/players/{number}", response_model=dict[str, Any])
 def player(request: Request, event_id: int, number: str) -> PlayerHistory:
     """Everything a player has in this event."""
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     return queries.player_history(request.app.state.db, event_id, number)
 
 
@@ -234,7 +234,7 @@ class ReasonIn(CommandIn):
 
 @router.get("/events/{event_id}/deadlines", response_model=list[dict[str, Any]])
 def list_deadlines(request: Request, event_id: int) -> list[DeadlineJson]:
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     return [d.as_json() for d in deadlines.list_deadlines(request.app.state.db, event_id)]
 
 
@@ -250,7 +250,7 @@ def close_deadline(
     """The remedy was done in time; the late player arrived (到着, D23: every deadline of the
     ruling from ``position`` that waits for the player closes); or missed (the follow-up
     ruling, D7)."""
-    user, _ = role_at(request, event_id, "deadline")
+    user, _ = role_at(request, event_id, Action.deadline)
     db = request.app.state.db
     if outcome == "done":
         deadlines.mark_done(db, event_id, ruling, position, judge=user.name, command_id=body.command_id)
@@ -269,7 +269,7 @@ def close_deadline(
 @router.get("/events/{event_id}/rounds/{round_no}", response_model=dict[str, Any])
 def round_view(request: Request, event_id: int, round_no: int) -> RoundMatches:
     """A round's matches and duels, with the rulings that changed them."""
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     return queries.round_matches(request.app.state.db, event_id, round_no)
 
 
@@ -281,7 +281,7 @@ def import_players(
     command_id: CommandForm,
 ) -> dict[str, Any]:
     """Import players from CSV (UTF-8 or Shift_JIS); nothing is imported if any row is wrong."""
-    user, _ = role_at(request, event_id, "roster")
+    user, _ = role_at(request, event_id, Action.roster)
     rows = parse_upload(file, parse_players)
     n = events.import_players(request.app.state.db, event_id, rows, actor=user.name, command_id=command_id)
     return {"imported": n}
@@ -296,7 +296,7 @@ def import_pairings(
     command_id: CommandForm,
 ) -> dict[str, Any]:
     """Pair a round from CSV; players out of the event are refused (D14)."""
-    user, _ = role_at(request, event_id, "results")
+    user, _ = role_at(request, event_id, Action.results)
     rows = parse_upload(file, parse_pairings)
     n = events.import_pairings(
         request.app.state.db, event_id, round_no, rows, actor=user.name, command_id=command_id
@@ -337,7 +337,7 @@ class StatementIn(CommandIn):
 
 @router.post("/events/{event_id}/appeals", status_code=201, dependencies=Unsafe)
 def file_appeal(request: Request, event_id: int, body: AppealIn) -> dict[str, Any]:
-    user, _ = role_at(request, event_id, "statement")
+    user, _ = role_at(request, event_id, Action.statement)
     seq = appeals.file_appeal(
         request.app.state.db,
         event_id,
@@ -355,7 +355,7 @@ def file_appeal(request: Request, event_id: int, body: AppealIn) -> dict[str, An
 )
 def decide_appeal(request: Request, event_id: int, appeal: int, body: DecisionIn) -> AppealDecidedJson:
     """The head judge's decision on an appeal is final (D11)."""
-    user, _ = role_at(request, event_id, "appeal")
+    user, _ = role_at(request, event_id, Action.appeal)
     result = appeals.decide_appeal(
         request.app.state.db,
         event_id,
@@ -371,7 +371,7 @@ def decide_appeal(request: Request, event_id: int, appeal: int, body: DecisionIn
 
 @router.post("/events/{event_id}/statements", status_code=201, dependencies=Unsafe)
 def add_statement(request: Request, event_id: int, body: StatementIn) -> dict[str, Any]:
-    user, _ = role_at(request, event_id, "statement")
+    user, _ = role_at(request, event_id, Action.statement)
     seq = appeals.add_statement(
         request.app.state.db,
         event_id,
@@ -392,7 +392,7 @@ class InviteIn(BaseModel):
 @router.post("/events/{event_id}/invitations", status_code=201, dependencies=Unsafe)
 def invite(request: Request, event_id: int, body: InviteIn) -> dict[str, Any]:
     """A one-time join code for a judge, scorekeeper or viewer (head judge)."""
-    user, _ = role_at(request, event_id, "invite")
+    user, _ = role_at(request, event_id, Action.invite)
     code = accounts.invite(request.app.state.db, event_id, Role(body.role), user.name)
     return {"code": code, "url": join_url(base_url(request)[0], code)}
 
@@ -400,7 +400,7 @@ def invite(request: Request, event_id: int, body: InviteIn) -> dict[str, Any]:
 @router.get("/events/{event_id}/export", response_model=dict[str, Any])
 def export(request: Request, event_id: int) -> Export:
     """The whole event as its ledger, every entry with its hash."""
-    role_at(request, event_id, "export")
+    role_at(request, event_id, Action.export)
     return transfer.export_event(request.app.state.db, event_id)
 
 
@@ -409,7 +409,7 @@ async def stream(request: Request, event_id: int) -> Response:
     """Server-sent events: ``changed`` whenever the event's ledger grows; the stream ends
     when its session does (signed out, or ended from a list of sessions). A session has a
     few streams at most, the server a bounded number (429 beyond)."""
-    await role_at_async(request, event_id, "read")
+    await role_at_async(request, event_id, Action.read)
     session = request.app.state.signer.session_of(request.cookies.get(SESSION_COOKIE))
     streams: StreamCap = request.app.state.streams
     try:

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES
+from shinpan.engine.event_rules import Action
 from shinpan.services import calls
 from shinpan.services.context import MAX_REASON
 from shinpan.web.api import CommandIn, Unsafe
@@ -66,7 +67,7 @@ class RaiseIn(CommandIn):
 @router.post("/events/{event_id}/calls", status_code=201, dependencies=Unsafe)
 def raise_call(request: Request, event_id: int, body: RaiseIn) -> CallOut:
     """A judge raises a call for a table of the round being played."""
-    user, _ = role_at(request, event_id, "record")
+    user, _ = role_at(request, event_id, Action.record)
     done = calls.raise_call(
         request.app.state.db, event_id, body.table, body.reason, judge=user.name, command_id=body.command_id
     )
@@ -76,14 +77,14 @@ def raise_call(request: Request, event_id: int, body: RaiseIn) -> CallOut:
 @router.get("/events/{event_id}/calls")
 def list_calls(request: Request, event_id: int, open_only: bool = Query(False, alias="open")) -> CallsOut:
     """The event's calls; ``open=true``: the judges' queue, longest waiting first."""
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     return CallsOut.model_validate(calls.list_calls(request.app.state.db, event_id, open_only=open_only))
 
 
 @router.post("/events/{event_id}/calls/{call}/claim", dependencies=Unsafe)
 def claim(request: Request, event_id: int, call: int, body: CommandIn) -> CallOut:
     """Take the call: the other judges see it taken, the table sees who is coming."""
-    user, _ = role_at(request, event_id, "record")
+    user, _ = role_at(request, event_id, Action.record)
     done = calls.claim_call(request.app.state.db, event_id, call, judge=user.name, command_id=body.command_id)
     return CallOut.model_validate(done)
 
@@ -91,7 +92,7 @@ def claim(request: Request, event_id: int, call: int, body: CommandIn) -> CallOu
 @router.post("/events/{event_id}/calls/{call}/escalate", dependencies=Unsafe)
 def escalate(request: Request, event_id: int, call: int, body: CommandIn) -> CallOut:
     """Hand the call to the head judge: the desk shows it beside the appeals."""
-    user, _ = role_at(request, event_id, "record")
+    user, _ = role_at(request, event_id, Action.record)
     done = calls.escalate_call(
         request.app.state.db, event_id, call, judge=user.name, command_id=body.command_id
     )
@@ -113,7 +114,7 @@ class ResolveIn(CommandIn):
 @router.post("/events/{event_id}/calls/{call}/resolve", dependencies=Unsafe)
 def resolve(request: Request, event_id: int, call: int, body: ResolveIn) -> ResolvedOut:
     """Resolve the call: the table gets the proposed minutes (or ``extend``) on its clock."""
-    user, _ = role_at(request, event_id, "record")
+    user, _ = role_at(request, event_id, Action.record)
     resolution = calls.Resolution(body.outcome, body.rulings, body.extend, body.reason)
     done = calls.resolve_call(
         request.app.state.db, event_id, call, resolution, judge=user.name, command_id=body.command_id
@@ -129,5 +130,5 @@ class ProposalOut(BaseModel):
 @router.get("/events/{event_id}/calls/{call}/proposal")
 def proposal(request: Request, event_id: int, call: int) -> ProposalOut:
     """The minutes resolving the call now would give the table (T14)."""
-    role_at(request, event_id, "record")
+    role_at(request, event_id, Action.record)
     return ProposalOut(call=call, proposed=calls.proposal(request.app.state.db, event_id, call))

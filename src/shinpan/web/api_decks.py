@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
+from shinpan.engine.event_rules import Action
 from shinpan.files.decklists import digest, parse, parse_batch
 from shinpan.services import deck_rules, deckchecks, decklists
 from shinpan.services.context import MAX_REASON
@@ -70,7 +71,7 @@ class RulesOut(BaseModel):
 @router.post("/events/{event_id}/decklists/rules", dependencies=Unsafe)
 def set_rules(request: Request, event_id: int, body: RulesIn) -> RulesOut:
     """The event's deck rules, set before round 1 (head judge)."""
-    user, _ = role_at(request, event_id, "manage")
+    user, _ = role_at(request, event_id, Action.manage)
     limits = [(n, 0) for n in body.banned] + [(n, 1) for n in body.restricted]
     made = deck_rules.set_rules(
         request.app.state.db, event_id, required=body.required, sections=body.sections, copies=body.copies,
@@ -98,7 +99,7 @@ class SubmitIn(CommandIn):
 )
 def submit(request: Request, event_id: int, body: SubmitIn) -> SubmittedJson:
     """Register a player's list (before the lock; a list with problems is registered too)."""
-    user, _ = role_at(request, event_id, "decklist")
+    user, _ = role_at(request, event_id, Action.decklist)
     deck, fmt, hashed = _list(body.text, body.format, body.source)
     return decklists.submit(
         request.app.state.db, event_id, body.player.strip(), deck, fmt=fmt, source=body.source or "api",
@@ -119,7 +120,7 @@ class ImportedOut(BaseModel):
 @router.post("/events/{event_id}/decklists/import", status_code=201, dependencies=Unsafe)
 def import_lists(request: Request, event_id: int, body: ImportIn) -> ImportedOut:
     """Many players' lists from one CSV; any problem and nothing is registered."""
-    user, _ = role_at(request, event_id, "decklist")
+    user, _ = role_at(request, event_id, Action.decklist)
     data = body.csv.encode("utf-8")
     lists = {
         p: (d, "csv", body.source or "api", digest(data)) for p, d in parse_batch(data, body.source).items()
@@ -133,14 +134,14 @@ def import_lists(request: Request, event_id: int, body: ImportIn) -> ImportedOut
 @router.get("/events/{event_id}/decklists", response_model=dict[str, Any])
 def status(request: Request, event_id: int) -> ListStatusJson:
     """Each player's list: missing, registered, illegal or locked."""
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     return decklists.status(request.app.state.db, event_id)
 
 
 @router.get("/events/{event_id}/decklists/{player}", response_model=dict[str, Any])
 def show(request: Request, event_id: int, player: Annotated[str, Field(max_length=64)]) -> ShownListJson:
     """A player's registered list by section, its problems and its versions (judges only)."""
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     return decklists.show(request.app.state.db, event_id, player)
 
 
@@ -151,7 +152,7 @@ class LockedOut(BaseModel):
 @router.post("/events/{event_id}/decklists/lock", dependencies=Unsafe)
 def lock(request: Request, event_id: int, body: CommandIn) -> LockedOut:
     """Lock the lists now (head judge)."""
-    user, _ = role_at(request, event_id, "manage")
+    user, _ = role_at(request, event_id, Action.manage)
     return LockedOut(
         locked_at=decklists.lock(request.app.state.db, event_id, judge=user.name, command_id=body.command_id)
     )
@@ -164,7 +165,7 @@ class CorrectIn(SubmitIn):
 @router.post("/events/{event_id}/decklists/correct", dependencies=Unsafe, response_model=dict[str, Any])
 def correct(request: Request, event_id: int, body: CorrectIn) -> SubmittedJson:
     """The head judge corrects a list after the lock, with a reason (both versions stay)."""
-    user, _ = role_at(request, event_id, "manage")
+    user, _ = role_at(request, event_id, Action.manage)
     deck, fmt, hashed = _list(body.text, body.format, body.source)
     return decklists.correct(
         request.app.state.db, event_id, body.player.strip(), deck, body.reason, fmt=fmt,
@@ -185,7 +186,7 @@ def pick(
     seed: int | None = Query(None, ge=0, le=2**31 - 1),
 ) -> PickedJson:
     """Tables to check in the round, at random, leaving out players checked already."""
-    role_at(request, event_id, "deckcheck")
+    role_at(request, event_id, Action.deckcheck)
     return deckchecks.pick(request.app.state.db, event_id, round, tables=tables, top=top, seed=seed)
 
 
@@ -199,7 +200,7 @@ class TableIn(CommandIn):
 )
 def start(request: Request, event_id: int, body: TableIn) -> StartedJson:
     """Start a deck check of one table."""
-    user, _ = role_at(request, event_id, "deckcheck")
+    user, _ = role_at(request, event_id, Action.deckcheck)
     return deckchecks.start(
         request.app.state.db, event_id, body.round, body.table, judge=user.name, command_id=body.command_id
     )
@@ -222,7 +223,7 @@ class CountIn(TableIn):
 @router.post("/events/{event_id}/deckchecks/count", dependencies=Unsafe, response_model=dict[str, Any])
 def count(request: Request, event_id: int, body: CountIn) -> CountedJson:
     """The cards found in a player's deck; the differences from the registered list."""
-    user, _ = role_at(request, event_id, "deckcheck")
+    user, _ = role_at(request, event_id, Action.deckcheck)
     if body.text is not None:
         deck = _list(body.text, body.format, "count")[0]
     else:
@@ -256,7 +257,7 @@ class EndIn(TableIn):
 @router.post("/events/{event_id}/deckchecks/end", dependencies=Unsafe, response_model=dict[str, Any])
 def end(request: Request, event_id: int, body: EndIn) -> EndedJson:
     """End the check: each player's findings and T13's proposals, the minutes it took."""
-    user, _ = role_at(request, event_id, "deckcheck")
+    user, _ = role_at(request, event_id, Action.deckcheck)
     return deckchecks.end(
         request.app.state.db, event_id, body.round, body.table, recorded_by=body.recorded_by, extend=body.extend,
         confirmed={
@@ -275,7 +276,7 @@ class CorrectedIn(TableIn):
 @router.post("/events/{event_id}/deckchecks/corrected", dependencies=Unsafe, response_model=dict[str, Any])
 def deck_corrected(request: Request, event_id: int, body: CorrectedIn) -> DeckCorrectedJson:
     """A judge marks a player's deck corrected to match the list (the mismatch's remedy)."""
-    user, _ = role_at(request, event_id, "deckcheck")
+    user, _ = role_at(request, event_id, Action.deckcheck)
     return deckchecks.deck_corrected(
         request.app.state.db, event_id, body.round, body.table, body.player.strip(), judge=user.name,
         command_id=body.command_id,
@@ -287,7 +288,7 @@ def checks(
     request: Request, event_id: int, round: int | None = Query(None, ge=1, le=2**31 - 1)
 ) -> list[CheckJson]:
     """The event's deck checks (of one round), with the rulings citing each."""
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     return deckchecks.checks(request.app.state.db, event_id, round)
 
 
@@ -299,5 +300,5 @@ def check(
     table: Annotated[int, Field(ge=1, le=100_000)],
 ) -> CheckJson:
     """The table's latest check, as the judge's phone shows it: the lists, the counts, the differences."""
-    role_at(request, event_id, "deckcheck")
+    role_at(request, event_id, Action.deckcheck)
     return deckchecks.check_view(request.app.state.db, event_id, round, table)

@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
+from shinpan.engine.event_rules import Action
 from shinpan.services import formats, playoff
 from shinpan.services.playoff import BracketJson
 from shinpan.web.api import CommandIn, Unsafe
@@ -40,7 +41,7 @@ class FormatIn(CommandIn):
 @router.get("/events/{event_id}/format")
 def get_format(request: Request, event_id: int) -> FormatOut:
     """The event's format: match format, what a match at time is, the tiebreakers."""
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     with request.app.state.db.read() as conn:
         return FormatOut.model_validate(formats.format_json(formats.read_format(conn, event_id)))
 
@@ -48,7 +49,7 @@ def get_format(request: Request, event_id: int) -> FormatOut:
 @router.post("/events/{event_id}/format", dependencies=Unsafe)
 def set_format(request: Request, event_id: int, body: FormatIn) -> FormatOut:
     """The head judge changes the format before round 1 is paired (what is left out stays)."""
-    user, _ = role_at(request, event_id, "manage")
+    user, _ = role_at(request, event_id, Action.manage)
     chain = (
         body.tiebreakers
         if isinstance(body.tiebreakers, str) or body.tiebreakers is None
@@ -86,7 +87,7 @@ class PlayoffRoundOut(BaseModel):
 @router.post("/events/{event_id}/playoff", status_code=201, dependencies=Unsafe)
 def start(request: Request, event_id: int, body: PlayoffIn) -> PlayoffRoundOut:
     """Start the playoff from the final Swiss standings (scorekeeper, head judge)."""
-    user, _ = role_at(request, event_id, "results")
+    user, _ = role_at(request, event_id, Action.results)
     made = playoff.start_playoff(
         request.app.state.db,
         event_id,
@@ -101,7 +102,7 @@ def start(request: Request, event_id: int, body: PlayoffIn) -> PlayoffRoundOut:
 @router.post("/events/{event_id}/playoff/rounds", status_code=201, dependencies=Unsafe)
 def pair(request: Request, event_id: int, body: CommandIn) -> PlayoffRoundOut:
     """Pair the playoff's next round once the current one has every result."""
-    user, _ = role_at(request, event_id, "results")
+    user, _ = role_at(request, event_id, Action.results)
     made = playoff.pair_playoff_round(
         request.app.state.db, event_id, actor=user.name, command_id=body.command_id
     )
@@ -111,7 +112,7 @@ def pair(request: Request, event_id: int, body: CommandIn) -> PlayoffRoundOut:
 @router.get("/events/{event_id}/playoff", response_model=dict[str, Any] | None)
 def bracket(request: Request, event_id: int) -> BracketJson | None:
     """The bracket as it stands (null: no playoff)."""
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     found = playoff.event_bracket(request.app.state.db, event_id)
     return found.as_json() if found else None
 
@@ -128,6 +129,6 @@ class PlacingsOut(BaseModel):
 @router.get("/events/{event_id}/placings")
 def placings(request: Request, event_id: int) -> PlacingsOut:
     """Every player's final place: the playoff's, then the Swiss order (T10)."""
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     found = playoff.final_placings(request.app.state.db, event_id)
     return PlacingsOut(placings=[PlacingOut(place=place, player=player) for place, player in found])

@@ -12,6 +12,7 @@ from typing import Literal
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
+from shinpan.engine.event_rules import Action
 from shinpan.errors import InvalidInput
 from shinpan.services import results, winner_reports
 from shinpan.services.context import MAX_REASON, load_event
@@ -106,7 +107,7 @@ def report_result(request: Request, event_id: int, body: ResultIn) -> ResultOut:
     """A table's result: a duel won or drawn, the match without duels, or the slip's score
     (at time: decided by duels); a correction names the result it replaces and why (T11).
     Refused for a round not started (T5)."""
-    user, _ = role_at(request, event_id, "results")
+    user, _ = role_at(request, event_id, Action.results)
     if body.match is not None and body.result is not None and body.match != body.result:
         raise InvalidInput("give the match result once", field="result")
     if (
@@ -162,7 +163,7 @@ class WinnerReportOut(BaseModel):
 def waiting_reports(request: Request, event_id: int, round: int | None = None) -> list[WinnerReportOut]:
     """The winners' reports of the round (default: the current one) waiting for confirmation:
     not confirmed, for a table with no result yet."""
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     with request.app.state.db.read() as conn:
         number = round if round is not None else load_event(conn, event_id).current_round
         found = winner_reports.pending_reports(conn, event_id, number) if number else []
@@ -195,7 +196,7 @@ class ConfirmedOut(ResultOut):
 )
 def confirm_report(request: Request, event_id: int, report: int, body: CommandIn) -> ConfirmedOut:
     """The scorekeeper confirms a winner's report: it becomes the table's result (T11)."""
-    user, _ = role_at(request, event_id, "results")
+    user, _ = role_at(request, event_id, Action.results)
     done = winner_reports.confirm_report(
         request.app.state.db, event_id, report, actor=user.name, command_id=body.command_id
     )

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES, MAX_ROUND_MINUTES
+from shinpan.engine.event_rules import Action
 from shinpan.services import events, rounds, swiss
 from shinpan.services.context import MAX_REASON
 from shinpan.services.formats import SEED_LIMIT
@@ -49,7 +50,7 @@ class PairedOut(BaseModel):
 @router.post("/events/{event_id}/rounds", status_code=201, dependencies=Unsafe)
 def pair(request: Request, event_id: int, body: PairIn) -> PairedOut:
     """Pair the next Swiss round and record it with its seed (scorekeeper, head judge)."""
-    user, _ = role_at(request, event_id, "results")
+    user, _ = role_at(request, event_id, Action.results)
     db = request.app.state.db
     made = swiss.pair_next_round(db, event_id, seed=body.seed, actor=user.name, command_id=body.command_id)
     return PairedOut(
@@ -67,7 +68,7 @@ class StartIn(CommandIn):
 @router.post("/events/{event_id}/rounds/start", dependencies=Unsafe, response_model=dict[str, Any])
 def start(request: Request, event_id: int, body: StartIn) -> RoundStartedJson:
     """Start the clock of the round paired last."""
-    user, _ = role_at(request, event_id, "results")
+    user, _ = role_at(request, event_id, Action.results)
     started = rounds.start_round(
         request.app.state.db, event_id, minutes=body.minutes, actor=user.name, command_id=body.command_id
     )
@@ -88,7 +89,7 @@ class EndIn(CommandIn):
 def end(request: Request, event_id: int, body: EndIn) -> dict[str, Any]:
     """End the round: its end-of-round deadlines fall due; the tables still playing, and
     what falls due when each ends."""
-    user, _ = role_at(request, event_id, "results")
+    user, _ = role_at(request, event_id, Action.results)
     db = request.app.state.db
     number = events.end_round(
         db, event_id, body.round, actor=user.name, command_id=body.command_id, open_tables=body.open_tables
@@ -103,7 +104,7 @@ def clock(
 ) -> RoundClockJson:
     """A round's clock (default: the current round): each table's end time, the time judges
     gave it and why, the rulings that give it extra turns, what falls due when it ends."""
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     return rounds.round_clock(request.app.state.db, event_id, round).as_json()
 
 
@@ -117,7 +118,7 @@ class TimeIn(CommandIn):
 @router.post("/events/{event_id}/extensions", status_code=201, dependencies=Unsafe)
 def give_time(request: Request, event_id: int, body: TimeIn) -> dict[str, Any]:
     """A judge gives one table more time (a judge call, a deck check), with the reason."""
-    user, _ = role_at(request, event_id, "extend")
+    user, _ = role_at(request, event_id, Action.extend)
     rounds.give_time(
         request.app.state.db,
         event_id,
@@ -146,7 +147,7 @@ class PairingEditIn(BaseModel):
 @router.post("/events/{event_id}/pairings", dependencies=Unsafe)
 def edit_pairings(request: Request, event_id: int, body: PairingEditIn) -> dict[str, Any]:
     """The head judge pairs tables of the current round again before it starts, with a reason."""
-    user, _ = role_at(request, event_id, "edit_pairings")
+    user, _ = role_at(request, event_id, Action.edit_pairings)
     changes = [swiss.TableChange(t.table, t.a, t.b) for t in body.tables]
     done = swiss.edit_pairings(
         request.app.state.db, event_id, changes, body.reason, actor=user.name, command_id=body.command_id
@@ -157,7 +158,7 @@ def edit_pairings(request: Request, event_id: int, body: PairingEditIn) -> dict[
 @router.post("/events/{event_id}/players/{number}/drop", dependencies=Unsafe, response_model=dict[str, Any])
 def drop(request: Request, event_id: int, number: str, body: CommandIn) -> PlayerDroppedJson:
     """The player drops between rounds: never paired again; their results stay."""
-    user, _ = role_at(request, event_id, "results")
+    user, _ = role_at(request, event_id, Action.results)
     done = swiss.drop_player(
         request.app.state.db, event_id, number, actor=user.name, command_id=body.command_id
     )
@@ -205,6 +206,6 @@ def get_standings(
 ) -> StandingsOut:
     """The standings now (no round: every status as it stands now, T6), or after a round,
     statuses as they stood when it ended (T6)."""
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     table = standings.event_standings(request.app.state.db, event_id, round)
     return StandingsOut.model_validate(table.as_json())

@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from shinpan.engine import Deviation, explain
-from shinpan.engine.event_rules import RulingState
+from shinpan.engine.event_rules import Action, RulingState
 from shinpan.services import corrections, queries, recording
 from shinpan.services.context import load_event
 from shinpan.services.shapes import DeviationJson, RulingInFeed, RulingListed
@@ -85,7 +85,7 @@ class RecordIn(BaseModel):
 @router.post("/events/{event_id}/rulings/preview", dependencies=Unsafe)
 def preview(request: Request, event_id: int, body: RecordIn) -> dict[str, Any]:
     """The rulings this record would make now; nothing is saved."""
-    user, _ = role_at(request, event_id, "record")
+    user, _ = role_at(request, event_id, Action.record)
     made = recording.preview(request.app.state.db, event_id, body.record_input(), judge=user.name)
     lang = i18n.current.get()
     with request.app.state.db.read() as conn:
@@ -123,9 +123,9 @@ def preview(request: Request, event_id: int, body: RecordIn) -> dict[str, Any]:
 )
 def record(request: Request, event_id: int, body: RecordIn) -> JSONResponse:
     """Record an infraction; a retry with the same command_id records nothing new."""
-    user, _ = role_at(request, event_id, "record")
+    user, _ = role_at(request, event_id, Action.record)
     if body.deviation is not None:
-        role_at(request, event_id, "deviate")
+        role_at(request, event_id, Action.deviate)
     db = request.app.state.db
     saved = recording.record(db, event_id, body.record_input(), judge=user.name, command_id=body.command_id)
     answer = saved.as_json()
@@ -143,14 +143,14 @@ def rulings(
     before: int | None = Query(None, ge=1),
 ) -> list[RulingInFeed]:
     """The newest rulings first; ``state=pending`` is the confirmation queue."""
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     chosen = RulingState(state) if state is not None else None
     return queries.rulings_feed(request.app.state.db, event_id, state=chosen, limit=limit, before=before)
 
 
 @router.get("/events/{event_id}/rulings/{number}", response_model=dict[str, Any])
 def ruling(request: Request, event_id: int, number: int) -> RulingListed:
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     return queries.get_ruling(request.app.state.db, event_id, number)
 
 
@@ -161,7 +161,7 @@ class DeviateIn(ReasonIn):
 @router.post("/events/{event_id}/rulings/{number}/confirm", dependencies=Unsafe)
 def confirm(request: Request, event_id: int, number: int, body: CommandIn) -> dict[str, Any]:
     """The head judge confirms a ruling (D11)."""
-    user, _ = role_at(request, event_id, "confirm")
+    user, _ = role_at(request, event_id, Action.confirm)
     done = corrections.confirm(
         request.app.state.db, event_id, [number], judge=user.name, command_id=body.command_id
     )
@@ -174,7 +174,7 @@ def confirm(request: Request, event_id: int, number: int, body: CommandIn) -> di
 def deviate(request: Request, event_id: int, number: int, body: DeviateIn) -> dict[str, Any]:
     """The head judge deviates from the guideline, with a reason (D11); ``rederived`` names
     the additional rulings the correction voided and added (D16)."""
-    user, _ = role_at(request, event_id, "deviate")
+    user, _ = role_at(request, event_id, Action.deviate)
     db = request.app.state.db
     before = queries.rederived_by(db, event_id, number)
     result: DeviationJson = corrections.deviate(
@@ -193,7 +193,7 @@ def deviate(request: Request, event_id: int, number: int, body: DeviateIn) -> di
 def void(request: Request, event_id: int, number: int, body: ReasonIn) -> dict[str, Any]:
     """The head judge voids a ruling's record, with a reason (D1); ``rederived`` names the
     additional rulings the correction voided and added (D16)."""
-    user, _ = role_at(request, event_id, "void")
+    user, _ = role_at(request, event_id, Action.void)
     db = request.app.state.db
     before = queries.rederived_by(db, event_id, number)
     done = corrections.void(db, event_id, number, body.reason, judge=user.name, command_id=body.command_id)

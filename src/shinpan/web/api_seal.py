@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from shinpan.engine.event_rules import Action
 from shinpan.services import reopen, seal
 from shinpan.services.closed import state_of
 from shinpan.web.api import CommandIn, ReasonIn, Unsafe
@@ -22,7 +23,7 @@ router = APIRouter(prefix="/api", tags=["seal"], responses=ERRORS)
 def seal_state(request: Request, event_id: int) -> dict[str, Any]:
     """Whether the event is sealed (closed to every command) or was reopened since its last
     seal: the entry that made it so, when, by whom and (a reopening) why."""
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     with request.app.state.db.read() as conn:
         state = state_of(conn, event_id)
     if state is None:
@@ -41,14 +42,14 @@ def seal_state(request: Request, event_id: int) -> dict[str, Any]:
 def seal_event(request: Request, event_id: int, body: CommandIn) -> seal.Sealed:
     """The head judge seals the event: the installation's signature of the ledger's head.
     Nothing is recorded in it afterwards until it is reopened."""
-    user, _ = role_at(request, event_id, "manage")
+    user, _ = role_at(request, event_id, Action.manage)
     return seal.seal_event(request.app.state.db, event_id, actor=user.name, command_id=body.command_id)
 
 
 @router.post("/events/{event_id}/reopen", dependencies=Unsafe, response_model=dict[str, Any])
 def reopen_event(request: Request, event_id: int, body: ReasonIn) -> reopen.Reopened:
     """The head judge reopens a sealed event, with a reason every later paper shows."""
-    user, _ = role_at(request, event_id, "manage")
+    user, _ = role_at(request, event_id, Action.manage)
     return reopen.reopen_event(
         request.app.state.db, event_id, body.reason, actor=user.name, command_id=body.command_id
     )

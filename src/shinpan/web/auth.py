@@ -358,7 +358,7 @@ def signed_in(request: Request) -> User:
     return user
 
 
-def role_at(request: Request, event_id: int, action: str) -> tuple[User, Role]:
+def role_at(request: Request, event_id: int, action: Action) -> tuple[User, Role]:
     """The signed-in user's role at the event, once it allows ``action`` (D11). The user comes
     back under the name of their seat at the event (what the ledger records them as)."""
     signer: Signer = request.app.state.signer
@@ -368,7 +368,7 @@ def role_at(request: Request, event_id: int, action: str) -> tuple[User, Role]:
     return _allowed(request, found, action)
 
 
-async def role_at_async(request: Request, event_id: int, action: str) -> tuple[User, Role]:
+async def role_at_async(request: Request, event_id: int, action: Action) -> tuple[User, Role]:
     """:func:`role_at` for an endpoint on the event loop: from memory, or read in a thread."""
     signer: Signer = request.app.state.signer
     session = signer.session_of(request.cookies.get(SESSION_COOKIE))
@@ -379,15 +379,15 @@ async def role_at_async(request: Request, event_id: int, action: str) -> tuple[U
     return _allowed(request, found, action)
 
 
-def refusal(found: Membership | None, action: str) -> NotSignedIn | NotAllowed | None:
+def refusal(found: Membership | None, action: Action) -> NotSignedIn | NotAllowed | None:
     """Why a membership may not ``action`` at its event (D11), or None: it may. Every way
     in asks here: the routes (:func:`role_at`) and the search's lane (:mod:`shinpan.web.lane`)."""
     if found is None:
         return NotSignedIn()
     if found.role is None or found.seat is None:
         return NotAllowed("you are not a judge of this event")
-    if not may(found.role, Action(action)):  # a word the routes name: one of the core's actions
-        return NotAllowed("a {role} may not {action}", role=found.role.value, action=action)
+    if not may(found.role, action):
+        return NotAllowed("a {role} may not {action}", role=found.role.value, action=action.value)
     return None
 
 
@@ -413,7 +413,7 @@ def history_reader(request: Request) -> HistoryScope:
     return scope
 
 
-def _allowed(request: Request, found: Membership | None, action: str) -> tuple[User, Role]:
+def _allowed(request: Request, found: Membership | None, action: Action) -> tuple[User, Role]:
     if found is not None:
         request.state.user = found.user
     refused = refusal(found, action)

@@ -17,6 +17,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES
+from shinpan.engine.event_rules import Action
 from shinpan.errors import InvalidInput, ShinpanError
 from shinpan.services import calls, players, queries
 from shinpan.services.context import parse_stamp, stamp
@@ -41,7 +42,7 @@ def _phone(request: Request) -> bool:
 def _queue(
     request: Request, event_id: int, error: str | None = None, status: int = 200, template: str = "calls.html"
 ) -> Response:
-    _, role = role_at(request, event_id, "read")
+    _, role = role_at(request, event_id, Action.read)
     head = queries.ledger_head(request.app.state.db, event_id)
     listed = calls.list_calls(request.app.state.db, event_id, open_only=True)["calls"]
     return render(
@@ -60,7 +61,7 @@ def _queue(
 def _after(request: Request, event_id: int, error: str | None = None, status: int = 200) -> Response:
     if _phone(request):
         return _queue(request, event_id, error, status, "_calls_panels.html")
-    _, role = role_at(request, event_id, "read")
+    _, role = role_at(request, event_id, Action.read)
     return render(
         request, "_desk_panels.html", status=status, event_id=event_id, role=role, error=error,
         **_panels(request, event_id, PANELS),
@@ -68,7 +69,7 @@ def _after(request: Request, event_id: int, error: str | None = None, status: in
 
 
 def _attempt(request: Request, event_id: int, work: Callable[[str], object]) -> Response:
-    user, _ = role_at(request, event_id, "record")
+    user, _ = role_at(request, event_id, Action.record)
     try:
         work(user.name)
     except ShinpanError as e:
@@ -105,7 +106,7 @@ def escalate(request: Request, event_id: int, call: int, command_id: CommandForm
 @router.get("/events/{event_id}/desk/call/{call}/resolve", response_class=HTMLResponse)
 def resolve_form(request: Request, event_id: int, call: int) -> Response:
     """The resolve form, with the extension T14 proposes now."""
-    _, role = role_at(request, event_id, "record")
+    _, role = role_at(request, event_id, Action.record)
     db = request.app.state.db
     now = parse_stamp(stamp())
     with db.read() as conn:

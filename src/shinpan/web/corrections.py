@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from shinpan.engine.event_rules import Action
 from shinpan.errors import ShinpanError
 from shinpan.services import appeals, corrections
 from shinpan.web import i18n
@@ -26,7 +27,7 @@ router = APIRouter(include_in_schema=False, dependencies=[Depends(csrf)])
 
 
 async def _correct(
-    request: Request, event_id: int, number: int, action: str, done: str, work: Callable[[str], object]
+    request: Request, event_id: int, number: int, action: Action, done: str, work: Callable[[str], object]
 ) -> Response:
     def attempt() -> Response:
         user, _ = role_at(request, event_id, action)
@@ -48,7 +49,7 @@ async def void(
         request,
         event_id,
         number,
-        "void",
+        Action.void,
         "voided",
         lambda name: corrections.void(db, event_id, number, reason, judge=name, command_id=command_id),
     )
@@ -68,7 +69,7 @@ async def deviate(
         request,
         event_id,
         number,
-        "deviate",
+        Action.deviate,
         "deviated",
         lambda name: corrections.deviate(
             db, event_id, number, penalties or [], reason, judge=name, command_id=command_id
@@ -90,7 +91,7 @@ async def appeal(
         request,
         event_id,
         number,
-        "statement",
+        Action.statement,
         "appealed",
         lambda name: appeals.file_appeal(db, event_id, number, by, reason, judge=name, command_id=command_id),
     )

@@ -22,6 +22,7 @@ from urllib.parse import quote, unquote
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from shinpan.engine.event_rules import Action
 from shinpan.entries import ListProblem
 from shinpan.errors import InvalidInput, ShinpanError
 from shinpan.files.decklists import MAX_BYTES, DecklistError, digest, parse, parse_batch
@@ -66,7 +67,7 @@ def _said(e: ShinpanError) -> str:
 
 
 def _attempt(
-    request: Request, event_id: int, action: str, work: Callable[[str], str], path: str, cookie: str
+    request: Request, event_id: int, action: Action, work: Callable[[str], str], path: str, cookie: str
 ) -> Response:
     user, _ = role_at(request, event_id, action)
     try:
@@ -124,7 +125,7 @@ async def submit(
             done.problems
         )
 
-    return _attempt(request, event_id, "decklist", work, _players_page(event_id), FLASH)
+    return _attempt(request, event_id, Action.decklist, work, _players_page(event_id), FLASH)
 
 
 @router.post("/events/{event_id}/decklists/batch", dependencies=Unsafe)
@@ -156,7 +157,7 @@ async def batch(
         illegal = sum(1 for d in done if d.problems)
         return i18n.gettext("{n} decklists registered, {m} with problems").format(n=len(done), m=illegal)
 
-    return _attempt(request, event_id, "decklist", work, _players_page(event_id), FLASH)
+    return _attempt(request, event_id, Action.decklist, work, _players_page(event_id), FLASH)
 
 
 @router.post("/events/{event_id}/decklists/lock", dependencies=Unsafe)
@@ -165,7 +166,7 @@ def lock(request: Request, event_id: int, command_id: Field) -> Response:
         decklists.lock(request.app.state.db, event_id, judge=actor, command_id=command_id)
         return i18n.gettext("Decklists locked")
 
-    return _attempt(request, event_id, "manage", work, _players_page(event_id), FLASH)
+    return _attempt(request, event_id, Action.manage, work, _players_page(event_id), FLASH)
 
 
 # -- the deck check screen ---------------------------------------------------------------------
@@ -187,7 +188,7 @@ def _whole(value: str) -> int | None:
 def check_page(
     request: Request, event_id: int, round: str = "", table: str = "", tables: str = "", top: str = ""
 ) -> Response:
-    _, role = role_at(request, event_id, "deckcheck")
+    _, role = role_at(request, event_id, Action.deckcheck)
     db = request.app.state.db
     with db.read() as conn:
         event = load_event(conn, event_id)
@@ -242,7 +243,7 @@ def start(
         return i18n.gettext("Deck check of table {table} started").format(table=table_no)
 
     return _attempt(
-        request, event_id, "deckcheck", work, _check_path(event_id, number, table_no), CHECK_FLASH
+        request, event_id, Action.deckcheck, work, _check_path(event_id, number, table_no), CHECK_FLASH
     )
 
 
@@ -283,7 +284,7 @@ async def count(request: Request, event_id: int) -> Response:
         return i18n.gettext("Counts of {player} saved").format(player=player)
 
     return _attempt(
-        request, event_id, "deckcheck", work, _check_path(event_id, number, table_no), CHECK_FLASH
+        request, event_id, Action.deckcheck, work, _check_path(event_id, number, table_no), CHECK_FLASH
     )
 
 
@@ -314,7 +315,7 @@ async def end(request: Request, event_id: int) -> Response:
         return i18n.gettext("Deck check ended: {minutes} min").format(minutes=done["minutes"])
 
     return _attempt(
-        request, event_id, "deckcheck", work, _check_path(event_id, number, table_no), CHECK_FLASH
+        request, event_id, Action.deckcheck, work, _check_path(event_id, number, table_no), CHECK_FLASH
     )
 
 
@@ -339,7 +340,9 @@ def extend(
         )  # fmt: skip
         return i18n.gettext("Table {table}: +{minutes} min").format(table=table_no, minutes=given)
 
-    return _attempt(request, event_id, "extend", work, _check_path(event_id, number, table_no), CHECK_FLASH)
+    return _attempt(
+        request, event_id, Action.extend, work, _check_path(event_id, number, table_no), CHECK_FLASH
+    )
 
 
 @router.post("/events/{event_id}/deckcheck/corrected", dependencies=Unsafe)
@@ -368,7 +371,7 @@ def corrected(
         return i18n.gettext("Deck of {player} marked corrected").format(player=player.strip())
 
     return _attempt(
-        request, event_id, "deckcheck", work, _check_path(event_id, number, table_no), CHECK_FLASH
+        request, event_id, Action.deckcheck, work, _check_path(event_id, number, table_no), CHECK_FLASH
     )
 
 
@@ -442,28 +445,28 @@ def _report_file(report: Report, fmt: str, lang: str = "both") -> Response:
 @router.get("/events/{event_id}/reports/deckchecks")
 def deck_checks_file(request: Request, event_id: int, format: str = "pdf", round: str = "") -> Response:
     """The deck checks (of a round): who, when, how long, what was found, the rulings."""
-    role_at(request, event_id, "report")
+    role_at(request, event_id, Action.report)
     return _report_file(deck_checks_report(request.app.state.db, event_id, _whole(round[:10])), format[:5])
 
 
 @router.get("/events/{event_id}/reports/decklists")
 def decklists_file(request: Request, event_id: int, format: str = "csv") -> Response:
     """Every player's current list, as CSV or JSON (judges only)."""
-    role_at(request, event_id, "report")
+    role_at(request, event_id, Action.report)
     return _report_file(all_decklists(request.app.state.db, event_id), format[:5])
 
 
 @router.get("/events/{event_id}/reports/decklist/{player}")
 def decklist_file(request: Request, event_id: int, player: str, format: str = "pdf") -> Response:
     """A player's list on one A4 page, in Japanese, with the judges' box."""
-    role_at(request, event_id, "read")
+    role_at(request, event_id, Action.read)
     return _report_file(decklist_sheet(request.app.state.db, event_id, player[:64]), format[:5], "ja")
 
 
 @router.get("/events/{event_id}/reports/codes")
 def codes_file(request: Request, event_id: int, format: str = "pdf") -> Response:
     """Each player's registration code on a slip, for their own decklist."""
-    role_at(request, event_id, "roster")
+    role_at(request, event_id, Action.roster)
     base = str(request.base_url).rstrip("/")
     return _report_file(registration_slips(request.app.state.db, event_id, base), format[:5])
 

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from shinpan.engine.event_rules import RulingState
+from shinpan.engine.event_rules import Action, RulingState
 from shinpan.errors import ShinpanError
 from shinpan.files import transfer
 from shinpan.reports import dq
@@ -80,7 +80,7 @@ def _panels_in_view(request: Request, event_id: int, shown: tuple[str, ...]) -> 
 
 @router.get("/events/{event_id}/desk", response_class=HTMLResponse)
 def desk(request: Request, event_id: int) -> Response:
-    _, role = role_at(request, event_id, "read")
+    _, role = role_at(request, event_id, Action.read)
     db = request.app.state.db
     imported = transfer.imported_from(db, event_id)
     locked = [(j.seat, j.account, stamp(j.until)) for j in accounts.locked_judges(db, event_id)]
@@ -101,7 +101,7 @@ def desk_panels(request: Request, event_id: int, only: str = "", since: int = Qu
     (``feed,queue``: what a change touched), each on its own to put in place. ``since``:
     panels drawn at this ledger entry or later will do (desk.js asks for anything newer
     than what it shows, and again for what is still older than a change it heard)."""
-    _, role = role_at(request, event_id, "read")
+    _, role = role_at(request, event_id, Action.read)
     if not only:
         return render(
             request,
@@ -199,7 +199,7 @@ def _shared_panels(request: Request, event_id: int, role: Any, shown: tuple[str,
 @router.get("/events/{event_id}/desk/corrections/{number}", response_class=HTMLResponse)
 def correction_forms(request: Request, event_id: int, number: int) -> Response:
     """A ruling's void, deviate and appeal forms, opened from the feed."""
-    _, role = role_at(request, event_id, "read")
+    _, role = role_at(request, event_id, Action.read)
     db = request.app.state.db
     ruling = queries.get_ruling(db, event_id, number)
     event = _event(request, event_id)
@@ -223,7 +223,7 @@ def _after(
     status: int = 200,
     rederived: queries.Rederived | None = None,
 ) -> Response:
-    _, role = role_at(request, event_id, "read")
+    _, role = role_at(request, event_id, Action.read)
     return render(
         request,
         "_desk_panels.html",
@@ -237,7 +237,7 @@ def _after(
 
 
 def _correct(
-    request: Request, event_id: int, number: int, action: str, work: Callable[[str], object]
+    request: Request, event_id: int, number: int, action: Action, work: Callable[[str], object]
 ) -> Response:
     """A deviation or a void from the desk; the answer names the additional rulings it
     voided or added (D16), as the CLI and the JSON API do."""
@@ -251,7 +251,7 @@ def _correct(
     return _after(request, event_id, rederived=queries.rederived_since(db, event_id, number, before))
 
 
-def _attempt(request: Request, event_id: int, action: str, work: Callable[[str], object]) -> Response:
+def _attempt(request: Request, event_id: int, action: Action, work: Callable[[str], object]) -> Response:
     user, _ = role_at(request, event_id, action)
     try:
         work(user.name)
@@ -269,7 +269,7 @@ def confirm(request: Request, event_id: int, number: int, command_id: CommandFor
     return _attempt(
         request,
         event_id,
-        "confirm",
+        Action.confirm,
         lambda name: corrections.confirm(db, event_id, [number], judge=name, command_id=command_id),
     )
 
@@ -288,7 +288,7 @@ def deviate(
         request,
         event_id,
         number,
-        "deviate",
+        Action.deviate,
         lambda name: corrections.deviate(
             db, event_id, number, penalties or [], reason, judge=name, command_id=command_id
         ),
@@ -304,7 +304,7 @@ def void(
         request,
         event_id,
         number,
-        "void",
+        Action.void,
         lambda name: corrections.void(db, event_id, number, reason, judge=name, command_id=command_id),
     )
 
@@ -323,7 +323,7 @@ def file_appeal(
     return _attempt(
         request,
         event_id,
-        "statement",
+        Action.statement,
         lambda name: appeals.file_appeal(db, event_id, number, by, reason, judge=name, command_id=command_id),
     )
 
@@ -359,7 +359,7 @@ def deadline(
                 early_confirmed=early == "yes",
             )
 
-    return _attempt(request, event_id, "deadline", work)
+    return _attempt(request, event_id, Action.deadline, work)
 
 
 @router.post("/events/{event_id}/desk/appeal/{appeal}", dependencies=Unsafe)
@@ -376,7 +376,7 @@ def decide(
     return _attempt(
         request,
         event_id,
-        "appeal",
+        Action.appeal,
         lambda name: appeals.decide_appeal(
             db,
             event_id,
@@ -404,7 +404,7 @@ def statement(
     return _attempt(
         request,
         event_id,
-        "statement",
+        Action.statement,
         lambda name: appeals.add_statement(
             db, event_id, author, author_role, text, ruling=ruling, judge=name, command_id=command_id
         ),

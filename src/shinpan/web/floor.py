@@ -22,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from shinpan import romaji
 from shinpan.engine import Ruling, explain
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES
+from shinpan.engine.event_rules import Action
 from shinpan.engine.explain import reason_text
 from shinpan.engine.leaving import left_reason
 from shinpan.errors import ShinpanError
@@ -55,7 +56,7 @@ def _event(request: Request, event_id: int) -> Event:
 @router.get("/events/{event_id}", response_class=HTMLResponse)
 def event_home(request: Request, event_id: int) -> Response:
     """Each role's starting page."""
-    _, role = role_at(request, event_id, "read")
+    _, role = role_at(request, event_id, Action.read)
     target = {
         "head_judge": "desk",
         "floor_judge": "record",
@@ -88,7 +89,7 @@ def service_worker() -> Response:
 def record_page(request: Request, event_id: int) -> Response:
     """The record screen, with every infraction's questions in it: once loaded (and kept by
     the service worker), it finds, asks and queues without the network."""
-    _, role = role_at(request, event_id, "record")
+    _, role = role_at(request, event_id, Action.record)
     event = _event(request, event_id)
     guideline = event.book.guideline
     asked = {inf.id: [q for q in QUESTION_ORDER if q in inf.questions] for inf in guideline.infractions}
@@ -111,7 +112,7 @@ def record_page(request: Request, event_id: int) -> Response:
 def record_roster(request: Request, event_id: int) -> JSONResponse:
     """The players with their search keys and their seats in the current round, and the
     romaji spelling rules: what the record screen searches when the network is gone."""
-    role_at(request, event_id, "record")
+    role_at(request, event_id, Action.record)
     roster = search.roster(request.app.state.db, event_id)
     body = {
         "round": roster.round,
@@ -125,7 +126,7 @@ def record_roster(request: Request, event_id: int) -> JSONResponse:
 def my_rulings(request: Request, event_id: int) -> Response:
     """自分の記録: what this judge recorded today, each as it stands (an HTML fragment the
     record screen shows, and the service worker keeps for a reload offline)."""
-    user, role = role_at(request, event_id, "record")
+    user, role = role_at(request, event_id, Action.record)
     mine = queries.rulings_recorded_today(request.app.state.db, event_id, user.name)
     response = render(
         request, "_mine.html", event_id=event_id, event=_event(request, event_id), role=role, mine=mine
@@ -185,7 +186,7 @@ async def record_preview(request: Request, event_id: int) -> Response:
     form = await _form(request)
 
     def work() -> Response:
-        user, _ = role_at(request, event_id, "record")
+        user, _ = role_at(request, event_id, Action.record)
         inp = _record_input(form)
         if not inp.player or not inp.infraction:
             return HTMLResponse("")
@@ -217,7 +218,7 @@ async def record_form(request: Request, event_id: int, command_id: CommandForm) 
     form = await _form(request)
 
     def work() -> Response:
-        user, _ = role_at(request, event_id, "record")
+        user, _ = role_at(request, event_id, Action.record)
         saved = recording.record(
             request.app.state.db, event_id, _record_input(form), judge=user.name, command_id=command_id
         )
@@ -229,7 +230,7 @@ async def record_form(request: Request, event_id: int, command_id: CommandForm) 
 
 @router.get("/events/{event_id}/players/{number}", response_class=HTMLResponse)
 def player_page(request: Request, event_id: int, number: str, saved: int | None = None) -> Response:
-    _, role = role_at(request, event_id, "read")
+    _, role = role_at(request, event_id, Action.read)
     data = queries.player_history(request.app.state.db, event_id, number)
     return render(
         request,

@@ -20,7 +20,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from shinpan.engine.event_rules import Role
+from shinpan.engine.event_rules import Action, Role
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.qr import qr_svg
 from shinpan.services import accounts, players, tls
@@ -57,7 +57,7 @@ def _invite_page(
 
 @router.get("/events/{event_id}/invite", response_class=HTMLResponse)
 def invite_page(request: Request, event_id: int) -> Response:
-    _, role = role_at(request, event_id, "invite")
+    _, role = role_at(request, event_id, Action.invite)
     return _invite_page(request, event_id, role, where_phones_go(request), code=None)
 
 
@@ -65,7 +65,7 @@ def invite_page(request: Request, event_id: int) -> Response:
 def invite(
     request: Request, event_id: int, role: Annotated[str, Form(max_length=20)] = "floor_judge"
 ) -> Response:
-    user, mine = role_at(request, event_id, "invite")
+    user, mine = role_at(request, event_id, Action.invite)
     chosen = _role(role)
     code = accounts.invite(request.app.state.db, event_id, chosen, user.name)
     where = where_phones_go(request)
@@ -83,7 +83,7 @@ def invite_sheet(
     count: Annotated[str, Form(max_length=5)] = "6",
 ) -> Response:
     """An A4 sheet of one-time codes for one role, each with its QR, to print and hand out."""
-    user, mine = role_at(request, event_id, "invite")
+    user, mine = role_at(request, event_id, Action.invite)
     if not count.isascii() or not count.isdigit() or not 1 <= int(count) <= SHEET_MOST:
         raise InvalidInput("give between 1 and {most} codes", field="count", most=SHEET_MOST)
     chosen = _role(role)

@@ -23,6 +23,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from shinpan.engine.event_rules import Action
 from shinpan.services.search import EventRoster, index_of
 from shinpan.web.auth import COOKIES, SESSION_COOKIE, Members, Signer, refusal
 from shinpan.web.pieces import GZIP_FROM, GZIP_LEVEL, Piece, accepts_gzip, encoded, response_of
@@ -97,7 +98,7 @@ class SearchLane(Lane):
             cookies: dict[str, str] = scope["state"][COOKIES]  # parsed once, by RequestContext
             session = signer.session_of(cookies.get(SESSION_COOKIE))
             member = members.known(*session, event_id) if session is not None else None
-            if refusal(member, "read") is not None:  # the route refuses it, in the judge's words
+            if refusal(member, Action.read) is not None:  # the route refuses it, in the judge's words
                 return None
             roster = index_of(state.db).ready(event_id)
             return None if roster is None else players_found(roster, query, accepts_gzip(scope))

@@ -11,7 +11,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from shinpan.engine.event_rules import Role
+from shinpan.engine.event_rules import Action, Role
 from shinpan.errors import ShinpanError
 from shinpan.files.guidelines import held_guidelines
 from shinpan.guideline.search import search
@@ -129,7 +129,7 @@ def slip_link(request: Request, event_id: int, number: int) -> Response:
     (the player the slip was handed to) to a page that says whose code it is, with the
     event's pages for players when published; never a judges' page or a sign-in."""
     try:
-        role_at(request, event_id, "read")
+        role_at(request, event_id, Action.read)
     except ShinpanError:
         pass
     else:

@@ -18,6 +18,7 @@ from urllib.parse import quote, unquote
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from shinpan.engine.event_rules import Action
 from shinpan.errors import Conflict, InvalidInput, ShinpanError
 from shinpan.files.csvio import MAX_BYTES, CsvError, check_size
 from shinpan.services import decklists, players, swiss
@@ -72,7 +73,7 @@ def _form_problems(e: CsvError) -> str:
     return "\n".join(said)
 
 
-def _attempt(request: Request, event_id: int, action: str, work: Callable[[str], str]) -> Response:
+def _attempt(request: Request, event_id: int, action: Action, work: Callable[[str], str]) -> Response:
     user, _ = role_at(request, event_id, action)
     try:
         message = work(user.name)
@@ -85,7 +86,7 @@ def _attempt(request: Request, event_id: int, action: str, work: Callable[[str],
 
 @router.get("/events/{event_id}/players", response_class=HTMLResponse)
 def players_page(request: Request, event_id: int) -> Response:
-    _, role = role_at(request, event_id, "roster")
+    _, role = role_at(request, event_id, Action.roster)
     found = players.registry(request.app.state.db, event_id)
     decks = decklists.status(request.app.state.db, event_id)
     flash = unquote(request.cookies.get(FLASH, ""))
@@ -108,7 +109,7 @@ def players_page(request: Request, event_id: int) -> Response:
 
 
 def _preview(request: Request, event_id: int, data: bytes, status: int = 200) -> Response:
-    _, role = role_at(request, event_id, "roster")
+    _, role = role_at(request, event_id, Action.roster)
     db = request.app.state.db
     found = players.preview_import(db, event_id, data)
     carried = base64.b64encode(data).decode("ascii") if found.ok and len(data) * 4 // 3 < CARRIED else None
@@ -128,7 +129,7 @@ def _preview(request: Request, event_id: int, data: bytes, status: int = 200) ->
 @router.post("/events/{event_id}/players/preview", dependencies=Unsafe)
 def preview(request: Request, event_id: int, file: Annotated[UploadFile, File()]) -> Response:
     """What the file would import, or every problem with it by line; nothing is written."""
-    role_at(request, event_id, "roster")
+    role_at(request, event_id, Action.roster)
     data = file.file.read(MAX_BYTES + 1)
     check_size(max(len(data), file.size or 0))
     return _preview(request, event_id, data)
@@ -138,7 +139,7 @@ def preview(request: Request, event_id: int, file: Annotated[UploadFile, File()]
 def import_players(
     request: Request, event_id: int, command_id: Field, data: Annotated[str, Form(max_length=CARRIED)] = ""
 ) -> Response:
-    user, _ = role_at(request, event_id, "roster")
+    user, _ = role_at(request, event_id, Action.roster)
     try:
         raw = base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
@@ -166,7 +167,7 @@ def add(
         players.add_player(request.app.state.db, event_id, row, actor=actor, command_id=command_id)
         return i18n.gettext("{name} ({number}) is registered").format(name=row.name, number=row.number)
 
-    return _attempt(request, event_id, "roster", work)
+    return _attempt(request, event_id, Action.roster, work)
 
 
 @router.post("/events/{event_id}/players/{number}/correct", dependencies=Unsafe)
@@ -185,7 +186,7 @@ def correct(
         players.correct_player(request.app.state.db, event_id, row, actor=actor, command_id=command_id)
         return i18n.gettext("{number}: corrected to {name}").format(number=row.number, name=row.name)
 
-    return _attempt(request, event_id, "roster", work)
+    return _attempt(request, event_id, Action.roster, work)
 
 
 @router.post("/events/{event_id}/players/{number}/attendance", dependencies=Unsafe)
@@ -202,7 +203,7 @@ def attendance(
             return i18n.gettext("{number}: present").format(number=who)
         return i18n.gettext("{number}: absent (not paired in round 1)").format(number=who)
 
-    return _attempt(request, event_id, "roster", work)
+    return _attempt(request, event_id, Action.roster, work)
 
 
 @router.post("/events/{event_id}/players/{number}/drop", dependencies=Unsafe)
@@ -213,4 +214,4 @@ def drop(request: Request, event_id: int, number: str, command_id: Field) -> Res
             player=players.named(request.app.state.db, event_id, number)
         )
 
-    return _attempt(request, event_id, "results", work)
+    return _attempt(request, event_id, Action.results, work)

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
-from shinpan.engine.event_rules import RoundState
+from shinpan.engine.event_rules import Action, RoundState
 from shinpan.errors import NotFound
 from shinpan.qr import qr_svg
 from shinpan.reports.common import local_time
@@ -188,7 +188,7 @@ def _publish_page(request: Request, event_id: int, found: publishing.Published, 
 
 @router.get("/events/{event_id}/publish", response_class=HTMLResponse)
 def publish_page(request: Request, event_id: int) -> Response:
-    _, role = role_at(request, event_id, "manage")
+    _, role = role_at(request, event_id, Action.manage)
     with request.app.state.db.read() as conn:
         found = publishing.publication(conn, event_id)
     return _publish_page(request, event_id, found, role)
@@ -203,7 +203,7 @@ def publish_form(
     off: Annotated[str, Form(max_length=5)] = "",
     winner_report: Annotated[str, Form(max_length=5)] = "",
 ) -> Response:
-    user, _ = role_at(request, event_id, "manage")
+    user, _ = role_at(request, event_id, Action.manage)
     publishing.publish(
         request.app.state.db,
         event_id,
@@ -238,7 +238,7 @@ class PublishOut(BaseModel):
 @api_router.post("/events/{event_id}/publish", dependencies=Unsafe)
 def publish_api(request: Request, event_id: int, body: PublishIn) -> PublishOut:
     """The head judge publishes the event to its players (T12), or unpublishes it (``off``)."""
-    user, _ = role_at(request, event_id, "manage")
+    user, _ = role_at(request, event_id, Action.manage)
     found = publishing.publish(
         request.app.state.db,
         event_id,
@@ -254,7 +254,7 @@ def publish_api(request: Request, event_id: int, body: PublishIn) -> PublishOut:
 @api_router.get("/events/{event_id}/publish")
 def publication_api(request: Request, event_id: int) -> PublishOut:
     """Whether the event is published to its players, where, and with what names."""
-    role_at(request, event_id, "manage")
+    role_at(request, event_id, Action.manage)
     with request.app.state.db.read() as conn:
         found = publishing.publication(conn, event_id)
     return PublishOut.model_validate(publishing.publication_json(found))

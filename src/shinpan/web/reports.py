@@ -46,7 +46,7 @@ STYLESHEET = "/reports/print.css"
 Handler = TypeVar("Handler", bound=Callable[..., Response])
 
 
-def _allowed(request: Request, event_id: int, action: str) -> tuple[User, Role, EventHeader]:
+def _allowed(request: Request, event_id: int, action: Action) -> tuple[User, Role, EventHeader]:
     """The user, their role and the event; 404 for an unknown event, 403 without the right."""
     signed_in(request)
     with request.app.state.db.read() as conn:
@@ -55,10 +55,10 @@ def _allowed(request: Request, event_id: int, action: str) -> tuple[User, Role, 
     return user, role, event
 
 
-def _events_where(request: Request, action: str) -> list[int]:
+def _events_where(request: Request, action: Action) -> list[int]:
     """The events where the signed-in user may take ``action``; 403 when there are none."""
     user = signed_in(request)
-    ids = [e for e, role in accounts.events_of(request.app.state.db, user) if may(role, Action(action))]
+    ids = [e for e, role in accounts.events_of(request.app.state.db, user) if may(role, action)]
     if not ids:
         raise NotAllowed("you may not {action} at any event", action=action)
     return sorted(ids)
@@ -98,7 +98,7 @@ def index_view(
     request: Request, event_id: int, *, done: str = "", error: str | None = None, status: int = 200
 ) -> Response:
     """The reports of an event; for the head judge, the ledger's head and its seal."""
-    _, role, event = _allowed(request, event_id, "export")
+    _, role, event = _allowed(request, event_id, Action.export)
     db = request.app.state.db
     dq = reports.dq_report(db, event_id).cases if may(role, Action.report) else ()
     with db.read() as conn:
@@ -124,7 +124,7 @@ def index_view(
 
 @page("/events/{event_id}/reports/penalties")
 def penalties_page(request: Request, event_id: int, group: Grouping = "round") -> Response:
-    _, role, event = _allowed(request, event_id, "export")
+    _, role, event = _allowed(request, event_id, Action.export)
     report = reports.penalty_report(request.app.state.db, event_id, group)
     return render(request, "reports_penalties.html", event_id=event_id, event=event, role=role, report=report)
 
@@ -139,20 +139,20 @@ def _stats_page(request: Request, stats: reports.Statistics, **context: Any) -> 
 
 @page("/events/{event_id}/reports/stats")
 def stats_page(request: Request, event_id: int) -> Response:
-    _, role, event = _allowed(request, event_id, "export")
+    _, role, event = _allowed(request, event_id, Action.export)
     stats = reports.statistics(request.app.state.db, event_id)
     return _stats_page(request, stats, event_id=event_id, event=event, role=role)
 
 
 @page("/reports/stats")
 def all_stats_page(request: Request) -> Response:
-    stats = reports.statistics(request.app.state.db, event_ids=_events_where(request, "export"))
+    stats = reports.statistics(request.app.state.db, event_ids=_events_where(request, Action.export))
     return _stats_page(request, stats, event_id=None)
 
 
 @page("/events/{event_id}/reports/dq")
 def dq_page(request: Request, event_id: int) -> Response:
-    _, role, event = _allowed(request, event_id, "report")
+    _, role, event = _allowed(request, event_id, Action.report)
     report = reports.dq_report(request.app.state.db, event_id)
     return render(request, "reports_dq.html", event_id=event_id, event=event, role=role, report=report)
 
@@ -165,7 +165,7 @@ def history_page(
     reading: Annotated[str, Query(max_length=200)] = "",
     player: Annotated[str, Query(max_length=40)] = "",
 ) -> Response:
-    _, role, event = _allowed(request, event_id, "report")
+    _, role, event = _allowed(request, event_id, Action.report)
     db = request.app.state.db
     scope = history_reader(request)
     history = None
@@ -200,7 +200,7 @@ def ruling_view(
     error: str | None = None,
     status: int = 200,
 ) -> Response:
-    _, role, event = _allowed(request, event_id, "read")
+    _, role, event = _allowed(request, event_id, Action.read)
     db = request.app.state.db
     slip = reports.penalty_slip(db, event_id, number, base_url(request)[0])
     detail = queries.get_ruling(db, event_id, number)
@@ -236,7 +236,7 @@ def penalties(
     group: Grouping = "round",
 ) -> Response:
     """The event penalty report (head judge, scorekeeper): cautions and draft warnings stay out."""
-    _allowed(request, event_id, "export")
+    _allowed(request, event_id, Action.export)
     return _file(reports.penalty_report(request.app.state.db, event_id, group), format, lang)
 
 
@@ -250,14 +250,14 @@ def wall_pairings(
     by: Literal["table", "name"] = "table",
 ) -> Response:
     """A round's pairings for the venue wall (default: the current round), by table or by name in 50-on order."""
-    _allowed(request, event_id, "read")
+    _allowed(request, event_id, Action.read)
     return _file(reports.venue_pairings(request.app.state.db, event_id, round, by), format, lang)
 
 
 @router.get("/api/events/{event_id}/reports/bracket", tags=["reports"], responses=REPORT_FILES)
 def wall_bracket(request: Request, event_id: int, format: Literal["json", "html", "pdf"] = "pdf") -> Response:
     """The playoff's bracket for the venue wall, with the final placings once the final is played."""
-    _allowed(request, event_id, "read")
+    _allowed(request, event_id, Action.read)
     return _file(reports.venue_bracket(request.app.state.db, event_id), format)
 
 
@@ -270,21 +270,21 @@ def wall_standings(
     round: Annotated[int | None, Query(ge=1, le=9999)] = None,
 ) -> Response:
     """The standings for the venue wall, as they stood at the end of the round (default: the current one)."""
-    _allowed(request, event_id, "read")
+    _allowed(request, event_id, Action.read)
     return _file(reports.venue_standings(request.app.state.db, event_id, round), format, lang)
 
 
 @router.get("/api/events/{event_id}/reports/stats", tags=["reports"], responses=REPORT_FILES)
 def stats(request: Request, event_id: int, format: Format = "json", lang: Lang | None = None) -> Response:
     """Statistics of one event, with charts in the HTML and PDF."""
-    _allowed(request, event_id, "export")
+    _allowed(request, event_id, Action.export)
     return _file(reports.statistics(request.app.state.db, event_id), format, lang)
 
 
 @router.get("/api/reports/stats", tags=["reports"], responses=REPORT_FILES)
 def all_stats(request: Request, format: Format = "json", lang: Lang | None = None) -> Response:
     """Statistics across the events where the signed-in user may export."""
-    ids = _events_where(request, "export")
+    ids = _events_where(request, Action.export)
     return _file(reports.statistics(request.app.state.db, event_ids=ids), format, lang)
 
 
@@ -297,7 +297,7 @@ def dq(
     ruling: int | None = None,
 ) -> Response:
     """Disqualification reports (head judge): every one, or ``ruling``'s."""
-    _allowed(request, event_id, "report")
+    _allowed(request, event_id, Action.report)
     return _file(reports.dq_report(request.app.state.db, event_id, ruling), format, lang)
 
 
@@ -313,7 +313,7 @@ def history(
     """A person's rulings across events, by name and reading: an organiser's cover every
     event, a head judge's the events they head; voided rulings only of events they work at."""
     if event is not None:
-        _allowed(request, event, "report")
+        _allowed(request, event, Action.report)
     scope = history_reader(request)
     return _file(reports.player_history(request.app.state.db, name, reading, scope=scope), format, lang)
 
@@ -329,7 +329,7 @@ def penalty_slips(
 ) -> Response:
     """Penalty slips in batch, four A6 slips to an A4 page: every ruling of ``round`` that
     stands, or the rulings listed (``ruling=3&ruling=5``)."""
-    _allowed(request, event_id, "read")
+    _allowed(request, event_id, Action.read)
     made = reports.penalty_slips(
         request.app.state.db, event_id, round_no=round, numbers=ruling, base_url=base_url(request)[0]
     )
@@ -347,7 +347,7 @@ def result_slips(
 ) -> Response:
     """A round's result slips (default: the current round), eight to an A4 page with cut
     lines, each with its match's code and a QR code (head judge, scorekeeper)."""
-    _allowed(request, event_id, "export")
+    _allowed(request, event_id, Action.export)
     made = reports.result_slips(request.app.state.db, event_id, round, base_url(request)[0], tables=table)
     return _file(made, format, lang)
 
@@ -357,7 +357,7 @@ def slip(
     request: Request, event_id: int, number: int, format: Format = "pdf", lang: Lang | None = None
 ) -> Response:
     """A6 penalty slip of one ruling, with a QR code linking to its page."""
-    _allowed(request, event_id, "read")
+    _allowed(request, event_id, Action.read)
     return _file(
         reports.penalty_slip(request.app.state.db, event_id, number, base_url(request)[0]), format, lang
     )

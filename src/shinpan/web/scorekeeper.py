@@ -16,7 +16,7 @@ from urllib.parse import quote, unquote
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from shinpan.engine.event_rules import RoundState
+from shinpan.engine.event_rules import Action, RoundState
 from shinpan.errors import InvalidInput, ShinpanError
 from shinpan.files.csvio import parse_pairings
 from shinpan.reports.common import local_time
@@ -85,7 +85,7 @@ def _number(value: str, field: str, *, optional: bool = False) -> int | None:
 
 
 def _attempt(
-    request: Request, event_id: int, action: str, work: Callable[[str], str], round_no: int | None = None
+    request: Request, event_id: int, action: Action, work: Callable[[str], str], round_no: int | None = None
 ) -> Response:
     """Run ``work`` as the signed-in person (their role allowing ``action``), then back to the page."""
     user, _ = role_at(request, event_id, action)
@@ -98,7 +98,7 @@ def _attempt(
 
 @router.get("/events/{event_id}/scorekeeper", response_class=HTMLResponse)
 def scorekeeper(request: Request, event_id: int, round: int | None = None) -> Response:
-    _, role = role_at(request, event_id, "read")
+    _, role = role_at(request, event_id, Action.read)
     sheet = round_sheet(request.app.state.db, event_id, round)  # one read for the whole page
     bracket = venue_bracket(request.app.state.db, event_id) if sheet.playoff_round else None
     flash = unquote(request.cookies.get(FLASH, ""))
@@ -145,7 +145,7 @@ def confirm(
         )
         return i18n.gettext("table {table}: result recorded").format(table=done["table"])
 
-    return _attempt(request, event_id, "results", work, number)
+    return _attempt(request, event_id, Action.results, work, number)
 
 
 @router.post("/events/{event_id}/scorekeeper/pairings", dependencies=Unsafe)
@@ -161,7 +161,7 @@ def import_pairings(
         )
         return i18n.gettext("round {round}: {n} matches imported").format(round=number, n=n)
 
-    return _attempt(request, event_id, "results", work)
+    return _attempt(request, event_id, Action.results, work)
 
 
 @router.post("/events/{event_id}/scorekeeper/pair", dependencies=Unsafe)
@@ -180,7 +180,7 @@ def pair(request: Request, event_id: int, command_id: Field, seed: Field = "") -
         made = swiss.pair_next_round(db, event_id, seed=chosen, actor=name, command_id=command_id)
         return i18n.gettext("round {round} is paired").format(round=made.round)
 
-    return _attempt(request, event_id, "results", work)
+    return _attempt(request, event_id, Action.results, work)
 
 
 @router.post("/events/{event_id}/scorekeeper/playoff", dependencies=Unsafe)
@@ -199,7 +199,7 @@ def start_playoff(
             size=chosen, round=made.round
         )
 
-    return _attempt(request, event_id, "results", work)
+    return _attempt(request, event_id, Action.results, work)
 
 
 @router.post("/events/{event_id}/scorekeeper/start", dependencies=Unsafe)
@@ -213,7 +213,7 @@ def start(request: Request, event_id: int, command_id: Field, minutes: Field = "
             round=done["round"], minutes=done["minutes"]
         )
 
-    return _attempt(request, event_id, "results", work)
+    return _attempt(request, event_id, Action.results, work)
 
 
 @router.post("/events/{event_id}/scorekeeper/end", dependencies=Unsafe)
@@ -229,7 +229,7 @@ def end(
         )
         return i18n.gettext("round {round} has ended").format(round=number)
 
-    return _attempt(request, event_id, "results", work)
+    return _attempt(request, event_id, Action.results, work)
 
 
 @router.post("/events/{event_id}/scorekeeper/result", dependencies=Unsafe)
@@ -271,7 +271,7 @@ def result(
 
     if number is None:
         return _back(event_id, i18n.gettext("which round?"), error=True)
-    return _attempt(request, event_id, "results", work, number)
+    return _attempt(request, event_id, Action.results, work, number)
 
 
 @router.post("/events/{event_id}/scorekeeper/time", dependencies=Unsafe)
@@ -286,7 +286,7 @@ def give_time(
         )
         return i18n.gettext("table {table}: {minutes} more minutes").format(table=where, minutes=length)
 
-    return _attempt(request, event_id, "extend", work)
+    return _attempt(request, event_id, Action.extend, work)
 
 
 @router.post("/events/{event_id}/scorekeeper/edit", dependencies=Unsafe)
@@ -314,7 +314,7 @@ def edit(
             tables=", ".join(str(p["table"]) for p in done)
         )
 
-    return _attempt(request, event_id, "edit_pairings", work)
+    return _attempt(request, event_id, Action.edit_pairings, work)
 
 
 @router.post("/events/{event_id}/scorekeeper/drop", dependencies=Unsafe)
@@ -327,4 +327,4 @@ def drop(request: Request, event_id: int, command_id: Field, player: Field = "")
             player=players.named(request.app.state.db, event_id, player)
         )
 
-    return _attempt(request, event_id, "results", work)
+    return _attempt(request, event_id, Action.results, work)

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from shinpan.engine.event_rules import Action
 from shinpan.errors import InvalidInput, ShinpanError
 from shinpan.services import reopen, seal
 from shinpan.web import i18n
@@ -29,7 +30,7 @@ async def seal_event(
     confirm: Annotated[str, Form(max_length=10)] = "",
 ) -> Response:
     def attempt() -> Response:
-        user, _ = role_at(request, event_id, "manage")
+        user, _ = role_at(request, event_id, Action.manage)
         try:
             if confirm != "yes":
                 raise InvalidInput("tick the box to confirm that the event is over and may be sealed")
@@ -46,7 +47,7 @@ async def reopen_event(
     request: Request, event_id: int, command_id: CommandForm, reason: ReasonForm = ""
 ) -> Response:
     def attempt() -> Response:
-        user, _ = role_at(request, event_id, "manage")
+        user, _ = role_at(request, event_id, Action.manage)
         try:
             reopen.reopen_event(
                 request.app.state.db, event_id, reason, actor=user.name, command_id=command_id

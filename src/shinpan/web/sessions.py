@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, Form, Path, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel
 
+from shinpan.engine.event_rules import Action
 from shinpan.errors import ShinpanError
 from shinpan.services import access, accounts
 from shinpan.services.context import load_event
@@ -117,7 +118,7 @@ def end_my_session(request: Request, key: Key) -> dict[str, Any]:
 
 @router.get("/events/{event_id}/sessions", response_class=HTMLResponse, include_in_schema=False)
 def judges_page(request: Request, event_id: int, done: str = "") -> Response:
-    _, role = role_at(request, event_id, "end_sessions")
+    _, role = role_at(request, event_id, Action.end_sessions)
     return _judges_view(request, event_id, role, done=done[:20])
 
 
@@ -144,7 +145,7 @@ def _judges_view(
 
 @router.post("/events/{event_id}/sessions/{key}/end", include_in_schema=False, dependencies=Unsafe)
 def end_judges(request: Request, event_id: int, key: Key) -> Response:
-    _, role = role_at(request, event_id, "end_sessions")
+    _, role = role_at(request, event_id, Action.end_sessions)
     current = session_id(request)
     try:
         access.end_judge_session(request.app.state.db, event_id, key)
@@ -158,7 +159,7 @@ def end_judges(request: Request, event_id: int, key: Key) -> Response:
 @router.get("/api/events/{event_id}/sessions", tags=["sessions"], responses=ERRORS)
 def event_sessions(request: Request, event_id: int) -> list[JudgeSessionsOut]:
     """The sessions of everyone holding a seat at the event (head judge)."""
-    role_at(request, event_id, "end_sessions")
+    role_at(request, event_id, Action.end_sessions)
     _fresh(request)
     judges = access.judges_sessions(request.app.state.db, event_id, session_id(request))
     return [
@@ -173,7 +174,7 @@ def event_sessions(request: Request, event_id: int) -> list[JudgeSessionsOut]:
 def end_event_session(request: Request, event_id: int, key: Key) -> dict[str, Any]:
     """End a session of someone holding a seat at the event (head judge): a phone lost at
     the venue is cut off; its live streams end within a second."""
-    role_at(request, event_id, "end_sessions")
+    role_at(request, event_id, Action.end_sessions)
     access.end_judge_session(request.app.state.db, event_id, key)
     return {"ended": key}
 
