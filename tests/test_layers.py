@@ -395,3 +395,74 @@ def test_the_check_sees_the_ledgers_json_parsed_however_it_is_written() -> None:
         "e = json.dumps(row.effects)\n"
     )
     assert _ledger_json_parsed(ast.parse(code)) == [3, 4, 5]
+
+
+# -- no import runs upward (issue 32) ---------------------------------------------------------
+
+# The layers from the bottom: the pure core and its values (the guideline, the engine, the
+# tournament, the ledger's entries, Japanese text, QR codes); the file formats, read with the
+# core alone; the store; the services and the views beside them (a command reads a view where
+# it needs what a view shows); the event's file (export, import), which runs the commands;
+# the reports; the web app; the CLI, which serves the web app.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("guideline", "engine", "tournament", "entries", "errors", "kana", "romaji", "qr"),
+    ("files", *(f"files.{m}" for m in FORMATS)),
+    ("store", "ledger_head"),
+    ("services", "views"),
+    tuple(f"files.{m}" for m in EVENT_FILE),
+    ("reports",),
+    ("web",),
+    ("cli",),
+)
+
+
+def _layer(module: str) -> int | None:
+    """The layer of a module of shinpan (its longest listed prefix), or None: not shinpan's."""
+    name = module.removeprefix("shinpan.")
+    if name == module:
+        return None
+    found = [
+        (len(prefix), n)
+        for n, prefixes in enumerate(LAYERS)
+        for prefix in prefixes
+        if name == prefix or name.startswith(prefix + ".")
+    ]
+    return max(found)[1] if found else None
+
+
+def _upward(relative: str, code: str) -> list[str]:
+    module = "shinpan." + relative.removesuffix(".py").replace("/", ".")
+    own = _layer(module.removesuffix(".__init__"))
+    assert own is not None, f"{relative} is in no layer: name its package in LAYERS"
+    return sorted(
+        name
+        for name in _imported(ast.parse(code), module)
+        if (layer := _layer(name)) is not None and layer > own
+    )
+
+
+def test_no_import_runs_upward() -> None:
+    """Every module imports only its own layer and those below it, at its top or late."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE).as_posix()
+        if relative == "__init__.py":
+            continue
+        wrong = _upward(relative, path.read_text(encoding="utf-8"))
+        if wrong:
+            found[relative] = wrong
+    assert found == {}
+
+
+def test_the_check_sees_an_upward_import_even_late() -> None:
+    code = "def f():\n    from shinpan.reports.common import local_time  # start-up\n"
+    assert _upward("services/closed.py", code) == [
+        "shinpan.reports.common",
+        "shinpan.reports.common.local_time",
+    ]
+    assert _upward("files/csvio.py", "from shinpan.store.db import Database") == [
+        "shinpan.store.db",
+        "shinpan.store.db.Database",
+    ]
+    assert _upward("files/transfer.py", "from shinpan.services import events") == []
+    assert _upward("views/events.py", "from shinpan.services.context import zone_of") == []

@@ -10,14 +10,13 @@ import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from datetime import datetime
-from functools import lru_cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.errors import NotFound
 from shinpan.guideline import Rulebook
-from shinpan.services.context import rulebook_for, zone_of
+from shinpan.services.context import local_time as local_time  # the one place times are written for people
+from shinpan.services.context import moment, rulebook_for, zone_of
 from shinpan.store import reports as store
 from shinpan.store.connection import Connection
 from shinpan.tournament.standings import participant_order
@@ -66,44 +65,6 @@ def bulk() -> Iterator[None]:
             gc.freeze()
             gc.unfreeze()
             gc.enable()
-
-
-def moment(stamp: str) -> datetime:
-    """A ledger stamp (``2026-12-02T08:43:56.524880Z``, UTC) as a datetime."""
-    return datetime.fromisoformat(stamp)
-
-
-def local_time(stamp: str | None, zone: str | None = DEFAULT_TIME_ZONE, *, style: str = "full") -> str:
-    """A ledger stamp (UTC) as a person at the event reads it, in the event's time zone: the
-    one place times are written for people (screens, reports, CSV). ``full``:
-    ``2026-12-02 17:43:56``; ``short``: ``12-02 17:43``; ``clock``: ``17:43``."""
-    if not stamp:
-        return ""
-    if style == "full" and len(stamp) > 19 and stamp[-1] == "Z" and stamp[16] == ":":
-        # Zones move by whole minutes: each minute is worked out once (a report of 20,000
-        # rulings holds 20,000 different stamps, a few hundred different minutes).
-        minute = _local_minute(stamp[:16], zone)
-        if minute:
-            return minute + stamp[16:19]
-    return _local_time(stamp, zone, style)
-
-
-@lru_cache(maxsize=1 << 16)
-def _local_time(stamp: str, zone: str | None, style: str) -> str:
-    local = moment(stamp).astimezone(zone_of(zone))
-    formats = {"full": "%Y-%m-%d %H:%M:%S", "short": "%m-%d %H:%M", "clock": "%H:%M"}
-    return local.strftime(formats[style])
-
-
-@lru_cache(maxsize=1 << 14)
-def _local_minute(minute: str, zone: str | None) -> str:
-    """``2026-12-02T08:43`` (UTC) as ``2026-12-02 17:43`` in the zone; empty where the zone's
-    offset is not whole minutes (local mean time, before 1900)."""
-    local = moment(minute + ":00Z").astimezone(zone_of(zone))
-    offset = local.utcoffset()
-    if offset is None or offset.seconds % 60:
-        return ""
-    return local.strftime("%Y-%m-%d %H:%M")
 
 
 def zone_label(zone: str | None = DEFAULT_TIME_ZONE) -> str:

@@ -10,6 +10,7 @@ winner's report from the players' page, a join code) asks :func:`check_open`.
 from __future__ import annotations
 
 from shinpan.errors import EventClosed
+from shinpan.services.context import local_time
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.heads import SealState, seal_state
@@ -23,8 +24,6 @@ IMPORTING = "shinpan.importing"
 
 
 def _when(stamp: str, time_zone: str | None) -> str:
-    from shinpan.reports.common import local_time  # start-up: only when refusing
-
     return local_time(stamp, time_zone, style="full")[:16]
 
 
