@@ -55,6 +55,7 @@ LangOption = Annotated[
         "ja (Japanese only) or both (Japanese with English beside it); default: the event's language.",
     ),
 ]
+QrCodesAddress = Annotated[str, typer.Option("--base-url", help="The web app's address, for the QR codes.")]
 OutputOption = Annotated[
     Path | None, typer.Option("--output", "-o", help="The file to write (default: standard output).")
 ]
@@ -233,9 +234,7 @@ def penalty_slips(
         list[int] | None,
         number_option("--ruling", help="Or: these rulings (repeat --ruling for each)."),
     ] = None,
-    base_url: Annotated[
-        str, typer.Option("--base-url", help="The web app's address, for the QR codes.")
-    ] = "http://127.0.0.1:8000",
+    base_url: QrCodesAddress = "http://127.0.0.1:8000",
     fmt: FormatOption = Format.pdf,
     lang: LangOption = None,
     output: OutputOption = None,
@@ -267,9 +266,7 @@ def slips(
     tables: Annotated[
         list[int] | None, number_option("--table", help="Only these tables (repeat --table).")
     ] = None,
-    base_url: Annotated[
-        str, typer.Option("--base-url", help="The web app's address, for the QR codes.")
-    ] = "http://127.0.0.1:8000",
+    base_url: QrCodesAddress = "http://127.0.0.1:8000",
     fmt: FormatOption = Format.pdf,
     lang: LangOption = None,
     output: OutputOption = None,
@@ -395,17 +392,20 @@ def register(app: typer.Typer) -> None:
         no_args_is_help=True,
     )
     app.add_typer(report_app, name="report")
-    report_app.command("penalties")(penalties)
-    report_app.command("dq")(dq)
-    report_app.command("player")(player)
-    report_app.command("stats")(stats)
-    report_app.command("slip")(slip)
-    report_app.command("penalty-slips")(penalty_slips)
-    report_app.command("slips")(slips)
-    report_app.command("pairings")(pairings)
-    report_app.command("standings")(standings)
-    report_app.command("bracket")(bracket)
-    report_app.command("deckchecks")(deckchecks)
-    report_app.command("decklist")(decklist)
-    report_app.command("decklists")(decklists)
-    report_app.command("codes")(codes)
+    for command in (
+        penalties,
+        dq,
+        player,
+        stats,
+        slip,
+        penalty_slips,
+        slips,
+        pairings,
+        standings,
+        bracket,
+        deckchecks,
+        decklist,
+        decklists,
+        codes,
+    ):
+        report_app.command(command.__name__.replace("_", "-"))(command)
