@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from shinpan.cli.common import handled, open_db
+from shinpan.cli.common import command_group, handled, open_db
 from shinpan.cli.options import (
     CommandOption,
     DbOption,
@@ -216,13 +216,14 @@ def list_calls(
 
 
 def register(app: typer.Typer) -> None:
-    call_app = typer.Typer(
-        help="ジャッジコール: 呼ぶ、受ける、上げる、解決する、一覧 / Judge calls (T14): raise, claim, escalate, resolve, list.",
-        no_args_is_help=True,
+    command_group(
+        app,
+        "call",
+        "ジャッジコール: 呼ぶ、受ける、上げる、解決する、一覧 / Judge calls (T14): raise, claim, escalate, resolve, list.",
+        raise_call,
+        claim,
+        escalate,
+        resolve,
+        list_calls,
+        words={"raise_call": "raise", "list_calls": "list"},
     )
-    app.add_typer(call_app, name="call")
-    call_app.command("raise")(raise_call)
-    call_app.command("claim")(claim)
-    call_app.command("escalate")(escalate)
-    call_app.command("resolve")(resolve)
-    call_app.command("list")(list_calls)

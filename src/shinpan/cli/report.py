@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from shinpan.cli.common import handled, open_db
+from shinpan.cli.common import command_group, handled, open_db
 from shinpan.cli.options import DbOption, EventOption, number_option
 from shinpan.cli.output import both, errors, fail
 
@@ -385,14 +385,12 @@ def codes(
 
 
 def register(app: typer.Typer) -> None:
-    report_app = typer.Typer(
-        help="報告書と掲示物 / "
+    command_group(
+        app,
+        "report",
+        "報告書と掲示物 / "
         "Reports: the penalty report, disqualifications, a player's history, statistics, penalty "
         "slips, result slips, pairings and standings for the venue wall.",
-        no_args_is_help=True,
-    )
-    app.add_typer(report_app, name="report")
-    for command in (
         penalties,
         dq,
         player,
@@ -407,5 +405,4 @@ def register(app: typer.Typer) -> None:
         decklist,
         decklists,
         codes,
-    ):
-        report_app.command(command.__name__.replace("_", "-"))(command)
+    )
