@@ -208,9 +208,7 @@ def raise_call(
     chosen = _reason(reason)
 
     def act(conn: Connection, ap: Appender) -> CallJson:
-        round_no = _check_table(conn, event_id, table, by_player=False)
-        entry = ap.append(CallRaised(round_no, table, chosen))
-        return {"call": entry.seq, "round": round_no, "table": table, "state": CallState.open.value}
+        return _raise(conn, ap, event_id, table, chosen, by_player=False)
 
     payload = {"raise": table, "reason": chosen}
     return run_command(
@@ -224,6 +222,15 @@ def raise_call(
         now,
         lambda c, e: _again(c, event_id, e.seq),
     )
+
+
+def _raise(
+    conn: Connection, ap: Appender, event_id: int, table: int, reason: str | None, *, by_player: bool
+) -> CallJson:
+    """A call raised at ``table``, by a judge or by a player from the published page."""
+    round_no = _check_table(conn, event_id, table, by_player=by_player)
+    entry = ap.append(CallRaised(round_no, table, reason))
+    return {"call": entry.seq, "round": round_no, "table": table, "state": CallState.open.value}
 
 
 def _again(conn: Connection, event_id: int, number: int) -> CallJson:
@@ -244,9 +251,7 @@ def raise_call_as_player(
     chosen = _reason(reason)
 
     def act(conn: Connection, ap: Appender) -> CallJson:
-        round_no = _check_table(conn, event_id, table, by_player=True)
-        entry = ap.append(CallRaised(round_no, table, chosen))
-        return {"call": entry.seq, "round": round_no, "table": table, "state": CallState.open.value}
+        return _raise(conn, ap, event_id, table, chosen, by_player=True)
 
     return run_apart(
         db,
