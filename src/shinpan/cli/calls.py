@@ -7,12 +7,13 @@ rulings it cites and the minutes proposed and given; ``list`` prints ``{"calls":
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from shinpan.cli.common import handled, open_db
+from shinpan.cli.common import command_group, handled, open_db
 from shinpan.cli.options import (
     CommandOption,
     DbOption,
@@ -70,38 +71,39 @@ def raise_call(
     _said(done, "ジャッジを呼びました", "a judge is called", as_json)
 
 
-def claim(
-    call: CallArgument,
-    event: EventOption,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Take a call: the other judges see it taken, the table sees who is coming."""
-    from shinpan.services import calls  # start-up
+def _taking_up(step: str, ja: str, en: str, doc: str) -> Callable[..., None]:
+    """``claim`` and ``escalate``: the same command, into the service's step of that name."""
 
-    database = open_db(db)
-    with handled():
-        done = calls.claim_call(database, event, call, judge=judge, command_id=command_id)
-    _said(done, "対応を引き受けました", "claimed", as_json)
+    def take_up(
+        call: CallArgument,
+        event: EventOption,
+        judge: JudgeOption = None,
+        command_id: CommandOption = None,
+        db: DbOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        from shinpan.services import calls  # start-up
+
+        service = {"claim": calls.claim_call, "escalate": calls.escalate_call}[step]
+        database = open_db(db)
+        with handled():
+            done = service(database, event, call, judge=judge, command_id=command_id)
+        _said(done, ja, en, as_json)
+
+    take_up.__name__ = step
+    take_up.__doc__ = doc
+    return take_up
 
 
-def escalate(
-    call: CallArgument,
-    event: EventOption,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Hand a call to the head judge."""
-    from shinpan.services import calls  # start-up
-
-    database = open_db(db)
-    with handled():
-        done = calls.escalate_call(database, event, call, judge=judge, command_id=command_id)
-    _said(done, "ヘッドジャッジに渡しました", "escalated to the head judge", as_json)
+claim = _taking_up(
+    "claim",
+    "対応を引き受けました",
+    "claimed",
+    "Take a call: the other judges see it taken, the table sees who is coming.",
+)
+escalate = _taking_up(
+    "escalate", "ヘッドジャッジに渡しました", "escalated to the head judge", "Hand a call to the head judge."
+)
 
 
 def _rulings(text: str | None) -> list[int]:
@@ -110,13 +112,7 @@ def _rulings(text: str | None) -> list[int]:
     try:
         numbers = [int(part) for part in text.split(",") if part.strip()]
     except ValueError:
-        fail(
-            both(
-                "--ruling は裁定の番号をカンマで区切って書きます (例: 4,5)",
-                "--ruling takes ruling numbers: 4,5",
-            ),
-            2,
-        )
+        numbers = []  # refused below, with the same words
     if not numbers or any(n < 1 for n in numbers):
         fail(
             both(
@@ -220,13 +216,14 @@ def list_calls(
 
 
 def register(app: typer.Typer) -> None:
-    call_app = typer.Typer(
-        help="ジャッジコール: 呼ぶ、受ける、上げる、解決する、一覧 / Judge calls (T14): raise, claim, escalate, resolve, list.",
-        no_args_is_help=True,
+    command_group(
+        app,
+        "call",
+        "ジャッジコール: 呼ぶ、受ける、上げる、解決する、一覧 / Judge calls (T14): raise, claim, escalate, resolve, list.",
+        raise_call,
+        claim,
+        escalate,
+        resolve,
+        list_calls,
+        words={"raise_call": "raise", "list_calls": "list"},
     )
-    app.add_typer(call_app, name="call")
-    call_app.command("raise")(raise_call)
-    call_app.command("claim")(claim)
-    call_app.command("escalate")(escalate)
-    call_app.command("resolve")(resolve)
-    call_app.command("list")(list_calls)

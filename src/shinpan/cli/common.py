@@ -3,9 +3,11 @@ the event's settings (the options themselves: :mod:`shinpan.cli.options`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
+
+import typer
 
 from shinpan.cli.options import DbOption as DbOption  # cli/serve.py asks for it here
 from shinpan.cli.output import both, fail, tell
@@ -37,6 +39,22 @@ UNSTORABLE = both(
     "数が大きすぎるか、保存できない文字が含まれています。何も保存されていません",
     "a number is too large or a text has characters that cannot be saved; nothing was saved",
 )
+
+
+def command_group(
+    app: typer.Typer,
+    name: str,
+    help: str,
+    *commands: Callable[..., None],
+    words: Mapping[str, str] | None = None,
+) -> None:
+    """``shinpan NAME COMMAND``: the group with its help, its commands in the order given, each
+    called by its function's name with dashes (``words`` where the command says it otherwise)."""
+    group = typer.Typer(help=help, no_args_is_help=True)
+    app.add_typer(group, name=name)
+    for command in commands:
+        word = (words or {}).get(command.__name__, command.__name__.replace("_", "-"))
+        group.command(word)(command)
 
 
 def say_claim_code(seat: str, code: str) -> None:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from shinpan.cli.common import handled, name_value, open_db
+from shinpan.cli.common import command_group, handled, name_value, open_db
 from shinpan.cli.decks import FileArgument, FormatOption, PlayerOption, TableOption, player_id, read_list
 from shinpan.cli.options import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, RoundOption
 from shinpan.cli.output import answer, print_json, tell
@@ -190,13 +190,13 @@ def corrected(
 
 
 def register(app: typer.Typer) -> None:
-    check_app = typer.Typer(
-        help="デッキチェック: 卓を選び、始め、数え、終える / Deck checks: pick tables, start, count, end (T13).",
-        no_args_is_help=True,
+    command_group(
+        app,
+        "deckcheck",
+        "デッキチェック: 卓を選び、始め、数え、終える / Deck checks: pick tables, start, count, end (T13).",
+        pick,
+        start,
+        count,
+        end,
+        corrected,
     )
-    app.add_typer(check_app, name="deckcheck")
-    check_app.command("pick")(pick)
-    check_app.command("start")(start)
-    check_app.command("count")(count)
-    check_app.command("end")(end)
-    check_app.command("corrected")(corrected)

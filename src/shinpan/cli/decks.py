@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from shinpan.cli.common import handled, open_db
+from shinpan.cli.common import command_group, handled, open_db
 from shinpan.cli.options import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, number_option
 from shinpan.cli.output import answer, both, fail, print_json, tell
 
@@ -327,16 +327,17 @@ def publish(
 
 
 def register(app: typer.Typer) -> None:
-    decklist_app = typer.Typer(
-        help="デッキリスト: 規定、登録、締め切り、訂正 / Decklists: rules, registration, the lock, corrections (T13).",
-        no_args_is_help=True,
+    command_group(
+        app,
+        "decklist",
+        "デッキリスト: 規定、登録、締め切り、訂正 / Decklists: rules, registration, the lock, corrections (T13).",
+        rules,
+        submit,
+        import_lists,
+        show,
+        status,
+        lock,
+        correct,
+        publish,
+        words={"import_lists": "import"},
     )
-    app.add_typer(decklist_app, name="decklist")
-    decklist_app.command("rules")(rules)
-    decklist_app.command("submit")(submit)
-    decklist_app.command("import")(import_lists)
-    decklist_app.command("show")(show)
-    decklist_app.command("status")(status)
-    decklist_app.command("lock")(lock)
-    decklist_app.command("correct")(correct)
-    decklist_app.command("publish")(publish)

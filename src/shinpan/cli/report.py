@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from shinpan.cli.common import handled, open_db
+from shinpan.cli.common import command_group, handled, open_db
 from shinpan.cli.options import DbOption, EventOption, number_option
 from shinpan.cli.output import both, errors, fail
 
@@ -55,6 +55,7 @@ LangOption = Annotated[
         "ja (Japanese only) or both (Japanese with English beside it); default: the event's language.",
     ),
 ]
+QrCodesAddress = Annotated[str, typer.Option("--base-url", help="The web app's address, for the QR codes.")]
 OutputOption = Annotated[
     Path | None, typer.Option("--output", "-o", help="The file to write (default: standard output).")
 ]
@@ -233,9 +234,7 @@ def penalty_slips(
         list[int] | None,
         number_option("--ruling", help="Or: these rulings (repeat --ruling for each)."),
     ] = None,
-    base_url: Annotated[
-        str, typer.Option("--base-url", help="The web app's address, for the QR codes.")
-    ] = "http://127.0.0.1:8000",
+    base_url: QrCodesAddress = "http://127.0.0.1:8000",
     fmt: FormatOption = Format.pdf,
     lang: LangOption = None,
     output: OutputOption = None,
@@ -267,9 +266,7 @@ def slips(
     tables: Annotated[
         list[int] | None, number_option("--table", help="Only these tables (repeat --table).")
     ] = None,
-    base_url: Annotated[
-        str, typer.Option("--base-url", help="The web app's address, for the QR codes.")
-    ] = "http://127.0.0.1:8000",
+    base_url: QrCodesAddress = "http://127.0.0.1:8000",
     fmt: FormatOption = Format.pdf,
     lang: LangOption = None,
     output: OutputOption = None,
@@ -388,24 +385,24 @@ def codes(
 
 
 def register(app: typer.Typer) -> None:
-    report_app = typer.Typer(
-        help="報告書と掲示物 / "
+    command_group(
+        app,
+        "report",
+        "報告書と掲示物 / "
         "Reports: the penalty report, disqualifications, a player's history, statistics, penalty "
         "slips, result slips, pairings and standings for the venue wall.",
-        no_args_is_help=True,
+        penalties,
+        dq,
+        player,
+        stats,
+        slip,
+        penalty_slips,
+        slips,
+        pairings,
+        standings,
+        bracket,
+        deckchecks,
+        decklist,
+        decklists,
+        codes,
     )
-    app.add_typer(report_app, name="report")
-    report_app.command("penalties")(penalties)
-    report_app.command("dq")(dq)
-    report_app.command("player")(player)
-    report_app.command("stats")(stats)
-    report_app.command("slip")(slip)
-    report_app.command("penalty-slips")(penalty_slips)
-    report_app.command("slips")(slips)
-    report_app.command("pairings")(pairings)
-    report_app.command("standings")(standings)
-    report_app.command("bracket")(bracket)
-    report_app.command("deckchecks")(deckchecks)
-    report_app.command("decklist")(decklist)
-    report_app.command("decklists")(decklists)
-    report_app.command("codes")(codes)

@@ -11,7 +11,7 @@ its own name, :mod:`shinpan.services.winner_reports`), and so is a player's own 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TypedDict
@@ -57,6 +57,7 @@ __all__ = [
     "claim_call",
     "escalate_call",
     "list_calls",
+    "pages_published",
     "proposed_minutes",
     "raise_call",
     "raise_call_as_player",
@@ -207,9 +208,7 @@ def raise_call(
     chosen = _reason(reason)
 
     def act(conn: Connection, ap: Appender) -> CallJson:
-        round_no = _check_table(conn, event_id, table, by_player=False)
-        entry = ap.append(CallRaised(round_no, table, chosen))
-        return {"call": entry.seq, "round": round_no, "table": table, "state": CallState.open.value}
+        return _raise(conn, ap, event_id, table, chosen, by_player=False)
 
     payload = {"raise": table, "reason": chosen}
     return run_command(
@@ -223,6 +222,15 @@ def raise_call(
         now,
         lambda c, e: _again(c, event_id, e.seq),
     )
+
+
+def _raise(
+    conn: Connection, ap: Appender, event_id: int, table: int, reason: str | None, *, by_player: bool
+) -> CallJson:
+    """A call raised at ``table``, by a judge or by a player from the published page."""
+    round_no = _check_table(conn, event_id, table, by_player=by_player)
+    entry = ap.append(CallRaised(round_no, table, reason))
+    return {"call": entry.seq, "round": round_no, "table": table, "state": CallState.open.value}
 
 
 def _again(conn: Connection, event_id: int, number: int) -> CallJson:
@@ -242,15 +250,8 @@ def raise_call_as_player(
     most one open call per table (T14)."""
     chosen = _reason(reason)
 
-    def published_pages(conn: Connection) -> None:
-        found = published(conn, event_id)
-        if found is None or found.token is None:
-            raise Refused("this event's players' pages are not published")
-
     def act(conn: Connection, ap: Appender) -> CallJson:
-        round_no = _check_table(conn, event_id, table, by_player=True)
-        entry = ap.append(CallRaised(round_no, table, chosen))
-        return {"call": entry.seq, "round": round_no, "table": table, "state": CallState.open.value}
+        return _raise(conn, ap, event_id, table, chosen, by_player=True)
 
     return run_apart(
         db,
@@ -262,8 +263,20 @@ def raise_call_as_player(
         act,
         now,
         lambda conn, earlier: _again(conn, event_id, earlier.seq),
-        check=published_pages,
+        check=pages_published(event_id),
     )
+
+
+def pages_published(event_id: int) -> Callable[[Connection], None]:
+    """The check before a player's own write (a call, their drop): the event's players'
+    pages are published; a player has no other way in."""
+
+    def check(conn: Connection) -> None:
+        found = published(conn, event_id)
+        if found is None or found.token is None:
+            raise Refused("this event's players' pages are not published")
+
+    return check
 
 
 def _held(conn: Connection, event_id: int, number: int) -> CallRow:

@@ -17,7 +17,7 @@ from shinpan.engine.event_rules import DropRefused, why_no_drop
 from shinpan.engine.participants import normalize_id
 from shinpan.entries import PlayerDropped
 from shinpan.errors import Conflict, NotFound, Refused
-from shinpan.services.calls import PLAYER
+from shinpan.services.calls import PLAYER, pages_published
 from shinpan.services.codes import player_code_is_right
 from shinpan.services.commands import run_apart
 from shinpan.services.context import load_event
@@ -52,11 +52,6 @@ def drop_myself(
     registration code: never paired again; their results stay in the standings."""
     number = normalize_id(player)
 
-    def published_pages(conn: Connection) -> None:
-        found = published(conn, event_id)
-        if found is None or found.token is None:
-            raise Refused("this event's players' pages are not published")
-
     def act(conn: Connection, ap: Appender) -> PlayerDroppedJson:
         status = status_of(conn, event_id, number)
         if status is None:
@@ -86,7 +81,7 @@ def drop_myself(
         act,
         now,
         lambda _conn, earlier: dropped_json(earlier.of(PlayerDropped)),
-        check=published_pages,
+        check=pages_published(event_id),
     )
 
 

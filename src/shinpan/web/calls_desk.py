@@ -83,24 +83,22 @@ def queue(request: Request, event_id: int) -> Response:
     return _queue(request, event_id)
 
 
-@router.post("/events/{event_id}/desk/call/{call}/claim", dependencies=Unsafe)
-def claim(request: Request, event_id: int, call: int, command_id: CommandForm) -> Response:
-    db = request.app.state.db
-    return _attempt(
-        request,
-        event_id,
-        lambda name: calls.claim_call(db, event_id, call, judge=name, command_id=command_id),
-    )
+def _taking_up(step: str) -> None:
+    """Claiming and escalating: one handler each, into the service's step of that name."""
+
+    def take_up(request: Request, event_id: int, call: int, command_id: CommandForm) -> Response:
+        db = request.app.state.db
+        service = calls.claim_call if step == "claim" else calls.escalate_call
+        return _attempt(
+            request, event_id, lambda name: service(db, event_id, call, judge=name, command_id=command_id)
+        )
+
+    take_up.__name__ = step
+    router.post(f"/events/{{event_id}}/desk/call/{{call}}/{step}", dependencies=Unsafe)(take_up)
 
 
-@router.post("/events/{event_id}/desk/call/{call}/escalate", dependencies=Unsafe)
-def escalate(request: Request, event_id: int, call: int, command_id: CommandForm) -> Response:
-    db = request.app.state.db
-    return _attempt(
-        request,
-        event_id,
-        lambda name: calls.escalate_call(db, event_id, call, judge=name, command_id=command_id),
-    )
+for _step in ("claim", "escalate"):
+    _taking_up(_step)
 
 
 @router.get("/events/{event_id}/desk/call/{call}/resolve", response_class=HTMLResponse)
