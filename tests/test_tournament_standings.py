@@ -329,6 +329,7 @@ def expected_standings(
     def mean(values: list[F]) -> F:
         return sum(values, F(0)) / len(values) if values else F(0)
 
+    @cache
     def omw(player: str) -> F:
         return mean([mwp(o) for o in opponents(player)])
 
