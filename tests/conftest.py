@@ -128,6 +128,29 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         gc.freeze()
 
 
+# -- the order the workers take the tests in ----------------------------------------------
+# scripts/test runs the suite on two workers with ``--dist worksteal``: each worker takes half
+# of the tests in collection order and, when out of tests, half of what the other has not
+# started. The modules with the longest tests come first, so that the run does not end with
+# one worker on a long test and the other idle. The order within a module is kept, and so is
+# the grouping by database that pytest makes for the module-scoped fixtures.
+LONGEST_FIRST = (
+    "test_openapi_fuzz.py",
+    "test_paths_agree.py",
+    "test_calls_browser.py",
+    "test_web_browser.py",
+    "test_tournament_standings.py",
+    "test_properties.py",
+    "test_tournament_pairing.py",
+)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable
+
+
 @contextmanager
 def core_of(db: Database) -> Iterator[Any]:
     """SQLAlchemy's connection to the test's database, in a transaction that commits: for
