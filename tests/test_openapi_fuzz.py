@@ -5,6 +5,10 @@ status and content type documented, every body of the documented shape. SQLite a
 And the document is as strict as the validation: calls made from it
 as valid, to the head judge's own event, are not "mostly rejected" (schemathesis' warning:
 every one refused, and for what it holds rather than for a missing resource) by any operation.
+
+Each test runs in ``PARTS`` parts per database (every ``PARTS``-th operation of the document),
+so that the two workers share them and no single test holds the end of the suite; every
+operation is in exactly one part, with the examples it had.
 """
 
 from __future__ import annotations
