@@ -128,6 +128,29 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         gc.freeze()
 
 
+# -- the order the workers take the tests in ----------------------------------------------
+# scripts/test runs the suite on two workers with ``--dist worksteal``: each worker takes half
+# of the tests in collection order and, when out of tests, half of what the other has not
+# started. The modules with the longest tests come first, so that the run does not end with
+# one worker on a long test and the other idle. The order within a module is kept, and so is
+# the grouping by database that pytest makes for the module-scoped fixtures.
+LONGEST_FIRST = (  # by their longest test, measured one process each (2026-12-07, loaded)
+    "test_openapi_fuzz.py",  # 8 parts, 10–60 s each; 3–4 min in all
+    "test_tournament_pairing.py",  # one property 19–43 s
+    "test_calls_browser.py",  # 23–29 s for each database
+    "test_tournament_standings.py",  # three properties 13–25 s
+    "test_paths_agree.py",  # 12 s through the JSON API on PostgreSQL
+    "test_properties.py",  # six properties 5–13 s
+    "test_web_browser.py",  # 16 walks 4–9 s, 90 s in all
+)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable
+
+
 @contextmanager
 def core_of(db: Database) -> Iterator[Any]:
     """SQLAlchemy's connection to the test's database, in a transaction that commits: for

@@ -7,6 +7,7 @@ as "B won a duel, then a match-loss penalty gave A the match". ``of(event, "A")`
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import replace
 from fractions import Fraction as F
 from functools import cache
@@ -328,6 +329,7 @@ def expected_standings(
     def mean(values: list[F]) -> F:
         return sum(values, F(0)) / len(values) if values else F(0)
 
+    @cache
     def omw(player: str) -> F:
         return mean([mwp(o) for o in opponents(player)])
 
@@ -369,10 +371,18 @@ def expected_standings(
     def score(line: Standing) -> tuple[F, ...]:
         return (F(line.points), *(key(line, name) for name in chain))
 
+    scores = {line.player: score(line) for line in lines}  # each player's, worked out once
     ranked = [line for line in lines if line.status is not PlayerState.disqualified]
-    ranks = {line.player: 1 + sum(score(other) > score(line) for other in ranked) for line in ranked}
+    # A rank is one more than the number of ranked players with a greater score: counted as
+    # those after the last one not greater, in the ranked scores in ascending order.
+    ascending = sorted(scores[line.player] for line in ranked)
+    ranks = {
+        line.player: 1 + len(ascending) - bisect_right(ascending, scores[line.player]) for line in ranked
+    }
     in_order = sorted(lines, key=lambda line: participant_number(line.player))
-    in_order.sort(key=score, reverse=True)  # stable: equal scores stay in participant order
+    in_order.sort(
+        key=lambda line: scores[line.player], reverse=True
+    )  # stable: equal scores stay in participant order
     shown = [line for line in in_order if line.status is PlayerState.disqualified]
     return [replace(line, rank=ranks[line.player]) for line in in_order if line.player in ranks] + shown
 

@@ -195,6 +195,39 @@ class LiveServer:
         self.socket.close()
 
 
+# -- the server's clock --------------------------------------------------------------------
+
+
+class ServerClock:
+    """The clock the app stamps the ledger with (``services.context.stamp``, through which
+    every command and every "now" of the calls, rounds and desk pages is read), moved
+    forward by the test instead of waited for: after ``advance(61.5)`` the server's "now" is
+    61.5 s later than the wall clock's, as if that time had passed (undone with the test's
+    ``monkeypatch``). Only the time read moves: the app measures and decides from its stamps
+    as it does in a venue."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from datetime import datetime, timedelta
+
+        from shinpan.services import context
+
+        assert context.stamp.__globals__["datetime"] is datetime, "stamp reads datetime.now"
+        self.offset = timedelta(0)
+        clock = self
+
+        class Later(datetime):
+            @classmethod
+            def now(cls, tz: Any = None) -> datetime:  # type: ignore[override]
+                return datetime.now(tz) + clock.offset
+
+        monkeypatch.setattr(context, "datetime", Later)
+
+    def advance(self, seconds: float) -> None:
+        from datetime import timedelta
+
+        self.offset += timedelta(seconds=max(0.0, seconds))
+
+
 # -- clients -------------------------------------------------------------------------------
 
 
