@@ -24,10 +24,10 @@ import pytest
 from conftest import BACKENDS, new_backend
 from shinpan import reports
 from shinpan.reports import formats
-from shinpan.reports.common import _local_time, local_time
 from shinpan.reports.formats import BOM, csv_bytes, inert
 from shinpan.reports.pdf_lines import NO_END, NO_START, Run, wrap
 from shinpan.reports.penalties import PenaltyReport
+from shinpan.services.context import _local_time, local_time
 from shinpan.store.db import Database
 from test_reports import DEVIATION, VOID, Scenario, demo_with_a_disqualification
 

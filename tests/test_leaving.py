@@ -16,8 +16,9 @@ from shinpan.engine.effects import Match, PlayerView, plan_ruling
 from shinpan.engine.event_rules import Status
 from shinpan.engine.leaving import as_left, left_by, left_reason
 from shinpan.guideline.terms import Act
-from shinpan.services import deadlines, events, queries
+from shinpan.services import deadlines, queries
 from shinpan.store.db import Database
+from shinpan.views.events import list_events
 from support import BOOK
 
 TARDY = "pregame.tardiness"
@@ -81,7 +82,7 @@ def test_replay_a_withdrawn_player_s_new_tardiness_has_no_deadline_to_miss() -> 
 def test_the_ledger_records_a_withdrawn_player_s_ruling_with_no_deadline_and_says_so(db: Database) -> None:
     scenario = {"players": ["A", "B"], "events": [*WITHDRAWN, {"player": "A", "infraction": TARDY}]}
     through_ledger(db, scenario, T0)
-    (event,) = [e.id for e in events.list_events(db)]
+    (event,) = [e.id for e in list_events(db)]
     feed = queries.rulings_feed(db, event, limit=100)
     last = max(feed, key=lambda r: r["number"])
     assert last["rule"] == TARDY and "すでに棄権" in last["explanation_ja"]
@@ -93,7 +94,7 @@ def test_the_ledger_records_a_withdrawn_player_s_ruling_with_no_deadline_and_say
 
 def test_the_cli_warns_japanese_first_and_the_json_says_who_had_left(db: Database, db_url: str) -> None:
     through_ledger(db, {"players": ["A", "B"], "events": WITHDRAWN}, T0)
-    (event,) = [e.id for e in events.list_events(db)]
+    (event,) = [e.id for e in list_events(db)]
     args = ["record", "--event", str(event), "--player", "A", TARDY, "--yes"]
     shown = run_cli(*args, db=db_url)
     assert shown.returncode == 0, shown.stderr

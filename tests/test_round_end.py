@@ -1,7 +1,8 @@
 """T5, T8, T10: a started round ends with every table resolved, so the next round can always
 be paired. Each table still without a result is reported first, or its outcome is said as the
 round ends: a draw, or a loss for both (両者敗北) where the event counts a match at time so;
-in a playoff, whose matches are won, nothing but a winner reported."""
+in a playoff, whose matches are won, nothing but a winner reported. The rule alone, pure:
+``tests/test_interpretations_round_end.py``."""
 
 from __future__ import annotations
 
@@ -10,65 +11,15 @@ from typing import Any
 import pytest
 
 from conftest import HEAD_JUDGE, EventSetup
-from shinpan.errors import Conflict, InvalidInput
+from shinpan.errors import Conflict
 from shinpan.services import events, formats, playoff, rounds, swiss
 from shinpan.services.results import Wanted, report_result
 from shinpan.services.scoresheet import round_sheet
 from shinpan.store.rounds import round_of
-from shinpan.tournament.formats import AtTime
-from shinpan.tournament.results import Score, parse_score
-from shinpan.tournament.rounds import (
-    EndRefusal,
-    EndRefused,
-    OpenTable,
-    choices_at_end,
-    parse_open_table,
-    why_no_end,
-)
+from shinpan.tournament.rounds import OpenTable
 from test_ledger_services import consistent
 
 DRAW, BOTH = OpenTable.draw, OpenTable.both_lose
-
-
-# -- the rule --------------------------------------------------------------------------------------
-
-
-def test_what_an_open_table_may_become_follows_the_format() -> None:
-    assert choices_at_end(AtTime.duels, playoff=False) == (DRAW,)
-    assert choices_at_end(AtTime.both_lose, playoff=False) == (BOTH, DRAW)
-    assert choices_at_end(AtTime.both_lose, playoff=True) == ()  # a playoff's matches are won
-    assert choices_at_end(AtTime.duels, playoff=True) == ()
-
-
-@pytest.mark.parametrize(
-    ("open_tables", "chosen", "allowed", "refused"),
-    [
-        ((), {}, (DRAW,), None),  # every result in
-        ((3, 7), {3: DRAW, 7: DRAW}, (DRAW,), None),  # each open table said
-        ((3, 7), {3: BOTH, 7: DRAW}, (BOTH, DRAW), None),
-        ((3, 7), {3: DRAW}, (DRAW,), EndRefusal(EndRefused.unresolved, (7,))),  # never left open
-        ((3,), {3: BOTH}, (DRAW,), EndRefusal(EndRefused.not_in_format, (3,))),  # no 両者敗北 here
-        ((3,), {3: DRAW}, (), EndRefusal(EndRefused.not_in_format, (3,))),  # a playoff
-        ((3,), {3: DRAW, 4: DRAW}, (DRAW,), EndRefusal(EndRefused.not_open, (4,))),  # 4 has its result
-    ],
-)
-def test_a_round_ends_only_with_every_table_resolved(
-    open_tables: tuple[int, ...],
-    chosen: dict[int, OpenTable],
-    allowed: tuple[OpenTable, ...],
-    refused: EndRefusal | None,
-) -> None:
-    assert why_no_end(open_tables, chosen, allowed) == refused
-
-
-def test_an_open_tables_outcome_is_typed_in_either_language() -> None:
-    assert parse_open_table("3=draw") == (3, DRAW)
-    assert parse_open_table("12＝両者敗北") == (12, BOTH)
-    assert parse_open_table("4=both-lose") == (4, BOTH)
-    assert parse_score("0-0", at_time=True) == Score(0, 0)  # at time before any duel ended (T8)
-    for bad in ("3", "=draw", "x=draw", "3=win", "0=draw"):
-        with pytest.raises(InvalidInput):
-            parse_open_table(bad)
 
 
 # -- the service: the choice is recorded as each table's result ------------------------------------
