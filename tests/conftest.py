@@ -135,7 +135,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 # one worker on a long test and the other idle. The order within a module is kept, and so is
 # the grouping by database that pytest makes for the module-scoped fixtures.
 LONGEST_FIRST = (  # by their longest test, measured one process each (2026-12-07, loaded)
-    "test_openapi_fuzz.py",  # 8 parts, 10–60 s each; 3–4 min in all
+    "test_openapi_fuzz.py",  # 8 parts, 10–60 s each, and one whole run per database (~35 s)
     "test_tournament_pairing.py",  # one property 19–43 s
     "test_calls_browser.py",  # 23–29 s for each database
     "test_tournament_standings.py",  # three properties 13–25 s
