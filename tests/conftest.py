@@ -19,7 +19,6 @@ import tempfile
 import threading
 import time
 import traceback
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -29,6 +28,14 @@ from typing import Any
 
 import pytest
 
+from db_support import (  # noqa: F401 (PG_ADMIN, require_postgres and pg_admin_execute: for the tests)
+    PG_ADMIN,
+    migrated_sqlite,
+    pg_admin_execute,
+    pg_url,
+    postgres_schema,
+    require_postgres,
+)
 from shinpan.engine.event_rules import Role
 from shinpan.files.csvio import PairingRow, PlayerRow
 from shinpan.services import events, recording
@@ -101,8 +108,6 @@ BIN = ROOT / ".venv" / "bin"
 PYTHON = BIN / "python"
 SHINPAN = BIN / "shinpan"
 
-PG_HOST, PG_PORT, PG_DB = "127.0.0.1", 5432, "test"
-PG_ADMIN = f"postgresql://postgres@{PG_HOST}:{PG_PORT}/{PG_DB}"
 BACKENDS = ["sqlite", "postgres"]
 
 # The clock every service call in these tests reads: the first day of a fictitious event.
@@ -166,42 +171,7 @@ def core_of(db: Database) -> Iterator[Any]:
         engine.dispose()
 
 
-# -- PostgreSQL --------------------------------------------------------------------------
-
-
-def _postgres_problem() -> str | None:
-    """Why PostgreSQL cannot be used, or None when it can."""
-    import psycopg
-
-    try:
-        with psycopg.connect(PG_ADMIN, connect_timeout=3) as conn:
-            conn.execute("SELECT 1")
-    except psycopg.Error as e:
-        return str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-    return None
-
-
-_PG_STATE: dict[str, str | None] = {}
-
-
-def require_postgres() -> None:
-    """Skip (or, under CI, fail) when PostgreSQL is not reachable; asked once per session."""
-    if "problem" not in _PG_STATE:
-        _PG_STATE["problem"] = _postgres_problem()
-    problem = _PG_STATE["problem"]
-    if problem is None:
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"PostgreSQL must be reachable on {PG_HOST}:{PG_PORT} in CI ({problem})", pytrace=False)
-    pytest.skip(f"no PostgreSQL on {PG_HOST}:{PG_PORT}: postgres variants skipped ({problem})")
-
-
-def pg_admin_execute(sql: str) -> None:
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=5) as conn:
-        conn.execute("SET lock_timeout = '20s'")
-        conn.execute(sql)  # type: ignore[arg-type]
+# -- the databases --------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -218,29 +188,25 @@ class Backend:
         return self.name == "postgres"
 
 
-def new_backend(name: str, tmp_path: Path) -> Iterator[Backend]:
-    """A fresh database of the kind ``name`` (a generator: closing it drops the schema)."""
+def new_backend(name: str, tmp_path: Path, *, migrated: bool = False) -> Iterator[Backend]:
+    """A fresh database of the kind ``name``, empty or already ``migrated`` to this code's
+    schema with no rows (a generator: closing it drops or pools the schema;
+    ``tests/db_support.py`` says how)."""
     if name == "sqlite":
         path = tmp_path / "shinpan.sqlite3"
+        if migrated:
+            migrated_sqlite(path)
         yield Backend("sqlite", f"sqlite:///{path}", path=path)
         return
-    require_postgres()
-    schema = f"t_{uuid.uuid4().hex[:16]}"
-    pg_admin_execute(f"CREATE SCHEMA {schema}")
-    url = (
-        f"postgresql+psycopg://postgres@{PG_HOST}:{PG_PORT}/{PG_DB}"
-        f"?options=-csearch_path%3D{schema}&connect_timeout=5"
-    )
-    try:
-        yield Backend("postgres", url, schema=schema)
-    finally:
-        pg_admin_execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+    with postgres_schema(migrated=migrated) as schema:
+        yield Backend("postgres", pg_url(schema), schema=schema)
 
 
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    """A fresh, empty database: a SQLite file, or a PostgreSQL schema dropped afterwards."""
-    yield from new_backend(request.param, tmp_path)
+    """A fresh database: a SQLite file, or a PostgreSQL schema. Empty, unless the test takes
+    ``db`` too: then already migrated (what ``db`` would make of it, made once a process)."""
+    yield from new_backend(request.param, tmp_path, migrated="db" in request.fixturenames)
 
 
 @pytest.fixture

@@ -32,6 +32,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from playwright.sync_api import expect
 
+from db_support import pg_url, postgres_schema
 from shinpan.engine.event_rules import Role
 from shinpan.services import accounts, events, recording
 from shinpan.services.queries import player_history
@@ -103,58 +104,17 @@ def csrf_in(html: str) -> str:
     return match[1]
 
 
-# -- PostgreSQL ----------------------------------------------------------------------------
-
-PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
-_PG: dict[str, str | None] = {}
-
-
-def postgres_problem() -> str | None:
-    """Why PostgreSQL on 127.0.0.1:5432 cannot be used (asked once), or None."""
-    if "problem" not in _PG:
-        import psycopg
-
-        try:
-            with psycopg.connect(PG_ADMIN, connect_timeout=3) as conn:
-                conn.execute("SELECT 1")
-            _PG["problem"] = None
-        except psycopg.Error as e:
-            _PG["problem"] = " ".join(str(e).split()) or type(e).__name__
-    return _PG["problem"]
-
-
-def require_postgres() -> None:
-    problem = postgres_problem()
-    if problem is None:
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"PostgreSQL must be reachable on 127.0.0.1:5432 in CI ({problem})", pytrace=False)
-    pytest.skip(f"PostgreSQL variant skipped: no PostgreSQL on 127.0.0.1:5432 ({problem})")
-
-
-def _pg_execute(sql: str) -> None:
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=5) as conn:
-        conn.execute(sql)  # type: ignore[arg-type]
+# -- a database ------------------------------------------------------------------------------
 
 
 @contextlib.contextmanager
 def database_url(backend: str, directory: Path) -> Iterator[str]:
-    """A fresh database: a new SQLite file in ``directory``, or a new PostgreSQL schema."""
+    """A fresh, empty database: a new SQLite file in ``directory``, or a new PostgreSQL schema."""
     if backend == "sqlite":
         yield f"sqlite:///{directory / f'shinpan-{uuid.uuid4().hex[:8]}.sqlite3'}"
         return
-    require_postgres()
-    schema = f"web_{uuid.uuid4().hex[:12]}"
-    _pg_execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield (
-            "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-            f"?options=-csearch_path%3D{schema}&connect_timeout=5"
-        )
-    finally:
-        _pg_execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+    with postgres_schema(migrated=False) as schema:
+        yield pg_url(schema)
 
 
 # -- a real server -------------------------------------------------------------------------
