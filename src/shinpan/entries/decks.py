@@ -336,3 +336,17 @@ class DecklistsPublished(Kind):
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(f.whole("top"), f.texts("players"))
+
+
+# This topic's kinds: each is parsed (:data:`shinpan.entries.KINDS`), projected and re-imported.
+KINDS = (
+    DeckRulesSet,
+    DecklistRegistered,
+    DecklistCorrected,
+    DecklistsLocked,
+    DeckCheckStarted,
+    DeckCheckCounted,
+    DeckCheckEnded,
+    DeckCorrected,
+    DecklistsPublished,
+)

@@ -197,3 +197,16 @@ class AppealDecided(Kind):
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(f.whole("appeal"), f.whole("ruling"), f.text("outcome"), f.text("reason"))
+
+
+# This topic's kinds: each is parsed (:data:`shinpan.entries.KINDS`), projected and re-imported.
+KINDS = (
+    RulingsRecorded,
+    RulingsConfirmed,
+    RulingDeviated,
+    RulingsVoided,
+    DeadlineDone,
+    StatementTaken,
+    AppealFiled,
+    AppealDecided,
+)
