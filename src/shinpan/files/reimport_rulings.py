@@ -6,6 +6,7 @@ imported by that module)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 
 from shinpan import entries
 from shinpan.engine import Deviation
@@ -31,20 +32,9 @@ def _recorded(db: Database, e: int, entry: Entry, b: entries.RulingsRecorded, _:
     deviation = (
         Deviation(tuple(asked.deviation.penalties), asked.deviation.reason) if asked.deviation else None
     )
-    inp = recording.RecordInput(
-        player=asked.player,
-        infraction=asked.infraction,
-        facts=dict(asked.facts),
-        draft=asked.draft,
-        penalties=asked.penalties,
-        deviation=deviation,
-        round=asked.round,
-        table=asked.table,
-        note=asked.note,
-        given_at=asked.given_at,
-        call=asked.call,
-        deck_check=asked.deck_check,
-    )
+    # the record as the judge entered it is the service's input, field for field
+    same = {f.name: getattr(asked, f.name) for f in fields(recording.RecordInput)}
+    inp = recording.RecordInput(**{**same, "facts": dict(asked.facts), "deviation": deviation})
     recording.record(db, e, inp, **_by(entry))
 
 
