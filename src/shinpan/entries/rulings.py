@@ -128,19 +128,10 @@ class RulingsVoided(Kind):
 
 
 @dataclass(frozen=True)
-class DeadlineDone(Kind):
-    """A ruling's remedy carried out in time."""
+class DeadlineDone(DeadlineRef, Kind):
+    """A ruling's remedy carried out in time: the deadline it met, written as a reference to it."""
 
     kind: ClassVar[str] = "deadline.done"
-    ruling: int
-    position: int
-
-    def body(self) -> dict[str, Any]:
-        return {"ruling": self.ruling, "position": self.position}
-
-    @classmethod
-    def read(cls, f: Fields) -> Self:
-        return cls(f.whole("ruling"), f.whole("position"))
 
 
 @dataclass(frozen=True)

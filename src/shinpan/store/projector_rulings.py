@@ -52,7 +52,7 @@ _CLOSE_DEADLINE = Statement(
 )
 _INSERT_STATEMENT = Statement(
     "INSERT INTO statements (event_id, entry_seq, ruling, author, author_role, text) "
-    "VALUES (:e, :seq, :ruling, :author, :role, :text)"
+    "VALUES (:e, :seq, :ruling, :author, :author_role, :text)"
 )
 _INSERT_APPEAL = Statement(
     'INSERT INTO appeals (event_id, entry_seq, ruling, "by", reason) VALUES (:e, :seq, :ruling, :by, :reason)'
@@ -174,24 +174,14 @@ def _deadline_done(conn: Connection, e: Entry, b: entries.DeadlineDone) -> None:
 
 @handles(entries.StatementTaken)
 def _statement(conn: Connection, e: Entry, b: entries.StatementTaken) -> None:
-    _INSERT_STATEMENT.run(
-        conn,
-        {
-            "e": e.event_id,
-            "seq": e.seq,
-            "ruling": b.ruling,
-            "author": b.author,
-            "role": b.author_role,
-            "text": b.text,
-        },
-    )
+    """The statement's row is its entry's body (the statement names its values by the body's keys)."""
+    _INSERT_STATEMENT.run(conn, {"e": e.event_id, "seq": e.seq, **b.body()})
 
 
 @handles(entries.AppealFiled)
 def _appeal_filed(conn: Connection, e: Entry, b: entries.AppealFiled) -> None:
-    _INSERT_APPEAL.run(
-        conn, {"e": e.event_id, "seq": e.seq, "ruling": b.ruling, "by": b.by, "reason": b.reason}
-    )
+    """The appeal's row is its entry's body, as for a statement."""
+    _INSERT_APPEAL.run(conn, {"e": e.event_id, "seq": e.seq, **b.body()})
 
 
 @handles(entries.AppealDecided)
