@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from shinpan.entries import KINDS, MalformedBody, RulingsVoided, parse
+from shinpan.entries import KINDS, TOPICS, Kind, MalformedBody, RulingsVoided, parse
 from shinpan.errors import InvalidInput
-from shinpan.files import transfer
+from shinpan.files import reimport, transfer
+from shinpan.store import projector
 from shinpan.store.chain import canonical
 from shinpan.store.db import Database
 from shinpan.store.integrity import snapshot
@@ -223,3 +224,38 @@ def test_an_import_with_a_malformed_body_is_refused_with_a_message_naming_the_en
         transfer.import_event(db, data)
     assert f"entry {n + 1} (match.result)" in str(refused.value)
     assert "table is missing" in str(refused.value)
+
+
+# -- the topics' lists of kinds: what the parser, the projector and the import all read -------
+
+
+def _kinds_defined(base: type[Kind] = Kind) -> set[type[Kind]]:
+    """Every entry type the package defines (a shared private base such as ``_CallMoment`` aside)."""
+    found: set[type[Kind]] = set()
+    for sub in base.__subclasses__():
+        if not sub.__name__.startswith("_"):
+            found.add(sub)
+        found |= _kinds_defined(sub)
+    return found
+
+
+def test_every_kind_defined_is_named_once_in_its_topic() -> None:
+    named = [kind for topic in TOPICS.values() for kind in topic]
+    assert len(named) == len(set(named)) == len(KINDS)
+    assert set(named) == _kinds_defined(), sorted(k.__name__ for k in set(named) ^ _kinds_defined())
+    for topic, kinds in TOPICS.items():
+        assert {kind.__module__ for kind in kinds} == {f"shinpan.entries.{topic}"}
+
+
+@pytest.mark.parametrize("topic", sorted(TOPICS))
+def test_every_kind_of_a_topic_is_projected_and_imported(topic: str) -> None:
+    """A kind with a projection but no re-import (or the other way) fails here, by name."""
+    kinds = TOPICS[topic]
+    assert [k.kind for k in kinds if k not in projector._HANDLERS] == []
+    assert [k.kind for k in kinds if (k in reimport.COMMANDS) == (k.kind in reimport.FOLLOWS_ONLY)] == []
+
+
+def test_the_registries_hold_only_the_topics_kinds() -> None:
+    named = {kind for topic in TOPICS.values() for kind in topic}
+    assert set(projector._HANDLERS) == named
+    assert set(reimport.COMMANDS) | {KINDS[k] for k in reimport.FOLLOWS_ONLY} == named

@@ -35,6 +35,11 @@ from collections.abc import Mapping
 from typing import Any
 
 
+def N_(message: str) -> str:
+    """Marks a message for the catalogue (scripts/i18n) where it is kept in a name."""
+    return message
+
+
 class ShinpanError(Exception):
     status = 400
 

@@ -94,3 +94,7 @@ class CallResolved(Kind):
             f.whole("minutes"),
             f.opt_text("reason"),
         )
+
+
+# This topic's kinds: each is parsed (:data:`shinpan.entries.KINDS`), projected and re-imported.
+KINDS = (CallRaised, CallClaimed, CallEscalated, CallResolved)

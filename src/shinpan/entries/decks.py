@@ -103,80 +103,72 @@ class DeckRulesSet(Kind):
 
 
 @dataclass(frozen=True)
-class DecklistRegistered(Kind):
-    """A player's list registered before the lock: the cards by section as written (count,
-    name, line), the file's format and where it came from, its text's hash, the problems found
-    when it was registered, and whether the player submitted it (else the staff)."""
+class _ListWritten(Kind):
+    """What a registered list and a corrected one both say: whose list, its cards by section
+    as written (count, name, line), the file's format and where it came from, its text's hash."""
 
-    kind: ClassVar[str] = "decklist.registered"
     player: str
     sections: Sections
     format: str
     source: str
     digest: str
-    problems: tuple[ListProblem, ...] = ()
-    by_player: bool = False
 
-    def body(self) -> dict[str, Any]:
+    def _list_body(self) -> dict[str, Any]:
         return {
             "player": self.player,
             "sections": sections_body(self.sections),
             "format": self.format,
             "source": self.source,
             "digest": self.digest,
+        }
+
+    @staticmethod
+    def _read_list(f: Fields) -> tuple[str, Sections, str, str, str]:
+        return (
+            f.text("player"),
+            _read_sections(f, "sections"),
+            f.text("format"),
+            f.text("source"),
+            f.text("digest"),
+        )
+
+
+@dataclass(frozen=True)
+class DecklistRegistered(_ListWritten):
+    """A player's list registered before the lock, with the problems found when it was
+    registered, and whether the player submitted it (else the staff)."""
+
+    kind: ClassVar[str] = "decklist.registered"
+    problems: tuple[ListProblem, ...] = ()
+    by_player: bool = False
+
+    def body(self) -> dict[str, Any]:
+        return {
+            **self._list_body(),
             "problems": [p.body() for p in self.problems],
             "by_player": self.by_player,
         }
 
     @classmethod
     def read(cls, f: Fields) -> Self:
-        return cls(
-            f.text("player"),
-            _read_sections(f, "sections"),
-            f.text("format"),
-            f.text("source"),
-            f.text("digest"),
-            f.parts("problems", ListProblem.read),
-            f.flag("by_player", False),
-        )
+        return cls(*cls._read_list(f), f.parts("problems", ListProblem.read), f.flag("by_player", False))
 
 
 @dataclass(frozen=True)
-class DecklistCorrected(Kind):
+class DecklistCorrected(_ListWritten):
     """The head judge's correction of a list after the lock, with the reason; the earlier
     version stays in the ledger."""
 
     kind: ClassVar[str] = "decklist.corrected"
-    player: str
-    sections: Sections
-    format: str
-    source: str
-    digest: str
     reason: str
     problems: tuple[ListProblem, ...] = ()
 
     def body(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "sections": sections_body(self.sections),
-            "format": self.format,
-            "source": self.source,
-            "digest": self.digest,
-            "reason": self.reason,
-            "problems": [p.body() for p in self.problems],
-        }
+        return {**self._list_body(), "reason": self.reason, "problems": [p.body() for p in self.problems]}
 
     @classmethod
     def read(cls, f: Fields) -> Self:
-        return cls(
-            f.text("player"),
-            _read_sections(f, "sections"),
-            f.text("format"),
-            f.text("source"),
-            f.text("digest"),
-            f.text("reason"),
-            f.parts("problems", ListProblem.read),
-        )
+        return cls(*cls._read_list(f), f.text("reason"), f.parts("problems", ListProblem.read))
 
 
 @dataclass(frozen=True)
@@ -336,3 +328,17 @@ class DecklistsPublished(Kind):
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(f.whole("top"), f.texts("players"))
+
+
+# This topic's kinds: each is parsed (:data:`shinpan.entries.KINDS`), projected and re-imported.
+KINDS = (
+    DeckRulesSet,
+    DecklistRegistered,
+    DecklistCorrected,
+    DecklistsLocked,
+    DeckCheckStarted,
+    DeckCheckCounted,
+    DeckCheckEnded,
+    DeckCorrected,
+    DecklistsPublished,
+)

@@ -438,4 +438,27 @@ class EventReopened(Kind):
         return cls(f.whole("seal"), f.text("reason"))
 
 
-# Rulings and what is done about them.
+# This topic's kinds: each is parsed (:data:`shinpan.entries.KINDS`), projected and re-imported.
+KINDS = (
+    EventCreated,
+    JudgeAdded,
+    JudgeClaimed,
+    JudgeSeated,
+    PlayersImported,
+    PlayerDropped,
+    PlayerCorrected,
+    AttendanceMarked,
+    StatusChanged,
+    RoundPaired,
+    PairingEdited,
+    RoundStarted,
+    TimeExtended,
+    RoundEnded,
+    DuelResult,
+    MatchResult,
+    MatchExtended,
+    LossCarried,
+    LossSettled,
+    EventSealed,
+    EventReopened,
+)

@@ -31,3 +31,7 @@ class EventImported(Kind):
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(f.whole("entries"), f.whole("sealed"), f.opt_text("key"))
+
+
+# This topic's kinds: each is parsed (:data:`shinpan.entries.KINDS`), projected and re-imported.
+KINDS = (EventImported,)

@@ -33,3 +33,7 @@ class EventPublished(Kind):
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(f.opt_text("token"), f.text("names"), f.flag("winner_report", False))
+
+
+# This topic's kinds: each is parsed (:data:`shinpan.entries.KINDS`), projected and re-imported.
+KINDS = (EventPublished,)

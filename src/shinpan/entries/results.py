@@ -103,3 +103,7 @@ class WinnerReportConfirmed(Kind):
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(f.whole("report"))
+
+
+# This topic's kinds: each is parsed (:data:`shinpan.entries.KINDS`), projected and re-imported.
+KINDS = (ResultReported, WinnerReported, WinnerReportConfirmed)

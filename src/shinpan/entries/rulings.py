@@ -128,19 +128,10 @@ class RulingsVoided(Kind):
 
 
 @dataclass(frozen=True)
-class DeadlineDone(Kind):
-    """A ruling's remedy carried out in time."""
+class DeadlineDone(DeadlineRef, Kind):
+    """A ruling's remedy carried out in time: the deadline it met, written as a reference to it."""
 
     kind: ClassVar[str] = "deadline.done"
-    ruling: int
-    position: int
-
-    def body(self) -> dict[str, Any]:
-        return {"ruling": self.ruling, "position": self.position}
-
-    @classmethod
-    def read(cls, f: Fields) -> Self:
-        return cls(f.whole("ruling"), f.whole("position"))
 
 
 @dataclass(frozen=True)
@@ -197,3 +188,16 @@ class AppealDecided(Kind):
     @classmethod
     def read(cls, f: Fields) -> Self:
         return cls(f.whole("appeal"), f.whole("ruling"), f.text("outcome"), f.text("reason"))
+
+
+# This topic's kinds: each is parsed (:data:`shinpan.entries.KINDS`), projected and re-imported.
+KINDS = (
+    RulingsRecorded,
+    RulingsConfirmed,
+    RulingDeviated,
+    RulingsVoided,
+    DeadlineDone,
+    StatementTaken,
+    AppealFiled,
+    AppealDecided,
+)

@@ -61,3 +61,7 @@ class PlayoffStarted(Kind):
         return cls(
             f.whole("round"), f.whole("size"), f.flag("third_place"), f.texts("entrants"), f.whole("seed")
         )
+
+
+# This topic's kinds: each is parsed (:data:`shinpan.entries.KINDS`), projected and re-imported.
+KINDS = (FormatSet, PlayoffStarted)

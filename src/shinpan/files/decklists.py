@@ -26,7 +26,6 @@ import io
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 from xml.etree.ElementTree import Element, ParseError
 
@@ -35,7 +34,7 @@ from defusedxml.ElementTree import fromstring
 
 from shinpan.errors import InvalidInput
 from shinpan.files.csvio import CsvError, decode
-from shinpan.tournament.decks import MAX_COUNT, Card, Decklist, normalise
+from shinpan.tournament.decks import MAX_COUNT, Card, Decklist, Problem, normalise
 
 FORMATS = ("text", "dek", "arena", "ptcgl")
 MAX_BYTES = 1024 * 1024  # one player's list; a batch CSV has csvio's limit
@@ -55,26 +54,11 @@ _PTCGL = re.compile(r"^(\d+)\s+(\S.*?)\s+([A-Z][A-Z0-9-]{1,5})\s+(\d+[a-zA-Z]?)\
 _HEADER = re.compile(r"^\s*([^\d:：(（]+?)\s*(?:[(（]\s*\d+\s*[)）])?\s*[:：]?\s*(?:\d+)?\s*$")
 
 
-@dataclass(frozen=True)
-class LineProblem:
-    line: int | None
-    ja: str
-    en: str
-
-    def text(self, lang: str = "ja") -> str:
-        if lang == "ja":
-            return f"{self.line}行目: {self.ja}" if self.line is not None else self.ja
-        return f"line {self.line}: {self.en}" if self.line is not None else self.en
-
-    def as_json(self) -> dict[str, object]:
-        return {"line": self.line, "message": self.text("ja"), "message_en": self.text("en")}
-
-
 class DecklistError(InvalidInput, ValueError):
     """A decklist file that cannot be read: every problem by line. ``str()`` is English;
     :meth:`text` gives Japanese first."""
 
-    def __init__(self, problems: Sequence[LineProblem], source: str = "") -> None:
+    def __init__(self, problems: Sequence[Problem], source: str = "") -> None:
         self.problems = list(problems)
         self.source = source
         super().__init__(self.text("en"), field="file")
@@ -97,7 +81,7 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-_NO_FORMAT = LineProblem(
+_NO_FORMAT = Problem(
     None,
     "このファイルはデッキリストの形式（テキスト、MTGOの.dek、Arenaのエクスポート、ポケモンTCG Liveのテキスト）ではありません。",
     "this file is in no known decklist format (text, MTGO .dek, Arena export, Pokémon TCG Live text).",
@@ -108,21 +92,19 @@ def read_text(data: bytes) -> str:
     if b"\x00" in data or data.startswith((b"PK\x03\x04", b"%PDF", b"\x89PNG", b"\xff\xd8")):
         raise DecklistError([_NO_FORMAT])
     if len(data) > MAX_BYTES:
-        raise DecklistError(
-            [LineProblem(None, "ファイルが大きすぎます（上限1 MB）。", "the file is over 1 MB.")]
-        )
+        raise DecklistError([Problem(None, "ファイルが大きすぎます（上限1 MB）。", "the file is over 1 MB.")])
     try:
         text, _ = decode(data)
     except CsvError as e:
-        raise DecklistError([LineProblem(p.line, p.message_ja, p.message_en) for p in e.problems]) from None
+        raise DecklistError([Problem(p.line, p.message_ja, p.message_en) for p in e.problems]) from None
     return text
 
 
-def _count(raw: str, line: int, problems: list[LineProblem]) -> int | None:
+def _count(raw: str, line: int, problems: list[Problem]) -> int | None:
     count = int(unicodedata.normalize("NFKC", raw))
     if count < 1 or count > MAX_COUNT:
         problems.append(
-            LineProblem(
+            Problem(
                 line,
                 f"枚数{count}は使えません（1〜{MAX_COUNT}枚）。",
                 f"a count of {count} is not possible (1 to {MAX_COUNT}).",
@@ -132,11 +114,11 @@ def _count(raw: str, line: int, problems: list[LineProblem]) -> int | None:
     return count
 
 
-def _name(raw: str, line: int, problems: list[LineProblem]) -> str | None:
+def _name(raw: str, line: int, problems: list[Problem]) -> str | None:
     name = raw.strip()
     if len(name) > MAX_NAME_CHARS:
         problems.append(
-            LineProblem(
+            Problem(
                 line,
                 f"カード名が長すぎます（{MAX_NAME_CHARS}文字まで）。",
                 f"the name is too long (at most {MAX_NAME_CHARS}).",
@@ -152,7 +134,7 @@ class _Builder:
         self.headers: dict[str, int] = {}
         self.current = "main"
         self.explicit = False
-        self.problems: list[LineProblem] = []
+        self.problems: list[Problem] = []
         self.sideboard_after_blank = True
 
     def header(self, section: str, line: int) -> None:
@@ -177,7 +159,7 @@ class _Builder:
 
     def result(self, source: str) -> Decklist:
         if not self.problems and not any(self.sections.values()):
-            self.problems.append(LineProblem(None, "カードが1枚もありません。", "the list has no cards."))
+            self.problems.append(Problem(None, "カードが1枚もありません。", "the list has no cards."))
         if self.problems:
             raise DecklistError(self.problems, source)
         return Decklist({s: tuple(c) for s, c in self.sections.items() if c}, dict(self.headers))
@@ -196,9 +178,9 @@ def _section_of(line: str) -> str | bool | None:
     return None
 
 
-def _unreadable(line: int, text: str) -> LineProblem:
+def _unreadable(line: int, text: str) -> Problem:
     shown = text if len(text) <= 40 else text[:40] + "…"
-    return LineProblem(
+    return Problem(
         line,
         f"この行は読めません（「{shown}」）。「4 カード名」のように枚数とカード名を書いてください。",
         f"this line cannot be read ({shown!r}); write the count and the name, e.g. '4 Lightning Bolt'.",
@@ -251,7 +233,7 @@ def parse_dek(text: str, source: str = "") -> Decklist:
     except DefusedXmlException:
         raise DecklistError(
             [
-                LineProblem(
+                Problem(
                     None,
                     "DTDや実体参照（ENTITY）を含むXMLは読み込みません。",
                     "an XML file with a DTD or entities is not read.",
@@ -261,11 +243,7 @@ def parse_dek(text: str, source: str = "") -> Decklist:
         ) from None
     except ParseError as e:
         raise DecklistError(
-            [
-                LineProblem(
-                    None, f".dekファイル（XML）として読めません（{e}）。", f"not a .dek (XML) file: {e}"
-                )
-            ],
+            [Problem(None, f".dekファイル（XML）として読めません（{e}）。", f"not a .dek (XML) file: {e}")],
             source,
         ) from None
     built = _Builder()
@@ -273,7 +251,7 @@ def parse_dek(text: str, source: str = "") -> Decklist:
     cards = root.findall(".//Cards")
     if root.tag != "Deck":
         built.problems.append(
-            LineProblem(1, ".dekファイルではありません（Deckがありません）。", "not a .dek file (no Deck).")
+            Problem(1, ".dekファイルではありません（Deckがありません）。", "not a .dek file (no Deck).")
         )
     for index, card in enumerate(cards):
         number = lines[index] if index < len(lines) else index + 1
@@ -305,7 +283,7 @@ def parse(data: bytes, fmt: str | None = None, source: str = "") -> tuple[Deckli
     if fmt is not None and fmt not in FORMATS:
         raise DecklistError(
             [
-                LineProblem(
+                Problem(
                     None,
                     f"形式「{fmt}」は使えません（{', '.join(FORMATS)}）。",
                     f"no format {fmt!r} ({', '.join(FORMATS)})",
@@ -337,19 +315,19 @@ def parse_batch(data: bytes, source: str = "") -> dict[str, Decklist]:
         text, _ = decode(data)
     except CsvError as e:
         raise DecklistError(
-            [LineProblem(p.line, p.message_ja, p.message_en) for p in e.problems], source
+            [Problem(p.line, p.message_ja, p.message_en) for p in e.problems], source
         ) from None
     rows = list(csv.reader(io.StringIO(text)))
-    problems: list[LineProblem] = []
+    problems: list[Problem] = []
     header_at = next((i for i, r in enumerate(rows) if any(c.strip() for c in r)), None)
     if header_at is None:
-        raise DecklistError([LineProblem(None, "ファイルが空です。", "the file is empty.")], source)
+        raise DecklistError([Problem(None, "ファイルが空です。", "the file is empty.")], source)
     header = [_COLUMN_OF.get(normalise(c).replace("_", "")) for c in rows[header_at]]
     missing = [c for c in _COLUMNS if c not in header]
     if missing:
         raise DecklistError(
             [
-                LineProblem(
+                Problem(
                     header_at + 1,
                     f"見出しに必要な列がありません（{', '.join(missing)}）。列は player, section, count, name です。",
                     f"the header lacks {', '.join(missing)}; the columns are player, section, count, name.",
@@ -378,7 +356,7 @@ def parse_batch(data: bytes, source: str = "") -> dict[str, Decklist]:
         problems.extend(b.problems)
         b.problems = []
     if not built and not problems:
-        problems.append(LineProblem(None, "デッキリストが1つもありません。", "the file holds no decklist."))
+        problems.append(Problem(None, "デッキリストが1つもありません。", "the file holds no decklist."))
     if problems:
         raise DecklistError(problems, source)
     return {player: b.result(source) for player, b in built.items()}
@@ -392,7 +370,7 @@ def parse_limits(data: bytes, source: str = "") -> dict[str, tuple[int, str]]:
     one a line; by normalised name, (limit, name as written)."""
     text = read_text(data)
     found: dict[str, tuple[int, str]] = {}
-    problems: list[LineProblem] = []
+    problems: list[Problem] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -400,7 +378,7 @@ def parse_limits(data: bytes, source: str = "") -> dict[str, tuple[int, str]]:
         match = re.fullmatch(r"([01])\s+(\S.*)", unicodedata.normalize("NFKC", line[:2]) + line[2:])
         if match is None or len(match.group(2)) > MAX_NAME_CHARS:
             problems.append(
-                LineProblem(
+                Problem(
                     number,
                     f"この行は読めません（「{line[:40]}」）。「0 カード名」（禁止）か「1 カード名」（制限）と書いてください。",
                     f"this line cannot be read ({line[:40]!r}); write '0 Name' (banned) or '1 Name' (restricted).",
@@ -417,14 +395,14 @@ def parse_names(data: bytes, source: str = "") -> dict[str, str]:
     """A file of names, one a line (the names any number of which may be played)."""
     text = read_text(data)
     found: dict[str, str] = {}
-    problems: list[LineProblem] = []
+    problems: list[Problem] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         name = raw.strip()
         if not name or name.startswith("#"):
             continue
         if len(name) > MAX_NAME_CHARS:
             problems.append(
-                LineProblem(
+                Problem(
                     number, f"カード名が長すぎます（{MAX_NAME_CHARS}文字まで）。", "the name is too long."
                 )
             )

@@ -24,29 +24,8 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any, TypedDict, TypeVar
 
+from shinpan import entries
 from shinpan.engine.event_rules import Role
-from shinpan.entries import (
-    AttendanceMarked,
-    CallClaimed,
-    CallEscalated,
-    CallRaised,
-    CallResolved,
-    EntryBody,
-    EventCreated,
-    EventImported,
-    EventPublished,
-    EventReopened,
-    EventSealed,
-    FormatSet,
-    JudgeAdded,
-    JudgeClaimed,
-    JudgeSeated,
-    PlayerCorrected,
-    PlayersImported,
-    ResultReported,
-    WinnerReportConfirmed,
-    WinnerReported,
-)
 from shinpan.errors import InvalidInput, NotFound, ShinpanError, StorageError
 from shinpan.files.csvio import PlayerRow
 from shinpan.files.guidelines import held_guideline
@@ -104,7 +83,7 @@ _MISSING = (
 COMMANDS: dict[type[Any], Replay] = {}
 # The kinds no command writes first: they only follow from one (a ruling's effects, their undoing).
 FOLLOWS_ONLY = frozenset({"player.status", "match.extended", "loss.carried", "loss.settled"})
-K = TypeVar("K", bound=EntryBody)
+K = TypeVar("K", bound=entries.EntryBody)
 
 
 def replays(kind: type[K]) -> Callable[[Callable[[Database, int, Entry, K, Sequence[Entry]], object]], None]:
@@ -140,8 +119,8 @@ def _by(entry: Entry) -> Judging:
     return {"judge": entry.actor, "command_id": entry.command_id, "now": parse_stamp(entry.recorded_at)}
 
 
-@replays(EventCreated)
-def _created(db: Database, e: int, entry: Entry, b: EventCreated, following: Sequence[Entry]) -> None:
+@replays(entries.EventCreated)
+def _created(db: Database, e: int, entry: Entry, b: entries.EventCreated, following: Sequence[Entry]) -> None:
     made = events.new_event(
         name=b.name,
         head_judge=b.head_judge.name,
@@ -163,24 +142,24 @@ def _created(db: Database, e: int, entry: Entry, b: EventCreated, following: Seq
     with db.write(None) as conn:
         opened = events.open_event(conn, e, made, entry.recorded_at)
         chosen = following[0].body if following and following[0].command_id is None else None
-        if isinstance(chosen, FormatSet):  # the format chosen at creation, in the same write
+        if isinstance(chosen, entries.FormatSet):  # the format chosen at creation, in the same write
             parsed = parse_format(chosen.match_format, chosen.time_out, chosen.tiebreakers)
             formats.open_format(conn, e, opened, parsed, chosen.seed)
 
 
-@replays(JudgeAdded)
-def _judge(db: Database, e: int, entry: Entry, b: JudgeAdded, _: Sequence[Entry]) -> None:
+@replays(entries.JudgeAdded)
+def _judge(db: Database, e: int, entry: Entry, b: entries.JudgeAdded, _: Sequence[Entry]) -> None:
     events.add_judge(db, e, name=b.name, level=b.level, role=Role(b.role), account=b.account, **_as(entry))
 
 
-@replays(JudgeClaimed)
-def _claimed(db: Database, e: int, entry: Entry, b: JudgeClaimed, _: Sequence[Entry]) -> None:
+@replays(entries.JudgeClaimed)
+def _claimed(db: Database, e: int, entry: Entry, b: entries.JudgeClaimed, _: Sequence[Entry]) -> None:
     at = parse_stamp(entry.recorded_at)
     events.claim_seat(db, e, b.name, b.account, command_id=entry.command_id, now=at)
 
 
-@replays(JudgeSeated)
-def _seated(db: Database, e: int, entry: Entry, b: JudgeSeated, _: Sequence[Entry]) -> None:
+@replays(entries.JudgeSeated)
+def _seated(db: Database, e: int, entry: Entry, b: entries.JudgeSeated, _: Sequence[Entry]) -> None:
     """An earlier import's binding of a seat: kept in the chain as it was; what this
     import binds is appended after the whole file (:func:`shinpan.files.transfer.import_event`)."""
     with db.write(e) as conn:
@@ -189,14 +168,14 @@ def _seated(db: Database, e: int, entry: Entry, b: JudgeSeated, _: Sequence[Entr
         Appender(conn, e, entry.actor, entry.recorded_at).append(b, refs=entry.refs)  # as the import wrote it
 
 
-@replays(PlayersImported)
-def _players(db: Database, e: int, entry: Entry, b: PlayersImported, _: Sequence[Entry]) -> None:
+@replays(entries.PlayersImported)
+def _players(db: Database, e: int, entry: Entry, b: entries.PlayersImported, _: Sequence[Entry]) -> None:
     rows = [PlayerRow(p.number, p.name, p.reading or "", p.club, p.handle) for p in b.players]
     events.import_players(db, e, rows, **_as(entry))
 
 
-@replays(ResultReported)
-def _result(db: Database, e: int, entry: Entry, b: ResultReported, _: Sequence[Entry]) -> None:
+@replays(entries.ResultReported)
+def _result(db: Database, e: int, entry: Entry, b: entries.ResultReported, _: Sequence[Entry]) -> None:
     """The report as the scorekeeper gave it: a slip's score, a result without duels, or one duel."""
     if b.shown is not None and "-" in b.shown:
         wanted = results.Wanted(score=b.shown, at_time=b.at_time)
@@ -211,8 +190,10 @@ def _result(db: Database, e: int, entry: Entry, b: ResultReported, _: Sequence[E
     results.report_result(db, e, b.round, b.table, wanted, **_as(entry))
 
 
-@replays(WinnerReported)
-def _winner_reported(db: Database, e: int, entry: Entry, b: WinnerReported, _: Sequence[Entry]) -> None:
+@replays(entries.WinnerReported)
+def _winner_reported(
+    db: Database, e: int, entry: Entry, b: entries.WinnerReported, _: Sequence[Entry]
+) -> None:
     """With the code the event's secret gives the table (the file holds no code)."""
     with db.read() as conn:
         code = match_codes(db, conn, e, b.round, [b.table])[b.table]
@@ -222,15 +203,15 @@ def _winner_reported(db: Database, e: int, entry: Entry, b: WinnerReported, _: S
     )
 
 
-@replays(WinnerReportConfirmed)
+@replays(entries.WinnerReportConfirmed)
 def _winner_confirmed(
-    db: Database, e: int, entry: Entry, b: WinnerReportConfirmed, _: Sequence[Entry]
+    db: Database, e: int, entry: Entry, b: entries.WinnerReportConfirmed, _: Sequence[Entry]
 ) -> None:
     winner_reports.confirm_report(db, e, b.report, **_as(entry))
 
 
-@replays(EventPublished)
-def _published(db: Database, e: int, entry: Entry, b: EventPublished, _: Sequence[Entry]) -> None:
+@replays(entries.EventPublished)
+def _published(db: Database, e: int, entry: Entry, b: entries.EventPublished, _: Sequence[Entry]) -> None:
     """The head judge's publishing; or, without a command, an earlier import closing the
     event to its players (:func:`shinpan.files.transfer.import_event`): kept as the file
     says when the event is published (closing it grants nothing)."""
@@ -246,8 +227,8 @@ def _published(db: Database, e: int, entry: Entry, b: EventPublished, _: Sequenc
     )
 
 
-@replays(EventSealed)
-def _sealed(db: Database, e: int, entry: Entry, b: EventSealed, _: Sequence[Entry]) -> None:
+@replays(entries.EventSealed)
+def _sealed(db: Database, e: int, entry: Entry, b: entries.EventSealed, _: Sequence[Entry]) -> None:
     """A seal is signed by the installation that made it, with its key: it cannot be made
     again here. The import checked it against the entries before it (``seals.check_export``);
     it is kept as the file says, where the file has it."""
@@ -263,21 +244,21 @@ def _sealed(db: Database, e: int, entry: Entry, b: EventSealed, _: Sequence[Entr
         appender.append(b, refs=entry.refs)
 
 
-@replays(EventReopened)
-def _reopened(db: Database, e: int, entry: Entry, b: EventReopened, _: Sequence[Entry]) -> None:
+@replays(entries.EventReopened)
+def _reopened(db: Database, e: int, entry: Entry, b: entries.EventReopened, _: Sequence[Entry]) -> None:
     reopen.reopen_event(db, e, b.reason, **_as(entry))
 
 
-@replays(EventImported)
-def _imported(db: Database, e: int, entry: Entry, b: EventImported, _: Sequence[Entry]) -> None:
+@replays(entries.EventImported)
+def _imported(db: Database, e: int, entry: Entry, b: entries.EventImported, _: Sequence[Entry]) -> None:
     """An earlier import's note of its file: kept as the file says (it decides nothing; this
     import appends its own note after the whole file, which the desk and reports read)."""
     with db.write(e) as conn:
         Appender(conn, e, entry.actor, entry.recorded_at).append(b, refs=[])
 
 
-@replays(CallRaised)
-def _call_raised(db: Database, e: int, entry: Entry, b: CallRaised, _: Sequence[Entry]) -> None:
+@replays(entries.CallRaised)
+def _call_raised(db: Database, e: int, entry: Entry, b: entries.CallRaised, _: Sequence[Entry]) -> None:
     if entry.actor == judge_calls.PLAYER:
         at = parse_stamp(entry.recorded_at)
         judge_calls.raise_call_as_player(db, e, b.table, b.reason, command_id=entry.command_id, now=at)
@@ -285,32 +266,32 @@ def _call_raised(db: Database, e: int, entry: Entry, b: CallRaised, _: Sequence[
     judge_calls.raise_call(db, e, b.table, b.reason, **_by(entry))
 
 
-@replays(CallClaimed)
-def _call_claimed(db: Database, e: int, entry: Entry, b: CallClaimed, _: Sequence[Entry]) -> None:
+@replays(entries.CallClaimed)
+def _call_claimed(db: Database, e: int, entry: Entry, b: entries.CallClaimed, _: Sequence[Entry]) -> None:
     judge_calls.claim_call(db, e, b.call, **_by(entry))
 
 
-@replays(CallEscalated)
-def _call_escalated(db: Database, e: int, entry: Entry, b: CallEscalated, _: Sequence[Entry]) -> None:
+@replays(entries.CallEscalated)
+def _call_escalated(db: Database, e: int, entry: Entry, b: entries.CallEscalated, _: Sequence[Entry]) -> None:
     judge_calls.escalate_call(db, e, b.call, **_by(entry))
 
 
-@replays(CallResolved)
-def _call_resolved(db: Database, e: int, entry: Entry, b: CallResolved, _: Sequence[Entry]) -> None:
+@replays(entries.CallResolved)
+def _call_resolved(db: Database, e: int, entry: Entry, b: entries.CallResolved, _: Sequence[Entry]) -> None:
     """The minutes as given (the proposal then is what the file says was confirmed)."""
     resolution = judge_calls.Resolution(b.outcome, b.rulings, b.minutes, b.reason, seen=b.minutes)
     judge_calls.resolve_call(db, e, b.call, resolution, **_by(entry))
 
 
-@replays(PlayerCorrected)
-def _corrected(db: Database, e: int, entry: Entry, b: PlayerCorrected, _: Sequence[Entry]) -> None:
+@replays(entries.PlayerCorrected)
+def _corrected(db: Database, e: int, entry: Entry, b: entries.PlayerCorrected, _: Sequence[Entry]) -> None:
     players.correct_player(
         db, e, PlayerRow(b.player, b.name, b.reading or "", b.club, b.handle), **_as(entry)
     )
 
 
-@replays(AttendanceMarked)
-def _attendance(db: Database, e: int, entry: Entry, b: AttendanceMarked, _: Sequence[Entry]) -> None:
+@replays(entries.AttendanceMarked)
+def _attendance(db: Database, e: int, entry: Entry, b: entries.AttendanceMarked, _: Sequence[Entry]) -> None:
     players.mark_attendance(db, e, b.player, b.present, **_as(entry))
 
 

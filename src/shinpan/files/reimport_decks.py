@@ -7,17 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import takewhile
 
-from shinpan.entries import (
-    DeckCheckCounted,
-    DeckCheckEnded,
-    DeckCheckStarted,
-    DeckCorrected,
-    DecklistCorrected,
-    DecklistRegistered,
-    DecklistsLocked,
-    DecklistsPublished,
-    DeckRulesSet,
-)
+from shinpan import entries
 from shinpan.files.reimport import _as, _by, replays
 from shinpan.services import deck_rules, deckchecks, decklists
 from shinpan.services.codes import player_codes
@@ -27,17 +17,17 @@ from shinpan.store.entry import Entry
 from shinpan.tournament.deckcheck import LOST_OR_MIXED
 
 
-@replays(DeckRulesSet)
-def _rules(db: Database, e: int, entry: Entry, b: DeckRulesSet, _: Sequence[Entry]) -> None:
+@replays(entries.DeckRulesSet)
+def _rules(db: Database, e: int, entry: Entry, b: entries.DeckRulesSet, _: Sequence[Entry]) -> None:
     deck_rules.set_rules(
         db, e, required=b.required, sections=b.sections, copies=b.copies, across=b.across,
         limits=b.limits, unlimited=b.unlimited, lock=b.lock, **_by(entry),
     )  # fmt: skip
 
 
-@replays(DecklistRegistered)
+@replays(entries.DecklistRegistered)
 def _registered(
-    db: Database, e: int, entry: Entry, b: DecklistRegistered, following: Sequence[Entry]
+    db: Database, e: int, entry: Entry, b: entries.DecklistRegistered, following: Sequence[Entry]
 ) -> None:
     at = _as(entry)["now"]
     if b.by_player:
@@ -58,26 +48,26 @@ def _registered(
         return
     lists = {}
     for one in batch:
-        x = one.of(DecklistRegistered)
+        x = one.of(entries.DecklistRegistered)
         lists[x.player] = (decklists.deck_of(x.sections), x.format, x.source, x.digest)
     decklists.import_lists(db, e, lists, **_by(entry))
 
 
-@replays(DecklistCorrected)
-def _corrected(db: Database, e: int, entry: Entry, b: DecklistCorrected, _: Sequence[Entry]) -> None:
+@replays(entries.DecklistCorrected)
+def _corrected(db: Database, e: int, entry: Entry, b: entries.DecklistCorrected, _: Sequence[Entry]) -> None:
     decklists.correct(
         db, e, b.player, decklists.deck_of(b.sections), b.reason, fmt=b.format, source=b.source,
         digest=b.digest, **_by(entry),
     )  # fmt: skip
 
 
-@replays(DecklistsLocked)
-def _locked(db: Database, e: int, entry: Entry, b: DecklistsLocked, _: Sequence[Entry]) -> None:
+@replays(entries.DecklistsLocked)
+def _locked(db: Database, e: int, entry: Entry, b: entries.DecklistsLocked, _: Sequence[Entry]) -> None:
     decklists.lock(db, e, **_by(entry))
 
 
-@replays(DeckCheckStarted)
-def _started(db: Database, e: int, entry: Entry, b: DeckCheckStarted, _: Sequence[Entry]) -> None:
+@replays(entries.DeckCheckStarted)
+def _started(db: Database, e: int, entry: Entry, b: entries.DeckCheckStarted, _: Sequence[Entry]) -> None:
     deckchecks.start(db, e, b.round, b.table, **_by(entry))
 
 
@@ -89,14 +79,14 @@ def _check(db: Database, e: int, seq: int) -> CheckRow:
     return found
 
 
-@replays(DeckCheckCounted)
-def _counted(db: Database, e: int, entry: Entry, b: DeckCheckCounted, _: Sequence[Entry]) -> None:
+@replays(entries.DeckCheckCounted)
+def _counted(db: Database, e: int, entry: Entry, b: entries.DeckCheckCounted, _: Sequence[Entry]) -> None:
     check = _check(db, e, b.check)
     deckchecks.count(db, e, check.round, check.table, b.player, decklists.deck_of(b.sections), **_by(entry))
 
 
-@replays(DeckCheckEnded)
-def _ended(db: Database, e: int, entry: Entry, b: DeckCheckEnded, _: Sequence[Entry]) -> None:
+@replays(entries.DeckCheckEnded)
+def _ended(db: Database, e: int, entry: Entry, b: entries.DeckCheckEnded, _: Sequence[Entry]) -> None:
     check = _check(db, e, b.check)
     recorded_by = {f.player: f.recorded_by for f in b.findings if f.recorded_by is not None}
     confirmed = {  # the findings as the judge confirmed them (the same as shown, or not)
@@ -114,12 +104,12 @@ def _ended(db: Database, e: int, entry: Entry, b: DeckCheckEnded, _: Sequence[En
     )  # fmt: skip
 
 
-@replays(DeckCorrected)
-def _deck_corrected(db: Database, e: int, entry: Entry, b: DeckCorrected, _: Sequence[Entry]) -> None:
+@replays(entries.DeckCorrected)
+def _deck_corrected(db: Database, e: int, entry: Entry, b: entries.DeckCorrected, _: Sequence[Entry]) -> None:
     check = _check(db, e, b.check)
     deckchecks.deck_corrected(db, e, check.round, check.table, b.player, **_by(entry))
 
 
-@replays(DecklistsPublished)
-def _published(db: Database, e: int, entry: Entry, b: DecklistsPublished, _: Sequence[Entry]) -> None:
+@replays(entries.DecklistsPublished)
+def _published(db: Database, e: int, entry: Entry, b: entries.DecklistsPublished, _: Sequence[Entry]) -> None:
     decklists.publish_top(db, e, b.top, **_by(entry))

@@ -7,20 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from shinpan import entries
 from shinpan.engine.effects import plan_reported_duel
 from shinpan.engine.event_rules import Action
-from shinpan.entries import (
-    DuelResult,
-    FormatSet,
-    MatchResult,
-    PairingEdited,
-    PlayerDropped,
-    PlayoffStarted,
-    RoundEnded,
-    RoundPaired,
-    RoundStarted,
-    TimeExtended,
-)
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.files.csvio import PairingRow
 from shinpan.files.reimport import _as, _by, _NotACommand, replays
@@ -44,8 +33,8 @@ from shinpan.store.snapshots import match_at
 from shinpan.store.standings import playoff as playoff_of
 
 
-@replays(FormatSet)
-def _format(db: Database, e: int, entry: Entry, b: FormatSet, _: Sequence[Entry]) -> None:
+@replays(entries.FormatSet)
+def _format(db: Database, e: int, entry: Entry, b: entries.FormatSet, _: Sequence[Entry]) -> None:
     formats.set_format(
         db,
         e,
@@ -57,13 +46,13 @@ def _format(db: Database, e: int, entry: Entry, b: FormatSet, _: Sequence[Entry]
     )
 
 
-@replays(PlayoffStarted)
-def _playoff(db: Database, e: int, entry: Entry, b: PlayoffStarted, _: Sequence[Entry]) -> None:
+@replays(entries.PlayoffStarted)
+def _playoff(db: Database, e: int, entry: Entry, b: entries.PlayoffStarted, _: Sequence[Entry]) -> None:
     playoff.start_playoff(db, e, b.size, third_place=b.third_place, seed=b.seed, **_as(entry))
 
 
-@replays(RoundPaired)
-def _paired(db: Database, e: int, entry: Entry, b: RoundPaired, _: Sequence[Entry]) -> None:
+@replays(entries.RoundPaired)
+def _paired(db: Database, e: int, entry: Entry, b: entries.RoundPaired, _: Sequence[Entry]) -> None:
     with db.read() as conn:
         started = playoff_of(conn, e)
     if started is not None and b.round > started.round:  # the playoff's next round, from its bracket
@@ -75,24 +64,24 @@ def _paired(db: Database, e: int, entry: Entry, b: RoundPaired, _: Sequence[Entr
         events.import_pairings(db, e, b.round, rows, **_as(entry))
 
 
-@replays(PairingEdited)
-def _edited(db: Database, e: int, entry: Entry, b: PairingEdited, _: Sequence[Entry]) -> None:
+@replays(entries.PairingEdited)
+def _edited(db: Database, e: int, entry: Entry, b: entries.PairingEdited, _: Sequence[Entry]) -> None:
     tables = [swiss.TableChange(p.table, p.a, p.b) for p in b.pairings]
     swiss.edit_pairings(db, e, tables, b.reason, **_as(entry))
 
 
-@replays(RoundStarted)
-def _started(db: Database, e: int, entry: Entry, b: RoundStarted, _: Sequence[Entry]) -> None:
+@replays(entries.RoundStarted)
+def _started(db: Database, e: int, entry: Entry, b: entries.RoundStarted, _: Sequence[Entry]) -> None:
     rounds.start_round(db, e, minutes=b.minutes, **_as(entry))
 
 
-@replays(TimeExtended)
-def _time(db: Database, e: int, entry: Entry, b: TimeExtended, _: Sequence[Entry]) -> None:
+@replays(entries.TimeExtended)
+def _time(db: Database, e: int, entry: Entry, b: entries.TimeExtended, _: Sequence[Entry]) -> None:
     rounds.give_time(db, e, b.table, b.minutes, b.reason, round_no=b.round, **_by(entry))
 
 
-@replays(RoundEnded)
-def _ended(db: Database, e: int, entry: Entry, b: RoundEnded, _: Sequence[Entry]) -> None:
+@replays(entries.RoundEnded)
+def _ended(db: Database, e: int, entry: Entry, b: entries.RoundEnded, _: Sequence[Entry]) -> None:
     # The tables an end resolved are results of their own, replayed before it; a ledger from
     # before that rule ended rounds with tables open, and keeps them so.
     events.end_round(db, e, b.round, before_t5=_before_t5(db, e), keep_open=True, **_as(entry))
@@ -104,9 +93,9 @@ def _before_t5(db: Database, e: int) -> bool:
     with db.read() as conn:
         for found in read_entries(conn, e):
             body = found.body
-            if isinstance(body, MatchResult) and body.by_hand:
+            if isinstance(body, entries.MatchResult) and body.by_hand:
                 return True
-            if isinstance(body, DuelResult) and body.cause_ruling is None and body.winner is not None:
+            if isinstance(body, entries.DuelResult) and body.cause_ruling is None and body.winner is not None:
                 return True
     return False
 
@@ -116,13 +105,13 @@ def _before_t5(db: Database, e: int) -> bool:
 # rules yet): such an entry is decided again as shinpan decided it then (D10's planner).
 
 
-def _legacy(db: Database, e: int, entry: Entry, b: DuelResult | MatchResult) -> None:
+def _legacy(db: Database, e: int, entry: Entry, b: entries.DuelResult | entries.MatchResult) -> None:
     def act(conn: Connection, ap: Appender) -> None:
         m = match_at(conn, e, b.round, b.table)
         if m is None or m.b is None:
             raise NotFound("no match at table {table} in round {round}", table=b.table, round=b.round)
-        if isinstance(b, MatchResult):
-            ap.append(MatchResult(b.round, b.table, b.result, by_hand=True))
+        if isinstance(b, entries.MatchResult):
+            ap.append(entries.MatchResult(b.round, b.table, b.result, by_hand=True))
         elif b.winner is not None and b.winner in (m.a, m.b):
             append_effects(ap, [plan_reported_duel(m, b.duel, b.winner)])
         else:
@@ -134,22 +123,22 @@ def _legacy(db: Database, e: int, entry: Entry, b: DuelResult | MatchResult) -> 
     )
 
 
-@replays(DuelResult)
-def _duel(db: Database, e: int, entry: Entry, b: DuelResult, _: Sequence[Entry]) -> None:
+@replays(entries.DuelResult)
+def _duel(db: Database, e: int, entry: Entry, b: entries.DuelResult, _: Sequence[Entry]) -> None:
     if b.cause_ruling is not None or b.winner is None:
         raise _NotACommand()  # a ruling's effect, or its undoing
     _legacy(db, e, entry, b)
 
 
-@replays(MatchResult)
-def _match(db: Database, e: int, entry: Entry, b: MatchResult, _: Sequence[Entry]) -> None:
+@replays(entries.MatchResult)
+def _match(db: Database, e: int, entry: Entry, b: entries.MatchResult, _: Sequence[Entry]) -> None:
     if not b.by_hand:
         raise _NotACommand()
     _legacy(db, e, entry, b)
 
 
-@replays(PlayerDropped)
-def _dropped(db: Database, e: int, entry: Entry, b: PlayerDropped, _: Sequence[Entry]) -> None:
+@replays(entries.PlayerDropped)
+def _dropped(db: Database, e: int, entry: Entry, b: entries.PlayerDropped, _: Sequence[Entry]) -> None:
     if entry.actor == judge_calls.PLAYER:  # the player's own, with the code their id gives
         with db.read() as conn:
             code = player_codes(db, conn, e, [b.player])[b.player]

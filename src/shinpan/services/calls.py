@@ -19,10 +19,9 @@ from typing import TypedDict
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES
 from shinpan.engine.event_rules import Action
 from shinpan.entries import CallClaimed, CallEscalated, CallRaised, CallResolved, TimeExtended
-from shinpan.errors import Conflict, InvalidInput, NotFound, Refused, ShinpanError
+from shinpan.errors import N_, Conflict, InvalidInput, NotFound, Refused, ShinpanError
 from shinpan.services.commands import run_apart, run_command
 from shinpan.services.context import check_reason, load_event, parse_stamp, stamp
-from shinpan.services.results import N_
 from shinpan.store.calls import CallRow, call_of, calls_of, open_call_at
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database

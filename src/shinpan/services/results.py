@@ -15,7 +15,7 @@ from shinpan.engine.effects import Match
 from shinpan.engine.event_rules import Action, Role, RoundState, next_duel
 from shinpan.engine.participants import normalize_id
 from shinpan.entries import ReportedDuel, ResultReported
-from shinpan.errors import Conflict, Forbidden, InvalidInput, NotFound, Refused, ResultStands
+from shinpan.errors import N_, Conflict, Forbidden, InvalidInput, NotFound, Refused, ResultStands
 from shinpan.services.commands import run_command
 from shinpan.services.context import check_reason, paired_round, role_of
 from shinpan.services.formats import read_format
@@ -45,12 +45,6 @@ from shinpan.tournament.results import (
     verdict,
 )
 from shinpan.tournament.rounds import EndRefused, OpenTable, choices_at_end, why_no_end
-
-
-def N_(message: str) -> str:
-    """Marks a message for the catalogue (scripts/i18n) where it is kept in a name."""
-    return message
-
 
 # The messages, as a judge reads them (translated in the web's catalogue).
 STANDS_WON = N_(

@@ -16,12 +16,11 @@ from typing import TypedDict
 from shinpan.engine.event_rules import DropRefused, why_no_drop
 from shinpan.engine.participants import normalize_id
 from shinpan.entries import PlayerDropped
-from shinpan.errors import Conflict, NotFound, Refused
+from shinpan.errors import N_, Conflict, NotFound, Refused
 from shinpan.services.calls import PLAYER, pages_published
 from shinpan.services.codes import player_code_is_right
 from shinpan.services.commands import run_apart
 from shinpan.services.context import load_event
-from shinpan.services.results import N_
 from shinpan.services.shapes import PlayerDroppedJson, dropped_json
 from shinpan.store.calls import call_of, open_call_at, table_of
 from shinpan.store.connection import Connection

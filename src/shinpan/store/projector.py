@@ -11,46 +11,15 @@ import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from shinpan import entries
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
 from shinpan.engine.event_rules import RoundState
-from shinpan.entries import (
-    AttendanceMarked,
-    DuelResult,
-    EntryBody,
-    EventCreated,
-    EventImported,
-    EventPublished,
-    EventReopened,
-    EventSealed,
-    FormatSet,
-    JudgeAdded,
-    JudgeClaimed,
-    JudgeSeated,
-    LossCarried,
-    LossSettled,
-    MatchExtended,
-    MatchResult,
-    Pairing,
-    PairingEdited,
-    PlayerCorrected,
-    PlayerDropped,
-    PlayersImported,
-    PlayoffStarted,
-    ResultReported,
-    RoundEnded,
-    RoundPaired,
-    RoundStarted,
-    StatusChanged,
-    TimeExtended,
-    WinnerReportConfirmed,
-    WinnerReported,
-)
 from shinpan.guideline.search import normalize
 from shinpan.romaji import search_forms, to_romaji
 from shinpan.store.connection import Connection, Statement
 from shinpan.store.entry import Entry
 
-B = TypeVar("B", bound=EntryBody)
+B = TypeVar("B", bound=entries.EntryBody)
 _HANDLERS: dict[type[Any], Callable[[Connection, Entry, Any], None]] = {}
 
 # The tables the entries project into (store.schema.PROJECTIONS, named here so that the
@@ -124,43 +93,43 @@ _SET_FORMAT = Statement(
 _SET_PLAYOFF = Statement("UPDATE events SET playoff_round = :r WHERE event_id = :e AND playoff_round IS NULL")
 
 
-@handles(FormatSet)
-def _format_set(conn: Connection, e: Entry, b: FormatSet) -> None:
+@handles(entries.FormatSet)
+def _format_set(conn: Connection, e: Entry, b: entries.FormatSet) -> None:
     """The format the event chose last (T7–T9), on its row."""
     _SET_FORMAT.run(
         conn, {"e": e.event_id, "f": b.match_format, "t": b.time_out, "c": b.tiebreakers, "s": b.seed}
     )
 
 
-@handles(PlayoffStarted)
-def _playoff_started(conn: Connection, e: Entry, b: PlayoffStarted) -> None:
+@handles(entries.PlayoffStarted)
+def _playoff_started(conn: Connection, e: Entry, b: entries.PlayoffStarted) -> None:
     """The playoff's first round (T10), on the event's row; the bracket itself is read from
     its entry (:func:`shinpan.store.standings.playoff`), its rounds paired by their own entries."""
     _SET_PLAYOFF.run(conn, {"e": e.event_id, "r": b.round})
 
 
-@handles(EventPublished)
-def _event_published(conn: Connection, e: Entry, b: EventPublished) -> None:
+@handles(entries.EventPublished)
+def _event_published(conn: Connection, e: Entry, b: entries.EventPublished) -> None:
     """Nothing to project: the players' pages read it from its entry (:mod:`shinpan.store.public`)."""
 
 
-@handles(EventImported)
-def _event_imported(conn: Connection, e: Entry, b: EventImported) -> None:
+@handles(entries.EventImported)
+def _event_imported(conn: Connection, e: Entry, b: entries.EventImported) -> None:
     """Nothing to project: the desk and the reports read it from its entry (:mod:`shinpan.store.imports`)."""
 
 
-@handles(WinnerReported)
-def _winner_reported(conn: Connection, e: Entry, b: WinnerReported) -> None:
+@handles(entries.WinnerReported)
+def _winner_reported(conn: Connection, e: Entry, b: entries.WinnerReported) -> None:
     """Nothing to project: a winner's report waits in the ledger (:mod:`shinpan.store.winner_reports`)."""
 
 
-@handles(WinnerReportConfirmed)
-def _winner_confirmed(conn: Connection, e: Entry, b: WinnerReportConfirmed) -> None:
+@handles(entries.WinnerReportConfirmed)
+def _winner_confirmed(conn: Connection, e: Entry, b: entries.WinnerReportConfirmed) -> None:
     """Nothing to project: the result entry that follows the confirmation is what counts."""
 
 
-@handles(EventCreated)
-def _event_created(conn: Connection, e: Entry, b: EventCreated) -> None:
+@handles(entries.EventCreated)
+def _event_created(conn: Connection, e: Entry, b: entries.EventCreated) -> None:
     _INSERT_EVENT.run(
         conn,
         {
@@ -187,8 +156,8 @@ def _event_created(conn: Connection, e: Entry, b: EventCreated) -> None:
     )
 
 
-@handles(JudgeAdded)
-def _judge_added(conn: Connection, e: Entry, b: JudgeAdded) -> None:
+@handles(entries.JudgeAdded)
+def _judge_added(conn: Connection, e: Entry, b: entries.JudgeAdded) -> None:
     where = {"e": e.event_id, "name": b.name}
     if _JUDGE.first(conn, where):
         _SET_JUDGE.run(conn, {**where, "level": b.level, "role": b.role})
@@ -196,14 +165,14 @@ def _judge_added(conn: Connection, e: Entry, b: JudgeAdded) -> None:
         _INSERT_JUDGE.run(conn, {**where, "level": b.level, "role": b.role, "account": b.account})
 
 
-@handles(JudgeClaimed)
-def _judge_claimed(conn: Connection, e: Entry, b: JudgeClaimed) -> None:
+@handles(entries.JudgeClaimed)
+def _judge_claimed(conn: Connection, e: Entry, b: entries.JudgeClaimed) -> None:
     """A seat made without an account, claimed with its one-time code."""
     _CLAIM.run(conn, {"e": e.event_id, "name": b.name, "account": b.account})
 
 
-@handles(JudgeSeated)
-def _judge_seated(conn: Connection, e: Entry, b: JudgeSeated) -> None:
+@handles(entries.JudgeSeated)
+def _judge_seated(conn: Connection, e: Entry, b: entries.JudgeSeated) -> None:
     """An imported seat, given to the account the person importing named, or to none."""
     _CLAIM.run(conn, {"e": e.event_id, "name": b.name, "account": b.account})
 
@@ -212,20 +181,20 @@ _SEAL = Statement("UPDATE events SET sealed_entry = :s WHERE event_id = :e")
 _REOPEN = Statement("UPDATE events SET sealed_entry = NULL, reopened_entry = :s WHERE event_id = :e")
 
 
-@handles(EventSealed)
-def _event_sealed(conn: Connection, e: Entry, b: EventSealed) -> None:
+@handles(entries.EventSealed)
+def _event_sealed(conn: Connection, e: Entry, b: entries.EventSealed) -> None:
     """The seal in force, on the event's row: the event takes no command until it is
     reopened (what it signed is read from the ledger itself, :mod:`shinpan.store.heads`)."""
     _SEAL.run(conn, {"e": e.event_id, "s": e.seq})
 
 
-@handles(EventReopened)
-def _event_reopened(conn: Connection, e: Entry, b: EventReopened) -> None:
+@handles(entries.EventReopened)
+def _event_reopened(conn: Connection, e: Entry, b: entries.EventReopened) -> None:
     _REOPEN.run(conn, {"e": e.event_id, "s": e.seq})
 
 
-@handles(PlayersImported)
-def _players_imported(conn: Connection, e: Entry, b: PlayersImported) -> None:
+@handles(entries.PlayersImported)
+def _players_imported(conn: Connection, e: Entry, b: entries.PlayersImported) -> None:
     _INSERT_PLAYER.run_many(
         conn,
         [
@@ -257,8 +226,8 @@ def search_key(p: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
-@handles(PlayerDropped)
-def _player_dropped(conn: Connection, e: Entry, b: PlayerDropped) -> None:
+@handles(entries.PlayerDropped)
+def _player_dropped(conn: Connection, e: Entry, b: entries.PlayerDropped) -> None:
     """The player left the event between rounds: never paired again."""
     _DROP.run(conn, {"e": e.event_id, "p": b.player, "r": b.round})
 
@@ -269,22 +238,22 @@ _CORRECT_PLAYER = Statement(
 )
 
 
-@handles(PlayerCorrected)
-def _player_corrected(conn: Connection, e: Entry, b: PlayerCorrected) -> None:
+@handles(entries.PlayerCorrected)
+def _player_corrected(conn: Connection, e: Entry, b: entries.PlayerCorrected) -> None:
     fields = {"number": b.player, "name": b.name, "reading": b.reading, "club": b.club}
     _CORRECT_PLAYER.run(
         conn, {"e": e.event_id, **fields, "reading": b.reading or "", "search": search_key(fields)}
     )
 
 
-@handles(AttendanceMarked)
-def _attendance_marked(conn: Connection, e: Entry, b: AttendanceMarked) -> None:
+@handles(entries.AttendanceMarked)
+def _attendance_marked(conn: Connection, e: Entry, b: entries.AttendanceMarked) -> None:
     """Attendance before round 1 is read from the entries themselves
     (:func:`shinpan.store.roster.absent`): it projects into no table."""
 
 
-@handles(StatusChanged)
-def _player_status(conn: Connection, e: Entry, b: StatusChanged) -> None:
+@handles(entries.StatusChanged)
+def _player_status(conn: Connection, e: Entry, b: entries.StatusChanged) -> None:
     _SET_STATUS.run(conn, {"e": e.event_id, "p": b.player, "status": str(b.status), "cause": b.cause_ruling})
 
 
@@ -314,7 +283,7 @@ _INSERT_EXTENSION = Statement(
 )
 
 
-def _insert_matches(conn: Connection, e: Entry, round_no: int, pairings: tuple[Pairing, ...]) -> None:
+def _insert_matches(conn: Connection, e: Entry, round_no: int, pairings: tuple[entries.Pairing, ...]) -> None:
     """New matches; a bye (no player b) is won by player a at once."""
     _INSERT_MATCH.run_many(
         conn,
@@ -333,27 +302,27 @@ def _insert_matches(conn: Connection, e: Entry, round_no: int, pairings: tuple[P
     )
 
 
-@handles(RoundPaired)
-def _round_paired(conn: Connection, e: Entry, b: RoundPaired) -> None:
+@handles(entries.RoundPaired)
+def _round_paired(conn: Connection, e: Entry, b: entries.RoundPaired) -> None:
     _INSERT_ROUND.run(conn, {"e": e.event_id, "r": b.round, "seed": b.seed})
     _insert_matches(conn, e, b.round, b.pairings)
     _CURRENT_ROUND.run(conn, {"e": e.event_id, "r": b.round})
 
 
-@handles(PairingEdited)
-def _pairing_edited(conn: Connection, e: Entry, b: PairingEdited) -> None:
+@handles(entries.PairingEdited)
+def _pairing_edited(conn: Connection, e: Entry, b: entries.PairingEdited) -> None:
     """The head judge's new pairing of some tables of a round not started yet."""
     _DELETE_MATCHES.run(conn, {"e": e.event_id, "r": b.round, "tables": [p.table for p in b.pairings]})
     _insert_matches(conn, e, b.round, b.pairings)
 
 
-@handles(RoundStarted)
-def _round_started(conn: Connection, e: Entry, b: RoundStarted) -> None:
+@handles(entries.RoundStarted)
+def _round_started(conn: Connection, e: Entry, b: entries.RoundStarted) -> None:
     _START.run(conn, {"e": e.event_id, "r": b.round, "at": e.recorded_at, "minutes": b.minutes})
 
 
-@handles(TimeExtended)
-def _time_extended(conn: Connection, e: Entry, b: TimeExtended) -> None:
+@handles(entries.TimeExtended)
+def _time_extended(conn: Connection, e: Entry, b: entries.TimeExtended) -> None:
     """Minutes a judge gave one table, with the reason."""
     _INSERT_EXTENSION.run(
         conn,
@@ -370,8 +339,8 @@ def _time_extended(conn: Connection, e: Entry, b: TimeExtended) -> None:
     )
 
 
-@handles(RoundEnded)
-def _round_ended(conn: Connection, e: Entry, b: RoundEnded) -> None:
+@handles(entries.RoundEnded)
+def _round_ended(conn: Connection, e: Entry, b: entries.RoundEnded) -> None:
     _END.run(conn, {"e": e.event_id, "r": b.round, "at": e.recorded_at})
 
 
@@ -420,8 +389,8 @@ def _set_result(
     )
 
 
-@handles(DuelResult)
-def _duel_result(conn: Connection, e: Entry, b: DuelResult) -> None:
+@handles(entries.DuelResult)
+def _duel_result(conn: Connection, e: Entry, b: entries.DuelResult) -> None:
     where = {"e": e.event_id, "r": b.round, "t": b.table, "d": b.duel}
     _DELETE_DUEL.run(conn, where)
     if b.winner is not None:
@@ -430,8 +399,8 @@ def _duel_result(conn: Connection, e: Entry, b: DuelResult) -> None:
         _set_result(conn, e, b.round, b.table, b.match_result, None)
 
 
-@handles(MatchResult)
-def _match_result(conn: Connection, e: Entry, b: MatchResult) -> None:
+@handles(entries.MatchResult)
+def _match_result(conn: Connection, e: Entry, b: entries.MatchResult) -> None:
     _set_result(conn, e, b.round, b.table, b.result, b.cause_ruling)
 
 
@@ -440,8 +409,8 @@ _CLEAR_HAND_DUELS = Statement(
 )
 
 
-@handles(ResultReported)
-def _result_reported(conn: Connection, e: Entry, b: ResultReported) -> None:
+@handles(entries.ResultReported)
+def _result_reported(conn: Connection, e: Entry, b: entries.ResultReported) -> None:
     """The scorekeeper's report (T11): its duels (a drawn one has no winner), the result."""
     where = {"e": e.event_id, "r": b.round, "t": b.table}
     if b.whole:
@@ -452,13 +421,13 @@ def _result_reported(conn: Connection, e: Entry, b: ResultReported) -> None:
     _set_result(conn, e, b.round, b.table, b.result, None)
 
 
-@handles(MatchExtended)
-def _match_extended(conn: Connection, e: Entry, b: MatchExtended) -> None:
+@handles(entries.MatchExtended)
+def _match_extended(conn: Connection, e: Entry, b: entries.MatchExtended) -> None:
     _EXTEND.run(conn, {"e": e.event_id, "r": b.round, "t": b.table, "delta": b.delta})
 
 
-@handles(LossCarried)
-def _loss_carried(conn: Connection, e: Entry, b: LossCarried) -> None:
+@handles(entries.LossCarried)
+def _loss_carried(conn: Connection, e: Entry, b: entries.LossCarried) -> None:
     """A loss waiting for the player's next match; a deviation that keeps the loss carries it
     again under the same ruling and position (the earlier one was cancelled)."""
     where = {"e": e.event_id, "ruling": b.ruling, "position": b.position}
@@ -466,8 +435,8 @@ def _loss_carried(conn: Connection, e: Entry, b: LossCarried) -> None:
     _CARRY.run(conn, {**where, "player": b.player, "loss": b.loss})
 
 
-@handles(LossSettled)
-def _loss_settled(conn: Connection, e: Entry, b: LossSettled) -> None:
+@handles(entries.LossSettled)
+def _loss_settled(conn: Connection, e: Entry, b: entries.LossSettled) -> None:
     _SETTLE.run(conn, {"e": e.event_id, "ruling": b.ruling, "position": b.position, "state": b.state})
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from shinpan.entries import CallClaimed, CallEscalated, CallRaised, CallResolved, RulingsRecorded
+from shinpan import entries
 from shinpan.store.connection import Connection, Statement
 from shinpan.store.entry import Entry
 from shinpan.store.projector import _j, handles
@@ -31,8 +31,8 @@ _CALL_RULINGS = Statement("SELECT rulings FROM calls WHERE event_id = :e AND num
 _CITE_RULINGS = Statement("UPDATE calls SET rulings = :rulings WHERE event_id = :e AND number = :n")
 
 
-@handles(CallRaised)
-def _call_raised(conn: Connection, e: Entry, b: CallRaised) -> None:
+@handles(entries.CallRaised)
+def _call_raised(conn: Connection, e: Entry, b: entries.CallRaised) -> None:
     _INSERT_CALL.run(
         conn,
         {
@@ -47,18 +47,18 @@ def _call_raised(conn: Connection, e: Entry, b: CallRaised) -> None:
     )
 
 
-@handles(CallClaimed)
-def _call_claimed(conn: Connection, e: Entry, b: CallClaimed) -> None:
+@handles(entries.CallClaimed)
+def _call_claimed(conn: Connection, e: Entry, b: entries.CallClaimed) -> None:
     _CLAIM_CALL.run(conn, {"e": e.event_id, "n": b.call, "by": e.actor, "at": e.recorded_at})
 
 
-@handles(CallEscalated)
-def _call_escalated(conn: Connection, e: Entry, b: CallEscalated) -> None:
+@handles(entries.CallEscalated)
+def _call_escalated(conn: Connection, e: Entry, b: entries.CallEscalated) -> None:
     _ESCALATE_CALL.run(conn, {"e": e.event_id, "n": b.call, "by": e.actor, "at": e.recorded_at})
 
 
-@handles(CallResolved)
-def _call_resolved(conn: Connection, e: Entry, b: CallResolved) -> None:
+@handles(entries.CallResolved)
+def _call_resolved(conn: Connection, e: Entry, b: entries.CallResolved) -> None:
     """The call's end; the rulings it cites join those recorded from it."""
     cited = _cited(conn, e.event_id, b.call, b.rulings)
     _RESOLVE_CALL.run(
@@ -83,7 +83,7 @@ def _cited(conn: Connection, event_id: int, call: int, more: tuple[int, ...]) ->
     return sorted({*held, *more})
 
 
-def cite_call(conn: Connection, e: Entry, b: RulingsRecorded) -> None:
+def cite_call(conn: Connection, e: Entry, b: entries.RulingsRecorded) -> None:
     """T14: rulings recorded from a call (``ruling.recorded`` whose record names it)."""
     call = b.record.call if b.record is not None else None
     if call is not None:

@@ -5,17 +5,7 @@ from __future__ import annotations
 
 import json
 
-from shinpan.entries import (
-    DeckCheckCounted,
-    DeckCheckEnded,
-    DeckCheckStarted,
-    DeckCorrected,
-    DecklistCorrected,
-    DecklistRegistered,
-    DecklistsLocked,
-    DecklistsPublished,
-    DeckRulesSet,
-)
+from shinpan import entries
 from shinpan.entries.decks import sections_body
 from shinpan.store.connection import Connection, Statement
 from shinpan.store.entry import Entry
@@ -48,19 +38,19 @@ _END_CHECK = Statement(
 _SET_CORRECTED = Statement("UPDATE deck_checks SET corrected = :v WHERE event_id = :e AND entry_seq = :c")
 
 
-@handles(DeckRulesSet)
-def _rules_set(conn: Connection, e: Entry, b: DeckRulesSet) -> None:
+@handles(entries.DeckRulesSet)
+def _rules_set(conn: Connection, e: Entry, b: entries.DeckRulesSet) -> None:
     _SET_RULES.run(conn, {"e": e.event_id, "rules": _j(b.body())})
 
 
-@handles(DecklistsLocked)
-def _locked(conn: Connection, e: Entry, b: DecklistsLocked) -> None:
+@handles(entries.DecklistsLocked)
+def _locked(conn: Connection, e: Entry, b: entries.DecklistsLocked) -> None:
     """The lock by hand; an event without deck rules keeps the default ones."""
     _LOCK.run(conn, {"e": e.event_id, "rules": "{}", "at": e.recorded_at})
 
 
 def _insert_list(
-    conn: Connection, e: Entry, b: DecklistRegistered | DecklistCorrected, reason: str | None
+    conn: Connection, e: Entry, b: entries.DecklistRegistered | entries.DecklistCorrected, reason: str | None
 ) -> None:
     versions = _VERSIONS.scalar(conn, {"e": e.event_id, "p": b.player})
     _INSERT_LIST.run(
@@ -75,7 +65,7 @@ def _insert_list(
             "format": b.format,
             "source": b.source,
             "digest": b.digest,
-            "by_player": isinstance(b, DecklistRegistered) and b.by_player,
+            "by_player": isinstance(b, entries.DecklistRegistered) and b.by_player,
             "reason": reason,
             "by": e.actor,
             "at": e.recorded_at,
@@ -83,18 +73,18 @@ def _insert_list(
     )
 
 
-@handles(DecklistRegistered)
-def _registered(conn: Connection, e: Entry, b: DecklistRegistered) -> None:
+@handles(entries.DecklistRegistered)
+def _registered(conn: Connection, e: Entry, b: entries.DecklistRegistered) -> None:
     _insert_list(conn, e, b, None)
 
 
-@handles(DecklistCorrected)
-def _list_corrected(conn: Connection, e: Entry, b: DecklistCorrected) -> None:
+@handles(entries.DecklistCorrected)
+def _list_corrected(conn: Connection, e: Entry, b: entries.DecklistCorrected) -> None:
     _insert_list(conn, e, b, b.reason)
 
 
-@handles(DeckCheckStarted)
-def _check_started(conn: Connection, e: Entry, b: DeckCheckStarted) -> None:
+@handles(entries.DeckCheckStarted)
+def _check_started(conn: Connection, e: Entry, b: entries.DeckCheckStarted) -> None:
     _INSERT_CHECK.run(
         conn,
         {
@@ -109,16 +99,16 @@ def _check_started(conn: Connection, e: Entry, b: DeckCheckStarted) -> None:
     )
 
 
-@handles(DeckCheckCounted)
-def _counted(conn: Connection, e: Entry, b: DeckCheckCounted) -> None:
+@handles(entries.DeckCheckCounted)
+def _counted(conn: Connection, e: Entry, b: entries.DeckCheckCounted) -> None:
     rows = _CHECK.all(conn, {"e": e.event_id, "c": b.check})
     counts = json.loads(rows[0][0]) if rows else {}
     counts[b.player] = sections_body(b.sections)
     _SET_COUNTS.run(conn, {"e": e.event_id, "c": b.check, "counts": _j(counts)})
 
 
-@handles(DeckCheckEnded)
-def _check_ended(conn: Connection, e: Entry, b: DeckCheckEnded) -> None:
+@handles(entries.DeckCheckEnded)
+def _check_ended(conn: Connection, e: Entry, b: entries.DeckCheckEnded) -> None:
     _END_CHECK.run(
         conn,
         {
@@ -132,8 +122,8 @@ def _check_ended(conn: Connection, e: Entry, b: DeckCheckEnded) -> None:
     )
 
 
-@handles(DeckCorrected)
-def _deck_corrected(conn: Connection, e: Entry, b: DeckCorrected) -> None:
+@handles(entries.DeckCorrected)
+def _deck_corrected(conn: Connection, e: Entry, b: entries.DeckCorrected) -> None:
     rows = _CHECK.all(conn, {"e": e.event_id, "c": b.check})
     corrected = json.loads(rows[0][1]) if rows else []
     if b.player not in corrected:
@@ -141,6 +131,6 @@ def _deck_corrected(conn: Connection, e: Entry, b: DeckCorrected) -> None:
     _SET_CORRECTED.run(conn, {"e": e.event_id, "c": b.check, "v": _j(corrected)})
 
 
-@handles(DecklistsPublished)
-def _published(conn: Connection, e: Entry, b: DecklistsPublished) -> None:
+@handles(entries.DecklistsPublished)
+def _published(conn: Connection, e: Entry, b: entries.DecklistsPublished) -> None:
     """Nothing to project: the players' pages read it from its entry (:func:`shinpan.store.decks.published_lists`)."""

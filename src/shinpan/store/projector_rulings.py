@@ -6,17 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from shinpan import entries
 from shinpan.engine.event_rules import DeadlineState, RulingState
-from shinpan.entries import (
-    AppealDecided,
-    AppealFiled,
-    DeadlineDone,
-    RulingDeviated,
-    RulingsConfirmed,
-    RulingsRecorded,
-    RulingsVoided,
-    StatementTaken,
-)
 from shinpan.store import projector_calls
 from shinpan.store.connection import Connection, Statement
 from shinpan.store.entry import Entry
@@ -61,7 +52,7 @@ _CLOSE_DEADLINE = Statement(
 )
 _INSERT_STATEMENT = Statement(
     "INSERT INTO statements (event_id, entry_seq, ruling, author, author_role, text) "
-    "VALUES (:e, :seq, :ruling, :author, :role, :text)"
+    "VALUES (:e, :seq, :ruling, :author, :author_role, :text)"
 )
 _INSERT_APPEAL = Statement(
     'INSERT INTO appeals (event_id, entry_seq, ruling, "by", reason) VALUES (:e, :seq, :ruling, :by, :reason)'
@@ -71,8 +62,8 @@ _DECIDE_APPEAL = Statement(
 )
 
 
-@handles(RulingsRecorded)
-def _ruling_recorded(conn: Connection, e: Entry, b: RulingsRecorded) -> None:
+@handles(entries.RulingsRecorded)
+def _ruling_recorded(conn: Connection, e: Entry, b: entries.RulingsRecorded) -> None:
     """The entry's rulings, their deadlines and drafts: one batch per table."""
     rows: list[dict[str, Any]] = []
     dues: list[dict[str, Any]] = []
@@ -139,13 +130,13 @@ def _ruling_recorded(conn: Connection, e: Entry, b: RulingsRecorded) -> None:
     projector_calls.cite_call(conn, e, b)  # T14: a ruling recorded from a call
 
 
-@handles(RulingsConfirmed)
-def _ruling_confirmed(conn: Connection, e: Entry, b: RulingsConfirmed) -> None:
+@handles(entries.RulingsConfirmed)
+def _ruling_confirmed(conn: Connection, e: Entry, b: entries.RulingsConfirmed) -> None:
     _SET_STATE.run(conn, {"e": e.event_id, "ns": list(b.rulings), "state": RulingState.confirmed.value})
 
 
-@handles(RulingDeviated)
-def _ruling_deviated(conn: Connection, e: Entry, b: RulingDeviated) -> None:
+@handles(entries.RulingDeviated)
+def _ruling_deviated(conn: Connection, e: Entry, b: entries.RulingDeviated) -> None:
     _DEVIATE.run(
         conn,
         {
@@ -162,8 +153,8 @@ def _ruling_deviated(conn: Connection, e: Entry, b: RulingDeviated) -> None:
         _DEVIATE_EFFECTS.run(conn, {"e": e.event_id, "n": b.ruling, "effects": _j(list(b.effects))})
 
 
-@handles(RulingsVoided)
-def _ruling_voided(conn: Connection, e: Entry, b: RulingsVoided) -> None:
+@handles(entries.RulingsVoided)
+def _ruling_voided(conn: Connection, e: Entry, b: entries.RulingsVoided) -> None:
     numbers = list(b.rulings)
     _SET_STATE.run(conn, {"e": e.event_id, "ns": numbers, "state": RulingState.voided.value})
     _CANCEL_DEADLINES.run(conn, {"e": e.event_id, "ns": numbers, "at": e.recorded_at})
@@ -176,33 +167,23 @@ def _close_deadline(conn: Connection, e: Entry, ruling: int, position: int, stat
     )
 
 
-@handles(DeadlineDone)
-def _deadline_done(conn: Connection, e: Entry, b: DeadlineDone) -> None:
+@handles(entries.DeadlineDone)
+def _deadline_done(conn: Connection, e: Entry, b: entries.DeadlineDone) -> None:
     _close_deadline(conn, e, b.ruling, b.position, DeadlineState.done)
 
 
-@handles(StatementTaken)
-def _statement(conn: Connection, e: Entry, b: StatementTaken) -> None:
-    _INSERT_STATEMENT.run(
-        conn,
-        {
-            "e": e.event_id,
-            "seq": e.seq,
-            "ruling": b.ruling,
-            "author": b.author,
-            "role": b.author_role,
-            "text": b.text,
-        },
-    )
+@handles(entries.StatementTaken)
+def _statement(conn: Connection, e: Entry, b: entries.StatementTaken) -> None:
+    """The statement's row is its entry's body (the statement names its values by the body's keys)."""
+    _INSERT_STATEMENT.run(conn, {"e": e.event_id, "seq": e.seq, **b.body()})
 
 
-@handles(AppealFiled)
-def _appeal_filed(conn: Connection, e: Entry, b: AppealFiled) -> None:
-    _INSERT_APPEAL.run(
-        conn, {"e": e.event_id, "seq": e.seq, "ruling": b.ruling, "by": b.by, "reason": b.reason}
-    )
+@handles(entries.AppealFiled)
+def _appeal_filed(conn: Connection, e: Entry, b: entries.AppealFiled) -> None:
+    """The appeal's row is its entry's body, as for a statement."""
+    _INSERT_APPEAL.run(conn, {"e": e.event_id, "seq": e.seq, **b.body()})
 
 
-@handles(AppealDecided)
-def _appeal_decided(conn: Connection, e: Entry, b: AppealDecided) -> None:
+@handles(entries.AppealDecided)
+def _appeal_decided(conn: Connection, e: Entry, b: entries.AppealDecided) -> None:
     _DECIDE_APPEAL.run(conn, {"e": e.event_id, "appeal": b.appeal, "outcome": b.outcome, "reason": b.reason})

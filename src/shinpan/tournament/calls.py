@@ -71,22 +71,23 @@ def why_no_raise(*, table_in_round: bool, open_at_table: bool, by_player: bool) 
     return None
 
 
-def why_no_claim(state: CallState) -> CallRefused | None:
-    """Only an open call is claimed: one judge takes it, the others see it taken."""
+def _taking_up(state: CallState, done: frozenset[CallState], refused: CallRefused) -> CallRefused | None:
+    """A resolved call is taken up no more; one already ``done`` is refused for ``refused``."""
     if state is CallState.resolved:
         return CallRefused.resolved
-    if state in TAKEN:
-        return CallRefused.already_claimed
+    if state in done:
+        return refused
     return None
+
+
+def why_no_claim(state: CallState) -> CallRefused | None:
+    """Only an open call is claimed: one judge takes it, the others see it taken."""
+    return _taking_up(state, TAKEN, CallRefused.already_claimed)
 
 
 def why_no_escalate(state: CallState) -> CallRefused | None:
     """A call not yet resolved may be handed to the head judge, once."""
-    if state is CallState.resolved:
-        return CallRefused.resolved
-    if state is CallState.escalated:
-        return CallRefused.escalated
-    return None
+    return _taking_up(state, frozenset({CallState.escalated}), CallRefused.escalated)
 
 
 def why_no_resolve(state: CallState, outcome: Outcome, rulings: Sequence[int]) -> CallRefused | None:

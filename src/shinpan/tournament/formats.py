@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, TypeVar
 
-from shinpan.errors import Conflict, InvalidInput
+from shinpan.errors import N_, Conflict, InvalidInput
 from shinpan.tournament.tiebreakers import DEFAULT_CHAIN, Chain, parse_chain
 
 Outcome = Literal["a", "b", "draw", "both_lose"]
@@ -138,24 +138,25 @@ class EventFormat:
 DEFAULT_FORMAT = EventFormat()
 
 
+_NOT_A_FORMAT = N_("the match format is bo3 (best of three) or bo1 (best of one), not {value}")
+_NOT_AT_TIME = N_("a match at time is decided by duels (duels) or a loss for both (both-lose), not {value}")
+C = TypeVar("C", bound=StrEnum)
+
+
+def _choice(kind: type[C], written: str | None, default: C, field: str, refusal: str) -> C:
+    """One part of a format as an organiser wrote it (any case, spaces around), or its default."""
+    if not written:
+        return default
+    try:
+        return kind(written.strip().lower())
+    except ValueError:
+        raise InvalidInput(refusal, field=field, value=written) from None
+
+
 def parse_format(match_format: str | None, time_out: str | None, tiebreakers: str | None) -> EventFormat:
     """An event's format as an organiser wrote it (each part optional: the default)."""
-    try:
-        played = MatchFormat(match_format.strip().lower()) if match_format else MatchFormat.bo3
-    except ValueError:
-        raise InvalidInput(
-            "the match format is bo3 (best of three) or bo1 (best of one), not {value}",
-            field="format",
-            value=match_format,
-        ) from None
-    try:
-        rule = AtTime(time_out.strip().lower()) if time_out else AtTime.duels
-    except ValueError:
-        raise InvalidInput(
-            "a match at time is decided by duels (duels) or a loss for both (both-lose), not {value}",
-            field="time_out",
-            value=time_out,
-        ) from None
+    played = _choice(MatchFormat, match_format, MatchFormat.bo3, "format", _NOT_A_FORMAT)
+    rule = _choice(AtTime, time_out, AtTime.duels, "time_out", _NOT_AT_TIME)
     chain = parse_chain(tiebreakers) if tiebreakers else DEFAULT_CHAIN
     return EventFormat(played, rule, chain)
 
