@@ -17,6 +17,8 @@ imports in its first lines, each such line marked ``# start-up`` (with what it k
 when that is not plain). In ``shinpan.cli`` that is the library a command calls (services,
 store, engine, guideline, reports) and Rich; elsewhere the heavy libraries only one path
 needs (the YAML parser, pydantic, a PDF, QR-code or crypto engine, the database drivers).
+A package that gives its modules' names loads each on first use, the same way for all
+(:func:`shinpan.names_on_first_use`).
 ``tests/test_layers.py`` finds every import inside a function and fails on one without the
 mark; ``tests/test_cli_start.py`` checks what each command loads.
 """

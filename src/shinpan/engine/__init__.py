@@ -1,22 +1,20 @@
 """The pure ruling engine: guideline + history + record → rulings, with explanations.
 
-The names below load with the module that defines them, on first use (as in
-:mod:`shinpan.guideline`): every service reads the clock and the event's rules
+The names below load with the module that defines them, on first use
+(:func:`shinpan.names_on_first_use`): every service reads the clock and the event's rules
 (:mod:`shinpan.engine.clock`, :mod:`shinpan.engine.event_rules`), and loading them loads
 this package first; a command that decides nothing (confirming, listing, verifying) then
 starts without the decision path and the guideline's classes.
 
 Three names are also the names of modules: ``decide``, ``explain`` and ``replay``. The
-package has always given the function under each, and still does once the module is
-loaded: the import system's own ``setattr`` of a loaded submodule is passed over.
+package gives the function under each, before and after the module is loaded.
 """
 
 from __future__ import annotations
 
-import sys
-from importlib import import_module
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from shinpan import names_on_first_use
 
 if TYPE_CHECKING:
     from shinpan.engine.decide import decide, follow_up
@@ -26,10 +24,19 @@ if TYPE_CHECKING:
     from shinpan.engine.ruling import Deviation, Due, Explanation, Record, Ruling, Trigger
 
 _WHERE = {
-    "RecordError": "facts", "decide": "decide", "follow_up": "decide", "explain": "explain",
-    "ScenarioError": "replay", "replay": "replay", "Deviation": "ruling", "Due": "ruling",
-    "Explanation": "ruling", "Record": "ruling", "Ruling": "ruling", "Trigger": "ruling",
-}  # fmt: skip
+    "RecordError": "facts",
+    "decide": "decide",
+    "follow_up": "decide",
+    "explain": "explain",
+    "ScenarioError": "replay",
+    "replay": "replay",
+    "Deviation": "ruling",
+    "Due": "ruling",
+    "Explanation": "ruling",
+    "Record": "ruling",
+    "Ruling": "ruling",
+    "Trigger": "ruling",
+}
 
 __all__ = [
     "Deviation",
@@ -47,22 +54,4 @@ __all__ = [
 ]
 
 
-class _Engine(ModuleType):
-    """This package: its names load on first use, and keep the functions ``decide``,
-    ``explain`` and ``replay`` over the modules of the same names."""
-
-    def __getattr__(self, name: str) -> Any:
-        module = _WHERE.get(name)
-        if module is None:
-            raise AttributeError(f"module 'shinpan.engine' has no attribute {name!r}")
-        value = getattr(import_module(f"shinpan.engine.{module}"), name)
-        ModuleType.__setattr__(self, name, value)
-        return value
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _WHERE and isinstance(value, ModuleType):
-            return  # a submodule just loaded: the name stays the function's
-        ModuleType.__setattr__(self, name, value)
-
-
-sys.modules[__name__].__class__ = _Engine
+names_on_first_use(__name__, _WHERE)

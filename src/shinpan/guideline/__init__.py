@@ -2,14 +2,15 @@
 
 The package takes a file's text and gives a checked :class:`Guideline`; it reads no file
 and keeps no cache (that is :mod:`shinpan.files.guidelines`). The names below load
-with the module that defines them, on first use (see :mod:`shinpan.engine`), so that a
-guideline taken from the cache loads neither the YAML parser nor pydantic.
+with the module that defines them, on first use (:func:`shinpan.names_on_first_use`), so
+that a guideline taken from the cache loads neither the YAML parser nor pydantic.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from shinpan import names_on_first_use
 
 if TYPE_CHECKING:
     from shinpan.guideline.check import check_meaning
@@ -19,10 +20,16 @@ if TYPE_CHECKING:
     from shinpan.guideline.rulebook import Rulebook
 
 _WHERE = {
-    "Problem": "problems", "check_meaning": "check", "GuidelineError": "problems", "parse_guideline": "load",
-    "schema_document": "load", "Guideline": "model", "Infraction": "model", "Step": "model",
+    "Problem": "problems",
+    "check_meaning": "check",
+    "GuidelineError": "problems",
+    "parse_guideline": "load",
+    "schema_document": "load",
+    "Guideline": "model",
+    "Infraction": "model",
+    "Step": "model",
     "Rulebook": "rulebook",
-}  # fmt: skip
+}
 
 __all__ = [
     "Guideline",
@@ -37,8 +44,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'shinpan.guideline' has no attribute {name!r}")
-    return getattr(import_module(f"shinpan.guideline.{module}"), name)
+names_on_first_use(__name__, _WHERE)

@@ -20,8 +20,9 @@ its CSV, rendered to HTML and PDF by :func:`render`:
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from shinpan import names_on_first_use
 
 if TYPE_CHECKING:
     from shinpan.reports.bracket import WallBracket
@@ -46,53 +47,46 @@ if TYPE_CHECKING:
         wall_standings,
     )
 
-# Each report loads on first use: a command that files the penalty report as CSV does not
-# load the PDF engine, the templates or the charts of the others.
+# Each report loads on first use (:func:`shinpan.names_on_first_use`): a command that files
+# the penalty report as CSV does not load the PDF engine, the templates or the charts of the
+# others.
 _WHERE = {
-    "DEFAULT_BASE_URL": "shinpan.reports.slip",
-    "DisqualificationReport": "shinpan.reports.dq",
-    "FORMATS": "shinpan.reports.formats",
-    "GROUPINGS": "shinpan.reports.penalties",
-    "Output": "shinpan.reports.formats",
-    "PenaltyReport": "shinpan.reports.penalties",
-    "PenaltySlips": "shinpan.reports.slip",
-    "ResultSlips": "shinpan.reports.result_slip",
-    "PlayerHistory": "shinpan.reports.history",
-    "Report": "shinpan.reports.formats",
-    "ReportedRuling": "shinpan.reports.rulings",
-    "Slip": "shinpan.reports.slip",
-    "Statistics": "shinpan.reports.stats",
-    "WallBracket": "shinpan.reports.bracket",
-    "WallPairing": "shinpan.reports.wall",
-    "WallPairings": "shinpan.reports.wall",
-    "WallStanding": "shinpan.reports.wall",
-    "WallStandings": "shinpan.reports.wall",
-    "dq_report": "shinpan.reports.dq",
-    "history_of_player": "shinpan.reports.history",
-    "pairing_rows": "shinpan.reports.wall",
-    "pairings_by_name": "shinpan.reports.wall",
-    "pairings_by_table": "shinpan.reports.wall",
-    "penalty_report": "shinpan.reports.penalties",
-    "penalty_slip": "shinpan.reports.slip",
-    "penalty_slips": "shinpan.reports.slip",
-    "result_slips": "shinpan.reports.result_slip",
-    "player_history": "shinpan.reports.history",
-    "render": "shinpan.reports.formats",
-    "standing_rows": "shinpan.reports.wall",
-    "statistics": "shinpan.reports.stats",
-    "venue_bracket": "shinpan.reports.venue",
-    "venue_pairings": "shinpan.reports.venue",
-    "venue_standings": "shinpan.reports.venue",
-    "wall_standings": "shinpan.reports.wall",
+    "DEFAULT_BASE_URL": "slip",
+    "DisqualificationReport": "dq",
+    "FORMATS": "formats",
+    "GROUPINGS": "penalties",
+    "Output": "formats",
+    "PenaltyReport": "penalties",
+    "PenaltySlips": "slip",
+    "ResultSlips": "result_slip",
+    "PlayerHistory": "history",
+    "Report": "formats",
+    "ReportedRuling": "rulings",
+    "Slip": "slip",
+    "Statistics": "stats",
+    "WallBracket": "bracket",
+    "WallPairing": "wall",
+    "WallPairings": "wall",
+    "WallStanding": "wall",
+    "WallStandings": "wall",
+    "dq_report": "dq",
+    "history_of_player": "history",
+    "pairing_rows": "wall",
+    "pairings_by_name": "wall",
+    "pairings_by_table": "wall",
+    "penalty_report": "penalties",
+    "penalty_slip": "slip",
+    "penalty_slips": "slip",
+    "result_slips": "result_slip",
+    "player_history": "history",
+    "render": "formats",
+    "standing_rows": "wall",
+    "statistics": "stats",
+    "venue_bracket": "venue",
+    "venue_pairings": "venue",
+    "venue_standings": "venue",
+    "wall_standings": "wall",
 }
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(_WHERE[name]), name)
-    globals()[name] = value
-    return value
 
 
 __all__ = [
@@ -132,3 +126,5 @@ __all__ = [
     "venue_standings",
     "wall_standings",
 ]
+
+names_on_first_use(__name__, _WHERE)
