@@ -69,11 +69,11 @@ class UnderWay:
         entry)`` of the entry first recorded. A sealed event takes no command
         (:mod:`shinpan.services.closed`) but the one that reopens it (``when_sealed``)."""
         conn, event = self.conn, self.event
-        found = (
-            entry_by_command(conn, event.id, self.command_id) if self.opening.earlier is not None else None
-        )
-        earlier = retry_of(found, self.command_id, self.digest)
-        if earlier is not None:  # a retry (the phone sent it twice): what it recorded
+        known = self.opening.earlier is not None  # the opening read found the id used
+        earlier = entry_by_command(conn, event.id, self.command_id) if known else None
+        if earlier is not None:  # a retry (the phone sent it twice): what it recorded, once the same
+            if earlier.command_hash != self.digest:
+                raise Conflict("command {id} was already used for something else", id=self.command_id)
             return replayed(conn, earlier)
         sealed = self.opening.event["sealed_entry"]
         if sealed is not None and not when_sealed and not conn.info.get(IMPORTING):
@@ -143,14 +143,6 @@ def run_command(
         if check is not None:
             check(cmd.conn, cmd.event, name)
         return cmd.carry_out(name, now, act, replayed, when_sealed=when_sealed)
-
-
-def retry_of(earlier: Entry | None, command_id: str, digest: str) -> Entry | None:
-    """The entry this command recorded the first time, when it is sent again (a phone's
-    retry), else None; the same id with other content is refused."""
-    if earlier is not None and earlier.command_hash != digest:
-        raise Conflict("command {id} was already used for something else", id=command_id)
-    return earlier
 
 
 def run_apart(
