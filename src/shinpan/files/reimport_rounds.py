@@ -23,7 +23,7 @@ from shinpan.services import (
     swiss,
 )
 from shinpan.services.codes import player_codes
-from shinpan.services.commands import run_command
+from shinpan.services.commands import no_answer, run_command
 from shinpan.services.context import parse_stamp
 from shinpan.services.effects import append_effects
 from shinpan.store.connection import Connection
@@ -119,7 +119,15 @@ def _legacy(db: Database, e: int, entry: Entry, b: entries.DuelResult | entries.
 
     payload = {"legacy": entry.kind, "round": b.round, "table": b.table}
     run_command(
-        db, e, Action.results, entry.actor, entry.command_id, payload, act, parse_stamp(entry.recorded_at)
+        db,
+        e,
+        Action.results,
+        entry.actor,
+        entry.command_id,
+        payload,
+        act,
+        parse_stamp(entry.recorded_at),
+        no_answer,
     )
 
 

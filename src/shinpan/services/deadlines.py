@@ -187,14 +187,16 @@ def mark_done(
     """The remedy was carried out in time: this deadline and the ruling's later ones close."""
     # Late: listing deadlines loads no ledger entries and no recording.
     from shinpan.entries import DeadlineDone  # start-up
-    from shinpan.services.commands import run_command  # start-up
+    from shinpan.services.commands import no_answer, run_command  # start-up
 
     def act(conn: Connection, ap: Appender) -> None:
         _pending(conn, event_id, ruling, position)
         for pos in pending_positions(conn, event_id, ruling, since=position):
             ap.append(DeadlineDone(ruling, pos))
 
-    run_command(db, event_id, Action.deadline, judge, command_id, {"done": [ruling, position]}, act, now)
+    run_command(
+        db, event_id, Action.deadline, judge, command_id, {"done": [ruling, position]}, act, now, no_answer
+    )
 
 
 def mark_arrived(
@@ -211,7 +213,7 @@ def mark_arrived(
     ``position``) that waits for the player, as the guideline declares it, closes as done;
     the duel losses already given stand."""
     from shinpan.entries import DeadlineDone  # start-up
-    from shinpan.services.commands import run_command  # start-up
+    from shinpan.services.commands import no_answer, run_command  # start-up
 
     def act(conn: Connection, ap: Appender) -> None:
         book = load_event(conn, event_id).book
@@ -228,7 +230,9 @@ def mark_arrived(
         for pos in waiting:
             ap.append(DeadlineDone(ruling, pos))
 
-    run_command(db, event_id, Action.deadline, judge, command_id, {"arrived": [ruling, position]}, act, now)
+    run_command(
+        db, event_id, Action.deadline, judge, command_id, {"arrived": [ruling, position]}, act, now, no_answer
+    )
 
 
 def mark_missed(

@@ -40,7 +40,7 @@ from shinpan.entries import (
 from shinpan.errors import Conflict, Forbidden, InvalidInput, Refused
 from shinpan.files.csvio import PairingRow, PlayerRow
 from shinpan.files.guidelines import HeldGuideline, held_guidelines, rulebook_for, shipped_guideline
-from shinpan.services.commands import run_command
+from shinpan.services.commands import no_answer, run_command
 from shinpan.services.context import load_event, paired_round, role_of, stamp
 from shinpan.services.effects import settle_carried
 from shinpan.services.formats import open_format
@@ -227,7 +227,7 @@ def add_judge(
             raise Conflict("{name} already has a seat at this event", field="name", name=name.strip())
         ap.append(seat)
 
-    run_command(db, event_id, Action.invite, actor, command_id, seat.body(), act, now)
+    run_command(db, event_id, Action.invite, actor, command_id, seat.body(), act, now, no_answer)
 
 
 def claim_seat(
@@ -257,6 +257,7 @@ def claim_seat(
         {"claim": seat, "account": account},
         act,
         now,
+        no_answer,
         when_sealed=True,
     )  # a seat claimed is who holds it, not what the event decided: a sealed event's seats too
 

@@ -135,6 +135,8 @@ class RecordInput:
     def normalized(self) -> RecordInput:
         """D18: the participant ids as every path compares them."""
         record = normalized(Record(self.player, self.infraction, self.facts))
+        if record.player == self.player and record.facts == self.facts:
+            return self  # already as every path compares them (the usual case)
         return replace(self, player=record.player, facts=dict(record.facts))
 
     def payload(self) -> RecordPayload:

@@ -20,7 +20,7 @@ from shinpan.engine.event_rules import Action, RoundState
 from shinpan.entries import RoundStarted, TimeExtended
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.guideline.model import Meaning
-from shinpan.services.commands import run_command
+from shinpan.services.commands import no_answer, run_command
 from shinpan.services.context import check_reason, load_event, paired_round, parse_stamp, stamp
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -118,7 +118,7 @@ def give_time(
         ap.append(TimeExtended(number, table, minutes, reason))
 
     payload = {"round": round_no, "table": table, "minutes": minutes, "reason": reason}
-    run_command(db, event_id, Action.extend, judge, command_id, payload, act, now)
+    run_command(db, event_id, Action.extend, judge, command_id, payload, act, now, no_answer)
 
 
 # -- the round's clock, as people read it ------------------------------------------------------

@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any
 
 GENESIS = "0" * 64
 
 
+# json.dumps with these settings, made once (dumps builds an encoder on every call).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+# What an entry's hash covers, in this order, after the previous entry's hash.
+CHAINED = ("seq", "kind", "command_id", "command_hash", "actor", "recorded_at", "refs", "body", "prev_hash")
+
+
 def canonical(value: Any) -> str:
     """JSON with sorted keys and no spaces: the same bytes for the same content."""
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return _ENCODER.encode(value)
 
 
 def entry_hash(
@@ -27,8 +34,13 @@ def entry_hash(
     prev_hash: str,
 ) -> str:
     """SHA-256 over an entry's content and the previous entry's hash."""
-    content = canonical([seq, kind, command_id, command_hash, actor, recorded_at, refs, body, prev_hash])
-    return hashlib.sha256(content.encode("utf-8")).hexdigest()
+    return chained_hash((seq, kind, command_id, command_hash, actor, recorded_at, refs, body, prev_hash))
+
+
+def chained_hash(content: Sequence[Any]) -> str:
+    """:func:`entry_hash` of an entry's content given in the order of :data:`CHAINED` (a
+    ledger row as stored, the refs and the body as their JSON)."""
+    return hashlib.sha256(canonical(list(content)).encode("utf-8")).hexdigest()
 
 
 def fingerprint(value: Any) -> str:

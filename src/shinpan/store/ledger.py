@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from shinpan.entries import EntryBody
 from shinpan.store import projector
-from shinpan.store.chain import GENESIS, canonical, entry_hash
+from shinpan.store.chain import CHAINED, GENESIS, canonical, chained_hash
 from shinpan.store.connection import Connection, Statement
 from shinpan.store.db import GROWN, Growth
 from shinpan.store.entry import Entry as Entry  # where the readers of entries have always found it
@@ -104,34 +104,12 @@ class Appender:
         if refs is None:
             refs = [self.appended[0].seq] if self.appended else []
         seq = self.seq + 1
-        refs_json, body_json = canonical(list(refs)), canonical(body.body())
-        digest = entry_hash(
-            seq=seq,
-            kind=kind,
-            command_id=command_id,
-            command_hash=command_hash,
-            actor=self.actor,
-            recorded_at=self.now,
-            refs=refs_json,
-            body=body_json,
-            prev_hash=self.hash,
-        )
-        _INSERT.run(
-            self.conn,
-            {
-                "event_id": self.event_id,
-                "seq": seq,
-                "kind": kind,
-                "command_id": command_id,
-                "command_hash": command_hash,
-                "actor": self.actor,
-                "recorded_at": self.now,
-                "refs": refs_json,
-                "body": body_json,
-                "prev_hash": self.hash,
-                "hash": digest,
-            },
-        )
+        body_json = canonical(body.body())
+        refs_json = canonical(list(refs))
+        chained = (seq, kind, command_id, command_hash, self.actor, self.now, refs_json, body_json, self.hash)
+        digest = chained_hash(chained)
+        row = dict(zip(CHAINED, chained, strict=True))
+        _INSERT.run(self.conn, {"event_id": self.event_id, **row, "hash": digest})
         entry = Entry(
             self.event_id,
             seq,
@@ -231,18 +209,7 @@ def verify_chain(
             if r.prev_hash == before_prev:  # this entry links past the one before it
                 return Break(event_id, r.seq - 1, "was inserted"), count, prev
             return Break(event_id, r.seq, "was inserted or the entry before it removed"), count, prev
-        digest = entry_hash(
-            seq=r.seq,
-            kind=r.kind,
-            command_id=r.command_id,
-            command_hash=r.command_hash,
-            actor=r.actor,
-            recorded_at=r.recorded_at,
-            refs=r.refs,
-            body=r.body,
-            prev_hash=r.prev_hash,
-        )
-        if digest != r.hash:
+        if chained_hash(r[:-1]) != r.hash:  # the row holds the chained content, then its hash
             return (
                 Break(event_id, r.seq, f"was altered ({r.kind}: its content no longer matches its hash)"),
                 count,
