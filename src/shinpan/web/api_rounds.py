@@ -23,7 +23,7 @@ from shinpan.tournament.rounds import OpenTable
 from shinpan.views import standings
 from shinpan.web.api import CommandId, CommandIn, Name, Unsafe
 from shinpan.web.auth import role_at
-from shinpan.web.openapi import ERRORS
+from shinpan.web.openapi import ERRORS, ShapeOut
 
 router = APIRouter(prefix="/api", tags=["rounds"], responses=ERRORS)
 RoundNumber = Annotated[int, Field(ge=1, le=2**31 - 1)]
@@ -165,21 +165,16 @@ def drop(request: Request, event_id: int, number: str, body: CommandIn) -> Playe
     return done
 
 
-class StandingOut(BaseModel):
-    rank: int | None = Field(description="null for a disqualified player (shown, not ranked)")
-    player: str
-    points: int
-    wins: int
-    losses: int
-    draws: int
-    omw: float
-    gw: float
-    ogw: float
-    status: str
-    oomw: float | None = Field(None, description="when the event's tiebreakers name oomw")
-    seeded: int | None = Field(
-        None, description="the drawn order (1 first), when the tiebreakers name seeded"
-    )
+class StandingOut(
+    ShapeOut,
+    shape=standings.StandingJson,
+    about={
+        "rank": "null for a disqualified player (shown, not ranked)",
+        "oomw": "when the event's tiebreakers name oomw",
+        "seeded": "the drawn order (1 first), when the tiebreakers name seeded",
+    },
+):
+    pass
 
 
 class StandingsOut(BaseModel):

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from shinpan.engine.event_rules import Action, RoundState
 from shinpan.errors import NotFound
@@ -25,7 +25,7 @@ from shinpan.services.public import PublicEvent, public_event
 from shinpan.web import i18n
 from shinpan.web.api import CommandIn, Unsafe, csrf
 from shinpan.web.auth import role_at
-from shinpan.web.openapi import ERRORS
+from shinpan.web.openapi import ERRORS, ShapeOut
 from shinpan.web.phones import where_phones_go
 from shinpan.web.pieces import accepts_gzip
 from shinpan.web.public_lane import (
@@ -228,11 +228,15 @@ class PublishIn(CommandIn):
     )
 
 
-class PublishOut(BaseModel):
-    published: bool
-    url: str | None = Field(description="the players' pages, a path under the server's address (/p/<token>)")
+class PublishOut(
+    ShapeOut,
+    shape=publishing.PublicationJson,
+    about={
+        "url": "the players' pages, a path under the server's address (/p/<token>)",
+        "winner_report": "winners report their results on the players' pages",
+    },
+):
     names: Literal["names", "handles"]
-    winner_report: bool = Field(description="winners report their results on the players' pages")
 
 
 @api_router.post("/events/{event_id}/publish", dependencies=Unsafe)
