@@ -41,6 +41,7 @@ from shinpan.web.auth import (
     check_csrf,
     csrf_expected,
     current_user,
+    readable,
     role_at,
     role_at_async,
     session_key,
@@ -220,8 +221,7 @@ async def players(request: Request, event_id: int, q: str = Query("", max_length
 @router.get("/events/{event_id}/players/{number}", response_model=dict[str, Any])
 def player(request: Request, event_id: int, number: str) -> PlayerHistory:
     """Everything a player has in this event."""
-    role_at(request, event_id, Action.read)
-    return queries.player_history(request.app.state.db, event_id, number)
+    return queries.player_history(readable(request, event_id), event_id, number)
 
 
 class CommandIn(BaseModel):
@@ -234,8 +234,7 @@ class ReasonIn(CommandIn):
 
 @router.get("/events/{event_id}/deadlines", response_model=list[dict[str, Any]])
 def list_deadlines(request: Request, event_id: int) -> list[DeadlineJson]:
-    role_at(request, event_id, Action.read)
-    return [d.as_json() for d in deadlines.list_deadlines(request.app.state.db, event_id)]
+    return [d.as_json() for d in deadlines.list_deadlines(readable(request, event_id), event_id)]
 
 
 @router.post("/events/{event_id}/deadlines/{ruling}/{position}/{outcome}", dependencies=Unsafe)
@@ -269,8 +268,7 @@ def close_deadline(
 @router.get("/events/{event_id}/rounds/{round_no}", response_model=dict[str, Any])
 def round_view(request: Request, event_id: int, round_no: int) -> RoundMatches:
     """A round's matches and duels, with the rulings that changed them."""
-    role_at(request, event_id, Action.read)
-    return queries.round_matches(request.app.state.db, event_id, round_no)
+    return queries.round_matches(readable(request, event_id), event_id, round_no)
 
 
 @router.post("/events/{event_id}/players", dependencies=Unsafe)

@@ -18,7 +18,7 @@ from shinpan.engine.event_rules import Action
 from shinpan.services import calls
 from shinpan.services.context import MAX_REASON
 from shinpan.web.api import CommandIn, Unsafe
-from shinpan.web.auth import role_at
+from shinpan.web.auth import readable, role_at
 from shinpan.web.openapi import ERRORS
 
 router = APIRouter(prefix="/api", tags=["calls"], responses=ERRORS)
@@ -77,8 +77,9 @@ def raise_call(request: Request, event_id: int, body: RaiseIn) -> CallOut:
 @router.get("/events/{event_id}/calls")
 def list_calls(request: Request, event_id: int, open_only: bool = Query(False, alias="open")) -> CallsOut:
     """The event's calls; ``open=true``: the judges' queue, longest waiting first."""
-    role_at(request, event_id, Action.read)
-    return CallsOut.model_validate(calls.list_calls(request.app.state.db, event_id, open_only=open_only))
+    return CallsOut.model_validate(
+        calls.list_calls(readable(request, event_id), event_id, open_only=open_only)
+    )
 
 
 @router.post("/events/{event_id}/calls/{call}/claim", dependencies=Unsafe)

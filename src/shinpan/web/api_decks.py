@@ -31,7 +31,7 @@ from shinpan.services.deck_shapes import (
 )
 from shinpan.tournament.decks import Card, Decklist, sections_text
 from shinpan.web.api import CommandIn, Name, Unsafe
-from shinpan.web.auth import role_at
+from shinpan.web.auth import readable, role_at
 from shinpan.web.openapi import ERRORS
 
 router = APIRouter(prefix="/api", tags=["decklists"], responses=ERRORS)
@@ -134,15 +134,13 @@ def import_lists(request: Request, event_id: int, body: ImportIn) -> ImportedOut
 @router.get("/events/{event_id}/decklists", response_model=dict[str, Any])
 def status(request: Request, event_id: int) -> ListStatusJson:
     """Each player's list: missing, registered, illegal or locked."""
-    role_at(request, event_id, Action.read)
-    return decklists.status(request.app.state.db, event_id)
+    return decklists.status(readable(request, event_id), event_id)
 
 
 @router.get("/events/{event_id}/decklists/{player}", response_model=dict[str, Any])
 def show(request: Request, event_id: int, player: Annotated[str, Field(max_length=64)]) -> ShownListJson:
     """A player's registered list by section, its problems and its versions (judges only)."""
-    role_at(request, event_id, Action.read)
-    return decklists.show(request.app.state.db, event_id, player)
+    return decklists.show(readable(request, event_id), event_id, player)
 
 
 class LockedOut(BaseModel):
@@ -288,8 +286,7 @@ def checks(
     request: Request, event_id: int, round: int | None = Query(None, ge=1, le=2**31 - 1)
 ) -> list[CheckJson]:
     """The event's deck checks (of one round), with the rulings citing each."""
-    role_at(request, event_id, Action.read)
-    return deckchecks.checks(request.app.state.db, event_id, round)
+    return deckchecks.checks(readable(request, event_id), event_id, round)
 
 
 @router.get("/events/{event_id}/deckchecks/{round}/{table}", response_model=dict[str, Any])

@@ -18,7 +18,7 @@ from shinpan.services import results, winner_reports
 from shinpan.services.context import MAX_REASON, load_event
 from shinpan.tournament.results import MOST_DUELS
 from shinpan.web.api import CommandIn, Name, Unsafe
-from shinpan.web.auth import role_at
+from shinpan.web.auth import readable, role_at
 from shinpan.web.openapi import ERRORS, ShapeOut
 
 router = APIRouter(prefix="/api", tags=["results"], responses=ERRORS)
@@ -157,8 +157,7 @@ class WinnerReportOut(BaseModel):
 def waiting_reports(request: Request, event_id: int, round: int | None = None) -> list[WinnerReportOut]:
     """The winners' reports of the round (default: the current one) waiting for confirmation:
     not confirmed, for a table with no result yet."""
-    role_at(request, event_id, Action.read)
-    with request.app.state.db.read() as conn:
+    with readable(request, event_id).read() as conn:
         number = round if round is not None else load_event(conn, event_id).current_round
         found = winner_reports.pending_reports(conn, event_id, number) if number else []
     return [

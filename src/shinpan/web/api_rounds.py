@@ -22,7 +22,7 @@ from shinpan.services.shapes import PlayerDroppedJson
 from shinpan.tournament.rounds import OpenTable
 from shinpan.views import standings
 from shinpan.web.api import CommandId, CommandIn, Name, Unsafe
-from shinpan.web.auth import role_at
+from shinpan.web.auth import readable, role_at
 from shinpan.web.openapi import ERRORS, ShapeOut
 
 router = APIRouter(prefix="/api", tags=["rounds"], responses=ERRORS)
@@ -104,8 +104,7 @@ def clock(
 ) -> RoundClockJson:
     """A round's clock (default: the current round): each table's end time, the time judges
     gave it and why, the rulings that give it extra turns, what falls due when it ends."""
-    role_at(request, event_id, Action.read)
-    return rounds.round_clock(request.app.state.db, event_id, round).as_json()
+    return rounds.round_clock(readable(request, event_id), event_id, round).as_json()
 
 
 class TimeIn(CommandIn):
@@ -201,6 +200,5 @@ def get_standings(
 ) -> StandingsOut:
     """The standings now (no round: every status as it stands now, T6), or after a round,
     statuses as they stood when it ended (T6)."""
-    role_at(request, event_id, Action.read)
-    table = standings.event_standings(request.app.state.db, event_id, round)
+    table = standings.event_standings(readable(request, event_id), event_id, round)
     return StandingsOut.model_validate(table.as_json())

@@ -28,7 +28,7 @@ from shinpan.web.api import (
     Text,
     Unsafe,
 )
-from shinpan.web.auth import role_at
+from shinpan.web.auth import readable, role_at
 from shinpan.web.openapi import ERRORS
 
 router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS)
@@ -150,8 +150,7 @@ def rulings(
 
 @router.get("/events/{event_id}/rulings/{number}", response_model=dict[str, Any])
 def ruling(request: Request, event_id: int, number: int) -> RulingListed:
-    role_at(request, event_id, Action.read)
-    return queries.get_ruling(request.app.state.db, event_id, number)
+    return queries.get_ruling(readable(request, event_id), event_id, number)
 
 
 class DeviateIn(ReasonIn):
