@@ -21,7 +21,7 @@ from shinpan.services.rounds import RoundClockJson, RoundStartedJson
 from shinpan.services.shapes import PlayerDroppedJson
 from shinpan.tournament.rounds import OpenTable
 from shinpan.views import standings
-from shinpan.web.api import CommandId, CommandIn, Name, Unsafe
+from shinpan.web.api import CommandId, CommandIn, Name, Unsafe, judging
 from shinpan.web.auth import readable, role_at
 from shinpan.web.openapi import ERRORS, ShapeOut
 
@@ -117,17 +117,8 @@ class TimeIn(CommandIn):
 @router.post("/events/{event_id}/extensions", status_code=201, dependencies=Unsafe)
 def give_time(request: Request, event_id: int, body: TimeIn) -> dict[str, Any]:
     """A judge gives one table more time (a judge call, a deck check), with the reason."""
-    user, _ = role_at(request, event_id, Action.extend)
-    rounds.give_time(
-        request.app.state.db,
-        event_id,
-        body.table,
-        body.minutes,
-        body.reason,
-        round_no=body.round,
-        judge=user.name,
-        command_id=body.command_id,
-    )
+    db, by = judging(request, event_id, Action.extend, body)
+    rounds.give_time(db, event_id, body.table, body.minutes, body.reason, round_no=body.round, **by)
     return {"table": body.table, "minutes": body.minutes}
 
 
