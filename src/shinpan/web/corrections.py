@@ -2,7 +2,8 @@
 judge writes down a player's appeal), each with a reason. Post, then back to the page
 (post/redirect/get); a refusal shows on the page with what the service said.
 
-The desk does the same from its feed (:mod:`shinpan.web.desk`). Nothing is decided here:
+The desk posts the same forms from its feed (:mod:`shinpan.web.desk` takes the dependencies
+below: `voiding`, `deviating`, `appealing`). Nothing is decided here:
 the services decide, as on the command line.
 """
 
@@ -24,6 +25,7 @@ from shinpan.web.auth import role_at
 from shinpan.web.reports import ruling_view
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(csrf)])
+Work = Callable[[str], object]  # a correction, done when given the judge's name
 
 
 async def _correct(
@@ -38,9 +40,6 @@ async def _correct(
         return RedirectResponse(f"/events/{event_id}/rulings/{number}?done={done}", status_code=303)
 
     return await run_in_threadpool(attempt)
-
-
-Work = Callable[[str], object]  # a correction, done when given the judge's name
 
 
 def voiding(
