@@ -6,7 +6,7 @@ client): a retry with the same id returns the first result and records nothing n
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol, TypedDict
 from zoneinfo import available_timezones
 
 from fastapi import APIRouter, Depends, File, Form, Query, Request, UploadFile
@@ -32,6 +32,7 @@ from shinpan.services.shapes import (
     RoundMatches,
     event_listed,
 )
+from shinpan.store.db import Database
 from shinpan.views.events import list_events as all_events
 from shinpan.web import i18n
 from shinpan.web.auth import (
@@ -41,6 +42,7 @@ from shinpan.web.auth import (
     check_csrf,
     csrf_expected,
     current_user,
+    readable,
     role_at,
     role_at_async,
     session_key,
@@ -220,12 +222,35 @@ async def players(request: Request, event_id: int, q: str = Query("", max_length
 @router.get("/events/{event_id}/players/{number}", response_model=dict[str, Any])
 def player(request: Request, event_id: int, number: str) -> PlayerHistory:
     """Everything a player has in this event."""
-    role_at(request, event_id, Action.read)
-    return queries.player_history(request.app.state.db, event_id, number)
+    return queries.player_history(readable(request, event_id), event_id, number)
 
 
 class CommandIn(BaseModel):
     command_id: CommandId
+
+
+class Commanded(Protocol):
+    @property
+    def command_id(self) -> str: ...
+
+
+class Signed(TypedDict):
+    """Who records a command and the command's id, as every service's command takes them."""
+
+    judge: str
+    command_id: str
+
+
+def signed(user: accounts.User, body: Commanded) -> Signed:
+    """The signed-in judge (by their seat's name) and the body's command id, for ``**``."""
+    return {"judge": user.name, "command_id": body.command_id}
+
+
+def judging(request: Request, event_id: int, action: Action, body: Commanded) -> tuple[Database, Signed]:
+    """A judge's command through the API: the database, once their role at the event allows
+    ``action`` (D11), and who records it under which command id (:func:`signed`)."""
+    user, _ = role_at(request, event_id, action)
+    return request.app.state.db, signed(user, body)
 
 
 class ReasonIn(CommandIn):
@@ -234,8 +259,7 @@ class ReasonIn(CommandIn):
 
 @router.get("/events/{event_id}/deadlines", response_model=list[dict[str, Any]])
 def list_deadlines(request: Request, event_id: int) -> list[DeadlineJson]:
-    role_at(request, event_id, Action.read)
-    return [d.as_json() for d in deadlines.list_deadlines(request.app.state.db, event_id)]
+    return [d.as_json() for d in deadlines.list_deadlines(readable(request, event_id), event_id)]
 
 
 @router.post("/events/{event_id}/deadlines/{ruling}/{position}/{outcome}", dependencies=Unsafe)
@@ -253,15 +277,13 @@ def close_deadline(
     user, _ = role_at(request, event_id, Action.deadline)
     db = request.app.state.db
     if outcome == "done":
-        deadlines.mark_done(db, event_id, ruling, position, judge=user.name, command_id=body.command_id)
+        deadlines.mark_done(db, event_id, ruling, position, **signed(user, body))
         result: dict[str, Any] = {"done": [ruling, position]}
     elif outcome == "arrived":
-        deadlines.mark_arrived(db, event_id, ruling, position, judge=user.name, command_id=body.command_id)
+        deadlines.mark_arrived(db, event_id, ruling, position, **signed(user, body))
         result = {"arrived": [ruling, position]}
     else:
-        made = deadlines.mark_missed(
-            db, event_id, ruling, position, judge=user.name, command_id=body.command_id
-        )
+        made = deadlines.mark_missed(db, event_id, ruling, position, **signed(user, body))
         result = {"rulings": made}
     return result
 
@@ -269,8 +291,7 @@ def close_deadline(
 @router.get("/events/{event_id}/rounds/{round_no}", response_model=dict[str, Any])
 def round_view(request: Request, event_id: int, round_no: int) -> RoundMatches:
     """A round's matches and duels, with the rulings that changed them."""
-    role_at(request, event_id, Action.read)
-    return queries.round_matches(request.app.state.db, event_id, round_no)
+    return queries.round_matches(readable(request, event_id), event_id, round_no)
 
 
 @router.post("/events/{event_id}/players", dependencies=Unsafe)
@@ -337,16 +358,8 @@ class StatementIn(CommandIn):
 
 @router.post("/events/{event_id}/appeals", status_code=201, dependencies=Unsafe)
 def file_appeal(request: Request, event_id: int, body: AppealIn) -> dict[str, Any]:
-    user, _ = role_at(request, event_id, Action.statement)
-    seq = appeals.file_appeal(
-        request.app.state.db,
-        event_id,
-        body.ruling,
-        body.by,
-        body.reason,
-        judge=user.name,
-        command_id=body.command_id,
-    )
+    db, by = judging(request, event_id, Action.statement, body)
+    seq = appeals.file_appeal(db, event_id, body.ruling, body.by, body.reason, **by)
     return {"appeal": seq}
 
 
@@ -355,32 +368,17 @@ def file_appeal(request: Request, event_id: int, body: AppealIn) -> dict[str, An
 )
 def decide_appeal(request: Request, event_id: int, appeal: int, body: DecisionIn) -> AppealDecidedJson:
     """The head judge's decision on an appeal is final (D11)."""
-    user, _ = role_at(request, event_id, Action.appeal)
-    result = appeals.decide_appeal(
-        request.app.state.db,
-        event_id,
-        appeal,
-        body.outcome,
-        body.reason,
-        penalties=body.penalties,
-        judge=user.name,
-        command_id=body.command_id,
+    db, by = judging(request, event_id, Action.appeal, body)
+    return appeals.decide_appeal(
+        db, event_id, appeal, body.outcome, body.reason, penalties=body.penalties, **by
     )
-    return result
 
 
 @router.post("/events/{event_id}/statements", status_code=201, dependencies=Unsafe)
 def add_statement(request: Request, event_id: int, body: StatementIn) -> dict[str, Any]:
-    user, _ = role_at(request, event_id, Action.statement)
+    db, by = judging(request, event_id, Action.statement, body)
     seq = appeals.add_statement(
-        request.app.state.db,
-        event_id,
-        body.author,
-        body.author_role,
-        body.text,
-        ruling=body.ruling,
-        judge=user.name,
-        command_id=body.command_id,
+        db, event_id, body.author, body.author_role, body.text, ruling=body.ruling, **by
     )
     return {"statement": seq}
 

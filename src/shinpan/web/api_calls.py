@@ -17,8 +17,8 @@ from shinpan.engine.clock import MAX_EXTENSION_MINUTES
 from shinpan.engine.event_rules import Action
 from shinpan.services import calls
 from shinpan.services.context import MAX_REASON
-from shinpan.web.api import CommandIn, Unsafe
-from shinpan.web.auth import role_at
+from shinpan.web.api import CommandIn, Unsafe, signed
+from shinpan.web.auth import readable, role_at
 from shinpan.web.openapi import ERRORS
 
 router = APIRouter(prefix="/api", tags=["calls"], responses=ERRORS)
@@ -68,24 +68,23 @@ class RaiseIn(CommandIn):
 def raise_call(request: Request, event_id: int, body: RaiseIn) -> CallOut:
     """A judge raises a call for a table of the round being played."""
     user, _ = role_at(request, event_id, Action.record)
-    done = calls.raise_call(
-        request.app.state.db, event_id, body.table, body.reason, judge=user.name, command_id=body.command_id
-    )
+    done = calls.raise_call(request.app.state.db, event_id, body.table, body.reason, **signed(user, body))
     return CallOut.model_validate(done)
 
 
 @router.get("/events/{event_id}/calls")
 def list_calls(request: Request, event_id: int, open_only: bool = Query(False, alias="open")) -> CallsOut:
     """The event's calls; ``open=true``: the judges' queue, longest waiting first."""
-    role_at(request, event_id, Action.read)
-    return CallsOut.model_validate(calls.list_calls(request.app.state.db, event_id, open_only=open_only))
+    return CallsOut.model_validate(
+        calls.list_calls(readable(request, event_id), event_id, open_only=open_only)
+    )
 
 
 @router.post("/events/{event_id}/calls/{call}/claim", dependencies=Unsafe)
 def claim(request: Request, event_id: int, call: int, body: CommandIn) -> CallOut:
     """Take the call: the other judges see it taken, the table sees who is coming."""
     user, _ = role_at(request, event_id, Action.record)
-    done = calls.claim_call(request.app.state.db, event_id, call, judge=user.name, command_id=body.command_id)
+    done = calls.claim_call(request.app.state.db, event_id, call, **signed(user, body))
     return CallOut.model_validate(done)
 
 
@@ -93,9 +92,7 @@ def claim(request: Request, event_id: int, call: int, body: CommandIn) -> CallOu
 def escalate(request: Request, event_id: int, call: int, body: CommandIn) -> CallOut:
     """Hand the call to the head judge: the desk shows it beside the appeals."""
     user, _ = role_at(request, event_id, Action.record)
-    done = calls.escalate_call(
-        request.app.state.db, event_id, call, judge=user.name, command_id=body.command_id
-    )
+    done = calls.escalate_call(request.app.state.db, event_id, call, **signed(user, body))
     return CallOut.model_validate(done)
 
 
@@ -116,9 +113,7 @@ def resolve(request: Request, event_id: int, call: int, body: ResolveIn) -> Reso
     """Resolve the call: the table gets the proposed minutes (or ``extend``) on its clock."""
     user, _ = role_at(request, event_id, Action.record)
     resolution = calls.Resolution(body.outcome, body.rulings, body.extend, body.reason)
-    done = calls.resolve_call(
-        request.app.state.db, event_id, call, resolution, judge=user.name, command_id=body.command_id
-    )
+    done = calls.resolve_call(request.app.state.db, event_id, call, resolution, **signed(user, body))
     return ResolvedOut.model_validate(done)
 
 

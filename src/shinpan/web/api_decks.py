@@ -30,8 +30,8 @@ from shinpan.services.deck_shapes import (
     SubmittedJson,
 )
 from shinpan.tournament.decks import Card, Decklist, sections_text
-from shinpan.web.api import CommandIn, Name, Unsafe
-from shinpan.web.auth import role_at
+from shinpan.web.api import CommandIn, Name, Unsafe, signed
+from shinpan.web.auth import readable, role_at
 from shinpan.web.openapi import ERRORS
 
 router = APIRouter(prefix="/api", tags=["decklists"], responses=ERRORS)
@@ -75,8 +75,7 @@ def set_rules(request: Request, event_id: int, body: RulesIn) -> RulesOut:
     limits = [(n, 0) for n in body.banned] + [(n, 1) for n in body.restricted]
     made = deck_rules.set_rules(
         request.app.state.db, event_id, required=body.required, sections=body.sections, copies=body.copies,
-        across=body.copies_across, limits=limits, unlimited=body.unlimited, lock=body.lock, judge=user.name,
-        command_id=body.command_id,
+        across=body.copies_across, limits=limits, unlimited=body.unlimited, lock=body.lock, **signed(user, body),
     )  # fmt: skip
     return RulesOut(
         required=made.required,
@@ -103,7 +102,7 @@ def submit(request: Request, event_id: int, body: SubmitIn) -> SubmittedJson:
     deck, fmt, hashed = _list(body.text, body.format, body.source)
     return decklists.submit(
         request.app.state.db, event_id, body.player.strip(), deck, fmt=fmt, source=body.source or "api",
-        digest=hashed, judge=user.name, command_id=body.command_id,
+        digest=hashed, **signed(user, body),
     ).as_json()  # fmt: skip
 
 
@@ -125,24 +124,20 @@ def import_lists(request: Request, event_id: int, body: ImportIn) -> ImportedOut
     lists = {
         p: (d, "csv", body.source or "api", digest(data)) for p, d in parse_batch(data, body.source).items()
     }
-    done = decklists.import_lists(
-        request.app.state.db, event_id, lists, judge=user.name, command_id=body.command_id
-    )
+    done = decklists.import_lists(request.app.state.db, event_id, lists, **signed(user, body))
     return ImportedOut(players=[dict(d.as_json()) for d in done], count=len(done))
 
 
 @router.get("/events/{event_id}/decklists", response_model=dict[str, Any])
 def status(request: Request, event_id: int) -> ListStatusJson:
     """Each player's list: missing, registered, illegal or locked."""
-    role_at(request, event_id, Action.read)
-    return decklists.status(request.app.state.db, event_id)
+    return decklists.status(readable(request, event_id), event_id)
 
 
 @router.get("/events/{event_id}/decklists/{player}", response_model=dict[str, Any])
 def show(request: Request, event_id: int, player: Annotated[str, Field(max_length=64)]) -> ShownListJson:
     """A player's registered list by section, its problems and its versions (judges only)."""
-    role_at(request, event_id, Action.read)
-    return decklists.show(request.app.state.db, event_id, player)
+    return decklists.show(readable(request, event_id), event_id, player)
 
 
 class LockedOut(BaseModel):
@@ -153,9 +148,7 @@ class LockedOut(BaseModel):
 def lock(request: Request, event_id: int, body: CommandIn) -> LockedOut:
     """Lock the lists now (head judge)."""
     user, _ = role_at(request, event_id, Action.manage)
-    return LockedOut(
-        locked_at=decklists.lock(request.app.state.db, event_id, judge=user.name, command_id=body.command_id)
-    )
+    return LockedOut(locked_at=decklists.lock(request.app.state.db, event_id, **signed(user, body)))
 
 
 class CorrectIn(SubmitIn):
@@ -169,7 +162,7 @@ def correct(request: Request, event_id: int, body: CorrectIn) -> SubmittedJson:
     deck, fmt, hashed = _list(body.text, body.format, body.source)
     return decklists.correct(
         request.app.state.db, event_id, body.player.strip(), deck, body.reason, fmt=fmt,
-        source=body.source or "api", digest=hashed, judge=user.name, command_id=body.command_id,
+        source=body.source or "api", digest=hashed, **signed(user, body),
     ).as_json()  # fmt: skip
 
 
@@ -201,9 +194,7 @@ class TableIn(CommandIn):
 def start(request: Request, event_id: int, body: TableIn) -> StartedJson:
     """Start a deck check of one table."""
     user, _ = role_at(request, event_id, Action.deckcheck)
-    return deckchecks.start(
-        request.app.state.db, event_id, body.round, body.table, judge=user.name, command_id=body.command_id
-    )
+    return deckchecks.start(request.app.state.db, event_id, body.round, body.table, **signed(user, body))
 
 
 class CardIn(BaseModel):
@@ -230,8 +221,7 @@ def count(request: Request, event_id: int, body: CountIn) -> CountedJson:
         sections = body.sections or {}
         deck = Decklist({s: tuple(Card(c.count, c.name) for c in cards) for s, cards in sections.items()})
     return deckchecks.count(
-        request.app.state.db, event_id, body.round, body.table, body.player.strip(), deck, judge=user.name,
-        command_id=body.command_id,
+        request.app.state.db, event_id, body.round, body.table, body.player.strip(), deck, **signed(user, body),
     )  # fmt: skip
 
 
@@ -265,7 +255,7 @@ def end(request: Request, event_id: int, body: EndIn) -> EndedJson:
                                     tuple(c.foreign_from) if c.foreign_from is not None else None)
             for p, c in body.confirmed.items()
         },
-        judge=user.name, command_id=body.command_id,
+        **signed(user, body),
     )  # fmt: skip
 
 
@@ -278,8 +268,7 @@ def deck_corrected(request: Request, event_id: int, body: CorrectedIn) -> DeckCo
     """A judge marks a player's deck corrected to match the list (the mismatch's remedy)."""
     user, _ = role_at(request, event_id, Action.deckcheck)
     return deckchecks.deck_corrected(
-        request.app.state.db, event_id, body.round, body.table, body.player.strip(), judge=user.name,
-        command_id=body.command_id,
+        request.app.state.db, event_id, body.round, body.table, body.player.strip(), **signed(user, body),
     )  # fmt: skip
 
 
@@ -288,8 +277,7 @@ def checks(
     request: Request, event_id: int, round: int | None = Query(None, ge=1, le=2**31 - 1)
 ) -> list[CheckJson]:
     """The event's deck checks (of one round), with the rulings citing each."""
-    role_at(request, event_id, Action.read)
-    return deckchecks.checks(request.app.state.db, event_id, round)
+    return deckchecks.checks(readable(request, event_id), event_id, round)
 
 
 @router.get("/events/{event_id}/deckchecks/{round}/{table}", response_model=dict[str, Any])

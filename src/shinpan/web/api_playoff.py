@@ -14,7 +14,7 @@ from shinpan.engine.event_rules import Action
 from shinpan.services import formats, playoff
 from shinpan.services.playoff import BracketJson
 from shinpan.web.api import CommandIn, Unsafe
-from shinpan.web.auth import role_at
+from shinpan.web.auth import readable, role_at
 from shinpan.web.openapi import ERRORS
 
 router = APIRouter(prefix="/api", tags=["playoff"], responses=ERRORS)
@@ -41,8 +41,7 @@ class FormatIn(CommandIn):
 @router.get("/events/{event_id}/format")
 def get_format(request: Request, event_id: int) -> FormatOut:
     """The event's format: match format, what a match at time is, the tiebreakers."""
-    role_at(request, event_id, Action.read)
-    with request.app.state.db.read() as conn:
+    with readable(request, event_id).read() as conn:
         return FormatOut.model_validate(formats.format_json(formats.read_format(conn, event_id)))
 
 
@@ -112,8 +111,7 @@ def pair(request: Request, event_id: int, body: CommandIn) -> PlayoffRoundOut:
 @router.get("/events/{event_id}/playoff", response_model=dict[str, Any] | None)
 def bracket(request: Request, event_id: int) -> BracketJson | None:
     """The bracket as it stands (null: no playoff)."""
-    role_at(request, event_id, Action.read)
-    found = playoff.event_bracket(request.app.state.db, event_id)
+    found = playoff.event_bracket(readable(request, event_id), event_id)
     return found.as_json() if found else None
 
 
@@ -129,6 +127,5 @@ class PlacingsOut(BaseModel):
 @router.get("/events/{event_id}/placings")
 def placings(request: Request, event_id: int) -> PlacingsOut:
     """Every player's final place: the playoff's, then the Swiss order (T10)."""
-    role_at(request, event_id, Action.read)
-    found = playoff.final_placings(request.app.state.db, event_id)
+    found = playoff.final_placings(readable(request, event_id), event_id)
     return PlacingsOut(placings=[PlacingOut(place=place, player=player) for place, player in found])

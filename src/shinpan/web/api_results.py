@@ -18,8 +18,8 @@ from shinpan.services import results, winner_reports
 from shinpan.services.context import MAX_REASON, load_event
 from shinpan.tournament.results import MOST_DUELS
 from shinpan.web.api import CommandIn, Name, Unsafe
-from shinpan.web.auth import role_at
-from shinpan.web.openapi import ERRORS
+from shinpan.web.auth import readable, role_at
+from shinpan.web.openapi import ERRORS, ShapeOut
 
 router = APIRouter(prefix="/api", tags=["results"], responses=ERRORS)
 
@@ -63,27 +63,21 @@ class ResultOut(BaseModel):
     correction: bool
 
 
-class StandingDuel(BaseModel):
-    duel: int
-    winner: str | None
-    drawn: bool
-    penalty: bool
+class StandingDuel(ShapeOut, shape=results.StandingDuel):
+    pass
 
 
-class StandingResult(BaseModel):
+class StandingResult(
+    ShapeOut,
+    shape=results.ResultThatStands,
+    about={
+        "entry": "its ledger entry: name it in replaces to correct it",
+        "ruling": "the ruling that decided it, if one did",
+    },
+):
     """The result that stands for the table (T11)."""
 
-    round: int
-    table: int
-    result: str | None
-    shown: str | None
-    winner: str | None
-    winner_name: str | None
     duels: list[StandingDuel]
-    entry: int | None = Field(description="its ledger entry: name it in replaces to correct it")
-    by: str | None
-    at: str | None
-    ruling: int | None = Field(description="the ruling that decided it, if one did")
 
 
 class ResultConflict(BaseModel):
@@ -163,8 +157,7 @@ class WinnerReportOut(BaseModel):
 def waiting_reports(request: Request, event_id: int, round: int | None = None) -> list[WinnerReportOut]:
     """The winners' reports of the round (default: the current one) waiting for confirmation:
     not confirmed, for a table with no result yet."""
-    role_at(request, event_id, Action.read)
-    with request.app.state.db.read() as conn:
+    with readable(request, event_id).read() as conn:
         number = round if round is not None else load_event(conn, event_id).current_round
         found = winner_reports.pending_reports(conn, event_id, number) if number else []
     return [

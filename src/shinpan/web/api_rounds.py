@@ -21,9 +21,9 @@ from shinpan.services.rounds import RoundClockJson, RoundStartedJson
 from shinpan.services.shapes import PlayerDroppedJson
 from shinpan.tournament.rounds import OpenTable
 from shinpan.views import standings
-from shinpan.web.api import CommandId, CommandIn, Name, Unsafe
-from shinpan.web.auth import role_at
-from shinpan.web.openapi import ERRORS
+from shinpan.web.api import CommandId, CommandIn, Name, Unsafe, judging
+from shinpan.web.auth import readable, role_at
+from shinpan.web.openapi import ERRORS, ShapeOut
 
 router = APIRouter(prefix="/api", tags=["rounds"], responses=ERRORS)
 RoundNumber = Annotated[int, Field(ge=1, le=2**31 - 1)]
@@ -104,8 +104,7 @@ def clock(
 ) -> RoundClockJson:
     """A round's clock (default: the current round): each table's end time, the time judges
     gave it and why, the rulings that give it extra turns, what falls due when it ends."""
-    role_at(request, event_id, Action.read)
-    return rounds.round_clock(request.app.state.db, event_id, round).as_json()
+    return rounds.round_clock(readable(request, event_id), event_id, round).as_json()
 
 
 class TimeIn(CommandIn):
@@ -118,17 +117,8 @@ class TimeIn(CommandIn):
 @router.post("/events/{event_id}/extensions", status_code=201, dependencies=Unsafe)
 def give_time(request: Request, event_id: int, body: TimeIn) -> dict[str, Any]:
     """A judge gives one table more time (a judge call, a deck check), with the reason."""
-    user, _ = role_at(request, event_id, Action.extend)
-    rounds.give_time(
-        request.app.state.db,
-        event_id,
-        body.table,
-        body.minutes,
-        body.reason,
-        round_no=body.round,
-        judge=user.name,
-        command_id=body.command_id,
-    )
+    db, by = judging(request, event_id, Action.extend, body)
+    rounds.give_time(db, event_id, body.table, body.minutes, body.reason, round_no=body.round, **by)
     return {"table": body.table, "minutes": body.minutes}
 
 
@@ -165,21 +155,16 @@ def drop(request: Request, event_id: int, number: str, body: CommandIn) -> Playe
     return done
 
 
-class StandingOut(BaseModel):
-    rank: int | None = Field(description="null for a disqualified player (shown, not ranked)")
-    player: str
-    points: int
-    wins: int
-    losses: int
-    draws: int
-    omw: float
-    gw: float
-    ogw: float
-    status: str
-    oomw: float | None = Field(None, description="when the event's tiebreakers name oomw")
-    seeded: int | None = Field(
-        None, description="the drawn order (1 first), when the tiebreakers name seeded"
-    )
+class StandingOut(
+    ShapeOut,
+    shape=standings.StandingJson,
+    about={
+        "rank": "null for a disqualified player (shown, not ranked)",
+        "oomw": "when the event's tiebreakers name oomw",
+        "seeded": "the drawn order (1 first), when the tiebreakers name seeded",
+    },
+):
+    pass
 
 
 class StandingsOut(BaseModel):
@@ -206,6 +191,5 @@ def get_standings(
 ) -> StandingsOut:
     """The standings now (no round: every status as it stands now, T6), or after a round,
     statuses as they stood when it ended (T6)."""
-    role_at(request, event_id, Action.read)
-    table = standings.event_standings(request.app.state.db, event_id, round)
+    table = standings.event_standings(readable(request, event_id), event_id, round)
     return StandingsOut.model_validate(table.as_json())

@@ -27,8 +27,9 @@ from shinpan.web.api import (
     ReasonIn,
     Text,
     Unsafe,
+    signed,
 )
-from shinpan.web.auth import role_at
+from shinpan.web.auth import readable, role_at
 from shinpan.web.openapi import ERRORS
 
 router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS)
@@ -127,7 +128,7 @@ def record(request: Request, event_id: int, body: RecordIn) -> JSONResponse:
     if body.deviation is not None:
         role_at(request, event_id, Action.deviate)
     db = request.app.state.db
-    saved = recording.record(db, event_id, body.record_input(), judge=user.name, command_id=body.command_id)
+    saved = recording.record(db, event_id, body.record_input(), **signed(user, body))
     answer = saved.as_json()
     names = queries.player_names(db, event_id, sorted({r["player"] for r in saved.rulings}))
     named = [{**r, "player_name": names.get(r["player"])} for r in saved.rulings]  # for the banner
@@ -150,8 +151,7 @@ def rulings(
 
 @router.get("/events/{event_id}/rulings/{number}", response_model=dict[str, Any])
 def ruling(request: Request, event_id: int, number: int) -> RulingListed:
-    role_at(request, event_id, Action.read)
-    return queries.get_ruling(request.app.state.db, event_id, number)
+    return queries.get_ruling(readable(request, event_id), event_id, number)
 
 
 class DeviateIn(ReasonIn):
@@ -162,9 +162,7 @@ class DeviateIn(ReasonIn):
 def confirm(request: Request, event_id: int, number: int, body: CommandIn) -> dict[str, Any]:
     """The head judge confirms a ruling (D11)."""
     user, _ = role_at(request, event_id, Action.confirm)
-    done = corrections.confirm(
-        request.app.state.db, event_id, [number], judge=user.name, command_id=body.command_id
-    )
+    done = corrections.confirm(request.app.state.db, event_id, [number], **signed(user, body))
     return {"confirmed": done}
 
 
@@ -183,8 +181,7 @@ def deviate(request: Request, event_id: int, number: int, body: DeviateIn) -> di
         number,
         body.penalties,
         body.reason,
-        judge=user.name,
-        command_id=body.command_id,
+        **signed(user, body),
     )
     return {**result, "rederived": queries.rederived_since(db, event_id, number, before)}
 
@@ -196,5 +193,5 @@ def void(request: Request, event_id: int, number: int, body: ReasonIn) -> dict[s
     user, _ = role_at(request, event_id, Action.void)
     db = request.app.state.db
     before = queries.rederived_by(db, event_id, number)
-    done = corrections.void(db, event_id, number, body.reason, judge=user.name, command_id=body.command_id)
+    done = corrections.void(db, event_id, number, body.reason, **signed(user, body))
     return {"voided": done, "rederived": queries.rederived_since(db, event_id, number, before)}

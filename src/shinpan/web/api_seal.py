@@ -13,7 +13,7 @@ from shinpan.engine.event_rules import Action
 from shinpan.services import reopen, seal
 from shinpan.services.closed import state_of
 from shinpan.web.api import CommandIn, ReasonIn, Unsafe
-from shinpan.web.auth import role_at
+from shinpan.web.auth import readable, role_at
 from shinpan.web.openapi import ERRORS
 
 router = APIRouter(prefix="/api", tags=["seal"], responses=ERRORS)
@@ -23,8 +23,7 @@ router = APIRouter(prefix="/api", tags=["seal"], responses=ERRORS)
 def seal_state(request: Request, event_id: int) -> dict[str, Any]:
     """Whether the event is sealed (closed to every command) or was reopened since its last
     seal: the entry that made it so, when, by whom and (a reopening) why."""
-    role_at(request, event_id, Action.read)
-    with request.app.state.db.read() as conn:
+    with readable(request, event_id).read() as conn:
         state = state_of(conn, event_id)
     if state is None:
         return {"sealed": False, "reopened": False}

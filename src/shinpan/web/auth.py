@@ -368,6 +368,13 @@ def role_at(request: Request, event_id: int, action: Action) -> tuple[User, Role
     return _allowed(request, found, action)
 
 
+def readable(request: Request, event_id: int) -> Database:
+    """The database, once the signed-in user may read the event (any role at it, D11)."""
+    role_at(request, event_id, Action.read)
+    db: Database = request.app.state.db
+    return db
+
+
 async def role_at_async(request: Request, event_id: int, action: Action) -> tuple[User, Role]:
     """:func:`role_at` for an endpoint on the event loop: from memory, or read in a thread."""
     signer: Signer = request.app.state.signer

@@ -2,7 +2,8 @@
 judge writes down a player's appeal), each with a reason. Post, then back to the page
 (post/redirect/get); a refusal shows on the page with what the service said.
 
-The desk does the same from its feed (:mod:`shinpan.web.desk`). Nothing is decided here:
+The desk posts the same forms from its feed (:mod:`shinpan.web.desk` takes the dependencies
+below: `voiding`, `deviating`, `appealing`). Nothing is decided here:
 the services decide, as on the command line.
 """
 
@@ -24,10 +25,11 @@ from shinpan.web.auth import role_at
 from shinpan.web.reports import ruling_view
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(csrf)])
+Work = Callable[[str], object]  # a correction, done when given the judge's name
 
 
 async def _correct(
-    request: Request, event_id: int, number: int, action: Action, done: str, work: Callable[[str], object]
+    request: Request, event_id: int, number: int, action: Action, done: str, work: Work
 ) -> Response:
     def attempt() -> Response:
         user, _ = role_at(request, event_id, action)
@@ -40,58 +42,60 @@ async def _correct(
     return await run_in_threadpool(attempt)
 
 
-@router.post("/events/{event_id}/rulings/{number}/void")
-async def void(
+def voiding(
     request: Request, event_id: int, number: int, command_id: CommandForm, reason: ReasonForm = ""
-) -> Response:
+) -> Work:
+    """The void form (D1), posted from a ruling's page or the desk."""
     db = request.app.state.db
-    return await _correct(
-        request,
-        event_id,
-        number,
-        Action.void,
-        "voided",
-        lambda name: corrections.void(db, event_id, number, reason, judge=name, command_id=command_id),
-    )
+    return lambda name: corrections.void(db, event_id, number, reason, judge=name, command_id=command_id)
 
 
-@router.post("/events/{event_id}/rulings/{number}/deviate")
-async def deviate(
+def deviating(
     request: Request,
     event_id: int,
     number: int,
     command_id: CommandForm,
     reason: ReasonForm = "",
     penalties: Annotated[Penalties | None, Form()] = None,
-) -> Response:
+) -> Work:
+    """The deviation form (D11, D16), posted from a ruling's page or the desk."""
     db = request.app.state.db
-    return await _correct(
-        request,
-        event_id,
-        number,
-        Action.deviate,
-        "deviated",
-        lambda name: corrections.deviate(
-            db, event_id, number, penalties or [], reason, judge=name, command_id=command_id
-        ),
+    chosen = penalties or []
+    return lambda name: corrections.deviate(
+        db, event_id, number, chosen, reason, judge=name, command_id=command_id
     )
 
 
-@router.post("/events/{event_id}/rulings/{number}/appeal")
-async def appeal(
+def appealing(
     request: Request,
     event_id: int,
     number: int,
     command_id: CommandForm,
     by: Annotated[str, Form(max_length=200)] = "",
     reason: ReasonForm = "",
-) -> Response:
+) -> Work:
+    """A player's appeal written down by a judge, posted from a ruling's page or the desk."""
     db = request.app.state.db
-    return await _correct(
-        request,
-        event_id,
-        number,
-        Action.statement,
-        "appealed",
-        lambda name: appeals.file_appeal(db, event_id, number, by, reason, judge=name, command_id=command_id),
+    return lambda name: appeals.file_appeal(
+        db, event_id, number, by, reason, judge=name, command_id=command_id
     )
+
+
+Voiding = Annotated[Work, Depends(voiding)]
+Deviating = Annotated[Work, Depends(deviating)]
+Appealing = Annotated[Work, Depends(appealing)]
+
+
+@router.post("/events/{event_id}/rulings/{number}/void")
+async def void(request: Request, event_id: int, number: int, work: Voiding) -> Response:
+    return await _correct(request, event_id, number, Action.void, "voided", work)
+
+
+@router.post("/events/{event_id}/rulings/{number}/deviate")
+async def deviate(request: Request, event_id: int, number: int, work: Deviating) -> Response:
+    return await _correct(request, event_id, number, Action.deviate, "deviated", work)
+
+
+@router.post("/events/{event_id}/rulings/{number}/appeal")
+async def appeal(request: Request, event_id: int, number: int, work: Appealing) -> Response:
+    return await _correct(request, event_id, number, Action.statement, "appealed", work)

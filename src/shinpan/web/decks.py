@@ -35,7 +35,7 @@ from shinpan.store.decks import published_lists
 from shinpan.tournament.decks import Card, Decklist, Problem, section_label
 from shinpan.web import i18n
 from shinpan.web.api import csrf
-from shinpan.web.auth import role_at
+from shinpan.web.auth import readable, role_at
 from shinpan.web.public import AddressLimit, _page, _refused, shown_event
 from shinpan.web.render import render
 
@@ -459,8 +459,7 @@ def decklists_file(request: Request, event_id: int, format: str = "csv") -> Resp
 @router.get("/events/{event_id}/reports/decklist/{player}")
 def decklist_file(request: Request, event_id: int, player: str, format: str = "pdf") -> Response:
     """A player's list on one A4 page, in Japanese, with the judges' box."""
-    role_at(request, event_id, Action.read)
-    return _report_file(decklist_sheet(request.app.state.db, event_id, player[:64]), format[:5], "ja")
+    return _report_file(decklist_sheet(readable(request, event_id), event_id, player[:64]), format[:5], "ja")
 
 
 @router.get("/events/{event_id}/reports/codes")

@@ -28,6 +28,7 @@ from shinpan.store.db import Database
 from shinpan.web import i18n
 from shinpan.web.api import CommandForm, Penalties, ReasonForm, csrf
 from shinpan.web.auth import role_at
+from shinpan.web.corrections import Appealing, Deviating, Voiding
 from shinpan.web.live import PANELS
 from shinpan.web.render import for_viewer, render, render_shared
 
@@ -275,57 +276,19 @@ def confirm(request: Request, event_id: int, number: int, command_id: CommandFor
 
 
 @router.post("/events/{event_id}/desk/deviate/{number}", dependencies=Unsafe)
-def deviate(
-    request: Request,
-    event_id: int,
-    number: int,
-    command_id: CommandForm,
-    reason: ReasonForm = "",
-    penalties: Annotated[Penalties | None, Form()] = None,
-) -> Response:
-    db = request.app.state.db
-    return _correct(
-        request,
-        event_id,
-        number,
-        Action.deviate,
-        lambda name: corrections.deviate(
-            db, event_id, number, penalties or [], reason, judge=name, command_id=command_id
-        ),
-    )
+def deviate(request: Request, event_id: int, number: int, work: Deviating) -> Response:
+    return _correct(request, event_id, number, Action.deviate, work)
 
 
 @router.post("/events/{event_id}/desk/void/{number}", dependencies=Unsafe)
-def void(
-    request: Request, event_id: int, number: int, command_id: CommandForm, reason: ReasonForm = ""
-) -> Response:
-    db = request.app.state.db
-    return _correct(
-        request,
-        event_id,
-        number,
-        Action.void,
-        lambda name: corrections.void(db, event_id, number, reason, judge=name, command_id=command_id),
-    )
+def void(request: Request, event_id: int, number: int, work: Voiding) -> Response:
+    return _correct(request, event_id, number, Action.void, work)
 
 
 @router.post("/events/{event_id}/desk/file-appeal/{number}", dependencies=Unsafe)
-def file_appeal(
-    request: Request,
-    event_id: int,
-    number: int,
-    command_id: CommandForm,
-    by: Name = "",
-    reason: ReasonForm = "",
-) -> Response:
+def file_appeal(request: Request, event_id: int, number: int, work: Appealing) -> Response:
     """A judge records a player's appeal against a ruling; it joins the appeals' queue."""
-    db = request.app.state.db
-    return _attempt(
-        request,
-        event_id,
-        Action.statement,
-        lambda name: appeals.file_appeal(db, event_id, number, by, reason, judge=name, command_id=command_id),
-    )
+    return _attempt(request, event_id, Action.statement, work)
 
 
 @router.post("/events/{event_id}/desk/deadline/{ruling}/{position}/{outcome}", dependencies=Unsafe)

@@ -39,13 +39,19 @@ def _role(value: str) -> Role:
 
 
 def _invite_page(
-    request: Request, event_id: int, role: Role, where: dict[str, object], **shown: Any
+    request: Request,
+    event_id: int,
+    role: Role,
+    where: dict[str, object],
+    template: str = "invite.html",
+    **shown: Any,
 ) -> Response:
-    """The invite page: the form, and what an invitation just made shows (``shown``)."""
+    """The invite page (the form, and what an invitation just made shows: ``shown``), or
+    another ``template`` of invitations (the sheet of codes)."""
     event = players.event_of(request.app.state.db, event_id)
     return render(
         request,
-        "invite.html",
+        template,
         event_id=event_id,
         event=event,
         role=role,
@@ -93,17 +99,7 @@ def invite_sheet(
         code = accounts.invite(request.app.state.db, event_id, chosen, user.name)
         url = join_url(str(where["base"]), code)
         slips.append({"code": code, "url": url, "qr": qr_svg(url, box=6)})
-    event = players.event_of(request.app.state.db, event_id)
-    return render(
-        request,
-        "invite_sheet.html",
-        event_id=event_id,
-        event=event,
-        role=mine,
-        invited=chosen,
-        slips=slips,
-        where=where,
-    )
+    return _invite_page(request, event_id, mine, where, "invite_sheet.html", invited=chosen, slips=slips)
 
 
 _CODE = re.compile(r"[^A-Za-z0-9]")

@@ -7,9 +7,10 @@ the fields a request got wrong (422).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, get_args, get_origin, get_type_hints
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
+from pydantic._internal._model_construction import ModelMetaclass
 
 
 class FieldError(BaseModel):
@@ -48,6 +49,52 @@ LIVE_STREAM: dict[int | str, dict[str, Any]] = {
         "content": {"text/event-stream": {}},
     },
 }
+
+
+class _Shaped(ModelMetaclass):
+    """Builds a :class:`ShapeOut`'s fields from the ``TypedDict`` named by ``shape=``."""
+
+    def __new__(
+        mcs,
+        name: str,
+        bases: tuple[type, ...],
+        namespace: dict[str, Any],
+        shape: type | None = None,
+        about: dict[str, str] | None = None,
+        **kw: Any,
+    ) -> type:
+        if shape is not None:
+            namespace["__annotations__"] = _fields_of(shape, namespace, about or {})
+        return super().__new__(mcs, name, bases, namespace, **kw)
+
+
+def _fields_of(shape: type, namespace: dict[str, Any], about: dict[str, str]) -> dict[str, Any]:
+    """The fields of the model of ``shape``, in its order: its types (where the class body
+    annotates a key, a nested shape's model, that annotation), a key the shape may leave out
+    (``NotRequired``) null when absent, ``about`` a key's description."""
+    keys = get_type_hints(shape, include_extras=True)  # NotRequired kept (3.11 reads strings)
+    named: dict[str, Any] = namespace.get("__annotations__", {})
+    if extra := (set(named) | set(about)) - set(keys):
+        raise TypeError(f"{sorted(extra)} not in {shape.__name__}")
+    fields: dict[str, Any] = {}
+    for key, kind in keys.items():
+        optional = get_origin(kind) is NotRequired
+        fields[key] = named.get(key, get_args(kind)[0] | None if optional else kind)
+        if key in about:
+            namespace[key] = (
+                Field(None, description=about[key]) if optional else Field(description=about[key])
+            )
+        elif optional:
+            namespace[key] = None
+    return fields
+
+
+class ShapeOut(BaseModel, metaclass=_Shaped):
+    """The JSON API's model of a JSON shape a service or a view gives (a ``TypedDict``):
+    ``class StandingOut(ShapeOut, shape=StandingJson)`` takes its keys and their types from
+    the shape, so the OpenAPI document says what the CLI's ``--json`` says; ``about`` adds
+    what only the document says (a field's description)."""
+
 
 DB_INT_MAX = 2**31 - 1  # the largest id or number the database holds (PostgreSQL's integer)
 MAX_ID_LENGTH = 64  # a player's id (D18)

@@ -9,11 +9,12 @@ wall), the JSON API or ``shinpan event publish``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from shinpan.engine.event_rules import Action, RoundState
 from shinpan.errors import NotFound
@@ -25,7 +26,7 @@ from shinpan.services.public import PublicEvent, public_event
 from shinpan.web import i18n
 from shinpan.web.api import CommandIn, Unsafe, csrf
 from shinpan.web.auth import role_at
-from shinpan.web.openapi import ERRORS
+from shinpan.web.openapi import ERRORS, ShapeOut
 from shinpan.web.phones import where_phones_go
 from shinpan.web.pieces import accepts_gzip
 from shinpan.web.public_lane import (
@@ -118,28 +119,40 @@ def home(request: Request, token: str, q: str = "") -> Response:
     return home_answer(home_page(event), q, accepts_gzip(request.scope))
 
 
-@router.get("/p/{token}/pairings", response_class=HTMLResponse)
-def pairings(request: Request, token: str) -> Response:
-    return _public(
-        request, token, "public_pairings.html", tables=lambda e: e.tables(), byes=lambda e: e.byes()
+def _clock(event: PublicEvent) -> dict[str, Any]:
+    found = event.clock()
+    tables = [
+        {**table, "ends_local": local_time(table["ends_at"], event.time_zone, style="clock")}
+        for table in found["tables"]
+    ]
+    started = found["state"] == RoundState.started
+    ends_local = local_time(found["ends_at"], event.time_zone, style="clock") if started else ""
+    return {**found, "tables": tables, "ends_local": ends_local}
+
+
+# The players' pages drawn from the published event: each its template and what it shows,
+# each part drawn by the event (``/p/{token}/<page>``, the route named as the page).
+_PAGES: dict[str, tuple[str, dict[str, Callable[[PublicEvent], object]]]] = {
+    "pairings": ("public_pairings.html", {"tables": PublicEvent.tables, "byes": PublicEvent.byes}),
+    "standings": ("public_standings.html", {"table": PublicEvent.standings}),
+    "bracket": ("public_bracket.html", {"rounds": PublicEvent.bracket, "placings": PublicEvent.placings}),
+    "wall": ("public_wall.html", {"clock": _clock}),
+}
+
+
+def _players_page(
+    template: str, parts: dict[str, Callable[[PublicEvent], object]]
+) -> Callable[..., Response]:
+    def page(request: Request, token: str) -> Response:
+        return _public(request, token, template, **parts)
+
+    return page
+
+
+for _name, (_template, _parts) in _PAGES.items():
+    router.add_api_route(
+        f"/p/{{token}}/{_name}", _players_page(_template, _parts), response_class=HTMLResponse, name=_name
     )
-
-
-@router.get("/p/{token}/standings", response_class=HTMLResponse)
-def standings(request: Request, token: str) -> Response:
-    return _public(request, token, "public_standings.html", table=lambda e: e.standings())
-
-
-@router.get("/p/{token}/bracket", response_class=HTMLResponse)
-def bracket(request: Request, token: str) -> Response:
-    return _public(
-        request, token, "public_bracket.html", rounds=lambda e: e.bracket(), placings=lambda e: e.placings()
-    )
-
-
-@router.get("/p/{token}/wall", response_class=HTMLResponse)
-def wall(request: Request, token: str) -> Response:
-    return _public(request, token, "public_wall.html", clock=lambda e: _clock(e))
 
 
 @router.get("/p/{token}/clock")
@@ -152,17 +165,6 @@ def clock(request: Request, token: str) -> Response:
     except NotFound:
         return JSONResponse({"detail": "not found"}, 404)
     return JSONResponse(_clock(event), headers=NO_STORE)
-
-
-def _clock(event: PublicEvent) -> dict[str, Any]:
-    found = event.clock()
-    tables = [
-        {**table, "ends_local": local_time(table["ends_at"], event.time_zone, style="clock")}
-        for table in found["tables"]
-    ]
-    started = found["state"] == RoundState.started
-    ends_local = local_time(found["ends_at"], event.time_zone, style="clock") if started else ""
-    return {**found, "tables": tables, "ends_local": ends_local}
 
 
 # -- the head judge publishes ---------------------------------------------------------------------
@@ -228,11 +230,15 @@ class PublishIn(CommandIn):
     )
 
 
-class PublishOut(BaseModel):
-    published: bool
-    url: str | None = Field(description="the players' pages, a path under the server's address (/p/<token>)")
+class PublishOut(
+    ShapeOut,
+    shape=publishing.PublicationJson,
+    about={
+        "url": "the players' pages, a path under the server's address (/p/<token>)",
+        "winner_report": "winners report their results on the players' pages",
+    },
+):
     names: Literal["names", "handles"]
-    winner_report: bool = Field(description="winners report their results on the players' pages")
 
 
 @api_router.post("/events/{event_id}/publish", dependencies=Unsafe)
