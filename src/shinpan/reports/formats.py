@@ -170,16 +170,16 @@ def _all_inert(rows: list[list[str]]) -> bool:
     separators = sum(map(len, rows)) - 1  # a cell's end within its row, a row's end between rows
     if text.count(_CELL_END) + text.count(_ROW_END) != separators:
         return False  # some cell holds a separator (or a row has no cells): cell by cell
-    return _FORMULA_AFTER.search(text) is None
+    return text[:1] not in _FORMULA_FIRST and not any(mark in text for mark in _FORMULA_AFTER)
 
 
 # A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _FORMULA_FIRST = frozenset(_FORMULA_STARTS)
 # The ASCII unit and record separators, between a table's cells and rows when it is searched
-# for a cell starting a formula (at the start of the text or after a separator).
+# for a cell starting a formula: the first, or one after a separator (each a C-level search).
 _CELL_END, _ROW_END = "\x1f", "\x1e"
-_FORMULA_AFTER = re.compile("(?:\\A|[\x1e\x1f])[=+\\-@\t\r]")
+_FORMULA_AFTER = tuple(end + c for end in (_CELL_END, _ROW_END) for c in _FORMULA_STARTS)
 
 
 def inert(cell: str) -> str:
