@@ -11,7 +11,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -151,35 +151,55 @@ def japanese_header(header: str) -> str:
 
 def csv_bytes(header: list[str], rows: list[list[str]]) -> bytes:
     """Every CSV shinpan writes: UTF-8 with a BOM and CRLF line ends (what Excel opens
-    without asking), every cell through :func:`inert`. The rows go to the writer in one
-    call (C-level: a large report has half a million cells); only a table where some cell
-    would start a formula has each of its cells made inert first."""
+    without asking), every cell through :func:`inert`."""
     buffer = io.StringIO()
     buffer.write(BOM)
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow([inert(cell) for cell in header])
-    writer.writerows(rows if _all_inert(rows) else [[inert(cell) for cell in row] for row in rows])
+    buffer.write("".join(_lines(rows)))
     return buffer.getvalue().encode("utf-8")
 
 
-def _all_inert(rows: list[list[str]]) -> bool:
-    """Whether no cell starts a formula, told for the whole table at once by C-level string
-    work on its text: the cells joined by a separator no cell holds, searched for a formula's
-    first character after one."""
-    text = _ROW_END.join([_CELL_END.join(row) for row in rows])
-    separators = sum(map(len, rows)) - 1  # a cell's end within its row, a row's end between rows
-    if text.count(_CELL_END) + text.count(_ROW_END) != separators:
-        return False  # some cell holds a separator (or a row has no cells): cell by cell
-    return text[:1] not in _FORMULA_FIRST and not any(mark in text for mark in _FORMULA_AFTER)
+def _lines(rows: list[list[str]]) -> Iterator[str]:
+    """The rows as CSV lines, each as ``csv.writer`` writes it: a row none of whose cells
+    holds a comma, a quote or a line break is its cells joined by commas (C-level string
+    work on the line, where the writer checks every one of half a million cells); any other
+    goes through the writer."""
+    starts = _FORMULA_FIRST  # inert() written out: a large report has half a million cells
+    spare = io.StringIO()
+    writer = csv.writer(spare, lineterminator="\r\n")
+    for row in rows:
+        line = ",".join(row)
+        # The usual row, told by scanning its line (C-level, no cell looked at one by one): no
+        # cell holds a comma (so each comma ends a cell), none starts a formula, nothing to quote.
+        if (
+            line.count(",") == len(row) - 1
+            and line[:1] not in starts
+            and not any(mark in line for mark in _UNUSUAL)
+            and (line or len(row) != 1)
+        ):
+            yield line + "\r\n"
+            continue
+        cells = [("'" + c) if c[:1] in starts else c for c in row]
+        line = ",".join(cells)
+        plain = (
+            line.count(",") == len(cells) - 1 and '"' not in line and "\n" not in line and "\r" not in line
+        )
+        if plain and (line or len(cells) != 1):  # a single empty cell is written quoted
+            yield line + "\r\n"
+            continue
+        spare.seek(0)
+        spare.truncate()
+        writer.writerow(cells)
+        yield spare.getvalue()
 
 
 # A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets.
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _FORMULA_FIRST = frozenset(_FORMULA_STARTS)
-# The ASCII unit and record separators, between a table's cells and rows when it is searched
-# for a cell starting a formula: the first, or one after a separator (each a C-level search).
-_CELL_END, _ROW_END = "\x1f", "\x1e"
-_FORMULA_AFTER = tuple(end + c for end in (_CELL_END, _ROW_END) for c in _FORMULA_STARTS)
+# In a line of cells none of which holds a comma: a cell starting a formula, or a character
+# the CSV writer quotes.
+_UNUSUAL = (*("," + c for c in _FORMULA_STARTS), '"', "\n", "\r")
 
 
 def inert(cell: str) -> str:
