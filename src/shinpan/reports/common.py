@@ -133,18 +133,28 @@ class EventHeader:
 
 
 def _header(r: store.EventRecord) -> EventHeader:
-    return EventHeader(
-        id=r.event_id,
-        name=r.name,
-        starts_on=r.starts_on,
-        ends_on=r.ends_on,
-        venue=r.venue,
-        rel=r.rel,
-        head_judge=r.head_judge,
-        guideline_id=r.guideline_id,
-        guideline_version=r.guideline_version,
-        time_zone=r.time_zone,
-    )
+    return EventHeader(*r)  # the record's columns in the header's order (its id is ``event_id``)
+
+
+class EventReport:
+    """A report about one event: times in the event's zone; its file named
+    ``<stem>-event-<id>`` and what :attr:`file_tail` adds (a round, a player, a ruling). A
+    frozen dataclass under it gives the fields; the stem is the subclass's."""
+
+    stem: ClassVar[str]
+    event: EventHeader
+
+    @property
+    def time_zone(self) -> str:
+        return self.event.time_zone
+
+    @property
+    def file_stem(self) -> str:
+        return f"{self.stem}-event-{self.event.id}{self.file_tail}"
+
+    @property
+    def file_tail(self) -> str:
+        return ""
 
 
 def event_header(conn: Connection, event_id: int) -> EventHeader:

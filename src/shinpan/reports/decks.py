@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from shinpan.errors import NotFound
 from shinpan.ledger_head import LedgerHead
-from shinpan.reports.common import EventHeader, event_header, local_time, people
+from shinpan.reports.common import EventHeader, EventReport, event_header, local_time, people
 from shinpan.services import deckchecks, decklists
 from shinpan.services.codes import player_codes
 from shinpan.services.context import stamp
@@ -36,10 +36,11 @@ def proposed_ja(rule: str | None) -> str:
 
 
 @dataclass(frozen=True)
-class DeckChecksReport:
+class DeckChecksReport(EventReport):
     """Every deck check of the event (or of one round)."""
 
     kind: ClassVar[str] = "deckchecks"
+    stem: ClassVar[str] = "deckchecks"
     event: EventHeader
     checks: tuple[CheckJson, ...]
     generated_at: str
@@ -52,12 +53,8 @@ class DeckChecksReport:
         return proposed_ja(rule)
 
     @property
-    def time_zone(self) -> str:
-        return self.event.time_zone
-
-    @property
-    def file_stem(self) -> str:
-        return f"deckchecks-event-{self.event.id}" + (f"-round-{self.round}" if self.round else "")
+    def file_tail(self) -> str:
+        return f"-round-{self.round}" if self.round else ""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -104,10 +101,11 @@ def deck_checks_report(
 
 
 @dataclass(frozen=True)
-class DecklistSheet:
+class DecklistSheet(EventReport):
     """One player's registered list, as an A4 sheet in Japanese with the judges' box."""
 
     kind: ClassVar[str] = "decklist"
+    stem: ClassVar[str] = "decklist"
     event: EventHeader
     player: str
     player_name: str
@@ -121,12 +119,8 @@ class DecklistSheet:
         return proposed_ja(rule)
 
     @property
-    def time_zone(self) -> str:
-        return self.event.time_zone
-
-    @property
-    def file_stem(self) -> str:
-        return f"decklist-event-{self.event.id}-{self.player}"
+    def file_tail(self) -> str:
+        return f"-{self.player}"
 
     def sections(self) -> list[tuple[str, list[dict[str, Any]], int]]:
         return [
@@ -171,22 +165,15 @@ def decklist_sheet(db: Database, event_id: int, player: str, *, now: datetime | 
 
 
 @dataclass(frozen=True)
-class AllDecklists:
+class AllDecklists(EventReport):
     """Every player's current list (CSV: one line per card; JSON: by player)."""
 
     kind: ClassVar[str] = "decklists"
+    stem: ClassVar[str] = "decklists"
     event: EventHeader
     lists: tuple[dict[str, Any], ...]
     generated_at: str
     heads: tuple[LedgerHead, ...] = ()
-
-    @property
-    def time_zone(self) -> str:
-        return self.event.time_zone
-
-    @property
-    def file_stem(self) -> str:
-        return f"decklists-event-{self.event.id}"
 
     def as_json(self) -> dict[str, Any]:
         return {"report": self.kind, "event": self.event.as_json(), "generated_at": self.generated_at,
@@ -234,24 +221,17 @@ class RegistrationSlip:
 
 
 @dataclass(frozen=True)
-class RegistrationSlips:
+class RegistrationSlips(EventReport):
     """Each player's registration code on a slip the desk hands out (T13: a player submits
     their own decklist with it on the players' pages), ten to an A4 page."""
 
     kind: ClassVar[str] = "registration_slips"
+    stem: ClassVar[str] = "registration-codes"
     event: EventHeader
     slips: tuple[RegistrationSlip, ...]
     address: str | None
     generated_at: str
     heads: tuple[LedgerHead, ...] = ()
-
-    @property
-    def time_zone(self) -> str:
-        return self.event.time_zone
-
-    @property
-    def file_stem(self) -> str:
-        return f"registration-codes-event-{self.event.id}"
 
     def as_json(self) -> dict[str, Any]:
         return {"report": self.kind, "event": self.event.as_json(), "generated_at": self.generated_at,

@@ -36,7 +36,15 @@ from shinpan.errors import NotFound
 from shinpan.guideline import Rulebook
 from shinpan.guideline.model import Meaning
 from shinpan.ledger_head import LedgerHead
-from shinpan.reports.common import OUTCOMES, STATUS_WORDS, EventHeader, Person, event_header, people
+from shinpan.reports.common import (
+    OUTCOMES,
+    STATUS_WORDS,
+    EventHeader,
+    EventReport,
+    Person,
+    event_header,
+    people,
+)
 from shinpan.reports.rulings import ReportedRuling, read_rulings
 from shinpan.services.context import stamp
 from shinpan.services.heads import read_heads
@@ -124,8 +132,9 @@ class Disqualification:
 
 
 @dataclass(frozen=True)
-class DisqualificationReport:
+class DisqualificationReport(EventReport):
     kind: ClassVar[str] = "dq"
+    stem: ClassVar[str] = "dq"
     event: EventHeader
     cases: tuple[Disqualification, ...]
     generated_at: str
@@ -133,13 +142,8 @@ class DisqualificationReport:
     heads: tuple[LedgerHead, ...] = ()  # the ledger's head as it was (shinpan.services.heads)
 
     @property
-    def time_zone(self) -> str:
-        return self.event.time_zone
-
-    @property
-    def file_stem(self) -> str:
-        suffix = f"-ruling-{self.only}" if self.only is not None else ""
-        return f"dq-event-{self.event.id}{suffix}"
+    def file_tail(self) -> str:
+        return f"-ruling-{self.only}" if self.only is not None else ""
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -18,6 +18,7 @@ from shinpan.ledger_head import LedgerHead
 from shinpan.reports.common import (
     STATE_WORDS,
     EventHeader,
+    EventReport,
     bulk,
     event_header,
     local_time,
@@ -48,18 +49,15 @@ class Group:
 
 
 @dataclass(frozen=True)
-class PenaltyReport:
+class PenaltyReport(EventReport):
     kind: ClassVar[str] = "penalties"
+    stem: ClassVar[str] = "penalties"
     event: EventHeader
     group_by: str
     groups: tuple[Group, ...]
     left_out: int  # rulings the report does not list: cautions, draft warnings, no penalty
     generated_at: str
     heads: tuple[LedgerHead, ...] = ()  # the ledger's head as it was (shinpan.services.heads)
-
-    @property
-    def file_stem(self) -> str:
-        return f"penalties-event-{self.event.id}"
 
     @property
     def rulings(self) -> list[ReportedRuling]:
@@ -88,10 +86,6 @@ class PenaltyReport:
                 for g in self.groups
             ],
         }
-
-    @property
-    def time_zone(self) -> str:
-        return self.event.time_zone
 
     def csv_table(self) -> tuple[list[str], list[list[str]]]:
         zone = self.time_zone

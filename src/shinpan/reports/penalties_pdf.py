@@ -264,12 +264,14 @@ class Pages:
         self.y = PAGE_H  # no page yet
 
     def place(self, *blocks: Block) -> None:
-        if not self.pages or self.y + sum(b.height for b in blocks) > PAGE_H - BOTTOM:
+        heights = [b.height for b in blocks]  # each worked out once: a large report has 18,000
+        if not self.pages or self.y + sum(heights) > PAGE_H - BOTTOM:
             self.pages.append([])
             self.y = TOP
-        for block in blocks:
-            self.pages[-1].append((self.y, block))
-            self.y += block.height + (block.rule[0] * PT + block.rule[2] if block.rule else 0.0)
+        page = self.pages[-1]
+        for block, height in zip(blocks, heights, strict=True):
+            page.append((self.y, block))
+            self.y += height + (block.rule[0] * PT + block.rule[2] if block.rule else 0.0)
 
 
 class Painter:
@@ -279,6 +281,7 @@ class Painter:
         self.pdf = pdf
         self.style: tuple[str, float] = ("", 0.0)
         self.color = ""
+        self.stroke: tuple[float, str] | None = None  # the last rule's width and colour
 
     def new_page(self) -> None:
         self.pdf.add_page()
@@ -308,8 +311,10 @@ class Painter:
         if block.rule is not None:
             width, color, gap = block.rule
             y += gap
-            pdf.set_draw_color(color)
-            pdf.set_line_width(width * PT)
+            if (width, color) != self.stroke:  # fpdf2 writes a colour or width only when it changes
+                pdf.set_draw_color(color)
+                pdf.set_line_width(width * PT)
+                self.stroke = (width, color)
             pdf.line(SIDE, y, PAGE_W - SIDE, y)
 
     def foot(self, page: int, pages: int, heads: tuple[LedgerHead, ...]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 from shinpan.engine.event_rules import RulingState
 from shinpan.engine.explain import penalty_text
@@ -257,19 +257,34 @@ def _read_rulings(
 
 
 _FIELDS = tuple(f.name for f in fields(ReportedRuling))
-_Said = tuple[str, str, str, str, str, str, str, str, str, str, str, bool]
+
+
+class _Said(NamedTuple):
+    """What the guideline says of a ruling's rule, offence, penalties and effects."""
+
+    name_ja: str
+    name_en: str
+    category: str
+    abbr: str
+    ja: str
+    en: str
+    given_abbr: str
+    effects_ja: str
+    effects_en: str
+    remedy_ja: str
+    remedy_en: str
+    reported: bool
 
 
 def _said(words: _Words, r: store.RulingRecord) -> _Said:
-    """What the guideline says of a ruling's rule, offence, penalties and effects, worked
-    out once for each combination (an event repeats a few hundred)."""
+    """Worked out once for each combination (an event repeats a few hundred)."""
     abbr, ja, en = words.penalties(r.penalties)
     name_ja, name_en, category_id = words.rule(r.rule)
     effects_ja, effects_en = words.effects(r.effects)
     remedy_ja, remedy_en = words.remedy(r.rule, r.offense)
     reported = words.reported(r.penalties) or words.reported(r.guideline_penalties)
     given = words.penalties(r.guideline_penalties)[0]
-    return (
+    return _Said(
         name_ja,
         name_en,
         category_id,
@@ -301,25 +316,10 @@ def _ruling(
     ``object.__setattr__``: a fifth of the time of such a report), its fields in their order."""
     number, penalties, given, rule = r.number, r.penalties, r.guideline_penalties, r.rule
     key = (rule, r.offense, penalties, given, r.effects)
-    known = said.get(key)
-    if known is None:
-        known = said[key] = _said(words, r)
-    (
-        name_ja,
-        name_en,
-        category_id,
-        abbr,
-        ja,
-        en,
-        given_abbr,
-        effects_ja,
-        effects_en,
-        remedy_ja,
-        remedy_en,
-        reported,
-    ) = known
-    if number in missed:
-        remedy_ja, remedy_en = missed[number]
+    k = said.get(key)
+    if k is None:
+        k = said[key] = _said(words, r)
+    remedy_ja, remedy_en = missed.get(number, (k.remedy_ja, k.remedy_en))
     made = _new(ReportedRuling)
     made.__dict__.update(
         zip(
@@ -332,25 +332,25 @@ def _ruling(
                 r.round,
                 r.table_no,
                 rule,
-                name_ja,
-                name_en,
-                category_id,
+                k.name_ja,
+                k.name_en,
+                k.category,
                 r.offense,
                 r.follow_up,
                 r.trigger,
                 penalties,
-                abbr,
-                ja,
-                en,
+                k.abbr,
+                k.ja,
+                k.en,
                 given,
-                given_abbr,
+                k.given_abbr,
                 r.effects,
-                effects_ja,
-                effects_en,
+                k.effects_ja,
+                k.effects_en,
                 remedy_ja,
                 remedy_en,
                 r.state,
-                reported,
+                k.reported,
                 r.judge,
                 r.recorded_at,
                 confirmed.get(number, ()),

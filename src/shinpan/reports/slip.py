@@ -14,7 +14,7 @@ from shinpan import qr
 from shinpan.engine.event_rules import DeadlineState
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.ledger_head import LedgerHead
-from shinpan.reports.common import DUE_WORDS, EventHeader, SlipSheets, event_header
+from shinpan.reports.common import DUE_WORDS, EventHeader, EventReport, SlipSheets, event_header
 from shinpan.reports.rulings import ReportedRuling, read_rulings
 from shinpan.services.context import stamp
 from shinpan.services.heads import read_heads
@@ -42,8 +42,9 @@ class DueRemedy:
 
 
 @dataclass(frozen=True)
-class Slip:
+class Slip(EventReport):
     kind: ClassVar[str] = "slip"
+    stem: ClassVar[str] = "slip"
     event: EventHeader
     ruling: ReportedRuling
     dues: tuple[DueRemedy, ...]
@@ -53,12 +54,8 @@ class Slip:
     heads: tuple[LedgerHead, ...] = ()  # the ledger's head as it was (shinpan.services.heads)
 
     @property
-    def time_zone(self) -> str:
-        return self.event.time_zone
-
-    @property
-    def file_stem(self) -> str:
-        return f"slip-event-{self.event.id}-ruling-{self.ruling.number}"
+    def file_tail(self) -> str:
+        return f"-ruling-{self.ruling.number}"
 
     def as_json(self) -> dict[str, Any]:
         return {

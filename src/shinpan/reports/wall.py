@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any, ClassVar
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE
@@ -273,33 +274,37 @@ class WallPairings:
         return [f"{ja} / {en}" for ja, en in PAIRING_COLUMNS], [line.csv_row() for line in self.lines]
 
 
-def pairings_by_table(
-    event_name: str,
-    round_no: int,
-    tables: Sequence[WallPairing],
-    *,
-    generated_at: str,
-    time_zone: str = DEFAULT_TIME_ZONE,
-) -> WallPairings:
-    """The round's pairings one line a table, by table number, the bye last."""
-    lines = sorted(tables, key=lambda t: (t.table is None, t.table or 0, participant_order(t.player)))
-    return WallPairings(event_name, round_no, "table", tuple(lines), generated_at, time_zone)
+def by_table(tables: Sequence[WallPairing]) -> list[WallPairing]:
+    """One line a table, by table number, the bye last."""
+    return sorted(tables, key=lambda t: (t.table is None, t.table or 0, participant_order(t.player)))
 
 
-def pairings_by_name(
-    event_name: str,
-    round_no: int,
-    tables: Sequence[WallPairing],
-    *,
-    generated_at: str,
-    time_zone: str = DEFAULT_TIME_ZONE,
-) -> WallPairings:
-    """The round's pairings one line a player, both players of a table each under their own
-    name, in 50-on order of their readings (:func:`shinpan.kana.gojuon_key`)."""
+def by_name(tables: Sequence[WallPairing]) -> list[WallPairing]:
+    """One line a player, both players of a table each under their own name, in 50-on order
+    of their readings (:func:`shinpan.kana.gojuon_key`)."""
     both = [*tables, *(t.seen_from_opponent() for t in tables if t.opponent is not None)]
-    return WallPairings(
-        event_name, round_no, "name", tuple(sorted(both, key=name_order)), generated_at, time_zone
-    )
+    return sorted(both, key=name_order)
+
+
+PAIRING_ORDERS = {"table": by_table, "name": by_name}
+
+
+def wall_pairings(
+    order: str,
+    event_name: str,
+    round_no: int,
+    tables: Sequence[WallPairing],
+    *,
+    generated_at: str,
+    time_zone: str = DEFAULT_TIME_ZONE,
+) -> WallPairings:
+    """The round's pairings in one of :data:`PAIRING_ORDERS` (``table``, ``name``)."""
+    lines = PAIRING_ORDERS[order](tables)
+    return WallPairings(event_name, round_no, order, tuple(lines), generated_at, time_zone)
+
+
+pairings_by_table = partial(wall_pairings, "table")
+pairings_by_name = partial(wall_pairings, "name")
 
 
 @dataclass(frozen=True)

@@ -192,34 +192,39 @@ class RulingRecord(NamedTuple):
     recorded_at: str
 
 
-class _Codes:
-    """Stored code lists parsed once per distinct text (an event repeats a few dozen)."""
+class _Codes(dict[str, tuple[str, ...]]):
+    """Stored code lists parsed once per distinct text (an event repeats a few dozen); looked
+    up by subscript, a C-level dict lookup for every text already seen."""
 
-    def __init__(self) -> None:
-        self.seen: dict[str, tuple[str, ...]] = {}
-
-    def __call__(self, stored: str) -> tuple[str, ...]:
-        found = self.seen.get(stored)
-        if found is None:
-            found = self.seen[stored] = tuple(json.loads(stored))
+    def __missing__(self, stored: str) -> tuple[str, ...]:
+        found = self[stored] = tuple(json.loads(stored))
         return found
 
 
+_STATES = {s.value: s for s in RulingState}
+_new_record = tuple.__new__  # a NamedTuple made without its generated ``__new__`` (a Python call)
+
+
 def _rulings(rows: Iterable[Sequence[Any]]) -> list[RulingRecord]:
-    codes = _Codes()
+    """The rows as records; an event's 20,000 rulings make 20,000 of these, so each is built
+    with C-level steps only (a dict lookup for each code list and for the state)."""
+    codes, states = _Codes(), _STATES
     return [
-        RulingRecord(
-            r[0],
-            r[1],
-            r[2],
-            r[3],
-            r[4],
-            codes(r[5]),
-            codes(r[6]),
-            codes(r[7]),
-            bool(r[8]),
-            RulingState(r[9]),
-            *r[10:],
+        _new_record(
+            RulingRecord,
+            (
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                codes[r[5]],
+                codes[r[6]],
+                codes[r[7]],
+                bool(r[8]),
+                states[r[9]],
+                *r[10:],
+            ),
         )
         for r in rows
     ]
