@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from shinpan.cli.common import DbOption, handled, open_db
+from shinpan.cli.common import DbOption, add_commands, command_group, handled, open_db
 from shinpan.cli.output import both, fail, tell
 
 # uvicorn's HTTP/1.1 with a request's head bounded in size and in time (shinpan.web.protocol),
@@ -307,11 +307,12 @@ def user_organiser(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("serve")(serve)
-    user_app = typer.Typer(
-        help="ウェブアプリにサインインするアカウント / Accounts that sign in to the web app.",
-        no_args_is_help=True,
+    add_commands(app, serve)
+    command_group(
+        app,
+        "user",
+        "ウェブアプリにサインインするアカウント / Accounts that sign in to the web app.",
+        user_add,
+        user_organiser,
+        words={"user_add": "add", "user_organiser": "organiser"},
     )
-    app.add_typer(user_app, name="user")
-    user_app.command("add")(user_add)
-    user_app.command("organiser")(user_organiser)
