@@ -68,7 +68,7 @@ def count(
     """The cards found in a player's deck, as a list; the differences from the registered list."""
     from shinpan.services.deckchecks import count as counted  # start-up
 
-    deck, _, _ = read_list(file, fmt)
+    deck, _ = read_list(file, fmt)
     database = acting.database()
     with handled():
         out = counted(

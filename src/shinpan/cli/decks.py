@@ -4,8 +4,9 @@ the deck checks are in :mod:`shinpan.cli.deckchecks`."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -14,8 +15,19 @@ from shinpan.cli.options import DbOption, EventOption, JsonOption, number_option
 from shinpan.cli.output import both, fail, print_json, tell
 
 if TYPE_CHECKING:
+    from typing import TypedDict
+
     from shinpan.services.deck_shapes import ProblemJson
     from shinpan.tournament.decks import Decklist
+
+    class ListSource(TypedDict):
+        """Where a registered list came from, as its entry keeps it: the format it was read in,
+        the file's name, the file's hash."""
+
+        fmt: str
+        source: str
+        digest: str
+
 
 PlayerOption = Annotated[str, typer.Option("--player", help="The player's id in the event.")]
 TableOption = Annotated[int, number_option("--table")]
@@ -25,6 +37,7 @@ FileArgument = Annotated[
 FormatOption = Annotated[
     str | None, typer.Option("--format", help="text | dek | arena | ptcgl (default: read from the file).")
 ]
+Written = TypeVar("Written")  # what a list's command wrote: the list as registered, or corrected
 STATE_JA = {"missing": "未提出", "registered": "登録済み", "illegal": "問題あり", "locked": "確定"}
 MAX_FILE = 20 * 1024 * 1024
 
@@ -48,14 +61,42 @@ def _read(path: Path) -> bytes:
         )
 
 
-def read_list(path: Path, fmt: str | None) -> tuple[Decklist, str, str]:
-    """The list in the file, its format and its hash; a file in no known format refused by line."""
+def read_list(path: Path, fmt: str | None) -> tuple[Decklist, ListSource]:
+    """The list in the file and where it came from; a file in no known format refused by line."""
     from shinpan.files.decklists import digest, parse  # start-up
 
     data = _read(path)
     with handled():
         deck, found = parse(data, fmt, source=path.name)
-        return deck, found, digest(data)
+        return deck, {"fmt": found, "source": path.name, "digest": digest(data)}
+    raise AssertionError("unreachable")
+
+
+def _write_list(
+    write: Callable[..., Written],
+    event: int,
+    player: str,
+    path: Path,
+    fmt: str | None,
+    acting: Acting,
+    *more: str,
+) -> Written:
+    """A player's list registered from its file (``submit``, ``correct``): read (a file in no
+    known format refused by line), then written by the service ``write`` with the event, the
+    player, the list, ``more`` (a correction's reason) and where the list came from."""
+    deck, source = read_list(path, fmt)
+    database = acting.database()
+    with handled():
+        return write(
+            database,
+            event,
+            player_id(player),
+            deck,
+            *more,
+            **source,
+            judge=acting.judge,
+            command_id=acting.command_id,
+        )
     raise AssertionError("unreachable")
 
 
@@ -147,20 +188,7 @@ def submit(
     """Register a player's decklist (before the lock; a list with problems is registered too)."""
     from shinpan.services.decklists import submit as register  # start-up
 
-    deck, found, hashed = read_list(file, fmt)
-    database = acting.database()
-    with handled():
-        done = register(
-            database,
-            event,
-            player_id(player),
-            deck,
-            fmt=found,
-            source=file.name,
-            digest=hashed,
-            judge=acting.judge,
-            command_id=acting.command_id,
-        )
+    done = _write_list(register, event, player, file, fmt, acting)
     out = done.as_json()
     if acting.as_json:
         print_json(out)
@@ -290,21 +318,7 @@ def correct(
     """The head judge corrects a list after the lock, with a reason (both versions stay)."""
     from shinpan.services.decklists import correct as corrected  # start-up
 
-    deck, found, hashed = read_list(file, fmt)
-    database = acting.database()
-    with handled():
-        done = corrected(
-            database,
-            event,
-            player_id(player),
-            deck,
-            reason,
-            fmt=found,
-            source=file.name,
-            digest=hashed,
-            judge=acting.judge,
-            command_id=acting.command_id,
-        )
+    done = _write_list(corrected, event, player, file, fmt, acting, reason)
     if acting.as_json:
         print_json(done.as_json())
         return

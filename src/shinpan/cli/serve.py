@@ -189,6 +189,19 @@ class _Listening:
     certfile: str | None
     keyfile: str | None
 
+    def uvicorn_options(self) -> dict[str, Any]:
+        """How uvicorn serves, one process or several: this address, quiet, without trusting
+        proxy headers, over this module's HTTP implementation, with the certificate if any."""
+        return {
+            "host": self.host,
+            "port": self.listen_port,
+            "log_level": "warning",
+            "proxy_headers": False,
+            "http": HTTP,
+            "ssl_certfile": self.certfile,
+            "ssl_keyfile": self.keyfile,
+        }
+
 
 def _serve_workers(
     database: Any, venue: Any, at: _Listening, workers: int, hint: str | None, secure_cookies: bool
@@ -212,13 +225,7 @@ def _serve_workers(
         "shinpan.web.app:app_from_env",
         factory=True,
         workers=workers,
-        host=at.host,
-        port=at.listen_port,
-        log_level="warning",
-        proxy_headers=False,
-        http=HTTP,
-        ssl_certfile=at.certfile,
-        ssl_keyfile=at.keyfile,
+        **at.uvicorn_options(),
     )
 
 
@@ -234,16 +241,7 @@ def _serve_one(database: Any, venue: Any, at: _Listening, hint: str | None, secu
     venue.apply(web)
     if at.https:
         start_redirect(web, at.host, at.port, at.https_port, venue)
-    config = uvicorn.Config(
-        web,
-        host=at.host,
-        port=at.listen_port,
-        log_level="warning",
-        proxy_headers=False,
-        http=HTTP,
-        ssl_certfile=at.certfile,
-        ssl_keyfile=at.keyfile,
-    )
+    config = uvicorn.Config(web, **at.uvicorn_options())
     if venue.tls_dir and at.certfile and at.keyfile:
         _renew_while_serving(Path(venue.tls_dir), config, at.certfile, at.keyfile)
     uvicorn.Server(config).run()
