@@ -108,24 +108,33 @@ def recording(
     Typer reads ``--judge``, ``--command-id``, ``--db`` and ``--json`` (without ``--command-id``
     or ``--json`` where the command takes none), and the command is given them as one
     :class:`Acting`. Its own options, its name and its help are its own."""
-    wanted = [
-        name
-        for name in ACTING_OPTIONS
+    wanted = {
+        name: option
+        for name, option in ACTING_OPTIONS.items()
         if (name != "command_id" or command_id) and (name != "as_json" or as_json)
-    ]
+    }
+    return given_as("acting", wanted, Acting)
+
+
+def given_as(
+    name: str, options: Mapping[str, tuple[Any, Any]], make: Callable[..., Any]
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A command whose last parameter ``name`` stands for ``options`` (each with its annotation
+    and its default): Typer reads those options in its place, in their order, and the command
+    is given ``make(**their values)``. Its own options, its name and its help are its own."""
 
     def made(command: Callable[..., None]) -> Callable[..., None]:
         *own, last = inspect.signature(command, eval_str=True).parameters.values()
-        assert last.name == "acting", f"{command.__name__}: the last parameter is acting: Acting"
+        assert last.name == name, f"{command.__name__}: the last parameter is {name}"
         kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
         tail = [
-            inspect.Parameter(name, kind, default=ACTING_OPTIONS[name][1], annotation=ACTING_OPTIONS[name][0])
-            for name in wanted
+            inspect.Parameter(option, kind, default=default, annotation=annotation)
+            for option, (annotation, default) in options.items()
         ]
 
         def run(**given: Any) -> None:
-            acting = Acting(**{name: given.pop(name) for name in wanted})
-            command(**given, acting=acting)
+            value = make(**{option: given.pop(option) for option in options})
+            command(**given, **{name: value})
 
         run.__signature__ = inspect.Signature([*own, *tail], return_annotation=None)  # type: ignore[attr-defined]
         run.__annotations__ = {p.name: p.annotation for p in (*own, *tail)} | {"return": None}
