@@ -6,6 +6,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -124,25 +125,44 @@ def given_as(
     is given ``make(**their values)``. Its own options, its name and its help are its own."""
 
     def made(command: Callable[..., None]) -> Callable[..., None]:
-        *own, last = inspect.signature(command, eval_str=True).parameters.values()
-        assert last.name == name, f"{command.__name__}: the last parameter is {name}"
+        return _GivenAs(command, name, options, make)
+
+    return made
+
+
+class _GivenAs:
+    """A command as :func:`given_as` makes it. Its signature is worked out when Typer first
+    reads it, not when its module loads: a command that is not run costs nothing."""
+
+    def __init__(
+        self,
+        command: Callable[..., None],
+        name: str,
+        options: Mapping[str, tuple[Any, Any]],
+        make: Callable[..., Any],
+    ) -> None:
+        self.command, self.name, self.options, self.make = command, name, options, make
+        self.__name__, self.__qualname__ = command.__name__, command.__qualname__
+        self.__module__, self.__doc__ = command.__module__, command.__doc__
+
+    @cached_property
+    def __signature__(self) -> inspect.Signature:
+        *own, last = inspect.signature(self.command, eval_str=True).parameters.values()
+        assert last.name == self.name, f"{self.__name__}: the last parameter is {self.name}"
         kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
         tail = [
             inspect.Parameter(option, kind, default=default, annotation=annotation)
-            for option, (annotation, default) in options.items()
+            for option, (annotation, default) in self.options.items()
         ]
+        return inspect.Signature([*own, *tail], return_annotation=None)
 
-        def run(**given: Any) -> None:
-            value = make(**{option: given.pop(option) for option in options})
-            command(**given, **{name: value})
+    @property
+    def __annotations__(self) -> dict[str, Any]:  # type: ignore[override]
+        return {p.name: p.annotation for p in self.__signature__.parameters.values()} | {"return": None}
 
-        run.__signature__ = inspect.Signature([*own, *tail], return_annotation=None)  # type: ignore[attr-defined]
-        run.__annotations__ = {p.name: p.annotation for p in (*own, *tail)} | {"return": None}
-        run.__name__, run.__qualname__ = command.__name__, command.__qualname__
-        run.__module__, run.__doc__ = command.__module__, command.__doc__
-        return run
-
-    return made
+    def __call__(self, **given: Any) -> None:
+        value = self.make(**{option: given.pop(option) for option in self.options})
+        self.command(**given, **{self.name: value})
 
 
 def say_claim_code(seat: str, code: str) -> None:
