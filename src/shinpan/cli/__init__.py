@@ -2,7 +2,9 @@
 
 Each module here holds a few commands as plain functions (their options in the
 signature, their help in the docstring) and a ``register(app)`` that lists them on the
-Typer app under their names; the function is the command, nothing else wraps it.
+Typer app under their names; the function is the command, nothing else wraps it but
+:func:`shinpan.cli.common.recording`, which gives a command that records its ``--judge``,
+``--command-id``, ``--db`` and ``--json`` as one :class:`~shinpan.cli.common.Acting`.
 
 Every command starts with only what it needs: ``shinpan NAME SUB …`` builds a Typer app
 with only that command (:func:`shinpan.cli.commands.build`), each command loads the

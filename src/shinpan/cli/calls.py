@@ -13,17 +13,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from shinpan.cli.common import command_group, handled, open_db
+from shinpan.cli.common import Acting, command_group, handled, open_db, recording
 from shinpan.cli.options import (
-    CommandOption,
     DbOption,
     EventOption,
     JsonOption,
-    JudgeOption,
     number_argument,
     number_option,
 )
-from shinpan.cli.output import answer, both, fail, heading, print_json, print_table, tell
+from shinpan.cli.output import both, fail, heading, print_json, print_table, tell
 
 if TYPE_CHECKING:
     from shinpan.services.calls import CallJson
@@ -42,57 +40,53 @@ class Reason(StrEnum):
     other = "other"
 
 
-def _said(done: CallJson, ja: str, en: str, as_json: bool) -> None:
-    answer(
+def _said(acting: Acting, done: CallJson, ja: str, en: str) -> None:
+    acting.answer(
         done,
         f"コール{done['call']}({done['table']}番卓): {ja}",
         f"call {done['call']} (table {done['table']}): {en}",
-        as_json,
     )
 
 
+@recording()
 def raise_call(
     event: EventOption,
     table: Annotated[int, number_option("--table", help="The table that calls.")],
     reason: Annotated[Reason | None, typer.Option("--reason", help="Why the table calls.")] = None,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    *,
+    acting: Acting,
 ) -> None:
     """Raise a judge call for a table of the round being played."""
     from shinpan.services import calls  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
         done = calls.raise_call(
-            database, event, table, reason.value if reason else None, judge=judge, command_id=command_id
+            database,
+            event,
+            table,
+            reason.value if reason else None,
+            judge=acting.judge,
+            command_id=acting.command_id,
         )
-    _said(done, "ジャッジを呼びました", "a judge is called", as_json)
+    _said(acting, done, "ジャッジを呼びました", "a judge is called")
 
 
 def _taking_up(step: str, ja: str, en: str, doc: str) -> Callable[..., None]:
     """``claim`` and ``escalate``: the same command, into the service's step of that name."""
 
-    def take_up(
-        call: CallArgument,
-        event: EventOption,
-        judge: JudgeOption = None,
-        command_id: CommandOption = None,
-        db: DbOption = None,
-        as_json: JsonOption = False,
-    ) -> None:
+    def take_up(call: CallArgument, event: EventOption, acting: Acting) -> None:
         from shinpan.services import calls  # start-up
 
         service = {"claim": calls.claim_call, "escalate": calls.escalate_call}[step]
-        database = open_db(db)
+        database = acting.database()
         with handled():
-            done = service(database, event, call, judge=judge, command_id=command_id)
-        _said(done, ja, en, as_json)
+            done = service(database, event, call, judge=acting.judge, command_id=acting.command_id)
+        _said(acting, done, ja, en)
 
     take_up.__name__ = step
     take_up.__doc__ = doc
-    return take_up
+    return recording()(take_up)
 
 
 claim = _taking_up(
@@ -124,6 +118,7 @@ def _rulings(text: str | None) -> list[int]:
     return numbers
 
 
+@recording()
 def resolve(
     call: CallArgument,
     event: EventOption,
@@ -137,10 +132,8 @@ def resolve(
         typer.Option("--extend", min=0, help="Minutes the table gets, when not the proposed ones."),
     ] = None,
     reason: Annotated[str | None, typer.Option("--reason", help="Why other minutes than proposed.")] = None,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    *,
+    acting: Acting,
 ) -> None:
     """Resolve a call: the table gets the proposed minutes back (T14), or --extend M --reason."""
     if (none, ruling is not None, appeal).count(True) != 1:
@@ -155,16 +148,17 @@ def resolve(
 
     outcome = "none" if none else "ruling" if ruling is not None else "appeal"
     resolution = calls.Resolution(outcome, _rulings(ruling), extend, reason)
-    database = open_db(db)
+    database = acting.database()
     with handled():
-        done = calls.resolve_call(database, event, call, resolution, judge=judge, command_id=command_id)
-    answer(
+        done = calls.resolve_call(
+            database, event, call, resolution, judge=acting.judge, command_id=acting.command_id
+        )
+    acting.answer(
         done,
         f"コール{done['call']}を解決しました({OUTCOME_JA[done['outcome']]})。"
         f"{done['table']}番卓に{done['minutes']}分延長(提案{done['proposed']}分)",
         f"call {done['call']} resolved ({done['outcome']}); table {done['table']} +{done['minutes']} min "
         f"(proposed {done['proposed']})",
-        as_json,
     )
 
 

@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from shinpan.cli.common import command_group, handled, name_value, open_db
+from shinpan.cli.common import Acting, command_group, handled, name_value, open_db, recording
 from shinpan.cli.decks import FileArgument, FormatOption, PlayerOption, TableOption, player_id, read_list
-from shinpan.cli.options import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, RoundOption
-from shinpan.cli.output import answer, print_json, tell
+from shinpan.cli.options import DbOption, EventOption, JsonOption, RoundOption
+from shinpan.cli.output import print_json, tell
 
 if TYPE_CHECKING:
     from shinpan.services.deck_shapes import CountedJson, FindingJson
@@ -39,29 +39,22 @@ def pick(
     tell(f"第{round_no}回戦のデッキチェック: {shown}", f"round {round_no}: check tables {out['tables']}")
 
 
-def start(
-    event: EventOption,
-    round_no: RoundOption,
-    table: TableOption,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
-) -> None:
+@recording()
+def start(event: EventOption, round_no: RoundOption, table: TableOption, acting: Acting) -> None:
     """Start a deck check of one table."""
     from shinpan.services.deckchecks import start as started  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
-        out = started(database, event, round_no, table, judge=judge, command_id=command_id)
-    answer(
+        out = started(database, event, round_no, table, judge=acting.judge, command_id=acting.command_id)
+    acting.answer(
         out,
         f"デッキチェック {out['check']}: 第{round_no}回戦 {table}番卓（{'、'.join(out['players'])}）を開始しました",
         f"deck check {out['check']}: round {round_no} table {table} started",
-        as_json,
     )
 
 
+@recording()
 def count(
     event: EventOption,
     round_no: RoundOption,
@@ -69,21 +62,26 @@ def count(
     player: PlayerOption,
     file: FileArgument,
     fmt: FormatOption = None,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    *,
+    acting: Acting,
 ) -> None:
     """The cards found in a player's deck, as a list; the differences from the registered list."""
     from shinpan.services.deckchecks import count as counted  # start-up
 
-    deck, _, _ = read_list(file, fmt)
-    database = open_db(db)
+    deck, _ = read_list(file, fmt)
+    database = acting.database()
     with handled():
         out = counted(
-            database, event, round_no, table, player_id(player), deck, judge=judge, command_id=command_id
+            database,
+            event,
+            round_no,
+            table,
+            player_id(player),
+            deck,
+            judge=acting.judge,
+            command_id=acting.command_id,
         )
-    if as_json:
+    if acting.as_json:
         print_json(out)
         return
     _differences(out)
@@ -103,6 +101,7 @@ def _differences(p: CountedJson | FindingJson) -> None:
         tell("  デッキリストと一致しています", "  matches the list")
 
 
+@recording()
 def end(
     event: EventOption,
     round_no: RoundOption,
@@ -114,10 +113,8 @@ def end(
     extend: Annotated[
         bool, typer.Option("--extend", help="Give the table the check's minutes (T5).")
     ] = False,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    *,
+    acting: Acting,
 ) -> None:
     """End the check: the findings, T13's proposals, the minutes it took (given with --extend)."""
     from shinpan.services.deckchecks import end as ended  # start-up
@@ -130,7 +127,7 @@ def end(
             f"--recorded-by is PLAYER=WRITER ({spec!r})",
         )
         writers[player_id(player)] = player_id(writer)
-    database = open_db(db)
+    database = acting.database()
     with handled():
         out = ended(
             database,
@@ -139,10 +136,10 @@ def end(
             table,
             recorded_by=writers,
             extend=extend,
-            judge=judge,
-            command_id=command_id,
+            judge=acting.judge,
+            command_id=acting.command_id,
         )
-    if as_json:
+    if acting.as_json:
         print_json(out)
         return
     given = "（延長を与えました）" if out["extended"] else ""
@@ -163,29 +160,26 @@ def end(
             )
 
 
+@recording()
 def corrected(
-    event: EventOption,
-    round_no: RoundOption,
-    table: TableOption,
-    player: PlayerOption,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    event: EventOption, round_no: RoundOption, table: TableOption, player: PlayerOption, acting: Acting
 ) -> None:
     """A judge marks a player's deck corrected to match the list (the mismatch's remedy done)."""
     from shinpan.services.deckchecks import deck_corrected  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
         out = deck_corrected(
-            database, event, round_no, table, player_id(player), judge=judge, command_id=command_id
+            database,
+            event,
+            round_no,
+            table,
+            player_id(player),
+            judge=acting.judge,
+            command_id=acting.command_id,
         )
-    answer(
-        out,
-        f"{out['player']}のデッキを訂正済みにしました",
-        f"deck of {out['player']} marked corrected",
-        as_json,
+    acting.answer(
+        out, f"{out['player']}のデッキを訂正済みにしました", f"deck of {out['player']} marked corrected"
     )
 
 

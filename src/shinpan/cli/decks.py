@@ -4,18 +4,30 @@ the deck checks are in :mod:`shinpan.cli.deckchecks`."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from shinpan.cli.common import command_group, handled, open_db
-from shinpan.cli.options import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, number_option
-from shinpan.cli.output import answer, both, fail, print_json, tell
+from shinpan.cli.common import Acting, command_group, handled, open_db, recording
+from shinpan.cli.options import DbOption, EventOption, JsonOption, number_option
+from shinpan.cli.output import both, fail, print_json, tell
 
 if TYPE_CHECKING:
+    from typing import TypedDict
+
     from shinpan.services.deck_shapes import ProblemJson
     from shinpan.tournament.decks import Decklist
+
+    class ListSource(TypedDict):
+        """Where a registered list came from, as its entry keeps it: the format it was read in,
+        the file's name, the file's hash."""
+
+        fmt: str
+        source: str
+        digest: str
+
 
 PlayerOption = Annotated[str, typer.Option("--player", help="The player's id in the event.")]
 TableOption = Annotated[int, number_option("--table")]
@@ -25,6 +37,7 @@ FileArgument = Annotated[
 FormatOption = Annotated[
     str | None, typer.Option("--format", help="text | dek | arena | ptcgl (default: read from the file).")
 ]
+Written = TypeVar("Written")  # what a list's command wrote: the list as registered, or corrected
 STATE_JA = {"missing": "未提出", "registered": "登録済み", "illegal": "問題あり", "locked": "確定"}
 MAX_FILE = 20 * 1024 * 1024
 
@@ -48,14 +61,42 @@ def _read(path: Path) -> bytes:
         )
 
 
-def read_list(path: Path, fmt: str | None) -> tuple[Decklist, str, str]:
-    """The list in the file, its format and its hash; a file in no known format refused by line."""
+def read_list(path: Path, fmt: str | None) -> tuple[Decklist, ListSource]:
+    """The list in the file and where it came from; a file in no known format refused by line."""
     from shinpan.files.decklists import digest, parse  # start-up
 
     data = _read(path)
     with handled():
         deck, found = parse(data, fmt, source=path.name)
-        return deck, found, digest(data)
+        return deck, {"fmt": found, "source": path.name, "digest": digest(data)}
+    raise AssertionError("unreachable")
+
+
+def _write_list(
+    write: Callable[..., Written],
+    event: int,
+    player: str,
+    path: Path,
+    fmt: str | None,
+    acting: Acting,
+    *more: str,
+) -> Written:
+    """A player's list registered from its file (``submit``, ``correct``): read (a file in no
+    known format refused by line), then written by the service ``write`` with the event, the
+    player, the list, ``more`` (a correction's reason) and where the list came from."""
+    deck, source = read_list(path, fmt)
+    database = acting.database()
+    with handled():
+        return write(
+            database,
+            event,
+            player_id(player),
+            deck,
+            *more,
+            **source,
+            judge=acting.judge,
+            command_id=acting.command_id,
+        )
     raise AssertionError("unreachable")
 
 
@@ -67,6 +108,7 @@ def _problems(problems: list[ProblemJson]) -> None:
 # -- decklist ----------------------------------------------------------------------------------
 
 
+@recording()
 def rules(
     event: EventOption,
     required: Annotated[
@@ -87,10 +129,8 @@ def rules(
         Path | None, typer.Option("--unlimited", help="A file of names any number may be played, one a line.")
     ] = None,
     lock: Annotated[str, typer.Option("--lock", help="round1, or an ISO time with its offset.")] = "round1",
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    *,
+    acting: Acting,
 ) -> None:
     """The event's deck rules, set before round 1 (T13)."""
     from shinpan.files.decklists import parse_limits, parse_names  # start-up
@@ -100,7 +140,7 @@ def rules(
     with handled():
         limits = parse_limits(_read(banned), banned.name) if banned else {}
         names = parse_names(_read(unlimited), unlimited.name) if unlimited else {}
-    database = open_db(db)
+    database = acting.database()
     with handled():
         made = set_rules(
             database,
@@ -112,8 +152,8 @@ def rules(
             limits=[(name, n) for n, name in limits.values()],
             unlimited=list(names.values()),
             lock=lock,
-            judge=judge,
-            command_id=command_id,
+            judge=acting.judge,
+            command_id=acting.command_id,
         )
     banned_names = sorted(name for n, name in limits.values() if n == 0)
     restricted_names = sorted(name for n, name in limits.values() if n == 1)
@@ -127,38 +167,30 @@ def rules(
         "unlimited": sorted(names.values()),
         "lock": made.lock,
     }
-    answer(
+    acting.answer(
         shown,
         f"デッキ規定を設定しました: {shown['sections']}、同名{made.copies}枚まで、禁止{len(banned_names)}・"
         f"制限{len(restricted_names)}、確定は{'第1回戦の開始時' if made.lock == 'round1' else made.lock}",
         f"deck rules set: {shown['sections']}, {made.copies} copies, {len(banned_names)} banned, "
         f"{len(restricted_names)} restricted, locked at {made.lock}",
-        as_json,
     )
 
 
+@recording()
 def submit(
     event: EventOption,
     player: PlayerOption,
     file: FileArgument,
     fmt: FormatOption = None,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    *,
+    acting: Acting,
 ) -> None:
     """Register a player's decklist (before the lock; a list with problems is registered too)."""
     from shinpan.services.decklists import submit as register  # start-up
 
-    deck, found, hashed = read_list(file, fmt)
-    database = open_db(db)
-    with handled():
-        done = register(
-            database, event, player_id(player), deck, fmt=found, source=file.name, digest=hashed, judge=judge,
-            command_id=command_id,
-        )  # fmt: skip
+    done = _write_list(register, event, player, file, fmt, acting)
     out = done.as_json()
-    if as_json:
+    if acting.as_json:
         print_json(out)
         return
     sizes = "、".join(f"{s} {n}枚" for s, n in out["sections"].items())
@@ -171,16 +203,14 @@ def submit(
         _problems(out["problems"])
 
 
+@recording()
 def import_lists(
     event: EventOption,
     source: Annotated[
         Path,
         typer.Argument(help="A CSV (player, section, count, name) or a folder of lists named by player."),
     ],
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    acting: Acting,
 ) -> None:
     """Register many players' lists at once; any problem in any file and nothing is registered."""
     from shinpan.files.decklists import digest, parse, parse_batch  # start-up
@@ -199,11 +229,11 @@ def import_lists(
                 lists[player_id(player)] = (deck, "csv", source.name, digest(data))
     if not lists:
         fail(both(f"{source}: デッキリストがありません", f"{source}: no decklist found"), 1)
-    database = open_db(db)
+    database = acting.database()
     with handled():
-        done = register(database, event, lists, judge=judge, command_id=command_id)
+        done = register(database, event, lists, judge=acting.judge, command_id=acting.command_id)
     out = {"players": [d.as_json() for d in done], "count": len(done)}
-    if as_json:
+    if acting.as_json:
         print_json(out)
         return
     illegal = [d for d in done if d.problems]
@@ -264,65 +294,54 @@ def status(event: EventOption, db: DbOption = None, as_json: JsonOption = False)
         tell(f"要対応: {n}人（未提出または問題あり）", f"to see to: {n} (missing or with problems)")
 
 
-def lock(
-    event: EventOption, judge: JudgeOption = None, command_id: CommandOption = None, db: DbOption = None
-) -> None:
+@recording(as_json=False)
+def lock(event: EventOption, acting: Acting) -> None:
     """Lock the lists now: after this only the head judge corrects one, with a reason."""
     from shinpan.services.decklists import lock as lock_lists  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
-        lock_lists(database, event, judge=judge, command_id=command_id)
+        lock_lists(database, event, judge=acting.judge, command_id=acting.command_id)
     tell("デッキリストを確定しました", "decklists locked")
 
 
+@recording()
 def correct(
     event: EventOption,
     player: PlayerOption,
     file: FileArgument,
     reason: Annotated[str, typer.Option("--reason", help="Why the list is corrected.")],
     fmt: FormatOption = None,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    *,
+    acting: Acting,
 ) -> None:
     """The head judge corrects a list after the lock, with a reason (both versions stay)."""
     from shinpan.services.decklists import correct as corrected  # start-up
 
-    deck, found, hashed = read_list(file, fmt)
-    database = open_db(db)
-    with handled():
-        done = corrected(
-            database, event, player_id(player), deck, reason, fmt=found, source=file.name, digest=hashed,
-            judge=judge, command_id=command_id,
-        )  # fmt: skip
-    if as_json:
+    done = _write_list(corrected, event, player, file, fmt, acting, reason)
+    if acting.as_json:
         print_json(done.as_json())
         return
     tell(f"{done.player}のデッキリストを修正しました", f"decklist of {done.player} corrected")
     _problems(done.as_json()["problems"])
 
 
+@recording()
 def publish(
     event: EventOption,
     top: Annotated[int, typer.Option("--top", min=1, max=64, help="The lists of the final top N.")],
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    acting: Acting,
 ) -> None:
     """After the event: the lists of the final top N on the players' pages (T13)."""
     from shinpan.services.decklists import publish_top  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
-        players = publish_top(database, event, top, judge=judge, command_id=command_id)
-    answer(
+        players = publish_top(database, event, top, judge=acting.judge, command_id=acting.command_id)
+    acting.answer(
         {"top": top, "players": players},
         f"上位{top}人のデッキリストを公開しました（{len(players)}人）",
         f"the top {top}'s decklists published ({len(players)})",
-        as_json,
     )
 
 

@@ -9,17 +9,25 @@ from typing import Annotated, Any
 
 import typer
 
-from shinpan.cli.common import FORMAT_JA, ROLE_JA, TIME_OUT_JA, handled, open_db, say_claim_code
+from shinpan.cli.common import (
+    FORMAT_JA,
+    ROLE_JA,
+    TIME_OUT_JA,
+    Acting,
+    command_group,
+    handled,
+    open_db,
+    recording,
+    say_claim_code,
+)
 from shinpan.cli.options import (
-    CommandOption,
     DbOption,
     EventOption,
     JsonOption,
-    JudgeOption,
     RoundOption,
     number_option,
 )
-from shinpan.cli.output import answer, both, fail, heading, print_json, print_table, tell
+from shinpan.cli.output import both, fail, heading, print_json, print_table, tell
 from shinpan.engine.event_rules import Role
 
 AccountOption = Annotated[
@@ -165,19 +173,19 @@ def create(
     _say_claim(seat, code)
 
 
+@recording(command_id=False)
 def settings(
     event: EventOption,
     match_format: FormatOption = None,
     time_out: TimeOutOption = None,
     tiebreakers: TiebreakersOption = None,
-    actor: JudgeOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    *,
+    acting: Acting,
 ) -> None:
     """The event's format (T7–T9); with options, the head judge changes it before round 1 is paired."""
     from shinpan.services import formats  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
         if match_format or time_out or tiebreakers:
             chosen = formats.set_format(
@@ -186,23 +194,23 @@ def settings(
                 match_format=match_format,
                 time_out=time_out,
                 tiebreakers=tiebreakers,
-                actor=actor,
+                actor=acting.judge,
             )
         else:
             with database.read() as conn:
                 chosen = formats.read_format(conn, event)
     found = formats.format_json(chosen)
-    answer(
+    acting.answer(
         found,
         f"試合形式 {FORMAT_JA.get(found['format'], found['format'])}、"
         f"時間切れのマッチ: {TIME_OUT_JA.get(found['time_out'], found['time_out'])}、"
         f"マッチポイントの次のタイブレーク: {'・'.join(t.upper() for t in found['tiebreakers'])}",
         f"format {found['format']}, a match at time: {found['time_out']}, "
         f"tiebreakers after points: {', '.join(found['tiebreakers'])}",
-        as_json,
     )
 
 
+@recording(command_id=False)
 def publish(
     event: EventOption,
     names: Annotated[
@@ -220,21 +228,20 @@ def publish(
             "for the scorekeeper to confirm (left out: as it was).",
         ),
     ] = None,
-    actor: JudgeOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    *,
+    acting: Acting,
 ) -> None:
     """The head judge publishes the event to its players (T12) and prints the players' URL
     (the path under the server's address); --off unpublishes it; --winner-report lets
     winners report their results there (T11)."""
     from shinpan.services import publish as publishing  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
         found = publishing.publish(
-            database, event, names=names, off=off, winner_report=winner_report, actor=actor
+            database, event, names=names, off=off, winner_report=winner_report, actor=acting.judge
         )
-    if as_json:
+    if acting.as_json:
         print_json(publishing.publication_json(found))
     elif found.token is None:
         tell(
@@ -281,12 +288,12 @@ def list_(db: DbOption = None, as_json: JsonOption = False) -> None:
     print_table(table)
 
 
+@recording(command_id=False)
 def seal(
     event: EventOption,
     yes: Annotated[bool, typer.Option("--yes", help="Seal without asking.")] = False,
-    judge: JudgeOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    *,
+    acting: Acting,
 ) -> None:
     """Seal the event at its end: the installation's signature of the ledger's head,
     appended to the ledger and shown on the reports printed after it."""
@@ -297,11 +304,11 @@ def seal(
         f"大会 {event} の台帳をいまのヘッドで封印しますか? / Seal event {event}'s ledger at its head now?"
     ):
         raise SystemExit(1)
-    database = open_db(db)
+    database = acting.database()
     with handled():
-        done = sealing.seal_event(database, event, actor=judge)
+        done = sealing.seal_event(database, event, actor=acting.judge)
     head = LedgerHead(event, done["position"], done["head"])
-    if as_json:
+    if acting.as_json:
         print_json({**done, "short": head.short, "key_dir": str(sealing.key_dir(database))})
         return
     position = done["position"]
@@ -310,23 +317,22 @@ def seal(
     tell("  鍵", f"key: {done['fingerprint']}")
 
 
+@recording(command_id=False)
 def reopen(
     event: EventOption,
     reason: Annotated[
         str, typer.Option("--reason", help="Why the sealed event is reopened (on every later report).")
     ],
-    judge: JudgeOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    acting: Acting,
 ) -> None:
     """Reopen a sealed event, with a reason: it takes records again until it is sealed anew
     (the head judge only; the reopening is in the ledger and on every later report)."""
     from shinpan.services import reopen as reopening  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
-        done = reopening.reopen_event(database, event, reason, actor=judge)
-    if as_json:
+        done = reopening.reopen_event(database, event, reason, actor=acting.judge)
+    if acting.as_json:
         print_json(done)
         return
     tell(
@@ -336,21 +342,21 @@ def reopen(
     tell(f"  理由: {done['reason']}", f"reason: {done['reason']}")
 
 
+@recording(command_id=False)
 def judge_add(
     event: EventOption,
     name: Annotated[str, typer.Option("--name")],
     role: Annotated[Role, typer.Option("--role")] = Role.floor_judge,
     level: Annotated[int | None, number_option("--level", help="Certification level.", lowest=0)] = None,
     account: AccountOption = None,
-    judge: JudgeOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    *,
+    acting: Acting,
 ) -> None:
     """Add a floor judge, scorekeeper or viewer to the event. The seat goes to the account
     named with --account, or waits for the one-time claim code printed here (shown once)."""
     from shinpan.services import accounts, events  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
         holder = _holder(database, account)
         events.add_judge(
@@ -359,92 +365,99 @@ def judge_add(
             name=name,
             level=level,
             role=role,
-            actor=judge,
+            actor=acting.judge,
             account=holder.uid if holder else None,
         )
         code = None if holder else accounts.claim_code(database, event, name.strip())
-    if as_json:
+    if acting.as_json:
         print_json({"added": name.strip(), "role": role.value, "claim_code": code})
         return
     tell(f"{name}を{ROLE_JA[role.value]}として加えました", f"added {name} ({role.value})")
     _say_claim(name, code)
 
 
+@recording()
 def players_import(
     file: Annotated[Path, typer.Argument(help="CSV: id, name, reading (kana), club; UTF-8 or Shift_JIS.")],
     event: EventOption,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    acting: Acting,
 ) -> None:
     """Import players from CSV; nothing is imported when any row is wrong."""
     from shinpan.services import events  # start-up
 
     rows = _parse("players", file)
-    database = open_db(db)
+    database = acting.database()
     with handled():
-        n = events.import_players(database, event, rows, actor=judge, command_id=command_id)
-    print_json({"imported": n}) if as_json else tell(f"{n}人の選手を取り込みました", f"imported {n} players")
+        n = events.import_players(database, event, rows, actor=acting.judge, command_id=acting.command_id)
+    acting.answer({"imported": n}, f"{n}人の選手を取り込みました", f"imported {n} players")
 
 
+@recording()
 def players_drop(
     event: EventOption,
     player: Annotated[str, typer.Option("--player", help="The player's id.")],
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    acting: Acting,
 ) -> None:
     """A player drops between rounds: never paired again; their results stay."""
     from shinpan.services.swiss import drop_player  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
-        done = drop_player(database, event, player, actor=judge, command_id=command_id)
-    answer(
+        done = drop_player(database, event, player, actor=acting.judge, command_id=acting.command_id)
+    acting.answer(
         done,
         f"{done['player']}は第{done['round']}回戦の後にドロップしました",
         f"{done['player']} dropped after round {done['round']}",
-        as_json,
     )
 
 
+@recording()
 def pairings_import(
     file: Annotated[Path, typer.Argument(help="CSV: table, player a, player b (empty or bye for a bye).")],
     event: EventOption,
     round_no: RoundOption,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    acting: Acting,
 ) -> None:
     """Pair a round from CSV; ejected, disqualified and withdrawn players are refused (D14)."""
     from shinpan.services import events  # start-up
 
     rows = _parse("pairings", file)
-    database = open_db(db)
+    database = acting.database()
     with handled():
-        n = events.import_pairings(database, event, round_no, rows, actor=judge, command_id=command_id)
-    answer({"paired": n}, f"第{round_no}回戦: {n}マッチ", f"round {round_no}: {n} matches", as_json)
+        n = events.import_pairings(
+            database, event, round_no, rows, actor=acting.judge, command_id=acting.command_id
+        )
+    acting.answer({"paired": n}, f"第{round_no}回戦: {n}マッチ", f"round {round_no}: {n} matches")
 
 
 def register(app: typer.Typer) -> None:
-    event_app = typer.Typer(help="大会を作る・一覧する / Create and list events.", no_args_is_help=True)
-    app.add_typer(event_app, name="event")
-    event_app.command("create")(create)
-    event_app.command("settings")(settings)
-    event_app.command("publish")(publish)
-    event_app.command("list")(list_)
-    event_app.command("seal")(seal)
-    event_app.command("reopen")(reopen)
-    judge_app = typer.Typer(help="大会のジャッジ / The judges of an event.", no_args_is_help=True)
-    app.add_typer(judge_app, name="judge")
-    judge_app.command("add")(judge_add)
-    players_app = typer.Typer(help="大会のプレイヤー / The players of an event.", no_args_is_help=True)
-    app.add_typer(players_app, name="players")
-    players_app.command("import")(players_import)
-    players_app.command("drop")(players_drop)
-    pairings_app = typer.Typer(help="ラウンドの対戦組み合わせ / Pairings of a round.", no_args_is_help=True)
-    app.add_typer(pairings_app, name="pairings")
-    pairings_app.command("import")(pairings_import)
+    command_group(
+        app,
+        "event",
+        "大会を作る・一覧する / Create and list events.",
+        create,
+        settings,
+        publish,
+        list_,
+        seal,
+        reopen,
+        words={"list_": "list"},
+    )
+    command_group(
+        app, "judge", "大会のジャッジ / The judges of an event.", judge_add, words={"judge_add": "add"}
+    )
+    command_group(
+        app,
+        "players",
+        "大会のプレイヤー / The players of an event.",
+        players_import,
+        players_drop,
+        words={"players_import": "import", "players_drop": "drop"},
+    )
+    command_group(
+        app,
+        "pairings",
+        "ラウンドの対戦組み合わせ / Pairings of a round.",
+        pairings_import,
+        words={"pairings_import": "import"},
+    )

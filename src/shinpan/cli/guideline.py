@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from shinpan.cli.common import add_commands, command_group
 from shinpan.cli.output import both, fail, print_json, print_table, say, tell
 
 if TYPE_CHECKING:
@@ -293,13 +294,14 @@ def list_held(as_json: JsonOption = False) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("rules")(rules)
-    guideline_app = typer.Typer(
-        help="ガイドラインファイルの検査とスキーマ / Check guideline files and print their schema.",
-        no_args_is_help=True,
+    add_commands(app, rules)
+    command_group(
+        app,
+        "guideline",
+        "ガイドラインファイルの検査とスキーマ / Check guideline files and print their schema.",
+        check,
+        add,
+        list_held,
+        schema,
+        words={"list_held": "list"},
     )
-    app.add_typer(guideline_app, name="guideline")
-    guideline_app.command("check")(check)
-    guideline_app.command("add")(add)
-    guideline_app.command("list")(list_held)
-    guideline_app.command("schema")(schema)

@@ -8,8 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from shinpan.cli.common import handled, open_db
-from shinpan.cli.options import CommandOption, DbOption, EventOption, JsonOption, JudgeOption
+from shinpan.cli.common import Acting, add_commands, command_group, handled, open_db, recording
+from shinpan.cli.options import DbOption, EventOption, JsonOption
 from shinpan.cli.output import heading, print_json, print_table, tell
 
 
@@ -29,26 +29,25 @@ def _show_round(found: Any) -> None:
             )
 
 
+@recording()
 def start(
     event: EventOption,
     size: Annotated[int, typer.Option("--size", help="4, 8, 16 or 32 players.")],
     third_place: Annotated[bool, typer.Option("--third-place", help="Play a third-place match.")] = False,
-    actor: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    *,
+    acting: Acting,
 ) -> None:
     """Start the playoff from the final Swiss standings (the last Swiss round ended, every result in)."""
     from shinpan.services.playoff import start_playoff  # start-up
     from shinpan.services.scoresheet import round_sheet  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
         found = start_playoff(
-            database, event, size, third_place=third_place, actor=actor, command_id=command_id
+            database, event, size, third_place=third_place, actor=acting.judge, command_id=acting.command_id
         )
         recommended = round_sheet(database, event, found.round - 1).recommended_rounds
-    if as_json:
+    if acting.as_json:
         print_json(found.as_json())
         return
     played = found.round - 1  # the playoff's first round follows the last Swiss round
@@ -59,20 +58,18 @@ def start(
     _show_round(found)
 
 
+@recording()
 def pair(
     event: EventOption,
-    actor: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    acting: Acting,
 ) -> None:
     """Pair the playoff's next round (every match of the current one has its result)."""
     from shinpan.services.playoff import pair_playoff_round  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
-        found = pair_playoff_round(database, event, actor=actor, command_id=command_id)
-    print_json(found.as_json()) if as_json else _show_round(found)
+        found = pair_playoff_round(database, event, actor=acting.judge, command_id=acting.command_id)
+    print_json(found.as_json()) if acting.as_json else _show_round(found)
 
 
 def show(event: EventOption, db: DbOption = None, as_json: JsonOption = False) -> None:
@@ -130,11 +127,12 @@ def placings(event: EventOption, db: DbOption = None, as_json: JsonOption = Fals
 
 
 def register(app: typer.Typer) -> None:
-    playoff_app = typer.Typer(
-        help="スイスラウンド後の決勝トーナメント / The playoff after the Swiss rounds.", no_args_is_help=True
+    command_group(
+        app,
+        "playoff",
+        "スイスラウンド後の決勝トーナメント / The playoff after the Swiss rounds.",
+        start,
+        pair,
+        show,
     )
-    app.add_typer(playoff_app, name="playoff")
-    playoff_app.command("start")(start)
-    playoff_app.command("pair")(pair)
-    playoff_app.command("show")(show)
-    app.command("placings")(placings)
+    add_commands(app, placings)

@@ -7,11 +7,11 @@ import sys
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from shinpan.cli.common import command_group, handled, open_db
+from shinpan.cli.common import command_group, given_as, handled, open_db
 from shinpan.cli.options import DbOption, EventOption, number_option
 from shinpan.cli.output import both, errors, fail
 
@@ -99,40 +99,66 @@ def _render_with_progress(make: Callable[[], Report], fmt: Format, lang: Lang | 
         return render(report, fmt.value, progress=step, lang=_language(report, lang))
 
 
-def _emit(
-    make: Callable[[Database], Report],
-    db: str | None,
-    fmt: Format,
-    output: Path | None,
-    lang: Lang | None = None,
-) -> None:
-    """Open the database, gather the report ``make`` makes from it, and write it out."""
-    database = open_db(db)
-    if fmt is Format.pdf and output is None and sys.stdout.isatty():
-        fail(
-            both(
-                "PDFは端末には出せません: -o FILE でファイルに書き出してください",
-                "a PDF is binary: write it to a file with -o FILE",
-            ),
-            1,
+class Printing:
+    """What a report command ends with, given to it as one value: the format (``--format``),
+    the language (``--lang``, else the event's), the file to write (``--output``) and the
+    database (``--db``)."""
+
+    __slots__ = ("db", "fmt", "lang", "output")
+
+    def __init__(
+        self, fmt: Format, lang: Lang | None = None, output: Path | None = None, db: str | None = None
+    ) -> None:
+        self.fmt, self.lang, self.output, self.db = fmt, lang, output, db
+
+    def emit(self, make: Callable[[Database], Report]) -> None:
+        """Open the database, gather the report ``make`` makes from it, and write it out."""
+        database = open_db(self.db)
+        fmt, output = self.fmt, self.output
+        if fmt is Format.pdf and output is None and sys.stdout.isatty():
+            fail(
+                both(
+                    "PDFは端末には出せません: -o FILE でファイルに書き出してください",
+                    "a PDF is binary: write it to a file with -o FILE",
+                ),
+                1,
+            )
+        with handled():
+            out = _render_with_progress(lambda: make(database), fmt, self.lang)
+        if output is None:
+            sys.stdout.buffer.write(out.content)
+            sys.stdout.flush()
+            return
+        try:
+            output.write_bytes(out.content)
+        except OSError as e:
+            fail(both(f"{output} に書き込めません: {e.strerror}", f"cannot write {output}: {e.strerror}"), 1)
+        size = f"{len(out.content):,}"
+        errors().print(
+            both(f"{output} に書き出しました({size} バイト)", f"wrote {output} ({size} bytes)"),
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
         )
-    with handled():
-        out = _render_with_progress(lambda: make(database), fmt, lang)
-    if output is None:
-        sys.stdout.buffer.write(out.content)
-        sys.stdout.flush()
-        return
-    try:
-        output.write_bytes(out.content)
-    except OSError as e:
-        fail(both(f"{output} に書き込めません: {e.strerror}", f"cannot write {output}: {e.strerror}"), 1)
-    size = f"{len(out.content):,}"
-    errors().print(
-        both(f"{output} に書き出しました({size} バイト)", f"wrote {output} ({size} bytes)"),
-        markup=False,
-        highlight=False,
-        soft_wrap=True,
-    )
+
+
+def printed(
+    fmt: Format, lang: Lang | None = None, *, asks_lang: bool = True, lang_after_output: bool = False
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A report command, its last parameter ``printing: Printing``: in its place Typer reads
+    ``--format`` (default ``fmt``), ``--lang`` (default ``lang``; left out where the report
+    has one language: ``asks_lang=False``), ``--output`` and ``--db``, in that order (``--lang``
+    after ``--output`` where the command has always listed it so)."""
+    options: dict[str, tuple[Any, Any]] = {
+        "fmt": (FormatOption, fmt),
+        "output": (OutputOption, None),
+        "db": (DbOption, None),
+    }
+    if asks_lang:
+        at = 2 if lang_after_output else 1
+        listed = list(options.items())
+        options = dict([*listed[:at], ("lang", (LangOption, lang)), *listed[at:]])
+    return given_as("printing", options, lambda **given: Printing(**{"lang": lang, **given}))
 
 
 def penalties(
@@ -148,23 +174,24 @@ def penalties(
     """The event penalty report: every ruling the guideline reports (no cautions or draft warnings)."""
     from shinpan.reports import penalty_report  # start-up
 
-    _emit(lambda database: penalty_report(database, event, group.value), db, fmt, output, lang)
+    # its --group stands between --lang and --output: its options are its own, as its help lists them
+    Printing(fmt, lang, output, db).emit(lambda database: penalty_report(database, event, group.value))
 
 
+@printed(Format.pdf)
 def dq(
     event: EventOption,
     ruling: Annotated[int | None, number_option("--ruling", help="Only this disqualification.")] = None,
-    fmt: FormatOption = Format.pdf,
-    lang: LangOption = None,
-    output: OutputOption = None,
-    db: DbOption = None,
+    *,
+    printing: Printing,
 ) -> None:
     """Disqualification reports: timeline, statements, the player's rulings, the decision (D14)."""
     from shinpan.reports import dq_report  # start-up
 
-    _emit(lambda database: dq_report(database, event, ruling), db, fmt, output, lang)
+    printing.emit(lambda database: dq_report(database, event, ruling))
 
 
+@printed(Format.json)
 def player(
     event: Annotated[
         int | None, number_option("--event", help="The event the player is in (with --player).")
@@ -172,10 +199,8 @@ def player(
     number: Annotated[str | None, typer.Option("--player", help="The player's id in that event.")] = None,
     name: Annotated[str | None, typer.Option("--name", help="Or: the player's name.")] = None,
     reading: Annotated[str, typer.Option("--reading", help="With --name: the reading, in kana.")] = "",
-    fmt: FormatOption = Format.json,
-    lang: LangOption = None,
-    output: OutputOption = None,
-    db: DbOption = None,
+    *,
+    printing: Printing,
 ) -> None:
     """A player's penalties, ejections and disqualifications across every event."""
     from shinpan.reports import history_of_player, player_history  # start-up
@@ -189,42 +214,41 @@ def player(
             1,
         )
     if name is not None:
-        _emit(lambda database: player_history(database, name, reading), db, fmt, output, lang)
+        printing.emit(lambda database: player_history(database, name, reading))
     else:
         assert event is not None and number is not None
-        _emit(lambda database: history_of_player(database, event, number), db, fmt, output, lang)
+        printing.emit(lambda database: history_of_player(database, event, number))
 
 
+@printed(Format.json)
 def stats(
     event: Annotated[int | None, number_option("--event", help="One event (default: every event).")] = None,
-    fmt: FormatOption = Format.json,
-    lang: LangOption = None,
-    output: OutputOption = None,
-    db: DbOption = None,
+    *,
+    printing: Printing,
 ) -> None:
     """Statistics with charts: rulings by category, infraction, round and judge, and more."""
     from shinpan.reports import statistics  # start-up
 
-    _emit(lambda database: statistics(database, event), db, fmt, output, lang)
+    printing.emit(lambda database: statistics(database, event))
 
 
+@printed(Format.pdf)
 def slip(
     event: EventOption,
     ruling: Annotated[int, number_option("--ruling", help="The ruling's number.")],
     base_url: Annotated[
         str, typer.Option("--base-url", help="The web app's address, for the QR code.")
     ] = "http://127.0.0.1:8000",
-    fmt: FormatOption = Format.pdf,
-    lang: LangOption = None,
-    output: OutputOption = None,
-    db: DbOption = None,
+    *,
+    printing: Printing,
 ) -> None:
     """A penalty slip (A6) for one ruling, with a QR code linking to it in the web app."""
     from shinpan.reports import penalty_slip  # start-up
 
-    _emit(lambda database: penalty_slip(database, event, ruling, base_url), db, fmt, output, lang)
+    printing.emit(lambda database: penalty_slip(database, event, ruling, base_url))
 
 
+@printed(Format.pdf)
 def penalty_slips(
     event: EventOption,
     round_no: Annotated[
@@ -235,10 +259,8 @@ def penalty_slips(
         number_option("--ruling", help="Or: these rulings (repeat --ruling for each)."),
     ] = None,
     base_url: QrCodesAddress = "http://127.0.0.1:8000",
-    fmt: FormatOption = Format.pdf,
-    lang: LangOption = None,
-    output: OutputOption = None,
-    db: DbOption = None,
+    *,
+    printing: Printing,
 ) -> None:
     """Penalty slips in batch, four A6 slips to an A4 page: a round's, or the rulings named."""
     from shinpan.reports import penalty_slips as make  # start-up
@@ -251,15 +273,12 @@ def penalty_slips(
             ),
             1,
         )
-    _emit(
-        lambda database: make(database, event, round_no=round_no, numbers=rulings or None, base_url=base_url),
-        db,
-        fmt,
-        output,
-        lang,
+    printing.emit(
+        lambda database: make(database, event, round_no=round_no, numbers=rulings or None, base_url=base_url)
     )
 
 
+@printed(Format.pdf)
 def slips(
     event: EventOption,
     round_no: RoundOption = None,
@@ -267,121 +286,105 @@ def slips(
         list[int] | None, number_option("--table", help="Only these tables (repeat --table).")
     ] = None,
     base_url: QrCodesAddress = "http://127.0.0.1:8000",
-    fmt: FormatOption = Format.pdf,
-    lang: LangOption = None,
-    output: OutputOption = None,
-    db: DbOption = None,
+    *,
+    printing: Printing,
 ) -> None:
     """Result slips of a round, eight to an A4 page with cut lines: each table's players,
     boxes for the duels, signatures, and the match's code with a QR code."""
     from shinpan.reports import result_slips  # start-up
 
-    _emit(
-        lambda database: result_slips(database, event, round_no, base_url, tables=tables or None),
-        db,
-        fmt,
-        output,
-        lang,
-    )
+    printing.emit(lambda database: result_slips(database, event, round_no, base_url, tables=tables or None))
 
 
+@printed(Format.pdf)
 def pairings(
     event: EventOption,
     round_no: RoundOption = None,
     order: Annotated[
         Order, typer.Option("--by", help="table (default) or name (50-on order).")
     ] = Order.table,
-    fmt: FormatOption = Format.pdf,
-    lang: LangOption = None,
-    output: OutputOption = None,
-    db: DbOption = None,
+    *,
+    printing: Printing,
 ) -> None:
     """A round's pairings for the venue wall: by table, or by player name in 50-on order."""
     from shinpan.reports import venue_pairings  # start-up
 
-    _emit(lambda database: venue_pairings(database, event, round_no, order.value), db, fmt, output, lang)
+    printing.emit(lambda database: venue_pairings(database, event, round_no, order.value))
 
 
+@printed(Format.pdf)
 def standings(
     event: EventOption,
     round_no: RoundOption = None,
-    fmt: FormatOption = Format.pdf,
-    lang: LangOption = None,
-    output: OutputOption = None,
-    db: DbOption = None,
+    *,
+    printing: Printing,
 ) -> None:
     """The standings for the venue wall, as they stood at the end of the round."""
     from shinpan.reports import venue_standings  # start-up
 
-    _emit(lambda database: venue_standings(database, event, round_no), db, fmt, output, lang)
+    printing.emit(lambda database: venue_standings(database, event, round_no))
 
 
+@printed(Format.pdf, lang_after_output=True)
 def bracket(
     event: EventOption,
-    fmt: FormatOption = Format.pdf,
-    output: OutputOption = None,
-    lang: LangOption = None,
-    db: DbOption = None,
+    printing: Printing,
 ) -> None:
     """The playoff's bracket for the venue wall, with the final placings once the final is played."""
     from shinpan.reports import venue_bracket  # start-up
 
-    _emit(lambda database: venue_bracket(database, event), db, fmt, output, lang)
+    printing.emit(lambda database: venue_bracket(database, event))
 
 
+@printed(Format.pdf, Lang.both)
 def deckchecks(
     event: EventOption,
     round_no: Annotated[int | None, number_option("--round", help="Only this round.")] = None,
-    fmt: FormatOption = Format.pdf,
-    lang: LangOption = Lang.both,
-    output: OutputOption = None,
-    db: DbOption = None,
+    *,
+    printing: Printing,
 ) -> None:
     """Deck checks (T13): who, when, how long, what was found, the rulings they led to."""
     from shinpan.reports.decks import deck_checks_report  # start-up
 
-    _emit(lambda database: deck_checks_report(database, event, round_no), db, fmt, output, lang)
+    printing.emit(lambda database: deck_checks_report(database, event, round_no))
 
 
+@printed(Format.pdf, Lang.ja, asks_lang=False)
 def decklist(
     event: EventOption,
     player: Annotated[str, typer.Option("--player", help="The player's id in the event.")],
-    fmt: FormatOption = Format.pdf,
-    output: OutputOption = None,
-    db: DbOption = None,
+    printing: Printing,
 ) -> None:
     """A player's decklist on A4, in Japanese, with the judges' box (T13)."""
     from shinpan.reports.decks import decklist_sheet  # start-up
 
-    _emit(lambda database: decklist_sheet(database, event, player.strip()), db, fmt, output, Lang.ja)
+    printing.emit(lambda database: decklist_sheet(database, event, player.strip()))
 
 
+@printed(Format.csv, asks_lang=False)
 def decklists(
     event: EventOption,
-    fmt: FormatOption = Format.csv,
-    output: OutputOption = None,
-    db: DbOption = None,
+    printing: Printing,
 ) -> None:
     """Every player's current decklist, as CSV (a line per card) or JSON (T13)."""
     from shinpan.reports.decks import all_decklists  # start-up
 
-    _emit(lambda database: all_decklists(database, event), db, fmt, output)
+    printing.emit(lambda database: all_decklists(database, event))
 
 
+@printed(Format.pdf, Lang.both)
 def codes(
     event: EventOption,
     base_url: Annotated[
         str, typer.Option("--base-url", help="The server's address, for the players' page.")
     ] = "",
-    fmt: FormatOption = Format.pdf,
-    lang: LangOption = Lang.both,
-    output: OutputOption = None,
-    db: DbOption = None,
+    *,
+    printing: Printing,
 ) -> None:
     """Each player's registration code on a slip, for their own decklist (T13)."""
     from shinpan.reports.decks import registration_slips  # start-up
 
-    _emit(lambda database: registration_slips(database, event, base_url), db, fmt, output, lang)
+    printing.emit(lambda database: registration_slips(database, event, base_url))
 
 
 def register(app: typer.Typer) -> None:

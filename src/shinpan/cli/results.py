@@ -10,13 +10,9 @@ from typing import Annotated, Any
 
 import typer
 
-from shinpan.cli.common import RESULT_JA, handled, open_db
+from shinpan.cli.common import RESULT_JA, Acting, handled, recording
 from shinpan.cli.options import (
-    CommandOption,
-    DbOption,
     EventOption,
-    JsonOption,
-    JudgeOption,
     RoundOption,
     number_option,
 )
@@ -89,6 +85,7 @@ def _wanted(
     )
 
 
+@recording()
 def result(
     event: EventOption,
     round_no: RoundOption,
@@ -114,20 +111,20 @@ def result(
         ),
     ] = None,
     reason: Annotated[str | None, typer.Option("--reason", help="Why the result is corrected.")] = None,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    *,
+    acting: Acting,
 ) -> None:
     """Report a table's result: a duel, the slip's score, or the match without duels; a
     correction names the result it replaces and why (T11)."""
     wanted = _wanted(duel, winner, draw, match, score, at_time, replaces, reason)
-    database = open_db(db)
+    database = acting.database()
     from shinpan.services.results import report_result  # start-up
 
     with handled():  # T11's refusal too, on one line, in Japanese first
-        done = report_result(database, event, round_no, table, wanted, actor=judge, command_id=command_id)
-    if as_json:
+        done = report_result(
+            database, event, round_no, table, wanted, actor=acting.judge, command_id=acting.command_id
+        )
+    if acting.as_json:
         print_json(done)
         return
     shown = done["shown"] or "playing"

@@ -7,7 +7,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from shinpan.cli.common import FORMAT_JA, RESULT_JA, STATUS_JA, TIME_OUT_JA, handled, open_db
+from shinpan.cli.common import (
+    FORMAT_JA,
+    RESULT_JA,
+    STATUS_JA,
+    TIME_OUT_JA,
+    Acting,
+    add_commands,
+    command_group,
+    handled,
+    open_db,
+    recording,
+)
 from shinpan.cli.options import CommandOption, DbOption, EventOption, JsonOption, JudgeOption, number_option
 from shinpan.cli.output import both, fail, heading, print_json, print_table, tell
 from shinpan.engine.event_rules import RoundState
@@ -134,26 +145,27 @@ def _table_change(spec: str) -> Any:
     return TableChange(int(table), a.strip(), b.strip() or None)
 
 
+@recording()
 def pair(
     event: EventOption,
     seed: Annotated[
         int | None,
         number_option("--seed", help="The pairing's seed (default: chosen and recorded).", lowest=0),
     ] = None,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    *,
+    acting: Acting,
 ) -> None:
     """Pair the next Swiss round and record it with its seed (only players still in the
     event; a round's matches must all have results and the round must have ended)."""
     from shinpan.services import swiss  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
-        made = swiss.pair_next_round(database, event, seed=seed, actor=judge, command_id=command_id)
+        made = swiss.pair_next_round(
+            database, event, seed=seed, actor=acting.judge, command_id=acting.command_id
+        )
         advice = swiss.recommended(database, event)
-    if as_json:
+    if acting.as_json:
         print_json(made.as_json())
         return
     tell(
@@ -168,25 +180,26 @@ def pair(
     print_table(table)
 
 
+@recording()
 def start(
     event: EventOption,
     minutes: Annotated[
         int | None, number_option("--minutes", help="The round's length (default: the event's, 50).")
     ] = None,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    *,
+    acting: Acting,
 ) -> None:
     """Start the clock of the round paired last."""
     from shinpan.services.queries import time_zone_of  # start-up
     from shinpan.services.rounds import start_round  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
-        started = start_round(database, event, minutes=minutes, actor=judge, command_id=command_id)
+        started = start_round(
+            database, event, minutes=minutes, actor=acting.judge, command_id=acting.command_id
+        )
         zone = time_zone_of(database, event)
-    if as_json:
+    if acting.as_json:
         print_json(started)
         return
     ends = _local(started["ends_at"], zone)
@@ -239,42 +252,51 @@ def end(
         )
 
 
+@recording(as_json=False)
 def give_time(
     event: EventOption,
     table: Annotated[int, number_option("--table")],
     minutes: Annotated[int, number_option("--minutes", help="Minutes the table gets.")],
     reason: Annotated[str, typer.Option("--reason", help="Why: a judge call, a deck check…")],
     round_no: OptionalRound = None,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
+    *,
+    acting: Acting,
 ) -> None:
     """A judge gives one table more time, with the reason."""
     from shinpan.services.rounds import give_time as give  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
-        give(database, event, table, minutes, reason, round_no=round_no, judge=judge, command_id=command_id)
+        give(
+            database,
+            event,
+            table,
+            minutes,
+            reason,
+            round_no=round_no,
+            judge=acting.judge,
+            command_id=acting.command_id,
+        )
     tell(f"{table}番卓: {minutes}分延長しました", f"table {table}: +{minutes} min")
 
 
+@recording()
 def edit(
     event: EventOption,
     tables: Annotated[list[str], typer.Argument(help="TABLE=A,B for each table (TABLE=A: a bye).")],
     reason: Annotated[str, typer.Option("--reason", help="Why the pairing changes.")],
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    acting: Acting,
 ) -> None:
     """The head judge pairs tables of the current round again before it starts."""
     from shinpan.services.swiss import edit_pairings  # start-up
 
     changes = [_table_change(spec) for spec in tables]
-    database = open_db(db)
+    database = acting.database()
     with handled():
-        done = edit_pairings(database, event, changes, reason, actor=judge, command_id=command_id)
-    if as_json:
+        done = edit_pairings(
+            database, event, changes, reason, actor=acting.judge, command_id=acting.command_id
+        )
+    if acting.as_json:
         print_json({"pairings": done})
         return
     for p in done:
@@ -343,15 +365,16 @@ def standings(
 
 
 def register(app: typer.Typer) -> None:
-    round_app = typer.Typer(
-        help="ラウンド: 組み合わせ、開始、終了、卓の延長時間 / Rounds: pair, start and end them; give a table time.",
-        no_args_is_help=True,
+    command_group(
+        app,
+        "round",
+        "ラウンド: 組み合わせ、開始、終了、卓の延長時間 / Rounds: pair, start and end them; give a table time.",
+        pair,
+        start,
+        end,
+        give_time,
+        edit,
+        clock,
+        words={"give_time": "time"},
     )
-    app.add_typer(round_app, name="round")
-    round_app.command("pair")(pair)
-    round_app.command("start")(start)
-    round_app.command("end")(end)
-    round_app.command("time")(give_time)
-    round_app.command("edit")(edit)
-    round_app.command("clock")(clock)
-    app.command("standings")(standings)
+    add_commands(app, standings)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from shinpan.cli.common import STATUS_JA, handled, open_db
+from shinpan.cli.common import STATUS_JA, Acting, add_commands, handled, open_db, recording
 from shinpan.cli.guideline import Lang, LangOption
 from shinpan.cli.options import (
     DB_INT_MAX,
@@ -19,7 +19,7 @@ from shinpan.cli.options import (
     number_argument,
     number_option,
 )
-from shinpan.cli.output import answer, both, fail, heading, print_json, print_table, say, tell
+from shinpan.cli.output import both, fail, heading, print_json, print_table, say, tell
 
 if TYPE_CHECKING:  # the guideline and the engine load inside the commands that use them
     from shinpan.guideline import Rulebook
@@ -169,51 +169,49 @@ def record(
         say(f"  #{r['number']} {r['player']}: {text}", markup=False, highlight=False)
 
 
+@recording()
 def confirm(
     rulings: Annotated[list[int], number_argument("Ruling numbers.")],
     event: EventOption,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    acting: Acting,
 ) -> None:
     """The head judge confirms rulings waiting for it (D11)."""
     from shinpan.services import corrections  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
-        done = corrections.confirm(database, event, rulings, judge=judge, command_id=command_id)
-    answer(
+        done = corrections.confirm(database, event, rulings, judge=acting.judge, command_id=acting.command_id)
+    acting.answer(
         {"confirmed": done},
         f"裁定 {'、'.join(map(str, done))} を承認しました",
         f"confirmed {', '.join(map(str, done))}",
-        as_json,
     )
 
 
+@recording()
 def void(
     ruling: Annotated[int, number_argument("A ruling number; its whole record is voided.")],
     event: EventOption,
     reason: Annotated[str, typer.Option("--reason", help="Why (kept in the ledger).")],
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    acting: Acting,
 ) -> None:
     """Void a ruling's record; what it did to matches and statuses is reversed (D1)."""
     from shinpan.services import corrections, queries  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
         before = queries.rederived_by(database, event, ruling)
-        done = corrections.void(database, event, ruling, reason, judge=judge, command_id=command_id)
-    if as_json:
+        done = corrections.void(
+            database, event, ruling, reason, judge=acting.judge, command_id=acting.command_id
+        )
+    if acting.as_json:
         print_json({"voided": done})
         return
     tell(f"裁定 {'、'.join(map(str, done))} を取り消しました", f"voided {', '.join(map(str, done))}")
     _tell_rederived(database, event, event_rulebook(database, event), ruling, before)
 
 
+@recording()
 def deviate(
     ruling: Annotated[int, number_argument("A ruling number.")],
     event: EventOption,
@@ -221,21 +219,19 @@ def deviate(
     penalty: Annotated[
         list[str] | None, typer.Option("--penalty", help="Component codes; none for no penalty.")
     ] = None,
-    judge: JudgeOption = None,
-    command_id: CommandOption = None,
-    db: DbOption = None,
-    as_json: JsonOption = False,
+    *,
+    acting: Acting,
 ) -> None:
     """The head judge deviates from the guideline for one ruling (D11, D12)."""
     from shinpan.services import corrections, queries  # start-up
 
-    database = open_db(db)
+    database = acting.database()
     with handled():
         before = queries.rederived_by(database, event, ruling)
         body = corrections.deviate(
-            database, event, ruling, penalty or [], reason, judge=judge, command_id=command_id
+            database, event, ruling, penalty or [], reason, judge=acting.judge, command_id=acting.command_id
         )
-    if as_json:
+    if acting.as_json:
         print_json(body)
         return
     from shinpan.engine.explain import penalty_text  # start-up
@@ -429,9 +425,4 @@ def deadlines(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("record")(record)
-    app.command("confirm")(confirm)
-    app.command("void")(void)
-    app.command("deviate")(deviate)
-    app.command("history")(history)
-    app.command("deadlines")(deadlines)
+    add_commands(app, record, confirm, void, deviate, history, deadlines)

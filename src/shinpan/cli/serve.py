@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from shinpan.cli.common import DbOption, handled, open_db
+from shinpan.cli.common import DbOption, add_commands, command_group, handled, open_db
 from shinpan.cli.output import both, fail, tell
 
 # uvicorn's HTTP/1.1 with a request's head bounded in size and in time (shinpan.web.protocol),
@@ -189,6 +189,19 @@ class _Listening:
     certfile: str | None
     keyfile: str | None
 
+    def uvicorn_options(self) -> dict[str, Any]:
+        """How uvicorn serves, one process or several: this address, quiet, without trusting
+        proxy headers, over this module's HTTP implementation, with the certificate if any."""
+        return {
+            "host": self.host,
+            "port": self.listen_port,
+            "log_level": "warning",
+            "proxy_headers": False,
+            "http": HTTP,
+            "ssl_certfile": self.certfile,
+            "ssl_keyfile": self.keyfile,
+        }
+
 
 def _serve_workers(
     database: Any, venue: Any, at: _Listening, workers: int, hint: str | None, secure_cookies: bool
@@ -212,13 +225,7 @@ def _serve_workers(
         "shinpan.web.app:app_from_env",
         factory=True,
         workers=workers,
-        host=at.host,
-        port=at.listen_port,
-        log_level="warning",
-        proxy_headers=False,
-        http=HTTP,
-        ssl_certfile=at.certfile,
-        ssl_keyfile=at.keyfile,
+        **at.uvicorn_options(),
     )
 
 
@@ -234,16 +241,7 @@ def _serve_one(database: Any, venue: Any, at: _Listening, hint: str | None, secu
     venue.apply(web)
     if at.https:
         start_redirect(web, at.host, at.port, at.https_port, venue)
-    config = uvicorn.Config(
-        web,
-        host=at.host,
-        port=at.listen_port,
-        log_level="warning",
-        proxy_headers=False,
-        http=HTTP,
-        ssl_certfile=at.certfile,
-        ssl_keyfile=at.keyfile,
-    )
+    config = uvicorn.Config(web, **at.uvicorn_options())
     if venue.tls_dir and at.certfile and at.keyfile:
         _renew_while_serving(Path(venue.tls_dir), config, at.certfile, at.keyfile)
     uvicorn.Server(config).run()
@@ -307,11 +305,12 @@ def user_organiser(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("serve")(serve)
-    user_app = typer.Typer(
-        help="ウェブアプリにサインインするアカウント / Accounts that sign in to the web app.",
-        no_args_is_help=True,
+    add_commands(app, serve)
+    command_group(
+        app,
+        "user",
+        "ウェブアプリにサインインするアカウント / Accounts that sign in to the web app.",
+        user_add,
+        user_organiser,
+        words={"user_add": "add", "user_organiser": "organiser"},
     )
-    app.add_typer(user_app, name="user")
-    user_app.command("add")(user_add)
-    user_app.command("organiser")(user_organiser)
