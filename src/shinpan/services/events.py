@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 from datetime import date, datetime
-from typing import Any
+from typing import Any, Unpack
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE, MAX_ROUND_MINUTES
@@ -40,6 +40,7 @@ from shinpan.entries import (
 from shinpan.errors import Conflict, Forbidden, InvalidInput, Refused
 from shinpan.files.csvio import PairingRow, PlayerRow
 from shinpan.files.guidelines import HeldGuideline, held_guidelines, rulebook_for, shipped_guideline
+from shinpan.services.asked import Asked, run_asked
 from shinpan.services.commands import run_command
 from shinpan.services.context import load_event, paired_round, role_of, stamp
 from shinpan.services.effects import settle_carried
@@ -265,10 +266,7 @@ def import_players(
     db: Database,
     event_id: int,
     rows: list[PlayerRow],
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> int:
     """Add players; nothing is added when any is already registered. Their ids are stored
     normalized (D18); two that normalize alike are refused."""
@@ -299,16 +297,14 @@ def import_players(
         ap.append(PlayersImported(registered))
         return len(payload)
 
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.roster,
-        actor,
-        command_id,
         {"players": payload},
         act,
-        now,
         lambda _conn, entry: len(entry.of(PlayersImported).players),
+        **asked,
     )
 
 
@@ -317,10 +313,7 @@ def import_pairings(
     event_id: int,
     round_no: int,
     rows: list[PairingRow],
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> int:
     """Pair a round; refused for unknown players and for those out of the event (D14)."""
     if round_no < 1:
@@ -353,16 +346,14 @@ def import_pairings(
         settle_carried(ap, round_no)
         return len(pairings)
 
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.results,
-        actor,
-        command_id,
         {"round": round_no, "pairings": pairings},
         act,
-        now,
         lambda _conn, entry: len(entry.of(RoundPaired).pairings),
+        **asked,
     )
 
 
@@ -370,13 +361,10 @@ def end_round(
     db: Database,
     event_id: int,
     round_no: int | None = None,
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
     before_t5: bool = False,
     open_tables: Mapping[int, OpenTable] | None = None,
     keep_open: bool = False,
+    **asked: Unpack[Asked],
 ) -> int:
     """End a round (default: the current one): its end-of-round deadlines fall due (D21).
     A started round ends with every table resolved: each table still without a result has
@@ -409,16 +397,8 @@ def end_round(
 
     chosen = {str(t): c.value for t, c in sorted((open_tables or {}).items())}
     payload: dict[str, Any] = {"end_round": round_no} | ({"open_tables": chosen} if chosen else {})
-    return run_command(
-        db,
-        event_id,
-        Action.results,
-        actor,
-        command_id,
-        payload,
-        act,
-        now,
-        lambda _conn, entry: entry.of(RoundEnded).round,
+    return run_asked(
+        db, event_id, Action.results, payload, act, lambda _conn, entry: entry.of(RoundEnded).round, **asked
     )
 
 
@@ -431,9 +411,7 @@ def report_result(
     duel: int | None = None,
     winner: str | None = None,
     result: str | None = None,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> None:
     """A scorekeeper's result: one duel's winner (``duel`` left out: the match's next duel,
     chosen in the write transaction), or the match result (a, b or draw); see
@@ -444,4 +422,4 @@ def report_result(
     wanted = Wanted(duel=duel, winner=winner, match=result if duel is None and winner is None else None)
     if wanted.duel is None and wanted.winner is None and wanted.match is None:
         raise InvalidInput("a match result is a, b or draw", field="result")
-    report(db, event_id, round_no, table, wanted, actor=actor, command_id=command_id, now=now)
+    report(db, event_id, round_no, table, wanted, **asked)

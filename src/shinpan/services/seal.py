@@ -26,15 +26,14 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, NamedTuple, TypedDict, Unpack
 
 from shinpan.engine.event_rules import Action
 from shinpan.entries import EventSealed
 from shinpan.errors import InvalidInput, StorageError
 from shinpan.ledger_head import ALPHABET
-from shinpan.services.commands import run_command
+from shinpan.services.asked import Asked, run_asked
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database, data_dir
 from shinpan.store.events import identity
@@ -168,10 +167,7 @@ def trust_key(db: Database, key_hex: str, note: str) -> None:
 def seal_event(
     db: Database,
     event_id: int,
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> Sealed:
     """The head judge seals the event: the installation's signature of the chain's head,
     appended as an entry. Entries after it are not covered (a later seal covers them)."""
@@ -193,16 +189,14 @@ def seal_event(
         made.append("" if found is None else found.uid)
         return act(conn, ap)
 
-    done = run_command(
+    done = run_asked(
         db,
         event_id,
         Action.manage,
-        actor,
-        command_id,
         {"seal": event_id},
         sealing,
-        now,
         lambda _conn, entry: _sealed(entry.seq, entry.of(EventSealed)),
+        **asked,
     )
     if made:  # made now, not a retry: kept beside the key
         _keep(db, made[0], event_id, done)
