@@ -1,6 +1,7 @@
 """Who asks for a command, under which command id, and when: the keywords every judges'
-command takes (``actor``, ``command_id``, ``now``), declared once as :class:`Asked` and handed
-on whole to the write door (:func:`run_asked`, over :func:`~shinpan.services.commands.run_command`).
+command takes (``actor``, ``command_id``, ``now``; ``judge`` for the floor's commands), declared
+once as :class:`Asked` (:class:`Judged`) and handed on whole to the write door
+(:func:`run_asked`, over :func:`~shinpan.services.commands.run_command`).
 
 A command declares them as ``**asked: Unpack[Asked]``: callers name them as before
 (``actor=…, command_id=…, now=…``), each may be left out (the head judge, a new id, now).
@@ -14,22 +15,36 @@ from typing import Any, TypedDict, TypeVar, Unpack
 
 from shinpan.engine.event_rules import Action
 from shinpan.services.commands import run_command
+from shinpan.services.context import Event
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.ledger import Appender, Entry
 
-__all__ = ["Asked", "run_asked"]
+__all__ = ["Asked", "Judged", "answers_nothing", "by_judge", "run_asked"]
 
 T = TypeVar("T")
 
 
-class Asked(TypedDict, total=False):
-    """Who asks (a judge's name; left out, the head judge), the command's id (left out, a
-    new one: a retry sends the same) and the time it is recorded at (left out, now)."""
+class _Command(TypedDict, total=False):
+    command_id: str | None  # left out, a new one: a retry sends the same
+    now: datetime | None  # the time it is recorded at (left out, now)
+
+
+class Asked(_Command, total=False):
+    """Who asks (a judge's name; left out, the head judge), the command's id and its time."""
 
     actor: str | None
-    command_id: str | None
-    now: datetime | None
+
+
+class Judged(_Command, total=False):
+    """The same for the floor's commands (a ruling, a call, a deck check, a deadline), whose
+    callers name the one who asks ``judge``."""
+
+    judge: str | None
+
+
+def answers_nothing(_conn: Connection, _entry: Entry) -> None:
+    """What a retry of a command that answers nothing answers (a deadline closed, time given)."""
 
 
 def run_asked(
@@ -41,13 +56,30 @@ def run_asked(
     replayed: Callable[[Connection, Entry], T],
     /,
     *,
+    check: Callable[[Connection, Event, str], None] | None = None,
     when_sealed: bool = False,
     **asked: Unpack[Asked],
 ) -> T:
     """Run ``act`` through the write door for the one who asked (see :func:`run_command`):
-    once per command id, ``replayed`` answering a retry from the entry first recorded; a
-    sealed event takes it only ``when_sealed`` (the command that reopens it)."""
+    once per command id, ``replayed`` answering a retry from the entry first recorded, after
+    ``check`` (a further permission); a sealed event takes it only ``when_sealed`` (the
+    command that reopens it)."""
     actor, command_id, now = asked.get("actor"), asked.get("command_id"), asked.get("now")
     return run_command(
-        db, event_id, action, actor, command_id, payload, act, now, replayed, when_sealed=when_sealed
+        db,
+        event_id,
+        action,
+        actor,
+        command_id,
+        payload,
+        act,
+        now,
+        replayed,
+        check=check,
+        when_sealed=when_sealed,
     )
+
+
+def by_judge(judged: Judged) -> Asked:
+    """A floor's command asked by ``judge``, as the write door takes it (:func:`run_asked`)."""
+    return Asked(actor=judged.get("judge"), command_id=judged.get("command_id"), now=judged.get("now"))
