@@ -57,6 +57,7 @@ __all__ = [
     "kept_seals",
     "key_dir",
     "known_keys",
+    "made_private",
     "public_hex",
     "seal_event",
     "sealed_message",
@@ -74,6 +75,19 @@ def key_dir(db: Database) -> Path:
     if not db.is_postgres and db.path:
         return Path(db.path).expanduser().resolve().parent
     return data_dir().expanduser()
+
+
+def made_private(path: Path, content: bytes) -> bool:
+    """Write a key file the first time, readable by its owner alone (mode 0600), never over
+    one: False when it is there already (another process made it first: theirs is the key)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return False
+    with os.fdopen(fd, "wb") as out:
+        out.write(content)
+    return True
 
 
 def fingerprint(key_hex: str) -> str:
@@ -125,15 +139,9 @@ def installation_key(db: Database) -> Ed25519PrivateKey:
     try:
         if path.exists():
             return _load(path)
-        folder.mkdir(parents=True, exist_ok=True)
         key = Ed25519PrivateKey.generate()
-        pem = key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:  # another process made it first: theirs is the key
+        if not made_private(path, key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())):
             return _load(path)
-        with os.fdopen(fd, "wb") as out:
-            out.write(pem)
         public = key.public_key().public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo)
         (folder / PUBLIC_FILE).write_bytes(public)
         return key
