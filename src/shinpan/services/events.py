@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 from datetime import date, datetime
-from typing import Any, Unpack
+from typing import Any, Required, TypedDict, Unpack
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE, MAX_ROUND_MINUTES
@@ -76,25 +76,33 @@ def _time_zone(value: str | None) -> str:
     return name
 
 
+class NewEvent(TypedDict, total=False):
+    """What an event is created with, as :func:`new_event` takes it (each left out has its
+    default there): its name, its head judge, their level and account, its dates and venue,
+    its REL, confirmation threshold, round length, time zone and guideline."""
+
+    name: Required[str]
+    head_judge: Required[str]
+    head_judge_level: Required[int | None]
+    head_judge_account: str | None
+    starts_on: str | None
+    ends_on: str | None
+    venue: str | None
+    rel: int
+    confirmation_threshold: str | None
+    round_minutes: int | None
+    time_zone: str | None
+    guideline: HeldGuideline | None
+
+
 def create_event(
     db: Database,
     *,
-    name: str,
-    head_judge: str,
-    head_judge_level: int | None,
-    head_judge_account: str | None = None,
-    starts_on: str | None = None,
-    ends_on: str | None = None,
-    venue: str | None = None,
-    rel: int = 3,
-    confirmation_threshold: str | None = None,
-    round_minutes: int | None = None,
-    time_zone: str | None = None,
     match_format: str | None = None,
     time_out: str | None = None,
     tiebreakers: str | None = None,
-    guideline: HeldGuideline | None = None,
     now: datetime | None = None,
+    **event: Unpack[NewEvent],
 ) -> int:
     """A new event under ``guideline`` (one the installation holds; default the shipped
     one, see :mod:`shinpan.files.guidelines`); refused when D15 does not hold.
@@ -103,20 +111,7 @@ def create_event(
     ``head_judge_account`` is the uid of the account that holds the head judge's seat
     (None: the seat waits to be claimed with a claim code). ``time_zone`` (an IANA name,
     default Asia/Tokyo) is the zone every time of the event is shown in."""
-    created = new_event(
-        name=name,
-        head_judge=head_judge,
-        head_judge_level=head_judge_level,
-        head_judge_account=head_judge_account,
-        starts_on=starts_on,
-        ends_on=ends_on,
-        venue=venue,
-        rel=rel,
-        confirmation_threshold=confirmation_threshold,
-        round_minutes=round_minutes,
-        time_zone=time_zone,
-        guideline=guideline,
-    )
+    created = new_event(**event)
     chosen = (
         parse_format(match_format, time_out, tiebreakers) if match_format or time_out or tiebreakers else None
     )
