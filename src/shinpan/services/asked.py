@@ -9,7 +9,7 @@ A command declares them as ``**asked: Unpack[Asked]``: callers name them as befo
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, TypedDict, TypeVar, Unpack
 
@@ -64,6 +64,7 @@ def run_asked(
     once per command id, ``replayed`` answering a retry from the entry first recorded, after
     ``check`` (a further permission); a sealed event takes it only ``when_sealed`` (the
     command that reopens it)."""
+    _only(asked, Asked.__optional_keys__)
     actor, command_id, now = asked.get("actor"), asked.get("command_id"), asked.get("now")
     return run_command(
         db,
@@ -82,4 +83,13 @@ def run_asked(
 
 def by_judge(judged: Judged) -> Asked:
     """A floor's command asked by ``judge``, as the write door takes it (:func:`run_asked`)."""
+    _only(judged, Judged.__optional_keys__)
     return Asked(actor=judged.get("judge"), command_id=judged.get("command_id"), now=judged.get("now"))
+
+
+def _only(asked: Mapping[str, object], known: frozenset[str]) -> None:
+    """A keyword no command takes is refused, as Python refuses it in a signature that names
+    its keywords (the ``**asked`` of a command takes any at the call)."""
+    unknown = sorted(set(asked) - known)
+    if unknown:
+        raise TypeError(f"unexpected keyword argument {', '.join(map(repr, unknown))}")
