@@ -241,6 +241,7 @@ def mark_missed(
     event_id: int,
     ruling: int,
     position: int | None = None,
+    *,
     early_confirmed: bool = True,
     **asked: Unpack[Judged],
 ) -> list[RulingDecided]:

@@ -356,6 +356,7 @@ def end_round(
     db: Database,
     event_id: int,
     round_no: int | None = None,
+    *,
     before_t5: bool = False,
     open_tables: Mapping[int, OpenTable] | None = None,
     keep_open: bool = False,
