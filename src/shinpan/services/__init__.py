@@ -11,6 +11,7 @@ __all__ = [
     "access",
     "accounts",
     "appeals",
+    "asked",
     "calls",
     "closed",
     "codes",

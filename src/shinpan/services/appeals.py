@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from typing import Unpack
 
 from shinpan.engine.event_rules import Action, RulingState
 from shinpan.engine.participants import check_name
 from shinpan.entries import AppealDecided, AppealFiled, StatementTaken
 from shinpan.errors import Conflict, InvalidInput, NotFound
-from shinpan.services.commands import run_command
+from shinpan.services.asked import Judged, by_judge, run_asked
 from shinpan.services.corrections import deviate_in, void_in
 from shinpan.services.recording import rows_of
 from shinpan.services.shapes import AppealDecidedJson, appeal_decided_json
@@ -27,10 +27,7 @@ def file_appeal(
     ruling: int,
     by: str,
     reason: str,
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> int:
     """A player appeals a ruling; returns the appeal's entry number."""
     if not by.strip() or not reason.strip():
@@ -44,9 +41,7 @@ def file_appeal(
         return entry.seq
 
     payload = {"appeal": ruling, "by": by, "reason": reason}
-    return run_command(
-        db, event_id, Action.statement, judge, command_id, payload, act, now, lambda _c, e: e.seq
-    )
+    return run_asked(db, event_id, Action.statement, payload, act, lambda _c, e: e.seq, **by_judge(asked))
 
 
 def decide_appeal(
@@ -57,9 +52,7 @@ def decide_appeal(
     reason: str,
     *,
     penalties: list[str] | None = None,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> AppealDecidedJson:
     """The head judge's final decision: upheld, overturned (voided) or changed (deviated)."""
     if outcome not in OUTCOMES:
@@ -84,16 +77,14 @@ def decide_appeal(
         return appeal_decided_json(decided)
 
     payload = {"decide": appeal, "outcome": outcome, "reason": reason, "penalties": penalties}
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.appeal,
-        judge,
-        command_id,
         payload,
         act,
-        now,
         lambda _c, e: appeal_decided_json(e.of(AppealDecided)),
+        **by_judge(asked),
     )
 
 
@@ -105,9 +96,7 @@ def add_statement(
     text: str,
     *,
     ruling: int | None = None,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> int:
     """A statement from someone involved (player, opponent, witness, judge), e.g. for a DQ report."""
     if author_role not in AUTHOR_ROLES:
@@ -122,6 +111,4 @@ def add_statement(
         return ap.append(StatementTaken(ruling, author.strip(), author_role, text.strip())).seq
 
     payload = {"statement": ruling, "author": author, "role": author_role, "text": text}
-    return run_command(
-        db, event_id, Action.statement, judge, command_id, payload, act, now, lambda _c, e: e.seq
-    )
+    return run_asked(db, event_id, Action.statement, payload, act, lambda _c, e: e.seq, **by_judge(asked))

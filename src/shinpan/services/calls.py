@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TypedDict
+from typing import TypedDict, Unpack
 
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES
 from shinpan.engine.event_rules import Action
 from shinpan.entries import CallClaimed, CallEscalated, CallRaised, CallResolved, TimeExtended
 from shinpan.errors import N_, Conflict, InvalidInput, NotFound, Refused, ShinpanError
-from shinpan.services.commands import run_apart, run_command
+from shinpan.services.asked import Judged, by_judge, run_asked
+from shinpan.services.commands import run_apart
 from shinpan.services.context import check_reason, load_event, parse_stamp, stamp
 from shinpan.store.calls import CallRow, call_of, calls_of, open_call_at
 from shinpan.store.connection import Connection
@@ -198,10 +199,7 @@ def raise_call(
     event_id: int,
     table: int,
     reason: str | None = None,
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> CallJson:
     """A judge raises a call for a table of the round being played."""
     chosen = _reason(reason)
@@ -210,16 +208,8 @@ def raise_call(
         return _raise(conn, ap, event_id, table, chosen, by_player=False)
 
     payload = {"raise": table, "reason": chosen}
-    return run_command(
-        db,
-        event_id,
-        Action.record,
-        judge,
-        command_id,
-        payload,
-        act,
-        now,
-        lambda c, e: _again(c, event_id, e.seq),
+    return run_asked(
+        db, event_id, Action.record, payload, act, lambda c, e: _again(c, event_id, e.seq), **by_judge(asked)
     )
 
 
@@ -289,26 +279,20 @@ def claim_call(
     db: Database,
     event_id: int,
     number: int,
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> CallJson:
     """A judge takes the call: the others see it taken, the table sees who is coming."""
-    return _take_up(db, event_id, number, CallState.claimed, judge, command_id, now)
+    return _take_up(db, event_id, number, CallState.claimed, **asked)
 
 
 def escalate_call(
     db: Database,
     event_id: int,
     number: int,
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> CallJson:
     """The call goes to the head judge (D11): the desk shows it beside the appeals."""
-    return _take_up(db, event_id, number, CallState.escalated, judge, command_id, now)
+    return _take_up(db, event_id, number, CallState.escalated, **asked)
 
 
 def _take_up(
@@ -316,9 +300,7 @@ def _take_up(
     event_id: int,
     number: int,
     to: CallState,
-    judge: str | None,
-    command_id: str | None,
-    now: datetime | None,
+    **asked: Unpack[Judged],
 ) -> CallJson:
     """Claim or escalate a call (``to``), unless the core refuses it in its state."""
     claim = to is CallState.claimed
@@ -332,10 +314,16 @@ def _take_up(
         ap.append(CallClaimed(number) if claim else CallEscalated(number))
         return {**_json(row), "state": to.value}
 
-    return run_command(
-        db, event_id, Action.record, judge, command_id, {"claim" if claim else "escalate": number}, act, now,
+    payload = {"claim" if claim else "escalate": number}
+    return run_asked(
+        db,
+        event_id,
+        Action.record,
+        payload,
+        act,
         lambda c, _e: _again(c, event_id, number),
-    )  # fmt: skip
+        **by_judge(asked),
+    )
 
 
 def proposed_minutes(row: CallRow, resolved_at: datetime) -> int:
@@ -370,10 +358,7 @@ def resolve_call(
     event_id: int,
     number: int,
     resolution: Resolution,
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> ResolvedJson:
     """The call is over: the table gets the proposed extension (T14), or the minutes the
     judge gives instead, with a reason; it lands on the table's clock (T5)."""
@@ -428,22 +413,12 @@ def resolve_call(
         "reason": reason,
         "seen": resolution.seen,
     }
-    return run_command(
-        db,
-        event_id,
-        Action.record,
-        judge,
-        command_id,
-        payload,
-        act,
-        now,
-        lambda c, e: _resolved_again(c, event_id, e),
-    )
+    return run_asked(db, event_id, Action.record, payload, act, _resolved_again, **by_judge(asked))
 
 
-def _resolved_again(conn: Connection, event_id: int, entry: Entry) -> ResolvedJson:
+def _resolved_again(conn: Connection, entry: Entry) -> ResolvedJson:
     b = entry.of(CallResolved)
-    row = _held(conn, event_id, b.call)
+    row = _held(conn, entry.event_id, b.call)
     return {
         **_json(row),
         "outcome": b.outcome,

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
 from shinpan.errors import NotFound, StorageError
-from shinpan.services.seal import key_dir
+from shinpan.services.seal import key_dir, made_private
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
 from shinpan.store.events import identity
@@ -37,14 +36,9 @@ def code_key(db: Database) -> bytes:
     try:
         if path.exists():
             return _read(path)
-        folder.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:  # another process made it first: theirs is the key
-            return _read(path)
         key = secrets.token_bytes(KEY_BYTES)
-        with os.fdopen(fd, "w", encoding="ascii") as out:
-            out.write(key.hex() + "\n")
+        if not made_private(path, f"{key.hex()}\n".encode("ascii")):
+            return _read(path)
         return key
     except OSError as e:
         raise StorageError(f"cannot read or make the code key in {folder}: {e.strerror or e}") from None

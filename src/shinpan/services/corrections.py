@@ -10,7 +10,7 @@ and the correction appends what it says: voids of those no longer called for, an
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from typing import Unpack
 
 from shinpan.engine import Deviation, RecordError
 from shinpan.engine.corrections import rederive
@@ -30,7 +30,7 @@ from shinpan.engine.refusals import (
 from shinpan.engine.ruling import Trigger
 from shinpan.entries import RulingDeviated, RulingsConfirmed, RulingsRecorded, RulingsVoided
 from shinpan.errors import Conflict, InvalidInput
-from shinpan.services.commands import run_command
+from shinpan.services.asked import Judged, by_judge, run_asked
 from shinpan.services.context import load_event
 from shinpan.services.effects import apply_ruling, confirm_status, revert_rulings
 from shinpan.services.recording import append_rulings, live_history, next_number, rows_of
@@ -46,10 +46,7 @@ def confirm(
     db: Database,
     event_id: int,
     numbers: Sequence[int],
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> list[int]:
     """The head judge confirms rulings that wait for it (D11); an ejection or a
     disqualification changes the player's status only now (D17)."""
@@ -66,16 +63,14 @@ def confirm(
             confirm_status(ap, r.number, r.player, [*r.penalties, *r.effects])
         return sorted(numbers)
 
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.confirm,
-        judge,
-        command_id,
         {"confirm": sorted(numbers)},
         act,
-        now,
         lambda _c, e: list(e.of(RulingsConfirmed).rulings),
+        **by_judge(asked),
     )
 
 
@@ -192,23 +187,18 @@ def deviate(
     number: int,
     penalties: Sequence[str],
     reason: str,
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> DeviationJson:
     """The head judge departs from the guideline for one ruling, with a written reason."""
     payload = {"deviate": number, "penalties": list(penalties), "reason": reason}
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.deviate,
-        judge,
-        command_id,
         payload,
         lambda _conn, ap: deviate_in(ap, number, penalties, reason),
-        now,
         lambda _c, e: deviation_json(e.of(RulingDeviated)),
+        **by_judge(asked),
     )
 
 
@@ -217,20 +207,15 @@ def void(
     event_id: int,
     number: int,
     reason: str,
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> list[int]:
     """Void the record a ruling came from: all its rulings count for nothing from now (D1, D16)."""
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.void,
-        judge,
-        command_id,
         {"void": number, "reason": reason},
         lambda _conn, ap: void_in(ap, number, reason),
-        now,
         lambda _c, e: list(e.of(RulingsVoided).rulings),
+        **by_judge(asked),
     )

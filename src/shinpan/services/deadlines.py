@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, TypedDict, cast
+from typing import TYPE_CHECKING, TypedDict, Unpack, cast
 
 from shinpan.engine.clock import (
     Awaits,
@@ -36,6 +36,7 @@ from shinpan.store.rounds import paired_after, result_at, round_of, time_given
 
 if TYPE_CHECKING:  # what appends loads in mark_done and mark_missed: listing reads only
     from shinpan.guideline.rulebook import Rulebook
+    from shinpan.services.asked import Judged
     from shinpan.services.shapes import RulingDecided
     from shinpan.store.ledger import Appender
 
@@ -179,24 +180,20 @@ def mark_done(
     event_id: int,
     ruling: int,
     position: int = 0,
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> None:
     """The remedy was carried out in time: this deadline and the ruling's later ones close."""
     # Late: listing deadlines loads no ledger entries and no recording.
     from shinpan.entries import DeadlineDone  # start-up
-    from shinpan.services.commands import no_answer, run_command  # start-up
+    from shinpan.services.asked import by_judge, run_asked  # start-up
+    from shinpan.services.commands import no_answer  # start-up
 
     def act(conn: Connection, ap: Appender) -> None:
         _pending(conn, event_id, ruling, position)
         for pos in pending_positions(conn, event_id, ruling, since=position):
             ap.append(DeadlineDone(ruling, pos))
 
-    run_command(
-        db, event_id, Action.deadline, judge, command_id, {"done": [ruling, position]}, act, now, no_answer
-    )
+    run_asked(db, event_id, Action.deadline, {"done": [ruling, position]}, act, no_answer, **by_judge(asked))
 
 
 def mark_arrived(
@@ -204,16 +201,14 @@ def mark_arrived(
     event_id: int,
     ruling: int,
     position: int | None = None,
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> None:
     """到着 (D23): the late player has come. Every pending deadline of the ruling (from
     ``position``) that waits for the player, as the guideline declares it, closes as done;
     the duel losses already given stand."""
     from shinpan.entries import DeadlineDone  # start-up
-    from shinpan.services.commands import no_answer, run_command  # start-up
+    from shinpan.services.asked import by_judge, run_asked  # start-up
+    from shinpan.services.commands import no_answer  # start-up
 
     def act(conn: Connection, ap: Appender) -> None:
         book = load_event(conn, event_id).book
@@ -230,8 +225,14 @@ def mark_arrived(
         for pos in waiting:
             ap.append(DeadlineDone(ruling, pos))
 
-    run_command(
-        db, event_id, Action.deadline, judge, command_id, {"arrived": [ruling, position]}, act, now, no_answer
+    run_asked(
+        db,
+        event_id,
+        Action.deadline,
+        {"arrived": [ruling, position]},
+        act,
+        no_answer,
+        **by_judge(asked),
     )
 
 
@@ -241,10 +242,8 @@ def mark_missed(
     ruling: int,
     position: int | None = None,
     *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
     early_confirmed: bool = True,
+    **asked: Unpack[Judged],
 ) -> list[RulingDecided]:
     """The remedy was not done in time: the follow-up ruling (D7), from the next deadline.
     Before an end-of-match or end-of-round deadline falls due, the head judge may end it
@@ -252,7 +251,7 @@ def mark_missed(
     from shinpan.engine import Ruling, follow_up  # start-up
     from shinpan.engine.ruling import Due, Explanation  # start-up
     from shinpan.entries import DeadlineRef, RulingsRecorded  # start-up
-    from shinpan.services.commands import run_command  # start-up
+    from shinpan.services.asked import by_judge, run_asked  # start-up
     from shinpan.services.recording import append_rulings, next_number  # start-up
     from shinpan.services.shapes import ruling_decided  # start-up
     from shinpan.store.rulings import stored_ruling  # start-up
@@ -306,14 +305,12 @@ def mark_missed(
         missed = RulingsRecorded((), follow_up_of=DeadlineRef(ruling, pos))
         return append_rulings(ap, event, [made], missed, r.round, r.table)
 
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.deadline,
-        judge,
-        command_id,
         {"missed": [ruling, position]},
         act,
-        now,
         lambda _c, e: [ruling_decided(r) for r in e.of(RulingsRecorded).rulings],
+        **by_judge(asked),
     )

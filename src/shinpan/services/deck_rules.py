@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Unpack
 
 from shinpan.engine.event_rules import Action
 from shinpan.entries import DeckRulesSet
 from shinpan.errors import Conflict, InvalidInput
-from shinpan.services.commands import run_command
+from shinpan.services.asked import Judged, by_judge, run_asked
 from shinpan.services.context import parse_stamp
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -92,9 +92,7 @@ def set_rules(
     limits: Sequence[tuple[str, int]] = (),
     unlimited: Sequence[str] = (),
     lock: str = "round1",
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> DeckRules:
     """The event's deck rules, set before round 1 starts (T13)."""
     try:
@@ -115,14 +113,6 @@ def set_rules(
         ap.append(entry)
         return rules_of(entry.body())
 
-    return run_command(
-        db,
-        event_id,
-        Action.manage,
-        judge,
-        command_id,
-        entry.body(),
-        act,
-        now,
-        lambda *_: rules_of(entry.body()),
+    return run_asked(
+        db, event_id, Action.manage, entry.body(), act, lambda *_: rules_of(entry.body()), **by_judge(asked)
     )

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from datetime import datetime
-from typing import Any
+from typing import Any, Unpack
 
 from shinpan.engine.event_rules import Action, RoundState
 from shinpan.entries import (
@@ -23,7 +22,7 @@ from shinpan.entries import (
     TimeExtended,
 )
 from shinpan.errors import Conflict, InvalidInput, NotFound
-from shinpan.services.commands import run_command
+from shinpan.services.asked import Judged, by_judge, run_asked
 from shinpan.services.context import load_event, paired_round, parse_stamp
 from shinpan.services.deck_rules import event_rules
 from shinpan.services.deck_shapes import (
@@ -108,6 +107,14 @@ def pick(
 # -- a check -----------------------------------------------------------------------------------
 
 
+def _at_table(check: CheckRow, player: str, table: int) -> None:
+    """Refuse a player the check does not look at: one who does not play at its table."""
+    if player not in check.players:
+        raise NotFound(
+            "player {player} does not play at table {table}", player=player, table=table, field="player"
+        )
+
+
 def _open_check(conn: Connection, event_id: int, round_no: int, table: int) -> CheckRow:
     found = check_at(conn, event_id, round_no, table)
     if found is None or found.ended_at is not None:
@@ -122,10 +129,7 @@ def start(
     event_id: int,
     round_no: int,
     table: int,
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> StartedJson:
     """A judge starts a deck check of one table of the round (T13)."""
 
@@ -158,7 +162,7 @@ def start(
                 "started_at": entry.recorded_at}  # fmt: skip
 
     payload = {"round": round_no, "table": table}
-    return run_command(db, event_id, Action.deckcheck, judge, command_id, payload, act, now, again)
+    return run_asked(db, event_id, Action.deckcheck, payload, act, again, **by_judge(asked))
 
 
 def count(
@@ -168,19 +172,13 @@ def count(
     table: int,
     player: str,
     deck: Decklist,
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> CountedJson:
     """The cards the judge counted in ``player``'s deck, with the differences from the list."""
 
     def act(conn: Connection, ap: Appender) -> CountedJson:
         check = _open_check(conn, event_id, round_no, table)
-        if player not in check.players:
-            raise NotFound(
-                "player {player} does not play at table {table}", player=player, table=table, field="player"
-            )
+        _at_table(check, player, table)
         ap.append(DeckCheckCounted(check.seq, player, sections_of(deck)))
         lists = current_lists_of(conn, event_id, check.players)
         compared = _compared(check, player, deck, lists)
@@ -195,16 +193,14 @@ def count(
 
     payload = {"round": round_no, "table": table, "player": player,
                "sections": {s: [[n, name] for n, name, _ in c] for s, c in sections_of(deck).items()}}  # fmt: skip
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.deckcheck,
-        judge,
-        command_id,
         payload,
         act,
-        now,
         lambda conn, entry: _recounted(conn, event_id, entry),
+        **by_judge(asked),
     )
 
 
@@ -289,9 +285,7 @@ def end(
     recorded_by: Mapping[str, str] | None = None,
     extend: bool = False,
     confirmed: Mapping[str, Confirmed] | None = None,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> EndedJson:
     """The judge ends the check: the findings and proposals of each player, the check's
     length in whole minutes rounded up; with ``extend``, the table is given those minutes (T5)."""
@@ -299,26 +293,14 @@ def end(
     def act(conn: Connection, ap: Appender) -> EndedJson:
         check = _open_check(conn, event_id, round_no, table)
         for player, writer in (recorded_by or {}).items():
-            if player not in check.players:
-                raise NotFound(
-                    "player {player} does not play at table {table}",
-                    player=player,
-                    table=table,
-                    field="player",
-                )
+            _at_table(check, player, table)
             if not writer.strip() or writer == player:
                 raise InvalidInput(
                     "name who wrote the list, someone other than the player", field="recorded_by"
                 )
         took = minutes(parse_stamp(check.started_at), parse_stamp(ap.now))
         for player, said in (confirmed or {}).items():
-            if player not in check.players:
-                raise NotFound(
-                    "player {player} does not play at table {table}",
-                    player=player,
-                    table=table,
-                    field="player",
-                )
+            _at_table(check, player, table)
             if said.foreign_from and not set(said.foreign_from) <= set(check.players) - {player}:
                 raise InvalidInput(
                     "the cards found can only be the other player's at the table", field="foreign_from"
@@ -351,7 +333,7 @@ def end(
         "extend": extend,
         "confirmed": {p: asdict(c) for p, c in sorted((confirmed or {}).items())},
     }
-    return run_command(db, event_id, Action.deckcheck, judge, command_id, payload, act, now, again)
+    return run_asked(db, event_id, Action.deckcheck, payload, act, again, **by_judge(asked))
 
 
 def _recounted(conn: Connection, event_id: int, entry: Any) -> CountedJson:
@@ -397,10 +379,7 @@ def deck_corrected(
     round_no: int,
     table: int,
     player: str,
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> DeckCorrectedJson:
     """A judge marks ``player``'s deck corrected to match the list after the table's check:
     the remedy of ``deck.deck-decklist-mismatch`` is done (T13)."""
@@ -411,10 +390,7 @@ def deck_corrected(
             raise NotFound(
                 "no ended deck check at table {table} in round {round}", table=table, round=round_no
             )
-        if player not in check.players:
-            raise NotFound(
-                "player {player} does not play at table {table}", player=player, table=table, field="player"
-            )
+        _at_table(check, player, table)
         if player in check.corrected:
             raise Conflict("player {player}'s deck is already marked corrected", player=player)
         ap.append(DeckCorrected(check.seq, player))
@@ -426,7 +402,7 @@ def deck_corrected(
     def again(conn: Connection, entry: Any) -> DeckCorrectedJson:
         return {"check": entry.of(DeckCorrected).check, "player": player, "rulings": []}
 
-    return run_command(db, event_id, Action.deckcheck, judge, command_id, payload, act, now, again)
+    return run_asked(db, event_id, Action.deckcheck, payload, act, again, **by_judge(asked))
 
 
 def checks(db: Database, event_id: int, round_no: int | None = None) -> list[CheckJson]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Unpack
 
 from shinpan.engine.event_rules import Action
 from shinpan.entries import (
@@ -25,8 +25,9 @@ from shinpan.entries import (
 )
 from shinpan.entries.decks import Sections
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
+from shinpan.services.asked import Judged, by_judge, run_asked
 from shinpan.services.codes import player_code_is_right
-from shinpan.services.commands import run_apart, run_command
+from shinpan.services.commands import run_apart
 from shinpan.services.context import check_reason, load_event
 from shinpan.services.deck_rules import event_rules, locked_at, rules_were_set
 from shinpan.services.deck_shapes import ListStateJson, ListStatusJson, ShownListJson, SubmittedJson
@@ -41,7 +42,7 @@ from shinpan.store.decks import (
     event_players,
     list_versions,
 )
-from shinpan.store.ledger import Appender
+from shinpan.store.ledger import Appender, Entry
 from shinpan.store.players import player as player_row
 from shinpan.store.rounds import round_of
 from shinpan.tournament.decks import (
@@ -120,12 +121,10 @@ def submit(
     fmt: str = "text",
     source: str = "",
     digest: str = "",
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> Submitted:
     """The staff register ``player``'s list, before the lock (T13)."""
-    moment = now or datetime.now().astimezone()
+    moment = asked.get("now") or datetime.now().astimezone()
 
     def act(conn: Connection, ap: Appender) -> Submitted:
         _known_player(conn, event_id, player)
@@ -144,7 +143,7 @@ def submit(
         return _submitted(conn, event_id, entry.seq, entry.of(DecklistRegistered), moment)
 
     payload = _payload(player, deck, fmt, source, digest)
-    return run_command(db, event_id, Action.decklist, judge, command_id, payload, act, now, again)
+    return run_asked(db, event_id, Action.decklist, payload, act, again, **by_judge(asked))
 
 
 def submit_by_player(
@@ -203,15 +202,12 @@ def import_lists(
     db: Database,
     event_id: int,
     lists: Mapping[str, tuple[Decklist, str, str, str]],
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> list[Submitted]:
     """Many players' lists at once (a CSV from a registration form, a folder of files): every
     player must be one of the event's, or nothing is registered. ``lists``: by player, the
     list, its format, its source and its hash."""
-    moment = now or datetime.now().astimezone()
+    moment = asked.get("now") or datetime.now().astimezone()
 
     def act(conn: Connection, ap: Appender) -> list[Submitted]:
         known = set(event_players(conn, event_id))
@@ -239,19 +235,16 @@ def import_lists(
         return done
 
     payload = {p: _payload(p, d, f, s, h) for p, (d, f, s, h) in lists.items()}
-    return run_command(db, event_id, Action.decklist, judge, command_id, payload, act, now, lambda *_: [])
+    return run_asked(db, event_id, Action.decklist, payload, act, lambda *_: [], **by_judge(asked))
 
 
 def lock(
     db: Database,
     event_id: int,
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> str:
     """The head judge locks the lists now (T13); when they were locked."""
-    moment = now or datetime.now().astimezone()
+    moment = asked.get("now") or datetime.now().astimezone()
 
     def act(conn: Connection, ap: Appender) -> str:
         already = locked_at(conn, event_id, moment)
@@ -260,8 +253,8 @@ def lock(
         ap.append(DecklistsLocked())
         return ap.now
 
-    return run_command(
-        db, event_id, Action.manage, judge, command_id, {"lock": True}, act, now, lambda c, e: e.recorded_at
+    return run_asked(
+        db, event_id, Action.manage, {"lock": True}, act, lambda c, e: e.recorded_at, **by_judge(asked)
     )
 
 
@@ -275,9 +268,7 @@ def correct(
     fmt: str = "text",
     source: str = "",
     digest: str = "",
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> Submitted:
     """The head judge corrects a list after the lock, with a reason; both versions stay (T13).
     The remedy of ``deck.illegal-decklist`` ("デッキリストの修正") is done: the pending
@@ -286,7 +277,7 @@ def correct(
     if not reason:
         raise InvalidInput("say why the list is corrected", field="reason")
     check_reason(reason)
-    moment = now or datetime.now().astimezone()
+    moment = asked.get("now") or datetime.now().astimezone()
 
     def act(conn: Connection, ap: Appender) -> Submitted:
         _known_player(conn, event_id, player)
@@ -311,7 +302,7 @@ def correct(
         return _submitted(conn, event_id, entry.seq, entry.of(DecklistCorrected), moment)
 
     payload = {**_payload(player, deck, fmt, source, digest), "reason": reason}
-    return run_command(db, event_id, Action.manage, judge, command_id, payload, act, now, again)
+    return run_asked(db, event_id, Action.manage, payload, act, again, **by_judge(asked))
 
 
 def close_remedies(conn: Connection, ap: Appender, event_id: int, player: str, rule: str) -> list[int]:
@@ -412,10 +403,7 @@ def publish_top(
     db: Database,
     event_id: int,
     top: int,
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> list[str]:
     """After the event, the head judge publishes the lists of the final top ``top`` on the
     players' pages (T13, T12): the players with a list among the first ``top`` places."""
@@ -433,7 +421,9 @@ def publish_top(
         ap.append(DecklistsPublished(top, chosen))
         return list(chosen)
 
-    return run_command(
-        db, event_id, Action.manage, judge, command_id, {"top": top}, act, now,
-        lambda conn, entry: list(entry.of(DecklistsPublished).players),
-    )  # fmt: skip
+    return run_asked(db, event_id, Action.manage, {"top": top}, act, _published_again, **by_judge(asked))
+
+
+def _published_again(_conn: Connection, entry: Entry) -> list[str]:
+    """The players whose lists a retry of publishing had published."""
+    return list(entry.of(DecklistsPublished).players)

@@ -43,6 +43,24 @@ _SURNAMES = [
 ]  # fmt: skip
 _GIVEN = [("翔太", "しょうた"), ("美咲", "みさき"), ("大輔", "だいすけ"), ("陽菜", "ひな")]
 
+# What the floor judge records in rounds 1 and 2: minutes into the round, the table (by its
+# place in the round's pairings), its player (a or b), the infraction, and the minutes at which
+# the ruling's remedy is carried out in time (None: no deadline closed).
+_FLOOR_RULINGS: dict[int, tuple[tuple[float, int, str, str, float | None], ...]] = {
+    1: (
+        (3, 4, "a", "pregame.tardiness", 8),
+        (12, 7, "b", "ingame.looking-at-extra-cards", None),
+        (20, 9, "a", "ingame.extra-cards-drawn", None),
+        (31, 12, "b", "deck.deck-decklist-mismatch", None),
+    ),
+    2: (
+        (5, 2, "a", "players.no-life-record", 6),
+        (15, 5, "a", "ingame.slow-play", None),
+        (22, 6, "b", "pregame.shuffle-cut", None),
+        (40, 11, "a", "ingame.misapplied-card-text", None),
+    ),
+}
+
 
 @dataclass(frozen=True)
 class Demo:
@@ -146,18 +164,11 @@ def load_demo(db: Database, now: datetime | None = None) -> Demo:
         pairs = _pairings(numbers, rng)
         events.import_pairings(db, e, round_no, pairs, actor=SCOREKEEPER[0], now=at(base))
         rounds.start_round(db, e, actor=SCOREKEEPER[0], now=at(base + 1))  # results come once it runs (T5)
-        if round_no == 1:
-            rec(base + 3, pairs[4].player_a, "pregame.tardiness")
-            deadlines.mark_done(db, e, 1, 0, judge=floor, now=at(base + 8))
-            rec(base + 12, pairs[7].player_b, "ingame.looking-at-extra-cards")
-            rec(base + 20, pairs[9].player_a, "ingame.extra-cards-drawn")
-            rec(base + 31, pairs[12].player_b, "deck.deck-decklist-mismatch")
-        if round_no == 2:
-            rec(base + 5, pairs[2].player_a, "players.no-life-record")
-            deadlines.mark_done(db, e, 5, 0, judge=floor, now=at(base + 6))
-            rec(base + 15, pairs[5].player_a, "ingame.slow-play")
-            rec(base + 22, pairs[6].player_b, "pregame.shuffle-cut")
-            rec(base + 40, pairs[11].player_a, "ingame.misapplied-card-text")
+        for minutes, place, seat, infraction, done in _FLOOR_RULINGS.get(round_no, ()):
+            pairing = pairs[place]
+            made = rec(base + minutes, pairing.player_a if seat == "a" else pairing.player_b, infraction)
+            if done is not None:  # the remedy is carried out in time: its deadline closes
+                deadlines.mark_done(db, e, made[0], 0, judge=floor, now=at(base + done))
         finished = pairs if round_no < 3 else pairs[: len(pairs) - 6]
         for n, p in enumerate(finished):
             _play_out(db, e, round_no, p, rng, at(base + 45 + n * 0.1))

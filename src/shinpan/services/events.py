@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 from datetime import date, datetime
-from typing import Any
+from typing import Any, Required, TypedDict, Unpack
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shinpan.engine.clock import DEFAULT_TIME_ZONE, MAX_ROUND_MINUTES
@@ -40,6 +40,7 @@ from shinpan.entries import (
 from shinpan.errors import Conflict, Forbidden, InvalidInput, Refused
 from shinpan.files.csvio import PairingRow, PlayerRow
 from shinpan.files.guidelines import HeldGuideline, held_guidelines, rulebook_for, shipped_guideline
+from shinpan.services.asked import Asked, run_asked
 from shinpan.services.commands import no_answer, run_command
 from shinpan.services.context import load_event, paired_round, role_of, stamp
 from shinpan.services.effects import settle_carried
@@ -75,25 +76,33 @@ def _time_zone(value: str | None) -> str:
     return name
 
 
+class NewEvent(TypedDict, total=False):
+    """What an event is created with, as :func:`new_event` takes it (each left out has its
+    default there): its name, its head judge, their level and account, its dates and venue,
+    its REL, confirmation threshold, round length, time zone and guideline."""
+
+    name: Required[str]
+    head_judge: Required[str]
+    head_judge_level: Required[int | None]
+    head_judge_account: str | None
+    starts_on: str | None
+    ends_on: str | None
+    venue: str | None
+    rel: int
+    confirmation_threshold: str | None
+    round_minutes: int | None
+    time_zone: str | None
+    guideline: HeldGuideline | None
+
+
 def create_event(
     db: Database,
     *,
-    name: str,
-    head_judge: str,
-    head_judge_level: int | None,
-    head_judge_account: str | None = None,
-    starts_on: str | None = None,
-    ends_on: str | None = None,
-    venue: str | None = None,
-    rel: int = 3,
-    confirmation_threshold: str | None = None,
-    round_minutes: int | None = None,
-    time_zone: str | None = None,
     match_format: str | None = None,
     time_out: str | None = None,
     tiebreakers: str | None = None,
-    guideline: HeldGuideline | None = None,
     now: datetime | None = None,
+    **event: Unpack[NewEvent],
 ) -> int:
     """A new event under ``guideline`` (one the installation holds; default the shipped
     one, see :mod:`shinpan.files.guidelines`); refused when D15 does not hold.
@@ -102,20 +111,7 @@ def create_event(
     ``head_judge_account`` is the uid of the account that holds the head judge's seat
     (None: the seat waits to be claimed with a claim code). ``time_zone`` (an IANA name,
     default Asia/Tokyo) is the zone every time of the event is shown in."""
-    created = new_event(
-        name=name,
-        head_judge=head_judge,
-        head_judge_level=head_judge_level,
-        head_judge_account=head_judge_account,
-        starts_on=starts_on,
-        ends_on=ends_on,
-        venue=venue,
-        rel=rel,
-        confirmation_threshold=confirmation_threshold,
-        round_minutes=round_minutes,
-        time_zone=time_zone,
-        guideline=guideline,
-    )
+    created = new_event(**event)
     chosen = (
         parse_format(match_format, time_out, tiebreakers) if match_format or time_out or tiebreakers else None
     )
@@ -266,10 +262,7 @@ def import_players(
     db: Database,
     event_id: int,
     rows: list[PlayerRow],
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> int:
     """Add players; nothing is added when any is already registered. Their ids are stored
     normalized (D18); two that normalize alike are refused."""
@@ -300,16 +293,14 @@ def import_players(
         ap.append(PlayersImported(registered))
         return len(payload)
 
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.roster,
-        actor,
-        command_id,
         {"players": payload},
         act,
-        now,
         lambda _conn, entry: len(entry.of(PlayersImported).players),
+        **asked,
     )
 
 
@@ -318,10 +309,7 @@ def import_pairings(
     event_id: int,
     round_no: int,
     rows: list[PairingRow],
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> int:
     """Pair a round; refused for unknown players and for those out of the event (D14)."""
     if round_no < 1:
@@ -354,16 +342,14 @@ def import_pairings(
         settle_carried(ap, round_no)
         return len(pairings)
 
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.results,
-        actor,
-        command_id,
         {"round": round_no, "pairings": pairings},
         act,
-        now,
         lambda _conn, entry: len(entry.of(RoundPaired).pairings),
+        **asked,
     )
 
 
@@ -372,12 +358,10 @@ def end_round(
     event_id: int,
     round_no: int | None = None,
     *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
     before_t5: bool = False,
     open_tables: Mapping[int, OpenTable] | None = None,
     keep_open: bool = False,
+    **asked: Unpack[Asked],
 ) -> int:
     """End a round (default: the current one): its end-of-round deadlines fall due (D21).
     A started round ends with every table resolved: each table still without a result has
@@ -410,16 +394,8 @@ def end_round(
 
     chosen = {str(t): c.value for t, c in sorted((open_tables or {}).items())}
     payload: dict[str, Any] = {"end_round": round_no} | ({"open_tables": chosen} if chosen else {})
-    return run_command(
-        db,
-        event_id,
-        Action.results,
-        actor,
-        command_id,
-        payload,
-        act,
-        now,
-        lambda _conn, entry: entry.of(RoundEnded).round,
+    return run_asked(
+        db, event_id, Action.results, payload, act, lambda _conn, entry: entry.of(RoundEnded).round, **asked
     )
 
 
@@ -432,9 +408,7 @@ def report_result(
     duel: int | None = None,
     winner: str | None = None,
     result: str | None = None,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> None:
     """A scorekeeper's result: one duel's winner (``duel`` left out: the match's next duel,
     chosen in the write transaction), or the match result (a, b or draw); see
@@ -445,4 +419,4 @@ def report_result(
     wanted = Wanted(duel=duel, winner=winner, match=result if duel is None and winner is None else None)
     if wanted.duel is None and wanted.winner is None and wanted.match is None:
         raise InvalidInput("a match result is a, b or draw", field="result")
-    report(db, event_id, round_no, table, wanted, actor=actor, command_id=command_id, now=now)
+    report(db, event_id, round_no, table, wanted, **asked)

@@ -6,12 +6,12 @@ as an ``event.format`` entry in the ledger, with the seed its ``seeded`` order i
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
+from typing import Unpack
 
 from shinpan.engine.event_rules import Action
 from shinpan.entries import FormatSet
 from shinpan.errors import InvalidInput
-from shinpan.services.commands import run_command
+from shinpan.services.asked import Asked, run_asked
 from shinpan.services.context import load_event
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -64,9 +64,7 @@ def set_format(
     time_out: str | None = None,
     tiebreakers: str | None = None,
     seed: int | None = None,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> EventFormat:
     """The head judge changes the event's format before round 1 is paired; what is not
     given stays as it was. ``seed`` (an import's) instead of a newly drawn one."""
@@ -83,14 +81,6 @@ def set_format(
         return read_format(conn, event_id)
 
     payload = {"format": match_format, "time_out": time_out, "tiebreakers": tiebreakers}
-    return run_command(
-        db,
-        event_id,
-        Action.manage,
-        actor,
-        command_id,
-        payload,
-        act,
-        now,
-        lambda conn, _entry: read_format(conn, event_id),
+    return run_asked(
+        db, event_id, Action.manage, payload, act, lambda conn, _entry: read_format(conn, event_id), **asked
     )

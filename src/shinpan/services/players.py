@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
-from datetime import datetime
+from typing import Unpack
 
 from shinpan.engine.event_rules import Action, Status, may_mark_attendance
 from shinpan.engine.participants import normalize_id
@@ -20,7 +20,7 @@ from shinpan.entries import AttendanceMarked, PlayerCorrected
 from shinpan.errors import InvalidInput, NotFound, Refused
 from shinpan.files.csvio import CsvError, CsvProblem, PlayerRow, decode, parse_players
 from shinpan.services import events
-from shinpan.services.commands import run_command
+from shinpan.services.asked import Asked, run_asked
 from shinpan.services.context import Event, load_event
 from shinpan.services.shapes import (
     AttendanceJson,
@@ -87,17 +87,12 @@ def import_file(
     db: Database,
     event_id: int,
     data: bytes,
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> int:
     """Import the players of ``data``: all of them, or none (CsvError: every problem of the
     file; Conflict: one of them is registered already). A command sent again returns what it
     did the first time."""
-    return events.import_players(
-        db, event_id, parse_players(data), actor=actor, command_id=command_id, now=now
-    )
+    return events.import_players(db, event_id, parse_players(data), **asked)
 
 
 # The columns of a player typed into a form, as a one-line CSV file names them.
@@ -117,14 +112,11 @@ def add_player(
     db: Database,
     event_id: int,
     row: PlayerRow,
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> None:
     """A late entrant: registered like an imported player (one entry), paired from the
     next round paired."""
-    events.import_players(db, event_id, [row], actor=actor, command_id=command_id, now=now)
+    events.import_players(db, event_id, [row], **asked)
 
 
 def _found(conn: Connection, event_id: int, number: str) -> PlayerRecord:
@@ -138,10 +130,7 @@ def correct_player(
     db: Database,
     event_id: int,
     row: PlayerRow,
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> PlayerCorrectedJson:
     """The player ``row.number``'s name, reading and club as ``row`` writes them."""
     number = normalize_id(row.number)
@@ -159,16 +148,14 @@ def correct_player(
         ap.append(corrected)
         return player_corrected_json(corrected)
 
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.roster,
-        actor,
-        command_id,
         corrected.body(),
         act,
-        now,
         lambda _conn, entry: player_corrected_json(entry.of(PlayerCorrected)),
+        **asked,
     )
 
 
@@ -177,10 +164,7 @@ def mark_attendance(
     event_id: int,
     number: str,
     present: bool,
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> AttendanceJson:
     """Before round 1: the player is here, or not (not paired; still absent when round 1
     is paired, they drop before it)."""
@@ -197,16 +181,14 @@ def mark_attendance(
         ap.append(marked)
         return attendance_json(marked)
 
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.roster,
-        actor,
-        command_id,
         marked.body(),
         act,
-        now,
         lambda _conn, entry: attendance_json(entry.of(AttendanceMarked)),
+        **asked,
     )
 
 

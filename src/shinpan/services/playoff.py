@@ -13,20 +13,19 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, replace
-from datetime import datetime
-from typing import TypedDict
+from typing import TypedDict, Unpack
 
 from shinpan.engine.event_rules import Action
 from shinpan.entries import Pairing, PlayoffStarted, RoundPaired
 from shinpan.errors import Conflict
-from shinpan.services.commands import run_command
+from shinpan.services.asked import Asked, run_asked
 from shinpan.services.context import load_event
 from shinpan.services.effects import settle_carried
 from shinpan.services.formats import SEED_LIMIT, read_format
 from shinpan.services.swiss import still_open
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
-from shinpan.store.ledger import Appender
+from shinpan.store.ledger import Appender, Entry
 from shinpan.store.standings import PlayoffRow, entrants, played, playoff
 from shinpan.tournament import Played, PlayerState
 from shinpan.tournament.playoff import Bout, first_round, next_round, placings, qualifiers
@@ -170,9 +169,7 @@ def start_playoff(
     *,
     third_place: bool = False,
     seed: int | None = None,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> PlayoffRound:
     """Start the playoff from the final Swiss standings: the top ``size`` players still in
     the event, seeded by rank (a tie on the cut line broken by the event's seeded draw, or
@@ -199,27 +196,10 @@ def start_playoff(
         return PlayoffRound(round_no, shown)
 
     payload = {"playoff": size, "third_place": third_place}
-    return run_command(
-        db,
-        event_id,
-        Action.results,
-        actor,
-        command_id,
-        payload,
-        act,
-        now,
-        lambda conn, entry: _replayed(conn, event_id, entry.of(RoundPaired).round),
-    )
+    return run_asked(db, event_id, Action.results, payload, act, _replayed, **asked)
 
 
-def pair_playoff_round(
-    db: Database,
-    event_id: int,
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
-) -> PlayoffRound:
+def pair_playoff_round(db: Database, event_id: int, **asked: Unpack[Asked]) -> PlayoffRound:
     """Pair the playoff's next round once every match of the current one has its result: a
     player who has left since (dropped, withdrawn, ejected, disqualified) sends the opponent on."""
 
@@ -240,21 +220,13 @@ def pair_playoff_round(
         settle_carried(ap, round_no)
         return PlayoffRound(round_no, shown)
 
-    return run_command(
-        db,
-        event_id,
-        Action.results,
-        actor,
-        command_id,
-        {"playoff": "next"},
-        act,
-        now,
-        lambda conn, entry: _replayed(conn, event_id, entry.of(RoundPaired).round),
-    )
+    return run_asked(db, event_id, Action.results, {"playoff": "next"}, act, _replayed, **asked)
 
 
-def _replayed(conn: Connection, event_id: int, round_no: int) -> PlayoffRound:
-    bracket = read_bracket(conn, event_id)
+def _replayed(conn: Connection, entry: Entry) -> PlayoffRound:
+    """The playoff round a command paired, read again for its retry."""
+    round_no = entry.of(RoundPaired).round
+    bracket = read_bracket(conn, entry.event_id)
     assert bracket is not None
     bouts = bracket.rounds[round_no - bracket.first]
     return PlayoffRound(round_no, _pairings(bouts)[1])

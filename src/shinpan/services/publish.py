@@ -13,14 +13,13 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from datetime import datetime
-from typing import TypedDict
+from typing import TypedDict, Unpack
 
 from shinpan.engine.event_rules import Action
 from shinpan.entries import EventPublished
 from shinpan.entries.public import NAME_MODES
 from shinpan.errors import InvalidInput, NotFound
-from shinpan.services.commands import run_command
+from shinpan.services.asked import Asked, run_asked
 from shinpan.services.context import load_event
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -78,9 +77,7 @@ def publish(
     off: bool = False,
     winner_report: bool | None = None,
     token: str | None = None,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> Published:
     """The head judge publishes the event (``names``: ``names`` or ``handles``; not given:
     as it was, else ``names``) or, ``off``, unpublishes it. ``winner_report``: whether
@@ -105,16 +102,8 @@ def publish(
         "off": off,
         **({} if winner_report is None else {"winner_report": winner_report}),
     }
-    done = run_command(
-        db,
-        event_id,
-        Action.manage,
-        actor,
-        command_id,
-        payload,
-        act,
-        now,
-        lambda conn, _entry: publication(conn, event_id),
+    done = run_asked(
+        db, event_id, Action.manage, payload, act, lambda conn, _entry: publication(conn, event_id), **asked
     )
     if done.token is not None:
         _tokens_of(db).known[done.token] = event_id

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, Unpack
 
 from shinpan.engine import Deviation, Record, RecordError, Ruling, decide, explain
 from shinpan.engine.clock import ClockError, deadline_runs_from, given_at, parse_given_at
@@ -30,8 +29,8 @@ from shinpan.entries import (
 )
 from shinpan.errors import InvalidInput, NotFound
 from shinpan.guideline import Rulebook
+from shinpan.services.asked import Judged, by_judge, run_asked
 from shinpan.services.calls import citable_call
-from shinpan.services.commands import run_command
 from shinpan.services.context import Event, later, load_event, parse_stamp, require, stamp
 from shinpan.services.deckchecks import check_cited
 from shinpan.services.effects import apply_ruling
@@ -436,10 +435,7 @@ def record(
     db: Database,
     event_id: int,
     inp: RecordInput,
-    *,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> Recorded:
     """Decide and save a record: one transaction, safe to retry with the same command id."""
     inp = inp.normalized()
@@ -466,17 +462,15 @@ def record(
         first, *effects = ap.appended
         return Recorded(event_id, first.seq, made, [{"kind": e.kind, **e.body.body()} for e in effects])
 
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.record,
-        judge,
-        command_id,
         inp.payload(),
         act,
-        now,
         lambda conn, entry: _recorded(event_id, conn, entry, True),
         check=check,
+        **by_judge(asked),
     )
 
 

@@ -4,13 +4,12 @@ may be sealed anew (:func:`shinpan.services.seal.seal_event`)."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import TypedDict
+from typing import TypedDict, Unpack
 
 from shinpan.engine.event_rules import Action
 from shinpan.entries import EventReopened
 from shinpan.errors import Conflict, InvalidInput
-from shinpan.services.commands import run_command
+from shinpan.services.asked import Asked, run_asked
 from shinpan.services.context import check_reason
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database
@@ -32,10 +31,7 @@ def reopen_event(
     db: Database,
     event_id: int,
     reason: str,
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> Reopened:
     """The head judge reopens a sealed event, saying why (an ``event.reopened`` entry that
     every later paper shows): it takes commands again, and may be sealed anew."""
@@ -51,17 +47,15 @@ def reopen_event(
         entry = ap.append(EventReopened(state.entry, reason))
         return _reopened(entry.seq, entry.of(EventReopened))
 
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.manage,
-        actor,
-        command_id,
         {"reopen": event_id, "reason": reason},
         act,
-        now,
         lambda _conn, entry: _reopened(entry.seq, entry.of(EventReopened)),
         when_sealed=True,
+        **asked,
     )
 
 

@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, Unpack
 
 from shinpan.engine.effects import Match
 from shinpan.engine.event_rules import Action, Role, RoundState, next_duel
 from shinpan.engine.participants import normalize_id
 from shinpan.entries import ReportedDuel, ResultReported
 from shinpan.errors import N_, Conflict, Forbidden, InvalidInput, NotFound, Refused, ResultStands
-from shinpan.services.commands import run_command
+from shinpan.services.asked import Asked, run_asked
 from shinpan.services.context import check_reason, paired_round, role_of
 from shinpan.services.formats import read_format
 from shinpan.store.connection import Connection
@@ -242,24 +241,19 @@ def report_result(
     round_no: int,
     table: int,
     wanted: Wanted,
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> ResultJson:
     """One table's result (T11): the first for its match, or a correction naming the
     result that stands and why; refused for a round not started (T5)."""
     check_reason((wanted.reason or "").strip() or None)
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.results,
-        actor,
-        command_id,
         {"result": wanted.payload(), "round": round_no, "table": table},
         lambda conn, ap: record_report(conn, ap, event_id, round_no, table, wanted),
-        now,
         replayed_result,
+        **asked,
     )
 
 

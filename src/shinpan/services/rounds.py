@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TypedDict
+from typing import TypedDict, Unpack
 
 from shinpan.engine.clock import MAX_EXTENSION_MINUTES, MAX_ROUND_MINUTES, ROUND_MINUTES, table_ends_at
 from shinpan.engine.effects import Match
@@ -20,6 +20,7 @@ from shinpan.engine.event_rules import Action, RoundState
 from shinpan.entries import RoundStarted, TimeExtended
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
 from shinpan.guideline.model import Meaning
+from shinpan.services.asked import Judged, by_judge, run_asked
 from shinpan.services.commands import no_answer, run_command
 from shinpan.services.context import check_reason, load_event, paired_round, parse_stamp, stamp
 from shinpan.store.connection import Connection
@@ -91,9 +92,7 @@ def give_time(
     reason: str,
     *,
     round_no: int | None = None,
-    judge: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Judged],
 ) -> None:
     """A judge gives one table more time (a judge call, a deck check), with the reason."""
     _minutes(minutes, "minutes", MAX_EXTENSION_MINUTES)
@@ -118,7 +117,7 @@ def give_time(
         ap.append(TimeExtended(number, table, minutes, reason))
 
     payload = {"round": round_no, "table": table, "minutes": minutes, "reason": reason}
-    run_command(db, event_id, Action.extend, judge, command_id, payload, act, now, no_answer)
+    run_asked(db, event_id, Action.extend, payload, act, no_answer, **by_judge(asked))
 
 
 # -- the round's clock, as people read it ------------------------------------------------------

@@ -26,15 +26,14 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, NamedTuple, TypedDict, Unpack
 
 from shinpan.engine.event_rules import Action
 from shinpan.entries import EventSealed
 from shinpan.errors import InvalidInput, StorageError
 from shinpan.ledger_head import ALPHABET
-from shinpan.services.commands import run_command
+from shinpan.services.asked import Asked, run_asked
 from shinpan.store.connection import Connection
 from shinpan.store.db import Database, data_dir
 from shinpan.store.events import identity
@@ -58,6 +57,7 @@ __all__ = [
     "kept_seals",
     "key_dir",
     "known_keys",
+    "made_private",
     "public_hex",
     "seal_event",
     "sealed_message",
@@ -75,6 +75,19 @@ def key_dir(db: Database) -> Path:
     if not db.is_postgres and db.path:
         return Path(db.path).expanduser().resolve().parent
     return data_dir().expanduser()
+
+
+def made_private(path: Path, content: bytes) -> bool:
+    """Write a key file the first time, readable by its owner alone (mode 0600), never over
+    one: False when it is there already (another process made it first: theirs is the key)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return False
+    with os.fdopen(fd, "wb") as out:
+        out.write(content)
+    return True
 
 
 def fingerprint(key_hex: str) -> str:
@@ -126,15 +139,9 @@ def installation_key(db: Database) -> Ed25519PrivateKey:
     try:
         if path.exists():
             return _load(path)
-        folder.mkdir(parents=True, exist_ok=True)
         key = Ed25519PrivateKey.generate()
-        pem = key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:  # another process made it first: theirs is the key
+        if not made_private(path, key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())):
             return _load(path)
-        with os.fdopen(fd, "wb") as out:
-            out.write(pem)
         public = key.public_key().public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo)
         (folder / PUBLIC_FILE).write_bytes(public)
         return key
@@ -168,10 +175,7 @@ def trust_key(db: Database, key_hex: str, note: str) -> None:
 def seal_event(
     db: Database,
     event_id: int,
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> Sealed:
     """The head judge seals the event: the installation's signature of the chain's head,
     appended as an entry. Entries after it are not covered (a later seal covers them)."""
@@ -193,16 +197,14 @@ def seal_event(
         made.append("" if found is None else found.uid)
         return act(conn, ap)
 
-    done = run_command(
+    done = run_asked(
         db,
         event_id,
         Action.manage,
-        actor,
-        command_id,
         {"seal": event_id},
         sealing,
-        now,
         lambda _conn, entry: _sealed(entry.seq, entry.of(EventSealed)),
+        **asked,
     )
     if made:  # made now, not a retry: kept beside the key
         _keep(db, made[0], event_id, done)

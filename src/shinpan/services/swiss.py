@@ -15,8 +15,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import TypedDict
+from typing import TypedDict, Unpack
 
 from shinpan.engine.event_rules import (
     Action,
@@ -31,7 +30,7 @@ from shinpan.engine.event_rules import (
 from shinpan.engine.participants import normalize_id
 from shinpan.entries import Pairing, PairingEdited, PlayerDropped, RoundPaired
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
-from shinpan.services.commands import run_command
+from shinpan.services.asked import Asked, run_asked
 from shinpan.services.context import load_event
 from shinpan.services.effects import settle_carried
 from shinpan.services.formats import SEED_LIMIT, check_seed
@@ -117,9 +116,7 @@ def pair_next_round(
     event_id: int,
     *,
     seed: int | None = None,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> PairedRound:
     """Pair the round after the current one by match points (round 1 at random) and record
     it with its seed: ``seed`` if given, else one chosen here."""
@@ -153,17 +150,7 @@ def pair_next_round(
         return PairedRound(round_no, chosen, _shown(pairings))
 
     payload = {"pair": "swiss", "seed": seed}
-    return run_command(
-        db,
-        event_id,
-        Action.results,
-        actor,
-        command_id,
-        payload,
-        act,
-        now,
-        lambda _conn, entry: _paired(entry),
-    )
+    return run_asked(db, event_id, Action.results, payload, act, lambda _conn, entry: _paired(entry), **asked)
 
 
 def recommended(db: Database, event_id: int) -> int:
@@ -188,10 +175,7 @@ def edit_pairings(
     event_id: int,
     tables: list[TableChange],
     reason: str,
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> list[PairingJson]:
     """The head judge pairs some tables of the current round again before it starts, with a
     reason. Every player stays paired at most once; no table may have a result yet."""
@@ -251,16 +235,14 @@ def edit_pairings(
         return changed
 
     payload = {"tables": changed, "reason": reason}
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.edit_pairings,
-        actor,
-        command_id,
         payload,
         act,
-        now,
         lambda _conn, entry: [pairing_json(p) for p in entry.of(PairingEdited).pairings],
+        **asked,
     )
 
 
@@ -282,10 +264,7 @@ def drop_player(
     db: Database,
     event_id: int,
     player: str,
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> PlayerDroppedJson:
     """The player leaves the event between rounds: never paired again; their results stay
     in the standings and count for their opponents."""
@@ -314,14 +293,12 @@ def drop_player(
         ap.append(dropped)
         return dropped_json(dropped)
 
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.results,
-        actor,
-        command_id,
         {"drop": number},
         act,
-        now,
         lambda _conn, entry: dropped_json(entry.of(PlayerDropped)),
+        **asked,
     )

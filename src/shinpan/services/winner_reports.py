@@ -11,12 +11,14 @@ yet, with a score the event's format allows. A wrong code changes nothing.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Unpack
 
 from shinpan.engine.event_rules import Action
 from shinpan.entries import ResultReported, WinnerReportConfirmed, WinnerReported
 from shinpan.errors import Conflict, InvalidInput, NotFound, Refused
+from shinpan.services.asked import Asked, run_asked
 from shinpan.services.codes import code_is_right
-from shinpan.services.commands import run_apart, run_command
+from shinpan.services.commands import run_apart
 from shinpan.services.context import load_event
 from shinpan.services.formats import read_format
 from shinpan.services.results import (
@@ -136,10 +138,7 @@ def confirm_report(
     db: Database,
     event_id: int,
     report: int,
-    *,
-    actor: str | None = None,
-    command_id: str | None = None,
-    now: datetime | None = None,
+    **asked: Unpack[Asked],
 ) -> ConfirmedJson:
     """The scorekeeper confirms a winner's report in one tap: it becomes the table's result
     (T11: refused, saying which result stands, when one already does)."""
@@ -154,16 +153,14 @@ def confirm_report(
         wanted = Wanted(score=found.score, at_time=found.at_time)
         return {**record_report(conn, ap, event_id, found.round, found.table, wanted), "report": report}
 
-    return run_command(
+    return run_asked(
         db,
         event_id,
         Action.results,
-        actor,
-        command_id,
         {"confirm": report},
         act,
-        now,
         lambda conn, entry: _confirmed_again(conn, event_id, report, entry),
+        **asked,
     )
 
 
