@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from shinpan.engine.event_rules import RulingState
 from shinpan.ledger_head import LedgerHead
 from shinpan.reports.common import local_time, zone_words
-from shinpan.reports.fpdf_fonts import encode_once, keep_bounds
+from shinpan.reports.fpdf_fonts import embed_cff_once, encode_once, keep_bounds
 from shinpan.reports.pdf_lines import (
     ACCENT,
     ASCENT,
@@ -391,6 +391,7 @@ def draw_pdf(report: PenaltyReport, lang: str, progress: Progress | None) -> byt
     for font in pdf.fonts.values():
         encode_once(font)
         keep_bounds(font)
+        embed_cff_once(font)
     pdf.set_lang("ja")
     pdf.set_title(f"違反報告書 — {report.event.name}")
     pdf.set_creator("shinpan")
