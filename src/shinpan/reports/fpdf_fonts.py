@@ -31,6 +31,30 @@ def keep_bounds(font: Any) -> None:
         ttfont.recalcBBoxes = False
 
 
+def embed_cff_once(font: Any) -> None:
+    """fpdf2 embeds a CID-keyed CFF font (Noto Sans CJK) as its CFF table alone, compiled on
+    its own (``ttfont["CFF "].compile``), after it has saved the whole subset font and thrown
+    that away: the font's ``TTFont`` becomes a :func:`cff_only` one (the same object, its
+    class swapped), whose ``save`` writes nothing for fpdf2 to throw away. The CFF embedded
+    is the same bytes."""
+    ttfont = getattr(font, "ttfont", None)
+    if ttfont is None or not (getattr(font, "is_cff", False) and getattr(font, "is_cid_keyed", False)):
+        return
+    if "CFF " in ttfont:
+        ttfont.__class__ = cff_only(ttfont.__class__)
+
+
+@cache
+def cff_only(base: Any) -> type:
+    """A subclass of fontTools' ``TTFont`` (``base``) whose ``save`` writes nothing (see
+    :func:`embed_cff_once`)."""
+
+    def save(self: Any, file: Any, reorderTables: Any = True) -> None:
+        return None
+
+    return type(base.__name__, (base,), {"save": save})
+
+
 @cache
 def once_font(base: Any) -> type:
     """A subclass of fpdf2's ``TTFFont`` (``base``) whose ``encode_text`` picks each character
