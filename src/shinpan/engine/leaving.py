@@ -52,14 +52,20 @@ def left_by(book: Rulebook, live: Iterable[Ruling]) -> Status | None:
     return left_as(status_of(acting_now(book, r) for r in live))
 
 
-def acting_now(book: Rulebook, r: Ruling) -> list[Act]:
+def acting_now(book: Rulebook, r: Ruling) -> tuple[Act, ...]:
     """D17: what of a live ruling changes its player's status now (a deviation is the head
     judge's own; anything else waiting for them ejects or disqualifies nobody yet). A status
     only rises (:func:`status_after`), so a player's is these folded over their rulings in
-    any order, and one more ruling folds in alone."""
-    return status_codes_now(
-        book.acts([*r.penalties, *r.effects]), pending=r.needs_head_judge and r.deviation is None
-    )
+    any order, and one more ruling folds in alone. Kept by the rulebook for each set of
+    codes, as few as the guideline's steps."""
+    pending = r.needs_head_judge and r.deviation is None
+    key = ("acting_now", r.penalties, r.effects, pending)
+    found = book.memo.get(key)
+    if isinstance(found, tuple):
+        return found
+    made = tuple(status_codes_now(book.acts([*r.penalties, *r.effects]), pending=pending))
+    book.memo[key] = made
+    return made
 
 
 def left_reason(ruling: Ruling) -> str | None:

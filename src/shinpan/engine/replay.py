@@ -225,8 +225,9 @@ def replay(book: Rulebook, scenario: object, *, explanations: bool = True) -> li
         except RecordError as e:
             raise ScenarioError(index, str(e)) from None
         # D14, D22: a player who has already left gets the ruling, with no deadline
-        left = {p: state.left(p) for p in {r.player for r in rulings}}
-        rulings = noted_leaving(rulings, {p: s for p, s in left.items() if s is not None})
+        left = {r.player: s for r in rulings if (s := state.left(r.player)) is not None}
+        if left:  # (most records: nobody has left)
+            rulings = noted_leaving(rulings, left)
         state.add(index, rulings)
         if rulings and rulings[0].dues:
             state.dues[index] = [d for d in rulings[0].dues if d.has_consequence]
