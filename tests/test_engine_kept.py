@@ -53,3 +53,11 @@ def test_a_rulebook_works_out_the_codes_acting_now_once_for_each_set() -> None:
     first = acting_now(book, pending)
     again = Ruling("B", "severe.cheating", 2, pending.penalties, needs_head_judge=True)
     assert acting_now(book, again) is first
+
+
+def test_d17_a_ruling_that_changes_no_status_acts_on_nothing_now() -> None:
+    book = fresh()
+    warning = book.unrelated_warnings.counted_component or ""
+    assert book.acts([warning]) == ("",)  # a code the engine applies nothing for
+    assert acting_now(book, Ruling("A", "ingame.slow-play", 1, (warning,))) == ()
+    assert left_by(book, [Ruling("A", "ingame.slow-play", 1, (warning,))]) is None

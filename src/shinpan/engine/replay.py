@@ -76,8 +76,10 @@ class _State:
                 self.history[ruling.player] = [ruling]
             else:
                 own.append(ruling)
-            was = self.standing.get(ruling.player, Status.active)
-            self.standing[ruling.player] = status_after(acting_now(self.book, ruling), was)
+            acts = acting_now(self.book, ruling)
+            if acts:  # (most rulings change no status)
+                was = self.standing.get(ruling.player, Status.active)
+                self.standing[ruling.player] = status_after(acts, was)
 
     def void(self, p: _Produced) -> None:
         p.voided = True
