@@ -51,7 +51,8 @@ def run(scenario: Path, guideline: Path | None, explain: bool) -> None:
         rulings = replay(book, data, explanations=explain)
     except ScenarioError as e:
         _error(str(e))
-    out = json.dumps({"rulings": rulings}, ensure_ascii=False)
+    # (the rulings are fresh dicts and lists, so no cycle to look for: check_circular off)
+    out = json.dumps({"rulings": rulings}, ensure_ascii=False, check_circular=False)
     sys.stdout.write(out)
     sys.stdout.write("\n")  # (not out + "\n": a copy of the whole output)
 

@@ -88,10 +88,17 @@ def triggered(book: Rulebook, current: Ruling, before: Sequence[Ruling]) -> list
     """D3 then D6: the additional rulings ``current`` calls for, given the player's live
     rulings before it. D4 (general.uncategorized) triggers neither (D19); the rulings of D3
     never feed D3 (D20)."""
-    d3 = _d3(book)
+    return _triggered(_d3(book), current, before, len(before), None)
+
+
+def _triggered(
+    d3: _D3, current: Ruling, history: Sequence[Ruling], before: int, leave_out: Ruling | None
+) -> list[Trigger]:
+    """:func:`triggered`, given the ``before`` rulings' count; ``history`` holds them, and
+    ``leave_out`` besides (a history that runs on to ``current``, not copied for each ruling)."""
     wanted: list[Trigger] = []
-    if len(before) + 1 >= d3.threshold and _counts_as_unrelated(d3, current):  # (too few rulings: not yet)
-        warned = _warned_rules(d3, before)
+    if before + 1 >= d3.threshold and _counts_as_unrelated(d3, current):  # (too few rulings: not yet)
+        warned = _warned_rules(d3, history, leave_out)
         if len(warned) + 1 >= d3.threshold and current.rule not in warned:
             wanted.append(Trigger.unrelated_warnings)
     if current.rule in d3.counted and not d3.exclusions.isdisjoint(current.penalties):  # D6: each component
@@ -141,7 +148,7 @@ def _consequences(
     """D6 and D3, followed through: the additional rulings a new ruling triggers, in order.
     ``history`` is the player's live rulings ending with ``ruling``; each new one joins it."""
     made: list[Ruling] = []
-    for why in triggered(book, ruling, history[:-1]):
+    for why in _triggered(_d3(book), ruling, history, len(history) - 1, ruling):
         extra = additional_ruling(book, why, ruling, history, numbers.take(), ref)
         history.append(extra)
         made.append(extra)

@@ -121,17 +121,7 @@ def explain(book: Rulebook, ruling: Ruling, lang: str = "ja") -> str:
 
 def _explain_en(book: Rulebook, ruling: Ruling) -> str:
     x = ruling.explanation
-    name = book.rule_name(ruling.rule, "en")
-    parts: list[str] = []
-    if ruling.offense is not None:
-        parts.append(f"{ordinal(ruling.offense, 'en')} offence of {name} ({ruling.rule})")
-    else:
-        parts.append(f"{name} ({ruling.rule})")
-    parts += [_REASONS_EN[code] for code in x.reasons if code in _REASONS_EN]
-    if ruling.recorded_as:
-        parts.append(f"recorded as {book.rule_name(ruling.recorded_as, 'en')}")
-    if x.related:
-        parts.append("unrelated warnings: " + ", ".join(book.rule_name(r, "en") for r in x.related))
+    parts = [_head_en(book, ruling.rule, ruling.offense, x.reasons, ruling.recorded_as, x.related)]
     if x.counted and not ruling.follow_up:
         refs = ", ".join(r for r in x.counted if r) or str(len(x.counted))
         parts.append(f"earlier offences counted: {refs}")
@@ -140,6 +130,36 @@ def _explain_en(book: Rulebook, ruling: Ruling) -> str:
         parts.append(f"guideline gives {given}; reason: {ruling.deviation.reason}")
     parts.append(_penalty_en(book, ruling))
     return "; ".join([p.rstrip(".。") for p in parts]) + "."
+
+
+def _head_en(
+    book: Rulebook,
+    rule: str,
+    offense: int | None,
+    reasons: tuple[str, ...],
+    recorded_as: str | None,
+    related: tuple[str, ...],
+) -> str:
+    """The start of an English explanation: which offence of what, why (the same for every
+    ruling of a rule's offence number and reasons: made once)."""
+    key = ("head_en", rule, offense, reasons, recorded_as, related)
+    found = book.memo.get(key)
+    if isinstance(found, str):
+        return found
+    name = book.rule_name(rule, "en")
+    parts: list[str] = []
+    if offense is not None:
+        parts.append(f"{ordinal(offense, 'en')} offence of {name} ({rule})")
+    else:
+        parts.append(f"{name} ({rule})")
+    parts += [_REASONS_EN[code] for code in reasons if code in _REASONS_EN]
+    if recorded_as:
+        parts.append(f"recorded as {book.rule_name(recorded_as, 'en')}")
+    if related:
+        parts.append("unrelated warnings: " + ", ".join(book.rule_name(r, "en") for r in related))
+    made = "; ".join([p.rstrip(".。") for p in parts])
+    book.memo[key] = made
+    return made
 
 
 def _penalty_en(book: Rulebook, ruling: Ruling) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from shinpan.engine.event_rules import Status, left_as, status_codes_now, status_of
+from shinpan.engine.event_rules import STATUS_CODES, Status, left_as, status_codes_now, status_of
 from shinpan.engine.ruling import Ruling
 
 if TYPE_CHECKING:  # the services read these rules without loading the guideline's classes
@@ -52,14 +52,21 @@ def left_by(book: Rulebook, live: Iterable[Ruling]) -> Status | None:
     return left_as(status_of(acting_now(book, r) for r in live))
 
 
-def acting_now(book: Rulebook, r: Ruling) -> list[Act]:
+def acting_now(book: Rulebook, r: Ruling) -> tuple[Act, ...]:
     """D17: what of a live ruling changes its player's status now (a deviation is the head
     judge's own; anything else waiting for them ejects or disqualifies nobody yet). A status
     only rises (:func:`status_after`), so a player's is these folded over their rulings in
-    any order, and one more ruling folds in alone."""
-    return status_codes_now(
-        book.acts([*r.penalties, *r.effects]), pending=r.needs_head_judge and r.deviation is None
-    )
+    any order, and one more ruling folds in alone. Only the codes that change a status;
+    kept by the rulebook for each set of codes, as few as the guideline's steps."""
+    pending = r.needs_head_judge and r.deviation is None
+    key = ("acting_now", r.penalties, r.effects, pending)
+    found = book.memo.get(key)
+    if isinstance(found, tuple):
+        return found
+    now = status_codes_now(book.acts([*r.penalties, *r.effects]), pending=pending)
+    made = tuple(a for a in now if a in STATUS_CODES)  # (most rulings: none)
+    book.memo[key] = made
+    return made
 
 
 def left_reason(ruling: Ruling) -> str | None:

@@ -76,8 +76,10 @@ class _State:
                 self.history[ruling.player] = [ruling]
             else:
                 own.append(ruling)
-            was = self.standing.get(ruling.player, Status.active)
-            self.standing[ruling.player] = status_after(acting_now(self.book, ruling), was)
+            acts = acting_now(self.book, ruling)
+            if acts:  # (most rulings change no status)
+                was = self.standing.get(ruling.player, Status.active)
+                self.standing[ruling.player] = status_after(acts, was)
 
     def void(self, p: _Produced) -> None:
         p.voided = True
@@ -225,8 +227,9 @@ def replay(book: Rulebook, scenario: object, *, explanations: bool = True) -> li
         except RecordError as e:
             raise ScenarioError(index, str(e)) from None
         # D14, D22: a player who has already left gets the ruling, with no deadline
-        left = {p: state.left(p) for p in {r.player for r in rulings}}
-        rulings = noted_leaving(rulings, {p: s for p, s in left.items() if s is not None})
+        left = {r.player: s for r in rulings if (s := state.left(r.player)) is not None}
+        if left:  # (most records: nobody has left)
+            rulings = noted_leaving(rulings, left)
         state.add(index, rulings)
         if rulings and rulings[0].dues:
             state.dues[index] = [d for d in rulings[0].dues if d.has_consequence]
