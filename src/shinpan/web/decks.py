@@ -179,9 +179,36 @@ def _check_path(event_id: int, round_no: int | None = None, table: int | None = 
     return path
 
 
+def _at_check(
+    request: Request,
+    event_id: int,
+    action: Action,
+    work: Callable[[str], str],
+    round_no: int | None,
+    table: int | None,
+) -> Response:
+    """A deck check's step, done by the judge at ``round_no``'s ``table``: back to that check's screen."""
+    return _attempt(request, event_id, action, work, _check_path(event_id, round_no, table), CHECK_FLASH)
+
+
 def _whole(value: str) -> int | None:
     value = value.strip()
     return int(value) if value.isascii() and value.isdigit() and 0 < len(value) < 10 else None
+
+
+def _check_at(round_no: Field = "", table: Field = "") -> tuple[int | None, int | None]:
+    """The round and the table a deck check's form names (None: not a whole number)."""
+    return _whole(round_no), _whole(table)
+
+
+CheckAt = Annotated[tuple[int | None, int | None], Depends(_check_at)]
+
+
+def _named_table(round_no: int | None, table: int | None) -> tuple[int, int]:
+    """A deck check's step needs its round and its table."""
+    if round_no is None or table is None:
+        raise InvalidInput("name the round and the table", field="table")
+    return round_no, table
 
 
 @router.get("/events/{event_id}/deckcheck", response_class=HTMLResponse)
@@ -231,20 +258,13 @@ def check_page(
 
 
 @router.post("/events/{event_id}/deckcheck/start", dependencies=Unsafe)
-def start(
-    request: Request, event_id: int, command_id: Field, round_no: Field = "", table: Field = ""
-) -> Response:
-    number, table_no = _whole(round_no), _whole(table)
-
+def start(request: Request, event_id: int, command_id: Field, at: CheckAt) -> Response:
     def work(actor: str) -> str:
-        if number is None or table_no is None:
-            raise InvalidInput("name the round and the table", field="table")
+        number, table_no = _named_table(*at)
         deckchecks.start(request.app.state.db, event_id, number, table_no, judge=actor, command_id=command_id)
         return i18n.gettext("Deck check of table {table} started").format(table=table_no)
 
-    return _attempt(
-        request, event_id, Action.deckcheck, work, _check_path(event_id, number, table_no), CHECK_FLASH
-    )
+    return _at_check(request, event_id, Action.deckcheck, work, *at)
 
 
 @router.post("/events/{event_id}/deckcheck/count", dependencies=Unsafe)
@@ -253,13 +273,12 @@ async def count(request: Request, event_id: int) -> Response:
     as listed), and cards found that the list lacks."""
     form = await request.form()
     values = {k: v for k, v in form.items() if isinstance(v, str)}
-    number, table_no = _whole(values.get("round_no", "")), _whole(values.get("table", ""))
+    at = _check_at(values.get("round_no", ""), values.get("table", ""))
     player = values.get("player", "").strip()
     command_id = values.get("command_id", "")[:100]
 
     def work(actor: str) -> str:
-        if number is None or table_no is None:
-            raise InvalidInput("name the round and the table", field="table")
+        number, table_no = _named_table(*at)
         view = deckchecks.check_view(request.app.state.db, event_id, number, table_no)
         listed = view.get("lists", {}).get(player, {})
         sections: dict[str, list[Card]] = {}
@@ -283,16 +302,14 @@ async def count(request: Request, event_id: int) -> Response:
         )
         return i18n.gettext("Counts of {player} saved").format(player=player)
 
-    return _attempt(
-        request, event_id, Action.deckcheck, work, _check_path(event_id, number, table_no), CHECK_FLASH
-    )
+    return _at_check(request, event_id, Action.deckcheck, work, *at)
 
 
 @router.post("/events/{event_id}/deckcheck/end", dependencies=Unsafe)
 async def end(request: Request, event_id: int) -> Response:
     form = await request.form()
     values = {k: v for k, v in form.items() if isinstance(v, str)}
-    number, table_no = _whole(values.get("round_no", "")), _whole(values.get("table", ""))
+    at = _check_at(values.get("round_no", ""), values.get("table", ""))
     command_id = values.get("command_id", "")[:100]
     writers = {
         k.removeprefix("recorded_by_"): v.strip()[:200]
@@ -301,8 +318,7 @@ async def end(request: Request, event_id: int) -> Response:
     }
 
     def work(actor: str) -> str:
-        if number is None or table_no is None:
-            raise InvalidInput("name the round and the table", field="table")
+        number, table_no = _named_table(*at)
         done = deckchecks.end(
             request.app.state.db,
             event_id,
@@ -314,9 +330,7 @@ async def end(request: Request, event_id: int) -> Response:
         )
         return i18n.gettext("Deck check ended: {minutes} min").format(minutes=done["minutes"])
 
-    return _attempt(
-        request, event_id, Action.deckcheck, work, _check_path(event_id, number, table_no), CHECK_FLASH
-    )
+    return _at_check(request, event_id, Action.deckcheck, work, *at)
 
 
 @router.post("/events/{event_id}/deckcheck/extend", dependencies=Unsafe)
@@ -324,12 +338,11 @@ def extend(
     request: Request,
     event_id: int,
     command_id: Field,
-    round_no: Field = "",
-    table: Field = "",
+    at: CheckAt,
     minutes: Field = "",
 ) -> Response:
     """The judge confirms the table's extension: the check's minutes on the clock (T5)."""
-    number, table_no, given = _whole(round_no), _whole(table), _whole(minutes)
+    (number, table_no), given = at, _whole(minutes)
 
     def work(actor: str) -> str:
         if number is None or table_no is None or given is None:
@@ -340,9 +353,7 @@ def extend(
         )  # fmt: skip
         return i18n.gettext("Table {table}: +{minutes} min").format(table=table_no, minutes=given)
 
-    return _attempt(
-        request, event_id, Action.extend, work, _check_path(event_id, number, table_no), CHECK_FLASH
-    )
+    return _at_check(request, event_id, Action.extend, work, *at)
 
 
 @router.post("/events/{event_id}/deckcheck/corrected", dependencies=Unsafe)
@@ -350,15 +361,11 @@ def corrected(
     request: Request,
     event_id: int,
     command_id: Field,
-    round_no: Field = "",
-    table: Field = "",
+    at: CheckAt,
     player: Field = "",
 ) -> Response:
-    number, table_no = _whole(round_no), _whole(table)
-
     def work(actor: str) -> str:
-        if number is None or table_no is None:
-            raise InvalidInput("name the round and the table", field="table")
+        number, table_no = _named_table(*at)
         deckchecks.deck_corrected(
             request.app.state.db,
             event_id,
@@ -370,9 +377,7 @@ def corrected(
         )
         return i18n.gettext("Deck of {player} marked corrected").format(player=player.strip())
 
-    return _attempt(
-        request, event_id, Action.deckcheck, work, _check_path(event_id, number, table_no), CHECK_FLASH
-    )
+    return _at_check(request, event_id, Action.deckcheck, work, *at)
 
 
 # -- a player's own list on the players' pages -------------------------------------------------
