@@ -158,8 +158,13 @@ def start(
 
     def again(conn: Connection, entry: Any) -> StartedJson:
         b = entry.of(DeckCheckStarted)
-        return {"check": entry.seq, "round": b.round, "table": b.table, "players": list(b.players),
-                "started_at": entry.recorded_at}  # fmt: skip
+        return {
+            "check": entry.seq,
+            "round": b.round,
+            "table": b.table,
+            "players": list(b.players),
+            "started_at": entry.recorded_at,
+        }
 
     payload = {"round": round_no, "table": table}
     return run_asked(db, event_id, Action.deckcheck, payload, act, again, **by_judge(asked))
@@ -191,8 +196,12 @@ def count(
             "matches": compared.matches,
         }
 
-    payload = {"round": round_no, "table": table, "player": player,
-               "sections": {s: [[n, name] for n, name, _ in c] for s, c in sections_of(deck).items()}}  # fmt: skip
+    payload = {
+        "round": round_no,
+        "table": table,
+        "player": player,
+        "sections": {s: [[n, name] for n, name, _ in c] for s, c in sections_of(deck).items()},
+    }
     return run_asked(
         db,
         event_id,
@@ -323,8 +332,12 @@ def end(
         if check is None or check.findings is None:
             return {"players": [], "minutes": 0, "check": 0, "extended": False}
         shown = stored_json(check)
-        return {"players": shown["players"], "minutes": shown["minutes"], "check": shown["check"],
-                "extended": shown["extended"]}  # fmt: skip
+        return {
+            "players": shown["players"],
+            "minutes": shown["minutes"],
+            "check": shown["check"],
+            "extended": shown["extended"],
+        }
 
     payload = {
         "round": round_no,

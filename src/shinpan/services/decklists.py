@@ -101,8 +101,13 @@ def _known_player(conn: Connection, event_id: int, player: str) -> None:
 
 
 def _payload(player: str, deck: Decklist, fmt: str, source: str, digest: str) -> dict[str, object]:
-    return {"player": player, "sections": {s: [[n, name] for n, name, _ in c] for s, c in sections_of(deck).items()},
-            "format": fmt, "source": source, "digest": digest}  # fmt: skip
+    return {
+        "player": player,
+        "sections": {s: [[n, name] for n, name, _ in c] for s, c in sections_of(deck).items()},
+        "format": fmt,
+        "source": source,
+        "digest": digest,
+    }
 
 
 def _submitted(

@@ -128,10 +128,17 @@ def standing_json(s: Standing, chosen: EventFormat = DEFAULT_FORMAT) -> Standing
     """One row as the CLI's ``--json`` and the API give it (fractions, 4 decimals): OMW, GW,
     OGW always, and a value for each other key the event's chain names."""
     row: StandingJson = {
-        "rank": s.rank, "player": s.player, "points": s.points, "wins": s.wins, "losses": s.losses,
-        "draws": s.draws, "omw": _ratio(s.omw), "gw": _ratio(s.gw), "ogw": _ratio(s.ogw),
+        "rank": s.rank,
+        "player": s.player,
+        "points": s.points,
+        "wins": s.wins,
+        "losses": s.losses,
+        "draws": s.draws,
+        "omw": _ratio(s.omw),
+        "gw": _ratio(s.gw),
+        "ogw": _ratio(s.ogw),
         "status": s.status.value,
-    }  # fmt: skip
+    }
     if Tiebreaker.oomw in chosen.chain:
         row["oomw"] = _ratio(s.oomw)
     if Tiebreaker.seeded in chosen.chain:
