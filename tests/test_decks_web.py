@@ -21,6 +21,19 @@ def listing() -> str:
     return "\n".join([f"4 {CARD}", *[f"1 Card {i}" for i in range(56)]]) + "\n\n3 Duress\n"
 
 
+def first_players_list(world: World) -> None:
+    """The first player's list, as the first test leaves it (sent, or corrected after the
+    lock), for a test that runs without it on its worker."""
+    first = world.players[0]
+    states = {p["player"]: p["state"] for p in decklists.status(world.db, world.event)["players"]}
+    if states[first] == "missing":
+        deck = decklist_files.parse_lines(listing())
+        if decklists.status(world.db, world.event)["locked"]:
+            decklists.correct(world.db, world.event, first, deck, "記入ミス")
+        else:
+            decklists.submit(world.db, world.event, first, deck)
+
+
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     yield from worlds(request, tmp_path_factory, players=4, spare=0)
@@ -70,7 +83,7 @@ def test_the_reports_page_gives_the_deck_reports(world: World) -> None:
     from shinpan.services import deckchecks, rounds
 
     hj, viewer = world.clients["head_judge"], world.clients["viewer"]
-    # the lists as the test before left them: the first player's own, then locked
+    first_players_list(world)
     if not rounds.round_clock(world.db, world.event).started_at:
         rounds.start_round(world.db, world.event)
     deckchecks.start(world.db, world.event, 1, 2)
@@ -93,14 +106,7 @@ def test_the_top_lists_show_on_the_players_pages_once_published(world: World) ->
 
     token = publish.publish(world.db, world.event, names="names").token
     phone = TestClient(world.app)
-    first = world.players[0]
-    states = {p["player"]: p["state"] for p in decklists.status(world.db, world.event)["players"]}
-    if states[first] == "missing":  # this test alone on its worker, without the first one's list
-        deck = decklist_files.parse_lines(listing())
-        if decklists.status(world.db, world.event)["locked"]:
-            decklists.correct(world.db, world.event, first, deck, "記入ミス")
-        else:
-            decklists.submit(world.db, world.event, first, deck)
+    first_players_list(world)
     assert phone.get(f"/p/{token}/decklists").status_code == 404  # nothing before the head judge says so
     events.end_round(world.db, world.event, 1, open_tables={1: OpenTable.draw, 2: OpenTable.draw})
     assert decklists.publish_top(world.db, world.event, 8) == [world.players[0]]
