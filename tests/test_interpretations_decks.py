@@ -18,8 +18,12 @@ from shinpan.tournament.deckcheck import (
     LOST_OR_MIXED,
     MISMATCH,
     RECORDING,
+    Comparison,
     Findings,
+    Foreign,
+    Line,
     Proposal,
+    checks_per_player,
     compare,
     first_infraction,
     minutes,
@@ -31,6 +35,7 @@ from shinpan.tournament.decks import (
     Card,
     Decklist,
     DeckRules,
+    Problem,
     RulesError,
     is_legal,
     list_wanted,
@@ -296,3 +301,74 @@ def test_the_desk_sees_a_missing_list_as_a_problem_only_when_lists_are_required(
     assert not list_wanted("missing", required=False)
     assert list_wanted("illegal", required=False) and list_wanted("illegal", required=True)
     assert not list_wanted("registered", required=True) and not list_wanted("locked", required=True)
+
+
+# --- what the desk and the JSON API are shown
+
+
+def test_t13_each_name_has_its_limit_banned_restricted_unlimited_or_the_copies() -> None:
+    # "the names that are banned (0 copies) or restricted (1 copy), and the names any number
+    # of which may be played"; every other name the event's copy limit
+    rules = DeckRules(
+        copies=3,
+        limits={normalise("Black Lotus"): 0, normalise("Sol Ring"): 1},
+        unlimited=frozenset({"plains"}),
+    )
+    assert rules.limit_of(normalise("Black Lotus")) == 0
+    assert rules.limit_of(normalise("Sol Ring")) == 1
+    assert rules.limit_of("plains") is None
+    assert rules.limit_of(normalise("稲妻")) == 3
+
+
+def test_t13_a_list_counts_each_section_s_cards() -> None:
+    assert LEGAL.sizes() == {"main": 60, "side": 15}
+    assert deck([(4, "稲妻")]).as_json() == {"main": [{"count": 4, "name": "稲妻"}], "side": []}
+
+
+def test_t13_a_problem_is_said_in_japanese_first_with_its_line() -> None:
+    on_line = Problem(
+        7, "メインの「稲妻」は4枚までです（5枚）。", "at most 4 '稲妻' in main (the list has 5)."
+    )
+    assert on_line.text() == on_line.text("ja") == "7行目: メインの「稲妻」は4枚までです（5枚）。"
+    assert on_line.text("en") == "line 7: at most 4 '稲妻' in main (the list has 5)."
+    assert on_line.as_json() == {
+        "line": 7,
+        "message": "7行目: メインの「稲妻」は4枚までです（5枚）。",
+        "message_en": "line 7: at most 4 '稲妻' in main (the list has 5).",
+    }
+    whole = Problem(None, "メインは59枚です。", "the main section has 59 cards.")
+    assert (whole.text("ja"), whole.text("en")) == ("メインは59枚です。", "the main section has 59 cards.")
+    assert whole.as_json() == {
+        "line": None,
+        "message": "メインは59枚です。",
+        "message_en": "the main section has 59 cards.",
+    }
+
+
+def test_t13_a_check_s_comparison_as_the_screen_reads_it() -> None:
+    opponent = deck([(4, "Counterspell"), *filler(56, "B")])
+    presented = deck([(3, "稲妻"), *filler(56), (1, "Counterspell")], [(3, "Duress"), *filler(12, "Side")])
+    found = compare(LEGAL, presented, {"1017": opponent})
+    assert found == Comparison(
+        missing=(Line("main", "稲妻", 1),),
+        extra=(Line("main", "Counterspell", 1),),
+        foreign=(Foreign("main", "Counterspell", 1, "1017"),),
+    )
+    assert found.as_json() == {
+        "missing": [{"section": "main", "name": "稲妻", "count": 1}],
+        "extra": [{"section": "main", "name": "Counterspell", "count": 1}],
+        "foreign": [{"section": "main", "name": "Counterspell", "count": 1, "from": "1017"}],
+        "matches": False,
+    }
+    assert compare(LEGAL, LEGAL).as_json() == {"missing": [], "extra": [], "foreign": [], "matches": True}
+
+
+def test_t13_a_proposal_as_the_screen_reads_it_d8() -> None:
+    proposal = Proposal(LOST_OR_MIXED, "B", {"mixed_into": "A"})
+    assert proposal.as_json() == {"infraction": LOST_OR_MIXED, "player": "B", "facts": {"mixed_into": "A"}}
+    assert Proposal(MISMATCH, "A").as_json() == {"infraction": MISMATCH, "player": "A", "facts": {}}
+
+
+def test_t13_each_player_s_checks_are_counted_across_the_event() -> None:
+    assert checks_per_player([("A", "B"), ("A",), ("C", "A")]) == Counter({"A": 3, "B": 1, "C": 1})
+    assert checks_per_player([]) == Counter()
