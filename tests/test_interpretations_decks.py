@@ -149,6 +149,7 @@ def test_t13_sections_are_written_name_low_high() -> None:
             parse_sections(bad)
         except RulesError as e:
             assert e.ja and e.en
+            assert str(e) == f"{e.ja} / {e.en}"  # Japanese first, then English
         else:
             raise AssertionError(bad)
 
@@ -372,3 +373,10 @@ def test_t13_a_proposal_as_the_screen_reads_it_d8() -> None:
 def test_t13_each_player_s_checks_are_counted_across_the_event() -> None:
     assert checks_per_player([("A", "B"), ("A",), ("C", "A")]) == Counter({"A": 3, "B": 1, "C": 1})
     assert checks_per_player([]) == Counter()
+
+
+def test_t13_a_wrongly_recorded_list_is_one_ruling_only_when_it_comes_first() -> None:
+    # the first of the four in T13's order: an illegal deck is ruled as that alone, even
+    # though the judge also named who recorded the list wrongly
+    assert propose("A", Findings(deck_legal=False, recorded_by="J")) == (Proposal(ILLEGAL_DECK, "A"),)
+    assert propose("A", Findings(recorded_by="J")) == (Proposal(RECORDING, "A", {"recorded_by": "J"}),)
