@@ -380,3 +380,75 @@ def test_t13_a_wrongly_recorded_list_is_one_ruling_only_when_it_comes_first() ->
     # though the judge also named who recorded the list wrongly
     assert propose("A", Findings(deck_legal=False, recorded_by="J")) == (Proposal(ILLEGAL_DECK, "A"),)
     assert propose("A", Findings(recorded_by="J")) == (Proposal(RECORDING, "A", {"recorded_by": "J"}),)
+
+
+# --- each problem on the line to fix, said in both languages
+
+
+def test_t13_each_problem_names_the_line_to_fix_in_the_order_of_the_list() -> None:
+    main = tuple(Card(1, f"c{i}", i + 2) for i in range(58))  # lines 2 to 59, under the header
+    banned = DeckRules(limits={normalise("Black Lotus"): 0})
+    listed = Decklist(
+        {
+            "main": (*main, Card(1, "Black Lotus", 60)),
+            "deck": (Card(1, "x", 70),),
+            "side": (Card(1, "s", None),),
+        },
+        headers={"main": 1},
+    )
+    found = problems(banned, listed)
+    assert [(p.line, p.ja, p.en) for p in found] == [
+        (
+            1,
+            "メインは59枚です（60枚以上にしてください）。",
+            "the main section has 59 cards; it must have at least 60.",
+        ),
+        (60, "「Black Lotus」は禁止カードです。", "'Black Lotus' is banned."),
+        (
+            70,
+            "この大会に「deck」はありません（使えるのはメイン、サイド）。",
+            "this event has no 'deck' section (only main:60-,side:0-15).",
+        ),
+    ]
+    headed = Decklist(
+        {"main": tuple(Card(n, name) for n, name in filler(60)), "deck": (Card(1, "x", 70),)},
+        headers={"deck": 69},
+    )
+    assert [p.line for p in problems(RULES, headed)] == [69]  # a section's problem on its header
+    unnumbered = problems(RULES, Decklist({"main": (Card(2, "a", None), Card(5, "b", 3), Card(5, "c", 2))}))
+    assert [p.line for p in unnumbered] == [2, 3, None]  # a line named first, by its number
+
+
+def test_t13_a_section_s_japanese_name_or_the_name_as_written() -> None:
+    rules = DeckRules(sections=parse_sections("main:40-60,extra:0-15,side:0-15"))
+    found = problems(rules, Decklist.of({"main": filler(40), "sideboard": [(1, "x")]}))
+    assert [p.ja for p in found] == [
+        "この大会に「sideboard」はありません（使えるのはメイン、エクストラ、サイド）。"
+    ]
+
+
+def test_t13_limits_said_in_both_languages() -> None:
+    restricted = DeckRules(limits={normalise("Time Walk"): 1})
+    found = problems(restricted, deck([(1, "Time Walk"), *filler(59)], [(1, "time walk")]))
+    assert [p.ja for p in found] == ["「Time Walk」は制限カードで1枚までです（2枚）。"]
+    across = DeckRules(across=True)
+    assert is_legal(across, deck([(2, "稲妻"), *filler(58)], [(2, "稲妻")]))  # four in all: the limit
+    found = problems(across, deck([(4, "稲妻"), *filler(56)], [(1, "稲妻")]))
+    assert [p.ja for p in found] == ["「稲妻」は全体で4枚までです（5枚）。"]
+    per_section = DeckRules(limits={normalise("Time Walk"): 1})
+    found = problems(per_section, deck([(1, "Time Walk"), (5, "稲妻"), *filler(54)]))
+    assert [(p.ja, p.en) for p in found] == [
+        ("メインの「稲妻」は4枚までです（5枚）。", "at most 4 '稲妻' in the main section (the list has 5).")
+    ]
+
+
+def test_t13_a_section_may_have_one_size_exactly() -> None:
+    assert parse_sections("main:60-60,side:15-15") == (("main", Bounds(60, 60)), ("side", Bounds(15, 15)))
+
+
+def test_t13_top_weights_each_table_by_the_tables_after_it_plus_one() -> None:
+    two = TABLES[:2]  # table 1 weighs 2, table 2 weighs 1: table 1 first two times in three
+    firsts = Counter(pick_tables(two, {}, 1, s, top=True)[0] for s in range(3000))
+    assert 0.64 < firsts[1] / 3000 < 0.70
+    for s in range(20):  # the last table weighs one too: every table can be drawn
+        assert sorted(pick_tables(TABLES, {}, len(TABLES), s, top=True)) == list(range(1, 9))
