@@ -452,3 +452,13 @@ def test_t13_top_weights_each_table_by_the_tables_after_it_plus_one() -> None:
     assert 0.64 < firsts[1] / 3000 < 0.70
     for s in range(20):  # the last table weighs one too: every table can be drawn
         assert sorted(pick_tables(TABLES, {}, len(TABLES), s, top=True)) == list(range(1, 9))
+
+
+def test_t13_a_section_not_presented_is_missing_whole() -> None:
+    presented = Decklist.of({"main": [(4, "稲妻"), *filler(56)]})  # no side presented at all
+    found = compare(LEGAL, presented)
+    assert sum(line.count for line in found.missing) == 15 and {line.section for line in found.missing} == {
+        "side"
+    }
+    extra = compare(presented, LEGAL).extra  # a side presented that the list does not have
+    assert sum(line.count for line in extra) == 15 and {line.section for line in extra} == {"side"}

@@ -465,3 +465,31 @@ def test_the_playoff_is_decided_only_when_its_final_has_a_winner() -> None:
     final_won = [replace(b, winner=b.a.player) if not b.third_place and b.a else b for b in last]
     assert final_decided(4, [semi, final_won])  # the third-place match may still be playing
     assert not final_decided(8, [semi, decide(last)])  # a bracket of 8 has three rounds
+
+
+def test_placings_wait_for_the_final() -> None:
+    # T10 "Final placing": 1 the winner, 2 the finalist…; with the semi-finals won and the
+    # final still to play, the Swiss order stands
+    swiss = [f"P{n}" for n in range(1, 9)]
+    quarter = decide(first_round(swiss))
+    semi = decide(next_round(quarter, ()))
+    assert [player for _, player in placings(swiss, [quarter, semi])] == swiss
+
+
+def test_a_semi_finalist_who_left_is_placed_after_the_third_place_winner() -> None:
+    # T10: 3–4 the semi-final losers, by the third-place match; P1 left before the semi-final
+    swiss = [f"P{n}" for n in range(1, 9)]
+    quarter = decide(first_round(swiss))  # P1, P4, P2, P3 win
+    semi = decide(next_round(quarter, {"P1"}))  # P4 goes on alone; P2 beats P3
+    last = decide(next_round(semi, (), third_place=True))  # P3 third without playing
+    placed = [player for _, player in placings(swiss, [quarter, semi, last])]
+    assert placed == ["P2", "P4", "P3", "P1", "P5", "P6", "P7", "P8"]
+
+
+def test_a_match_nobody_came_through_needs_no_result() -> None:
+    # T10: both quarter-final winners of one half left; the other half's winner goes on alone
+    quarter = decide(first_round([f"P{n}" for n in range(1, 9)]))
+    semi = next_round(quarter, {"P1", "P4"})
+    assert (semi[0].a, semi[0].b, semi[0].winner) == (None, None, None)
+    final = next_round(decide(semi), ())
+    assert final[0].a is not None and final[0].a.player == "P2" and final[0].b is None
