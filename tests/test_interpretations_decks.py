@@ -462,3 +462,33 @@ def test_t13_a_section_not_presented_is_missing_whole() -> None:
     }
     extra = compare(presented, LEGAL).extra  # a side presented that the list does not have
     assert sum(line.count for line in extra) == 15 and {line.section for line in extra} == {"side"}
+
+
+def test_t13_foreign_copies_are_shared_out_among_the_others_lists() -> None:
+    # D8: each other player at the table is named for no more copies than their list holds,
+    # across every section the copies were found in
+    others = {"o1": Decklist.of({"main": [(1, "X")]}), "o2": Decklist.of({"main": [(4, "X")]})}
+    listed = Decklist.of({"main": [(1, "a")]})
+    presented = Decklist.of({"main": [(1, "a"), (3, "X")], "side": [(2, "X")]})
+    assert compare(listed, presented, others).foreign == (
+        Foreign("main", "X", 1, "o1"),
+        Foreign("main", "X", 2, "o2"),
+        Foreign("side", "X", 2, "o2"),
+    )
+    own_in_side = Decklist.of({"main": [(1, "a")], "side": [(1, "X")]})  # one X is the player's own
+    moved = Decklist.of({"main": [(1, "a"), (3, "X")]})
+    assert compare(own_in_side, moved, others).foreign == (
+        Foreign("main", "X", 1, "o1"),
+        Foreign("main", "X", 1, "o2"),
+    )
+    spread = Decklist.of({"main": [(1, "a"), (1, "X")], "side": [(1, "X")]})
+    assert compare(listed, spread, {"o2": others["o2"]}).foreign == (
+        Foreign("main", "X", 1, "o2"),
+        Foreign("side", "X", 1, "o2"),
+    )
+
+
+def test_t13_a_name_listed_on_two_lines_counts_both() -> None:
+    listed = Decklist.of({"main": [(2, "いなずま"), (2, "イナズマ"), *filler(56)]})
+    assert compare(listed, Decklist.of({"main": [(4, "いなずま"), *filler(56)]})).matches
+    assert not compare(listed, Decklist.of({"main": [(2, "いなずま"), *filler(56)]})).matches
