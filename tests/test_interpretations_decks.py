@@ -492,3 +492,17 @@ def test_t13_a_name_listed_on_two_lines_counts_both() -> None:
     listed = Decklist.of({"main": [(2, "いなずま"), (2, "イナズマ"), *filler(56)]})
     assert compare(listed, Decklist.of({"main": [(4, "いなずま"), *filler(56)]})).matches
     assert not compare(listed, Decklist.of({"main": [(2, "いなずま"), *filler(56)]})).matches
+
+
+def test_t13_without_top_every_table_is_as_likely() -> None:
+    firsts = Counter(pick_tables(TABLES, {}, 1, s)[0] for s in range(800))
+    assert all(60 < firsts[t] < 140 for t in range(1, 9))  # about 100 each
+
+
+def test_t13_a_limit_problem_names_the_first_line_of_the_name() -> None:
+    restricted = DeckRules(limits={normalise("Time Walk"): 1})
+    cards = (Card(1, "Time Walk", 2), *[Card(1, f"c{i}", 3 + i) for i in range(59)])
+    listed = Decklist({"main": cards, "side": (Card(1, "time walk", 70),)})
+    assert [p.line for p in problems(restricted, listed)] == [2]
+    listed = Decklist({"main": (Card(4, "稲妻", 5), *cards[1:]), "side": (Card(1, "稲妻", 70),)})
+    assert [p.line for p in problems(DeckRules(across=True), listed)] == [5]

@@ -465,6 +465,10 @@ def test_the_playoff_is_decided_only_when_its_final_has_a_winner() -> None:
     final_won = [replace(b, winner=b.a.player) if not b.third_place and b.a else b for b in last]
     assert final_decided(4, [semi, final_won])  # the third-place match may still be playing
     assert not final_decided(8, [semi, decide(last)])  # a bracket of 8 has three rounds
+    quarter = decide(first_round([f"P{n}" for n in range(1, 9)]))
+    semis = decide(next_round(quarter, ()))
+    assert not final_decided(8, [quarter, semis, next_round(semis, ())])  # the semi-finals won, not the final
+    assert final_decided(8, [quarter, semis, decide(next_round(semis, ()))])
 
 
 def test_placings_wait_for_the_final() -> None:
