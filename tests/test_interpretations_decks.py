@@ -506,3 +506,15 @@ def test_t13_a_limit_problem_names_the_first_line_of_the_name() -> None:
     assert [p.line for p in problems(restricted, listed)] == [2]
     listed = Decklist({"main": (Card(4, "稲妻", 5), *cards[1:]), "side": (Card(1, "稲妻", 70),)})
     assert [p.line for p in problems(DeckRules(across=True), listed)] == [5]
+
+
+def test_t13_the_player_s_own_copies_moved_between_sections_are_not_foreign() -> None:
+    # four X presented, one of them the player's own (listed in the extra section): three foreign
+    others = {"o1": Decklist.of({"main": [(1, "X")]}), "o2": Decklist.of({"main": [(4, "X")]})}
+    listed = Decklist.of({"extra": [(1, "X")]})
+    presented = Decklist.of({"main": [(2, "X")], "side": [(2, "X")]})
+    assert compare(listed, presented, others).foreign == (
+        Foreign("main", "X", 1, "o1"),
+        Foreign("main", "X", 1, "o2"),
+        Foreign("side", "X", 1, "o2"),
+    )
