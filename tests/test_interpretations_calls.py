@@ -116,6 +116,9 @@ def test_t14_the_queue_puts_the_longest_waiting_call_first() -> None:
         (13, "2026-01-01T10:05:00.000000Z"),
     ]
     assert by_waiting(raised) == [9, 12, 13]
+    # by the moment raised, not by the call's number; at the same moment, the number first
+    later_numbered = [(13, "2026-01-01T10:05:00.000000Z"), (12, "2026-01-01T10:05:00.000000Z")]
+    assert by_waiting([*later_numbered, (20, "2026-01-01T09:59:00.000000Z")]) == [20, 12, 13]
 
 
 def test_t14_a_call_waiting_past_the_threshold_is_marked() -> None:
@@ -131,3 +134,6 @@ def test_t14_reports_give_the_median_and_the_90th_percentile() -> None:
     assert percentile(waits, 50) == 50.0
     assert percentile(waits, 90) == 90.0
     assert percentile([1.0, 2.0, 3.0], 50) == 2.0
+    hundred_and_one = [float(s) for s in range(1, 102)]  # the median of 101 waits is the 51st
+    assert percentile(hundred_and_one, 50) == 51.0
+    assert percentile(hundred_and_one, 90) == 91.0

@@ -18,8 +18,12 @@ from shinpan.tournament.deckcheck import (
     LOST_OR_MIXED,
     MISMATCH,
     RECORDING,
+    Comparison,
     Findings,
+    Foreign,
+    Line,
     Proposal,
+    checks_per_player,
     compare,
     first_infraction,
     minutes,
@@ -31,6 +35,7 @@ from shinpan.tournament.decks import (
     Card,
     Decklist,
     DeckRules,
+    Problem,
     RulesError,
     is_legal,
     list_wanted,
@@ -144,6 +149,7 @@ def test_t13_sections_are_written_name_low_high() -> None:
             parse_sections(bad)
         except RulesError as e:
             assert e.ja and e.en
+            assert str(e) == f"{e.ja} / {e.en}"  # Japanese first, then English
         else:
             raise AssertionError(bad)
 
@@ -296,3 +302,219 @@ def test_the_desk_sees_a_missing_list_as_a_problem_only_when_lists_are_required(
     assert not list_wanted("missing", required=False)
     assert list_wanted("illegal", required=False) and list_wanted("illegal", required=True)
     assert not list_wanted("registered", required=True) and not list_wanted("locked", required=True)
+
+
+# --- what the desk and the JSON API are shown
+
+
+def test_t13_each_name_has_its_limit_banned_restricted_unlimited_or_the_copies() -> None:
+    # "the names that are banned (0 copies) or restricted (1 copy), and the names any number
+    # of which may be played"; every other name the event's copy limit
+    rules = DeckRules(
+        copies=3,
+        limits={normalise("Black Lotus"): 0, normalise("Sol Ring"): 1},
+        unlimited=frozenset({"plains"}),
+    )
+    assert rules.limit_of(normalise("Black Lotus")) == 0
+    assert rules.limit_of(normalise("Sol Ring")) == 1
+    assert rules.limit_of("plains") is None
+    assert rules.limit_of(normalise("稲妻")) == 3
+
+
+def test_t13_a_list_counts_each_section_s_cards() -> None:
+    assert LEGAL.sizes() == {"main": 60, "side": 15}
+    assert deck([(4, "稲妻")]).as_json() == {"main": [{"count": 4, "name": "稲妻"}], "side": []}
+
+
+def test_t13_a_problem_is_said_in_japanese_first_with_its_line() -> None:
+    on_line = Problem(
+        7, "メインの「稲妻」は4枚までです（5枚）。", "at most 4 '稲妻' in main (the list has 5)."
+    )
+    assert on_line.text() == on_line.text("ja") == "7行目: メインの「稲妻」は4枚までです（5枚）。"
+    assert on_line.text("en") == "line 7: at most 4 '稲妻' in main (the list has 5)."
+    assert on_line.as_json() == {
+        "line": 7,
+        "message": "7行目: メインの「稲妻」は4枚までです（5枚）。",
+        "message_en": "line 7: at most 4 '稲妻' in main (the list has 5).",
+    }
+    whole = Problem(None, "メインは59枚です。", "the main section has 59 cards.")
+    assert (whole.text("ja"), whole.text("en")) == ("メインは59枚です。", "the main section has 59 cards.")
+    assert whole.as_json() == {
+        "line": None,
+        "message": "メインは59枚です。",
+        "message_en": "the main section has 59 cards.",
+    }
+
+
+def test_t13_a_check_s_comparison_as_the_screen_reads_it() -> None:
+    opponent = deck([(4, "Counterspell"), *filler(56, "B")])
+    presented = deck([(3, "稲妻"), *filler(56), (1, "Counterspell")], [(3, "Duress"), *filler(12, "Side")])
+    found = compare(LEGAL, presented, {"1017": opponent})
+    assert found == Comparison(
+        missing=(Line("main", "稲妻", 1),),
+        extra=(Line("main", "Counterspell", 1),),
+        foreign=(Foreign("main", "Counterspell", 1, "1017"),),
+    )
+    assert found.as_json() == {
+        "missing": [{"section": "main", "name": "稲妻", "count": 1}],
+        "extra": [{"section": "main", "name": "Counterspell", "count": 1}],
+        "foreign": [{"section": "main", "name": "Counterspell", "count": 1, "from": "1017"}],
+        "matches": False,
+    }
+    assert compare(LEGAL, LEGAL).as_json() == {"missing": [], "extra": [], "foreign": [], "matches": True}
+
+
+def test_t13_a_proposal_as_the_screen_reads_it_d8() -> None:
+    proposal = Proposal(LOST_OR_MIXED, "B", {"mixed_into": "A"})
+    assert proposal.as_json() == {"infraction": LOST_OR_MIXED, "player": "B", "facts": {"mixed_into": "A"}}
+    assert Proposal(MISMATCH, "A").as_json() == {"infraction": MISMATCH, "player": "A", "facts": {}}
+
+
+def test_t13_each_player_s_checks_are_counted_across_the_event() -> None:
+    assert checks_per_player([("A", "B"), ("A",), ("C", "A")]) == Counter({"A": 3, "B": 1, "C": 1})
+    assert checks_per_player([]) == Counter()
+
+
+def test_t13_a_wrongly_recorded_list_is_one_ruling_only_when_it_comes_first() -> None:
+    # the first of the four in T13's order: an illegal deck is ruled as that alone, even
+    # though the judge also named who recorded the list wrongly
+    assert propose("A", Findings(deck_legal=False, recorded_by="J")) == (Proposal(ILLEGAL_DECK, "A"),)
+    assert propose("A", Findings(recorded_by="J")) == (Proposal(RECORDING, "A", {"recorded_by": "J"}),)
+
+
+# --- each problem on the line to fix, said in both languages
+
+
+def test_t13_each_problem_names_the_line_to_fix_in_the_order_of_the_list() -> None:
+    main = tuple(Card(1, f"c{i}", i + 2) for i in range(58))  # lines 2 to 59, under the header
+    banned = DeckRules(limits={normalise("Black Lotus"): 0})
+    listed = Decklist(
+        {
+            "main": (*main, Card(1, "Black Lotus", 60)),
+            "deck": (Card(1, "x", 70),),
+            "side": (Card(1, "s", None),),
+        },
+        headers={"main": 1},
+    )
+    found = problems(banned, listed)
+    assert [(p.line, p.ja, p.en) for p in found] == [
+        (
+            1,
+            "メインは59枚です（60枚以上にしてください）。",
+            "the main section has 59 cards; it must have at least 60.",
+        ),
+        (60, "「Black Lotus」は禁止カードです。", "'Black Lotus' is banned."),
+        (
+            70,
+            "この大会に「deck」はありません（使えるのはメイン、サイド）。",
+            "this event has no 'deck' section (only main:60-,side:0-15).",
+        ),
+    ]
+    headed = Decklist(
+        {"main": tuple(Card(n, name) for n, name in filler(60)), "deck": (Card(1, "x", 70),)},
+        headers={"deck": 69},
+    )
+    assert [p.line for p in problems(RULES, headed)] == [69]  # a section's problem on its header
+    unnumbered = problems(RULES, Decklist({"main": (Card(2, "a", None), Card(5, "b", 3), Card(5, "c", 2))}))
+    assert [p.line for p in unnumbered] == [2, 3, None]  # a line named first, by its number
+
+
+def test_t13_a_section_s_japanese_name_or_the_name_as_written() -> None:
+    rules = DeckRules(sections=parse_sections("main:40-60,extra:0-15,side:0-15"))
+    found = problems(rules, Decklist.of({"main": filler(40), "sideboard": [(1, "x")]}))
+    assert [p.ja for p in found] == [
+        "この大会に「sideboard」はありません（使えるのはメイン、エクストラ、サイド）。"
+    ]
+
+
+def test_t13_limits_said_in_both_languages() -> None:
+    restricted = DeckRules(limits={normalise("Time Walk"): 1})
+    found = problems(restricted, deck([(1, "Time Walk"), *filler(59)], [(1, "time walk")]))
+    assert [p.ja for p in found] == ["「Time Walk」は制限カードで1枚までです（2枚）。"]
+    across = DeckRules(across=True)
+    assert is_legal(across, deck([(2, "稲妻"), *filler(58)], [(2, "稲妻")]))  # four in all: the limit
+    found = problems(across, deck([(4, "稲妻"), *filler(56)], [(1, "稲妻")]))
+    assert [p.ja for p in found] == ["「稲妻」は全体で4枚までです（5枚）。"]
+    per_section = DeckRules(limits={normalise("Time Walk"): 1})
+    found = problems(per_section, deck([(1, "Time Walk"), (5, "稲妻"), *filler(54)]))
+    assert [(p.ja, p.en) for p in found] == [
+        ("メインの「稲妻」は4枚までです（5枚）。", "at most 4 '稲妻' in the main section (the list has 5).")
+    ]
+
+
+def test_t13_a_section_may_have_one_size_exactly() -> None:
+    assert parse_sections("main:60-60,side:15-15") == (("main", Bounds(60, 60)), ("side", Bounds(15, 15)))
+
+
+def test_t13_top_weights_each_table_by_the_tables_after_it_plus_one() -> None:
+    two = TABLES[:2]  # table 1 weighs 2, table 2 weighs 1: table 1 first two times in three
+    firsts = Counter(pick_tables(two, {}, 1, s, top=True)[0] for s in range(3000))
+    assert 0.64 < firsts[1] / 3000 < 0.70
+    for s in range(20):  # the last table weighs one too: every table can be drawn
+        assert sorted(pick_tables(TABLES, {}, len(TABLES), s, top=True)) == list(range(1, 9))
+
+
+def test_t13_a_section_not_presented_is_missing_whole() -> None:
+    presented = Decklist.of({"main": [(4, "稲妻"), *filler(56)]})  # no side presented at all
+    found = compare(LEGAL, presented)
+    assert sum(line.count for line in found.missing) == 15 and {line.section for line in found.missing} == {
+        "side"
+    }
+    extra = compare(presented, LEGAL).extra  # a side presented that the list does not have
+    assert sum(line.count for line in extra) == 15 and {line.section for line in extra} == {"side"}
+
+
+def test_t13_foreign_copies_are_shared_out_among_the_others_lists() -> None:
+    # D8: each other player at the table is named for no more copies than their list holds,
+    # across every section the copies were found in
+    others = {"o1": Decklist.of({"main": [(1, "X")]}), "o2": Decklist.of({"main": [(4, "X")]})}
+    listed = Decklist.of({"main": [(1, "a")]})
+    presented = Decklist.of({"main": [(1, "a"), (3, "X")], "side": [(2, "X")]})
+    assert compare(listed, presented, others).foreign == (
+        Foreign("main", "X", 1, "o1"),
+        Foreign("main", "X", 2, "o2"),
+        Foreign("side", "X", 2, "o2"),
+    )
+    own_in_side = Decklist.of({"main": [(1, "a")], "side": [(1, "X")]})  # one X is the player's own
+    moved = Decklist.of({"main": [(1, "a"), (3, "X")]})
+    assert compare(own_in_side, moved, others).foreign == (
+        Foreign("main", "X", 1, "o1"),
+        Foreign("main", "X", 1, "o2"),
+    )
+    spread = Decklist.of({"main": [(1, "a"), (1, "X")], "side": [(1, "X")]})
+    assert compare(listed, spread, {"o2": others["o2"]}).foreign == (
+        Foreign("main", "X", 1, "o2"),
+        Foreign("side", "X", 1, "o2"),
+    )
+
+
+def test_t13_a_name_listed_on_two_lines_counts_both() -> None:
+    listed = Decklist.of({"main": [(2, "いなずま"), (2, "イナズマ"), *filler(56)]})
+    assert compare(listed, Decklist.of({"main": [(4, "いなずま"), *filler(56)]})).matches
+    assert not compare(listed, Decklist.of({"main": [(2, "いなずま"), *filler(56)]})).matches
+
+
+def test_t13_without_top_every_table_is_as_likely() -> None:
+    firsts = Counter(pick_tables(TABLES, {}, 1, s)[0] for s in range(800))
+    assert all(60 < firsts[t] < 140 for t in range(1, 9))  # about 100 each
+
+
+def test_t13_a_limit_problem_names_the_first_line_of_the_name() -> None:
+    restricted = DeckRules(limits={normalise("Time Walk"): 1})
+    cards = (Card(1, "Time Walk", 2), *[Card(1, f"c{i}", 3 + i) for i in range(59)])
+    listed = Decklist({"main": cards, "side": (Card(1, "time walk", 70),)})
+    assert [p.line for p in problems(restricted, listed)] == [2]
+    listed = Decklist({"main": (Card(4, "稲妻", 5), *cards[1:]), "side": (Card(1, "稲妻", 70),)})
+    assert [p.line for p in problems(DeckRules(across=True), listed)] == [5]
+
+
+def test_t13_the_player_s_own_copies_moved_between_sections_are_not_foreign() -> None:
+    # four X presented, one of them the player's own (listed in the extra section): three foreign
+    others = {"o1": Decklist.of({"main": [(1, "X")]}), "o2": Decklist.of({"main": [(4, "X")]})}
+    listed = Decklist.of({"extra": [(1, "X")]})
+    presented = Decklist.of({"main": [(2, "X")], "side": [(2, "X")]})
+    assert compare(listed, presented, others).foreign == (
+        Foreign("main", "X", 1, "o1"),
+        Foreign("main", "X", 1, "o2"),
+        Foreign("side", "X", 1, "o2"),
+    )

@@ -217,3 +217,14 @@ def test_t11_once_the_next_round_is_paired_only_the_head_judge_corrects() -> Non
     late = {"replaces": "a", "reason": "x", "next_round_paired": True}
     assert ask(stands, MatchReport("b"), **late) is Verdict.head_judge_only
     assert ask(stands, MatchReport("b"), **late, head_judge=True) is Verdict.correction
+
+
+def test_t11_a_correction_that_says_the_result_that_stands_changes_nothing() -> None:
+    # T11: a correction replaces the result that stands; one saying that very result is
+    # unchanged, with or without a reason, a score for a score, a result for a result
+    stands = table("a", "b", "a", result="a")
+    assert ask(stands, ScoreReport(score("2-1")), replaces="2-1", reason="x") is Verdict.unchanged
+    assert ask(stands, ScoreReport(score("2-1")), replaces_entry=7) is Verdict.unchanged
+    without_duels = table(result="a")
+    assert ask(without_duels, MatchReport("a"), replaces="A", reason="x") is Verdict.unchanged
+    assert ask(without_duels, MatchReport("b"), replaces="A") is Verdict.reason_missing

@@ -59,3 +59,27 @@ def test_an_open_tables_outcome_is_typed_in_either_language() -> None:
     for bad in ("3", "=draw", "x=draw", "3=win", "0=draw"):
         with pytest.raises(InvalidInput):
             parse_open_table(bad)
+
+
+def test_an_open_table_is_any_table_number_the_event_can_hold() -> None:
+    # T5: the table's number as the pairing gave it, from the first table to the largest
+    # number kept (a 32-bit table number); nothing outside that is a table.
+    assert parse_open_table("1=draw") == (1, DRAW)
+    assert parse_open_table(f"{2**31 - 1}=draw") == (2**31 - 1, DRAW)
+    assert parse_open_table(" 7 = Both-Lose ") == (7, BOTH)
+    for bad in (f"{2**31}=draw", f"{2**32 - 1}=draw", "-1=draw", "٣=draw"):
+        with pytest.raises(InvalidInput):
+            parse_open_table(bad)
+
+
+def test_a_mistyped_open_table_is_refused_with_both_forms_shown() -> None:
+    # T8: 引き分け (a draw) or 両者敗北 (a loss for both); the refusal points at the field and
+    # repeats what was typed, so the scorekeeper sees what to write instead.
+    with pytest.raises(InvalidInput) as refused:
+        parse_open_table("3=win")
+    assert refused.value.field == "open_table"
+    assert refused.value.params == {"value": "3=win"}
+    assert str(refused.value) == (
+        "write each open table as its number and what it becomes:"
+        " 3=draw (引き分け) or 3=both-lose (両者敗北), not 3=win"
+    )

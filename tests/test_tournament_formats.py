@@ -19,7 +19,17 @@ from shinpan.errors import InvalidInput
 from shinpan.tournament import Entrant, Played, PlayerState, Standing, standings
 from shinpan.tournament import formats as fmt
 from shinpan.tournament.formats import AtTime, MatchFormat
-from shinpan.tournament.playoff import SIZES, Bout, first_round, next_round, placings, qualifiers, seed_order
+from shinpan.tournament.playoff import (
+    SIZES,
+    Bout,
+    final_decided,
+    first_round,
+    next_round,
+    placings,
+    qualifiers,
+    seed_order,
+    stage_name,
+)
 from shinpan.tournament.results import match_result, parse_score
 from shinpan.tournament.standings import tiebreaker
 from shinpan.tournament.tiebreakers import (
@@ -221,9 +231,13 @@ def test_seeds_meet_in_the_standard_order() -> None:
 
 
 def test_a_playoff_has_four_eight_sixteen_or_thirty_two_players() -> None:
+    # T10: "a single-elimination playoff of 4, 8, 16 or 32 players"
+    assert [len(seed_order(size)) for size in SIZES] == [4, 8, 16, 32]
     for size in (2, 6, 64):
-        with pytest.raises(InvalidInput):
+        with pytest.raises(InvalidInput) as refused:
             seed_order(size)
+        assert refused.value.field == "size"
+        assert str(refused.value) == f"a playoff has 4, 8, 16 or 32 players, not {size}"
 
 
 def test_players_who_left_do_not_enter_and_the_next_ranked_takes_the_place() -> None:
@@ -245,6 +259,11 @@ def test_a_playoff_with_fewer_players_than_places_is_refused() -> None:
     with pytest.raises(InvalidInput) as refused:
         qualifiers(lines, 8, {})
     assert refused.value.params == {"size": 8, "count": 6}
+    assert refused.value.field == "size"
+    assert str(refused.value) == "a playoff of 8 needs 8 players still in the event; 6 are"
+    with pytest.raises(InvalidInput) as no_bracket:
+        qualifiers(lines, 6, {})  # six players, but six is no bracket
+    assert no_bracket.value.params == {"size": 6}
 
 
 def test_a_tie_across_the_cut_line_is_broken_by_the_seeded_draw() -> None:
@@ -422,3 +441,59 @@ def test_t10_a_playoff_s_winner_picks_only_scores_with_a_winner() -> None:
         ("1-0", False),
         ("0-1", False),
     )
+
+
+def test_each_playoff_round_is_named_from_the_bracket_s_size() -> None:
+    # T10 (決勝トーナメント): the last round is 決勝, the one before 準決勝, then 準々決勝, ベスト16
+    named = {size: [stage_name(size, i) for i in range(size.bit_length() - 1)] for size in SIZES}
+    assert named[4] == [("準決勝", "semi-finals"), ("決勝", "final")]
+    assert named[8] == [("準々決勝", "quarter-finals"), ("準決勝", "semi-finals"), ("決勝", "final")]
+    assert named[16][0] == ("ベスト16", "round of 16")
+    assert named[32][:2] == [("ベスト32", "round of 32"), ("ベスト16", "round of 16")]
+    assert named[32][2:] == named[8]
+
+
+def test_the_playoff_is_decided_only_when_its_final_has_a_winner() -> None:
+    # T10: "1 the winner, 2 the finalist": placings are shown once the final is won
+    semi = decide(first_round(["A", "B", "C", "D"]))
+    assert not final_decided(4, [semi])  # the semi-finals won, the final still to play
+    last = next_round(semi, (), third_place=True)
+    assert not final_decided(4, [semi, last])
+    third_won = [replace(b, winner=b.a.player) if b.third_place and b.a else b for b in last]
+    assert not final_decided(4, [semi, third_won])  # the third-place match is not the final
+    assert final_decided(4, [semi, decide(last)])
+    final_won = [replace(b, winner=b.a.player) if not b.third_place and b.a else b for b in last]
+    assert final_decided(4, [semi, final_won])  # the third-place match may still be playing
+    assert not final_decided(8, [semi, decide(last)])  # a bracket of 8 has three rounds
+    quarter = decide(first_round([f"P{n}" for n in range(1, 9)]))
+    semis = decide(next_round(quarter, ()))
+    assert not final_decided(8, [quarter, semis, next_round(semis, ())])  # the semi-finals won, not the final
+    assert final_decided(8, [quarter, semis, decide(next_round(semis, ()))])
+
+
+def test_placings_wait_for_the_final() -> None:
+    # T10 "Final placing": 1 the winner, 2 the finalist…; with the semi-finals won and the
+    # final still to play, the Swiss order stands
+    swiss = [f"P{n}" for n in range(1, 9)]
+    quarter = decide(first_round(swiss))
+    semi = decide(next_round(quarter, ()))
+    assert [player for _, player in placings(swiss, [quarter, semi])] == swiss
+
+
+def test_a_semi_finalist_who_left_is_placed_after_the_third_place_winner() -> None:
+    # T10: 3–4 the semi-final losers, by the third-place match; P1 left before the semi-final
+    swiss = [f"P{n}" for n in range(1, 9)]
+    quarter = decide(first_round(swiss))  # P1, P4, P2, P3 win
+    semi = decide(next_round(quarter, {"P1"}))  # P4 goes on alone; P2 beats P3
+    last = decide(next_round(semi, (), third_place=True))  # P3 third without playing
+    placed = [player for _, player in placings(swiss, [quarter, semi, last])]
+    assert placed == ["P2", "P4", "P3", "P1", "P5", "P6", "P7", "P8"]
+
+
+def test_a_match_nobody_came_through_needs_no_result() -> None:
+    # T10: both quarter-final winners of one half left; the other half's winner goes on alone
+    quarter = decide(first_round([f"P{n}" for n in range(1, 9)]))
+    semi = next_round(quarter, {"P1", "P4"})
+    assert (semi[0].a, semi[0].b, semi[0].winner) == (None, None, None)
+    final = next_round(decide(semi), ())
+    assert final[0].a is not None and final[0].a.player == "P2" and final[0].b is None

@@ -470,3 +470,5 @@ def test_a_players_code_is_theirs_alone_and_forgives_how_it_is_typed() -> None:
     assert code != match_code("secret", 1, 1004)
     assert player_code_matches("secret", "1004", code.lower().replace("-", " "))
     assert not player_code_matches("secret", "1005", code)
+    with pytest.raises(ValueError, match=r"^a player's code needs the event's secret$"):
+        player_code("", "1004")

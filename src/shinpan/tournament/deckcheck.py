@@ -109,6 +109,7 @@ def compare(
     for section in presented.sections:
         presented_total.update(presented.counted(section))
     counted_foreign: Counter[str] = Counter()
+    taken_from: Counter[tuple[str, str]] = Counter()  # an owner's copies already found, by name
     for section in list(dict.fromkeys([*listed.sections, *presented.sections])):
         want, have = listed.counted(section), presented.counted(section)
         names = {**_written(presented, section), **_written(listed, section)}
@@ -122,10 +123,11 @@ def compare(
                 # beyond the player's own copies (in any section), the rest may be another's
                 beyond_own = presented_total[key] - own_total[key] - counted_foreign[key]
                 for owner, count in owned_by_others.get(key, ()):
-                    take = min(surplus, beyond_own, count)
+                    take = min(surplus, beyond_own, count - taken_from[key, owner])
                     if take > 0:
                         foreign.append(Foreign(section, names[key], take, owner))
                         counted_foreign[key] += take
+                        taken_from[key, owner] += take
                         surplus -= take
                         beyond_own -= take
     return Comparison(tuple(missing), tuple(extra), tuple(foreign))
