@@ -15,15 +15,13 @@ text extractable (what ``pdftotext`` reads).
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from shinpan.engine.event_rules import RulingState
 from shinpan.ledger_head import LedgerHead
-from shinpan.reports.common import local_time, zone_words
+from shinpan.reports.common import bulk, local_time, zone_words
 from shinpan.reports.fpdf_fonts import embed_cff_once, encode_once, keep_bounds
 from shinpan.reports.pdf_lines import (
     ACCENT,
@@ -356,24 +354,9 @@ def draw_qr(pdf: FPDF, text: str, x: float, y: float, size: float) -> None:
                 i += 1
 
 
-@contextmanager
-def no_collector() -> Iterator[None]:
-    """Python's cycle collector held off while the PDF is made: it would otherwise walk all
-    the report's objects (20,000 rulings) again and again as the drawing makes new ones, a
-    third of this PDF's CPU time. What the drawing leaves behind is freed as it goes (by
-    reference counts); the collector runs again after, as it did before (if it did)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def penalty_report_pdf(report: PenaltyReport, lang: str = "both", progress: Progress | None = None) -> bytes:
     """The report as the compact page shows it, drawn straight to PDF."""
-    with no_collector():
+    with bulk():  # the collector held off while drawing: it walked the 20,000 rulings again and again
         return draw_pdf(report, lang, progress)
 
 
