@@ -20,13 +20,14 @@ first run, ``tests/test_migration_*.py``, the schema against Alembic's models).
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import sqlite3
 import tempfile
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
@@ -126,6 +127,8 @@ class SchemaPool:
     def take(self) -> str:
         if self.free:
             return self.free.pop()
+        if self.catalog is None:  # the first: the pool's schemas go when the process ends
+            atexit.register(self.drop_all)
         from shinpan.store.db import Database
 
         schema = f"t_{uuid.uuid4().hex[:16]}"
@@ -140,6 +143,12 @@ class SchemaPool:
             pg_admin_execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
             raise
         return schema
+
+    def drop_all(self) -> None:
+        """Drop the pool's schemas (at the process's end: nothing is left in ``test``)."""
+        while self.free:
+            with suppress(Exception):  # the server gone already: nothing to leave behind
+                pg_admin_execute(f"DROP SCHEMA IF EXISTS {self.free.pop()} CASCADE")
 
     def give_back(self, schema: str) -> None:
         """Empty ``schema`` into the pool, or drop it when it is no longer the migrated one."""
