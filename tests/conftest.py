@@ -30,6 +30,7 @@ import pytest
 
 from db_support import (  # noqa: F401 (PG_ADMIN, require_postgres and pg_admin_execute: for the tests)
     PG_ADMIN,
+    drop_pooled_schemas,
     migrated_sqlite,
     pg_admin_execute,
     pg_url,
@@ -128,6 +129,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     at the end of the run. So a worker collects here, while the controller waits for it,
     and freezes what survives (``gc.freeze``): the collections after it have nothing to walk.
     """
+    drop_pooled_schemas()  # before a worker says it has finished: nothing left in ``test``
     if os.environ.get("PYTEST_XDIST_WORKER"):
         gc.collect()
         gc.freeze()

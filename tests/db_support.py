@@ -20,7 +20,6 @@ first run, ``tests/test_migration_*.py``, the schema against Alembic's models).
 
 from __future__ import annotations
 
-import atexit
 import os
 import shutil
 import sqlite3
@@ -127,8 +126,6 @@ class SchemaPool:
     def take(self) -> str:
         if self.free:
             return self.free.pop()
-        if self.catalog is None:  # the first: the pool's schemas go when the process ends
-            atexit.register(self.drop_all)
         from shinpan.store.db import Database
 
         schema = f"t_{uuid.uuid4().hex[:16]}"
@@ -145,7 +142,7 @@ class SchemaPool:
         return schema
 
     def drop_all(self) -> None:
-        """Drop the pool's schemas (at the process's end: nothing is left in ``test``)."""
+        """Drop the pool's schemas (at the session's end: nothing is left in ``test``)."""
         while self.free:
             with suppress(Exception):  # the server gone already: nothing to leave behind
                 pg_admin_execute(f"DROP SCHEMA IF EXISTS {self.free.pop()} CASCADE")
@@ -198,6 +195,11 @@ class SchemaPool:
 
 
 _POOL = SchemaPool()
+
+
+def drop_pooled_schemas() -> None:
+    """The pool's schemas dropped: called as this process's test session ends."""
+    _POOL.drop_all()
 
 
 @contextmanager
